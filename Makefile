@@ -1,0 +1,36 @@
+# blinkc developer entry points. Both `make demo` and `make test` create the
+# virtual environment on first use and install what they need into it.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: demo test lint bench clean venv
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+## demo: generate Pirates & Lasers and play a laser shot and an HP transfer in the emulator
+demo: $(STAMP)
+	$(BIN)/python -m blinkc.demo
+
+## test: lint, then the whole test suite (in parallel on all cores)
+test: $(STAMP)
+	$(BIN)/ruff check blinkc tests bench
+	$(BIN)/python -m pytest -n auto -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check blinkc tests bench
+	$(BIN)/ruff format --check blinkc tests bench || true
+
+## bench: print the performance figures
+bench: $(STAMP)
+	for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) build .pytest_cache .ruff_cache

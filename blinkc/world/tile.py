@@ -1,0 +1,97 @@
+"""One tile in the world: its program, its blinklib state, and its BIOS-side state."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from ..runtime.api import FACE_COUNT, Blinklib
+from .button import ButtonModel
+from .clock import Clock
+from .geometry import Pos
+
+
+@runtime_checkable
+class TileProgram(Protocol):
+    """Anything with `setup()` and `loop()` against the blinklib API is a tile program.
+
+    Optional hooks let the world skip work it can prove is idle:
+
+    - `quiet_until(api) -> int | None`: the local millis() until which `loop()`
+      would change nothing (no state, face value or colour) as long as the
+      tile's inputs stay as they are; None when busy. `runtime.NEVER` for ever.
+    - `display(api)`: recompute `api.pixels` for `api.now` alone, so an
+      animated look can be rendered while the tile's logic is idle.
+    - `state() -> dict`: the program's own state, for traces and `--json`.
+    """
+
+    def setup(self, api: Blinklib) -> None: ...
+
+    def loop(self, api: Blinklib) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Packet:
+    """A packet on the air: its first byte (encoded value or datagram marker)."""
+
+    byte0: int
+    datagram: bytes | None
+    air_us: int
+    valid: bool = True
+
+
+@dataclass(slots=True)
+class Incoming:
+    """A packet currently flying toward one of this tile's faces."""
+
+    start: int
+    end: int
+    packet: Packet
+    sender: int
+    sender_face: int
+
+
+class Tile:
+    """World-side record of a tile: placement, clock, BIOS buffers, bookkeeping."""
+
+    def __init__(self, index: int, name: str, program: Any, api: Blinklib, clock: Clock) -> None:
+        self.index = index
+        self.name = name
+        self.program = program
+        self.api = api
+        self.clock = clock
+        self.pos: Pos | None = None
+        self.rot = 0
+        self.button = ButtonModel()
+        self.rx_buf: list[Packet | None] = [None] * FACE_COUNT
+        self.incoming: list[Incoming | None] = [None] * FACE_COUNT
+        self.tx_start = [-1] * FACE_COUNT
+        self.tx_end = [-1] * FACE_COUNT
+        self.viral_faces = 0
+        self.viral_lockout_until = -1
+        self.started = False
+        self.epoch = 0
+        self.frozen = False
+        self.steady = False
+        self.next_freeze_check = 0
+        self.quiet_until: int | None = None
+        self.passes = 0
+        # For traces: what was last reported.
+        self.seen_out: list[int] | None = None
+        self.seen_in: list[int] | None = None
+        self.seen_expired: list[bool] | None = None
+        self.seen_pixels: list[int] | None = None
+        self.seen_state: dict | None = None
+        self._quiet_hook = getattr(program, "quiet_until", None)
+        self._display_hook = getattr(program, "display", None)
+        self._state_hook = getattr(program, "state", None)
+
+    @property
+    def placed(self) -> bool:
+        return self.pos is not None
+
+    def program_state(self) -> dict:
+        return dict(self._state_hook()) if self._state_hook else {}
+
+    def __repr__(self) -> str:
+        return f"Tile({self.name!r} at {self.pos} rot {self.rot})"

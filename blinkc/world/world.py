@@ -1,0 +1,568 @@
+"""The emulated world: Blinks on a hex lattice, talking over IR, pass by pass.
+
+The world plays the BIOS and the physics for every tile; each tile's
+blinklib state lives in its `Blinklib` object and its game in its program.
+One pass of a tile follows blinklib's `run()`:
+
+    millis frozen → button snapshot → receive (latch) → loop() →
+    wait for the display frame → transmit (the CPU blocks for each packet)
+
+so a pass that transmits stretches past its ~7.7 ms frame. Packets fly
+between touching faces with their real air time; a face answers a received
+packet on its next transmit slot (ping-pong) and probes every 150 + f ms
+otherwise; a face with nothing received for more than 200 ms is expired.
+
+Everything is driven by one event queue in integer microseconds, and every
+random choice comes from the seed, so a run is reproducible.
+
+Idle skipping: when every tile of a connected group declares its logic quiet
+(`quiet_until`), its inputs are exactly what its neighbours send, its button
+is idle and no packet or datagram is pending, nothing in the group can change
+until something from outside touches it (no faults can fire: skipping is off
+when packets may drop). The group is then *frozen*: no passes run; its links
+are taken as alive. It thaws at the earliest `quiet_until`, or when an
+action touches it, resuming the ping-pong from a fixed starting side.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..runtime.api import (
+    BUTTON_EVENT_NAMES,
+    BUTTON_PRESSED,
+    FACE_COUNT,
+    RX_EXPIRE_TIME_MS,
+    TX_PROBE_TIME_MS,
+    Blinklib,
+)
+from ..runtime.timer import NEVER as TIMER_NEVER
+from .clock import FRAME_US, Clock
+from .geometry import DIRECTIONS, Pos, facing_face
+from .ir import DATAGRAM_MARKER, SYNC_US, VALUE_AIR_US, datagram_air_us, encode_value_byte
+from .tile import Incoming, Packet, Tile
+
+VIRAL_LOCKOUT_MS = 2000
+#: Local millis at which a freshly powered tile first runs (BIOS start-up).
+BOOT_MS = 40
+
+_PASS, _TX, _ARRIVE, _CALL, _THAW = range(5)
+
+
+class WorldError(Exception):
+    """A request the world cannot carry out (unknown tile, occupied place, ...)."""
+
+
+@dataclass(frozen=True)
+class Faults:
+    """Seeded imperfections of the physical world."""
+
+    #: Probability that a packet is lost on the air.
+    drop: float = 0.0
+    #: Extra delivery delay, uniform in [0, jitter_ms].
+    jitter_ms: float = 0.0
+    #: Each tile's clock rate error is uniform in ±skew (0.1 = ±10 %).
+    skew: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.drop < 1.0:
+            raise ValueError(f"drop must be in [0, 1), not {self.drop}")
+        if not 0.0 <= self.jitter_ms <= 100.0:
+            raise ValueError(f"jitter_ms must be in [0, 100], not {self.jitter_ms}")
+        if not 0.0 <= self.skew <= 0.5:
+            raise ValueError(f"skew must be in [0, 0.5], not {self.skew}")
+
+
+class World:
+    """A cluster of emulated Blinks."""
+
+    def __init__(self, seed: int = 0, faults: Faults | None = None, trace: Any = None,
+                 idle_skip: bool = True) -> None:
+        self.seed = seed
+        self.faults = faults or Faults()
+        self.trace = trace
+        self.now = 0  # world time, µs
+        self.tiles: list[Tile] = []
+        self.by_name: dict[str, Tile] = {}
+        self.grid: dict[Pos, Tile] = {}
+        self._queue: list[tuple] = []
+        self._seq = 0
+        self._fault_rng = random.Random(f"{seed}:faults")
+        self._drop = self.faults.drop
+        self._jitter_us = int(self.faults.jitter_ms * 1000)
+        self.idle_skip = idle_skip and self._drop == 0.0
+        self.stats = {"passes": 0, "packets": 0, "dropped": 0, "collisions": 0, "freezes": 0}
+
+    # ------------------------------------------------------------------ tiles
+    def add_tile(self, name: str, program: Any, pos: Pos | None = None, rot: int = 0,
+                 api: Blinklib | None = None) -> Tile:
+        """Power up a new tile now, placed at `pos` (or held in the hand if None)."""
+        if name in self.by_name:
+            raise WorldError(f"there is already a tile named {name!r}")
+        rng = random.Random(f"{self.seed}:tile:{name}")
+        skew = self.faults.skew
+        ppm = round(rng.uniform(-skew, skew) * 1_000_000) if skew else 0
+        clock = Clock(ppm=ppm, frame_phase=rng.randrange(FRAME_US))
+        # Local time reads BOOT_MS (plus up to a frame) when the tile powers up now.
+        boot_local = BOOT_MS * 1000 + rng.randrange(FRAME_US)
+        clock.offset = boot_local - self.now * (1_000_000 + ppm) // 1_000_000
+        if api is None:
+            api = Blinklib(entropy=rng.getrandbits(32), serial=rng.randbytes(9))
+        tile = Tile(len(self.tiles), name, program, api, clock)
+        self.tiles.append(tile)
+        self.by_name[name] = tile
+        if pos is not None:
+            self._place(tile, pos, rot)
+        self._schedule(self.now, _PASS, tile)
+        self._record(tile, "power", {"pos": list(pos) if pos else None, "rot": rot})
+        return tile
+
+    def tile(self, name: str) -> Tile:
+        try:
+            return self.by_name[name]
+        except KeyError:
+            raise WorldError(f"no tile named {name!r}") from None
+
+    def place(self, name: str, pos: Pos, rot: int | None = None) -> None:
+        """Put a tile (held or placed elsewhere) down at `pos`."""
+        tile = self.tile(name)
+        self._thaw_around(tile)
+        if tile.pos is not None:
+            self._unplace(tile)
+        self._place(tile, pos, tile.rot if rot is None else rot)
+        self._record(tile, "place", {"pos": list(pos), "rot": tile.rot})
+
+    def lift(self, name: str) -> None:
+        """Pick a tile up off the lattice; it keeps running, alone."""
+        tile = self.tile(name)
+        if tile.pos is None:
+            return
+        self._thaw_around(tile)
+        self._unplace(tile)
+        self._record(tile, "lift", {})
+
+    def rotate(self, name: str, rot: int) -> None:
+        tile = self.tile(name)
+        if not 0 <= rot < 6:
+            raise WorldError(f"rotation must be 0..5, not {rot}")
+        if tile.pos is None:
+            tile.rot = rot
+            return
+        self.place(name, tile.pos, rot)
+
+    def _place(self, tile: Tile, pos: Pos, rot: int) -> None:
+        if not 0 <= rot < 6:
+            raise WorldError(f"rotation must be 0..5, not {rot}")
+        other = self.grid.get(pos)
+        if other is not None and other is not tile:
+            raise WorldError(f"place {pos} is taken by tile {other.name!r}")
+        for n in self._neighbour_tiles_at(pos):
+            self._thaw(n)
+        tile.pos, tile.rot = pos, rot
+        self.grid[pos] = tile
+        self._thaw(tile)
+
+    def _unplace(self, tile: Tile) -> None:
+        assert tile.pos is not None
+        del self.grid[tile.pos]
+        tile.pos = None
+
+    def _neighbour_tiles_at(self, pos: Pos) -> list[Tile]:
+        out = []
+        for dq, dr in DIRECTIONS:
+            n = self.grid.get((pos[0] + dq, pos[1] + dr))
+            if n is not None:
+                out.append(n)
+        return out
+
+    def neighbour(self, tile: Tile, face: int) -> tuple[Tile, int] | None:
+        """The tile touching `face` of `tile`, and its face that touches back."""
+        if tile.pos is None:
+            return None
+        dq, dr = DIRECTIONS[(face + tile.rot) % 6]
+        n = self.grid.get((tile.pos[0] + dq, tile.pos[1] + dr))
+        if n is None:
+            return None
+        return n, facing_face(face, tile.rot, n.rot)
+
+    # ---------------------------------------------------------------- button
+    def button(self, name: str, down: bool, at_ms: float | None = None) -> None:
+        """Change the raw button contact of a tile, now or at a later world time."""
+        tile = self.tile(name)
+        when = self.now if at_ms is None else int(at_ms * 1000)
+        if when < self.now:
+            raise WorldError("cannot press a button in the past")
+        if when > self.now:
+            self.call_at(at_ms, lambda: self.button(name, down))  # type: ignore[arg-type]
+            return
+        self._thaw_around(tile)
+        tile.button.push(tile.clock.millis(self.now), down)
+        self._record(tile, "contact", {"down": down})
+
+    # ------------------------------------------------------------- scheduling
+    def _schedule(self, t: int, kind: int, tile: Tile | None, data: Any = None) -> None:
+        self._seq += 1
+        epoch = tile.epoch if tile is not None else 0
+        heapq.heappush(self._queue, (t, self._seq, kind, tile, epoch, data))
+
+    def call_at(self, at_ms: float, fn: Callable[[], None]) -> None:
+        """Run `fn` when world time reaches `at_ms` (scenario actions use this)."""
+        t = int(round(at_ms * 1000))
+        if t < self.now:
+            raise WorldError(f"cannot schedule at {at_ms} ms: world time is already {self.now_ms} ms")
+        self._schedule(t, _CALL, None, fn)
+
+    @property
+    def now_ms(self) -> float:
+        return self.now / 1000
+
+    def run_until(self, t_ms: float) -> None:
+        """Advance world time to `t_ms`, processing everything before it."""
+        end = int(round(t_ms * 1000))
+        q = self._queue
+        pop = heapq.heappop
+        while q and q[0][0] <= end:
+            t, _, kind, tile, epoch, data = pop(q)
+            if tile is not None and epoch != tile.epoch:
+                continue
+            self.now = t
+            if kind == _PASS:
+                self._pass(tile)
+            elif kind == _TX:
+                self._transmit(tile)
+            elif kind == _ARRIVE:
+                self._arrive(tile, data)
+            elif kind == _CALL:
+                data()
+            else:
+                self._thaw_group(data)
+        if end > self.now:
+            self.now = end
+
+    def run_for(self, ms: float) -> None:
+        self.run_until(self.now_ms + ms)
+
+    # ------------------------------------------------------------------ passes
+    def _pass(self, tile: Tile) -> None:
+        api = tile.api
+        clock = tile.clock
+        now = clock.millis(self.now)
+        api.now = now
+        program = tile.program
+        if not tile.started:
+            tile.started = True
+            program.setup(api)
+        # Button snapshot: sticky flags OR-ed in, current debounced state.
+        button = tile.button
+        if button.flags or not button.idle():
+            for special in button.advance(now):
+                self._record(tile, special, {})
+            flags = button.take_flags()
+            if flags:
+                api.button_flags |= flags
+                if flags & BUTTON_PRESSED:
+                    self._viral_postpone(tile, now)
+                if self.trace is not None:
+                    names = [n for bit, n in BUTTON_EVENT_NAMES.items() if flags & bit]
+                    self._record(tile, "button", {"events": names})
+            api.button_down = button.down
+            api.click_count = button.click_count
+        # Receive: latch what the BIOS buffered on each face.
+        rx = tile.rx_buf
+        for f in range(FACE_COUNT):
+            pkt = rx[f]
+            if pkt is None:
+                continue
+            rx[f] = None
+            api.expire_time[f] = now + RX_EXPIRE_TIME_MS
+            if not pkt.valid:
+                continue
+            api.send_time[f] = 0  # answer at once: ping-pong
+            if pkt.byte0 & 0x40:
+                self._viral_postpone(tile, now)
+            if pkt.datagram is None:
+                api.in_value[f] = pkt.byte0 & 0x3F
+            elif api.in_datagram[f] is None:
+                api.in_datagram[f] = pkt.datagram
+        program.loop(api)
+        tile.passes += 1
+        self.stats["passes"] += 1
+        if self.trace is not None:
+            self._trace_pass(tile)
+        # Display: wait for the frame, then transmit.
+        ready = self.now
+        if api.extra_cpu_ms:
+            ready += clock.local_duration_to_world(api.extra_cpu_ms * 1000)
+            api.extra_cpu_ms = 0
+        # loop() takes time, so the frame it waits for is strictly after the pass began.
+        frame = clock.next_frame(ready + 1)
+        if self.idle_skip:
+            self._check_quiet(tile, now)
+            if tile.frozen:
+                return
+        self._schedule(frame, _TX, tile)
+
+    def _transmit(self, tile: Tile) -> None:
+        api = tile.api
+        now = api.now
+        cursor = self.now
+        send_time = api.send_time
+        for f in range(FACE_COUNT):
+            if send_time[f] > now:
+                continue
+            inc = tile.incoming[f]
+            if inc is not None and inc.start + SYNC_US <= cursor < inc.end:
+                continue  # a packet is coming in on this face: try again next pass
+            viral = bool(tile.viral_faces >> f & 1)
+            dgram = api.out_datagram[f]
+            if dgram is not None:
+                byte0 = encode_value_byte(DATAGRAM_MARKER, viral)
+                air = datagram_air_us(dgram, viral)
+            else:
+                byte0 = encode_value_byte(api.out_value[f], viral)
+                air = VALUE_AIR_US[byte0]
+            air = tile.clock.local_duration_to_world(air)
+            tile.tx_start[f] = cursor
+            tile.tx_end[f] = cursor + air
+            self._launch(tile, f, cursor, Packet(byte0, dgram, air))
+            send_time[f] = now + TX_PROBE_TIME_MS + f
+            api.out_datagram[f] = None
+            tile.viral_faces &= ~(1 << f)
+            cursor += air
+        self._schedule(cursor, _PASS, tile)
+
+    def _launch(self, sender: Tile, face: int, start: int, pkt: Packet) -> None:
+        self.stats["packets"] += 1
+        link = self.neighbour(sender, face)
+        if link is None:
+            return
+        receiver, rface = link
+        if self._drop and self._fault_rng.random() < self._drop:
+            self.stats["dropped"] += 1
+            self._record(sender, "drop", {"face": face})
+            return
+        end = start + pkt.air_us
+        if self._jitter_us:
+            end += self._fault_rng.randrange(self._jitter_us + 1)
+        inc = Incoming(start, end, pkt, sender.index, face)
+        prev = receiver.incoming[rface]
+        if prev is not None and prev.end > start:
+            self.stats["collisions"] += 1  # two packets overlap on one receiver: both garbled
+            receiver.incoming[rface] = None
+            return
+        receiver.incoming[rface] = inc
+        self._schedule(end, _ARRIVE, receiver, (rface, inc))
+
+    def _arrive(self, tile: Tile, data: tuple[int, Incoming]) -> None:
+        face, inc = data
+        if tile.incoming[face] is not inc:
+            return  # garbled by a collision
+        tile.incoming[face] = None
+        sender = self.tiles[inc.sender]
+        link = self.neighbour(sender, inc.sender_face)
+        if link is None or link[0] is not tile or link[1] != face:
+            return  # the tiles moved apart while the packet was in the air
+        if tile.tx_start[face] < inc.end and tile.tx_end[face] > inc.start:
+            self.stats["collisions"] += 1  # we were transmitting on this face: blinded
+            return
+        if tile.rx_buf[face] is None:
+            tile.rx_buf[face] = inc.packet
+
+    def _viral_postpone(self, tile: Tile, now: int) -> None:
+        # blinklib spreads "a button was pressed" to every face, with a 2 s lockout.
+        if now > tile.viral_lockout_until:
+            tile.viral_lockout_until = now + VIRAL_LOCKOUT_MS
+            tile.viral_faces = 0x3F
+
+    # ------------------------------------------------------------ idle skipping
+    def _check_quiet(self, tile: Tile, now: int) -> None:
+        hook = tile._quiet_hook
+        until = hook(tile.api) if hook is not None else None
+        tile.quiet_until = until
+        steady = until is not None and until > now and self._inputs_steady(tile, now)
+        if not steady:
+            tile.steady = False
+            return
+        if not tile.steady or now >= tile.next_freeze_check:
+            tile.steady = True
+            tile.next_freeze_check = now + 32
+            group = self._group(tile)
+            if all(t.steady and self._inputs_steady(t, t.api.now) for t in group):
+                self._freeze(group)
+
+    def _inputs_steady(self, tile: Tile, now: int) -> bool:
+        api = tile.api
+        if tile.button.raw or tile.button.down or not tile.button.idle() or tile.viral_faces:
+            return False
+        for f in range(FACE_COUNT):
+            if tile.rx_buf[f] is not None or api.out_datagram[f] is not None:
+                return False
+            link = self.neighbour(tile, f)
+            expired = api.expire_time[f] < now
+            if link is None:
+                if not expired or tile.incoming[f] is not None:
+                    return False
+                continue
+            n, nf = link
+            if expired or api.in_value[f] != n.api.out_value[nf] or n.api.out_datagram[nf]:
+                return False
+            inc = tile.incoming[f]
+            if inc is not None and (inc.packet.datagram is not None
+                                    or inc.packet.byte0 & 0x3F != api.in_value[f]):
+                return False
+        return True
+
+    def _group(self, tile: Tile) -> list[Tile]:
+        """The tiles connected to `tile` through touching faces."""
+        if tile.pos is None:
+            return [tile]
+        seen = {tile.index: tile}
+        stack = [tile]
+        while stack:
+            t = stack.pop()
+            for n in self._neighbour_tiles_at(t.pos):  # type: ignore[arg-type]
+                if n.index not in seen:
+                    seen[n.index] = n
+                    stack.append(n)
+        return sorted(seen.values(), key=lambda t: t.index)
+
+    def _freeze(self, group: list[Tile]) -> None:
+        self.stats["freezes"] += 1
+        wake = None
+        for t in group:
+            t.frozen = True
+            t.epoch += 1
+            t.incoming = [None] * FACE_COUNT
+            if t.quiet_until is not None and t.quiet_until < TIMER_NEVER:
+                w = t.clock.world_at_millis(t.quiet_until)
+                wake = w if wake is None else min(wake, w)
+        token = (tuple(t.index for t in group), tuple(t.epoch for t in group))
+        if wake is not None:
+            self._schedule(max(wake, self.now), _THAW, None, token)
+        if self.trace is not None:
+            self.trace.write(self.now, None, "freeze", {"tiles": [t.name for t in group]})
+
+    def _thaw_group(self, token: tuple) -> None:
+        indices, epochs = token
+        tiles = [self.tiles[i] for i in indices]
+        if all(t.frozen and t.epoch == e for t, e in zip(tiles, epochs, strict=True)):
+            for t in tiles:
+                self._thaw(t)
+
+    def _thaw_around(self, tile: Tile) -> None:
+        self._thaw(tile)
+        if tile.pos is not None:
+            for n in self._neighbour_tiles_at(tile.pos):
+                self._thaw(n)
+
+    def _thaw(self, tile: Tile) -> None:
+        """Resume a frozen tile's group as if its links had ping-ponged all along."""
+        if not tile.frozen:
+            return
+        group = self._group(tile) if tile.pos is not None else [tile]
+        for t in group:
+            if not t.frozen:
+                continue
+            t.frozen = False
+            t.steady = False
+            t.epoch += 1
+            now = t.clock.millis(self.now)
+            api = t.api
+            for f in range(FACE_COUNT):
+                link = self.neighbour(t, f)
+                if link is None:
+                    continue
+                n, _ = link
+                api.expire_time[f] = now + RX_EXPIRE_TIME_MS
+                # One side of each link speaks first; the other answers.
+                api.send_time[f] = 0 if t.index < n.index else now + TX_PROBE_TIME_MS + f
+            self._schedule(t.clock.next_frame(self.now), _PASS, t)
+        if self.trace is not None:
+            self.trace.write(self.now, None, "thaw", {"tiles": [t.name for t in group]})
+
+    def is_quiet(self) -> bool:
+        """True when every tile is frozen: nothing changes until something touches them."""
+        return all(t.frozen for t in self.tiles)
+
+    def run_until_quiet(self, timeout_ms: float = 60_000, step_ms: float = 50) -> bool:
+        """Run until every tile is frozen (or the timeout passes); True if quiet."""
+        end = self.now_ms + timeout_ms
+        while self.now_ms < end:
+            if self.is_quiet() and not self._pending_calls():
+                return True
+            self.run_for(step_ms)
+        return self.is_quiet()
+
+    def _pending_calls(self) -> bool:
+        return any(item[2] == _CALL for item in self._queue)
+
+    # ------------------------------------------------------------------ views
+    def colors(self, tile: Tile) -> list[int]:
+        """What the tile's LEDs show now (an idle tile's animation is computed on demand)."""
+        hook = tile._display_hook
+        if tile.frozen and hook is not None:
+            api = tile.api
+            saved = api.now
+            api.now = tile.clock.millis(self.now)
+            hook(api)
+            api.now = saved
+        return list(tile.api.pixels)
+
+    def neighbours_of(self, tile: Tile) -> list[tuple[int, Tile, int]]:
+        out = []
+        for f in range(FACE_COUNT):
+            link = self.neighbour(tile, f)
+            if link is not None:
+                out.append((f, link[0], link[1]))
+        return out
+
+    def snapshot(self) -> list[dict]:
+        """The state of every tile, for `--json` and tests."""
+        out = []
+        for t in self.tiles:
+            api = t.api
+            now = t.clock.millis(self.now)
+            out.append({
+                "name": t.name,
+                "pos": list(t.pos) if t.pos is not None else None,
+                "rot": t.rot,
+                "millis": now,
+                "colors": self.colors(t),
+                "sent": list(api.out_value),
+                "received": list(api.in_value),
+                "expired": [e < api.now for e in api.expire_time],
+                "state": t.program_state(),
+            })
+        return out
+
+    # ----------------------------------------------------------------- traces
+    def _record(self, tile: Tile | None, event: str, data: dict) -> None:
+        if self.trace is not None:
+            self.trace.write(self.now, tile.name if tile else None, event, data)
+
+    def _trace_pass(self, tile: Tile) -> None:
+        api = tile.api
+        write = self.trace.write
+        if api.out_value != tile.seen_out:
+            tile.seen_out = list(api.out_value)
+            write(self.now, tile.name, "sent", {"values": tile.seen_out})
+        if api.in_value != tile.seen_in:
+            tile.seen_in = list(api.in_value)
+            write(self.now, tile.name, "received", {"values": tile.seen_in})
+        expired = [e < api.now for e in api.expire_time]
+        if expired != tile.seen_expired:
+            tile.seen_expired = expired
+            write(self.now, tile.name, "expired", {"faces": expired})
+        if api.pixels != tile.seen_pixels:
+            tile.seen_pixels = list(api.pixels)
+            write(self.now, tile.name, "colors", {"colors": tile.seen_pixels})
+        if tile._state_hook is not None:
+            state = tile.program_state()
+            if state != tile.seen_state:
+                tile.seen_state = state
+                write(self.now, tile.name, "state", state)
+
