@@ -83,7 +83,7 @@ class Blinklib:
     def millis(self) -> int:
         return self.now
 
-    def Timer(self) -> Timer:  # noqa: N802 - mirrors the SDK's class name
+    def Timer(self) -> Timer:
         """A new Timer on this tile's clock (in C++: `Timer t;`)."""
         return Timer(self.millis)
 

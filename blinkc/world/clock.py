@@ -12,7 +12,7 @@ MILLION = 1_000_000
 
 
 class Clock:
-    __slots__ = ("frame_phase", "offset", "ppm", "_rate")
+    __slots__ = ("_rate", "frame_phase", "offset", "ppm")
 
     def __init__(self, ppm: int = 0, offset: int = 0, frame_phase: int = 0) -> None:
         self.ppm = ppm

@@ -65,8 +65,11 @@ class Faults:
     drop: float = 0.0
     #: Extra delivery delay, uniform in [0, jitter_ms].
     jitter_ms: float = 0.0
-    #: Each tile's clock rate error is uniform in ±skew (0.1 = ±10 %).
-    skew: float = 0.0
+    #: Each tile's clock rate error is uniform in ±skew (0.1 = ±10 %, the RC
+    #: oscillator's worst case). Real tiles always drift a little against each
+    #: other, which is what breaks up lock-step probe collisions, so the
+    #: default is ±1 %; 0 gives identical clocks.
+    skew: float = 0.01
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.drop < 1.0:
@@ -211,9 +214,9 @@ class World:
 
     def call_at(self, at_ms: float, fn: Callable[[], None]) -> None:
         """Run `fn` when world time reaches `at_ms` (scenario actions use this)."""
-        t = int(round(at_ms * 1000))
+        t = round(at_ms * 1000)
         if t < self.now:
-            raise WorldError(f"cannot schedule at {at_ms} ms: world time is already {self.now_ms} ms")
+            raise WorldError(f"cannot schedule at {at_ms} ms: it is already {self.now_ms} ms")
         self._schedule(t, _CALL, None, fn)
 
     @property
@@ -222,7 +225,7 @@ class World:
 
     def run_until(self, t_ms: float) -> None:
         """Advance world time to `t_ms`, processing everything before it."""
-        end = int(round(t_ms * 1000))
+        end = round(t_ms * 1000)
         q = self._queue
         pop = heapq.heappop
         while q and q[0][0] <= end:
@@ -233,7 +236,7 @@ class World:
             if kind == _PASS:
                 self._pass(tile)
             elif kind == _TX:
-                self._transmit(tile)
+                self._transmit(tile, data or 0)
             elif kind == _ARRIVE:
                 self._arrive(tile, data)
             elif kind == _CALL:
@@ -306,16 +309,22 @@ class World:
                 return
         self._schedule(frame, _TX, tile)
 
-    def _transmit(self, tile: Tile) -> None:
+    def _transmit(self, tile: Tile, first_face: int = 0) -> None:
+        """Transmit on each face that is due, one packet at a time, from `first_face` on.
+
+        The CPU is blocked while a packet is on the air, so the next face is
+        handled (as its own event) only once the previous packet has gone:
+        whether a face is receiving is judged at the moment it would send.
+        """
         api = tile.api
         now = api.now
-        cursor = self.now
         send_time = api.send_time
-        for f in range(FACE_COUNT):
+        t = self.now
+        for f in range(first_face, FACE_COUNT):
             if send_time[f] > now:
                 continue
             inc = tile.incoming[f]
-            if inc is not None and inc.start + SYNC_US <= cursor < inc.end:
+            if inc is not None and inc.start + SYNC_US <= t < inc.end:
                 continue  # a packet is coming in on this face: try again next pass
             viral = bool(tile.viral_faces >> f & 1)
             dgram = api.out_datagram[f]
@@ -326,14 +335,18 @@ class World:
                 byte0 = encode_value_byte(api.out_value[f], viral)
                 air = VALUE_AIR_US[byte0]
             air = tile.clock.local_duration_to_world(air)
-            tile.tx_start[f] = cursor
-            tile.tx_end[f] = cursor + air
-            self._launch(tile, f, cursor, Packet(byte0, dgram, air))
+            tile.tx_start[f] = t
+            tile.tx_end[f] = t + air
+            self._launch(tile, f, t, Packet(byte0, dgram, air))
             send_time[f] = now + TX_PROBE_TIME_MS + f
             api.out_datagram[f] = None
             tile.viral_faces &= ~(1 << f)
-            cursor += air
-        self._schedule(cursor, _PASS, tile)
+            if f + 1 < FACE_COUNT:
+                self._schedule(t + air, _TX, tile, f + 1)
+            else:
+                self._schedule(t + air, _PASS, tile)
+            return
+        self._schedule(t, _PASS, tile)
 
     def _launch(self, sender: Tile, face: int, start: int, pkt: Packet) -> None:
         self.stats["packets"] += 1
@@ -399,7 +412,12 @@ class World:
         if tile.button.raw or tile.button.down or not tile.button.idle() or tile.viral_faces:
             return False
         for f in range(FACE_COUNT):
-            if tile.rx_buf[f] is not None or api.out_datagram[f] is not None:
+            if api.out_datagram[f] is not None:
+                return False
+            pkt = tile.rx_buf[f]
+            # A buffered packet that repeats the latched value changes nothing but timing.
+            if pkt is not None and (pkt.datagram is not None or not pkt.valid
+                                    or pkt.byte0 & 0x3F != api.in_value[f]):
                 return False
             link = self.neighbour(tile, f)
             expired = api.expire_time[f] < now

@@ -7,8 +7,20 @@ from hypothesis import strategies as st
 from blinkc.runtime import Blinklib, Xorshift32
 from blinkc.runtime.arith import I16, U8, U16, c_div, c_mod, common_type
 from blinkc.runtime.color import (
-    BLUE, CYAN, GREEN, MAGENTA, OFF, ORANGE, RED, WHITE, YELLOW,
-    channels, dim, lighten, makeColorHSB, makeColorRGB,
+    BLUE,
+    CYAN,
+    GREEN,
+    MAGENTA,
+    OFF,
+    ORANGE,
+    RED,
+    WHITE,
+    YELLOW,
+    channels,
+    dim,
+    lighten,
+    makeColorHSB,
+    makeColorRGB,
 )
 from blinkc.runtime.mathfns import map_range, sin8_C
 
