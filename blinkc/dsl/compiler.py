@@ -1,0 +1,909 @@
+"""Compile Python function bodies (the DSL subset) into typed IR.
+
+The same front end compiles the game author's handlers and blinkc's own
+protocol engine (`engine.py`, in "engine mode", which may also touch the
+engine's globals and call blinklib directly). Anything outside the subset is
+rejected with the file, the line, and a hint about what to write instead.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..ir.nodes import (
+    BOOL,
+    I16,
+    I32,
+    U8,
+    U16,
+    U32,
+    Assign,
+    Break,
+    Call,
+    Const,
+    Continue,
+    Expr,
+    ExprStmt,
+    For,
+    Function,
+    GlobalVar,
+    If,
+    Index,
+    IntType,
+    Local,
+    Name,
+    Param,
+    Return,
+    SrcLoc,
+    Stmt,
+    UnOp,
+)
+from ..runtime.arith import promote
+from ..runtime.color import dim as _dim
+from ..runtime.color import lighten as _lighten
+from ..runtime.color import makeColorHSB as _hsb
+from ..runtime.color import makeColorRGB as _rgb
+from ..runtime.color import rgb5 as _rgb5
+from ..runtime.mathfns import sin8_C as _sin8
+from .errors import DslError
+from .types import (
+    COLOR,
+    TYPE_NAMES,
+    ColorType,
+    binop,
+    bool_op,
+    compare,
+    cond,
+    convert,
+    is_bool,
+    is_pure,
+    literal_type,
+    not_,
+    truth,
+)
+
+
+class ColorConst(int):
+    """A colour constant authors use (RED, makeColorRGB(...) at module level, ...)."""
+
+
+@dataclass(frozen=True)
+class Builtin:
+    """A blinklib (runtime) function callable from IR."""
+
+    params: tuple[IntType, ...]
+    ret: IntType | None
+    pure: bool = True
+    is_bool: bool = False
+
+
+#: The blinklib API the IR may call, with the types the SDK gives them.
+BLINKLIB: dict[str, Builtin] = {
+    "millis": Builtin((), U32),
+    "getLastValueReceivedOnFace": Builtin((U8,), U8),
+    "isValueReceivedOnFaceExpired": Builtin((U8,), BOOL, is_bool=True),
+    "isAlone": Builtin((), BOOL, is_bool=True),
+    "setValueSentOnFace": Builtin((U8, U8), None, pure=False),
+    "setColor": Builtin((COLOR,), None, pure=False),
+    "setColorOnFace": Builtin((COLOR, U8), None, pure=False),
+    "random": Builtin((U16,), U16, pure=False),
+    "randomize": Builtin((), None, pure=False),
+    "makeColorRGB": Builtin((U8, U8, U8), COLOR),
+    "makeColorHSB": Builtin((U8, U8, U8), COLOR),
+    "dim": Builtin((COLOR, U8), COLOR),
+    "lighten": Builtin((COLOR, U8), COLOR),
+    "sin8_C": Builtin((U8,), U8),
+    "buttonSingleClicked": Builtin((), BOOL, pure=False, is_bool=True),
+    "buttonDoubleClicked": Builtin((), BOOL, pure=False, is_bool=True),
+    "buttonMultiClicked": Builtin((), BOOL, pure=False, is_bool=True),
+    "buttonLongPressed": Builtin((), BOOL, pure=False, is_bool=True),
+}
+
+#: Functions of the game program that have no side effects (derived values, getters).
+PURE_PROGRAM_FUNCTIONS: set[str] = {"timer_running", "timer_remaining"}
+
+
+@dataclass(frozen=True)
+class Signature:
+    params: tuple[IntType, ...]
+    ret: IntType | None
+    is_bool: bool = False
+
+
+@dataclass
+class Symbols:
+    """What a function body may refer to besides its own locals."""
+
+    fields: dict[str, GlobalVar] = field(default_factory=dict)
+    field_enums: dict[str, Any] = field(default_factory=dict)  # field name → Enum
+    engine_globals: dict[str, GlobalVar] = field(default_factory=dict)
+    constants: dict[str, int] = field(default_factory=dict)
+    functions: dict[str, Signature] = field(default_factory=dict)
+    derived: dict[str, str] = field(default_factory=dict)  # t.<name> → function
+    neighbor_getters: dict[str, str] = field(default_factory=dict)  # .<name> → function
+    timers: dict[int, int] = field(default_factory=dict)  # id(TimerDecl) → index
+    timer_names: dict[str, int] = field(default_factory=dict)  # t.<name> → index
+    messages: dict[int, tuple[int, range | None, str]] = field(default_factory=dict)
+    floods: dict[int, int] = field(default_factory=dict)  # id(FloodDecl) → index
+    pure: set[str] = field(default_factory=set)
+
+
+class _Skip(Exception):
+    """Abandon the current statement (its error has been recorded)."""
+
+
+@dataclass
+class _Symbol:
+    """A Python-level object met in an expression (a message, an enum, a function...)."""
+
+    value: Any
+
+
+_SUBSET_HINT = "see docs/dsl.md for the Python subset handler bodies may use"
+
+_STATEMENT_HINTS: dict[type, tuple[str, str]] = {
+    ast.While: ("while loops are not allowed (the tile must never hang)",
+                "loop over a fixed range instead: for f in faces(): or for i in range(n):"),
+    ast.Try: ("try/except is not available on the tile", "check the condition with if instead"),
+    ast.With: ("with blocks are not available on the tile", _SUBSET_HINT),
+    ast.Raise: ("raise is not available on the tile",
+                "there are no exceptions on the tile; handle the case with if"),
+    ast.Import: ("imports inside a handler are not allowed",
+                 "import at the top of the game file; handlers may use module constants"),
+    ast.ImportFrom: ("imports inside a handler are not allowed",
+                     "import at the top of the game file; handlers may use module constants"),
+    ast.Global: ("global is not needed and not allowed",
+                 "keep state in fields: hp = game.field(range(0, 6), default=5), then t.hp"),
+    ast.Nonlocal: ("nonlocal is not allowed", "keep state in fields and use t.<field>"),
+    ast.Delete: ("del is not available on the tile", "assign a value instead"),
+    ast.Assert: ("assert is not available on the tile", "check the condition with if"),
+    ast.FunctionDef: ("functions cannot be defined inside a handler",
+                      "define helpers at the top level of the game file"),
+    ast.ClassDef: ("classes cannot be defined inside a handler", _SUBSET_HINT),
+    ast.AsyncFunctionDef: ("async is not available on the tile", _SUBSET_HINT),
+}
+
+_EXPR_HINTS: dict[type, tuple[str, str]] = {
+    ast.Lambda: ("lambda is not available in handler bodies", "write a helper function"),
+    ast.ListComp: ("comprehensions are not available on the tile", "use a for loop"),
+    ast.SetComp: ("comprehensions are not available on the tile", "use a for loop"),
+    ast.DictComp: ("comprehensions are not available on the tile", "use a for loop"),
+    ast.GeneratorExp: ("generators are not available on the tile", "use a for loop"),
+    ast.List: ("lists are not available in handler bodies (no heap on the tile)",
+               "declare a field per value, or use a bit mask field"),
+    ast.Dict: ("dicts are not available on the tile", "use fields or if/elif"),
+    ast.Set: ("sets are not available on the tile", "use a bit mask field: range(0, 64)"),
+    ast.Tuple: ("tuples are not available in handler bodies", "use one value at a time"),
+    ast.JoinedStr: ("strings are not available on the tile", "use numbers and colours"),
+    ast.Await: ("await is not available on the tile", _SUBSET_HINT),
+    ast.Yield: ("yield is not available on the tile", _SUBSET_HINT),
+    ast.NamedExpr: ("the := operator is not supported", "assign on its own line"),
+    ast.Starred: ("*args are not supported", "pass each argument"),
+    ast.Slice: ("slices are not supported", _SUBSET_HINT),
+}
+
+_BINOPS = {
+    ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%",
+    ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>",
+}
+_CMPOPS = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+
+
+def parse_function(fn: Callable) -> tuple[ast.FunctionDef, str, int]:
+    """The AST of a function, its file, and the file line of the AST's line 1."""
+    lines, first = inspect.getsourcelines(fn)
+    tree = ast.parse(textwrap.dedent("".join(lines)))
+    node = tree.body[0]
+    assert isinstance(node, ast.FunctionDef)
+    return node, inspect.getsourcefile(fn) or "<game>", first
+
+
+class FunctionCompiler:
+    """Compiles one function body into an IR `Function`."""
+
+    def __init__(self, symbols: Symbols, *, file: str, line0: int, node: ast.FunctionDef,
+                 name: str, params: list[tuple[str, IntType]], ret: IntType | None,
+                 role: str, tile: str | None, pyglobals: dict[str, Any],
+                 engine: bool = False, errors: list[DslError] | None = None,
+                 ret_is_bool: bool = False) -> None:
+        self.sym = symbols
+        self.file = file
+        self.line0 = line0
+        self.node = node
+        self.name = name
+        self.params = params
+        self.ret = ret
+        self.ret_is_bool = ret_is_bool
+        self.role = role
+        self.tile = tile
+        self.pyglobals = pyglobals
+        self.engine = engine
+        self.errors = errors if errors is not None else []
+        self.locals: dict[str, IntType] = {}
+        self.local_bool: set[str] = set()
+        self.param_types = dict(params)
+        self.loop_depth = 0
+
+    # ------------------------------------------------------------------ helpers
+    def loc(self, node: ast.AST) -> SrcLoc:
+        return SrcLoc(self.file, self.line0 + getattr(node, "lineno", 1) - 1)
+
+    def fail(self, node: ast.AST, message: str, hint: str = "") -> _Skip:
+        self.errors.append(DslError(self.loc(node), message, hint))
+        return _Skip()
+
+    def compile(self) -> Function:
+        body = self.block(self.node.body)
+        return Function(self.name, tuple(Param(n, t) for n, t in self.params), self.ret,
+                        tuple(body), self.loc(self.node), ast.get_docstring(self.node) or "",
+                        self.role)
+
+    # --------------------------------------------------------------- statements
+    def block(self, nodes: list[ast.stmt]) -> list[Stmt]:
+        out: list[Stmt] = []
+        for n in nodes:
+            try:
+                out.extend(self.stmt(n))
+            except _Skip:
+                pass
+        return out
+
+    def stmt(self, n: ast.stmt) -> list[Stmt]:
+        loc = self.loc(n)
+        if isinstance(n, ast.Pass):
+            return []
+        if isinstance(n, ast.Expr):
+            if isinstance(n.value, ast.Constant) and isinstance(n.value.value, str):
+                return []  # a docstring or a string used as a comment
+            e = self.expr(n.value)
+            if not isinstance(e, Call):
+                raise self.fail(n, "this expression does nothing",
+                                "did you mean an assignment (=) rather than a comparison (==)?")
+            return [ExprStmt(e, loc)]
+        if isinstance(n, ast.Assign):
+            if len(n.targets) != 1 or isinstance(n.targets[0], ast.Tuple | ast.List):
+                raise self.fail(n, "assign one value at a time", "write a = 1 and b = 2 on two lines")
+            return self.assign(n.targets[0], self.expr(n.value), loc, n)
+        if isinstance(n, ast.AnnAssign):
+            if not isinstance(n.target, ast.Name) or n.value is None:
+                raise self.fail(n, "annotated assignments must be `name: type = value`")
+            t = self.type_annotation(n.annotation)
+            name = n.target.id
+            if name in self.locals or name in self.param_types:
+                raise self.fail(n, f"{name!r} is already declared", "declare each local once")
+            value = self.expr(n.value)
+            self.locals[name] = t
+            if t == BOOL:
+                self.local_bool.add(name)
+            return [Local(name, t, convert(value, t), loc)]
+        if isinstance(n, ast.AugAssign):
+            op = _BINOPS.get(type(n.op))
+            if op is None:
+                raise self.fail(n, "this operator is not supported", "use + - * // % & | ^ << >>")
+            current = self.expr(self.load_version(n.target))
+            value = self.expr(n.value)
+            self.check_arith(n, op, current, value)
+            return self.assign(n.target, binop(op, current, value), loc, n)
+        if isinstance(n, ast.If):
+            test = truth(self.expr(n.test))
+            body = self.block(n.body)
+            orelse = self.block(n.orelse)
+            if isinstance(test, Const):
+                return body if test.value else orelse
+            return [If(test, tuple(body), tuple(orelse), loc)]
+        if isinstance(n, ast.For):
+            return self.for_loop(n, loc)
+        if isinstance(n, ast.Return):
+            return [self.return_(n, loc)]
+        if isinstance(n, ast.Break | ast.Continue):
+            if not self.loop_depth:
+                raise self.fail(n, "break/continue outside a loop")
+            return [Break(loc) if isinstance(n, ast.Break) else Continue(loc)]
+        hint = _STATEMENT_HINTS.get(type(n))
+        if hint:
+            raise self.fail(n, *hint)
+        raise self.fail(n, f"this statement ({type(n).__name__}) is not supported", _SUBSET_HINT)
+
+    def load_version(self, target: ast.expr) -> ast.expr:
+        """The target of `x += e` read as a value."""
+        copy = ast.fix_missing_locations(ast.copy_location(
+            ast.parse(ast.unparse(target), mode="eval").body, target))
+        for node in ast.walk(copy):
+            node.lineno = target.lineno  # type: ignore[attr-defined]
+        return copy
+
+    def assign(self, target: ast.expr, value: Expr, loc: SrcLoc, node: ast.AST) -> list[Stmt]:
+        if isinstance(target, ast.Name):
+            name = target.id
+            if name in self.param_types:
+                raise self.fail(node, f"cannot assign to the parameter {name!r}",
+                                "copy it into a new local first")
+            if self.engine and name in self.sym.engine_globals:
+                g = self.sym.engine_globals[name]
+                if g.size is not None:
+                    raise self.fail(node, f"{name} is an array", "assign one element: a[i] = v")
+                return [Assign(Name(name, g.type, "global", g.is_bool), convert(value, g.type), loc)]
+            if name in self.locals:
+                t = self.locals[name]
+                return [Assign(Name(name, t, "local", name in self.local_bool),
+                               convert(value, t), loc)]
+            if value.type is None:
+                raise self.fail(node, "this call gives no value to assign")
+            if isinstance(value.type, ColorType):
+                t = COLOR
+            elif is_bool(value):
+                t = BOOL
+                self.local_bool.add(name)
+            else:
+                t = promote(value.type)
+            if name in self.pyglobals and not self.engine:
+                raise self.fail(node, f"{name!r} is a module-level name; handlers cannot change it",
+                                f"keep changing state in a field: t.{name} (declare it with "
+                                "game.field)")
+            self.locals[name] = t
+            return [Local(name, t, convert(value, t), loc)]
+        if isinstance(target, ast.Attribute) and self.is_tile(target.value):
+            attr = target.attr
+            g = self.sym.fields.get(attr)
+            if g is None:
+                if attr in self.sym.derived:
+                    raise self.fail(node, f"t.{attr} is computed, it cannot be assigned",
+                                    "assign the fields it is computed from")
+                if attr in self.sym.timer_names:
+                    raise self.fail(node, f"t.{attr} is a timer",
+                                    f"start it with t.{attr}.start(ms)")
+                raise self.fail(node, f"the tile has no field {attr!r}",
+                                f"declare it: {attr} = game.field(range(0, 10), default=0)")
+            if isinstance(value.type, ColorType):
+                raise self.fail(node, "a colour cannot be stored in a field",
+                                "compute the colour in the display function")
+            clamp = g.range if g.range is not None and not self.fits(value, g.range) else None
+            v = convert(value, g.type) if clamp is None else value
+            return [Assign(Name(attr, g.type, "global", g.is_bool), v, loc, clamp)]
+        if isinstance(target, ast.Subscript) and self.engine:
+            arr = self.array(target)
+            return [Assign(arr, convert(value, arr.type), loc)]
+        raise self.fail(node, "you can assign to a local name or to a field t.<field>",
+                        "for example: t.hp = 5")
+
+    @staticmethod
+    def fits(value: Expr, rng: tuple[int, int]) -> bool:
+        return isinstance(value, Const) and rng[0] <= value.value <= rng[1]
+
+    def for_loop(self, n: ast.For, loc: SrcLoc) -> list[Stmt]:
+        if not isinstance(n.target, ast.Name):
+            raise self.fail(n, "loop over one name", "for f in faces():")
+        if n.orelse:
+            raise self.fail(n, "for ... else is not supported", "use a flag variable")
+        it = n.iter
+        if not isinstance(it, ast.Call) or not isinstance(it.func, ast.Name) or it.keywords:
+            raise self.fail(n, "loops run over faces() or range(...)",
+                            "for f in faces(): or for i in range(3):")
+        fname = it.func.id
+        if fname == "faces" and not it.args:
+            start, stop = Const(0, I16), Const(6, I16)
+        elif fname == "range" and 1 <= len(it.args) <= 2:
+            args = [self.expr(a) for a in it.args]
+            start, stop = (Const(0, I16), args[0]) if len(args) == 1 else (args[0], args[1])
+            for a in (start, stop):
+                if is_bool(a) or isinstance(a.type, ColorType) or a.type.bits > 16:
+                    raise self.fail(n, "range() needs small whole numbers", "range(0, 6)")
+        else:
+            raise self.fail(n, "loops run over faces() or range(...)",
+                            "for f in faces(): or for i in range(3):")
+        var = n.target.id
+        if var in self.param_types or (var in self.locals and self.locals[var] != U8):
+            raise self.fail(n, f"the loop variable {var!r} is already used for something else",
+                            "pick a new name for the loop variable")
+        if isinstance(stop, Const) and isinstance(start, Const) and stop.value <= start.value:
+            return []
+        self.locals[var] = U8
+        self.loop_depth += 1
+        try:
+            body = self.block(n.body)
+        finally:
+            self.loop_depth -= 1
+        return [For(var, convert(start, U8), stop, tuple(body), loc)]
+
+    def return_(self, n: ast.Return, loc: SrcLoc) -> Return:
+        if n.value is None:
+            if self.ret is not None:
+                raise self.fail(n, "this function must return a value")
+            return Return(None, loc)
+        if self.ret is None:
+            raise self.fail(n, "handlers do not return values", "just `return` to stop early")
+        value = self.expr(n.value)
+        if isinstance(self.ret, ColorType) != isinstance(value.type, ColorType):
+            raise self.fail(n, "this returns the wrong kind of value")
+        if self.ret_is_bool and not is_bool(value):
+            value = truth(value)
+        return Return(convert(value, self.ret), loc)
+
+    # -------------------------------------------------------------- expressions
+    def is_tile(self, node: ast.expr) -> bool:
+        return self.tile is not None and isinstance(node, ast.Name) and node.id == self.tile
+
+    def expr(self, n: ast.expr) -> Expr:
+        e = self.expr_or_symbol(n)
+        if isinstance(e, _Symbol):
+            v = e.value
+            what = getattr(v, "name", None) or type(v).__name__
+            raise self.fail(n, f"{what} is not a value here",
+                            "messages are sent with t.send(Msg, face); floods with t.flood(F)")
+        return e
+
+    def expr_or_symbol(self, n: ast.expr) -> Expr | _Symbol:
+        if isinstance(n, ast.Constant):
+            v = n.value
+            if isinstance(v, bool):
+                return Const(int(v), BOOL, True)
+            if isinstance(v, int):
+                try:
+                    return Const(v, literal_type(v))
+                except OverflowError:
+                    raise self.fail(n, f"{v} is too large for the tile (32-bit at most)") from None
+            if isinstance(v, float):
+                raise self.fail(n, "there is no floating point on the tile",
+                                "use whole numbers; scale them (e.g. tenths) if needed")
+            if isinstance(v, str):
+                raise self.fail(n, "strings are not available on the tile",
+                                "use numbers, kinds (game.kinds) and colours")
+            raise self.fail(n, f"{v!r} is not a value the tile knows", "use a number or a bool")
+        if isinstance(n, ast.Name):
+            return self.name(n)
+        if isinstance(n, ast.Attribute):
+            return self.attribute(n)
+        if isinstance(n, ast.Subscript):
+            if self.engine:
+                return self.array(n)
+            raise self.fail(n, "indexing is not available in handler bodies",
+                            "use fields, or bit masks with >> and &")
+        if isinstance(n, ast.BinOp):
+            op = _BINOPS.get(type(n.op))
+            if op is None:
+                if isinstance(n.op, ast.Div):
+                    raise self.fail(n, "/ gives a fraction; there is no floating point on the tile",
+                                    "use // for whole-number division")
+                if isinstance(n.op, ast.Pow):
+                    raise self.fail(n, "** is not available on the tile",
+                                    "multiply, or shift: 1 << n is 2 to the n")
+                raise self.fail(n, "this operator is not supported", "use + - * // % & | ^ << >>")
+            left, right = self.expr(n.left), self.expr(n.right)
+            self.check_arith(n, op, left, right)
+            return binop(op, left, right)
+        if isinstance(n, ast.UnaryOp):
+            v = self.expr(n.operand)
+            if isinstance(n.op, ast.Not):
+                return not_(v)
+            if isinstance(v.type, ColorType):
+                raise self.fail(n, "colours cannot be computed with",
+                                "use dim(), lighten() and makeColorRGB()")
+            if isinstance(n.op, ast.UAdd):
+                return v
+            if isinstance(n.op, ast.USub):
+                return binop("-", Const(0, I16), v)
+            t = promote(v.type)
+            if isinstance(v, Const):
+                return Const(t.wrap(~v.value), t)
+            return UnOp("~", v, t)
+        if isinstance(n, ast.BoolOp):
+            return bool_op("and" if isinstance(n.op, ast.And) else "or",
+                           [self.expr(v) for v in n.values])
+        if isinstance(n, ast.Compare):
+            return self.comparison(n)
+        if isinstance(n, ast.IfExp):
+            test, body, orelse = self.expr(n.test), self.expr(n.body), self.expr(n.orelse)
+            if isinstance(body.type, ColorType) != isinstance(orelse.type, ColorType):
+                raise self.fail(n, "both branches must be colours, or both numbers")
+            return cond(test, body, orelse)
+        if isinstance(n, ast.Call):
+            return self.call(n)
+        hint = _EXPR_HINTS.get(type(n))
+        if hint:
+            raise self.fail(n, *hint)
+        raise self.fail(n, f"this expression ({type(n).__name__}) is not supported", _SUBSET_HINT)
+
+    def check_arith(self, n: ast.AST, op: str, left: Expr, right: Expr) -> None:
+        if isinstance(left.type, ColorType) or isinstance(right.type, ColorType):
+            raise self.fail(n, "colours cannot be computed with",
+                            "use dim(c, brightness), lighten(c, amount) or makeColorRGB(r, g, b)")
+        if op in ("//", "%") and isinstance(right, Const) and right.value == 0:
+            raise self.fail(n, "division by zero", "divide by a number that is never 0")
+
+    def comparison(self, n: ast.Compare) -> Expr:
+        parts: list[Expr] = []
+        left_node = n.left
+        left = self.expr(left_node)
+        for op_node, right_node in zip(n.ops, n.comparators, strict=True):
+            op = _CMPOPS.get(type(op_node))
+            if op is None:
+                if isinstance(op_node, ast.Is | ast.IsNot):
+                    raise self.fail(n, "'is' compares identity, which the tile does not have",
+                                    "use == or !=")
+                raise self.fail(n, "'in' is not available on the tile",
+                                "compare with == and combine with or")
+            right = self.expr(right_node)
+            if isinstance(left.type, ColorType) or isinstance(right.type, ColorType):
+                raise self.fail(n, "colours cannot be compared")
+            if len(n.ops) > 1 and not is_pure(right, self.sym.pure):
+                raise self.fail(n, "a chained comparison would evaluate this twice",
+                                "store it in a local first")
+            parts.append(compare(op, left, right))
+            left = right
+        return parts[0] if len(parts) == 1 else bool_op("and", parts)
+
+    def name(self, n: ast.Name) -> Expr | _Symbol:
+        ident = n.id
+        if ident in self.locals:
+            return Name(ident, self.locals[ident], "local", ident in self.local_bool)
+        if ident in self.param_types:
+            return Name(ident, self.param_types[ident], "param")
+        if ident == self.tile:
+            raise self.fail(n, f"{ident} is the tile; use one of its fields, e.g. {ident}.hp")
+        if self.engine:
+            if ident in self.sym.engine_globals:
+                g = self.sym.engine_globals[ident]
+                if g.size is not None:
+                    raise self.fail(n, f"{ident} is an array; index it")
+                return Name(ident, g.type, "global", g.is_bool)
+            if ident in self.sym.constants:
+                v = self.sym.constants[ident]
+                return Const(v, literal_type(v))
+        if ident in self.pyglobals:
+            return self.python_value(n, self.pyglobals[ident])
+        builtins = __builtins__ if isinstance(__builtins__, dict) else vars(__builtins__)
+        if ident in ("True", "False"):
+            return Const(int(ident == "True"), BOOL, True)
+        if ident in builtins:
+            raise self.fail(n, f"{ident} is not available on the tile", _SUBSET_HINT)
+        hint = ""
+        if ident in self.sym.fields or ident in self.sym.derived:
+            hint = f"fields are read through the tile: {self.tile or 't'}.{ident}"
+        raise self.fail(n, f"unknown name {ident!r}", hint or "define it, or check the spelling")
+
+    def python_value(self, n: ast.AST, v: Any) -> Expr | _Symbol:
+        """A module-level Python value used in a body: constants become IR constants."""
+        from .game import EnumMember  # local import: game imports this module's users
+
+        if isinstance(v, ColorConst):
+            return Const(int(v), COLOR)
+        if isinstance(v, bool):
+            return Const(int(v), BOOL, True)
+        if isinstance(v, EnumMember):
+            return Const(v.value, U8)
+        if isinstance(v, int):
+            try:
+                return Const(v, literal_type(v))
+            except OverflowError:
+                raise self.fail(n, f"{v} is too large for the tile") from None
+        if isinstance(v, float | str):
+            raise self.fail(n, f"{type(v).__name__} constants are not available on the tile",
+                            "use whole numbers")
+        return _Symbol(v)
+
+    def attribute(self, n: ast.Attribute) -> Expr | _Symbol:
+        if self.is_tile(n.value):
+            return self.tile_attribute(n)
+        # t.<timer>.running / .remaining
+        if (isinstance(n.value, ast.Attribute) and self.is_tile(n.value.value)
+                and n.value.attr in self.sym.timer_names):
+            k = self.sym.timer_names[n.value.attr]
+            if n.attr == "running":
+                return Call("timer_running", (Const(k, U8),), BOOL, is_bool=True)
+            if n.attr == "remaining":
+                return Call("timer_remaining", (Const(k, U8),), U16)
+            raise self.fail(n, f"timers have .running and .remaining, not .{n.attr}",
+                            f"t.{n.value.attr}.start(ms) starts it")
+        # t.neighbor(f).<broadcast>
+        if (isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Attribute)
+                and self.is_tile(n.value.func.value) and n.value.func.attr == "neighbor"):
+            call = n.value
+            if len(call.args) != 1 or call.keywords:
+                raise self.fail(n, "t.neighbor(face) takes one face")
+            getter = self.sym.neighbor_getters.get(n.attr)
+            if getter is None:
+                known = ", ".join(sorted(self.sym.neighbor_getters)) or "none declared"
+                raise self.fail(n, f"neighbours cannot read {n.attr!r}: it is not broadcast",
+                                f"declare it with broadcast=True or @game.broadcast "
+                                f"(broadcast now: {known})")
+            sig = self.sym.functions[getter]
+            return Call(getter, (convert(self.expr(call.args[0]), U8),), sig.ret,
+                        is_bool=sig.is_bool)
+        base = self.expr_or_symbol(n.value)
+        if isinstance(base, _Symbol):
+            try:
+                return self.python_value(n, getattr(base.value, n.attr))
+            except AttributeError as exc:
+                raise self.fail(n, str(exc)) from None
+        raise self.fail(n, f"numbers have no attribute .{n.attr}", _SUBSET_HINT)
+
+    def tile_attribute(self, n: ast.Attribute) -> Expr | _Symbol:
+        attr = n.attr
+        g = self.sym.fields.get(attr)
+        if g is not None:
+            return Name(attr, g.type, "global", g.is_bool)
+        if attr in self.sym.derived:
+            fname = self.sym.derived[attr]
+            sig = self.sym.functions[fname]
+            return Call(fname, (), sig.ret, is_bool=sig.is_bool)
+        if attr == "now":
+            return Call("millis", (), U32, builtin=True)
+        if attr == "alone":
+            return Call("isAlone", (), BOOL, builtin=True, is_bool=True)
+        if attr in self.sym.timer_names:
+            return _Symbol(("timer", self.sym.timer_names[attr], attr))
+        raise self.fail(n, f"the tile has no field {attr!r}",
+                        f"declare it: {attr} = game.field(range(0, 10), default=0)")
+
+    def array(self, n: ast.Subscript) -> Index:
+        if not isinstance(n.value, ast.Name) or n.value.id not in self.sym.engine_globals:
+            raise self.fail(n, "only engine arrays can be indexed")
+        g = self.sym.engine_globals[n.value.id]
+        if g.size is None:
+            raise self.fail(n, f"{n.value.id} is not an array")
+        return Index(n.value.id, convert(self.expr(n.slice), U8), g.type)
+
+    def type_annotation(self, n: ast.expr) -> IntType:
+        if isinstance(n, ast.Name) and n.id in TYPE_NAMES:
+            return TYPE_NAMES[n.id]
+        raise self.fail(n, "unknown type", "use u8, u16, u32, i16, i32 or bool")
+
+    # --------------------------------------------------------------------- calls
+    def call(self, n: ast.Call) -> Expr:
+        f = n.func
+        if isinstance(f, ast.Attribute) and self.is_tile(f.value):
+            return self.tile_method(n, f.attr)
+        if isinstance(f, ast.Attribute):
+            # t.<timer>.start(ms) / .stop(); t.<enum field>.next()
+            if isinstance(f.value, ast.Attribute) and self.is_tile(f.value.value):
+                owner = f.value.attr
+                if owner in self.sym.timer_names:
+                    return self.timer_method(n, self.sym.timer_names[owner], owner, f.attr)
+                if owner in self.sym.field_enums and f.attr == "next":
+                    enum = self.sym.field_enums[owner]
+                    g = self.sym.fields[owner]
+                    cur = Name(owner, g.type, "global")
+                    return convert(binop("%", binop("+", cur, Const(1, I16)),
+                                         Const(len(enum), I16)), g.type)
+            raise self.fail(n, "this method is not available", _SUBSET_HINT)
+        if not isinstance(f, ast.Name):
+            raise self.fail(n, "this call is not supported", _SUBSET_HINT)
+        name = f.id
+        if n.keywords and name not in ("send",):
+            raise self.fail(n, f"{name}() takes no keyword arguments here", "pass them in order")
+        if name in self.locals or name in self.param_types:
+            raise self.fail(n, f"{name} is a number, not a function")
+        intrinsic = getattr(self, f"fn_{name}", None)
+        if intrinsic is not None and (name not in self.pyglobals or _is_dsl_helper(self.pyglobals[name])):
+            return intrinsic(n, [self.expr(a) for a in n.args])
+        if self.engine and name in TYPE_NAMES:
+            (arg,) = [self.expr(a) for a in n.args]
+            return convert(arg, TYPE_NAMES[name])
+        if self.engine and name in self.sym.functions:
+            return self.program_call(n, name)
+        if self.engine and name in BLINKLIB:
+            b = BLINKLIB[name]
+            args = [self.expr(a) for a in n.args]
+            if len(args) != len(b.params):
+                raise self.fail(n, f"{name}() takes {len(b.params)} arguments")
+            return Call(name, tuple(convert(a, t) for a, t in zip(args, b.params, strict=True)),
+                        b.ret, builtin=True, is_bool=b.is_bool)
+        if name in self.pyglobals and callable(self.pyglobals[name]):
+            raise self.fail(n, f"{name}() is a Python function the tile cannot run",
+                            "handlers may call the blinkc functions listed in docs/dsl.md")
+        raise self.fail(n, f"unknown function {name}()", _SUBSET_HINT)
+
+    def program_call(self, n: ast.Call, name: str) -> Call:
+        sig = self.sym.functions[name]
+        args = [self.expr(a) for a in n.args]
+        if len(args) != len(sig.params):
+            raise self.fail(n, f"{name}() takes {len(sig.params)} arguments, not {len(args)}")
+        return Call(name, tuple(convert(a, t) for a, t in zip(args, sig.params, strict=True)),
+                    sig.ret, is_bool=sig.is_bool)
+
+    def tile_method(self, n: ast.Call, method: str) -> Expr:
+        args = n.args
+        if method == "send":
+            return self.send(n)
+        if n.keywords:
+            raise self.fail(n, f"t.{method}() takes no keyword arguments")
+        if method == "flood":
+            if len(args) != 1:
+                raise self.fail(n, "t.flood(Flood) takes the flood to start")
+            v = self.expr_or_symbol(args[0])
+            k = self.sym.floods.get(id(v.value)) if isinstance(v, _Symbol) else None
+            if k is None:
+                raise self.fail(n, "t.flood() needs a flood", 'declare it: Reset = game.flood("Reset")')
+            return Call("flood_start", (Const(k, U8),), None)
+        if method in ("color", "color_all"):
+            want = 2 if method == "color" else 1
+            if len(args) != want:
+                raise self.fail(n, "t.color(face, colour) / t.color_all(colour)")
+            vals = [self.expr(a) for a in args]
+            colour = vals[-1]
+            if not isinstance(colour.type, ColorType):
+                raise self.fail(n, "that is a number, not a colour",
+                                "use RED, makeColorRGB(r, g, b), dim(c, b)...")
+            if method == "color_all":
+                return Call("setColor", (colour,), None, builtin=True)
+            return Call("setColorOnFace", (colour, convert(vals[0], U8)), None, builtin=True)
+        if method == "random":
+            if len(args) != 1:
+                raise self.fail(n, "t.random(limit) takes the largest value to draw")
+            return Call("random", (convert(self.expr(args[0]), U16),), U16, builtin=True)
+        if method == "has_neighbor":
+            if len(args) != 1:
+                raise self.fail(n, "t.has_neighbor(face) takes one face")
+            expired = Call("isValueReceivedOnFaceExpired", (convert(self.expr(args[0]), U8),),
+                           BOOL, builtin=True, is_bool=True)
+            return not_(expired)
+        if method == "neighbor":
+            raise self.fail(n, "t.neighbor(face) is read through a broadcast value",
+                            "t.neighbor(f).kind, for a field declared with broadcast=True")
+        raise self.fail(n, f"the tile has no method {method}()",
+                        "tile methods: send, flood, color, color_all, random, has_neighbor")
+
+    def send(self, n: ast.Call) -> Call:
+        kw = {k.arg: k.value for k in n.keywords}
+        args = list(n.args)
+        if not args:
+            raise self.fail(n, "t.send(Message, face) needs a message")
+        m = self.expr_or_symbol(args[0])
+        info = self.sym.messages.get(id(m.value)) if isinstance(m, _Symbol) else None
+        if info is None:
+            raise self.fail(n, "t.send() needs a message as its first argument",
+                            'declare it: Laser = game.message("Laser")')
+        code, payload, mname = info
+        rest = args[1:]
+        face_node = kw.pop("face", rest.pop(0) if rest else None)
+        pay_node = kw.pop("payload", rest.pop(0) if rest else None)
+        if face_node is None:
+            raise self.fail(n, f"t.send({mname}, face) needs the face to send out of")
+        if kw or rest:
+            raise self.fail(n, "t.send(Message, face[, payload]) takes no other arguments")
+        face = convert(self.expr(face_node), U8)
+        if payload is None:
+            if pay_node is not None:
+                raise self.fail(n, f"{mname} carries no payload",
+                                f'declare one: game.message("{mname}", payload=range(4))')
+            return Call("send_code", (Const(code, U8), face), None)
+        if pay_node is None:
+            raise self.fail(n, f"{mname} carries a payload: pass it",
+                            f"t.send({mname}, face, value)")
+        pay = self.expr(pay_node)
+        if isinstance(pay, Const) and pay.value not in payload:
+            raise self.fail(n, f"payload {pay.value} is outside {mname}'s range "
+                               f"{payload.start}..{payload.stop - 1}")
+        return Call("send_code", (convert(binop("+", Const(code - payload.start, I16), pay), U8),
+                                  face), None)
+
+    def timer_method(self, n: ast.Call, k: int, name: str, method: str) -> Call:
+        args = [self.expr(a) for a in n.args]
+        if method == "start":
+            if len(args) != 1:
+                raise self.fail(n, f"t.{name}.start(ms) takes a duration in milliseconds")
+            ms = args[0]
+            if isinstance(ms, Const) and not 0 <= ms.value <= 30000:
+                raise self.fail(n, f"timers run 0..30000 ms, not {ms.value}",
+                                "for longer waits, count in a field")
+            return Call("timer_start", (Const(k, U8), convert(ms, U16)), None)
+        if method == "stop" and not args:
+            return Call("timer_stop", (Const(k, U8),), None)
+        raise self.fail(n, f"timers have .start(ms), .stop(), .running and .remaining, "
+                           f"not .{method}()")
+
+    # ------------------------------------------------------------- intrinsics
+    def _want(self, n: ast.Call, args: list[Expr], count: int, usage: str) -> None:
+        if len(args) != count:
+            raise self.fail(n, f"{usage} takes {count} argument{'s' if count != 1 else ''}")
+
+    def _numbers(self, n: ast.AST, args: list[Expr]) -> None:
+        for a in args:
+            if isinstance(a.type, ColorType):
+                raise self.fail(n, "this needs numbers, not colours")
+
+    def fn_min(self, n: ast.Call, args: list[Expr]) -> Expr:
+        return self._minmax(n, args, "<")
+
+    def fn_max(self, n: ast.Call, args: list[Expr]) -> Expr:
+        return self._minmax(n, args, ">")
+
+    def _minmax(self, n: ast.Call, args: list[Expr], op: str) -> Expr:
+        if len(args) < 2:
+            raise self.fail(n, "min()/max() take two or more numbers")
+        self._numbers(n, args)
+        for a in args:
+            if not is_pure(a, self.sym.pure):
+                raise self.fail(n, "min()/max() arguments must not have side effects",
+                                "store t.random(...) in a local first")
+        best = args[0]
+        for a in args[1:]:
+            best = cond(compare(op, a, best), a, best)
+        return best
+
+    def fn_abs(self, n: ast.Call, args: list[Expr]) -> Expr:
+        self._want(n, args, 1, "abs()")
+        self._numbers(n, args)
+        (a,) = args
+        if not is_pure(a, self.sym.pure):
+            raise self.fail(n, "abs() argument must not have side effects")
+        return cond(compare("<", a, Const(0, I16)), binop("-", Const(0, I16), a), a)
+
+    def fn_opposite(self, n: ast.Call, args: list[Expr]) -> Expr:
+        self._want(n, args, 1, "opposite(face)")
+        return convert(binop("%", binop("+", args[0], Const(3, I16)), Const(6, I16)), U8)
+
+    def fn_cw(self, n: ast.Call, args: list[Expr]) -> Expr:
+        if len(args) not in (1, 2):
+            raise self.fail(n, "cw(face, steps=1) turns a face clockwise")
+        steps = args[1] if len(args) == 2 else Const(1, I16)
+        return convert(binop("%", binop("+", args[0], steps), Const(6, I16)), U8)
+
+    def fn_ccw(self, n: ast.Call, args: list[Expr]) -> Expr:
+        if len(args) not in (1, 2):
+            raise self.fail(n, "ccw(face, steps=1) turns a face anticlockwise")
+        steps = args[1] if len(args) == 2 else Const(1, I16)
+        back = binop("-", Const(6, I16), binop("%", steps, Const(6, I16)))
+        return convert(binop("%", binop("+", args[0], back), Const(6, I16)), U8)
+
+    def fn_bit(self, n: ast.Call, args: list[Expr]) -> Expr:
+        """bit(mask, i): is bit i of mask set."""
+        self._want(n, args, 2, "bit(mask, i)")
+        return truth(binop("&", binop(">>", args[0], args[1]), Const(1, I16)))
+
+    def fn_makeColorRGB(self, n: ast.Call, args: list[Expr]) -> Expr:  # noqa: N802
+        self._want(n, args, 3, "makeColorRGB(r, g, b)")
+        return self._colour(n, "makeColorRGB", args, (U8, U8, U8), _rgb)
+
+    def fn_makeColorHSB(self, n: ast.Call, args: list[Expr]) -> Expr:  # noqa: N802
+        self._want(n, args, 3, "makeColorHSB(hue, saturation, brightness)")
+        return self._colour(n, "makeColorHSB", args, (U8, U8, U8), _hsb)
+
+    def fn_rgb5(self, n: ast.Call, args: list[Expr]) -> Expr:
+        """rgb5(r, g, b): a colour from 5-bit channels 0..31 (constants only)."""
+        self._want(n, args, 3, "rgb5(r, g, b)")
+        if not all(isinstance(a, Const) and 0 <= a.value <= 31 for a in args):
+            raise self.fail(n, "rgb5() takes constant channels 0..31",
+                            "use makeColorRGB() for computed colours")
+        return Const(_rgb5(*(a.value for a in args)), COLOR)  # type: ignore[union-attr]
+
+    def fn_dim(self, n: ast.Call, args: list[Expr]) -> Expr:
+        self._want(n, args, 2, "dim(colour, brightness)")
+        return self._colour(n, "dim", args, (COLOR, U8), _dim)
+
+    def fn_lighten(self, n: ast.Call, args: list[Expr]) -> Expr:
+        self._want(n, args, 2, "lighten(colour, amount)")
+        return self._colour(n, "lighten", args, (COLOR, U8), _lighten)
+
+    def _colour(self, n: ast.Call, func: str, args: list[Expr], types: tuple[IntType, ...],
+                fold: Callable[..., int]) -> Expr:
+        for a, t in zip(args, types, strict=True):
+            if isinstance(t, ColorType) != isinstance(a.type, ColorType):
+                raise self.fail(n, f"{func}() takes {'a colour' if isinstance(t, ColorType) else 'a number'} "
+                                   f"where you passed {'a colour' if isinstance(a.type, ColorType) else 'a number'}")
+        conv = tuple(convert(a, t) for a, t in zip(args, types, strict=True))
+        if all(isinstance(a, Const) for a in conv):
+            return Const(fold(*(a.value for a in conv)), COLOR)  # type: ignore[union-attr]
+        return Call(func, conv, COLOR, builtin=True)
+
+    def fn_sin8(self, n: ast.Call, args: list[Expr]) -> Expr:
+        self._want(n, args, 1, "sin8(angle)")
+        (a,) = args
+        a = convert(a, U8)
+        if isinstance(a, Const):
+            return Const(_sin8(a.value), U8)
+        return Call("sin8_C", (a,), U8, builtin=True)
+
+
+def _is_dsl_helper(v: Any) -> bool:
+    """True for names the game imported from blinkc.dsl (min, opposite, ...)."""
+    return getattr(v, "__module__", "").startswith("blinkc.dsl") or v in (min, max, abs)
+
+
+__all__ = ["BLINKLIB", "ColorConst", "FunctionCompiler", "Signature", "Symbols", "parse_function"]
+_ = I32  # re-exported type name used by engine annotations

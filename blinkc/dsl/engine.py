@@ -1,0 +1,279 @@
+"""The tile runtime every blinkc game shares: links, the message protocol, floods, timers.
+
+This file is written in blinkc's Python subset and compiled into the IR
+together with the game, so the C++ and the Python backends render the very
+same protocol. It is not imported as Python. Names in UPPER case are
+constants blinkc fills in per game (bit positions, code numbers, counts);
+`on_*`, `deliver_*`, `broadcast_bits`, `display` and friends are functions
+blinkc generates from the game's declarations. docs/protocol.md explains the
+protocol and why it delivers every message exactly once.
+
+Face value layout (6 bits): [broadcast bits][message code][ack]
+  - message code: 0 = idle, otherwise the message we present on this face;
+  - ack: 1 while we hold the neighbour's current message as delivered.
+One message crosses a link in a four-phase handshake:
+  sender presents code → receiver delivers, sets ack → sender clears code →
+  receiver clears ack → sender may present the next message.
+"""
+
+# ruff: noqa
+
+# --- per-face link state --------------------------------------------------------
+link_mask: u8 = 0  # bit f: a neighbour is linked on face f
+lost_mask: u8 = 0  # bit f: face f is expired but still inside the grace period
+lost_at: u8[6] = 0  # (millis / 32) when face f expired, for the grace period
+
+# --- per-face protocol state ------------------------------------------------------
+tx_code: u8[6] = 0  # the code we present on face f (0: idle)
+tx_wait: u8 = 0  # bit f: waiting for the neighbour's ack of tx_code[f]
+tx_release: u8 = 0  # bit f: we withdrew tx_code[f]; waiting for the ack to clear
+ack_mask: u8 = 0  # bit f: we acknowledged the neighbour's current message
+
+# --- messages waiting for their face to be free, oldest first: (face << 4) | code -----
+queue: u8[QUEUE_LEN] = 0
+queue_len: u8 = 0
+overflow: bool = False  # a send found the queue full (shown as an error)
+
+
+def millis32() -> u16:
+    """Milliseconds in 32 ms units, for the link grace period."""
+    return (millis() >> 5) & 255
+
+
+def send_code(code: u8, face: u8) -> None:
+    """Queue a message for `face`; report it bounced at once if nobody is linked there."""
+    if not (link_mask >> face) & 1:
+        bounce(code, face)
+        return
+    if queue_len >= QUEUE_LEN:
+        overflow = True
+        return
+    queue[queue_len] = (face << 4) | code
+    queue_len += 1
+
+
+def drop_queued(face: u8) -> None:
+    """Bounce every message queued for a face whose neighbour left."""
+    kept: u8 = 0
+    for i in range(queue_len):
+        entry: u8 = queue[i]
+        if (entry >> 4) == face:
+            bounce(entry & 15, face)
+        else:
+            queue[kept] = entry
+            kept += 1
+    queue_len = kept
+
+
+def present_next(face: u8) -> None:
+    """Put the oldest message queued for `face` on the wire (the face must be idle)."""
+    for i in range(queue_len):
+        if (queue[i] >> 4) == face:
+            tx_code[face] = queue[i] & 15
+            tx_wait |= 1 << face
+            for j in range(i + 1, queue_len):
+                queue[j - 1] = queue[j]
+            queue_len -= 1
+            return
+
+
+def reset_face(face: u8) -> None:
+    """Start the protocol on a face from scratch (a neighbour came or went)."""
+    tx_code[face] = 0
+    tx_wait &= ~(1 << face)
+    tx_release &= ~(1 << face)
+    ack_mask &= ~(1 << face)
+
+
+def update_links(now32: u16) -> None:
+    """A face is linked from its first packet until it has been expired for GRACE_MS.
+
+    The grace period rides over short gaps (lost packets make a live link
+    expire for a moment), so a link only ends when its neighbour is gone.
+    """
+    for f in range(6):
+        bit: u8 = 1 << f
+        if isValueReceivedOnFaceExpired(f):
+            if link_mask & bit:
+                if not lost_mask & bit:
+                    lost_mask |= bit
+                    lost_at[f] = now32
+                elif ((now32 - lost_at[f]) & 255) > GRACE_UNITS:
+                    link_mask &= ~bit
+                    lost_mask &= ~bit
+                    if tx_wait & bit:
+                        bounce(tx_code[f], f)
+                    reset_face(f)
+                    drop_queued(f)
+                    link_lost(f)
+                    on_neighbor_left(f)
+        else:
+            lost_mask &= ~bit
+            if not link_mask & bit:
+                link_mask |= bit
+                reset_face(f)
+                on_neighbor_joined(f)
+
+
+def receive() -> None:
+    """Run the handshake on every linked face against the neighbour's latest value."""
+    for f in range(6):
+        bit: u8 = 1 << f
+        if not link_mask & bit:
+            continue
+        value: u8 = getLastValueReceivedOnFace(f)
+        code: u8 = (value >> CODE_SHIFT) & CODE_MASK
+        if code != 0:
+            if not ack_mask & bit:
+                ack_mask |= bit
+                deliver(code, f)
+        else:
+            ack_mask &= ~bit
+        their_ack: u8 = (value >> ACK_SHIFT) & 1
+        if tx_wait & bit:
+            if their_ack:
+                tx_wait &= ~bit
+                tx_release |= bit
+                tx_code[f] = 0
+        elif tx_release & bit:
+            if not their_ack:
+                tx_release &= ~bit
+
+
+def transmit() -> None:
+    """Present a queued message on every idle linked face, then publish the face values."""
+    for f in range(6):
+        bit: u8 = 1 << f
+        if link_mask & bit and not (tx_wait | tx_release) & bit:
+            present_next(f)
+    shown: u8 = broadcast_bits()
+    for f in range(6):
+        setValueSentOnFace(shown | (tx_code[f] << CODE_SHIFT) | (((ack_mask >> f) & 1) << ACK_SHIFT), f)
+
+
+def engine_quiet_until() -> u32:
+    """Until when loop() will change nothing if its inputs stay as they are (for the emulator)."""
+    until: u32 = NEVER
+    for f in range(6):
+        if (lost_mask >> f) & 1:
+            # The grace period ends GRACE_UNITS + 1 units of 32 ms after lost_at.
+            ends: u32 = (millis() & ~31) + (((GRACE_UNITS + 1 - ((millis32() - lost_at[f]) & 255)) & 255) << 5)
+            if ends < until:
+                until = ends
+    t: u32 = timers_quiet_until()
+    if t < until:
+        until = t
+    return until
+
+
+def loop() -> None:
+    update_links(millis32())
+    receive()
+    buttons()
+    timers()
+    transmit()
+    display()
+
+
+# --- floods: the echo algorithm ---------------------------------------------------------
+# A wave enters a tile once (from its first sender, the parent), runs the
+# flood's handler, and goes on to every other linked face. A tile leaves the
+# wave when every face it sent to has answered (with the wave itself, or an
+# echo); it then echoes to its parent. The starter learns the wave is done.
+flood_active: u8 = 0  # bit k: this tile is inside a wave of flood k
+flood_parent: u8[N_FLOODS] = 0  # the face the wave came from (7: we started it)
+flood_waiting: u8[N_FLOODS] = 0  # faces that have not answered yet
+
+
+def flood_start(k: u8) -> None:
+    if not (flood_active >> k) & 1:
+        flood_enter(k, 7)
+
+
+def flood_enter(k: u8, parent: u8) -> None:
+    flood_active |= 1 << k
+    flood_parent[k] = parent
+    waiting: u8 = 0
+    for f in range(6):
+        if f != parent and (link_mask >> f) & 1:
+            waiting |= 1 << f
+            send_code(FLOOD_CODE + 2 * k, f)
+    flood_waiting[k] = waiting
+    on_flood(k)
+    flood_check(k)
+
+
+def flood_receive(k: u8, face: u8) -> None:
+    if not (flood_active >> k) & 1:
+        flood_enter(k, face)
+    elif flood_waiting[k] & (1 << face):
+        flood_waiting[k] &= ~(1 << face)
+        flood_check(k)
+    else:
+        # A wave started elsewhere meets ours: answer it so it can finish.
+        send_code(FLOOD_CODE + 2 * k + 1, face)
+
+
+def flood_answered(k: u8, face: u8) -> None:
+    """An echo came back, or the face can no longer answer (bounced, neighbour gone)."""
+    if (flood_active >> k) & 1 and flood_waiting[k] & (1 << face):
+        flood_waiting[k] &= ~(1 << face)
+        flood_check(k)
+
+
+def flood_check(k: u8) -> None:
+    if (flood_active >> k) & 1 and flood_waiting[k] == 0:
+        flood_active &= ~(1 << k)
+        if flood_parent[k] == 7:
+            on_flood_done(k)
+        else:
+            send_code(FLOOD_CODE + 2 * k + 1, flood_parent[k])
+
+
+def link_lost(face: u8) -> None:
+    for k in range(N_FLOODS):
+        flood_answered(k, face)
+
+
+# --- timers ----------------------------------------------------------------------------
+timer_on: u8 = 0  # bit k: timer k is running
+timer_end: u16[N_TIMERS] = 0  # low 16 bits of millis() when timer k ends
+
+
+def timer_start(k: u8, ms: u16) -> None:
+    timer_end[k] = millis() + ms
+    timer_on |= 1 << k
+
+
+def timer_stop(k: u8) -> None:
+    timer_on &= ~(1 << k)
+
+
+def timer_running(k: u8) -> bool:
+    return (timer_on >> k) & 1
+
+
+def timer_remaining(k: u8) -> u16:
+    if not (timer_on >> k) & 1:
+        return 0
+    left: i16 = i16(timer_end[k] - millis())
+    if left < 0:
+        return 0
+    return left
+
+
+def timers() -> None:
+    for k in range(N_TIMERS):
+        if (timer_on >> k) & 1 and i16(millis() - timer_end[k]) >= 0:
+            timer_on &= ~(1 << k)
+            on_timer(k)
+
+
+def timers_quiet_until() -> u32:
+    until: u32 = NEVER
+    for k in range(N_TIMERS):
+        if (timer_on >> k) & 1:
+            ends: u32 = millis() + timer_remaining(k)
+            if ends < until:
+                until = ends
+    return until

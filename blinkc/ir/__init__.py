@@ -1,0 +1,1 @@
+"""blinkc's typed intermediate representation (see nodes.py)."""
