@@ -21,6 +21,7 @@ from .sketch import Sketch, copy_sketch, find_sketch
 from .toolchain import Toolchain, find_toolchain
 
 __all__ = [
+    "BACKENDS",
     "BudgetExceeded",
     "BuildError",
     "BuildResult",
@@ -30,6 +31,7 @@ __all__ = [
     "build",
     "build_for_flash",
     "find_sdk",
+    "limits",
     "report_for",
 ]
 
@@ -54,7 +56,9 @@ def limits(sdk: Sdk) -> tuple[int, int, int]:
     props = sdk.properties
     base = props.get("build.builtinbase")
     if base is None:
-        moved = re.search(r"--change-addresses\s+(\S+)", props.expand(props.get("compiler.elf2hex.flags", "")))
+        moved = re.search(
+            r"--change-addresses\s+(\S+)", props.expand(props.get("compiler.elf2hex.flags", ""))
+        )
         base = moved.group(1) if moved else hex(BUILTIN_BASE)
     flash = int(props.get("upload.maximum_size", GAME_MAX_BYTES))
     ram = int(props.get("upload.maximum_data_size", RAM_LIMIT))
@@ -72,7 +76,8 @@ def prepare_source(source: Path, out_dir: Path) -> Sketch:
             if exc.name not in ("blinkc.backends", "blinkc.backends.cpp"):
                 raise
             raise BuildError(
-                f"Cannot build {source}: this blinkc has no C++ code generator (blinkc.backends.cpp).",
+                f"Cannot build {source}: this blinkc has no C++ code generator "
+                "(blinkc.backends.cpp).",
                 "Build an Arduino sketch (.ino or sketch folder) instead, or update blinkc.",
             ) from None
         if not source.is_file():
@@ -111,8 +116,8 @@ def build(
         report = elf_report(over.elf, flash_limit, ram_limit)
         report_file.write_text(report.format(top=20) + "\n")
         raise BudgetExceeded(
-            f"{sketch.name} does not fit on a tile: {over.region} overflowed by {over.over_by} bytes.\n"
-            + report.format(),
+            f"{sketch.name} does not fit on a tile: {over.region} overflowed by "
+            f"{over.over_by} bytes.\n" + report.format(),
             report,
         ) from None
 
@@ -136,7 +141,9 @@ def build(
     )
 
 
-def build_for_flash(path: str | Path, sdk: Sdk | str | Path | None = None, out_dir: str | Path | None = None) -> Path:
+def build_for_flash(
+    path: str | Path, sdk: Sdk | str | Path | None = None, out_dir: str | Path | None = None
+) -> Path:
     """Build `path` and return the with-bootloader hex to write to a tile.
     The build goes to `out_dir` (default: build/<name> under the working folder)."""
     path = Path(path)

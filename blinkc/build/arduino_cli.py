@@ -33,7 +33,9 @@ def usable(sdk: Sdk) -> bool:
 def compile_sketch(sdk: Sdk, sketch: Sketch, build: Path, cli: str | None = None) -> CompileResult:
     cli = cli or find_arduino_cli()
     if cli is None:
-        raise BuildError("arduino-cli is not installed.", "Use --backend avr-gcc, or install arduino-cli.")
+        raise BuildError(
+            "arduino-cli is not installed.", "Use --backend avr-gcc, or install arduino-cli."
+        )
     if sdk.fqbn is None:
         raise BuildError(
             f"arduino-cli cannot see the SDK at {sdk.path}: it is not in a boards-manager or "
@@ -41,7 +43,17 @@ def compile_sketch(sdk: Sdk, sketch: Sketch, build: Path, cli: str | None = None
             "Use --backend avr-gcc (the default picks it for such SDKs).",
         )
     work = build.resolve() / "arduino-cli"
-    argv = [cli, "compile", "--fqbn", sdk.fqbn, "--build-path", str(work), "--warnings", "none", str(sketch.folder)]
+    argv = [
+        cli,
+        "compile",
+        "--fqbn",
+        sdk.fqbn,
+        "--build-path",
+        str(work),
+        "--warnings",
+        "none",
+        str(sketch.folder),
+    ]
     try:
         run(argv, f"arduino-cli compile ({sdk.fqbn})")
     except ToolError as err:
@@ -62,4 +74,6 @@ def compile_sketch(sdk: Sdk, sketch: Sketch, build: Path, cli: str | None = None
             raise BuildError(f"arduino-cli did not produce {made}.")
         outputs[ext] = build.resolve() / made.name
         shutil.copy2(made, outputs[ext])
-    return CompileResult(elf=outputs["elf"], hex=outputs["hex"], notes=[f"built with {cli} ({sdk.fqbn})"])
+    return CompileResult(
+        elf=outputs["elf"], hex=outputs["hex"], notes=[f"built with {cli} ({sdk.fqbn})"]
+    )

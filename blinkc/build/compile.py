@@ -31,13 +31,17 @@ from pathlib import Path
 from .errors import BuildError, ToolError
 from .platform import Properties, merged, split_command
 from .sdk import Sdk
-from .sketch import Sketch, preprocess
+from .sketch import Sketch, copy_sketch, preprocess
 from .toolchain import Toolchain, run
 
 IDE_VERSION = "10607"  # what arduino-cli passes as -DARDUINO
 STARTUP_WORKAROUND_FLAG = "-gdwarf-2"
 _OVERFLOW = re.compile(r"region [`']?(\w+)'? overflowed by (\d+) bytes")
-_RECIPE_FOR = {".c": "recipe.c.o.pattern", ".cpp": "recipe.cpp.o.pattern", ".S": "recipe.S.o.pattern"}
+_RECIPE_FOR = {
+    ".c": "recipe.c.o.pattern",
+    ".cpp": "recipe.cpp.o.pattern",
+    ".S": "recipe.S.o.pattern",
+}
 
 
 @dataclass
@@ -55,7 +59,9 @@ class LinkOverflow(BuildError):
         self.region, self.over_by, self.elf = region, over_by, elf
 
 
-def build_properties(sdk: Sdk, toolchain: Toolchain, sketch: Sketch, build_path: Path) -> Properties:
+def build_properties(
+    sdk: Sdk, toolchain: Toolchain, sketch: Sketch, build_path: Path
+) -> Properties:
     """The SDK's properties plus the runtime variables the Arduino build defines."""
     props = sdk.properties
     variant = sdk.path / "variants" / props.get("build.variant", "standard")
@@ -128,7 +134,11 @@ def _core_archive(props: Properties, core: Path, variant: Path, build: Path) -> 
     inputs = [p for d in (core, variant) if d.is_dir() for p in d.rglob("*") if p.is_file()]
     stamp_data = {
         "commands": [props[k] for k in sorted(_RECIPE_FOR.values()) if k in props],
-        "flags": [props.expand(props.get(k, "")) for k in sorted(props) if k.startswith(("compiler.", "build."))],
+        "flags": [
+            props.expand(props.get(k, ""))
+            for k in sorted(props)
+            if k.startswith(("compiler.", "build."))
+        ],
         "files": [(str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in sorted(inputs)],
     }
     stamp = hashlib.sha256(json.dumps(stamp_data).encode()).hexdigest()
@@ -155,9 +165,13 @@ def compile_sketch(sdk: Sdk, toolchain: Toolchain, sketch: Sketch, build: Path) 
             f"cannot describe the SDK's startup.S; added {STARTUP_WORKAROUND_FLAG} for .S files."
         )
     sketch_build = build / "sketch"
+    # Like Arduino, compile copies in build/sketch, so `#include "x.h"` finds the sketch's headers.
+    copy_sketch(sketch, build, folder_name="sketch")
     cpp = preprocess(sketch, sketch_build / f"{sketch.name}.ino.cpp")
     jobs = [(cpp, sketch_build / f"{cpp.name}.o")]
-    jobs += [(s, sketch_build / f"{s.relative_to(sketch.folder).as_posix()}.o") for s in sketch.extra_sources()]
+    for source in sketch.extra_sources():
+        copy = sketch_build / source.relative_to(sketch.folder)
+        jobs.append((copy, copy.with_name(copy.name + ".o")))
     _compile_all(props, jobs)
     variant = Path(props["build.variant.path"])
     _core_archive(props, sdk.core_dir, variant, build)
@@ -181,12 +195,17 @@ def compile_sketch(sdk: Sdk, toolchain: Toolchain, sketch: Sketch, build: Path) 
     return CompileResult(elf=elf, hex=hex_path, notes=notes)
 
 
-def _overflow(props: Properties, objects: str, elf: Path, region: str, over: int, err: ToolError) -> LinkOverflow:
+def _overflow(
+    props: Properties, objects: str, elf: Path, region: str, over: int, err: ToolError
+) -> LinkOverflow:
     keep = merged(props, {})
     extra = keep.get("compiler.c.elf.extra_flags", "")
     keep["compiler.c.elf.extra_flags"] = f"{extra} -Wl,--noinhibit-exec".strip()
     try:
-        run(recipe(keep, "recipe.c.combine.pattern", object_files=objects), "Linking (for the size report)")
+        run(
+            recipe(keep, "recipe.c.combine.pattern", object_files=objects),
+            "Linking (for the size report)",
+        )
     except ToolError:
         pass
     return LinkOverflow(

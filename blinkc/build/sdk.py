@@ -116,7 +116,12 @@ def arduino_vendor(path: Path) -> str | None:
     """The vendor part of the FQBN when `path` sits in an Arduino hardware layout."""
     parts = path.parts
     # boards manager: .../packages/<vendor>/hardware/avr/<version>
-    if len(parts) >= 5 and parts[-2] == "avr" and parts[-3] == "hardware" and parts[-5] == "packages":
+    if (
+        len(parts) >= 5
+        and parts[-2] == "avr"
+        and parts[-3] == "hardware"
+        and parts[-5] == "packages"
+    ):
         return parts[-4]
     # sketchbook: .../hardware/<vendor>/avr
     if len(parts) >= 3 and parts[-1] == "avr" and parts[-3] == "hardware":
@@ -153,7 +158,9 @@ def sketchbook_dirs(env: Mapping[str, str], home: Path, system: str) -> list[Pat
     return dirs
 
 
-def candidates(env: Mapping[str, str], home: Path, system: str, cwd: Path) -> list[tuple[Path, str]]:
+def candidates(
+    env: Mapping[str, str], home: Path, system: str, cwd: Path
+) -> list[tuple[Path, str]]:
     """Every place an SDK may be, best first, with a label saying how it was found."""
     found: list[tuple[Path, str]] = []
     for data in arduino_data_dirs(env, home, system):
@@ -204,9 +211,14 @@ def find_sdk(
             *(d / "hardware/*/avr" for d in sketchbook_dirs(env, home, system)),
         ]
     )
-    detail = ("\nFolders that looked like an SDK but are not usable:\n" + "\n".join(rejected)) if rejected else ""
+    detail = (
+        ("\nFolders that looked like an SDK but are not usable:\n" + "\n".join(rejected))
+        if rejected
+        else ""
+    )
     raise BuildError(
         f"No Blinks SDK found (BLINKS_SDK is not set; searched {searched}, and "
-        f"{' / '.join(CHECKOUT_NAMES)} checkouts in the working folder, its parent and home).{detail}",
+        f"{' / '.join(CHECKOUT_NAMES)} checkouts in the working folder, its parent and "
+        f"home).{detail}",
         INSTALL_HINT,
     )

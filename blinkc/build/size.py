@@ -72,7 +72,10 @@ class SizeReport:
                 f"{self.flash_limit:,}-byte game image limit"
             )
         if self.ram is not None and self.ram > self.ram_limit:
-            found.append(f"RAM: {self.ram:,} bytes is {self.ram - self.ram_limit:,} over the {self.ram_limit:,} bytes")
+            found.append(
+                f"RAM: {self.ram:,} bytes is {self.ram - self.ram_limit:,} over the "
+                f"{self.ram_limit:,} bytes"
+            )
         return found
 
     def check(self) -> None:
@@ -89,14 +92,19 @@ class SizeReport:
         def pct(n: int, of: int) -> str:
             return f"{100 * n / of:5.1f}%"
 
+        def room(n: int, what: str) -> str:
+            return f"{n:,} {what}" if n >= 0 else f"{-n:,} OVER"
+
         lines = [
-            f"Flash: {self.flash:6,} of {self.flash_limit:,} bytes ({pct(self.flash, self.flash_limit)}),"
-            f" {self.flash_limit - self.flash:,} free"
+            f"Flash: {self.flash:6,} of {self.flash_limit:,} bytes "
+            f"({pct(self.flash, self.flash_limit)}),"
+            f" {room(self.flash_limit - self.flash, 'free')}"
         ]
-        if self.ram is not None:
+        if self.ram is not None and self.stack_free is not None:
             lines.append(
-                f"RAM:   {self.ram:6,} of {self.ram_limit:,} bytes ({pct(self.ram, self.ram_limit)}),"
-                f" {self.stack_free:,} left for the stack"
+                f"RAM:   {self.ram:6,} of {self.ram_limit:,} bytes "
+                f"({pct(self.ram, self.ram_limit)}),"
+                f" {room(self.stack_free, 'left for the stack')}"
             )
             if self.bios_ram:
                 lines.append(
@@ -115,7 +123,9 @@ class SizeReport:
         return "\n".join(lines)
 
 
-def elf_report(path: Path, flash_limit: int = GAME_MAX_BYTES, ram_limit: int = RAM_LIMIT) -> SizeReport:
+def elf_report(
+    path: Path, flash_limit: int = GAME_MAX_BYTES, ram_limit: int = RAM_LIMIT
+) -> SizeReport:
     try:
         with path.open("rb") as f:
             elf = ELFFile(f)
@@ -135,7 +145,9 @@ def elf_report(path: Path, flash_limit: int = GAME_MAX_BYTES, ram_limit: int = R
         raise BuildError(f"Cannot read {path} as an ELF file: {exc}") from None
     # The SDK's linker script puts the BIOS blocks first and __bss_start after them.
     bios_ram = max(0, bss_start - RAM_START) if bss_start is not None and ram else 0
-    return SizeReport(path, flash, ram, bios_ram, flash_limit, ram_limit, tuple(_demangled(symbols)))
+    return SizeReport(
+        path, flash, ram, bios_ram, flash_limit, ram_limit, tuple(_demangled(symbols))
+    )
 
 
 def _symbols(elf: ELFFile) -> tuple[list[Symbol], int | None]:
@@ -164,7 +176,11 @@ def _demangled(symbols: list[Symbol]) -> list[Symbol]:
         return symbols
     try:
         out = subprocess.run(
-            [tool], input="\n".join(s.name for s in mangled), capture_output=True, text=True, check=True
+            [tool],
+            input="\n".join(s.name for s in mangled),
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout.splitlines()
     except (OSError, subprocess.CalledProcessError):
         return symbols
@@ -172,7 +188,9 @@ def _demangled(symbols: list[Symbol]) -> list[Symbol]:
     return [Symbol(names.get(s.name, s.name), s.size, s.address, s.kind, s.region) for s in symbols]
 
 
-def hex_report(path: Path, base: int = BUILTIN_BASE, flash_limit: int = GAME_MAX_BYTES) -> SizeReport:
+def hex_report(
+    path: Path, base: int = BUILTIN_BASE, flash_limit: int = GAME_MAX_BYTES
+) -> SizeReport:
     """Flash use of a game hex (relocated or not); a merged hex's BIOS part is not counted."""
     image = load(path)
     addrs = image.addresses()
@@ -182,7 +200,9 @@ def hex_report(path: Path, base: int = BUILTIN_BASE, flash_limit: int = GAME_MAX
     return SizeReport(path, len(counted), None, flash_limit=flash_limit)
 
 
-def report_for(target: Path, flash_limit: int = GAME_MAX_BYTES, ram_limit: int = RAM_LIMIT) -> SizeReport:
+def report_for(
+    target: Path, flash_limit: int = GAME_MAX_BYTES, ram_limit: int = RAM_LIMIT
+) -> SizeReport:
     """A size report for an ELF, a hex, or a build folder (its ELF)."""
     target = Path(target)
     if target.is_dir():

@@ -58,20 +58,23 @@ def find_sketch(path: Path) -> Sketch:
         inos = sorted(path.glob("*.ino"))
         if len(inos) == 1:
             return Sketch(path.resolve(), inos[0].stem)
-        what = "no .ino file" if not inos else f"{len(inos)} .ino files and none named {path.name}.ino"
+        what = (
+            "no .ino file" if not inos else f"{len(inos)} .ino files and none named {path.name}.ino"
+        )
         raise BuildError(f"{path} is not a sketch folder: it has {what}.")
     raise BuildError(f"{path} does not exist.")
 
 
-def copy_sketch(sketch: Sketch, dest_parent: Path) -> Sketch:
-    """Copy the sketch's source files into `dest_parent/<name>/` (the build's sketch folder)."""
-    dest = dest_parent / sketch.name
+def copy_sketch(sketch: Sketch, dest_parent: Path, folder_name: str | None = None) -> Sketch:
+    """Copy the sketch's source files into `dest_parent/<name>/` (or `<folder_name>/`)."""
+    dest = dest_parent / (folder_name or sketch.name)
     if dest.resolve() == sketch.folder:
         return sketch
     dest.mkdir(parents=True, exist_ok=True)
     for src in sketch.folder.rglob("*"):
-        if src.is_file() and src.suffix in COPY_EXTS and "build" not in src.relative_to(sketch.folder).parts[:-1]:
-            target = dest / src.relative_to(sketch.folder)
+        rel = src.relative_to(sketch.folder)
+        if src.is_file() and src.suffix in COPY_EXTS and "build" not in rel.parts[:-1]:
+            target = dest / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, target)
     return Sketch(dest.resolve(), sketch.name)
@@ -83,8 +86,12 @@ _TOKEN = re.compile(
     r"""//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'""",
     re.S,
 )
-_NOT_FUNCTION = re.compile(r"\b(struct|class|union|enum|namespace|typedef|template|operator|extern)\b|=|::")
-_FUNC = re.compile(r"^(?P<head>[\w\s\*&<>,]*?[\w\*&>]\s*[\*&]*\s*(?P<name>\w+))\s*\((?P<args>[^()]*)\)\s*$", re.S)
+_NOT_FUNCTION = re.compile(
+    r"\b(struct|class|union|enum|namespace|typedef|template|operator|extern)\b|=|::"
+)
+_FUNC = re.compile(
+    r"^(?P<head>[\w\s\*&<>,]*?[\w\*&>]\s*[\*&]*\s*(?P<name>\w+))\s*\((?P<args>[^()]*)\)\s*$", re.S
+)
 
 
 def _blank(match: re.Match[str]) -> str:

@@ -14,7 +14,8 @@ from .errors import BuildError, ToolError
 from .sdk import arduino_data_dirs
 
 INSTALL_HINT = (
-    "Install an AVR toolchain: on Debian/Ubuntu `sudo apt-get install gcc-avr avr-libc binutils-avr`; "
+    "Install an AVR toolchain: on Debian/Ubuntu "
+    "`sudo apt-get install gcc-avr avr-libc binutils-avr`; "
     "or install Arduino's 'Arduino AVR Boards' core (it brings avr-gcc), or put avr-gcc on PATH."
 )
 
