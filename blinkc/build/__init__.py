@@ -116,9 +116,7 @@ def build(
         report = elf_report(over.elf, flash_limit, ram_limit)
         report_file.write_text(report.format(top=20) + "\n")
         raise BudgetExceeded(
-            f"{sketch.name} does not fit on a tile: {over.region} overflowed by "
-            f"{over.over_by} bytes.\n" + report.format(),
-            report,
+            f"{sketch.name} does not fit on a tile.\n{report.format()}", report
         ) from None
 
     report = elf_report(result.elf, flash_limit, ram_limit)

@@ -8,17 +8,14 @@ so a bare checkout named with BLINKS_SDK is built with avr-gcc instead.
 
 from __future__ import annotations
 
-import re
 import shutil
 from pathlib import Path
 
-from .compile import CompileResult, LinkOverflow
+from .compile import OVERFLOW, CompileResult, LinkOverflow, overflow_details
 from .errors import BuildError, ToolError
 from .sdk import Sdk
 from .sketch import Sketch
 from .toolchain import run
-
-_OVERFLOW = re.compile(r"region [`']?(\w+)'? overflowed by (\d+) bytes")
 
 
 def find_arduino_cli() -> str | None:
@@ -57,15 +54,11 @@ def compile_sketch(sdk: Sdk, sketch: Sketch, build: Path, cli: str | None = None
     try:
         run(argv, f"arduino-cli compile ({sdk.fqbn})")
     except ToolError as err:
-        found = _OVERFLOW.search(err.output)
+        found = OVERFLOW.search(err.output)
         if found:
-            raise LinkOverflow(
-                f"The program does not fit: the linker's '{found.group(1)}' region overflowed by "
-                f"{found.group(2)} bytes.\n{err.output.strip()}",
-                found.group(1),
-                int(found.group(2)),
-                None,
-            ) from None
+            region, over = overflow_details(found)
+            message = f"The program does not fit in the linker's '{region}' region."
+            raise LinkOverflow(f"{message}\n{err.output.strip()}", region, over, None) from None
         raise
     outputs = {}
     for ext in ("elf", "hex"):

@@ -36,7 +36,11 @@ from .toolchain import Toolchain, run
 
 IDE_VERSION = "10607"  # what arduino-cli passes as -DARDUINO
 STARTUP_WORKAROUND_FLAG = "-gdwarf-2"
-_OVERFLOW = re.compile(r"region [`']?(\w+)'? overflowed by (\d+) bytes")
+# GNU ld says one or the other when the program is larger than a memory region.
+OVERFLOW = re.compile(
+    r"region [`']?(?P<region>\w+)'? overflowed by (?P<bytes>\d+) bytes"
+    r"|will not fit in region [`'](?P<region2>\w+)'"
+)
 _RECIPE_FOR = {
     ".c": "recipe.c.o.pattern",
     ".cpp": "recipe.cpp.o.pattern",
@@ -54,7 +58,7 @@ class CompileResult:
 class LinkOverflow(BuildError):
     """The program does not fit the linker script's memory; `elf` is kept for diagnosis."""
 
-    def __init__(self, message: str, region: str, over_by: int, elf: Path | None):
+    def __init__(self, message: str, region: str, over_by: int | None, elf: Path | None):
         super().__init__(message)
         self.region, self.over_by, self.elf = region, over_by, elf
 
@@ -182,10 +186,10 @@ def compile_sketch(sdk: Sdk, toolchain: Toolchain, sketch: Sketch, build: Path) 
     try:
         run(recipe(props, "recipe.c.combine.pattern", object_files=objects), "Linking")
     except ToolError as err:
-        found = _OVERFLOW.search(err.output)
+        found = OVERFLOW.search(err.output)
         if not found:
             raise
-        raise _overflow(props, objects, elf, found.group(1), int(found.group(2)), err) from None
+        raise _overflow(props, objects, elf, found, err) from None
 
     for key in props.keys_matching(r"recipe\.objcopy\.[^.]+\.pattern"):
         run(recipe(props, key), f"Making {key.split('.')[2]} output")
@@ -195,22 +199,25 @@ def compile_sketch(sdk: Sdk, toolchain: Toolchain, sketch: Sketch, build: Path) 
     return CompileResult(elf=elf, hex=hex_path, notes=notes)
 
 
+def overflow_details(found: re.Match[str]) -> tuple[str, int | None]:
+    region = found.group("region") or found.group("region2")
+    return region, int(found.group("bytes")) if found.group("bytes") else None
+
+
 def _overflow(
-    props: Properties, objects: str, elf: Path, region: str, over: int, err: ToolError
+    props: Properties, objects: str, elf: Path, found: re.Match[str], err: ToolError
 ) -> LinkOverflow:
     keep = merged(props, {})
     extra = keep.get("compiler.c.elf.extra_flags", "")
     keep["compiler.c.elf.extra_flags"] = f"{extra} -Wl,--noinhibit-exec".strip()
     try:
-        run(
-            recipe(keep, "recipe.c.combine.pattern", object_files=objects),
-            "Linking (for the size report)",
-        )
+        argv = recipe(keep, "recipe.c.combine.pattern", object_files=objects)
+        run(argv, "Linking (for the size report)")
     except ToolError:
         pass
+    region, over = overflow_details(found)
     return LinkOverflow(
-        f"The program does not fit: the linker's '{region}' region overflowed by {over} bytes.\n"
-        + err.output.strip(),
+        f"The program does not fit in the linker's '{region}' region.\n{err.output.strip()}",
         region,
         over,
         elf if elf.is_file() else None,

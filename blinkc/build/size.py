@@ -26,7 +26,6 @@ from .hexmerge import BUILTIN_BASE, GAME_MAX_BYTES, load
 
 RAM_LIMIT = 1024
 RAM_BASE = 0x800000  # avr-gcc's data address space
-RAM_START = 0x800100  # first SRAM byte on the ATmega168PB (below are registers and I/O)
 EEPROM_BASE = 0x810000
 LOW_STACK_BYTES = 128  # warn below this: blinklib's loop and the BIOS interrupts need room
 
@@ -140,11 +139,15 @@ def elf_report(
                 if s["sh_flags"] & SH_FLAGS.SHF_ALLOC and RAM_BASE <= s["sh_addr"] < EEPROM_BASE
             ]
             ram = sum(s["sh_size"] for s in ram_sections)
+            bss = elf.get_section_by_name(".bss")
             symbols, bss_start = _symbols(elf)
     except (OSError, ELFError) as exc:
         raise BuildError(f"Cannot read {path} as an ELF file: {exc}") from None
-    # The SDK's linker script puts the BIOS blocks first and __bss_start after them.
-    bios_ram = max(0, bss_start - RAM_START) if bss_start is not None and ram else 0
+    # The SDK's linker script puts the BIOS shared blocks at the start of .bss and
+    # __bss_start (where zeroing begins) after them, so they survive the game's start-up.
+    bios_ram = 0
+    if bss is not None and bss_start is not None:
+        bios_ram = max(0, bss_start - bss["sh_addr"])
     return SizeReport(
         path, flash, ram, bios_ram, flash_limit, ram_limit, tuple(_demangled(symbols))
     )
