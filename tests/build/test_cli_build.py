@@ -61,3 +61,10 @@ def test_size_of_something_that_is_not_a_build_is_a_clear_error(tmp_path: Path):
     assert done.exit_code != 0 and "Cannot read" in done.output
     done = CliRunner().invoke(main, ["size", str(tmp_path / "empty-dir-missing")])
     assert done.exit_code != 0 and "does not exist" in done.output
+
+
+def test_size_bench_without_an_sdk_says_what_it_needs(tmp_path: Path):
+    env = {k: v for k, v in os.environ.items() if k != "BLINKS_SDK"}
+    bench = Path(__file__).resolve().parents[2] / "bench" / "firmware_size.py"
+    done = subprocess.run([sys.executable, str(bench)], env=env, capture_output=True, text=True)
+    assert done.returncode == 0 and "needs BLINKS_SDK" in done.stdout
