@@ -70,10 +70,14 @@ def copy_sketch(sketch: Sketch, dest_parent: Path, folder_name: str | None = Non
     dest = dest_parent / (folder_name or sketch.name)
     if dest.resolve() == sketch.folder:
         return sketch
+    out = dest_parent.resolve()
+    # Listed before copying, and never from inside the output folder: `-o` may
+    # well be a folder inside the sketch.
+    files = [p for p in sketch.folder.rglob("*") if p.is_file() and out not in p.resolve().parents]
     dest.mkdir(parents=True, exist_ok=True)
-    for src in sketch.folder.rglob("*"):
+    for src in files:
         rel = src.relative_to(sketch.folder)
-        if src.is_file() and src.suffix in COPY_EXTS and "build" not in rel.parts[:-1]:
+        if src.suffix in COPY_EXTS and "build" not in rel.parts[:-1]:
             target = dest / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, target)

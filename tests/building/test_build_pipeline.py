@@ -7,6 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from elftools.elf.elffile import ELFFile
 from intelhex import IntelHex
 
@@ -14,6 +15,7 @@ from blinkc.build import BudgetExceeded, BuildError, build
 from blinkc.build.compile import STARTUP_WORKAROUND_FLAG, build_properties, recipe
 from blinkc.build.sketch import find_sketch
 from blinkc.build.toolchain import find_toolchain
+from blinkc.cli import main
 
 from .helpers import AVR_TOOLS, require_tools
 
@@ -133,6 +135,9 @@ def test_a_game_too_big_for_the_tile_fails_with_a_report(standin_sdk, tmp_path):
     assert report.flash > 5888 and report.top("flash", 1)[0].name == "hugeTable"
     assert "OVER BUDGET" in str(info.value) and "hugeTable" in str(info.value)
     assert not list((tmp_path / "out").glob("*.with_bootloader.hex"))
+    # The oversized ELF is kept, and `blinkc size` fails on it too.
+    sized = CliRunner().invoke(main, ["size", str(tmp_path / "out")])
+    assert sized.exit_code != 0 and "OVER BUDGET" in sized.output and "hugeTable" in sized.output
 
 
 def test_core_is_reused_when_nothing_changed(standin_sdk, tmp_path):

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from blinkc.build import BuildError
-from blinkc.build.sketch import find_functions, find_sketch, preprocess
+from blinkc.build.sketch import copy_sketch, find_functions, find_sketch, preprocess
 
 
 def names(code: str) -> list[str]:
@@ -80,3 +80,10 @@ def test_find_sketch_accepts_a_file_or_a_folder_and_explains_bad_input(tmp_path:
         find_sketch(tmp_path / "nope")
     with pytest.raises(BuildError, match=r"not an Arduino sketch \(.ino\)"):
         find_sketch(write(tmp_path, "notes.txt", ""))
+
+
+def test_copying_a_sketch_into_an_output_folder_inside_it(tmp_path: Path):
+    ino = write(tmp_path / "Game", "Game.ino", "void setup() {}\n")
+    write(tmp_path / "Game" / "out" / "old", "stale.ino", "")
+    copy = copy_sketch(find_sketch(ino), tmp_path / "Game" / "out")
+    assert sorted(p.name for p in copy.folder.rglob("*")) == ["Game.ino"]
