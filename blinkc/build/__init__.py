@@ -105,6 +105,9 @@ def build(
 
     use_cli = backend == "arduino-cli" or (backend == "auto" and arduino_cli.usable(sdk))
     report_file = out / f"{sketch.name}.size.txt"
+    # Outputs of an earlier build must not outlive a failed one (a flasher could pick them up).
+    for stale in (".ino.elf", ".ino.hex", ".ino.with_bootloader.hex", ".size.txt"):
+        (out / f"{sketch.name}{stale}").unlink(missing_ok=True)
     try:
         if use_cli:
             result = arduino_cli.compile_sketch(sdk, sketch, out)

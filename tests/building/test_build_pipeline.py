@@ -129,6 +129,8 @@ def test_a_game_too_big_for_the_tile_fails_with_a_report(standin_sdk, tmp_path):
         "#include <avr/pgmspace.h>\nconst byte hugeTable[6000] PROGMEM = {1};\n"
         "void setup() {}\nvoid loop() { setColor(pgm_read_byte(&hugeTable[millis() % 6000])); }\n"
     )
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out/Big.ino.with_bootloader.hex").write_text("from an earlier build")
     with pytest.raises(BudgetExceeded) as info:
         build(tmp_path / "Big", tmp_path / "out", sdk=standin_sdk, backend="avr-gcc")
     report = info.value.report
