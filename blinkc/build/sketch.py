@@ -71,9 +71,14 @@ def copy_sketch(sketch: Sketch, dest_parent: Path, folder_name: str | None = Non
     if dest.resolve() == sketch.folder:
         return sketch
     out = dest_parent.resolve()
-    # Listed before copying, and never from inside the output folder: `-o` may
-    # well be a folder inside the sketch.
-    files = [p for p in sketch.folder.rglob("*") if p.is_file() and out not in p.resolve().parents]
+    # Listed before copying; when the output folder lies inside the sketch (`-o`
+    # may well be one), nothing is copied from it.
+    nested = out == sketch.folder or sketch.folder in out.parents
+    files = [
+        p
+        for p in sketch.folder.rglob("*")
+        if p.is_file() and not (nested and out in p.resolve().parents)
+    ]
     dest.mkdir(parents=True, exist_ok=True)
     for src in files:
         rel = src.relative_to(sketch.folder)
