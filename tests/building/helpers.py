@@ -1,0 +1,48 @@
+"""Helpers for the build layer's tests. Tests that need avr-gcc skip when it is missing,
+except under BLINKC_REQUIRE_TOOLS=1 (CI), where a missing tool is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from intelhex import IntelHex
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+STANDIN = FIXTURES / "standin_sdk"
+SKETCHES = FIXTURES / "sketches"
+AVR_TOOLS = ("avr-gcc", "avr-g++", "avr-gcc-ar", "avr-objcopy", "avr-size")
+
+
+def require_tools(*names: str) -> None:
+    """Skip (or, with BLINKC_REQUIRE_TOOLS=1, fail) when a tool is not on PATH."""
+    missing = [n for n in names if shutil.which(n) is None]
+    if not missing:
+        return
+    reason = f"needs {', '.join(missing)} (Debian: apt-get install gcc-avr avr-libc binutils-avr)"
+    if os.environ.get("BLINKC_REQUIRE_TOOLS") == "1":
+        pytest.fail(f"BLINKC_REQUIRE_TOOLS=1 but a tool is missing: {reason}")
+    pytest.skip(reason)
+
+
+def write_fake_bios(path: Path) -> IntelHex:
+    """A made-up 'BIOS' image: two blocks in the BIOS area and a start address in it."""
+    bios = IntelHex()
+    for i in range(300):
+        bios[0x2E00 + i] = (i * 7 + 3) & 0xFF
+    for i in range(64):
+        bios[0x3800 + i] = 0xA5 ^ i
+    bios.start_addr = {"CS": 0, "IP": 0x3800}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    bios.write_hex_file(str(path))
+    return bios
+
+
+def make_standin(dest: Path) -> Path:
+    """A usable copy of the stand-in SDK at `dest` (with its generated BIOS)."""
+    shutil.copytree(STANDIN, dest)
+    write_fake_bios(dest / "bootloaders" / "StandinBIOS.hex")
+    return dest
