@@ -215,7 +215,7 @@ class FunctionCompiler:
         self.file = file
         self.line0 = line0
         self.node = node
-        self.name = name
+        self.func_name = name
         self.params = params
         self.ret = ret
         self.ret_is_bool = ret_is_bool
@@ -239,7 +239,7 @@ class FunctionCompiler:
 
     def compile(self) -> Function:
         body = self.block(self.node.body)
-        return Function(self.name, tuple(Param(n, t) for n, t in self.params), self.ret,
+        return Function(self.func_name, tuple(Param(n, t) for n, t in self.params), self.ret,
                         tuple(body), self.loc(self.node), ast.get_docstring(self.node) or "",
                         self.role)
 
@@ -856,11 +856,11 @@ class FunctionCompiler:
         self._want(n, args, 2, "bit(mask, i)")
         return truth(binop("&", binop(">>", args[0], args[1]), Const(1, I16)))
 
-    def fn_makeColorRGB(self, n: ast.Call, args: list[Expr]) -> Expr:  # noqa: N802
+    def fn_makeColorRGB(self, n: ast.Call, args: list[Expr]) -> Expr:
         self._want(n, args, 3, "makeColorRGB(r, g, b)")
         return self._colour(n, "makeColorRGB", args, (U8, U8, U8), _rgb)
 
-    def fn_makeColorHSB(self, n: ast.Call, args: list[Expr]) -> Expr:  # noqa: N802
+    def fn_makeColorHSB(self, n: ast.Call, args: list[Expr]) -> Expr:
         self._want(n, args, 3, "makeColorHSB(hue, saturation, brightness)")
         return self._colour(n, "makeColorHSB", args, (U8, U8, U8), _hsb)
 

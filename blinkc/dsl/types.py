@@ -156,9 +156,11 @@ def bool_op(op: str, values: list[Expr]) -> Expr:
 
 
 def convert(e: Expr, t: IntType) -> Expr:
-    """The value of e in type t (C conversion: wraps)."""
+    """The value of e in type t (C conversion: wraps; to bool: non-zero)."""
     if e.type == t:
         return e
+    if t == BOOL:
+        return truth(e)
     if isinstance(e, Const):
         return Const(t.wrap(e.value), t, is_bool(e) and t == BOOL)
     if isinstance(e.type, ColorType) or isinstance(t, ColorType):

@@ -29,8 +29,12 @@ __all__ = [
     "SrcLoc", "Stmt", "UnOp",
 ]
 
-#: Booleans are stored as uint8 0/1.
-BOOL = IntType(8, False)
+@dataclass(frozen=True)
+class BoolType(IntType):
+    """Booleans: stored as uint8 0/1, but a type of their own (never equal to U8)."""
+
+
+BOOL = BoolType(8, False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,4 +276,4 @@ class Program:
         return tuple(g for g in self.globals if g.role == "state")
 
 
-__all__ += ["NOWHERE", "U32", "I32", "U16", "U8"]
+__all__ += ["I32", "NOWHERE", "U8", "U16", "U32"]

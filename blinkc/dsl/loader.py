@@ -1,0 +1,73 @@
+"""Load a game file and lower it to IR, turning every problem into a DslError."""
+
+from __future__ import annotations
+
+import linecache
+import sys
+import traceback
+import types
+from pathlib import Path
+
+from ..ir.nodes import SrcLoc
+from .errors import DslError, GameErrors
+from .game import Game
+from .lowering import GameLowering, Lowered
+
+
+def _error_from_exception(path: Path, exc: BaseException) -> DslError:
+    """Point at the game file's line where a Python error happened."""
+    if isinstance(exc, DslError):
+        return exc
+    if isinstance(exc, SyntaxError):
+        return DslError(SrcLoc(str(path), exc.lineno or 0), f"syntax error: {exc.msg}",
+                        "fix the Python syntax at this line")
+    line = 0
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if Path(frame.filename).resolve() == path.resolve():
+            line = frame.lineno or 0
+    return DslError(SrcLoc(str(path), line), f"{type(exc).__name__}: {exc}",
+                    "the game file must run as plain Python before blinkc can read it")
+
+
+def load_module(path: str | Path) -> tuple[types.ModuleType | None, list[DslError]]:
+    path = Path(path)
+    try:
+        source = path.read_text()
+    except OSError as exc:
+        return None, [DslError(SrcLoc(str(path), 0), f"cannot read the game file: {exc.strerror}",
+                               "check the path")]
+    name = f"blinkc_game_{path.stem}"
+    module = types.ModuleType(name)
+    module.__file__ = str(path)
+    linecache.checkcache(str(path))
+    sys.modules[name] = module  # so inspect can find the source of its functions
+    try:
+        exec(compile(source, str(path), "exec"), module.__dict__)
+    except Exception as exc:  # the game file is user code: report, never crash
+        return None, [_error_from_exception(path, exc)]
+    return module, []
+
+
+def lower_game(path: str | Path) -> Lowered:
+    """Load and lower a game file; errors and warnings are collected, not raised."""
+    path = Path(path)
+    module, errors = load_module(path)
+    if module is None:
+        return Lowered(None, errors, [])
+    games = [v for v in vars(module).values() if isinstance(v, Game)]
+    if len(games) != 1:
+        msg = "the file defines no game" if not games else "the file defines more than one game"
+        return Lowered(None, [DslError(SrcLoc(str(path), 1), msg,
+                                       'create exactly one: game = Game("my_game")')], [])
+    try:
+        return GameLowering(games[0], vars(module), str(path)).lower()
+    except DslError as exc:
+        return Lowered(None, [exc], [])
+
+
+def compile_game(path: str | Path):
+    """Load and lower a game file; raise GameErrors when it has errors. Returns the Program."""
+    lowered = lower_game(path)
+    if lowered.errors or lowered.program is None:
+        raise GameErrors(lowered.errors)
+    return lowered.program

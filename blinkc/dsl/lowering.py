@@ -1,0 +1,702 @@
+"""Lower a game's declarations, handlers and blinkc's engine into one IR Program.
+
+This is where the DSL's sugar is given its one meaning: message codes and the
+face-value bit layout are allocated, handlers are compiled, dispatch
+functions are generated, and the protocol engine (engine.py) is compiled
+alongside, then everything unreachable is pruned away.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..ir.nodes import (
+    BOOL,
+    I16,
+    U8,
+    U32,
+    Assign,
+    BinOp,
+    BoolOp,
+    Call,
+    Cast,
+    Compare,
+    Cond,
+    Const,
+    Expr,
+    ExprStmt,
+    For,
+    Function,
+    GlobalVar,
+    If,
+    Index,
+    IntType,
+    Local,
+    Name,
+    Param,
+    Program,
+    Return,
+    SrcLoc,
+    Stmt,
+    UnOp,
+)
+from ..runtime.timer import NEVER
+from .compiler import FunctionCompiler, Signature, Symbols, parse_function
+from .errors import DslError
+from .game import EVENTS, Enum, FaceType, FieldDecl, Game, Handler, TimerDecl
+from .types import TYPE_NAMES, binop, compare, convert, storage_type
+
+ENGINE_FILE = Path(__file__).with_name("engine.py")
+FACE_VALUE_BITS = 6
+#: How long a face may stay expired before its link is considered gone.
+LINK_GRACE_MS = 1000
+GRACE_UNITS = LINK_GRACE_MS // 32
+QUEUE_LEN = 12
+BLINKC = SrcLoc("blinkc", 0)
+
+
+@dataclass
+class Lowered:
+    program: Program | None
+    errors: list[DslError]
+    warnings: list[DslError]
+    notes: list[str] = field(default_factory=list)
+
+
+def _value_range(decl_type: Any) -> tuple[int, int] | None:
+    if decl_type is bool:
+        return (0, 1)
+    if isinstance(decl_type, FaceType):
+        return (0, 5)
+    if isinstance(decl_type, Enum):
+        return (0, max(0, len(decl_type) - 1))
+    if isinstance(decl_type, range) and decl_type.step == 1 and len(decl_type) > 0:
+        return (decl_type.start, decl_type.stop - 1)
+    return None
+
+
+def _bits_for(lo: int, hi: int) -> int:
+    return max(1, (hi - lo).bit_length())
+
+
+class GameLowering:
+    def __init__(self, game: Game, module_globals: dict[str, Any], source: str) -> None:
+        self.game = game
+        self.g = module_globals
+        self.source = source
+        self.errors: list[DslError] = list(game.problems)
+        self.warnings: list[DslError] = []
+        self.sym = Symbols()
+        self.functions: list[Function] = []
+        self.globals: list[GlobalVar] = []
+        self.constants: list[tuple[str, int, str]] = []
+        self.layout: list[tuple[str, int, int, str]] = []
+        self.codes: list[tuple[int, str]] = []
+        self.handlers_by_event: dict[str, list[Handler]] = {}
+
+    def err(self, loc: SrcLoc, msg: str, hint: str = "") -> None:
+        self.errors.append(DslError(loc, msg, hint))
+
+    def warn(self, loc: SrcLoc, msg: str, hint: str = "") -> None:
+        self.warnings.append(DslError(loc, msg, hint, severity="warning"))
+
+    # --------------------------------------------------------------------- run
+    def lower(self) -> Lowered:
+        self.name_declarations()
+        self.declare_fields()
+        self.allocate_codes()
+        self.declare_timers()
+        self.group_handlers()
+        self.allocate_bits()
+        if self.errors:
+            return Lowered(None, self.errors, self.warnings)
+        engine_tree = ast.parse(ENGINE_FILE.read_text(), filename=str(ENGINE_FILE))
+        self.declare_engine(engine_tree)
+        self.declare_generated()
+        self.compile_handlers()
+        self.compile_engine(engine_tree)
+        self.generate()
+        self.check_usage()
+        if self.errors:
+            return Lowered(None, self.errors, self.warnings)
+        program = self.prune()
+        return Lowered(program, self.errors, self.warnings)
+
+    # ---------------------------------------------------------- declarations
+    def name_declarations(self) -> None:
+        for name, value in self.g.items():
+            if isinstance(value, FieldDecl | TimerDecl | Enum) and not name.startswith("_"):
+                if not value.name:
+                    value.name = name
+        for f in self.game.fields:
+            if not f.name:
+                self.err(f.loc, "this field has no name",
+                         "bind it to a module-level name: hp = game.field(range(0, 6), default=5)")
+        for t in self.game.timers:
+            if not t.name:
+                self.err(t.loc, "this timer has no name", "bind it: flash = game.timer()")
+
+    def declare_fields(self) -> None:
+        seen: set[str] = set()
+        for f in self.game.fields:
+            if not f.name:
+                continue
+            if f.name in seen:
+                self.err(f.loc, f"two fields are named {f.name!r}", "rename one of them")
+            seen.add(f.name)
+            rng = _value_range(f.type)
+            if rng is None:
+                self.err(f.loc, f"field {f.name!r} has an unsupported type {f.type!r}",
+                         "use range(lo, hi), bool, Face, or a kinds enum")
+                continue
+            default = f.default
+            if default is None:
+                default = rng[0] if rng[0] <= 0 <= rng[1] else rng[0]
+            if hasattr(default, "value") and hasattr(default, "enum"):
+                if isinstance(f.type, Enum) and default.enum is not f.type:
+                    self.err(f.loc, f"the default of {f.name!r} belongs to another kind")
+                default = default.value
+            if isinstance(default, bool):
+                default = int(default)
+            if not isinstance(default, int) or not rng[0] <= default <= rng[1]:
+                self.err(f.loc, f"the default of {f.name!r} ({f.default!r}) is outside its range "
+                                f"{rng[0]}..{rng[1]}",
+                         "pick a default inside the range; note range(0, 6) is 0..5")
+                continue
+            t = BOOL if f.type is bool else storage_type(*rng)
+            g = GlobalVar(f.name, t, default, f.loc, range=rng, role="state",
+                          doc=f.doc, is_bool=f.type is bool)
+            self.globals.append(g)
+            self.sym.fields[f.name] = g
+            if isinstance(f.type, Enum):
+                self.sym.field_enums[f.name] = f.type
+
+    def allocate_codes(self) -> None:
+        code = 1
+        names: set[str] = set()
+        for m in self.game.messages:
+            if m.name in names:
+                self.err(m.loc, f"two messages or floods are named {m.name!r}",
+                         "give each its own name")
+            names.add(m.name)
+            n = 1
+            if m.payload is not None:
+                if not isinstance(m.payload, range) or m.payload.step != 1 or not m.payload:
+                    self.err(m.loc, "payload must be a range like range(3)")
+                    continue
+                n = len(m.payload)
+            self.sym.messages[id(m)] = (code, m.payload, m.name)
+            for i in range(n):
+                label = m.name if m.payload is None else f"{m.name}({m.payload.start + i})"
+                self.codes.append((code + i, label))
+            code += n
+        self.flood_code = code
+        for k, fl in enumerate(self.game.floods):
+            if fl.name in names:
+                self.err(fl.loc, f"two messages or floods are named {fl.name!r}",
+                         "give each its own name")
+            names.add(fl.name)
+            self.sym.floods[id(fl)] = k
+            self.codes.append((code, f"{fl.name} (wave)"))
+            self.codes.append((code + 1, f"{fl.name} (echo)"))
+            code += 2
+        self.n_codes = code
+
+    def declare_timers(self) -> None:
+        if len(self.game.timers) > 8:
+            self.err(self.game.timers[8].loc, "a game may have at most 8 timers")
+        for k, t in enumerate(self.game.timers):
+            self.sym.timers[id(t)] = k
+            if t.name:
+                self.sym.timer_names[t.name] = k
+
+    def group_handlers(self) -> None:
+        for h in self.game.handlers:
+            self.handlers_by_event.setdefault(h.event, []).append(h)
+        for ev in ("display", "setup"):
+            hs = self.handlers_by_event.get(ev, [])
+            for extra in hs[1:]:
+                self.err(extra.loc, f"a game has one @game.{ev} function",
+                         f"merge the {ev} functions into one")
+
+    def broadcast_items(self) -> list[tuple[str, tuple[int, int], SrcLoc, str]]:
+        items = [(f.name, _value_range(f.type), f.loc, "field") for f in self.game.fields
+                 if f.broadcast and f.name and _value_range(f.type)]
+        for h in self.handlers_by_event.get("broadcast", []):
+            rng = _value_range(h.value_type)
+            if rng is None:
+                self.err(h.loc, f"@game.broadcast({h.value_type!r}) needs a type like bool or "
+                                "range(0, 4)")
+                continue
+            items.append((h.fn.__name__, rng, h.loc, "value"))
+        return items  # type: ignore[return-value]
+
+    def allocate_bits(self) -> None:
+        shift = 0
+        costs: list[str] = []
+        self.broadcast = self.broadcast_items()
+        for name, (lo, hi), _loc, what in self.broadcast:
+            bits = _bits_for(lo, hi)
+            self.layout.append((name, shift, bits, f"broadcast {what} {lo}..{hi}"))
+            costs.append(f"{name}: {bits} bit{'s' if bits > 1 else ''}")
+            shift += bits
+        self.code_shift = shift
+        code_bits = (self.n_codes - 1).bit_length() if self.n_codes > 1 else 0
+        if code_bits:
+            self.layout.append(("message code", shift, code_bits,
+                                f"0 idle, 1..{self.n_codes - 1} messages and floods"))
+            costs.append(f"message code: {code_bits} bits for {self.n_codes - 1} codes")
+            shift += code_bits
+            self.ack_shift = shift
+            self.layout.append(("ack", shift, 1, "handshake acknowledgement"))
+            costs.append("ack: 1 bit")
+            shift += 1
+        else:
+            self.ack_shift = 8  # no protocol: the ack bit never reaches the 6-bit value
+        self.code_mask = (1 << code_bits) - 1
+        if shift > FACE_VALUE_BITS:
+            self.err(self.game.loc,
+                     f"the face value needs {shift} bits but a Blinks face value has 6: "
+                     + "; ".join(costs),
+                     "broadcast less (e.g. a bool instead of the whole kind), or use fewer "
+                     "message types (a payload shares codes)")
+
+    # ------------------------------------------------------------------ engine
+    def declare_engine(self, tree: ast.Module) -> None:
+        consts = {
+            "CODE_SHIFT": self.code_shift, "CODE_MASK": self.code_mask,
+            "ACK_SHIFT": self.ack_shift, "FLOOD_CODE": self.flood_code,
+            "N_FLOODS": len(self.game.floods), "N_TIMERS": len(self.game.timers),
+            "QUEUE_LEN": QUEUE_LEN, "GRACE_UNITS": GRACE_UNITS, "NEVER": NEVER,
+        }
+        self.sym.constants.update(consts)
+        docs = {
+            "CODE_SHIFT": "first bit of the message code in a face value",
+            "CODE_MASK": "the message code's bits, after shifting",
+            "ACK_SHIFT": "the handshake's ack bit",
+            "FLOOD_CODE": "code of the first flood's wave (its echo is the next code)",
+            "N_FLOODS": "floods the game declares", "N_TIMERS": "timers the game declares",
+            "QUEUE_LEN": "messages that can wait for a busy face",
+            "GRACE_UNITS": f"a link survives {LINK_GRACE_MS} ms expired (in 32 ms units)",
+            "NEVER": "no deadline",
+        }
+        self.constants = [(k, v, docs[k]) for k, v in consts.items()]
+        for node in tree.body:
+            if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                name = node.target.id
+                t, size = self._engine_type(node.annotation, consts)
+                init = node.value.value if isinstance(node.value, ast.Constant) else 0
+                loc = SrcLoc("engine.py", node.lineno)
+                g = GlobalVar(name, t, (int(init),) * size if size is not None else int(init),
+                              loc, size=size, role="engine", is_bool=t == BOOL)
+                self.globals.append(g)
+                self.sym.engine_globals[name] = g
+            elif isinstance(node, ast.FunctionDef):
+                params = tuple(self._engine_type(a.annotation, consts)[0] for a in node.args.args)
+                ret = None
+                if node.returns is not None and not (
+                        isinstance(node.returns, ast.Constant) and node.returns.value is None):
+                    ret = self._engine_type(node.returns, consts)[0]
+                self.sym.functions[node.name] = Signature(params, ret, ret == BOOL)
+
+    @staticmethod
+    def _engine_type(ann: ast.expr | None, consts: dict[str, int]) -> tuple[IntType, int | None]:
+        if isinstance(ann, ast.Name):
+            return TYPE_NAMES[ann.id], None
+        assert isinstance(ann, ast.Subscript) and isinstance(ann.value, ast.Name), ast.dump(ann)
+        size_node = ann.slice
+        size = size_node.value if isinstance(size_node, ast.Constant) else consts[size_node.id]
+        return TYPE_NAMES[ann.value.id], max(1, int(size))
+
+    def declare_generated(self) -> None:
+        f = self.sym.functions
+        f["deliver"] = Signature((U8, U8), None)
+        f["bounce"] = Signature((U8, U8), None)
+        f["buttons"] = Signature((), None)
+        f["on_flood"] = Signature((U8,), None)
+        f["on_flood_done"] = Signature((U8,), None)
+        f["on_timer"] = Signature((U8,), None)
+        f["on_neighbor_joined"] = Signature((U8,), None)
+        f["on_neighbor_left"] = Signature((U8,), None)
+        f["broadcast_bits"] = Signature((), U8)
+        f["display"] = Signature((), None)
+        f["setup"] = Signature((), None)
+        for name, (lo, hi), _loc, what in self.broadcast:
+            t = BOOL if (lo, hi) == (0, 1) and self._is_bool_broadcast(name) else storage_type(lo, hi)
+            getter = f"neighbor_{name}"
+            f[getter] = Signature((U8,), t, t == BOOL)
+            self.sym.neighbor_getters[name] = getter
+            self.sym.pure.add(getter)
+        for h in self.game.handlers:
+            if h.event in ("derived", "broadcast"):
+                rng = _value_range(h.value_type)
+                if rng is None:
+                    if h.event == "derived":
+                        self.err(h.loc, f"@game.derived({h.value_type!r}) needs a type like "
+                                        "bool or range(0, 4)")
+                    continue
+                t = BOOL if h.value_type is bool else storage_type(*rng)
+                fname = f"value_{h.fn.__name__}"
+                f[fname] = Signature((), t, t == BOOL)
+                self.sym.derived[h.fn.__name__] = fname
+                self.sym.pure.add(fname)
+        self.sym.pure |= {"timer_running", "timer_remaining"}
+
+    def _is_bool_broadcast(self, name: str) -> bool:
+        for fd in self.game.fields:
+            if fd.name == name:
+                return fd.type is bool
+        for h in self.handlers_by_event.get("broadcast", []):
+            if h.fn.__name__ == name:
+                return h.value_type is bool
+        return False
+
+    def compile_engine(self, tree: ast.Module) -> None:
+        for node in tree.body:
+            if not isinstance(node, ast.FunctionDef):
+                continue
+            sig = self.sym.functions[node.name]
+            params = [(a.arg, t) for a, t in zip(node.args.args, sig.params, strict=True)]
+            fc = FunctionCompiler(self.sym, file="engine.py", line0=1, node=node, name=node.name,
+                                  params=params, ret=sig.ret, role="engine", tile=None,
+                                  pyglobals={}, engine=True, errors=self.errors,
+                                  ret_is_bool=sig.is_bool)
+            self.functions.append(fc.compile())
+
+    # ---------------------------------------------------------------- handlers
+    def compile_handlers(self) -> None:
+        counters: dict[str, int] = {}
+        self.handler_fns: dict[int, str] = {}
+        for h in self.game.handlers:
+            expected = EVENTS[h.event]
+            if h.event == "message" and h.target is not None and h.target.payload is not None:
+                expected = (*expected, "payload")
+            try:
+                node, file, first = parse_function(h.fn)
+            except (OSError, TypeError):
+                self.err(h.loc, "cannot read this function's source",
+                         "handlers must be written in the game file")
+                continue
+            args = node.args
+            names = [a.arg for a in args.args]
+            if (args.vararg or args.kwarg or args.kwonlyargs or args.defaults
+                    or len(names) != 1 + len(expected)):
+                want = ", ".join(["t", *expected])
+                self.err(h.loc, f"a {h.event.replace('_', ' ')} handler takes ({want})",
+                         f"def {h.fn.__name__}({want}):")
+                continue
+            if h.event in ("message", "bounce") and id(h.target) not in self.sym.messages:
+                self.err(h.loc, f"@game.on_{h.event}() needs a message",
+                         'declare it: Laser = game.message("Laser")')
+                continue
+            if h.event in ("flood", "flood_done") and id(h.target) not in self.sym.floods:
+                self.err(h.loc, f"@game.on_{h.event}() needs a flood",
+                         'declare it: Reset = game.flood("Reset")')
+                continue
+            if h.event == "timer" and id(h.target) not in self.sym.timers:
+                self.err(h.loc, "@game.on_timer() needs a timer", "declare it: flash = game.timer()")
+                continue
+            params = [(n, U8) for n in names[1:]]
+            ret = None
+            ret_bool = False
+            if h.event in ("derived", "broadcast"):
+                fname = self.sym.derived.get(h.fn.__name__)
+                if fname is None:
+                    continue
+                sig = self.sym.functions[fname]
+                ret, ret_bool = sig.ret, sig.is_bool
+                role = "derived"
+            elif h.event == "display":
+                fname, role = "show", "display"
+            elif h.event == "setup":
+                fname, role = "game_setup", "handler"
+            else:
+                n = counters[h.event] = counters.get(h.event, 0) + 1
+                fname = f"{h.event}_{h.fn.__name__}" + (f"_{n}" if n > 1 else "")
+                role = "handler"
+            fc = FunctionCompiler(self.sym, file=file, line0=first, node=node, name=fname,
+                                  params=params, ret=ret, role=role, tile=names[0],
+                                  pyglobals=h.fn.__globals__, errors=self.errors,
+                                  ret_is_bool=ret_bool)
+            fn = fc.compile()
+            if ret is not None and not _always_returns(fn.body):
+                self.err(h.loc, f"{h.fn.__name__}() must return a value on every path",
+                         "end it with a return")
+            self.functions.append(fn)
+            self.handler_fns[id(h)] = fname
+
+    # -------------------------------------------------------------- generation
+    def _fn(self, name: str, params: tuple[Param, ...], ret: IntType | None,
+            body: list[Stmt], doc: str) -> None:
+        self.functions.append(Function(name, params, ret, tuple(body), BLINKC, doc, "dispatch"))
+
+    def _call_handler(self, h: Handler, args: tuple[Expr, ...]) -> Stmt:
+        return ExprStmt(Call(self.handler_fns[id(h)], args, None), h.loc)
+
+    def _handlers(self, event: str) -> list[Handler]:
+        return [h for h in self.handlers_by_event.get(event, []) if id(h) in self.handler_fns]
+
+    def generate(self) -> None:
+        face, code, k = Name("face", U8, "param"), Name("code", U8, "param"), Name("k", U8, "param")
+        # Buttons: read each event the game handles (reading consumes it).
+        body: list[Stmt] = []
+        for event, api in (("click", "buttonSingleClicked"), ("double_click", "buttonDoubleClicked"),
+                           ("multi_click", "buttonMultiClicked"), ("long_press", "buttonLongPressed")):
+            hs = self._handlers(event)
+            if not hs:
+                continue
+            test = Call(api, (), BOOL, builtin=True, is_bool=True)
+            inner: list[Stmt] = []
+            for h in hs:
+                stmt = self._call_handler(h, ())
+                if h.alone is not None:
+                    alone: Expr = Call("isAlone", (), BOOL, builtin=True, is_bool=True)
+                    if not h.alone:
+                        alone = UnOp("not", alone, BOOL, True)
+                    stmt = If(alone, (stmt,), (), h.loc)
+                inner.append(stmt)
+            body.append(If(test, tuple(inner), (), hs[0].loc))
+        self._fn("buttons", (), None, body, "Run the handlers of the button events the game uses.")
+
+        # Messages arriving, and messages that found nobody to take them.
+        deliver: list[Stmt] = []
+        bounce: list[Stmt] = []
+        for m in self.game.messages:
+            base, payload, _ = self.sym.messages[id(m)]
+            n = len(payload) if payload is not None else 1
+            if n == 1:
+                test: Expr = compare("==", code, Const(base, U8))
+            else:
+                test = BoolOp("and", (compare(">=", code, Const(base, U8)),
+                                      compare("<", code, Const(base + n, U8))))
+            payload_arg: tuple[Expr, ...] = ()
+            if payload is not None:
+                payload_arg = (convert(binop("+", binop("-", code, Const(base, I16)),
+                                             Const(payload.start, I16)), U8),)
+            for event, out in (("message", deliver), ("bounce", bounce)):
+                calls = [self._call_handler(h, (face, *payload_arg) if event == "message"
+                                            else (face,))
+                         for h in self._handlers(event) if h.target is m]
+                if calls:
+                    out.append(If(test, tuple(calls), (), m.loc))
+        for kk, fl in enumerate(self.game.floods):
+            wave = self.flood_code + 2 * kk
+            deliver.append(If(compare("==", code, Const(wave, U8)),
+                              (ExprStmt(Call("flood_receive", (Const(kk, U8), face), None), fl.loc),),
+                              (), fl.loc))
+            deliver.append(If(compare("==", code, Const(wave + 1, U8)),
+                              (ExprStmt(Call("flood_answered", (Const(kk, U8), face), None), fl.loc),),
+                              (), fl.loc))
+            # A wave that could not be delivered counts as answered.
+            bounce.append(If(compare("==", code, Const(wave, U8)),
+                             (ExprStmt(Call("flood_answered", (Const(kk, U8), face), None), fl.loc),),
+                             (), fl.loc))
+        self._fn("deliver", (Param("code", U8), Param("face", U8)), None, _chain(deliver),
+                 "A message arrived on `face`: run its handler.")
+        self._fn("bounce", (Param("code", U8), Param("face", U8)), None, _chain(bounce),
+                 "A message could not be delivered out of `face`: nobody is there.")
+
+        for event, fname, doc in (("flood", "on_flood", "Flood k reached this tile."),
+                                  ("flood_done", "on_flood_done",
+                                   "Flood k, started here, has reached every tile.")):
+            stmts = []
+            for kk, fl in enumerate(self.game.floods):
+                calls = [self._call_handler(h, ()) for h in self._handlers(event) if h.target is fl]
+                if calls:
+                    stmts.append(If(compare("==", k, Const(kk, U8)), tuple(calls), (), fl.loc))
+            self._fn(fname, (Param("k", U8),), None, _chain(stmts), doc)
+        stmts = []
+        for tk, t in enumerate(self.game.timers):
+            calls = [self._call_handler(h, ()) for h in self._handlers("timer") if h.target is t]
+            if calls:
+                stmts.append(If(compare("==", k, Const(tk, U8)), tuple(calls), (), t.loc))
+        self._fn("on_timer", (Param("k", U8),), None, _chain(stmts), "Timer k has ended.")
+        for event in ("neighbor_joined", "neighbor_left"):
+            self._fn(f"on_{event}", (Param("face", U8),), None,
+                     [self._call_handler(h, (face,)) for h in self._handlers(event)],
+                     f"A neighbour {'arrived on' if event.endswith('joined') else 'left'} `face`.")
+
+        # Broadcast values and the getters neighbours use to read them.
+        value: Expr = Const(0, U8)
+        for (name, (lo, hi), _loc, what), (_, shift, bits, _) in zip(
+                self.broadcast, self.layout, strict=False):
+            if what == "field":
+                g = self.sym.fields[name]
+                src: Expr = Name(name, g.type, "global", g.is_bool)
+            else:
+                fname = self.sym.derived[name]
+                sig = self.sym.functions[fname]
+                src = Call(fname, (), sig.ret, is_bool=sig.is_bool)
+            part = binop("<<", binop("-", src, Const(lo, I16)), Const(shift, I16))
+            value = binop("|", value, part)
+            getter = self.sym.neighbor_getters[name]
+            sig = self.sym.functions[getter]
+            raw = Call("getLastValueReceivedOnFace", (face,), U8, builtin=True)
+            got = binop("+", binop("&", binop(">>", raw, Const(shift, I16)),
+                                   Const((1 << bits) - 1, I16)), Const(lo, I16))
+            if sig.is_bool:
+                got = compare("!=", got, Const(0, I16))
+            self._fn(getter, (Param("face", U8),), sig.ret,
+                     [Return(convert(got, sig.ret), BLINKC)],  # type: ignore[arg-type]
+                     f"The {name} the neighbour on `face` broadcasts.")
+        self._fn("broadcast_bits", (), U8, [Return(convert(value, U8), BLINKC)],
+                 "The broadcast part of this tile's face value.")
+
+        show = self._handlers("display")
+        self._fn("display", (), None,
+                 [ExprStmt(Call("show", (), None), show[0].loc)] if show else [],
+                 "Set the LEDs (every pass).")
+        setup: list[Stmt] = []
+        if self.game.randomize:
+            setup.append(ExprStmt(Call("randomize", (), None, builtin=True), self.game.loc))
+        if self._handlers("setup"):
+            setup.append(self._call_handler(self._handlers("setup")[0], ()))
+        self._fn("setup", (), None, setup, "Runs once at power-up.")
+
+    # ------------------------------------------------------------------ checks
+    def check_usage(self) -> None:
+        sent: set[str] = set()
+        for fn in self.functions:
+            for call in _calls(fn.body):
+                sent.add(call.func)
+        if "show" not in {f.name for f in self.functions}:
+            self.warn(self.game.loc, "the game has no @game.display function: the LEDs stay off",
+                      "add one: @game.display def look(t): t.color_all(BLUE)")
+        handled = {id(h.target) for h in self._handlers("message")}
+        for m in self.game.messages:
+            if id(m) not in handled:
+                self.warn(m.loc, f"message {m.name!r} has no @game.on_message handler: "
+                                 "arriving ones are ignored",
+                          f"add @game.on_message({m.name}) def ...(t, face):")
+        sent_codes = set()
+        for fn in self.functions:
+            for call in _calls(fn.body):
+                if call.func == "send_code":
+                    sent_codes.add(_code_of(call.args[0]))
+        for m in self.game.messages:
+            base, payload, _ = self.sym.messages[id(m)]
+            n = len(payload) if payload is not None else 1
+            if not any(c is None or base <= c < base + n for c in sent_codes):
+                self.warn(m.loc, f"message {m.name!r} is never sent",
+                          f"send it with t.send({m.name}, face), or remove it")
+        started = {_code_of(c.args[0]) for fn in self.functions for c in _calls(fn.body)
+                   if c.func == "flood_start"}
+        for kk, fl in enumerate(self.game.floods):
+            if kk not in started and None not in started:
+                self.warn(fl.loc, f"flood {fl.name!r} is never started",
+                          f"start it with t.flood({fl.name})")
+        for h in self.game.handlers:
+            if h.event in ("derived",) and h.fn.__name__ in self.sym.fields:
+                self.err(h.loc, f"{h.fn.__name__!r} is both a field and a derived value",
+                         "rename one of them")
+
+    # ------------------------------------------------------------------- prune
+    def prune(self) -> Program:
+        by_name = {f.name: f for f in self.functions}
+        roots = ["setup", "loop", "display", "engine_quiet_until"]
+        keep: list[str] = []
+        todo = [r for r in roots if r in by_name]
+        while todo:
+            name = todo.pop()
+            if name in keep:
+                continue
+            keep.append(name)
+            for call in _calls(by_name[name].body):
+                if not call.builtin and call.func in by_name and call.func not in keep:
+                    todo.append(call.func)
+        functions = tuple(f for f in self.functions if f.name in keep)
+        used = {n for f in functions for n in _names(f.body)}
+        globals_ = tuple(g for g in self.globals if g.role == "state" or g.name in used)
+        enums = {e.name: e.members for e in self.game.enums if e.name}
+        return Program(self.game.name, self.source, globals_, functions,
+                       tuple(self.constants), tuple(self.layout), tuple(self.codes), enums,
+                       self.game.randomize)
+
+
+def _chain(stmts: list[Stmt]) -> list[Stmt]:
+    """if/elif chain of mutually exclusive tests (each an If with no else)."""
+    out: Stmt | None = None
+    for s in reversed(stmts):
+        assert isinstance(s, If)
+        out = If(s.test, s.body, (out,) if out is not None else (), s.loc)
+    return [out] if out is not None else []
+
+
+def _always_returns(body: tuple[Stmt, ...]) -> bool:
+    for s in body:
+        if isinstance(s, Return):
+            return True
+        if isinstance(s, If) and s.orelse and _always_returns(s.body) and _always_returns(s.orelse):
+            return True
+    return False
+
+
+def _code_of(e: Expr) -> int | None:
+    return e.value if isinstance(e, Const) else None
+
+
+def _walk_exprs(e: Expr):
+    yield e
+    if isinstance(e, BinOp | Compare):
+        yield from _walk_exprs(e.left)
+        yield from _walk_exprs(e.right)
+    elif isinstance(e, UnOp):
+        yield from _walk_exprs(e.operand)
+    elif isinstance(e, Cast):
+        yield from _walk_exprs(e.value)
+    elif isinstance(e, BoolOp):
+        for v in e.values:
+            yield from _walk_exprs(v)
+    elif isinstance(e, Cond):
+        for v in (e.test, e.body, e.orelse):
+            yield from _walk_exprs(v)
+    elif isinstance(e, Call):
+        for a in e.args:
+            yield from _walk_exprs(a)
+    elif isinstance(e, Index):
+        yield from _walk_exprs(e.index)
+
+
+def walk_stmts(body: tuple[Stmt, ...] | list[Stmt]):
+    """Every statement and every expression in a body (for analyses)."""
+    for s in body:
+        yield s
+        if isinstance(s, If):
+            yield from _walk_exprs(s.test)
+            yield from walk_stmts(s.body)
+            yield from walk_stmts(s.orelse)
+        elif isinstance(s, For):
+            yield from _walk_exprs(s.start)
+            yield from _walk_exprs(s.stop)
+            yield from walk_stmts(s.body)
+        elif isinstance(s, Assign):
+            yield from _walk_exprs(s.target)
+            yield from _walk_exprs(s.value)
+        elif isinstance(s, Local):
+            yield from _walk_exprs(s.value)
+        elif isinstance(s, Return) and s.value is not None:
+            yield from _walk_exprs(s.value)
+        elif isinstance(s, ExprStmt):
+            yield from _walk_exprs(s.value)
+
+
+def _calls(body: tuple[Stmt, ...]):
+    return [n for n in walk_stmts(body) if isinstance(n, Call)]
+
+
+def _names(body: tuple[Stmt, ...]) -> set[str]:
+    out = set()
+    for n in walk_stmts(body):
+        if isinstance(n, Name) and n.scope == "global":
+            out.add(n.name)
+        elif isinstance(n, Index):
+            out.add(n.array)
+    return out
+
+
+__all__ = ["LINK_GRACE_MS", "GameLowering", "Lowered", "walk_stmts"]
+_ = (math, U32)
