@@ -152,7 +152,7 @@ def parse_key_value(word: Word, where: Where, error: type[SourceError]) -> tuple
     return key, parse_value(raw, where, error)
 
 
-def parse_duration(text: str, where: Where, error: type[SourceError],
+def parse_duration(text: str, where: Where | None, error: type[SourceError],
                    what: str = "duration") -> float:
     """A duration in milliseconds from text such as `80ms`, `1.5s` or `2min`."""
     m = _DURATION_RE.match(text.strip())
