@@ -76,7 +76,8 @@ def _canvas(tiles: list[TileLook], color: bool) -> list[list[Cell]]:
         x, y = (q - q0) * _DX, (h - h0) * _HALF_ROW
         for line, col, ch, direction in _EDGES:
             c = t.color_towards(direction)
-            grid[y + line][x + col] = (ch, (to_rgb888(c) if c != OFF else _UNLIT) if color else None)
+            rgb = to_rgb888(c) if c != OFF else _UNLIT
+            grid[y + line][x + col] = (ch, rgb if color else None)
         for direction, (line, col) in _RING.items():
             if color:
                 if direction == t.rot % 6:
