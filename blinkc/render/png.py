@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
@@ -53,20 +54,23 @@ def _font(px: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
         return ImageFont.load_default()
 
 
-def draw_cluster(tiles: Iterable[Mapping], title: str | None = None,
-                 size: int = 48) -> Image.Image:
-    """The picture as a Pillow image; `size` is a hexagon's corner radius in pixels."""
-    items = looks(tiles)
+@dataclass
+class _Plan:
+    """Where everything goes, in supersampled pixels."""
+
+    width: int
+    height: int
+    spots: list[tuple[TileLook, float, float]]
+    held_label_y: float | None
+
+
+def _plan(items: list[TileLook], title: str | None, s: float) -> _Plan:
     table = [t for t in items if t.pos is not None]
     held = [t for t in items if t.pos is None]
-    s = size * _SUPER
     margin = s * 0.5
-    spots: list[tuple[TileLook, float, float]] = []
-    for t in table:
-        x, y = centre(t.pos, s)  # type: ignore[arg-type]
-        spots.append((t, x, y))
     half_w, half_h = s, s * math.sqrt(3) / 2
     title_h = s * 0.6 if title else 0.0
+    spots = [(t, *centre(t.pos, s)) for t in table]  # type: ignore[arg-type]
     if spots:
         left = min(x for _, x, _ in spots) - half_w - margin
         top = min(y for _, _, y in spots) - half_h - margin - title_h
@@ -74,25 +78,42 @@ def draw_cluster(tiles: Iterable[Mapping], title: str | None = None,
         bottom = max(y for _, _, y in spots) + half_h + margin
     else:
         left, top, right, bottom = -margin, -margin - title_h, margin, margin
-    label_h = s * 0.5
+    label_y = None
     if held:
-        # A row below: one hexagon width and a gap apart, under a small label.
-        row_y = bottom + label_h + half_h
-        for i, t in enumerate(held):
-            spots.append((t, left + margin + half_w + i * 2.2 * s, row_y))
-        right = max(right, left + margin + 2 * half_w + (len(held) - 1) * 2.2 * s + margin)
+        # A row below the cluster, under a small label, a hexagon and a gap apart.
+        label_y = bottom
+        row_y = bottom + s * 0.5 + half_h
+        step = 2.2 * s
+        spots += [(t, left + margin + half_w + i * step, row_y) for i, t in enumerate(held)]
+        right = max(right, left + 2 * (margin + half_w) + (len(held) - 1) * step)
         bottom = row_y + half_h + margin
-    width, height = math.ceil(right - left), math.ceil(bottom - top)
-    img = Image.new("RGB", (width, height), BACKGROUND)
+    return _Plan(math.ceil(right - left), math.ceil(bottom - top),
+                 [(t, x - left, y - top) for t, x, y in spots],
+                 None if label_y is None else label_y - top)
+
+
+def centres(tiles: Iterable[Mapping], title: str | None = None,
+            size: int = 48) -> dict[str, tuple[float, float]]:
+    """Each tile's centre in the image `draw_cluster` makes with the same arguments."""
+    plan = _plan(looks(tiles), title, size * _SUPER)
+    return {t.name: (x / _SUPER, y / _SUPER) for t, x, y in plan.spots}
+
+
+def draw_cluster(tiles: Iterable[Mapping], title: str | None = None,
+                 size: int = 48) -> Image.Image:
+    """The picture as a Pillow image; `size` is a hexagon's corner radius in pixels."""
+    s = size * _SUPER
+    plan = _plan(looks(tiles), title, s)
+    img = Image.new("RGB", (plan.width, plan.height), BACKGROUND)
     draw = ImageDraw.Draw(img)
     font = _font(max(8, int(s * 0.3)))
-    for t, x, y in spots:
-        _draw_tile(draw, t, x - left, y - top, s, font)
+    for t, x, y in plan.spots:
+        _draw_tile(draw, t, x, y, s, font)
     if title:
-        draw.text((margin * 0.6, margin * 0.4), title, fill=TEXT, font=_font(int(s * 0.35)))
-    if held:
-        label_y = row_y - half_h - label_h - top
-        draw.text((margin * 0.6, label_y), "in the hand", fill=TEXT, font=_font(int(s * 0.28)))
+        draw.text((s * 0.3, s * 0.2), title, fill=TEXT, font=_font(int(s * 0.35)))
+    if plan.held_label_y is not None:
+        draw.text((s * 0.3, plan.held_label_y), "in the hand", fill=TEXT,
+                  font=_font(int(s * 0.28)))
     return img.reduce(_SUPER)
 
 
