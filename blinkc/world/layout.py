@@ -32,6 +32,7 @@ from .syntax import (
     Value,
     Where,
     Word,
+    caller_where,
     check_name,
     did_you_mean,
     format_value,
@@ -41,6 +42,7 @@ from .syntax import (
     split_line,
     strip_comment,
 )
+from .tile import Tile
 from .world import World, WorldError
 
 #: Coordinates beyond this are surely a typo (and would make huge pictures).
@@ -177,8 +179,8 @@ class Layout:
 
     def add(self, name: str, pos: Pos | None, rot: int = 0, program: str | None = None,
             **params: Value) -> Layout:
-        """Add a tile from Python (checked like a layout line)."""
-        where = Where(self.path)
+        """Add a tile from Python (checked like a layout line; errors name the calling line)."""
+        where = caller_where()
         draft = TileDraft(name, where, pos, True, rot, program, dict(params))
         self.tiles = _finish([*(_as_draft(t) for t in self.tiles), draft],
                              self.program, self.game_path)
@@ -189,7 +191,7 @@ class Layout:
         for spec in self.tiles:
             make_program(spec, resolver)
 
-    def build(self, world: World, resolver: Resolver = resolve_program) -> list:
+    def build(self, world: World, resolver: Resolver = resolve_program) -> list[Tile]:
         """Power up every tile of the layout in `world`; returns the world's Tiles."""
         programs = [make_program(spec, resolver) for spec in self.tiles]
         out = []

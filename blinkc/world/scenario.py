@@ -23,7 +23,6 @@ schedules them with `World.call_at`.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,6 +47,7 @@ from .syntax import (
     SourceError,
     Where,
     Word,
+    caller_where,
     check_name,
     did_you_mean,
     format_duration,
@@ -135,15 +135,6 @@ def _place_text(place: Place) -> str:
     return f"{place[0]},{place[1]}"
 
 
-def _caller() -> Where:
-    """Where in Python code a scenario step was written (for errors from the Python API)."""
-    frame = sys._getframe(1)
-    here = frame.f_code.co_filename
-    while frame.f_back is not None and frame.f_code.co_filename == here:
-        frame = frame.f_back
-    return Where(frame.f_code.co_filename, frame.f_lineno)
-
-
 class Scenario:
     """Timed steps, built from Python or parsed from text."""
 
@@ -176,7 +167,7 @@ class Scenario:
         ok = isinstance(ms, int | float) and not isinstance(ms, bool) and ms == ms
         if not ok or ms < 0 or (ms == 0 and not allow_zero) or ms > MAX_TIME_MS:
             least = "0" if allow_zero else "more than 0"
-            raise ScenarioError(f"bad {what} {ms!r} ms", where or _caller(),
+            raise ScenarioError(f"bad {what} {ms!r} ms", where or caller_where(),
                                 f"it must be {least} and at most a day")
         return float(ms)
 
@@ -202,7 +193,7 @@ class Scenario:
               gap_ms: float = GAP_MS, where: Where | None = None,
               _action: str = "multi") -> Scenario:
         """`count` clicks in a row (3 or more is a multi click on the tile)."""
-        where = where or _caller()
+        where = where or caller_where()
         if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 255:
             raise ScenarioError(f"bad click count {count!r}", where, "a count is 1..255")
         down = self._time(down_ms, "button-down time", where)
@@ -223,14 +214,14 @@ class Scenario:
 
     def long(self, *tiles: str, hold_ms: float = LONG_MS, where: Where | None = None) -> Scenario:
         """Hold the button for `hold_ms`, then let go (1.2 s or more is a long press)."""
-        where = where or _caller()
+        where = where or caller_where()
         hold = self._time(hold_ms, "hold time", where)
         detail = "" if hold == LONG_MS else format_duration(hold)
         return self._button("long", tiles, ((0.0, True), (hold, False)), detail, where)
 
     def _button(self, action: str, tiles: Sequence[str], contacts: tuple[tuple[float, bool], ...],
                 detail: str, where: Where | None) -> Scenario:
-        where = where or _caller()
+        where = where or caller_where()
         names = self._names(tiles, action, where)
         step = Step(self.cursor_ms, action, names, contacts, detail=detail, where=where)
         self.steps.append(step)
@@ -252,7 +243,7 @@ class Scenario:
     def add(self, name: str, pos: Pos | Beside | None = None, rot: int = 0,
             program: str | None = None, where: Where | None = None, **params: Any) -> Scenario:
         """Power up a new tile at `pos` (None: in the hand), running `program`."""
-        where = where or _caller()
+        where = where or caller_where()
         draft = TileDraft(check_name(name, where, ScenarioError), where, pos, True,
                           self._rot(rot, where), program, dict(params))
         return self.add_draft(draft)
@@ -269,7 +260,7 @@ class Scenario:
 
     def lift(self, *tiles: str, where: Where | None = None) -> Scenario:
         """Pick tiles up off the table; they keep running, alone."""
-        where = where or _caller()
+        where = where or caller_where()
         for name in self._names(tiles, "lift", where):
             self.steps.append(Step(self.cursor_ms, "lift", (name,), where=where))
         return self
@@ -279,7 +270,7 @@ class Scenario:
     def place(self, name: str, pos: Pos | Beside, rot: int | None = None,
               where: Where | None = None) -> Scenario:
         """Put a tile down at `pos` (moving it if it is on the table)."""
-        where = where or _caller()
+        where = where or caller_where()
         self._check_place(pos, where, allow_held=False)
         step = Step(self.cursor_ms, "place", self._names([name], "place", where), place=pos,
                     rot=None if rot is None else self._rot(rot, where), where=where)
@@ -291,7 +282,7 @@ class Scenario:
     def rotate(self, name: str, rot: int, relative: bool = False,
                where: Where | None = None) -> Scenario:
         """Turn a tile to rotation `rot` (or by `rot` steps clockwise, if `relative`)."""
-        where = where or _caller()
+        where = where or caller_where()
         if relative:
             if isinstance(rot, bool) or not isinstance(rot, int):
                 raise ScenarioError(f"bad rotation step {rot!r}", where, "e.g. +1 or -2")

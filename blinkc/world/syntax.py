@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -52,6 +53,15 @@ class SourceError(Exception):
     def __str__(self) -> str:
         text = f"{self.where}: {self.message}" if self.where else self.message
         return f"{text}\n  hint: {self.hint}" if self.hint else text
+
+
+def caller_where() -> Where:
+    """The line of Python code that called into this module's caller (for API errors)."""
+    frame = sys._getframe(1)
+    here = frame.f_code.co_filename
+    while frame.f_back is not None and frame.f_code.co_filename == here:
+        frame = frame.f_back
+    return Where(frame.f_code.co_filename, frame.f_lineno)
 
 
 @dataclass(frozen=True)
