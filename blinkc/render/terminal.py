@@ -49,7 +49,7 @@ Cell = tuple[str, "tuple[int, int, int] | str | None"]
 def use_color(stream: IO[str] | None = None) -> bool:
     """Colour only for a terminal, and never when NO_COLOR is set or TERM is dumb."""
     stream = stream or _stdout()
-    if "NO_COLOR" in os.environ or os.environ.get("TERM") == "dumb":
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":  # no-color.org
         return False
     isatty = getattr(stream, "isatty", None)
     return bool(isatty and isatty())

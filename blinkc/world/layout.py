@@ -439,7 +439,7 @@ def parse_map(rows: Sequence[str], path: str | None,
     cells: list[tuple[str, int, int, Where]] = []  # name, x, line index, where
     for k, row in enumerate(rows):
         at = Where(path, first_line + k)
-        for word in split_line(strip_comment(row), at, LayoutError):
+        for word in split_line(strip_comment(row).expandtabs(8), at, LayoutError):
             if word.text != ".":
                 check_name(word.text, at, LayoutError)
             cells.append((word.text, word.col, k, at))

@@ -99,6 +99,11 @@ def test_map_tiles_take_programs_and_settings_from_tile_lines_and_dots_are_empty
     assert (b.pos, b.rot, b.program) == ((1, 0), 2, "hops")
 
 
+def test_tabs_in_a_map_count_as_spaces_to_the_next_multiple_of_8():
+    layout = parse_layout("program hops\nmap\na\n\tb\n\n        .\nend")
+    assert [t.pos for t in layout.tiles] == [(0, 0), (1, 0)]
+
+
 def test_held_tiles_have_no_place():
     layout = parse_layout("tile a held clicks")
     assert layout.tiles[0].pos is None
