@@ -1,0 +1,540 @@
+"""Layouts: which tiles a cluster has, where they sit and what they run.
+
+A layout file is written by hand (the format is described in
+docs/layouts.md):
+
+    game firmware/pirates_lasers.py      # optional: the game every tile runs
+    program hops                         # optional: the default program
+    tile a at 0,0 source=true            # name, place, rotation, program, settings
+    tile b at SE of a rot 3
+    map                                  # optional: places drawn as a hex map
+      c
+          d
+    end
+
+`parse_layout` / `load_layout` check everything that can be checked from the
+text alone; `Layout.build(world, resolver)` turns each tile's spec into a
+program through a replaceable resolver (built-in programs by default; the
+DSL plugs its games in here) and powers the tiles up in a `World`.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from .geometry import DIRECTION_NAMES, Pos, neighbour_pos
+from .syntax import (
+    SourceError,
+    Value,
+    Where,
+    Word,
+    caller_where,
+    check_name,
+    did_you_mean,
+    format_value,
+    parse_int,
+    parse_key_value,
+    parse_value,
+    split_line,
+    strip_comment,
+)
+from .tile import Tile
+from .world import World, WorldError
+
+#: Coordinates beyond this are surely a typo (and would make huge pictures).
+MAX_COORD = 99
+
+TILE_FORM = "tile NAME at Q,R [rot N] [PROGRAM] [key=value ...]"
+
+
+class LayoutError(SourceError):
+    """A mistake in a layout, with its file and line."""
+
+
+class ProgramError(Exception):
+    """A resolver cannot make a program for a tile (the caller adds file and line)."""
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+
+@dataclass(frozen=True)
+class Beside:
+    """A place next to another tile: `SE of a` is the spot south-east of tile a."""
+
+    direction: int
+    tile: str
+
+    def __str__(self) -> str:
+        return f"{DIRECTION_NAMES[self.direction]} of {self.tile}"
+
+
+#: Where a tile goes: a lattice position, next to another tile, or nowhere (held).
+Place = Pos | Beside | None
+
+
+@dataclass(frozen=True)
+class TileSpec:
+    """Everything a layout says about one tile."""
+
+    name: str
+    pos: Pos | None = None
+    rot: int = 0
+    #: The program's name, or None (then the game, if any, decides).
+    program: str | None = None
+    #: Settings given as key=value: the program's initial state (`source=true`, `kind=HAZARD`).
+    params: dict[str, Value] = field(default_factory=dict)
+    #: The game file the layout names, resolved against the layout's folder.
+    game: str | None = None
+    where: Where | None = field(default=None, compare=False)
+
+
+@dataclass
+class TileDraft:
+    """A tile as written, before its place is worked out (also used by scenarios)."""
+
+    name: str
+    where: Where
+    place: Place = None
+    has_place: bool = False
+    rot: int | None = None
+    program: str | None = None
+    params: dict[str, Value] = field(default_factory=dict)
+
+
+# --------------------------------------------------------------- resolvers
+Resolver = Callable[[TileSpec], Any]
+
+
+def builtin_programs() -> dict[str, type]:
+    from ..programs import PROGRAMS  # late: programs import the runtime only, but keep it lazy
+
+    return dict(PROGRAMS)
+
+
+def resolve_program(spec: TileSpec) -> Any:
+    """The default resolver: a built-in program (blinkc.programs) made with the tile's settings."""
+    programs = builtin_programs()
+    known = ", ".join(sorted(programs))
+    if spec.program is None:
+        if spec.game is not None:
+            raise ProgramError(f"tile {spec.name!r} would run the game {spec.game}, "
+                               "but this blinkc cannot load games yet",
+                               f"name a built-in program for the tile: {known}")
+        raise ProgramError(f"tile {spec.name!r} has no program",
+                           f"name one on the tile line ({known}) or add a line `program NAME`")
+    cls = programs.get(spec.program)
+    if cls is None:
+        hint = did_you_mean(spec.program, programs) or f"the programs are: {known}"
+        raise ProgramError(f"unknown program {spec.program!r}", hint)
+    accepted = [p.name for p in inspect.signature(cls).parameters.values()
+                if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    for key in spec.params:
+        if key not in accepted:
+            takes = ", ".join(accepted) if accepted else "no settings"
+            raise ProgramError(f"program {spec.program!r} has no setting {key!r}",
+                               f"it takes: {takes}")
+    return cls(**spec.params)
+
+
+def make_program(spec: TileSpec, resolver: Resolver) -> Any:
+    """Resolve a spec's program, turning the resolver's complaint into a LayoutError."""
+    try:
+        return resolver(spec)
+    except ProgramError as e:
+        raise LayoutError(e.message, spec.where, e.hint) from None
+
+
+# ------------------------------------------------------------------ layout
+@dataclass
+class Layout:
+    """A cluster as a layout describes it."""
+
+    tiles: list[TileSpec] = field(default_factory=list)
+    #: The `game` header as written (a path, relative to the layout's folder).
+    game: str | None = None
+    #: The `program` header: the program of tiles that name none.
+    program: str | None = None
+    path: str | None = None
+
+    def tile(self, name: str) -> TileSpec:
+        for spec in self.tiles:
+            if spec.name == name:
+                return spec
+        raise KeyError(name)
+
+    @property
+    def names(self) -> list[str]:
+        return [t.name for t in self.tiles]
+
+    @property
+    def game_path(self) -> str | None:
+        return _game_path(self.game, self.path)
+
+    def add(self, name: str, pos: Pos | None, rot: int = 0, program: str | None = None,
+            **params: Value) -> Layout:
+        """Add a tile from Python (checked like a layout line; errors name the calling line)."""
+        where = caller_where()
+        draft = TileDraft(name, where, pos, True, rot, program, dict(params))
+        self.tiles = _finish([*(_as_draft(t) for t in self.tiles), draft],
+                             self.program, self.game_path)
+        return self
+
+    def check(self, resolver: Resolver = resolve_program) -> None:
+        """Resolve every tile's program once, so bad names fail before anything runs."""
+        for spec in self.tiles:
+            make_program(spec, resolver)
+
+    def build(self, world: World, resolver: Resolver = resolve_program) -> list[Tile]:
+        """Power up every tile of the layout in `world`; returns the world's Tiles."""
+        programs = [make_program(spec, resolver) for spec in self.tiles]
+        out = []
+        for spec, program in zip(self.tiles, programs, strict=True):
+            try:
+                out.append(world.add_tile(spec.name, program, spec.pos, spec.rot))
+            except WorldError as e:
+                raise LayoutError(str(e), spec.where) from None
+        return out
+
+    def to_text(self) -> str:
+        """The layout in line-per-tile form; `parse_layout` reads it back unchanged."""
+        lines = []
+        if self.game is not None:
+            lines.append(f"game {format_value(self.game)}")
+        if self.program is not None:
+            lines.append(f"program {self.program}")
+        for t in self.tiles:
+            parts = ["tile", t.name]
+            parts += ["held"] if t.pos is None else ["at", f"{t.pos[0]},{t.pos[1]}"]
+            if t.rot:
+                parts += ["rot", str(t.rot)]
+            if t.program is not None:
+                parts.append(t.program)
+            parts += [f"{k}={format_value(v)}" for k, v in t.params.items()]
+            lines.append(" ".join(parts))
+        return "\n".join(lines) + "\n"
+
+
+def _game_path(game: str | None, layout_path: str | None) -> str | None:
+    if game is None:
+        return None
+    if layout_path is None or Path(game).is_absolute():
+        return game
+    return str(Path(layout_path).parent / game)
+
+
+def _as_draft(spec: TileSpec) -> TileDraft:
+    return TileDraft(spec.name, spec.where or Where(), spec.pos, True, spec.rot,
+                     spec.program, dict(spec.params))
+
+
+# ---------------------------------------------------------- tile clauses
+def parse_tile_words(words: Sequence[Word], where: Where,
+                     error: type[SourceError] = LayoutError) -> TileDraft:
+    """`NAME [at PLACE | held] [rot N] [PROGRAM] [key=value ...]` (after the keyword)."""
+    if not words:
+        raise error("a tile needs a name", where, f"write {TILE_FORM}")
+    draft = TileDraft(check_name(words[0].text, where, error), where)
+    i = 1
+    while i < len(words):
+        text = words[i].text
+        if text in ("at", "held"):
+            if draft.has_place:
+                raise error(f"tile {draft.name!r} is given two places", where,
+                            "give one of: at Q,R / at DIR of TILE / held")
+            draft.has_place = True
+            if text == "held":
+                i += 1
+            else:
+                draft.place, i = parse_place(words, i + 1, where, error)
+        elif text == "rot" or text.startswith("rot="):
+            if draft.rot is not None:
+                raise error(f"tile {draft.name!r} is given two rotations", where)
+            if text == "rot":
+                if i + 1 >= len(words):
+                    raise error("`rot` needs a rotation 0..5", where, "e.g. rot 2")
+                draft.rot = parse_rotation(words[i + 1].text, where, error)
+                i += 2
+            else:
+                draft.rot = parse_rotation(text[4:], where, error)
+                i += 1
+        elif "=" in text:
+            key, value = parse_key_value(words[i], where, error)
+            if key in draft.params:
+                raise error(f"setting {key!r} is given twice", where)
+            draft.params[key] = value
+            i += 1
+        elif draft.program is None:
+            draft.program = check_name(text, where, error, "program name")
+            i += 1
+        else:
+            raise error(f"unexpected word {text!r}", where,
+                        f"a tile has one program; the form is: {TILE_FORM}")
+    return draft
+
+
+def parse_rotation(text: str, where: Where, error: type[SourceError]) -> int:
+    rot = parse_int(text)
+    if rot is None or not 0 <= rot <= 5:
+        raise error(f"bad rotation {text!r}", where,
+                    "a rotation is 0..5, in 60° steps clockwise (face 0 then points that way)")
+    return rot
+
+
+def parse_place(words: Sequence[Word], i: int, where: Where,
+                error: type[SourceError]) -> tuple[Place, int]:
+    """A place starting at words[i]: `Q,R` or `DIR of TILE`; returns it and the next index."""
+    hint = "write a place as Q,R (e.g. 1,0) or DIR of TILE (e.g. SE of a)"
+    if i >= len(words):
+        raise error("a place is missing", where, hint)
+    text = words[i].text
+    direction = text.upper()
+    if direction in DIRECTION_NAMES:
+        if i + 2 >= len(words) or words[i + 1].text != "of":
+            raise error(f"incomplete place {text!r}", where, f"write {direction} of TILE")
+        other = check_name(words[i + 2].text, where, error)
+        return Beside(DIRECTION_NAMES.index(direction), other), i + 3
+    # `1,0`, `(1,0)` or, written with a space, `1, 0`.
+    used = 1
+    if text.endswith(",") and i + 1 < len(words):
+        text += words[i + 1].text
+        used = 2
+    q_text, comma, r_text = text.strip("()").partition(",")
+    q, r = parse_int(q_text.strip()), parse_int(r_text.strip())
+    if not comma or q is None or r is None:
+        raise error(f"bad place {text!r}", where, hint)
+    if abs(q) > MAX_COORD or abs(r) > MAX_COORD:
+        raise error(f"place {q},{r} is too far out", where,
+                    f"coordinates are -{MAX_COORD}..{MAX_COORD}")
+    return (q, r), i + used
+
+
+# ---------------------------------------------------------------- parsing
+_KEYWORDS = ("game", "program", "tile", "map")
+
+
+def load_layout(path: str | Path, resolver: Resolver | None = None) -> Layout:
+    """Read and check a layout file (and its programs, if a resolver is given)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise LayoutError(f"cannot read layout: {_reason(e)}", Where(str(path))) from None
+    layout = parse_layout(text, str(path))
+    if resolver is not None:
+        layout.check(resolver)
+    return layout
+
+
+def _reason(e: Exception) -> str:
+    if isinstance(e, OSError) and e.strerror:
+        return e.strerror.lower()
+    return str(e)
+
+
+def parse_layout(text: str, path: str | None = None) -> Layout:
+    """Parse layout text; every mistake raises LayoutError with the file and line."""
+    game: str | None = None
+    program: str | None = None
+    drafts: list[TileDraft] = []  # from tile lines
+    mapped: list[tuple[str, Pos, Where]] = []  # from maps
+    lines = text.split("\n")
+    n = 0
+    while n < len(lines):
+        where = Where(path, n + 1)
+        words = split_line(lines[n], where, LayoutError)
+        n += 1
+        if not words:
+            continue
+        key, rest = words[0].text, words[1:]
+        if key == "game":
+            if game is not None:
+                raise LayoutError("the layout names a game twice", where)
+            game = _one_value(rest, where, "game", "game firmware/my_game.py")
+        elif key == "program":
+            if program is not None:
+                raise LayoutError("the layout gives the default program twice", where)
+            program = check_name(_one_value(rest, where, "program", "program hops"),
+                                 where, LayoutError, "program name")
+        elif key == "tile":
+            drafts.append(parse_tile_words(rest, where))
+        elif key == "map":
+            if rest:
+                raise LayoutError("`map` stands alone on its line", where,
+                                  "put the map's rows on the lines below, then `end`")
+            end = _find_end(lines, n, where)
+            mapped += parse_map(lines[n:end], path, n + 1)
+            n = end + 1
+        else:
+            hint = did_you_mean(key, _KEYWORDS)
+            if hint is None:
+                hint = f"lines start with game, program, tile or map; a tile is: {TILE_FORM}"
+            raise LayoutError(f"unknown line {key!r}", where, hint)
+    drafts = _merge_map(drafts, mapped)
+    if not drafts:
+        raise LayoutError("the layout has no tiles", Where(path, None),
+                          f"add a line like: {TILE_FORM}")
+    return Layout(_finish(drafts, program, _game_path(game, path)), game, program, path)
+
+
+def _one_value(rest: Sequence[Word], where: Where, what: str, example: str) -> str:
+    if len(rest) != 1:
+        raise LayoutError(f"`{what}` takes one value", where, f"e.g. {example}")
+    value = parse_value(rest[0].text, where, LayoutError)
+    return value if isinstance(value, str) else rest[0].text
+
+
+def _merge_map(drafts: list[TileDraft], mapped: list[tuple[str, Pos, Where]]) -> list[TileDraft]:
+    """Give tile lines their places from the map; tiles only in the map get a draft."""
+    by_name: dict[str, TileDraft] = {}
+    for d in drafts:
+        if d.name in by_name:
+            raise LayoutError(f"tile {d.name!r} is already defined on line "
+                              f"{by_name[d.name].where.line}", d.where,
+                              "give each tile its own name")
+        by_name[d.name] = d
+    seen: dict[str, Where] = {}
+    first_line = {d.name: d.where.line or 0 for d in drafts}
+    out = list(drafts)
+    for name, pos, at in mapped:
+        if name in seen:
+            raise LayoutError(f"tile {name!r} is in the map twice (also on line "
+                              f"{seen[name].line})", at)
+        seen[name] = at
+        d = by_name.get(name)
+        if d is None:
+            out.append(TileDraft(name, at, pos, True))
+            first_line[name] = at.line or 0
+            continue
+        if d.has_place:
+            raise LayoutError(f"tile {name!r} is placed twice: on line {d.where.line} and in "
+                              f"the map (line {at.line})", d.where,
+                              "drop `at ...` from the tile line; the map gives its place")
+        d.place, d.has_place = pos, True
+        first_line[name] = min(first_line[name], at.line or 0)
+    # Tiles power up in the order they first appear in the file.
+    return sorted(out, key=lambda d: first_line[d.name])
+
+
+def _find_end(lines: list[str], start: int, where: Where) -> int:
+    for k in range(start, len(lines)):
+        if strip_comment(lines[k]).strip() == "end":
+            return k
+    raise LayoutError("the map has no `end`", where, "close the map with a line `end`")
+
+
+def parse_map(rows: Sequence[str], path: str | None,
+              first_line: int) -> list[tuple[str, Pos, Where]]:
+    """Tile places from a hex map drawn in text (see docs/layouts.md).
+
+    Each column of the lattice is a text column (told apart by where names
+    start); neighbouring columns are half a row apart, so a tile's south-east
+    neighbour is one column right and one line down.
+    """
+    cells: list[tuple[str, int, int, Where]] = []  # name, x, line index, where
+    for k, row in enumerate(rows):
+        at = Where(path, first_line + k)
+        for word in split_line(strip_comment(row).expandtabs(8), at, LayoutError):
+            if word.text != ".":
+                check_name(word.text, at, LayoutError)
+            cells.append((word.text, word.col, k, at))
+    xs = sorted({x for _, x, _, _ in cells})
+    placed = [(name, xs.index(x), k, at) for name, x, k, at in cells]
+    out: list[tuple[str, Pos, Where]] = []
+    parity: int | None = None
+    for name, col, k, at in placed:
+        if parity is None:
+            parity = (k - col) % 2
+        if (k - col) % 2 != parity:
+            raise LayoutError(f"{name!r} is off the hex grid of the map", at,
+                              "tiles in neighbouring columns sit half a row apart: move it "
+                              "one line up or down (and start names of one column at the "
+                              "same character)")
+        if name != ".":
+            out.append((name, (col, (k - col - parity) // 2), at))
+    return out
+
+
+def _finish(drafts: list[TileDraft], default_program: str | None,
+            game: str | None) -> list[TileSpec]:
+    """Work out every place, check names and overlaps, and make the specs."""
+    names: dict[str, TileDraft] = {}
+    for d in drafts:
+        check_name(d.name, d.where, LayoutError)
+        if d.name in names:
+            raise LayoutError(f"tile {d.name!r} is already defined on line "
+                              f"{names[d.name].where.line}", d.where,
+                              "give each tile its own name")
+        if d.rot is not None and not (isinstance(d.rot, int) and 0 <= d.rot <= 5):
+            raise LayoutError(f"bad rotation {d.rot!r}", d.where, "a rotation is 0..5")
+        names[d.name] = d
+    places: dict[str, Pos | None] = {}
+    pending = list(drafts)
+    while pending:
+        left = []
+        for d in pending:
+            if not d.has_place:
+                raise LayoutError(f"tile {d.name!r} has no place", d.where,
+                                  "add `at Q,R` or `at DIR of TILE`, draw it in a map, "
+                                  "or write `held` for a tile in the hand")
+            if isinstance(d.place, Beside):
+                other = d.place.tile
+                if other not in names:
+                    raise LayoutError(f"no tile named {other!r} to place {d.name!r} next to",
+                                      d.where, did_you_mean(other, names))
+                if other in places:
+                    base = places[other]
+                    if base is None:
+                        raise LayoutError(f"tile {other!r} is held, so {d.name!r} cannot be "
+                                          "placed next to it", d.where)
+                    places[d.name] = neighbour_pos(base, d.place.direction)
+                else:
+                    left.append(d)
+            else:
+                places[d.name] = _check_pos(d.place, d.where)
+        if len(left) == len(pending):
+            d = left[0]
+            raise LayoutError(f"the place of tile {d.name!r} depends on itself", d.where,
+                              "give one tile of the chain a place Q,R")
+        pending = left
+    taken: dict[Pos, TileDraft] = {}
+    for d in sorted(drafts, key=lambda d: d.where.line or 0):
+        pos = places[d.name]
+        if pos is None:
+            continue
+        if pos in taken:
+            first = taken[pos]
+            raise LayoutError(f"tile {d.name!r} at {pos[0]},{pos[1]} overlaps tile "
+                              f"{first.name!r} (line {first.where.line})", d.where,
+                              "each place holds one tile")
+        taken[pos] = d
+    return [
+        TileSpec(d.name, places[d.name], d.rot or 0, d.program or default_program,
+                 dict(d.params), game, d.where)
+        for d in drafts
+    ]
+
+
+def _check_pos(pos: Any, where: Where) -> Pos | None:
+    if pos is None:
+        return None
+    if (not isinstance(pos, tuple) or len(pos) != 2
+            or not all(isinstance(c, int) and not isinstance(c, bool) for c in pos)):
+        raise LayoutError(f"bad place {pos!r}", where, "a place is a pair of integers (q, r)")
+    if abs(pos[0]) > MAX_COORD or abs(pos[1]) > MAX_COORD:
+        raise LayoutError(f"place {pos[0]},{pos[1]} is too far out", where,
+                          f"coordinates are -{MAX_COORD}..{MAX_COORD}")
+    return pos
+
+
+def with_defaults(spec: TileSpec, layout: Layout | None) -> TileSpec:
+    """A spec with the layout's default program and game filled in."""
+    if layout is None:
+        return spec
+    return replace(spec, program=spec.program or layout.program,
+                   game=spec.game or layout.game_path)
