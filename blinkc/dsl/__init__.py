@@ -63,11 +63,11 @@ def rgb5(r: int, g: int, b: int) -> ColorConst:
     return ColorConst(_c.rgb5(r, g, b))
 
 
-def makeColorRGB(r: int, g: int, b: int) -> ColorConst:  # noqa: N802 - the SDK's name
+def makeColorRGB(r: int, g: int, b: int) -> ColorConst:
     return ColorConst(_c.makeColorRGB(r, g, b))
 
 
-def makeColorHSB(h: int, s: int, b: int) -> ColorConst:  # noqa: N802 - the SDK's name
+def makeColorHSB(h: int, s: int, b: int) -> ColorConst:
     return ColorConst(_c.makeColorHSB(h, s, b))
 
 

@@ -882,10 +882,12 @@ class FunctionCompiler:
 
     def _colour(self, n: ast.Call, func: str, args: list[Expr], types: tuple[IntType, ...],
                 fold: Callable[..., int]) -> Expr:
+        def kind(t: IntType) -> str:
+            return "a colour" if isinstance(t, ColorType) else "a number"
+
         for a, t in zip(args, types, strict=True):
             if isinstance(t, ColorType) != isinstance(a.type, ColorType):
-                raise self.fail(n, f"{func}() takes {'a colour' if isinstance(t, ColorType) else 'a number'} "
-                                   f"where you passed {'a colour' if isinstance(a.type, ColorType) else 'a number'}")
+                raise self.fail(n, f"{func}() takes {kind(t)} where you passed {kind(a.type)}")
         conv = tuple(convert(a, t) for a, t in zip(args, types, strict=True))
         if all(isinstance(a, Const) for a in conv):
             return Const(fold(*(a.value for a in conv)), COLOR)  # type: ignore[union-attr]

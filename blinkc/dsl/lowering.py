@@ -155,7 +155,7 @@ class GameLowering:
                 continue
             default = f.default
             if default is None:
-                default = rng[0] if rng[0] <= 0 <= rng[1] else rng[0]
+                default = 0 if rng[0] <= 0 <= rng[1] else rng[0]
             if hasattr(default, "value") and hasattr(default, "enum"):
                 if isinstance(f.type, Enum) and default.enum is not f.type:
                     self.err(f.loc, f"the default of {f.name!r} belongs to another kind")
@@ -325,7 +325,7 @@ class GameLowering:
         f["broadcast_bits"] = Signature((), U8)
         f["display"] = Signature((), None)
         f["setup"] = Signature((), None)
-        for name, (lo, hi), _loc, what in self.broadcast:
+        for name, (lo, hi), _loc, _what in self.broadcast:
             t = BOOL if (lo, hi) == (0, 1) and self._is_bool_broadcast(name) else storage_type(lo, hi)
             getter = f"neighbor_{name}"
             f[getter] = Signature((U8,), t, t == BOOL)
@@ -522,7 +522,7 @@ class GameLowering:
 
         # Broadcast values and the getters neighbours use to read them.
         value: Expr = Const(0, U8)
-        for (name, (lo, hi), _loc, what), (_, shift, bits, _) in zip(
+        for (name, (lo, _hi), _loc, what), (_, shift, bits, _) in zip(
                 self.broadcast, self.layout, strict=False):
             if what == "field":
                 g = self.sym.fields[name]

@@ -128,7 +128,7 @@ def parse_faults(text: str) -> Faults:
             values[name] = _fraction(raw, name)
     try:
         return Faults(drop=values.get("drop", 0.0), jitter_ms=values.get("jitter", 0.0),
-                      skew=values.get("skew", 0.0))
+                      skew=values.get("skew", Faults().skew))
     except ValueError as e:
         raise FaultsError(str(e)) from None
 
