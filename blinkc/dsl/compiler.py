@@ -131,6 +131,10 @@ class Symbols:
     messages: dict[int, tuple[int, range | None, str]] = field(default_factory=dict)
     floods: dict[int, int] = field(default_factory=dict)  # id(FloodDecl) → index
     pure: set[str] = field(default_factory=set)
+    #: Plain functions of the game module that handlers may call: name → function.
+    helper_candidates: dict[str, Callable] = field(default_factory=dict)
+    #: Helpers called so far: name → (IR function name, signature, takes the tile first).
+    helpers: dict[str, tuple[str, Signature, bool]] = field(default_factory=dict)
 
 
 class _Skip(Exception):
@@ -693,10 +697,28 @@ class FunctionCompiler:
                 raise self.fail(n, f"{name}() takes {len(b.params)} arguments")
             return Call(name, tuple(convert(a, t) for a, t in zip(args, b.params, strict=True)),
                         b.ret, builtin=True, is_bool=b.is_bool)
+        if name in self.sym.helper_candidates and self.pyglobals.get(name) is self.sym.helper_candidates[name]:
+            return self.helper_call(n, name)
         if name in self.pyglobals and callable(self.pyglobals[name]):
             raise self.fail(n, f"{name}() is a Python function the tile cannot run",
                             "handlers may call the blinkc functions listed in docs/dsl.md")
         raise self.fail(n, f"unknown function {name}()", _SUBSET_HINT)
+
+    def helper_call(self, n: ast.Call, name: str) -> Call:
+        """A call to a helper function of the game file (compiled as its own IR function)."""
+        if name not in self.sym.helpers:
+            self.sym.helpers[name] = helper_signature(self, self.sym.helper_candidates[name], n)
+        fname, sig, takes_tile = self.sym.helpers[name]
+        arg_nodes = list(n.args)
+        if takes_tile:
+            if not arg_nodes or not self.is_tile(arg_nodes[0]):
+                raise self.fail(n, f"{name}() takes the tile first", f"{name}({self.tile or 't'}, ...)")
+            arg_nodes = arg_nodes[1:]
+        args = [self.expr(a) for a in arg_nodes]
+        if len(args) != len(sig.params):
+            raise self.fail(n, f"{name}() takes {len(sig.params)} values, not {len(args)}")
+        return Call(fname, tuple(convert(a, t) for a, t in zip(args, sig.params, strict=True)),
+                    sig.ret, is_bool=sig.is_bool)
 
     def program_call(self, n: ast.Call, name: str) -> Call:
         sig = self.sym.functions[name]
@@ -900,6 +922,34 @@ class FunctionCompiler:
         if isinstance(a, Const):
             return Const(_sin8(a.value), U8)
         return Call("sin8_C", (a,), U8, builtin=True)
+
+
+_ANNOTATIONS: dict[str, IntType] = {"int": I16, "bool": BOOL, "Face": U8}
+
+
+def helper_signature(caller: FunctionCompiler, fn: Callable, call: ast.Call) -> tuple[str, Signature, bool]:
+    """The IR signature of a game helper: parameters typed by annotation (int by default)."""
+    node, _file, _first = parse_function(fn)
+    names = [a.arg for a in node.args.args]
+    takes_tile = bool(call.args) and caller.is_tile(call.args[0]) and bool(names)
+    params = node.args.args[1:] if takes_tile else node.args.args
+    types: list[IntType] = []
+    for a in params:
+        ann = a.annotation
+        key = ann.id if isinstance(ann, ast.Name) else ann.attr if isinstance(ann, ast.Attribute) else "int"
+        if ann is not None and key not in _ANNOTATIONS:
+            raise caller.fail(call, f"{fn.__name__}(): parameter {a.arg!r} has a type the tile lacks",
+                              "annotate parameters with int, bool or Face (or leave them unannotated)")
+        types.append(_ANNOTATIONS.get(key, I16))
+    ret = None
+    if node.returns is not None and not (isinstance(node.returns, ast.Constant) and node.returns.value is None):
+        r = node.returns
+        key = r.id if isinstance(r, ast.Name) else r.attr if isinstance(r, ast.Attribute) else ""
+        if key not in _ANNOTATIONS:
+            raise caller.fail(call, f"{fn.__name__}() returns a type the tile lacks",
+                              "annotate the return as -> int, -> bool or -> Face")
+        ret = _ANNOTATIONS[key]
+    return f"helper_{fn.__name__}", Signature(tuple(types), ret, ret == BOOL), takes_tile
 
 
 def _is_dsl_helper(v: Any) -> bool:

@@ -117,7 +117,14 @@ class GameLowering:
         engine_tree = ast.parse(ENGINE_FILE.read_text(), filename=str(ENGINE_FILE))
         self.declare_engine(engine_tree)
         self.declare_generated()
+        handler_fns = {id(h.fn) for h in self.game.handlers}
+        module = self.g.get("__name__")
+        for name, v in self.g.items():
+            if (callable(v) and getattr(v, "__module__", None) == module and id(v) not in handler_fns
+                    and hasattr(v, "__code__")):
+                self.sym.helper_candidates[name] = v
         self.compile_handlers()
+        self.compile_helpers()
         self.compile_engine(engine_tree)
         self.generate()
         self.check_usage()
@@ -168,8 +175,9 @@ class GameLowering:
                          "pick a default inside the range; note range(0, 6) is 0..5")
                 continue
             t = BOOL if f.type is bool else storage_type(*rng)
-            g = GlobalVar(f.name, t, default, f.loc, range=rng, role="state",
-                          doc=f.doc, is_bool=f.type is bool)
+            g = GlobalVar(f.name, t, default, f.loc, range=rng, role="state", doc=f.doc,
+                          is_bool=f.type is bool,
+                          enum=f.type.name if isinstance(f.type, Enum) else None)
             self.globals.append(g)
             self.sym.fields[f.name] = g
             if isinstance(f.type, Enum):
@@ -368,6 +376,32 @@ class GameLowering:
             self.functions.append(fc.compile())
 
     # ---------------------------------------------------------------- handlers
+    def compile_helpers(self) -> None:
+        """Compile the game's helper functions that handlers called (and those they call)."""
+        done: set[str] = set()
+        while True:
+            todo = [n for n in self.sym.helpers if n not in done]
+            if not todo:
+                return
+            for name in todo:
+                done.add(name)
+                fn = self.sym.helper_candidates[name]
+                fname, sig, takes_tile = self.sym.helpers[name]
+                self.sym.functions[fname] = sig
+                node, file, first = parse_function(fn)
+                names = [a.arg for a in node.args.args]
+                tile = names[0] if takes_tile else None
+                rest = names[1:] if takes_tile else names
+                fc = FunctionCompiler(self.sym, file=file, line0=first, node=node, name=fname,
+                                      params=list(zip(rest, sig.params, strict=True)), ret=sig.ret,
+                                      role="helper", tile=tile, pyglobals=fn.__globals__,
+                                      errors=self.errors, ret_is_bool=sig.is_bool)
+                compiled = fc.compile()
+                if sig.ret is not None and not _always_returns(compiled.body):
+                    self.err(compiled.loc, f"{name}() must return a value on every path",
+                             "end it with a return")
+                self.functions.append(compiled)
+
     def compile_handlers(self) -> None:
         counters: dict[str, int] = {}
         self.handler_fns: dict[int, str] = {}

@@ -239,6 +239,8 @@ class GlobalVar:
     role: str = "engine"  # "state" | "engine" | "timer"
     doc: str = ""
     is_bool: bool = False
+    #: For a field of a kinds enum: the enum's name (its members are in Program.enums).
+    enum: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -75,6 +75,10 @@ class Tile:
         self.steady = False
         self.next_freeze_check = 0
         self.quiet_until: int | None = None
+        #: The inputs loop() last ran with, when the program declared itself quiet.
+        self.loop_inputs: tuple | None = None
+        #: True when the last pass skipped loop() (its inputs had not changed).
+        self.skipped = False
         self.passes = 0
         # For traces: what was last reported.
         self.seen_out: list[int] | None = None

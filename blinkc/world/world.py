@@ -98,7 +98,8 @@ class World:
         self._drop = self.faults.drop
         self._jitter_us = int(self.faults.jitter_ms * 1000)
         self.idle_skip = idle_skip and self._drop == 0.0
-        self.stats = {"passes": 0, "packets": 0, "dropped": 0, "collisions": 0, "freezes": 0}
+        self.stats = {"passes": 0, "skipped": 0, "packets": 0, "dropped": 0, "collisions": 0,
+                      "freezes": 0}
 
     # ------------------------------------------------------------------ tiles
     def add_tile(self, name: str, program: Any, pos: Pos | None = None, rot: int = 0,
@@ -291,9 +292,21 @@ class World:
                 api.in_value[f] = pkt.byte0 & 0x3F
             elif api.in_datagram[f] is None:
                 api.in_datagram[f] = pkt.datagram
-        program.loop(api)
         tile.passes += 1
         self.stats["passes"] += 1
+        if (self.idle_skip and tile.quiet_until is not None and now < tile.quiet_until
+                and tile.loop_inputs == self._loop_inputs(tile, now)):
+            # The program said loop() changes nothing while its inputs stay as they were.
+            tile.skipped = True
+            self.stats["skipped"] += 1
+            if tile.steady:
+                self._try_freeze(tile, now)
+                if tile.frozen:
+                    return
+            self._schedule(clock.next_frame(self.now + 1), _TX, tile)
+            return
+        tile.skipped = False
+        program.loop(api)
         if self.trace is not None:
             self._trace_pass(tile)
         # Display: wait for the frame, then transmit.
@@ -305,6 +318,7 @@ class World:
         frame = clock.next_frame(ready + 1)
         if self.idle_skip:
             self._check_quiet(tile, now)
+            tile.loop_inputs = self._loop_inputs(tile, now) if tile.quiet_until is not None else None
             if tile.frozen:
                 return
         self._schedule(frame, _TX, tile)
@@ -385,6 +399,16 @@ class World:
         if tile.rx_buf[face] is None:
             tile.rx_buf[face] = inc.packet
 
+    @staticmethod
+    def _loop_inputs(tile: Tile, now: int) -> tuple:
+        api = tile.api
+        expired = 0
+        for f in range(FACE_COUNT):
+            if api.expire_time[f] < now:
+                expired |= 1 << f
+        return (tuple(api.in_value), expired, api.button_flags, api.button_down,
+                api.click_count, tuple(d is not None for d in api.in_datagram))
+
     def _viral_postpone(self, tile: Tile, now: int) -> None:
         # blinklib spreads "a button was pressed" to every face, with a 2 s lockout.
         if now > tile.viral_lockout_until:
@@ -400,12 +424,19 @@ class World:
         if not steady:
             tile.steady = False
             return
-        if not tile.steady or now >= tile.next_freeze_check:
-            tile.steady = True
-            tile.next_freeze_check = now + 32
-            group = self._group(tile)
-            if all(t.steady and self._inputs_steady(t, t.api.now) for t in group):
-                self._freeze(group)
+        if not tile.steady:
+            tile.next_freeze_check = now  # just became steady: check the group now
+        tile.steady = True
+        self._try_freeze(tile, now)
+
+    def _try_freeze(self, tile: Tile, now: int) -> None:
+        """Freeze the tile's group if every tile in it is steady (checked every 32 ms)."""
+        if now < tile.next_freeze_check:
+            return
+        tile.next_freeze_check = now + 32
+        group = self._group(tile)
+        if all(t.steady and self._inputs_steady(t, t.api.now) for t in group):
+            self._freeze(group)
 
     def _inputs_steady(self, tile: Tile, now: int) -> bool:
         api = tile.api
@@ -487,6 +518,7 @@ class World:
                 continue
             t.frozen = False
             t.steady = False
+            t.loop_inputs = None
             t.epoch += 1
             now = t.clock.millis(self.now)
             api = t.api
@@ -522,7 +554,7 @@ class World:
     def colors(self, tile: Tile) -> list[int]:
         """What the tile's LEDs show now (an idle tile's animation is computed on demand)."""
         hook = tile._display_hook
-        if tile.frozen and hook is not None:
+        if (tile.frozen or tile.skipped) and hook is not None:
             api = tile.api
             saved = api.now
             api.now = tile.clock.millis(self.now)

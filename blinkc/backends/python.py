@@ -1,0 +1,233 @@
+"""The Python backend: IR → a Python tile program for the emulator.
+
+The generated class has the shape the world expects of any tile program
+(`setup`, `loop`, and the optional `quiet_until`, `display`, `state` hooks)
+and talks to the tile only through the blinklib API object, exactly as the
+C++ does. Every operation wraps to its IR type unless the value ranges show
+it cannot overflow, so the arithmetic is the tile's.
+"""
+
+from __future__ import annotations
+
+import keyword
+from typing import Any
+
+from ..ir.nodes import (
+    BOOL,
+    Assign,
+    BinOp,
+    BoolOp,
+    Break,
+    Call,
+    Cast,
+    Compare,
+    Cond,
+    Const,
+    Continue,
+    Expr,
+    ExprStmt,
+    For,
+    Function,
+    If,
+    Index,
+    IntType,
+    Local,
+    Name,
+    Program,
+    Return,
+    Stmt,
+    UnOp,
+)
+from ..runtime.arith import c_div, c_mod
+from .ranges import Ranges
+
+
+def _wrap(code: str, t: IntType) -> str:
+    mask = (1 << t.bits) - 1
+    if t.signed:
+        half = 1 << (t.bits - 1)
+        return f"((({code}) + {half}) & {mask}) - {half}"
+    return f"(({code}) & {mask})"
+
+
+def _ident(name: str) -> str:
+    return f"{name}_" if keyword.iskeyword(name) else name
+
+
+class PythonRenderer:
+    def __init__(self, program: Program) -> None:
+        self.p = program
+        self.ranges = Ranges(program)
+        self.lines: list[str] = []
+
+    # ------------------------------------------------------------ expressions
+    def conv(self, e: Expr, t: IntType) -> str:
+        """e's value converted to t (wrapped only if it might not fit)."""
+        code = self.expr(e)
+        if t == BOOL or self.ranges.fits(self.ranges.of(e), t):
+            return code
+        return _wrap(code, t)
+
+    def expr(self, e: Expr) -> str:
+        if isinstance(e, Const):
+            return str(e.value)
+        if isinstance(e, Name):
+            return f"self.{e.name}" if e.scope == "global" else _ident(e.name)
+        if isinstance(e, Index):
+            return f"self.{e.array}[{self.expr(e.index)}]"
+        if isinstance(e, BinOp):
+            a, b = self.conv(e.left, e.type), self.conv(e.right, e.type)
+            ra, rb = self.ranges.operand(e.left, e.type), self.ranges.operand(e.right, e.type)
+            if e.op in ("//", "%") and not (ra[0] >= 0 and rb[0] > 0):
+                code = f"_c{'div' if e.op == '//' else 'mod'}({a}, {b})"
+            else:
+                code = f"({a} {e.op} {b})"
+            if self.ranges.fits(self.ranges.exact(e), e.type):
+                return code
+            return _wrap(code, e.type)
+        if isinstance(e, UnOp):
+            if e.op == "not":
+                return f"(not {self.expr(e.operand)})"
+            return _wrap(f"~{self.conv(e.operand, e.type)}", e.type)
+        if isinstance(e, Compare):
+            return f"({self.conv(e.left, e.optype)} {e.op} {self.conv(e.right, e.optype)})"
+        if isinstance(e, BoolOp):
+            return "(" + f" {e.op} ".join(self.expr(v) for v in e.values) + ")"
+        if isinstance(e, Cond):
+            return f"({self.conv(e.body, e.type)} if {self.expr(e.test)} else {self.conv(e.orelse, e.type)})"
+        if isinstance(e, Cast):
+            if e.type == BOOL:
+                return f"({self.expr(e.value)} != 0)"
+            return self.conv(e.value, e.type)
+        if isinstance(e, Call):
+            args = ", ".join(self.expr(a) for a in e.args)
+            return f"api.{e.func}({args})" if e.builtin else f"self.f_{e.func}({args})"
+        raise TypeError(e)
+
+    # ------------------------------------------------------------- statements
+    def emit(self, depth: int, text: str) -> None:
+        self.lines.append("    " * depth + text)
+
+    def block(self, body: tuple[Stmt, ...], depth: int) -> None:
+        if not body:
+            self.emit(depth, "pass")
+        for s in body:
+            self.stmt(s, depth)
+
+    def stmt(self, s: Stmt, depth: int) -> None:
+        if isinstance(s, Local):
+            self.emit(depth, f"{_ident(s.name)} = {self.conv(s.value, s.type)}")
+        elif isinstance(s, Assign):
+            target = self.expr(s.target)
+            if s.clamp is not None:
+                lo, hi = s.clamp
+                self.emit(depth, f"{target} = min(max({self.expr(s.value)}, {lo}), {hi})")
+            else:
+                self.emit(depth, f"{target} = {self.conv(s.value, s.target.type)}")
+        elif isinstance(s, If):
+            self.emit(depth, f"if {self.expr(s.test)}:")
+            self.block(s.body, depth + 1)
+            orelse = s.orelse
+            while len(orelse) == 1 and isinstance(orelse[0], If):
+                inner = orelse[0]
+                self.emit(depth, f"elif {self.expr(inner.test)}:")
+                self.block(inner.body, depth + 1)
+                orelse = inner.orelse
+            if orelse:
+                self.emit(depth, "else:")
+                self.block(orelse, depth + 1)
+        elif isinstance(s, For):
+            self.emit(depth, f"for {_ident(s.var)} in range({self.expr(s.start)}, {self.expr(s.stop)}):")
+            self.block(s.body, depth + 1)
+        elif isinstance(s, Return):
+            self.emit(depth, "return" if s.value is None else f"return {self.expr(s.value)}")
+        elif isinstance(s, ExprStmt):
+            self.emit(depth, self.expr(s.value))
+        elif isinstance(s, Break):
+            self.emit(depth, "break")
+        elif isinstance(s, Continue):
+            self.emit(depth, "continue")
+        else:
+            raise TypeError(s)
+
+    def function(self, f: Function) -> None:
+        params = "".join(f", {_ident(p.name)}" for p in f.params)
+        self.emit(1, f"def f_{f.name}(self{params}):")
+        if f.doc:
+            self.emit(2, repr(f.doc.splitlines()[0]))
+        self.emit(2, "api = self.api")
+        self.block(f.body, 2)
+        self.emit(0, "")
+
+    # ---------------------------------------------------------------- program
+    def render(self) -> str:
+        p = self.p
+        self.emit(0, f'"""Tile program for {p.name}, generated by blinkc from {p.source}. Do not edit."""')
+        self.emit(0, "")
+        self.emit(0, "from blinkc.backends.python import _cdiv, _cmod")
+        self.emit(0, "")
+        self.emit(0, "")
+        self.emit(0, "class Program:")
+        self.emit(1, f"GAME = {p.name!r}")
+        fields = tuple(g.name for g in p.state_fields)
+        self.emit(1, f"FIELDS = {fields!r}")
+        self.emit(0, "")
+        self.emit(1, "def __init__(self, **initial):")
+        self.emit(2, "self.api = None")
+        for g in p.globals:
+            init = f"[{g.init[0]}] * {g.size}" if g.size is not None else repr(g.init)
+            self.emit(2, f"self.{g.name} = {init}")
+        self.emit(2, "for name, value in initial.items():")
+        self.emit(3, "setattr(self, name, value)")
+        self.emit(0, "")
+        self.emit(1, "def setup(self, api):")
+        self.emit(2, "self.api = api")
+        self.emit(2, "self.f_setup()")
+        self.emit(0, "")
+        self.emit(1, "def loop(self, api):")
+        self.emit(2, "self.f_loop()")
+        self.emit(0, "")
+        self.emit(1, "def quiet_until(self, api):")
+        self.emit(2, "return self.f_engine_quiet_until()")
+        self.emit(0, "")
+        self.emit(1, "def display(self, api):")
+        self.emit(2, "self.f_display()")
+        self.emit(0, "")
+        self.emit(1, "def state(self):")
+        self.emit(2, "return {")
+        for g in p.state_fields:
+            if g.is_bool:
+                value = f"bool(self.{g.name})"
+            elif g.enum is not None:
+                value = f"{p.enums[g.enum]!r}[self.{g.name}]"
+            else:
+                value = f"self.{g.name}"
+            self.emit(3, f"{g.name!r}: {value},")
+        self.emit(2, "}")
+        self.emit(0, "")
+        for f in p.functions:
+            self.function(f)
+        return "\n".join(self.lines) + "\n"
+
+
+def _cdiv(a: int, b: int) -> int:
+    return c_div(a, b)
+
+
+def _cmod(a: int, b: int) -> int:
+    return c_mod(a, b)
+
+
+def generate_python(program: Program) -> str:
+    """The Python source of a tile program for `program`."""
+    return PythonRenderer(program).render()
+
+
+def program_class(program: Program) -> type:
+    """Compile the generated source and return its Program class."""
+    source = generate_python(program)
+    namespace: dict[str, Any] = {"__name__": f"blinkc_generated_{program.name}"}
+    exec(compile(source, f"<blinkc python backend: {program.name}>", "exec"), namespace)
+    cls = namespace["Program"]
+    cls.SOURCE = source
+    return cls

@@ -1,0 +1,135 @@
+"""Test Blinks games in the emulator with pytest.
+
+    from blinkc.testing import Cluster
+
+    def test_a_click_repairs_the_neighbour():
+        ship = Cluster("firmware/pirates_lasers.py", '''
+            tile a at 0,0
+            tile b at 0,1 hp=3
+        ''')
+        ship.click("a")
+        ship.settle()
+        assert ship.state("b")["hp"] == 4
+
+A `Cluster` builds a world from a layout (text or file) whose tiles run the
+game, presses buttons like a person does, runs until nothing changes any
+more, and reads each tile's state. The `cluster` pytest fixture (enabled by
+`pytest_plugins = ["blinkc.testing"]` in a conftest.py) makes one per test
+with `cluster(game, layout)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from .games import game_resolver
+from .world import Faults, Trace, World
+from .world.layout import Layout, load_layout, parse_layout
+
+#: A person's click: the button is down this long.
+CLICK_MS = 80
+#: Between the clicks of a double or multi click.
+CLICK_GAP_MS = 150
+
+
+class Cluster:
+    """A cluster of tiles running one game, driven like a player would."""
+
+    def __init__(self, game: str | Path, layout: str | Path, *, seed: int = 0,
+                 faults: Faults | None = None, backend: str = "python", trace: bool = False,
+                 boot_ms: float = 1000) -> None:
+        self.game = Path(game)
+        self.world = World(seed=seed, faults=faults, trace=Trace() if trace else None)
+        self.layout = self._layout(layout)
+        self.layout.build(self.world, game_resolver(self.game, backend))
+        self.world.run_for(boot_ms)
+
+    @staticmethod
+    def _layout(layout: str | Path) -> Layout:
+        if isinstance(layout, Path) or (isinstance(layout, str) and "\n" not in layout
+                                        and layout.endswith(".layout")):
+            return load_layout(layout)
+        text = "\n".join(line.strip() for line in str(layout).strip().splitlines())
+        return parse_layout(text, "<test layout>")
+
+    # ----------------------------------------------------------------- actions
+    def press(self, name: str, hold_ms: float = CLICK_MS) -> None:
+        """Hold the button for hold_ms, then let go."""
+        self.world.button(name, True)
+        self.world.run_for(hold_ms)
+        self.world.button(name, False)
+
+    def clicks(self, name: str, n: int) -> None:
+        for i in range(n):
+            if i:
+                self.world.run_for(CLICK_GAP_MS)
+            self.press(name)
+
+    def click(self, name: str) -> None:
+        self.clicks(name, 1)
+
+    def double_click(self, name: str) -> None:
+        self.clicks(name, 2)
+
+    def multi_click(self, name: str, n: int = 3) -> None:
+        self.clicks(name, n)
+
+    def long_press(self, name: str, hold_ms: float = 1500) -> None:
+        self.press(name, hold_ms)
+
+    def lift(self, name: str) -> None:
+        self.world.lift(name)
+
+    def place(self, name: str, pos: tuple[int, int], rot: int | None = None) -> None:
+        self.world.place(name, pos, rot)
+
+    def wait(self, ms: float) -> None:
+        self.world.run_for(ms)
+
+    def settle(self, timeout_ms: float = 30_000) -> float:
+        """Run until every tile is idle (the click window included); returns the ms it took."""
+        start = self.world.now_ms
+        self.world.run_for(400)  # let a click's 330 ms window close
+        if not self.world.run_until_quiet(timeout_ms):
+            raise AssertionError(f"the cluster did not settle within {timeout_ms} ms")
+        return self.world.now_ms - start
+
+    # ------------------------------------------------------------------- reads
+    def state(self, name: str) -> dict[str, Any]:
+        return self.world.tile(name).program.state()
+
+    def states(self) -> dict[str, dict[str, Any]]:
+        return {t.name: t.program.state() for t in self.world.tiles}
+
+    def colors(self, name: str) -> list[int]:
+        return self.world.colors(self.world.tile(name))
+
+    def names(self) -> list[str]:
+        return [t.name for t in self.world.tiles]
+
+    def program(self, name: str) -> Any:
+        return self.world.tile(name).program
+
+
+def pytest_configure(config: Any) -> None:  # pragma: no cover - pytest hook
+    config.addinivalue_line("markers", "blinks: a test that runs a Blinks game in the emulator")
+
+
+try:
+    import pytest
+
+    @pytest.fixture
+    def cluster() -> Iterator[Any]:
+        """`cluster(game, layout, **options)` builds a Cluster for this test."""
+        made: list[Cluster] = []
+
+        def make(game: str | Path, layout: str | Path, **options: Any) -> Cluster:
+            c = Cluster(game, layout, **options)
+            made.append(c)
+            return c
+
+        yield make
+except ImportError:  # pragma: no cover - pytest is only needed for the fixture
+    pass

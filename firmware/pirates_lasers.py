@@ -1,0 +1,225 @@
+"""Pirates & Lasers: the tiles together form a ship; Hazards fire lasers at it.
+
+Rules and decisions: docs/pirates-and-lasers.md. Every tile runs this one
+firmware and is a Hull, a Hazard or a Redirector.
+"""
+
+from blinkc.dsl import (
+    BLUE,
+    MAGENTA,
+    RED,
+    WHITE,
+    Face,
+    Game,
+    bit,
+    ccw,
+    cw,
+    dim,
+    faces,
+    lighten,
+    makeColorRGB,
+    opposite,
+    sin8,
+)
+
+game = Game("pirates_lasers")
+
+Piece = game.kinds("HULL", "HAZARD", "REDIRECTOR")
+
+kind = game.field(Piece, default=Piece.HULL, doc="what this tile is")
+hp = game.field(range(0, 6), default=5, doc="a Hull's hit points")
+water = game.field(range(0, 32), default=0, doc="bit f: hull segment f is damaged and shows water")
+orient = game.field(Face, default=0, doc="a Hazard's first red face; a Redirector's bend starts here")
+sunk = game.field(bool, default=False, doc="the ship has sunk; only a reset does anything")
+crossed = game.field(range(0, 8), default=0, doc="bit b: beam b of the current shot crossed this tile")
+shots = game.field(range(0, 256), default=0, doc="shots a Hazard has fired (its score)")
+flash_faces = game.field(range(0, 64), default=0, doc="faces a beam passed through, flashed red")
+
+beam_flash = game.timer()
+pulse = game.timer()
+
+Laser = game.message("Laser", payload=range(3))  # the payload says which of a shot's three beams
+Repair = game.message("Repair")
+Arm = game.flood("Arm")  # clears every tile's beam memory before a shot
+Reset = game.flood("Reset")
+Sunk = game.flood("Sunk")
+
+FULL_HP = 5
+REPAIR_FACE = 5
+FLASH_MS = 400
+PULSE_MS = 300
+
+TAN = makeColorRGB(200, 140, 70)
+DEEP_ORANGE = makeColorRGB(255, 70, 0)
+REDIRECTOR_COLOUR = MAGENTA
+
+
+# --- what neighbours see ---------------------------------------------------------
+@game.broadcast(bool)
+def hull(t):
+    """Neighbours need to know whether we are a Hull (Hazards must touch one)."""
+    return t.kind == Piece.HULL
+
+
+@game.derived(bool)
+def illegal(t):
+    """Alone; a weak link; or a Hazard/Redirector touching no Hull (display only)."""
+    if t.alone:
+        return True
+    for f in faces():
+        if t.has_neighbor(f) and not t.has_neighbor(ccw(f)) and not t.has_neighbor(cw(f)):
+            return True
+    if t.kind == Piece.HULL:
+        return False
+    for f in faces():
+        if t.has_neighbor(f) and t.neighbor(f).hull:
+            return False
+    return True
+
+
+# --- hit points ------------------------------------------------------------------
+def lose_hp(t):
+    """One HP goes: a random tan segment shows water; at 0 HP the ship sinks."""
+    if t.hp == 0:
+        return
+    pick = t.random(t.hp - 1)
+    for f in range(5):
+        if not bit(t.water, f):
+            if pick == 0:
+                t.water |= 1 << f
+                break
+            pick -= 1
+    t.hp -= 1
+    if t.hp == 0:
+        t.flood(Sunk)
+
+
+def gain_hp(t):
+    """A Hull below full HP gets one back: its lowest damaged segment turns tan again."""
+    if t.hp < FULL_HP:
+        t.hp += 1
+        t.water &= t.water - 1
+
+
+# --- setup: cycle the piece while alone ----------------------------------------------
+@game.on_double_click(alone=True)
+def cycle_kind(t):
+    if t.sunk:
+        return
+    t.kind = t.kind.next()
+    t.hp = FULL_HP
+    t.water = 0
+
+
+# --- a turn: Repair, Redirect, Lasers ------------------------------------------------
+@game.on_click
+def press(t):
+    if t.sunk:
+        return
+    if t.kind == Piece.HULL:
+        if t.hp > 0:
+            lose_hp(t)
+            t.send(Repair, REPAIR_FACE)
+            t.pulse.start(PULSE_MS)
+    elif t.kind == Piece.HAZARD:
+        t.flood(Arm)  # the shot fires once every tile has forgotten the last one
+    else:
+        t.orient = cw(t.orient)
+
+
+@game.on_flood(Arm)
+def forget_beams(t):
+    t.crossed = 0
+
+
+@game.on_flood_done(Arm)
+def fire(t):
+    t.crossed = 7  # a beam that comes back to its Hazard stops there
+    for b in range(3):
+        t.send(Laser, cw(t.orient, 2 * b), b)
+    t.flash_faces = (1 << t.orient) | (1 << cw(t.orient, 2)) | (1 << cw(t.orient, 4))
+    t.beam_flash.start(FLASH_MS)
+    t.orient = cw(t.orient)
+    t.shots += 1
+
+
+@game.on_message(Laser)
+def laser(t, face, beam):
+    if bit(t.crossed, beam):
+        return  # this beam has crossed this tile already: it stops
+    t.crossed |= 1 << beam
+    out = opposite(face)
+    if t.kind == Piece.HULL:
+        lose_hp(t)
+    elif t.kind == Piece.REDIRECTOR:
+        if face == t.orient:
+            out = cw(t.orient, 2)
+        elif face == cw(t.orient, 2):
+            out = t.orient
+        t.orient = cw(t.orient)
+    t.flash_faces = (1 << face) | (1 << out)
+    t.beam_flash.start(FLASH_MS)
+    t.send(Laser, out, beam)
+
+
+@game.on_message(Repair)
+def repaired(t, face):
+    t.pulse.start(PULSE_MS)
+    if t.kind == Piece.HULL:
+        gain_hp(t)
+
+
+# --- sinking and reset ---------------------------------------------------------------
+@game.on_flood(Sunk)
+def ship_sank(t):
+    t.sunk = True
+
+
+@game.on_multi_click
+def ask_reset(t):
+    t.flood(Reset)
+
+
+@game.on_flood(Reset)
+def reset(t):
+    if t.kind == Piece.HULL:
+        t.hp = FULL_HP
+        t.water = 0
+    t.sunk = False
+    t.crossed = 0
+    t.shots = 0
+
+
+# --- the look --------------------------------------------------------------------------
+@game.display
+def look(t):
+    now = t.now
+    bad = t.illegal
+    for f in faces():
+        if t.sunk:
+            c = dim(BLUE, 60 + sin8(now // 2 + f * 60) // 3)  # flooding: fast, dark churn
+        elif bad:
+            c = dim(BLUE, 90 + sin8(now // 3 + f * 43) // 2)  # whirlpool: the wave spins round
+        else:
+            c = dim(BLUE, 90 + sin8(now // 12 + f * 20) // 4)  # water: a slow wave
+        if t.kind == Piece.HULL:
+            if f < REPAIR_FACE:
+                if not bit(t.water, f) and not t.sunk:
+                    c = DEEP_ORANGE if bad else TAN
+            elif t.hp > 0 and not t.sunk:
+                c = WHITE
+        elif t.kind == Piece.HAZARD:
+            if (f + 6 - t.orient) % 2 == 0:
+                c = RED
+            if t.sunk and f < t.shots % 7:
+                c = WHITE  # the score: shots fired
+        elif f == t.orient or f == cw(t.orient, 2):
+            c = REDIRECTOR_COLOUR
+        if t.beam_flash.running and bit(t.flash_faces, f):
+            c = RED
+        if t.pulse.running:
+            c = lighten(c, t.pulse.remaining * 255 // PULSE_MS)
+        t.color(f, c)
+
+
+
