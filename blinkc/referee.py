@@ -146,6 +146,7 @@ class Ship:
                 return  # the beam leaves into open water
             pos, entry = nxt
             if pos in crossed:
+                self.log.append(f"beam stopped at {pos}: it had crossed it already")
                 return  # a beam never crosses the same tile twice: it stops here
             crossed.add(pos)
             piece = self.pieces[pos]

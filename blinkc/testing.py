@@ -106,6 +106,11 @@ class Cluster:
     def colors(self, name: str) -> list[int]:
         return self.world.colors(self.world.tile(name))
 
+    def value(self, name: str, derived: str) -> Any:
+        """A derived value of the game (`@game.derived`) on a tile, as it is now."""
+        tile = self.world.tile(name)
+        return self.world.evaluate(tile, lambda api: tile.program.value(api, derived))
+
     def names(self) -> list[str]:
         return [t.name for t in self.world.tiles]
 

@@ -193,6 +193,10 @@ class PythonRenderer:
         self.emit(1, "def display(self, api):")
         self.emit(2, "self.f_display()")
         self.emit(0, "")
+        self.emit(1, "def value(self, api, name):")
+        self.emit(2, '"""A derived value of the game, e.g. value(api, \'illegal\')."""')
+        self.emit(2, 'return getattr(self, "f_value_" + name)()')
+        self.emit(0, "")
         self.emit(1, "def state(self):")
         self.emit(2, "return {")
         for g in p.state_fields:

@@ -449,8 +449,14 @@ class GameLowering:
             elif h.event == "setup":
                 fname, role = "game_setup", "handler"
             else:
-                n = counters[h.event] = counters.get(h.event, 0) + 1
-                fname = f"{h.event}_{h.fn.__name__}" + (f"_{n}" if n > 1 else "")
+                # The author's own name reads best in generated code; avoid clashes only.
+                fname = h.fn.__name__
+                taken = set(self.sym.functions) | set(self.handler_fns.values()) | {"loop", "setup"}
+                if fname in taken or fname in self.sym.helper_candidates:
+                    fname = f"{fname}_{h.event}"
+                n = counters[fname] = counters.get(fname, 0) + 1
+                if n > 1:
+                    fname = f"{fname}_{n}"
                 role = "handler"
             fc = FunctionCompiler(self.sym, file=file, line0=first, node=node, name=fname,
                                   params=params, ret=ret, role=role, tile=names[0],

@@ -522,17 +522,22 @@ class World:
             t.epoch += 1
             now = t.clock.millis(self.now)
             api = t.api
-            for f in range(FACE_COUNT):
-                link = self.neighbour(t, f)
-                if link is None:
-                    continue
-                n, _ = link
-                api.expire_time[f] = now + RX_EXPIRE_TIME_MS
+            for f, n in self._links_alive(t, now):
                 # One side of each link speaks first; the other answers.
                 api.send_time[f] = 0 if t.index < n.index else now + TX_PROBE_TIME_MS + f
             self._schedule(t.clock.next_frame(self.now), _PASS, t)
         if self.trace is not None:
             self.trace.write(self.now, None, "thaw", {"tiles": [t.name for t in group]})
+
+    def _links_alive(self, tile: Tile, now: int) -> list[tuple[int, Tile]]:
+        """Mark every face that touches a neighbour as just heard from; returns those faces."""
+        out = []
+        for f in range(FACE_COUNT):
+            link = self.neighbour(tile, f)
+            if link is not None:
+                tile.api.expire_time[f] = now + RX_EXPIRE_TIME_MS
+                out.append((f, link[0]))
+        return out
 
     def is_quiet(self) -> bool:
         """True when every tile is frozen: nothing changes until something touches them."""
@@ -555,12 +560,20 @@ class World:
         """What the tile's LEDs show now (an idle tile's animation is computed on demand)."""
         hook = tile._display_hook
         if (tile.frozen or tile.skipped) and hook is not None:
-            api = tile.api
-            saved = api.now
-            api.now = tile.clock.millis(self.now)
-            hook(api)
-            api.now = saved
+            self.evaluate(tile, hook)
         return list(tile.api.pixels)
+
+    def evaluate(self, tile: Tile, fn: Callable[[Blinklib], Any]) -> Any:
+        """Call fn(api) as if during a pass now (for displays and values of idle tiles)."""
+        api = tile.api
+        saved = api.now, list(api.expire_time)
+        api.now = tile.clock.millis(self.now)
+        if tile.frozen:
+            self._links_alive(tile, api.now)  # a frozen group's links are alive by definition
+        try:
+            return fn(api)
+        finally:
+            api.now, api.expire_time[:] = saved
 
     def neighbours_of(self, tile: Tile) -> list[tuple[int, Tile, int]]:
         out = []
