@@ -89,12 +89,36 @@ class Cluster:
         self.world.run_for(ms)
 
     def settle(self, timeout_ms: float = 30_000) -> float:
-        """Run until every tile is idle (the click window included); returns the ms it took."""
-        start = self.world.now_ms
-        self.world.run_for(400)  # let a click's 330 ms window close
-        if not self.world.run_until_quiet(timeout_ms):
-            raise AssertionError(f"the cluster did not settle within {timeout_ms} ms")
-        return self.world.now_ms - start
+        """Run until the game is idle everywhere; returns the ms it took.
+
+        Idle: no button gesture pending, and no tile has a message queued, on
+        the wire or in its handshake, or a flood under way, for 200 ms in a
+        row (or the emulator proved every tile idle and froze them).
+        """
+        world = self.world
+        start = world.now_ms
+        world.run_for(400)  # let a click's 330 ms window close
+        calm_since = None
+        while world.now_ms - start < timeout_ms:
+            if world.is_quiet():
+                return world.now_ms - start
+            if self._idle():
+                calm_since = world.now_ms if calm_since is None else calm_since
+                if world.now_ms - calm_since >= 200:
+                    return world.now_ms - start
+            else:
+                calm_since = None
+            world.run_for(20)
+        raise AssertionError(f"the cluster did not settle within {timeout_ms} ms")
+
+    def _idle(self) -> bool:
+        for t in self.world.tiles:
+            if not t.button.idle() or t.button.flags:
+                return False
+            idle = getattr(t.program, "idle", None)
+            if idle is None or not idle(t.api):
+                return False
+        return True
 
     # ------------------------------------------------------------------- reads
     def state(self, name: str) -> dict[str, Any]:

@@ -697,7 +697,8 @@ class FunctionCompiler:
                 raise self.fail(n, f"{name}() takes {len(b.params)} arguments")
             return Call(name, tuple(convert(a, t) for a, t in zip(args, b.params, strict=True)),
                         b.ret, builtin=True, is_bool=b.is_bool)
-        if name in self.sym.helper_candidates and self.pyglobals.get(name) is self.sym.helper_candidates[name]:
+        helper = self.sym.helper_candidates.get(name)
+        if helper is not None and self.pyglobals.get(name) is helper:
             return self.helper_call(n, name)
         if name in self.pyglobals and callable(self.pyglobals[name]):
             raise self.fail(n, f"{name}() is a Python function the tile cannot run",
@@ -942,8 +943,8 @@ def helper_signature(caller: FunctionCompiler, fn: Callable, call: ast.Call) -> 
                               "annotate parameters with int, bool or Face (or leave them unannotated)")
         types.append(_ANNOTATIONS.get(key, I16))
     ret = None
-    if node.returns is not None and not (isinstance(node.returns, ast.Constant) and node.returns.value is None):
-        r = node.returns
+    r = node.returns
+    if r is not None and not (isinstance(r, ast.Constant) and r.value is None):
         key = r.id if isinstance(r, ast.Name) else r.attr if isinstance(r, ast.Attribute) else ""
         if key not in _ANNOTATIONS:
             raise caller.fail(call, f"{fn.__name__}() returns a type the tile lacks",

@@ -277,3 +277,8 @@ def timers_quiet_until() -> u32:
             if ends < until:
                 until = ends
     return until
+
+
+def engine_idle() -> bool:
+    """No message queued, on the wire or awaiting its handshake, and no flood under way."""
+    return queue_len == 0 and (tx_wait | tx_release | ack_mask | flood_active) == 0

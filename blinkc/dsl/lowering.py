@@ -637,7 +637,7 @@ class GameLowering:
     # ------------------------------------------------------------------- prune
     def prune(self) -> Program:
         by_name = {f.name: f for f in self.functions}
-        roots = ["setup", "loop", "display", "engine_quiet_until"]
+        roots = ["setup", "loop", "display", "engine_quiet_until", "engine_idle"]
         keep: list[str] = []
         todo = [r for r in roots if r in by_name]
         while todo:
