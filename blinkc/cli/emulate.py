@@ -43,7 +43,12 @@ def _faults(ctx: click.Context, param: click.Parameter, value: str | None) -> An
 
 
 @main.command()
-@click.argument("layout_file", metavar="LAYOUT", type=click.Path(dir_okay=False))
+@click.argument("source", metavar="GAME.py|SKETCH.ino|LAYOUT", type=click.Path(dir_okay=False))
+@click.option("-l", "--layout", "layout_opt", metavar="LAYOUT", type=click.Path(dir_okay=False),
+              help="The cluster to run a game or sketch on (tiles, places, initial state).")
+@click.option("--backend", type=click.Choice(["python", "native"]), default="python",
+              show_default=True,
+              help="Run a game as generated Python, or as the generated C++ compiled for this host.")
 @click.option("-s", "--script", "script_file", metavar="SCENARIO",
               type=click.Path(dir_okay=False),
               help="A scenario file: clicks, presses and tile moves at given times.")
@@ -66,23 +71,27 @@ def _faults(ctx: click.Context, param: click.Parameter, value: str | None) -> An
               help="Write everything that happened, one JSON object per line.")
 @click.option("--color/--no-color", default=None,
               help="Colour the pictures. Default: only on a terminal, and not if NO_COLOR is set.")
-def emulate(layout_file: str, script_file: str | None, time_ms: float | None, seed: int,
-            faults: Any, render: bool, render_steps: bool, png_file: str | None, as_json: bool,
-            trace_file: str | None, color: bool | None) -> None:
-    """Run the tiles of LAYOUT in the emulator, play SCENARIO on them, show the result.
+def emulate(source: str, layout_opt: str | None, backend: str, script_file: str | None,
+            time_ms: float | None, seed: int, faults: Any, render: bool, render_steps: bool,
+            png_file: str | None, as_json: bool, trace_file: str | None, color: bool | None) -> None:
+    """Run a game (or a layout's tiles) in the emulator, play a scenario, show the result.
+
+    SOURCE is a game file (GAME.py, with --layout), a Blinks sketch (SKETCH.ino,
+    with --layout), or a layout file whose tiles name their programs or game.
 
     \b
     Examples:
+      blinkc emulate firmware/pirates_lasers.py -l examples/ship.layout -s examples/turn.scenario --render
       blinkc emulate examples/chain.layout --render
       blinkc emulate examples/chain.layout --script examples/clicks.scenario --json
-      blinkc emulate examples/flower.layout -s examples/flower.scenario --render-steps
 
     Without --json, each tile's final state is printed, one line per tile.
     The formats of LAYOUT and SCENARIO are described in docs/layouts.md and
     docs/scenarios.md.
     """
-    layout, scenario = load_inputs(layout_file, script_file)
-    options = EmulationOptions(seed=seed, time_ms=time_ms)
+    layout_file, resolver = _source(source, layout_opt, backend)
+    layout, scenario = load_inputs(layout_file, script_file, resolver)
+    options = EmulationOptions(seed=seed, time_ms=time_ms, resolver=resolver)
     if faults is not None:
         options.faults = faults
     # With --json, stdout carries only the JSON; pictures go to stderr.
@@ -106,7 +115,7 @@ def emulate(layout_file: str, script_file: str | None, time_ms: float | None, se
                                          and _last_picture_is_final(result)):
         show(snapshot, pictures, color, f"end, t = {_secs(result.end_ms)}")
     if png_file is not None:
-        _write_png(snapshot, png_file, f"{layout_file} at t = {_secs(result.end_ms)}")
+        _write_png(snapshot, png_file, f"{source} at t = {_secs(result.end_ms)}")
     if as_json:
         click.echo(pretty_json(_json_result(result, seed)))
     else:
@@ -114,6 +123,24 @@ def emulate(layout_file: str, script_file: str | None, time_ms: float | None, se
             click.echo()
         click.echo(summary(result))
     _warn_late(result)
+
+
+def _source(source: str, layout_opt: str | None, backend: str) -> tuple[str, Resolver]:
+    """The layout to load and the resolver that makes each tile's program."""
+    from ..games import game_resolver
+
+    if source.endswith((".py", ".ino")):
+        if layout_opt is None:
+            raise click.UsageError(f"running {source} needs a cluster: add --layout FILE "
+                                   "(see docs/layouts.md)")
+        if source.endswith(".ino"):
+            from ..native import sketch_resolver
+
+            return layout_opt, sketch_resolver(source)
+        return layout_opt, game_resolver(source, backend)
+    if layout_opt is not None:
+        raise click.UsageError("give the layout once: either as SOURCE or with --layout")
+    return source, game_resolver(None, backend)
 
 
 def load_inputs(layout_file: str, script_file: str | None,

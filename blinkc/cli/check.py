@@ -1,0 +1,63 @@
+"""`blinkc check`: compile a game and report every problem with file:line and a hint."""
+
+from __future__ import annotations
+
+import click
+
+from ..dsl.loader import lower_game
+from ..ir.nodes import Program
+from . import main
+
+
+def describe(program: Program) -> str:
+    """What blinkc decided: the face-value bits, message codes, RAM, functions."""
+    lines = ["Face value (6 bits, sent continuously on every face):"]
+    for name, shift, bits, what in program.value_layout:
+        span = f"bit {shift}" if bits == 1 else f"bits {shift}-{shift + bits - 1}"
+        lines.append(f"  {span:<10} {name:<14} {what}")
+    used = sum(bits for _, _, bits, _ in program.value_layout)
+    lines.append(f"  {used} of 6 bits used")
+    if program.codes:
+        lines.append("Message codes:")
+        lines += [f"  {code:>2}  {name}" for code, name in program.codes]
+    lines.append("State fields:")
+    for g in program.state_fields:
+        lo, hi = g.range or (g.type.min, g.type.max)
+        kind = f"one of {', '.join(program.enums[g.enum])}" if g.enum else (
+            "bool" if g.is_bool else f"{lo}..{hi}")
+        lines.append(f"  {g.name:<12} {g.type.c_name:<9} {kind}")
+    ram = sum((g.type.bits // 8) * (g.size or 1) for g in program.globals)
+    lines.append(f"RAM for the game's globals: {ram} bytes "
+                 f"({sum(g.type.bits // 8 for g in program.state_fields)} of them game state)")
+    handlers = [f.name for f in program.functions if f.role in ("handler", "derived", "display", "helper")]
+    lines.append(f"Functions: {len(program.functions)} ({', '.join(handlers)} and the engine)")
+    return "\n".join(lines)
+
+
+@main.command()
+@click.argument("game", type=click.Path(dir_okay=False))
+@click.option("-v", "--verbose", is_flag=True,
+              help="Also show what blinkc decided: face-value bits, message codes, RAM.")
+def check(game: str, verbose: bool) -> None:
+    """Check a game file: every error and warning with its file:line and a hint.
+
+    Exits 0 when the game has no errors (warnings allowed), 1 otherwise.
+
+    \b
+    Example:
+      blinkc check firmware/pirates_lasers.py --verbose
+    """
+    lowered = lower_game(game)
+    for w in lowered.warnings:
+        click.echo(str(w), err=True)
+    if lowered.errors or lowered.program is None:
+        for e in lowered.errors:
+            click.echo(str(e), err=True)
+        n = len(lowered.errors)
+        raise click.ClickException(f"{game}: {n} error{'s' if n != 1 else ''}")
+    program = lowered.program
+    click.echo(f"{game}: {program.name} is clean"
+               + (f" ({len(lowered.warnings)} warning{'s' if len(lowered.warnings) != 1 else ''})"
+                  if lowered.warnings else ""))
+    if verbose:
+        click.echo(describe(program))
