@@ -703,6 +703,9 @@ class FunctionCompiler:
         if name in self.pyglobals and callable(self.pyglobals[name]):
             raise self.fail(n, f"{name}() is a Python function the tile cannot run",
                             "handlers may call the blinkc functions listed in docs/dsl.md")
+        builtins = __builtins__ if isinstance(__builtins__, dict) else vars(__builtins__)
+        if name in builtins:
+            raise self.fail(n, f"{name}() is not available on the tile", _SUBSET_HINT)
         raise self.fail(n, f"unknown function {name}()", _SUBSET_HINT)
 
     def helper_call(self, n: ast.Call, name: str) -> Call:

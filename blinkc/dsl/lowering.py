@@ -415,6 +415,7 @@ class GameLowering:
                 self.err(h.loc, "cannot read this function's source",
                          "handlers must be written in the game file")
                 continue
+            h.loc = SrcLoc(file, first + node.lineno - 1)  # the def line, not the decorator
             args = node.args
             names = [a.arg for a in args.args]
             if (args.vararg or args.kwarg or args.kwonlyargs or args.defaults
@@ -614,6 +615,8 @@ class GameLowering:
                           f"add @game.on_message({m.name}) def ...(t, face):")
         sent_codes = set()
         for fn in self.functions:
+            if fn.role not in ("handler", "helper", "derived", "display"):
+                continue  # the engine forwards codes it was given; only the game sends new ones
             for call in _calls(fn.body):
                 if call.func == "send_code":
                     sent_codes.add(_code_of(call.args[0]))
@@ -624,7 +627,7 @@ class GameLowering:
                 self.warn(m.loc, f"message {m.name!r} is never sent",
                           f"send it with t.send({m.name}, face), or remove it")
         started = {_code_of(c.args[0]) for fn in self.functions for c in _calls(fn.body)
-                   if c.func == "flood_start"}
+                   if c.func == "flood_start" and fn.role != "engine"}
         for kk, fl in enumerate(self.game.floods):
             if kk not in started and None not in started:
                 self.warn(fl.loc, f"flood {fl.name!r} is never started",

@@ -1,0 +1,277 @@
+"""One small test per DSL mistake: each gives file:line, what is wrong, and a hint."""
+
+import textwrap
+
+import pytest
+
+from blinkc.dsl import lower_game
+
+HEADER = """\
+from blinkc.dsl import *
+game = Game("g")
+hp = game.field(range(0, 6), default=5)
+Ping = game.message("Ping")
+flash = game.timer()
+
+@game.display
+def look(t):
+    t.color_all(BLUE)
+"""
+HEADER_LINES = HEADER.count("\n")
+
+
+def errors_of(tmp_path, body: str, header: str = HEADER):
+    path = tmp_path / "game.py"
+    path.write_text(header + textwrap.dedent(body))
+    result = lower_game(path)
+    return path, result.errors, result.warnings
+
+
+def line_of(body: str, marker: str) -> int:
+    for i, line in enumerate(textwrap.dedent(body).splitlines(), start=HEADER_LINES + 1):
+        if marker in line:
+            return i
+    raise AssertionError(marker)
+
+
+CASES = [
+    # (name, body, marker on the offending line, words in the message, words in the hint)
+    ("while loop", """
+        @game.on_click
+        def f(t):
+            while t.hp > 0:  # here
+                t.hp -= 1
+        """, "# here", "while loops", "for f in faces()"),
+    ("float", """
+        @game.on_click
+        def f(t):
+            t.hp = 2.5  # here
+        """, "# here", "floating point", "whole numbers"),
+    ("true division", """
+        @game.on_click
+        def f(t):
+            t.hp = t.hp / 2  # here
+        """, "# here", "fraction", "//"),
+    ("string", """
+        @game.on_click
+        def f(t):
+            x = "hello"  # here
+        """, "# here", "strings", "numbers"),
+    ("unknown field", """
+        @game.on_click
+        def f(t):
+            t.health -= 1  # here
+        """, "# here", "no field 'health'", "game.field"),
+    ("unknown name", """
+        @game.on_click
+        def f(t):
+            t.hp = hpp  # here
+        """, "# here", "unknown name 'hpp'", "spelling"),
+    ("field read without tile", """
+        @game.on_click
+        def f(t):
+            x = hp  # here
+        """, "# here", "is not a value here", ""),
+    ("list", """
+        @game.on_click
+        def f(t):
+            x = [1, 2]  # here
+        """, "# here", "lists", "bit mask"),
+    ("comprehension", """
+        @game.on_click
+        def f(t):
+            x = [f for f in faces()]  # here
+        """, "# here", "comprehensions", "for loop"),
+    ("try", """
+        @game.on_click
+        def f(t):
+            try:  # here
+                t.hp = 1
+            except Exception:
+                pass
+        """, "# here", "try/except", "if"),
+    ("import inside", """
+        @game.on_click
+        def f(t):
+            import math  # here
+        """, "# here", "imports inside", "top of the game file"),
+    ("global", """
+        @game.on_click
+        def f(t):
+            global hp  # here
+        """, "# here", "global", "fields"),
+    ("power", """
+        @game.on_click
+        def f(t):
+            t.hp = 2 ** 2  # here
+        """, "# here", "**", "1 << n"),
+    ("is", """
+        @game.on_click
+        def f(t):
+            if t.hp is 0:  # here
+                pass
+        """, "# here", "'is'", "=="),
+    ("in", """
+        @game.on_click
+        def f(t):
+            if t.hp in (1, 2):  # here
+                pass
+        """, "# here", "'in'", "or"),
+    ("send needs a message", """
+        @game.on_click
+        def f(t):
+            t.send(3, 0)  # here
+        """, "# here", "needs a message", "game.message"),
+    ("send needs a face", """
+        @game.on_click
+        def f(t):
+            t.send(Ping)  # here
+        """, "# here", "needs the face", ""),
+    ("payload on a plain message", """
+        @game.on_click
+        def f(t):
+            t.send(Ping, 0, 2)  # here
+        """, "# here", "carries no payload", "payload=range"),
+    ("colour arithmetic", """
+        @game.on_click
+        def f(t):
+            t.color_all(RED + 1)  # here
+        """, "# here", "colours cannot be computed", "dim("),
+    ("number as colour", """
+        @game.on_click
+        def f(t):
+            t.color(0, 5)  # here
+        """, "# here", "not a colour", "RED"),
+    ("assign to computed value", """
+        @game.derived(bool)
+        def full(t):
+            return t.hp == 5
+
+        @game.on_click
+        def f(t):
+            t.full = True  # here
+        """, "# here", "is computed", "fields it is computed from"),
+    ("timer too long", """
+        @game.on_click
+        def f(t):
+            t.flash.start(60000)  # here
+        """, "# here", "timers run 0..30000 ms", "count in a field"),
+    ("python function", """
+        import math
+
+        @game.on_click
+        def f(t):
+            t.hp = math.floor(2)  # here
+        """, "# here", "not available", "docs/dsl.md"),
+    ("handler signature", """
+        @game.on_message(Ping)
+        def got(t):  # here
+            pass
+        """, "# here", "handler takes (t, face)", "def got(t, face)"),
+    ("neighbour reads a private field", """
+        @game.on_click
+        def f(t):
+            if t.neighbor(0).hp == 1:  # here
+                pass
+        """, "# here", "not broadcast", "broadcast=True"),
+    ("division by zero", """
+        @game.on_click
+        def f(t):
+            t.hp = t.hp // 0  # here
+        """, "# here", "division by zero", ""),
+    ("break outside loop", """
+        @game.on_click
+        def f(t):
+            break  # here
+        """, "# here", "outside loop", "Python syntax"),
+    ("tuple assignment", """
+        @game.on_click
+        def f(t):
+            a, b = 1, 2  # here
+        """, "# here", "one value at a time", "two lines"),
+    ("derived without return", """
+        @game.derived(bool)
+        def full(t):  # here
+            if t.hp == 5:
+                return True
+        """, "# here", "return a value on every path", "return"),
+    ("comparison that does nothing", """
+        @game.on_click
+        def f(t):
+            t.hp == 3  # here
+        """, "# here", "does nothing", "=="),
+]
+
+
+@pytest.mark.parametrize("name, body, marker, message, hint", CASES, ids=[c[0] for c in CASES])
+def test_mistake_reports_file_line_and_hint(tmp_path, name, body, marker, message, hint):
+    path, errors, _ = errors_of(tmp_path, body)
+    assert errors, f"{name}: no error reported"
+    e = errors[0]
+    assert e.loc.file == str(path)
+    assert e.loc.line == line_of(body, marker), str(e)
+    assert message in e.message, str(e)
+    assert hint in e.hint, str(e)
+    assert f"{path}:{e.loc.line}: error:" in str(e)
+
+
+DECLARATION_CASES = [
+    ("default out of range", 'x = game.field(range(0, 6), default=6)\n', "outside its range", "0..5"),
+    ("unsupported field type", 'x = game.field(str)\n', "unsupported type", "range(lo, hi)"),
+    ("unnamed field", 'game.field(range(0, 3))\n', "has no name", "bind it"),
+    ("duplicate message", 'Ping2 = game.message("Ping")\n', "two messages or floods", "own name"),
+    ("bad kinds", 'K = game.kinds("HULL", "HULL")\n', "same member twice", "different name"),
+]
+
+
+@pytest.mark.parametrize("name, decl, message, hint", DECLARATION_CASES,
+                         ids=[c[0] for c in DECLARATION_CASES])
+def test_declaration_mistakes(tmp_path, name, decl, message, hint):
+    path, errors, _ = errors_of(tmp_path, decl)
+    assert errors
+    e = errors[0]
+    assert e.loc.file == str(path) and e.loc.line == HEADER_LINES + 1, str(e)
+    assert message in e.message and hint in e.hint, str(e)
+
+
+def test_face_value_over_budget_lists_what_each_part_costs(tmp_path):
+    header = """\
+from blinkc.dsl import *
+game = Game("g")
+big = game.field(range(0, 16), default=0, broadcast=True)
+A, B, C = game.message("A"), game.message("B"), game.message("C")
+"""
+    _, errors, _ = errors_of(tmp_path, "", header)
+    (e,) = errors
+    assert "needs 7 bits but a Blinks face value has 6" in e.message
+    assert "big: 4 bits" in e.message and "message code: 2 bits" in e.message and "ack: 1 bit" in e.message
+    assert "broadcast less" in e.hint
+
+
+def test_python_error_in_the_game_file_points_at_its_line(tmp_path):
+    path, errors, _ = errors_of(tmp_path, "x = 1 / 0\n")
+    (e,) = errors
+    assert e.loc.line == HEADER_LINES + 1 and "ZeroDivisionError" in e.message
+
+
+def test_syntax_error_points_at_its_line(tmp_path):
+    path, errors, _ = errors_of(tmp_path, "def broken(:\n")
+    (e,) = errors
+    assert e.loc.line == HEADER_LINES + 1 and "syntax error" in e.message
+
+
+def test_all_errors_are_reported_not_just_the_first(tmp_path):
+    _, errors, _ = errors_of(tmp_path, """
+        @game.on_click
+        def f(t):
+            t.hp = 2.5
+            t.health = 1
+        """)
+    assert len(errors) == 2
+
+
+def test_unused_message_is_a_warning_not_an_error(tmp_path):
+    _, errors, warnings = errors_of(tmp_path, "")
+    assert not errors
+    assert any("never sent" in w.message for w in warnings)
+    assert any("no @game.on_message handler" in w.message for w in warnings)
