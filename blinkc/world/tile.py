@@ -80,6 +80,10 @@ class Tile:
         #: True when the last pass skipped loop() (its inputs had not changed).
         self.skipped = False
         self.passes = 0
+        #: Cached (neighbour, its face) per face, and the group, valid for one topology.
+        self.links: list = [None] * FACE_COUNT
+        self.links_at = -1
+        self.group: list[Tile] | None = None
         # For traces: what was last reported.
         self.seen_out: list[int] | None = None
         self.seen_in: list[int] | None = None

@@ -94,6 +94,9 @@ class World:
         self.grid: dict[Pos, Tile] = {}
         self._queue: list[tuple] = []
         self._seq = 0
+        #: Bumped whenever a tile is placed or lifted: cached links and groups go stale.
+        self._topology = 0
+        self._groups_at = -1
         self._fault_rng = random.Random(f"{seed}:faults")
         self._drop = self.faults.drop
         self._jitter_us = int(self.faults.jitter_ms * 1000)
@@ -118,6 +121,7 @@ class World:
             api = Blinklib(entropy=rng.getrandbits(32), serial=rng.randbytes(9))
         tile = Tile(len(self.tiles), name, program, api, clock)
         self.tiles.append(tile)
+        self._topology += 1
         self.by_name[name] = tile
         if pos is not None:
             self._place(tile, pos, rot)
@@ -168,12 +172,14 @@ class World:
             self._thaw(n)
         tile.pos, tile.rot = pos, rot
         self.grid[pos] = tile
+        self._topology += 1
         self._thaw(tile)
 
     def _unplace(self, tile: Tile) -> None:
         assert tile.pos is not None
         del self.grid[tile.pos]
         tile.pos = None
+        self._topology += 1
 
     def _neighbour_tiles_at(self, pos: Pos) -> list[Tile]:
         out = []
@@ -185,6 +191,12 @@ class World:
 
     def neighbour(self, tile: Tile, face: int) -> tuple[Tile, int] | None:
         """The tile touching `face` of `tile`, and its face that touches back."""
+        if tile.links_at != self._topology:
+            tile.links = [self._find_neighbour(tile, f) for f in range(FACE_COUNT)]
+            tile.links_at = self._topology
+        return tile.links[face]
+
+    def _find_neighbour(self, tile: Tile, face: int) -> tuple[Tile, int] | None:
         if tile.pos is None:
             return None
         dq, dr = DIRECTIONS[(face + tile.rot) % 6]
@@ -419,6 +431,9 @@ class World:
     def _check_quiet(self, tile: Tile, now: int) -> None:
         hook = tile._quiet_hook
         until = hook(tile.api) if hook is not None else None
+        if until is not None and not tile.button.idle():
+            # A pending click window or long press is a deadline, like a timer.
+            until = min(until, tile.button.next_deadline())
         tile.quiet_until = until
         steady = until is not None and until > now and self._inputs_steady(tile, now)
         if not steady:
@@ -435,12 +450,12 @@ class World:
             return
         tile.next_freeze_check = now + 32
         group = self._group(tile)
-        if all(t.steady and self._inputs_steady(t, t.api.now) for t in group):
+        if all(t.steady for t in group) and all(self._inputs_steady(t, t.api.now) for t in group):
             self._freeze(group)
 
     def _inputs_steady(self, tile: Tile, now: int) -> bool:
         api = tile.api
-        if tile.button.raw or tile.button.down or not tile.button.idle() or tile.viral_faces:
+        if tile.button.raw or tile.button.flags or tile.viral_faces:
             return False
         for f in range(FACE_COUNT):
             if api.out_datagram[f] is not None:
@@ -466,18 +481,29 @@ class World:
         return True
 
     def _group(self, tile: Tile) -> list[Tile]:
-        """The tiles connected to `tile` through touching faces."""
-        if tile.pos is None:
-            return [tile]
-        seen = {tile.index: tile}
-        stack = [tile]
+        """The tiles connected to `tile` through touching faces (cached per topology)."""
+        if self._groups_at != self._topology:
+            for t in self.tiles:
+                t.group = None
+            for t in self.tiles:
+                if t.group is None:
+                    self._collect_group(t)
+            self._groups_at = self._topology
+        return tile.group  # type: ignore[return-value]
+
+    def _collect_group(self, start: Tile) -> None:
+        members = {start.index: start}
+        stack = [start]
         while stack:
             t = stack.pop()
-            for n in self._neighbour_tiles_at(t.pos):  # type: ignore[arg-type]
-                if n.index not in seen:
-                    seen[n.index] = n
-                    stack.append(n)
-        return sorted(seen.values(), key=lambda t: t.index)
+            for f in range(FACE_COUNT):
+                link = self.neighbour(t, f)
+                if link is not None and link[0].index not in members:
+                    members[link[0].index] = link[0]
+                    stack.append(link[0])
+        group = sorted(members.values(), key=lambda t: t.index)
+        for t in group:
+            t.group = group
 
     def _freeze(self, group: list[Tile]) -> None:
         self.stats["freezes"] += 1

@@ -1,0 +1,92 @@
+"""Pirates & Lasers speed in the emulator: a 24-tile ship, 20 turns at a person's pace.
+
+Each turn presses one Hull (repair) and each of the two Hazards, one action
+every 2 s of simulated time; a sunk ship is reset with a triple click. Prints
+wall time and simulated/wall ratio, with and without faults (10 % packet
+loss, 2 ms jitter, ±10 % clock skew), for each backend that is available.
+
+Usage: python bench/game_speed.py [--turns N] [--backend python|native|all]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from blinkc.testing import Cluster
+from blinkc.world import Faults
+
+ROOT = Path(__file__).resolve().parents[1]
+GAME = ROOT / "firmware" / "pirates_lasers.py"
+
+
+def ship_layout(n: int = 24) -> tuple[str, list[str], list[str]]:
+    """A compact ship of n tiles: rings round the origin; two Hazards, one Redirector."""
+    cells = [(0, 0)]
+    dirs = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)]
+    k = 1
+    while len(cells) < n:
+        q, r = -k, k
+        for dq, dr in dirs:
+            for _ in range(k):
+                cells.append((q, r))
+                q, r = q + dq, r + dr
+        k += 1
+    cells = cells[:n]
+    lines, hulls, hazards = [], [], []
+    for i, (q, r) in enumerate(cells):
+        name = f"t{i}"
+        settings = ""
+        if i in (0, 9):
+            settings = f"kind=HAZARD orient={i % 6}"
+            hazards.append(name)
+        elif i == 4:
+            settings = "kind=REDIRECTOR orient=2"
+        else:
+            hulls.append(name)
+        lines.append(f"tile {name} at {q},{r} rot {(i * 5) % 6} {settings}")
+    return "\n".join(lines), hulls, hazards
+
+
+def play(turns: int, faults: Faults | None, backend: str) -> tuple[float, float, dict]:
+    layout, hulls, hazards = ship_layout()
+    ship = Cluster(GAME, layout, seed=3, faults=faults, backend=backend)
+    start_sim = ship.world.now_ms
+    t0 = time.perf_counter()
+    for turn in range(turns):
+        for name in [hulls[(turn * 7) % len(hulls)], *hazards]:
+            if any(s["sunk"] for s in ship.states().values()):
+                ship.multi_click(name)
+            else:
+                ship.click(name)
+            ship.wait(2000 - (ship.world.now_ms - start_sim) % 2000 or 2000)
+    wall = time.perf_counter() - t0
+    return (ship.world.now_ms - start_sim) / 1000, wall, ship.world.stats
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--turns", type=int, default=20)
+    ap.add_argument("--backend", default="all", choices=["python", "native", "all"])
+    args = ap.parse_args()
+    backends = ["python", "native"] if args.backend == "all" else [args.backend]
+    print(f"{'backend':>8} {'faults':>7} {'sim s':>7} {'wall s':>7} {'× real time':>12}")
+    results = {}
+    for backend in backends:
+        for label, faults in (("none", None), ("yes", Faults(drop=0.1, jitter_ms=2, skew=0.1))):
+            try:
+                sim, wall, _stats = play(args.turns, faults, backend)
+            except Exception as e:
+                print(f"{backend:>8} {label:>7}  unavailable: {e}")
+                continue
+            results[(backend, label)] = sim / wall
+            print(f"{backend:>8} {label:>7} {sim:>7.1f} {wall:>7.2f} {sim / wall:>12.1f}")
+    for label in ("none", "yes"):
+        if ("python", label) in results and ("native", label) in results:
+            ratio = results[("native", label)] / results[("python", label)]
+            print(f"native / python speed, faults {label}: {ratio:.2f}×")
+
+
+if __name__ == "__main__":
+    main()
