@@ -249,13 +249,13 @@ A, B, C = game.message("A"), game.message("B"), game.message("C")
 
 
 def test_python_error_in_the_game_file_points_at_its_line(tmp_path):
-    path, errors, _ = errors_of(tmp_path, "x = 1 / 0\n")
+    _, errors, _ = errors_of(tmp_path, "x = 1 / 0\n")
     (e,) = errors
     assert e.loc.line == HEADER_LINES + 1 and "ZeroDivisionError" in e.message
 
 
 def test_syntax_error_points_at_its_line(tmp_path):
-    path, errors, _ = errors_of(tmp_path, "def broken(:\n")
+    _, errors, _ = errors_of(tmp_path, "def broken(:\n")
     (e,) = errors
     assert e.loc.line == HEADER_LINES + 1 and "syntax error" in e.message
 
