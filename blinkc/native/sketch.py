@@ -174,8 +174,8 @@ def mask(text: str) -> tuple[str, str]:
     """Two copies of `text` with the same length and line breaks.
 
     The first has comments, string and character literals and preprocessor
-    lines blanked (for finding structure); the second has only comments
-    blanked (for copying prototypes, which may contain `extern "C"`).
+    lines blanked (for finding structure); the second keeps the literals
+    (for copying prototypes, which may contain `extern "C"`).
     """
     masked = list(text)
     plain = list(text)
@@ -203,7 +203,7 @@ def mask(text: str) -> tuple[str, str]:
                     j = n if end < 0 else end + 2
                     continue
                 j += 1
-            blank(i, j, both=False)
+            blank(i, j, both=True)
             i = j
             continue
         if ch == "/" and i + 1 < n and text[i + 1] == "/":
