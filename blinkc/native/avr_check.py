@@ -10,6 +10,8 @@ Two checks, both compile-only (`-c`), so they need avr-gcc but not the SDK:
     * shifts past 16 bits (`1 << 20`),
     * 32-bit values stored into a plain `int` or `unsigned int`
       (`int elapsed = millis() - start;` wraps after 32.7 s on the tile).
+  Overflows that the host compiler reports as well (`byte b = 300;`) are
+  left out: they behave the same on both.
   `int` arithmetic on variables that overflows at run time cannot be seen
   by the compiler and is not reported.
 """
@@ -22,7 +24,16 @@ from pathlib import Path
 
 from .build import NativeBuildError
 from .sketch import Sketch, read_sketch
-from .toolchain import NATIVE_DIR, Diagnostic, avr_cxx, c_locale_env, parse_diagnostics
+from .toolchain import (
+    HOST_INCLUDE_DIR,
+    NATIVE_DIR,
+    Diagnostic,
+    ToolMissing,
+    avr_cxx,
+    c_locale_env,
+    host_cxx,
+    parse_diagnostics,
+)
 
 AVR_FLAGS = (
     "-mmcu=atmega168pb", "-Os", "-Wall", "-Wextra", "-std=gnu++11",
@@ -75,13 +86,34 @@ def avr_compile_check(sketch_path: str | Path | Sketch) -> list[Diagnostic]:
 def int16_warnings(sketch_path: str | Path | Sketch) -> list[Diagnostic]:
     """Places where the tile's 16-bit `int` makes the sketch compute differently from the host."""
     sketch = _as_sketch(sketch_path)
+    on_host = _host_overflow_lines(sketch)
     found = []
     for d in _compile_avr(sketch, _INT16_FLAGS):
         if Path(d.file).resolve().is_relative_to(NATIVE_DIR):
             continue
-        overflow = "[-Woverflow]" in d.message or "[-Wshift-count-overflow]" in d.message
+        # An overflow the host compiler sees too (`byte b = 300;`) is not about int's width.
+        overflow = (("[-Woverflow]" in d.message and (d.file, d.line) not in on_host)
+                    or "[-Wshift-count-overflow]" in d.message)
         narrowing = "[-Wconversion]" in d.message and d.message.startswith(_INT_TARGETS)
         if overflow or narrowing:
             found.append(Diagnostic(d.file, d.line, d.col, "warning",
                                     f"16-bit int on the tile: {d.message}"))
     return found
+
+
+def _host_overflow_lines(sketch: Sketch) -> set[tuple[str, int]]:
+    """(file, line) of every -Woverflow warning the host compiler gives (empty without g++)."""
+    try:
+        cxx = host_cxx()
+    except ToolMissing:
+        return set()
+    with tempfile.TemporaryDirectory(prefix="blinkc-host-") as tmp:
+        unit = Path(tmp) / f"{sketch.name}.ino.cpp"
+        unit.write_text(sketch.unit)
+        cmd = [cxx, "-std=gnu++11", "-fsyntax-only", "-Woverflow", "-DBLINKC_HOST=1",
+               *(f"-I{d}" for d in sketch.include_dirs), f"-I{NATIVE_DIR}",
+               f"-I{HOST_INCLUDE_DIR}", str(unit)]
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=c_locale_env(),
+                              check=False)
+    return {(d.file, d.line) for d in parse_diagnostics(proc.stderr)
+            if "[-Woverflow]" in d.message}
