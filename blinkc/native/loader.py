@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -77,7 +78,7 @@ def _int16_cached(sketch: Sketch, built: BuiltLibrary) -> tuple[Diagnostic, ...]
         return ()
     except Exception:  # the host build succeeded; this check is advice only
         return ()
-    tmp = record.with_suffix(f".{id(found)}.tmp")
+    tmp = record.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_text(json.dumps([d.__dict__ for d in found]))
     tmp.replace(record)
     return tuple(found)
