@@ -58,7 +58,8 @@ def main() -> None:
     busy = load_sketch_text(BUSY, "bench_busy", check_int16=False)
     print(f"native loop() call, empty sketch: {per_pass_us(empty(), args.passes):.2f} µs/pass")
     print(f"native loop() call, busy sketch:  {per_pass_us(busy(), args.passes):.2f} µs/pass")
-    print(f"Python BusyCounter.loop():        {per_pass_us(BusyCounter(), args.passes):.2f} µs/pass")
+    python_us = per_pass_us(BusyCounter(), args.passes)
+    print(f"Python BusyCounter.loop():        {python_us:.2f} µs/pass")
     print(f"19 busy native tiles: {cluster_speed(busy):.1f} simulated s per wall s")
     print(f"19 busy Python tiles: {cluster_speed(BusyCounter):.1f} simulated s per wall s")
 

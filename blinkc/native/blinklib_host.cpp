@@ -140,7 +140,7 @@ bool buttonLongLongPressed(void) { return take_flag(BUTTON_LONGLONGPRESSED); }
 /* --- Colour ------------------------------------------------------------ */
 
 Color makeColorRGB(byte red, byte green, byte blue) {
-    return Color(red >> 3, green >> 3, blue >> 3);
+    return Color((uint8_t)(red >> 3), (uint8_t)(green >> 3), (uint8_t)(blue >> 3));
 }
 
 Color makeColorHSB(byte hue, byte saturation, byte brightness) {
@@ -167,15 +167,20 @@ Color makeColorHSB(byte hue, byte saturation, byte brightness) {
     return makeColorRGB(r, g, b);
 }
 
+/* Each channel is at most 31, so channel * 255 fits the tile's 16-bit int. */
+static inline uint8_t scale5(uint8_t channel, uint8_t brightness) {
+    return (uint8_t)((channel * brightness) / 255);
+}
+
 Color dim(Color color, byte brightness) {
-    return MAKECOLOR_5BIT_RGB((color.r * brightness) / 255, (color.g * brightness) / 255,
-                              (color.b * brightness) / 255);
+    return MAKECOLOR_5BIT_RGB(scale5(color.r, brightness), scale5(color.g, brightness),
+                              scale5(color.b, brightness));
 }
 
 Color lighten(Color color, byte brightness) {
-    return MAKECOLOR_5BIT_RGB(color.r + ((31 - color.r) * brightness) / 255,
-                              color.g + ((31 - color.g) * brightness) / 255,
-                              color.b + ((31 - color.b) * brightness) / 255);
+    return MAKECOLOR_5BIT_RGB((uint8_t)(color.r + scale5((uint8_t)(31 - color.r), brightness)),
+                              (uint8_t)(color.g + scale5((uint8_t)(31 - color.g), brightness)),
+                              (uint8_t)(color.b + scale5((uint8_t)(31 - color.b), brightness)));
 }
 
 void setColorOnFace(Color newColor, byte face) {

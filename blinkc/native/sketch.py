@@ -62,6 +62,14 @@ class FunctionDef:
     prototype: str
 
 
+def looks_like_sketch(path: str | Path) -> bool:
+    """True for an .ino file, or a folder holding one (what `read_sketch` accepts)."""
+    p = Path(path).expanduser()
+    if p.is_dir():
+        return any(p.glob("*.ino"))
+    return p.suffix == ".ino"
+
+
 def read_sketch(path: str | Path) -> Sketch:
     """Read an .ino/.cpp file or a sketch folder (`Name/Name.ino` and siblings)."""
     p = Path(path).expanduser()

@@ -180,3 +180,16 @@ def test_colours_cross_in_the_runtime_layout(build):
     program.setup(api)
     program.loop(api)
     assert api.pixels[4] == dim(ORANGE, 200)
+
+
+def test_native_and_python_tiles_share_a_world(spinner):
+    from blinkc.programs import NeighbourColours
+
+    world = World(seed=9)
+    python_tile = NeighbourColours()
+    world.add_tile("py", python_tile, pos=(0, 0))
+    world.add_tile("native", spinner(), pos=(1, -1))  # touches py's face 1
+    world.run_for(600)
+    assert python_tile.count == 1
+    assert world.tile("native").api.in_value[4] == 1  # NeighbourColours sends 1
+    assert world.tile("py").api.in_value[1] == 1      # Spinner sends READY = 1

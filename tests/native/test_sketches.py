@@ -112,3 +112,11 @@ def test_the_cache_builds_once(gxx, tmp_path, monkeypatch):
     assert second.library_path == first.library_path
     assert second.library_path.stat().st_mtime_ns == stamp
     assert first.library_path.is_relative_to(tmp_path / "cache")
+
+
+def test_looks_like_sketch(tmp_path):
+    from blinkc.native import looks_like_sketch
+
+    path = write(tmp_path, "Some", "void setup() {}\nvoid loop() {}\n")
+    assert looks_like_sketch(path) and looks_like_sketch(path.parent)
+    assert not looks_like_sketch(tmp_path / "game.py")
