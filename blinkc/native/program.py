@@ -167,7 +167,18 @@ class NativeProgram:
         return fields
 
     def close(self) -> None:
-        """Unmap this tile's library now (it is also unmapped when the program is collected)."""
+        """Unmap this tile's library now (it is also unmapped when the program is collected).
+
+        The program cannot run afterwards: its entry points and state would
+        point at unmapped memory, so every method now raises instead.
+        """
+        def closed(*_: Any) -> Any:
+            raise RuntimeError(f"{self!r} was closed")
+
+        for name in ("setup", "loop", "quiet_until", "display", "state"):
+            setattr(self, name, closed)
+        self._mem = bytearray(ctypes.sizeof(abi.TileState))
+        self.tile = None  # type: ignore[assignment]
         self._finalizer()
 
     def __repr__(self) -> str:

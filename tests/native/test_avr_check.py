@@ -82,3 +82,11 @@ def test_loading_a_sketch_warns_about_16_bit_int(avr, gxx, tmp_path, monkeypatch
 def test_test_sketches_have_no_16_bit_int_hazards(avr):
     for name in ("Spinner", "Relay", "Globals"):
         assert int16_warnings(SKETCHES / name) == []
+
+
+def test_a_third_party_style_sketch_compiles_for_the_tile_too(avr, tmp_path):
+    from test_sketches import CALLS_BEFORE_DEFINING
+
+    path = tmp_path / "Early.ino"
+    path.write_text(CALLS_BEFORE_DEFINING)
+    assert [str(w) for w in avr_compile_check(path)] == []

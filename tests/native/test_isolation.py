@@ -63,3 +63,12 @@ def test_many_tiles_in_one_world_count_independently(globals_sketch):
     for t in world.tiles:
         counts = t.api.out_value[:4]
         assert counts[0] == counts[1] == counts[2] == counts[3] == min(t.passes, 63)
+
+
+def test_a_closed_program_refuses_to_run(globals_sketch):
+    import pytest
+
+    program = globals_sketch()
+    program.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        program.loop(Blinklib())

@@ -11,6 +11,7 @@ from blinkc.native.sketch import find_function_definitions
 from blinkc.runtime import Blinklib
 
 CALLS_BEFORE_DEFINING = """\
+#include <blinklib.h>
 #include "Serial.h"
 #include <avr/pgmspace.h>
 
