@@ -15,6 +15,17 @@
 
 #define DEF_SERVICE_PORT_BAUDRATE 1000000
 
+/* Number bases for print(value, base), and F("text") for strings kept in flash. */
+#define DEC 10
+#define HEX 16
+#define OCT 8
+#ifndef BIN
+#define BIN 2
+#endif
+#ifndef F
+#define F(string_literal) (string_literal)
+#endif
+
 class ServicePortSerial {
   public:
     void begin(void) {}

@@ -35,9 +35,10 @@ from .toolchain import (
     parse_diagnostics,
 )
 
+#: The SDK's C++ flags (platform.txt) with all warnings on.
 AVR_FLAGS = (
-    "-mmcu=atmega168pb", "-Os", "-Wall", "-Wextra", "-std=gnu++11",
-    "-fno-exceptions", "-fno-threadsafe-statics",
+    "-mmcu=atmega168pb", "-Os", "-Wall", "-Wextra", "-std=gnu++11", "-fpermissive",
+    "-Wno-error=narrowing", "-fno-exceptions", "-fno-threadsafe-statics",
 )
 _INT16_FLAGS = ("-Wconversion", "-Wno-sign-conversion", "-Woverflow")
 _INT_TARGETS = ("conversion to 'int' ", "conversion to 'unsigned int' ")
@@ -110,8 +111,8 @@ def _host_overflow_lines(sketch: Sketch) -> set[tuple[str, int]]:
     with tempfile.TemporaryDirectory(prefix="blinkc-host-") as tmp:
         unit = Path(tmp) / f"{sketch.name}.ino.cpp"
         unit.write_text(sketch.unit)
-        cmd = [cxx, "-std=gnu++11", "-fsyntax-only", "-Woverflow", "-DBLINKC_HOST=1",
-               *(f"-I{d}" for d in sketch.include_dirs), f"-I{NATIVE_DIR}",
+        cmd = [cxx, "-std=gnu++11", "-fpermissive", "-fsyntax-only", "-Woverflow",
+               "-DBLINKC_HOST=1", *(f"-I{d}" for d in sketch.include_dirs), f"-I{NATIVE_DIR}",
                f"-I{HOST_INCLUDE_DIR}", str(unit)]
         proc = subprocess.run(cmd, capture_output=True, text=True, env=c_locale_env(),
                               check=False)

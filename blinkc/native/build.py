@@ -24,12 +24,14 @@ from .toolchain import HOST_INCLUDE_DIR, NATIVE_DIR, c_locale_env, compiler_iden
 #: library copy (GNU "unique" symbols — statics of inline functions — would
 #: otherwise be shared by every tile in the process);
 #: -fwrapv: signed overflow wraps (as it does in practice on the tile) instead
-#: of being undefined; -fno-exceptions, -fno-threadsafe-statics: as for AVR.
+#: of being undefined; the rest as the SDK's own build (platform.txt) does it,
+#: so what compiles there compiles here: gnu++11, -fpermissive (C-style
+#: void* conversions are warnings), no exceptions, no thread-safe statics.
 HOST_FLAGS = (
     "-std=gnu++11", "-O2", "-fPIC", "-shared",
     "-fvisibility=hidden", "-fvisibility-inlines-hidden", "-fno-gnu-unique",
-    "-fwrapv", "-fno-exceptions", "-fno-threadsafe-statics", "-Wall",
-    "-DBLINKC_HOST=1",
+    "-fwrapv", "-fpermissive", "-Wno-error=narrowing", "-fno-exceptions",
+    "-fno-threadsafe-statics", "-Wall", "-DBLINKC_HOST=1",
 )
 RUNTIME_SOURCES = ("blinklib_host.cpp",)
 RUNTIME_FILES = (*RUNTIME_SOURCES, "blinklib.h", "blinkc_hooks.h", "blinkc_native.h",
