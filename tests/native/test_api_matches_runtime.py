@@ -5,6 +5,8 @@ from __future__ import annotations
 import ctypes
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from blinkc.runtime import Blinklib, Xorshift32
 from blinkc.runtime.color import (
@@ -29,8 +31,7 @@ from blinkc.runtime.mathfns import map_range, sin8_C
 u8, u16, u32 = ctypes.c_uint8, ctypes.c_uint16, ctypes.c_uint32
 
 
-@pytest.fixture
-def probe(probe_sketch):
+def make_probe(probe_sketch):
     program = probe_sketch()
     api = Blinklib()
     api.now = 1000
@@ -51,6 +52,18 @@ def probe(probe_sketch):
         fn = getattr(lib, name)
         fn.argtypes, fn.restype = args, res
     return program
+
+
+@pytest.fixture(scope="module")
+def probe(probe_sketch):
+    """For pure functions: one tile for the whole module."""
+    return make_probe(probe_sketch)
+
+
+@pytest.fixture
+def fresh(probe_sketch):
+    """For stateful functions (random, timers, values): a tile fresh from power-up."""
+    return make_probe(probe_sketch)
 
 
 @pytest.mark.parametrize("args, expected", [
@@ -96,30 +109,30 @@ def test_dim_and_lighten(probe):
             assert probe.lib.probe_lighten(c, b) == lighten(c, b)
 
 
-def test_random_sequences_from_power_up(probe):
-    assert [probe.lib.probe_random(5) for _ in range(10)] == [1, 4, 2, 2, 4, 3, 0, 0, 0, 1]
+def test_random_sequences_from_power_up(fresh):
+    assert [fresh.lib.probe_random(5) for _ in range(10)] == [1, 4, 2, 2, 4, 3, 0, 0, 0, 1]
 
 
-def test_random_word_and_limits_follow_the_runtime_generator(probe):
+def test_random_word_and_limits_follow_the_runtime_generator(fresh):
     rng = Xorshift32()
-    assert [probe.lib.probe_random_word() for _ in range(5)] == [
+    assert [fresh.lib.probe_random_word() for _ in range(5)] == [
         rng.random_word() for _ in range(5)]
     for limit in (0, 1, 2, 5, 100, 1000, 32767, 65534, 65535):
-        assert [probe.lib.probe_random(limit) for _ in range(8)] == [
+        assert [fresh.lib.probe_random(limit) for _ in range(8)] == [
             rng.random(limit) for _ in range(8)], limit
 
 
-def test_value_clamping(probe):
-    probe.lib.probe_send(64, 2)
-    probe.lib.probe_send(300, 1)  # a byte parameter: 300 arrives as 44
-    probe.lib.probe_send(63, 0)
-    assert list(probe.tile.out_value[:3]) == [63, 44, 63]
-    probe.lib.probe_send_all(200)
-    assert list(probe.tile.out_value) == [63] * 6
+def test_value_clamping(fresh):
+    fresh.lib.probe_send(64, 2)
+    fresh.lib.probe_send(300, 1)  # a byte parameter: 300 arrives as 44
+    fresh.lib.probe_send(63, 0)
+    assert list(fresh.tile.out_value[:3]) == [63, 44, 63]
+    fresh.lib.probe_send_all(200)
+    assert list(fresh.tile.out_value) == [63] * 6
 
 
-def test_timer_edges(probe):
-    lib, tile = probe.lib, probe.tile
+def test_timer_edges(fresh):
+    lib, tile = fresh.lib, fresh.tile
     tile.now = 0
     assert not lib.probe_timer_expired()  # a new Timer: expiry 0, strict comparison
     tile.now = 1
@@ -139,3 +152,18 @@ def test_timer_edges(probe):
     lib.probe_timer_add(10)  # saturates at never
     assert not lib.probe_timer_expired()
     assert lib.probe_timer_remaining() == 0xFFFFFFFF - 5000
+
+
+words = st.integers(0, 0xFFFF)
+
+
+@settings(max_examples=300)
+@given(words, words, words, words, words)
+def test_map_agrees_with_the_runtime_everywhere(probe, x, a, b, c, d):
+    assert probe.lib.probe_map(x, a, b, c, d) == map_range(x, a, b, c, d)
+
+
+@settings(max_examples=300)
+@given(st.integers(0, 255), st.integers(0, 255), st.integers(0, 255))
+def test_hsb_agrees_with_the_runtime_everywhere(probe, h, s, v):
+    assert probe.lib.probe_hsb(h, s, v) == makeColorHSB(h, s, v)
