@@ -1,0 +1,21 @@
+"""Native tiles: Blinks sketches compiled for the host and run inside the emulator.
+
+    factory = load_sketch("Spinner/Spinner.ino")
+    world.add_tile("a", factory(), pos=(0, 0))   # every call: a tile with its own globals
+
+See docs/native.md.
+"""
+
+from .avr_check import AvrBuildError, avr_compile_check, int16_warnings
+from .build import NativeBuildError, build_library, cache_dir
+from .loader import HostIntWarning, NativeSketch, load_sketch, load_sketch_text
+from .program import NativeAbiError, NativeProgram
+from .sketch import Sketch, SketchError, looks_like_sketch, read_sketch, sketch_from_text
+from .toolchain import Diagnostic, ToolMissing
+
+__all__ = [
+    "AvrBuildError", "Diagnostic", "HostIntWarning", "NativeAbiError", "NativeBuildError",
+    "NativeProgram", "NativeSketch", "Sketch", "SketchError", "ToolMissing",
+    "avr_compile_check", "build_library", "cache_dir", "int16_warnings", "load_sketch",
+    "load_sketch_text", "looks_like_sketch", "read_sketch", "sketch_from_text",
+]

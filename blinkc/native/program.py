@@ -1,0 +1,185 @@
+"""`NativeProgram`: a compiled sketch as a tile program for the world.
+
+Each pass copies the tile's blinklib inputs from the world's `Blinklib`
+object into the C state (one `struct.pack_into`), makes one ctypes call,
+and copies the outputs back (one `struct.unpack_from`). Datagrams are
+copied only when they change. The C side keeps what only the sketch can
+see (its globals, didValueOnFaceChange's memory, the pixel buffer).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import weakref
+from pathlib import Path
+from typing import Any
+
+from ..runtime.api import Blinklib
+from . import abi
+from .library import close_library, load_private_copy
+
+
+class NativeAbiError(Exception):
+    """The library was built for another layout of the shared state."""
+
+
+_IN_OFF = abi.TileState.in_datagram.offset
+_SERIAL_OFF = abi.TileState.serial.offset
+_DGRAM = abi.DATAGRAM_LEN
+
+
+class NativeProgram:
+    """One tile running a natively compiled sketch, with globals of its own.
+
+    Implements the world's TileProgram protocol (`setup`, `loop`) and, when
+    the sketch defines the matching blinkc hooks (blinkc_hooks.h), the
+    optional `quiet_until`, `display` and `state`.
+    """
+
+    def __init__(self, library: str | Path, name: str = "") -> None:
+        self.name = name or Path(library).stem
+        lib = load_private_copy(Path(library))
+        self._finalizer = weakref.finalize(self, close_library, lib._handle)
+        self.lib = lib
+        lib.blinkc_abi_version.restype = ctypes.c_uint32
+        lib.blinkc_tile_size.restype = ctypes.c_uint32
+        version, size = lib.blinkc_abi_version(), lib.blinkc_tile_size()
+        if version != abi.ABI_VERSION or size != ctypes.sizeof(abi.TileState):
+            raise NativeAbiError(
+                f"{library}: built for native ABI {version} ({size} bytes), "
+                f"this blinkc speaks {abi.ABI_VERSION} ({ctypes.sizeof(abi.TileState)} bytes)")
+        lib.blinkc_tile.restype = ctypes.c_void_p
+        self._addr: int = lib.blinkc_tile()
+        #: The C state, for inspection and tests (the hot path uses `_mem`).
+        self.tile = abi.TileState.from_address(self._addr)
+        self._mem = (ctypes.c_char * ctypes.sizeof(abi.TileState)).from_address(self._addr)
+        self._setup_fn = self._entry("blinkc_tile_setup")
+        self._loop_fn = self._entry("blinkc_tile_loop")
+        self._seen_in_datagrams: list[bytes | None] = [None] * abi.FACES
+        self._hook_quiet = self._optional("blinkc_quiet_until", ctypes.c_uint32)
+        self._hook_display = self._optional("blinkc_display", None)
+        self._fields = self._state_fields()
+        # Offer only the hooks the sketch has: the world probes with getattr().
+        if self._hook_quiet is not None:
+            self.quiet_until = self._quiet_until
+        if self._hook_display is not None:
+            self.display = self._display
+            self._display_fn = self._entry("blinkc_tile_display")
+        if self._fields is not None:
+            self.state = self._state
+
+    # --- the TileProgram protocol ------------------------------------------
+    def setup(self, api: Blinklib) -> None:
+        ctypes.memmove(self._addr + _SERIAL_OFF, bytes(api.serial[:9]).ljust(9, b"\0"), 9)
+        self._run(api, self._setup_fn)
+
+    def loop(self, api: Blinklib) -> None:
+        self._run(api, self._loop_fn)
+
+    def _run(self, api: Blinklib, fn: Any) -> None:
+        abi.PASS_IN.pack_into(
+            self._mem, abi.PASS_IN_OFFSET, api.now, *api.expire_time, *api.in_value,
+            api.button_down, api.click_count, api.start_state,
+            api.rng.state, api._entropy, api.button_flags, api.woken)
+        if api.in_datagram != self._seen_in_datagrams:
+            self._push_datagrams(api.in_datagram)
+        fn()
+        out = abi.PASS_OUT.unpack_from(self._mem, abi.PASS_OUT_OFFSET)
+        api.rng.state, api._entropy, api.button_flags, woken = out[:4]
+        api.woken = bool(woken)
+        api.out_value[:] = out[abi.OUT_VALUES]
+        api.pixels[:] = out[abi.OUT_PIXELS]
+        if out[abi.OUT_EXTRA_MS]:
+            api.extra_cpu_ms += out[abi.OUT_EXTRA_MS]
+        if out[abi.OUT_DGRAM_SENT] or out[abi.OUT_DGRAM_READ]:
+            self._pull_datagrams(api, out[abi.OUT_DGRAM_SENT], out[abi.OUT_DGRAM_READ])
+
+    # --- datagrams -----------------------------------------------------------
+    def _push_datagrams(self, incoming: list[bytes | None]) -> None:
+        seen = self._seen_in_datagrams
+        for f, data in enumerate(incoming):
+            if data is seen[f]:
+                continue
+            chunk = bytes(data or b"")[:_DGRAM]
+            self.tile.in_datagram_len[f] = len(chunk)
+            ctypes.memmove(self._addr + _IN_OFF + f * _DGRAM, chunk, len(chunk))
+            seen[f] = data
+
+    def _pull_datagrams(self, api: Blinklib, sent: int, read: int) -> None:
+        tile = self.tile
+        for f in range(abi.FACES):
+            if read >> f & 1:
+                api.in_datagram[f] = None
+                self._seen_in_datagrams[f] = None
+            if sent >> f & 1:
+                n = tile.out_datagram_len[f]
+                # A zero-length send cancels an unsent datagram, as on the tile.
+                api.out_datagram[f] = bytes(tile.out_datagram[f][:n]) if n else None
+
+    # --- optional hooks ------------------------------------------------------
+    def _quiet_until(self, api: Blinklib) -> int | None:
+        until = self._hook_quiet()
+        return until or None
+
+    def _display(self, api: Blinklib) -> None:
+        self.tile.now = api.now
+        self._display_fn()
+        api.pixels[:] = list(self.tile.pixels)
+
+    def _state(self) -> dict[str, Any]:
+        assert self._fields is not None
+        return {name: (list(v) if isinstance(v, ctypes.Array) else v.value)
+                for name, v in self._fields}
+
+    def _entry(self, symbol: str) -> Any:
+        fn = getattr(self.lib, symbol)
+        fn.argtypes = []
+        fn.restype = None
+        return fn
+
+    def _optional(self, symbol: str, restype: Any) -> Any:
+        try:
+            fn = getattr(self.lib, symbol)
+        except AttributeError:
+            return None
+        fn.argtypes = []
+        fn.restype = restype
+        return fn
+
+    def _state_fields(self) -> list[tuple[str, Any]] | None:
+        try:
+            table = ctypes.cast(ctypes.addressof(
+                abi.StateField.in_dll(self.lib, "blinkc_state_fields")),
+                ctypes.POINTER(abi.StateField))
+        except ValueError:
+            return None
+        fields: list[tuple[str, Any]] = []
+        for i in range(256):
+            entry = table[i]
+            if not entry.name:
+                break
+            ctype = abi.FIELD_TYPES.get(entry.type, ctypes.c_uint8)
+            if entry.count == 1:
+                fields.append((entry.name.decode(), ctype.from_address(entry.addr)))
+            else:
+                fields.append((entry.name.decode(),
+                               (ctype * entry.count).from_address(entry.addr)))
+        return fields
+
+    def close(self) -> None:
+        """Unmap this tile's library now (it is also unmapped when the program is collected).
+
+        The program cannot run afterwards: its entry points and state would
+        point at unmapped memory, so every method now raises instead.
+        """
+        def closed(*_: Any) -> Any:
+            raise RuntimeError(f"{self!r} was closed")
+
+        for name in ("setup", "loop", "quiet_until", "display", "state"):
+            setattr(self, name, closed)
+        self._mem = bytearray(ctypes.sizeof(abi.TileState))
+        self.tile = None  # type: ignore[assignment]
+        self._finalizer()
+
+    def __repr__(self) -> str:
+        return f"NativeProgram({self.name!r})"
