@@ -638,7 +638,27 @@ class GameLowering:
                          "rename one of them")
 
     # ------------------------------------------------------------------- prune
+    def drop_empty_calls(self) -> None:
+        """Calls to functions with nothing in them are dropped (e.g. a dispatch with no handler)."""
+        while True:
+            empty = {f.name for f in self.functions
+                     if not f.body and f.ret is None and f.name not in ("setup", "loop", "display")}
+            if not empty:
+                return
+            changed = False
+            new_functions = []
+            for f in self.functions:
+                body = _without_calls(f.body, empty)
+                if body != f.body:
+                    changed = True
+                    f = Function(f.name, f.params, f.ret, body, f.loc, f.doc, f.role)
+                new_functions.append(f)
+            self.functions = [f for f in new_functions if f.name not in empty]
+            if not changed:
+                return
+
     def prune(self) -> Program:
+        self.drop_empty_calls()
         by_name = {f.name: f for f in self.functions}
         roots = ["setup", "loop", "display", "engine_quiet_until", "engine_idle"]
         keep: list[str] = []
@@ -658,6 +678,23 @@ class GameLowering:
         return Program(self.game.name, self.source, globals_, functions,
                        tuple(self.constants), tuple(self.layout), tuple(self.codes), enums,
                        self.game.randomize)
+
+
+def _without_calls(body: tuple[Stmt, ...], names: set[str]) -> tuple[Stmt, ...]:
+    out: list[Stmt] = []
+    for s in body:
+        if isinstance(s, ExprStmt) and isinstance(s.value, Call) and s.value.func in names:
+            continue
+        if isinstance(s, If):
+            s = If(s.test, _without_calls(s.body, names), _without_calls(s.orelse, names), s.loc)
+            if not s.body and not s.orelse:
+                continue  # conditions have no side effects worth keeping here
+        elif isinstance(s, For):
+            s = For(s.var, s.start, s.stop, _without_calls(s.body, names), s.loc)
+            if not s.body:
+                continue
+        out.append(s)
+    return tuple(out)
 
 
 def _chain(stmts: list[Stmt]) -> list[Stmt]:
