@@ -16,6 +16,7 @@ def main() -> None:
 def _register() -> None:
     # Each command lives in its own module; importing it attaches it to `main`.
     from . import emulate  # noqa: F401
+    from . import flash as _flash  # noqa: F401
 
 
 _register()
