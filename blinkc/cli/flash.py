@@ -11,7 +11,6 @@ from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.table import Table
 
 from ..flash import errors
 from ..flash.avrdude import AvrdudeBackend
@@ -315,15 +314,15 @@ def ports_cmd() -> None:
         out.print("No serial ports or known USB programmers found. Plug the programmer in; "
                   "an Arduino shows up as /dev/ttyACM0 or /dev/ttyUSB0 (COM3 on Windows).")
         return
-    table = Table("port", "what", "USB id", "use")
+    width = max(len(p.device) for p in found)
     for p in found:
-        use = ""
+        what = p.known.name if p.known else (p.description or "serial port")
+        usb = f"  ({p.usb_id})" if p.usb_id else ""
+        out.print(f"{p.device:<{width}}  {what}{usb}", highlight=False)
         if p.known:
             opt = f"--programmer {p.known.programmer}"
             use = opt if p.device == "usb" else f"--port {p.device} {opt}"
-            use += f"\n{p.known.hint}"
-        table.add_row(p.device, p.known.name if p.known else p.description, p.usb_id, use)
-    out.print(table)
+            out.print(f"{'':<{width}}    use: {use}  ({p.known.hint})", highlight=False)
 
 
 # -- blinkc programmer-sim ------------------------------------------------------
@@ -401,3 +400,7 @@ def programmer_sim_cmd(protocol: str, tcp_port: int | None, faults: tuple[str, .
         chip = sim.chip
         out.print(f"Chip: {chip.erases} erase(s), {chip.page_writes} page write(s), "
                   f"extended fuse 0x{chip.read_fuse('ext'):02X}.", highlight=False)
+        wire_in = sum(link.bytes_in for link in sim.links)
+        wire_out = sum(link.bytes_out for link in sim.links)
+        out.print(f"Link: {wire_in} bytes from the host, {wire_out} bytes to the host.",
+                  highlight=False)

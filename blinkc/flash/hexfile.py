@@ -25,8 +25,7 @@ class Image:
     """A sparse flash image: sorted, non-overlapping, merged (address, bytes) runs."""
 
     segments: tuple[tuple[int, bytes], ...]
-    source: str = "<image>"
-    warnings: tuple[str, ...] = field(default=(), compare=False)
+    source: str = field(default="<image>", compare=False)   # equal images: same bytes
 
     @classmethod
     def from_bytes(cls, data: bytes, start: int = 0, source: str = "<bytes>") -> Image:
@@ -201,7 +200,7 @@ def _describe(err: intelhex.HexReaderError, text: str) -> str:
     elif isinstance(err, intelhex.RecordChecksumError):
         body = bytes.fromhex(line[1:])
         want = (-sum(body[:-1])) & 0xFF
-        detail = f"checksum is 0x{body[-1]:02X}, the bytes add up to 0x{want:02X}"
+        detail = f"checksum is 0x{body[-1]:02X}, should be 0x{want:02X}"
     else:
         detail = ""
     return f"{msg}" + (f" ({detail})" if detail else "") + f": {shown!r}"

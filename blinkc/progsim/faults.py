@@ -90,10 +90,13 @@ class Link:
         self.faults = faults or Faults()
         self.replies = 0
         self.dropped = False
+        self.bytes_in = 0          # from the host, as on the wire
+        self.bytes_out = 0         # to the host
 
     def process(self, data: bytes) -> list[bytes]:
         if self.dropped:
             raise LinkDropped
+        self.bytes_in += len(data)
         if self.faults.silent:
             return []
         out = []
@@ -111,4 +114,5 @@ class Link:
                 damaged[len(damaged) // 2] ^= 0x55    # a noisy line flips bits
                 reply = bytes(damaged)
             out.append(reply)
+            self.bytes_out += len(reply)
         return out

@@ -92,7 +92,7 @@ class PtySimulator:
             pass
 
     def __enter__(self) -> PtySimulator:
-        return self.start() if not self._thread.is_alive() else self
+        return self if self._thread.ident is not None else self.start()
 
     def __exit__(self, *exc: object) -> None:
         self.stop()

@@ -79,7 +79,7 @@ class TcpSimulator:
         self._stop_r.close()
 
     def __enter__(self) -> TcpSimulator:
-        return self.start()
+        return self if self._thread.ident is not None else self.start()
 
     def __exit__(self, *exc: object) -> None:
         self.stop()

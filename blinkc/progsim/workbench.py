@@ -4,6 +4,8 @@ Stands in for a single `Chip` behind a simulated programmer. After a tile has
 been flashed and released, it is taken off; the next `gap` attempts to enter
 programming mode find nothing; then the next tile is on the clip. Driven by
 what the host does, not by wall time, so workshop tests are deterministic.
+With `patience`, a tile that is looked at that many times without being
+flashed (say, a chip that is not a Blink) is taken off too.
 """
 
 from __future__ import annotations
@@ -14,17 +16,15 @@ ABSENT = b"\x00\x00\x00\x00"
 
 
 class Workbench:
-    def __init__(self, tiles: list[Chip], gap: int = 2) -> None:
+    def __init__(self, tiles: list[Chip], gap: int = 2, patience: int | None = None) -> None:
         self.tiles = tiles
         self.gap = gap
+        self.patience = patience
+        self._looks = 0
         self.index = 0
         self.current: Chip | None = tiles[0] if tiles else None
         self._gap_left = 0
         self._writes_at_attach = 0
-
-    @property
-    def part(self):
-        return self.tiles[0].part
 
     def reset(self, held: bool) -> None:
         if held:
@@ -34,14 +34,22 @@ class Workbench:
                 else:
                     self.current = self.tiles[self.index]
                     self._writes_at_attach = self.current.page_writes
-        elif self.current is not None and self.current.page_writes > self._writes_at_attach:
-            # Flashed and released: the person takes this tile off the clip.
+                    self._looks = 0
+        elif self.current is not None:
+            self._looks += 1
+            flashed = self.current.page_writes > self._writes_at_attach
+            if flashed or (self.patience is not None and self._looks >= self.patience):
+                self._take_off()
+        if self.current is not None:
+            self.current.reset(held)
+
+    def _take_off(self) -> None:
+        """Flashed (or given up on) and released: the person takes the tile off the clip."""
+        if self.current is not None:
             self.current.reset(False)
             self.current = None
             self.index += 1
             self._gap_left = self.gap
-        if self.current is not None:
-            self.current.reset(held)
 
     def spi(self, instr: bytes) -> bytes:
         return self.current.spi(instr) if self.current is not None else ABSENT
