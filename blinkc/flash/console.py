@@ -7,14 +7,31 @@ from rich.progress import (
     BarColumn,
     DownloadColumn,
     Progress,
+    Task,
     TaskID,
     TextColumn,
     TimeRemainingColumn,
     TransferSpeedColumn,
 )
+from rich.text import Text
 
 from .errors import FlashError, WrongChipError
 from .flasher import FlashResult, Tally
+
+
+class _SizedOnly:
+    """Show a byte column only for phases that move bytes (not Erasing or Fuses)."""
+
+    def render(self, task: Task) -> Text:
+        return super().render(task) if task.fields.get("sized") else Text("")  # type: ignore[misc]
+
+
+class _Bytes(_SizedOnly, DownloadColumn):
+    pass
+
+
+class _Speed(_SizedOnly, TransferSpeedColumn):
+    pass
 
 
 class RichProgress:
@@ -29,9 +46,9 @@ class RichProgress:
         self._bar = Progress(
             TextColumn("{task.description:<10}"),
             BarColumn(),
-            DownloadColumn(),
+            _Bytes(),
             TextColumn("{task.fields[pages]}"),
-            TransferSpeedColumn(),
+            _Speed(),
             TimeRemainingColumn(),
             console=console,
         )
@@ -63,7 +80,7 @@ class RichProgress:
             self.console.print(f"{name}{detail}...", highlight=False)
             return
         self._task = self._bar.add_task(name, total=total_bytes or None,
-                                        pages=self._pages_text())
+                                        pages=self._pages_text(), sized=bool(total_bytes))
 
     def _pages_text(self) -> str:
         return f"{self._pages_done}/{self._pages_total} pages" if self._pages_total else ""
