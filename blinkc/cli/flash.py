@@ -87,7 +87,8 @@ def _efuse_for(part: Part, raw: bool) -> int | None:
 @click.option("--port", "-P", help="Serial port of the programmer (see `blinkc ports`), "
               "or net:HOST:PORT for a programmer on TCP (the simulator).")
 @click.option("--programmer", "-c", help=PROGRAMMER_HELP)
-@click.option("--baud", "-b", type=int, help="Serial speed (default: the programmer's).")
+@click.option("--baud", "-b", type=click.IntRange(min=300),
+              help="Serial speed (default: the programmer's).")
 @click.option("--part", "-p", default="atmega168pb", show_default=True,
               type=click.Choice(sorted(PARTS), case_sensitive=False), help="The chip.")
 @click.option("--sdk", type=click.Path(path_type=Path),
@@ -266,7 +267,7 @@ def _avrdude_workshop(err: Console, out: Console, one: Callable[[], None],
 @main.command("read")
 @click.option("--port", "-P", help="Serial port of the programmer, or net:HOST:PORT.")
 @click.option("--programmer", "-c", help=PROGRAMMER_HELP)
-@click.option("--baud", "-b", type=int)
+@click.option("--baud", "-b", type=click.IntRange(min=300))
 @click.option("--part", "-p", default="atmega168pb", show_default=True,
               type=click.Choice(sorted(PARTS), case_sensitive=False))
 @click.option("--output", "-o", required=True, type=click.Path(path_type=Path, dir_okay=False),
@@ -279,6 +280,9 @@ def read_cmd(port: str | None, programmer: str | None, baud: int | None, part: s
     with _friendly_errors(err):
         the_part = get_part(part)
         spec = _pick_programmer(programmer, port)
+        if not output.parent.is_dir():
+            raise errors.FlashError(f"Cannot write {output}: {output.parent} does not exist.",
+                                    fix="create the folder or choose another file")
         if spec.avrdude:
             with RichProgress(err) as progress:
                 AvrdudeBackend(spec.avrdude, port, baud).read(output, the_part, progress)
@@ -337,7 +341,8 @@ def ports_cmd() -> None:
               help="Inject a fault: silent, no-target, wrong-signature[=SIG], corrupt[=N], "
                    "disconnect[=N], bad-page[=ADDR]. Repeatable.")
 @click.option("--paced", is_flag=True, help="Run at the real speed of the serial line.")
-@click.option("--baud", type=int, help="Pace at this baud rate (implies --paced).")
+@click.option("--baud", type=click.IntRange(min=300),
+              help="Pace at this baud rate (implies --paced).")
 @click.option("--part", "-p", default="atmega168pb", show_default=True,
               type=click.Choice(sorted(PARTS), case_sensitive=False))
 @click.option("--tiles", type=click.IntRange(min=1),

@@ -39,9 +39,13 @@ class Transport(Protocol):
 
 def port_url(port: str) -> str:
     """avrdude's `net:HOST:PORT` and `tcp:` spellings become pyserial's socket:// URL."""
-    for prefix in ("net:", "tcp:", "tcp://"):
+    for prefix in ("net:", "tcp://", "tcp:", "socket://"):
         if port.startswith(prefix):
-            return "socket://" + port[len(prefix):]
+            host, _, number = port[len(prefix):].rpartition(":")
+            if not host or not number.isdigit() or not 0 < int(number) < 65536:
+                raise PortError(f"'{port}' is not a network address.",
+                                fix="write it as net:HOST:PORT, e.g. net:127.0.0.1:4000")
+            return f"socket://{host}:{number}"
     return port
 
 
@@ -128,7 +132,7 @@ def _port_error(port: str, e: BaseException) -> PortError:
     text = str(e)
     if port_url(port).startswith("socket://"):
         return PortError(
-            f"Cannot connect to {port}: {text}.",
+            f"Cannot connect to {port} ({text.split(': ', 1)[-1]}).",
             cause="nothing is listening at that address",
             fix="start the simulator first (blinkc programmer-sim --tcp PORT) or check the address")
     if code == errno.ENOENT or "No such file" in text or "could not find" in text.lower():
@@ -146,6 +150,9 @@ def _port_error(port: str, e: BaseException) -> PortError:
             f"{port} is in use by another program.",
             cause="the Arduino IDE's serial monitor, another blinkc or avrdude has it open",
             fix="close the other program and try again")
+    if code == errno.ENOTTY or "Inappropriate ioctl" in text:
+        return PortError(f"{port} is not a serial port.",
+                         fix="give the programmer's port; `blinkc ports` lists them")
     return PortError(f"Cannot open {port}: {text}.",
                      fix="check the port name with `blinkc ports`")
 

@@ -128,6 +128,9 @@ def test_silent_programmer_gives_up_within_the_default_budget(game_hex):
     (["flash", "{game}", "--port", "/dev/does-not-exist"], ["does not exist", "blinkc ports"]),
     (["flash", "{game}", "-c", "jtag9000"], ["Unknown programmer"]),
     (["flash", "{game}", "--port", "net:127.0.0.1:1"], ["Cannot connect"]),
+    (["flash", "{game}", "--port", "net:localhost:http"], ["not a network address"]),
+    (["flash", "{game}", "--port", "/dev/null"], ["is not a serial port"]),
+    (["read", "--port", "/dev/null", "-o", "/nonexistent/dump.hex"], ["does not exist"]),
     (["flash", "{txt}", "--port", "x"], ["Don't know how to flash"]),
 ])
 def test_bad_input_never_shows_a_traceback(args, words, tmp_path, game_hex):
