@@ -248,7 +248,11 @@ def _avrdude_workshop(err: Console, out: Console, one: Callable[[], None],
                 break
             try:
                 one()
-            except (errors.NoTargetError, errors.WrongChipError, errors.VerifyError) as e:
+            except (errors.NoTargetError, errors.WrongChipError) as e:
+                # Nothing (or not a Blink) on the clip: not a tile that failed.
+                err.print(f"[yellow]{e.what}[/] {e.fix or ''}", highlight=False)
+                continue
+            except errors.VerifyError as e:
                 tally.failed += 1
                 tally.failures.append(f"tile {tile}: {e.what}")
                 err.print(f"[bold red]Tile {tile}: FAILED[/] - {e.what}", highlight=False)

@@ -47,7 +47,10 @@ class Stk500v1:
             heard += reply
             if reply == bytes([INSYNC, OK]):
                 # Confirm: a board that was just reset by opening the port may
-                # have answered from its bootloader; a second sync must agree.
+                # have answered from its bootloader, or queued answers to earlier
+                # attempts; let those arrive and drop them, then sync once more.
+                while t.read(64, 0.05):
+                    pass
                 t.discard_input()
                 t.write(bytes([GET_SYNC, CRC_EOP]))
                 if t.read(2, to.sync_attempt + self._wire(4)) == bytes([INSYNC, OK]):

@@ -224,3 +224,15 @@ def test_programmer_sim_command(game_hex, game_image, tmp_path):
 def test_programmer_sim_rejects_an_unknown_fault():
     r = blinkc("programmer-sim", "--fault", "explode")
     assert r.exit_code == 2 and "unknown fault" in r.output
+
+
+def test_workshop_with_avrdude_asks_for_each_tile(avrdude, game_hex, game_image):
+    sim = ProgrammerSim("stk500v1", tiles=2)     # between tiles the clip is empty twice
+    with sim.serve_pty() as pty:
+        r = CliRunner().invoke(main, ["flash", str(game_hex), "--port", pty.port,
+                                      "-c", "avrdude:stk500v1", "--count", "2"],
+                               input="\n" * 4)
+    assert r.exit_code == 0, r.output
+    assert r.output.count("No chip answers on the ISP lines") == 2   # not counted as failures
+    assert "Workshop: 2 tiles flashed, 0 failed." in r.output
+    assert all(bytes(c.flash) == game_image.flat(16384) for c in sim.workbench.tiles)
