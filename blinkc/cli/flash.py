@@ -207,9 +207,10 @@ def _workshop(out: Console, err: Console, prog: IspProgrammer, image: Image, par
                      count=count, progress=progress)
     except KeyboardInterrupt:
         err.print("\nStopped.")
-    out.print(f"Workshop: {tally_text(tally)}.", highlight=False)
-    for line in tally.failures:
-        out.print(f"  {line}", highlight=False)
+    finally:            # also when the programmer itself fails: say how far we got
+        out.print(f"Workshop: {tally_text(tally)}.", highlight=False)
+        for line in tally.failures:
+            out.print(f"  {line}", highlight=False)
     if tally.failed:
         sys.exit(1)
 

@@ -12,7 +12,7 @@ from .errors import BuildUnavailableError, FlashError, HexFileError
 from .hexfile import Image, check_image, load_image
 from .targets import BLINKS, BLINKS_PART, BlinksLayout, Part
 
-HEX_SUFFIXES = {".hex", ".ihex", ".ihx", ".eep"}
+HEX_SUFFIXES = {".hex", ".ihex", ".ihx"}
 BUILD_SUFFIXES = {".py", ".ino"}
 
 
@@ -61,6 +61,9 @@ def resolve(source: Path, part: Part, *, raw: bool = False, sdk: str | None = No
         hex_path, built = build_game(source, sdk), True
     elif suffix in HEX_SUFFIXES or not suffix:
         hex_path = source
+    elif suffix == ".eep":
+        raise HexFileError(f"{source.name} is an EEPROM image; blinkc flashes program images.",
+                           fix="flash the game's .hex (GAME.with_bootloader.hex)")
     else:
         raise HexFileError(
             f"Don't know how to flash {source.name}.",
