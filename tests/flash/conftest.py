@@ -1,0 +1,45 @@
+"""Shared images and a quick way to a connected programmer on the in-memory simulator."""
+
+import pytest
+
+from blinkc.flash.flasher import SERIAL_PROGRAMMERS, open_programmer
+from blinkc.flash.hexfile import Image, synthetic_image
+from blinkc.flash.targets import ATMEGA168PB
+from blinkc.progsim import ProgrammerSim
+
+PROTOCOLS = ["stk500v1", "stk500v2"]
+
+
+@pytest.fixture(scope="session")
+def full_image() -> Image:
+    """Every byte of the 16 KB flash (needs --raw on a Blink: it covers 0x0000)."""
+    return synthetic_image([(0x0000, 16 * 1024)], seed=11, source="full16k.hex")
+
+
+@pytest.fixture(scope="session")
+def game_image() -> Image:
+    """A realistic image: a 5,000-byte game at 0x1700 and a BIOS-like block at 0x2E00."""
+    return synthetic_image([(0x1700, 5000), (0x2E00, 0x4000 - 0x2E00)], seed=12,
+                           source="GAME.with_bootloader.hex")
+
+
+def connected(sim: ProgrammerSim, baud: int | None = None):
+    """A protocol object on the simulator's in-memory transport, already synced."""
+    prog = open_programmer(SERIAL_PROGRAMMERS[sim.protocol], ATMEGA168PB,
+                           transport=sim.transport(baud))
+    prog.connect()
+    return prog
+
+
+@pytest.fixture
+def avrdude() -> str:
+    """avrdude's path; skipped without it, except in CI (BLINKC_REQUIRE_TOOLS=1)."""
+    import os
+    import shutil
+
+    path = shutil.which("avrdude")
+    if path is None:
+        if os.environ.get("BLINKC_REQUIRE_TOOLS") == "1":
+            pytest.fail("avrdude is required here (BLINKC_REQUIRE_TOOLS=1) but not installed")
+        pytest.skip("avrdude is not installed (sudo apt-get install avrdude)")
+    return path

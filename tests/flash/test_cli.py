@@ -1,0 +1,238 @@
+"""`blinkc flash`, `read`, `ports`, `programmer-sim` as a person uses them."""
+
+import re
+import signal
+import subprocess
+import sys
+import types
+
+import pytest
+from click.testing import CliRunner
+
+from blinkc.cli import main
+from blinkc.flash.hexfile import synthetic_image
+from blinkc.flash.ports import KNOWN_USB, PortInfo
+from blinkc.progsim import ProgrammerSim
+
+from .conftest import PROTOCOLS
+
+PROGRAMMER = {"stk500v1": "arduinoisp", "stk500v2": "stk500v2"}
+
+
+def blinkc(*args: str):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def assert_clean_failure(result, *words):
+    """Exit 1, one message with a likely cause and a fix, and no traceback."""
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    assert "Error:" in result.output and "Fix:" in result.output
+    for w in words:
+        assert w in result.output
+
+
+@pytest.fixture
+def game_hex(tmp_path, game_image):
+    path = tmp_path / "GAME.with_bootloader.hex"
+    game_image.write_hex(path)
+    return path
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_flash_a_game_through_the_simulator(protocol, game_hex, game_image):
+    sim = ProgrammerSim(protocol)
+    with sim.serve_pty() as pty:
+        r = blinkc("flash", game_hex, "--port", pty.port, "--programmer", PROGRAMMER[protocol])
+    assert r.exit_code == 0, r.output
+    assert re.search(r"OK Flashed and verified 9,608 bytes \(76 pages\) on the ATmega168PB; "
+                     r"extended fuse set to 0xF8 \(was 0xF9\)", r.output)
+    assert bytes(sim.chip.flash) == game_image.flat(16384)
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_flash_a_full_raw_image(protocol, tmp_path, full_image):
+    path = tmp_path / "full.hex"
+    full_image.write_hex(path)
+    sim = ProgrammerSim(protocol)
+    with sim.serve_tcp() as tcp:
+        r = blinkc("flash", path, "--port", tcp.address, "-c", PROGRAMMER[protocol], "--raw")
+    assert r.exit_code == 0, r.output
+    assert bytes(sim.chip.flash) == full_image.flat(16384)
+    assert sim.chip.read_fuse("ext") == 0xF9          # --raw: fuses untouched
+
+
+def test_full_image_is_refused_for_a_blink_without_raw(tmp_path, full_image):
+    path = tmp_path / "full.hex"
+    full_image.write_hex(path)
+    assert_clean_failure(blinkc("flash", path, "--port", "/dev/null"),
+                         "active-game area", "--raw")
+
+
+def test_verify_only_and_read(game_hex, game_image, tmp_path):
+    sim = ProgrammerSim("stk500v2")
+    with sim.serve_pty() as pty:
+        r = blinkc("flash", game_hex, "--port", pty.port, "-c", "stk500v2", "--verify-only")
+        assert_clean_failure(r, "Verify failed", "without --verify-only")
+        assert blinkc("flash", game_hex, "--port", pty.port, "-c", "stk500v2").exit_code == 0
+        r = blinkc("flash", game_hex, "--port", pty.port, "-c", "stk500v2", "--verify-only")
+        assert r.exit_code == 0 and "they match; extended fuse already 0xF8" in r.output
+        r = blinkc("read", "--port", pty.port, "-c", "stk500v2", "-o", tmp_path / "dump.hex")
+    assert r.exit_code == 0, r.output
+    assert "Fuses: low 0x62, high 0xDF, ext 0xF8, lock 0xFF" in r.output
+    from blinkc.flash.hexfile import load_image
+
+    assert load_image(tmp_path / "dump.hex").flat() == game_image.flat(16384)
+
+
+def test_dry_run_touches_nothing(game_hex):
+    r = blinkc("flash", game_hex, "--dry-run")
+    assert r.exit_code == 0
+    assert (f"Would run: avrdude -B 5 -v -p atmega168pb -c usbtiny -U flash:w:{game_hex}:i "
+            "-U efuse:w:0xf8:m") in r.output
+    r = blinkc("flash", game_hex, "--dry-run", "--port", "/dev/ttyACM0", "-c", "arduinoisp")
+    assert "write 76 pages" in r.output and "19200 baud" in r.output
+    assert "nothing was sent" in r.output
+
+
+@pytest.mark.parametrize("fault, words", [
+    ("no-target", "No chip answers on the ISP lines"),
+    ("wrong-signature", "Found ATmega328P (1E 95 0F)"),
+    ("bad-page=0x2F00", "Verify failed at 0x2F00"),
+    ("corrupt", "Garbled reply"),
+    ("disconnect", "connection to the programmer on"),
+])
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_faults_end_in_one_clear_message(protocol, fault, words, game_hex):
+    sim = ProgrammerSim(protocol, faults=[fault])
+    with sim.serve_pty() as pty:
+        r = blinkc("flash", game_hex, "--port", pty.port, "-c", PROGRAMMER[protocol])
+    assert_clean_failure(r, words, "Likely cause:")
+    assert "OK" not in r.output
+
+
+def test_silent_programmer_gives_up_within_the_default_budget(game_hex):
+    # Default --sync-timeout (4 s): fails in at most 5 s, with what to check.
+    with ProgrammerSim("stk500v1", faults=["silent"]).serve_pty() as pty:
+        r = blinkc("flash", game_hex, "--port", pty.port)
+    assert_clean_failure(r, "No answer from the programmer", "waited 4.0 s", "ArduinoISP")
+
+
+@pytest.mark.parametrize("args, words", [
+    (["flash", "nope.hex", "--port", "x"], ["no such file"]),
+    (["flash", "{bad}", "--port", "x"], ["invalid checksum", "line 2"]),
+    (["flash", "{elf}", "--port", "x"], ["ELF file"]),
+    (["flash", "{big}", "--port", "x", "-p", "atmega168pb"], ["does not fit the ATmega168PB"]),
+    (["flash", "{nobios}", "--port", "x"], ["no BIOS"]),
+    (["flash", "{game}", "-c", "arduinoisp"], ["--port is needed"]),
+    (["flash", "{game}", "--port", "/dev/does-not-exist"], ["does not exist", "blinkc ports"]),
+    (["flash", "{game}", "-c", "jtag9000"], ["Unknown programmer"]),
+    (["flash", "{game}", "--port", "net:127.0.0.1:1"], ["Cannot connect"]),
+    (["flash", "{game}", "--port", "net:localhost:http"], ["not a network address"]),
+    (["flash", "{game}", "--port", "/dev/null"], ["is not a serial port"]),
+    (["read", "--port", "/dev/null", "-o", "/nonexistent/dump.hex"], ["does not exist"]),
+    (["flash", "{txt}", "--port", "x"], ["Don't know how to flash"]),
+])
+def test_bad_input_never_shows_a_traceback(args, words, tmp_path, game_hex):
+    files = {
+        "{bad}": ":02170000AABB82\n:02170200AABB00\n",
+        "{elf}": None,
+        "{big}": synthetic_image([(0x2E00, 0x1200), (0x4000, 64)]).to_hex(),
+        "{nobios}": synthetic_image([(0x1700, 100)]).to_hex(),
+        "{txt}": "hello",
+    }
+    for key, text in files.items():
+        path = tmp_path / (key.strip("{}") + (".txt" if key == "{txt}" else ".hex"))
+        if text is None:
+            path.write_bytes(b"\x7fELF" + bytes(60))
+        else:
+            path.write_text(text)
+        args = [str(path) if a == key else a for a in args]
+    args = [str(game_hex) if a == "{game}" else a for a in args]
+    assert_clean_failure(blinkc(*args), *words)
+
+
+def test_a_game_source_without_the_build_layer(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "blinkc.build", None)
+    game = tmp_path / "GAME.py"
+    game.write_text("game = None\n")
+    assert_clean_failure(blinkc("flash", game, "--port", "x"),
+                         "building games is not available in this version")
+
+
+def test_a_game_source_is_built_first(tmp_path, monkeypatch, game_image):
+    built = tmp_path / "GAME.with_bootloader.hex"
+    game_image.write_hex(built)
+    calls = []
+
+    def build_for_flash(path, sdk=None):
+        calls.append((path.name, sdk))
+        return built
+
+    monkeypatch.setitem(sys.modules, "blinkc.build",
+                        types.SimpleNamespace(build_for_flash=build_for_flash))
+    game = tmp_path / "GAME.py"
+    game.write_text("game = None\n")
+    r = blinkc("flash", game, "--dry-run", "--sdk", tmp_path)
+    assert r.exit_code == 0, r.output
+    assert calls == [("GAME.py", str(tmp_path))] and str(built) in r.output
+
+
+def test_workshop_mode_counts_tiles(game_hex, game_image):
+    sim = ProgrammerSim("stk500v1", tiles=2)
+    with sim.serve_pty() as pty:
+        r = blinkc("flash", game_hex, "--port", pty.port, "--count", "2")
+    assert r.exit_code == 0, r.output
+    assert "Tile 1: done - 1 tile flashed, 0 failed" in r.output
+    assert "Workshop: 2 tiles flashed, 0 failed." in r.output
+    assert all(bytes(c.flash) == game_image.flat(16384) for c in sim.workbench.tiles)
+
+
+def test_ports_lists_known_programmers(monkeypatch):
+    pololu = KNOWN_USB[(0x1FFB, 0x00BB)]
+    tiny = KNOWN_USB[(0x1781, 0x0C9F)]
+    monkeypatch.setattr("blinkc.cli.flash.all_ports", lambda: [
+        PortInfo("/dev/ttyACM0", "Pololu", 0x1FFB, 0x00BB, pololu),
+        PortInfo("/dev/ttyS0", "ttyS0", None, None, None),
+        PortInfo("usb", tiny.name, 0x1781, 0x0C9F, tiny)])
+    r = blinkc("ports")
+    assert r.exit_code == 0
+    assert "--port /dev/ttyACM0 --programmer stk500v2" in r.output
+    assert "--programmer avrdude:usbtiny" in r.output and "1781:0C9F" in r.output
+    monkeypatch.setattr("blinkc.cli.flash.all_ports", lambda: [])
+    assert "No serial ports" in blinkc("ports").output
+
+
+def test_programmer_sim_command(game_hex, game_image, tmp_path):
+    saved = tmp_path / "after.hex"
+    proc = subprocess.Popen([sys.executable, "-m", "blinkc", "programmer-sim", "--protocol",
+                             "stk500v2", "--save", str(saved)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        port = next(line.split()[1] for line in proc.stdout if line.startswith("port:"))
+        r = blinkc("flash", game_hex, "--port", port, "-c", "stk500v2")
+        assert r.exit_code == 0, r.output
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out = proc.communicate(timeout=10)[0]
+    assert "Chip: 1 erase(s), 76 page write(s), extended fuse 0xF8." in out
+    from blinkc.flash.hexfile import load_image
+
+    assert load_image(saved).flat() == game_image.flat(16384)
+
+
+def test_programmer_sim_rejects_an_unknown_fault():
+    r = blinkc("programmer-sim", "--fault", "explode")
+    assert r.exit_code == 2 and "unknown fault" in r.output
+
+
+def test_workshop_with_avrdude_asks_for_each_tile(avrdude, game_hex, game_image):
+    sim = ProgrammerSim("stk500v1", tiles=2)     # between tiles the clip is empty twice
+    with sim.serve_pty() as pty:
+        r = CliRunner().invoke(main, ["flash", str(game_hex), "--port", pty.port,
+                                      "-c", "avrdude:stk500v1", "--count", "2"],
+                               input="\n" * 4)
+    assert r.exit_code == 0, r.output
+    assert r.output.count("No chip answers on the ISP lines") == 2   # not counted as failures
+    assert "Workshop: 2 tiles flashed, 0 failed." in r.output
+    assert all(bytes(c.flash) == game_image.flat(16384) for c in sim.workbench.tiles)

@@ -1,0 +1,69 @@
+"""Workshop mode: tile after tile, counted, a bad tile set aside without stopping."""
+
+from blinkc.flash.flasher import Tally, workshop
+from blinkc.flash.targets import ATMEGA168PB
+from blinkc.progsim import Chip, ProgrammerSim
+
+from .conftest import connected
+
+
+class Events:
+    def __init__(self):
+        self.log = []
+
+    def waiting(self, tile):
+        self.log.append(("waiting", tile))
+
+    def flashing(self, tile):
+        self.log.append(("flashing", tile))
+
+    def done(self, tile, result, tally):
+        self.log.append(("done", tile, tally.ok, tally.failed))
+
+    def failed(self, tile, error, tally):
+        self.log.append(("failed", tile, type(error).__name__))
+
+    def wrong_chip(self, error):
+        self.log.append(("wrong chip", error.what))
+
+    def remove(self, tile):
+        self.log.append(("remove", tile))
+
+
+def test_three_tiles_in_a_row(game_image):
+    sim = ProgrammerSim("stk500v1", tiles=3)
+    events, tally = Events(), Tally()
+    workshop(connected(sim), game_image, ATMEGA168PB, efuse=0xF8, events=events, tally=tally,
+             count=3, poll=0.3)
+    assert (tally.ok, tally.failed) == (3, 0)
+    for chip in sim.workbench.tiles:
+        assert bytes(chip.flash) == game_image.flat(16384)
+        assert chip.read_fuse("ext") == 0xF8
+    assert [e for e in events.log if e[0] == "done"] == [
+        ("done", 1, 1, 0), ("done", 2, 2, 0), ("done", 3, 3, 0)]
+    assert events.log[-1] == ("done", 3, 3, 0)          # no "take it off" after the last
+
+
+def test_a_bad_tile_is_counted_and_the_workshop_goes_on(game_image):
+    sim = ProgrammerSim("stk500v2", tiles=3)
+    sim.workbench.tiles[1].bad_pages.add(0x1780)
+    events, tally = Events(), Tally()
+    workshop(connected(sim), game_image, ATMEGA168PB, efuse=0xF8, events=events, tally=tally,
+             count=3)
+    assert (tally.ok, tally.failed) == (2, 1)
+    assert ("failed", 2, "VerifyError") in events.log
+    assert tally.failures[0].startswith("tile 2: Verify failed at 0x1780")
+    assert bytes(sim.workbench.tiles[2].flash) == game_image.flat(16384)
+
+
+def test_a_chip_that_is_not_a_blink_is_reported_and_skipped(game_image):
+    sim = ProgrammerSim("stk500v1", tiles=2)
+    stranger = Chip(ATMEGA168PB, signature=bytes([0x1E, 0x95, 0x0F]))
+    sim.workbench.tiles.insert(1, stranger)
+    sim.workbench.patience = 3       # the person takes it off again after a moment
+    events, tally = Events(), Tally()
+    workshop(connected(sim), game_image, ATMEGA168PB, efuse=0xF8, events=events, tally=tally,
+             count=2)
+    assert tally.ok == 2
+    assert any(e[0] == "wrong chip" and "ATmega328P" in e[1] for e in events.log)
+    assert bytes(stranger.flash) == b"\xff" * 16384        # never touched
