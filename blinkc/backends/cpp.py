@@ -271,7 +271,6 @@ class CppRenderer:
     def context(self) -> dict:
         p = self.p
         firmware = _reachable(p, ("setup", "loop"))
-        host_only = [f for f in p.functions if f.name not in firmware]
         uses = {c.func for f in p.functions for c in walk_stmts(f.body) if isinstance(c, Call)}
         return {
             "name": p.name, "source": p.source, "version": __version__,
