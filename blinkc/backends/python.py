@@ -70,7 +70,7 @@ class PythonRenderer:
 
     def expr(self, e: Expr) -> str:
         if isinstance(e, Const):
-            return str(e.value)
+            return ("True" if e.value else "False") if e.is_bool else str(e.value)
         if isinstance(e, Name):
             return f"self.{e.name}" if e.scope == "global" else _ident(e.name)
         if isinstance(e, Index):

@@ -10,6 +10,7 @@ from .avr_check import AvrBuildError, avr_compile_check, int16_warnings
 from .build import NativeBuildError, build_library, cache_dir
 from .loader import HostIntWarning, NativeSketch, load_sketch, load_sketch_text
 from .program import NativeAbiError, NativeProgram
+from .resolve import sketch_resolver
 from .sketch import Sketch, SketchError, looks_like_sketch, read_sketch, sketch_from_text
 from .toolchain import Diagnostic, ToolMissing
 
@@ -17,5 +18,5 @@ __all__ = [
     "AvrBuildError", "Diagnostic", "HostIntWarning", "NativeAbiError", "NativeBuildError",
     "NativeProgram", "NativeSketch", "Sketch", "SketchError", "ToolMissing",
     "avr_compile_check", "build_library", "cache_dir", "int16_warnings", "load_sketch",
-    "load_sketch_text", "looks_like_sketch", "read_sketch", "sketch_from_text",
+    "load_sketch_text", "looks_like_sketch", "read_sketch", "sketch_from_text", "sketch_resolver",
 ]

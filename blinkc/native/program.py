@@ -122,9 +122,8 @@ class NativeProgram:
         return until or None
 
     def _display(self, api: Blinklib) -> None:
-        self.tile.now = api.now
-        self._display_fn()
-        api.pixels[:] = list(self.tile.pixels)
+        # The whole input state goes in: a display may read expiry and neighbours, not just time.
+        self._run(api, self._display_fn)
 
     def _state(self) -> dict[str, Any]:
         assert self._fields is not None

@@ -1,0 +1,90 @@
+"""Run a game's generated C++ as tiles in the emulator (the "native" backend).
+
+The game is rendered by the C++ backend, compiled for the host against
+blinkc's own blinklib (blinkc.native), and each tile loads a private copy.
+The class made here has the same shape as the Python backend's: `setup`,
+`loop`, `quiet_until`, `display`, `idle`, `value` and `state` (kinds by
+name, bools as bools), so tests and the differential checker can swap them.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from pathlib import Path
+from typing import Any
+
+from ..ir.nodes import Program
+from ..native import load_sketch_text
+from ..runtime.api import Blinklib
+from .cpp import generate_cpp
+
+
+def native_class(program: Program, game_path: Path) -> type:
+    """A tile program class running `program` as compiled C++."""
+    text = generate_cpp(program)
+    sketch = load_sketch_text(text, program.name, Path(game_path).with_suffix(".ino"),
+                              check_int16=False)
+    fields = [(g.name, g) for g in program.state_fields]
+    derived = [f.name[len("value_"):] for f in program.functions if f.role == "derived"]
+
+    class NativeGameTile:
+        GAME = program.name
+        SOURCE = text
+
+        def __init__(self, **initial: int) -> None:
+            self.native = sketch()
+            lib = self.native.lib
+            self._cells = dict(self.native._fields or [])
+            for name, value in initial.items():
+                self._cells[name].value = value
+            self._idle = _fn(lib, "blinkc_idle", ctypes.c_uint8)
+            self._values = {n: _fn(lib, f"blinkc_value_{n}", ctypes.c_int32) for n in derived}
+            self.quiet_until = self.native.quiet_until
+            self.display = self.native.display
+
+        def setup(self, api: Blinklib) -> None:
+            self.native.setup(api)
+
+        def loop(self, api: Blinklib) -> None:
+            self.native.loop(api)
+
+        def idle(self, api: Blinklib) -> bool:
+            return bool(self._idle())
+
+        def value(self, api: Blinklib, name: str) -> Any:
+            result: list[int] = []
+            self.native._run(api, lambda: result.append(self._values[name]()))
+            return bool(result[0]) if _is_bool(program, name) else result[0]
+
+        def state(self) -> dict[str, Any]:
+            out: dict[str, Any] = {}
+            for name, g in fields:
+                v = self._cells[name].value
+                if g.is_bool:
+                    v = bool(v)
+                elif g.enum is not None:
+                    v = program.enums[g.enum][v]
+                out[name] = v
+            return out
+
+        def __getattr__(self, name: str) -> Any:
+            # Engine state by its IR name (e.g. `overflow`), for tests.
+            cells = self.__dict__.get("_cells", {})
+            if name in cells:
+                return cells[name].value
+            raise AttributeError(name)
+
+    return NativeGameTile
+
+
+def _fn(lib: Any, symbol: str, restype: Any) -> Any:
+    f = getattr(lib, symbol)
+    f.argtypes = []
+    f.restype = restype
+    return f
+
+
+def _is_bool(program: Program, name: str) -> bool:
+    from ..ir.nodes import BOOL
+
+    return program.function(f"value_{name}").ret == BOOL
