@@ -34,6 +34,17 @@ def test_python_and_native_backends_agree(case):
     assert difference is None, f"{difference}\n\nReproduce with:\n{reproducer(GAME, case)}"
 
 
+BEACON = Path(__file__).resolve().parents[1] / "golden" / "games" / "beacon.py"
+
+
+@settings(max_examples=max(RUNS // 5, 20), deadline=None, derandomize=True, database=None,
+          suppress_health_check=list(HealthCheck))
+@given(case=cases(load_program(BEACON)))
+def test_backends_agree_on_a_game_with_payloads_timers_and_signed_fields(case):
+    difference = compare(BEACON, case)
+    assert difference is None, f"{difference}\n\nReproduce with:\n{reproducer(BEACON, case)}"
+
+
 def test_idle_tiles_draw_the_same_colours_on_both_backends():
     # Colours of idle (frozen) tiles are computed on demand through the display hook.
     from blinkc.testing import Cluster
