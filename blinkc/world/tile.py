@@ -72,18 +72,17 @@ class Tile:
         self.started = False
         self.epoch = 0
         self.frozen = False
-        self.steady = False
-        self.next_freeze_check = 0
         self.quiet_until: int | None = None
         #: The inputs loop() last ran with, when the program declared itself quiet.
         self.loop_inputs: tuple | None = None
         #: True when the last pass skipped loop() (its inputs had not changed).
         self.skipped = False
         self.passes = 0
-        #: Cached (neighbour, its face) per face, and the group, valid for one topology.
+        #: Cached (neighbour, its face) per face, valid for one topology.
         self.links: list = [None] * FACE_COUNT
         self.links_at = -1
-        self.group: list[Tile] | None = None
+        #: How many of its neighbours are asleep (their links are settled).
+        self.sleeping_neighbours = 0
         # For traces: what was last reported.
         self.seen_out: list[int] | None = None
         self.seen_in: list[int] | None = None

@@ -96,13 +96,12 @@ class World:
         self._seq = 0
         #: Bumped whenever a tile is placed or lifted: cached links and groups go stale.
         self._topology = 0
-        self._groups_at = -1
         self._fault_rng = random.Random(f"{seed}:faults")
         self._drop = self.faults.drop
         self._jitter_us = int(self.faults.jitter_ms * 1000)
         self.idle_skip = idle_skip and self._drop == 0.0
-        self.stats = {"passes": 0, "skipped": 0, "packets": 0, "dropped": 0, "collisions": 0,
-                      "freezes": 0}
+        self.stats = {"passes": 0, "skipped": 0, "solo": 0, "packets": 0, "absorbed": 0,
+                      "dropped": 0, "collisions": 0, "freezes": 0}
 
     # ------------------------------------------------------------------ tiles
     def add_tile(self, name: str, program: Any, pos: Pos | None = None, rot: int = 0,
@@ -169,11 +168,11 @@ class World:
         if other is not None and other is not tile:
             raise WorldError(f"place {pos} is taken by tile {other.name!r}")
         for n in self._neighbour_tiles_at(pos):
-            self._thaw(n)
+            self._wake(n)
         tile.pos, tile.rot = pos, rot
         self.grid[pos] = tile
         self._topology += 1
-        self._thaw(tile)
+        self._wake(tile)
 
     def _unplace(self, tile: Tile) -> None:
         assert tile.pos is not None
@@ -255,7 +254,7 @@ class World:
             elif kind == _CALL:
                 data()
             else:
-                self._thaw_group(data)
+                self._deadline(tile)
         if end > self.now:
             self.now = end
 
@@ -272,21 +271,7 @@ class World:
         if not tile.started:
             tile.started = True
             program.setup(api)
-        # Button snapshot: sticky flags OR-ed in, current debounced state.
-        button = tile.button
-        if button.flags or not button.idle():
-            for special in button.advance(now):
-                self._record(tile, special, {})
-            flags = button.take_flags()
-            if flags:
-                api.button_flags |= flags
-                if flags & BUTTON_PRESSED:
-                    self._viral_postpone(tile, now)
-                if self.trace is not None:
-                    names = [n for bit, n in BUTTON_EVENT_NAMES.items() if flags & bit]
-                    self._record(tile, "button", {"events": names})
-            api.button_down = button.down
-            api.click_count = button.click_count
+        self._button_snapshot(tile, now)
         # Receive: latch what the BIOS buffered on each face.
         rx = tile.rx_buf
         for f in range(FACE_COUNT):
@@ -304,6 +289,12 @@ class World:
                 api.in_value[f] = pkt.byte0 & 0x3F
             elif api.in_datagram[f] is None:
                 api.in_datagram[f] = pkt.datagram
+        if tile.sleeping_neighbours:
+            for f in range(FACE_COUNT):
+                link = self.neighbour(tile, f)
+                if link is not None and link[0].frozen:
+                    # A sleeping neighbour's link is settled: as good as a pong just received.
+                    api.expire_time[f] = now + RX_EXPIRE_TIME_MS
         tile.passes += 1
         self.stats["passes"] += 1
         if (self.idle_skip and tile.quiet_until is not None and now < tile.quiet_until
@@ -311,14 +302,16 @@ class World:
             # The program said loop() changes nothing while its inputs stay as they were.
             tile.skipped = True
             self.stats["skipped"] += 1
-            if tile.steady:
-                self._try_freeze(tile, now)
-                if tile.frozen:
-                    return
+            if self._inputs_steady(tile, now):
+                self._sleep(tile)
+                return
             self._schedule(clock.next_frame(self.now + 1), _TX, tile)
             return
         tile.skipped = False
+        sent = list(api.out_value)
         program.loop(api)
+        if self.idle_skip and tile.sleeping_neighbours:
+            self._wake_listeners(tile, sent)
         if self.trace is not None:
             self._trace_pass(tile)
         # Display: wait for the frame, then transmit.
@@ -330,7 +323,6 @@ class World:
         frame = clock.next_frame(ready + 1)
         if self.idle_skip:
             self._check_quiet(tile, now)
-            tile.loop_inputs = self._loop_inputs(tile, now) if tile.quiet_until is not None else None
             if tile.frozen:
                 return
         self._schedule(frame, _TX, tile)
@@ -363,7 +355,16 @@ class World:
             air = tile.clock.local_duration_to_world(air)
             tile.tx_start[f] = t
             tile.tx_end[f] = t + air
-            self._launch(tile, f, t, Packet(byte0, dgram, air))
+            link = self.neighbour(tile, f)
+            if link is not None and link[0].frozen:
+                sleeper, sface = link
+                if dgram is None and sleeper.api.in_value[sface] == api.out_value[f]:
+                    self.stats["absorbed"] += 1  # it repeats what the sleeper already has
+                else:
+                    self._wake(sleeper)
+                    self._launch(tile, f, t, Packet(byte0, dgram, air))
+            else:
+                self._launch(tile, f, t, Packet(byte0, dgram, air))
             send_time[f] = now + TX_PROBE_TIME_MS + f
             api.out_datagram[f] = None
             tile.viral_faces &= ~(1 << f)
@@ -429,31 +430,19 @@ class World:
 
     # ------------------------------------------------------------ idle skipping
     def _check_quiet(self, tile: Tile, now: int) -> None:
+        """After loop(): note how long the program stays quiet; put the tile to sleep if it can."""
         hook = tile._quiet_hook
         until = hook(tile.api) if hook is not None else None
         if until is not None and not tile.button.idle():
             # A pending click window or long press is a deadline, like a timer.
             until = min(until, tile.button.next_deadline())
         tile.quiet_until = until
-        steady = until is not None and until > now and self._inputs_steady(tile, now)
-        if not steady:
-            tile.steady = False
-            return
-        if not tile.steady:
-            tile.next_freeze_check = now  # just became steady: check the group now
-        tile.steady = True
-        self._try_freeze(tile, now)
-
-    def _try_freeze(self, tile: Tile, now: int) -> None:
-        """Freeze the tile's group if every tile in it is steady (checked every 32 ms)."""
-        if now < tile.next_freeze_check:
-            return
-        tile.next_freeze_check = now + 32
-        group = self._group(tile)
-        if all(t.steady for t in group) and all(self._inputs_steady(t, t.api.now) for t in group):
-            self._freeze(group)
+        tile.loop_inputs = self._loop_inputs(tile, now) if until is not None else None
+        if until is not None and until > now and self._inputs_steady(tile, now):
+            self._sleep(tile)
 
     def _inputs_steady(self, tile: Tile, now: int) -> bool:
+        """True when every link of the tile is settled both ways and nothing is pending."""
         api = tile.api
         if tile.button.raw or tile.button.flags or tile.viral_faces:
             return False
@@ -472,88 +461,124 @@ class World:
                     return False
                 continue
             n, nf = link
-            if expired or api.in_value[f] != n.api.out_value[nf] or n.api.out_datagram[nf]:
+            napi = n.api
+            if (expired or api.in_value[f] != napi.out_value[nf] or napi.out_datagram[nf]
+                    or napi.in_value[nf] != api.out_value[f]):
                 return False
-            inc = tile.incoming[f]
-            if inc is not None and (inc.packet.datagram is not None
-                                    or inc.packet.byte0 & 0x3F != api.in_value[f]):
+            for inc, latched in ((tile.incoming[f], api.in_value[f]),
+                                 (n.incoming[nf], napi.in_value[nf])):
+                if inc is not None and (inc.packet.datagram is not None
+                                        or inc.packet.byte0 & 0x3F != latched):
+                    return False
+            npkt = n.rx_buf[nf]
+            if npkt is not None and (npkt.datagram is not None or npkt.byte0 & 0x3F != napi.in_value[nf]):
                 return False
         return True
 
-    def _group(self, tile: Tile) -> list[Tile]:
-        """The tiles connected to `tile` through touching faces (cached per topology)."""
-        if self._groups_at != self._topology:
-            for t in self.tiles:
-                t.group = None
-            for t in self.tiles:
-                if t.group is None:
-                    self._collect_group(t)
-            self._groups_at = self._topology
-        return tile.group  # type: ignore[return-value]
-
-    def _collect_group(self, start: Tile) -> None:
-        members = {start.index: start}
-        stack = [start]
-        while stack:
-            t = stack.pop()
-            for f in range(FACE_COUNT):
-                link = self.neighbour(t, f)
-                if link is not None and link[0].index not in members:
-                    members[link[0].index] = link[0]
-                    stack.append(link[0])
-        group = sorted(members.values(), key=lambda t: t.index)
-        for t in group:
-            t.group = group
-
-    def _freeze(self, group: list[Tile]) -> None:
+    def _sleep(self, tile: Tile) -> None:
+        """Stop running an idle tile until a neighbour's value toward it changes or it is due."""
+        tile.frozen = True
+        tile.epoch += 1
+        tile.incoming = [None] * FACE_COUNT
         self.stats["freezes"] += 1
-        wake = None
-        for t in group:
-            t.frozen = True
-            t.epoch += 1
-            t.incoming = [None] * FACE_COUNT
-            if t.quiet_until is not None and t.quiet_until < TIMER_NEVER:
-                w = t.clock.world_at_millis(t.quiet_until)
-                wake = w if wake is None else min(wake, w)
-        token = (tuple(t.index for t in group), tuple(t.epoch for t in group))
-        if wake is not None:
-            self._schedule(max(wake, self.now), _THAW, None, token)
+        for f in range(FACE_COUNT):
+            link = self.neighbour(tile, f)
+            if link is not None:
+                link[0].sleeping_neighbours += 1
+        self._schedule_deadline(tile)
         if self.trace is not None:
-            self.trace.write(self.now, None, "freeze", {"tiles": [t.name for t in group]})
+            self.trace.write(self.now, tile.name, "sleep", {})
 
-    def _thaw_group(self, token: tuple) -> None:
-        indices, epochs = token
-        tiles = [self.tiles[i] for i in indices]
-        if all(t.frozen and t.epoch == e for t, e in zip(tiles, epochs, strict=True)):
-            for t in tiles:
-                self._thaw(t)
+    def _schedule_deadline(self, tile: Tile) -> None:
+        if tile.quiet_until is not None and tile.quiet_until < TIMER_NEVER:
+            wake = tile.clock.world_at_millis(tile.quiet_until)
+            self._schedule(max(wake, self.now), _THAW, tile, tile.epoch)
 
-    def _thaw_around(self, tile: Tile) -> None:
-        self._thaw(tile)
-        if tile.pos is not None:
-            for n in self._neighbour_tiles_at(tile.pos):
-                self._thaw(n)
-
-    def _thaw(self, tile: Tile) -> None:
-        """Resume a frozen tile's group as if its links had ping-ponged all along."""
+    def _deadline(self, tile: Tile) -> None:
+        """A sleeping tile is due (a timer, a click window): it takes one pass where it sleeps,
+        and wakes only if that pass changes something its neighbours could see."""
         if not tile.frozen:
             return
-        group = self._group(tile) if tile.pos is not None else [tile]
-        for t in group:
-            if not t.frozen:
-                continue
-            t.frozen = False
-            t.steady = False
-            t.loop_inputs = None
-            t.epoch += 1
-            now = t.clock.millis(self.now)
-            api = t.api
-            for f, n in self._links_alive(t, now):
-                # One side of each link speaks first; the other answers.
-                api.send_time[f] = 0 if t.index < n.index else now + TX_PROBE_TIME_MS + f
-            self._schedule(t.clock.next_frame(self.now), _PASS, t)
+        if self._solo_pass(tile):
+            tile.epoch += 1
+            self._schedule_deadline(tile)
+        else:
+            self._wake(tile)
+
+    def _wake_listeners(self, tile: Tile, sent: list[int]) -> None:
+        """After a loop: wake each sleeping neighbour whose face value from us just changed."""
+        api = tile.api
+        for f in range(FACE_COUNT):
+            if api.out_value[f] != sent[f] or api.out_datagram[f] is not None:
+                link = self.neighbour(tile, f)
+                if link is not None and link[0].frozen:
+                    self._wake(link[0])
+                    api.send_time[f] = 0  # tell it at the next transmit slot
+
+    def _button_snapshot(self, tile: Tile, now: int) -> None:
+        """blinklib's button snapshot: sticky flags OR-ed in, the current debounced state."""
+        button = tile.button
+        if not button.flags and button.idle():
+            return
+        api = tile.api
+        for special in button.advance(now):
+            self._record(tile, special, {})
+        flags = button.take_flags()
+        if flags:
+            api.button_flags |= flags
+            if flags & BUTTON_PRESSED:
+                self._viral_postpone(tile, now)
+            if self.trace is not None:
+                names = [n for bit, n in BUTTON_EVENT_NAMES.items() if flags & bit]
+                self._record(tile, "button", {"events": names})
+        api.button_down = button.down
+        api.click_count = button.click_count
+
+    def _solo_pass(self, tile: Tile) -> bool:
+        """Run one pass of a sleeping tile (its links settled, its inputs as they were).
+        True if nothing its neighbours could see changed and it can sleep on."""
+        api = tile.api
+        now = tile.clock.millis(self.now)
+        api.now = now
+        self._links_alive(tile, now)
+        sent = list(api.out_value)
+        button = tile.button
+        self._button_snapshot(tile, now)
+        tile.program.loop(api)
+        tile.passes += 1
+        self.stats["passes"] += 1
+        self.stats["solo"] += 1
         if self.trace is not None:
-            self.trace.write(self.now, None, "thaw", {"tiles": [t.name for t in group]})
+            self._trace_pass(tile)
+        hook = tile._quiet_hook
+        until = hook(api) if hook is not None else None
+        if until is not None and not button.idle():
+            until = min(until, button.next_deadline())
+        tile.quiet_until = until
+        tile.loop_inputs = self._loop_inputs(tile, now) if until is not None else None
+        return (until is not None and until > now and api.out_value == sent and not api.extra_cpu_ms
+                and self._inputs_steady(tile, now))
+
+    def _thaw_around(self, tile: Tile) -> None:
+        self._wake(tile)
+        if tile.pos is not None:
+            for n in self._neighbour_tiles_at(tile.pos):
+                self._wake(n)
+
+    def _wake(self, tile: Tile) -> None:
+        """Resume a sleeping tile as if its links had ping-ponged all along."""
+        if not tile.frozen:
+            return
+        tile.frozen = False
+        tile.loop_inputs = None
+        tile.epoch += 1
+        now = tile.clock.millis(self.now)
+        for f, n in self._links_alive(tile, now):
+            n.sleeping_neighbours -= 1
+            tile.api.send_time[f] = 0  # speak first: its neighbours may be asleep
+        self._schedule(tile.clock.next_frame(self.now), _PASS, tile)
+        if self.trace is not None:
+            self.trace.write(self.now, tile.name, "wake", {})
 
     def _links_alive(self, tile: Tile, now: int) -> list[tuple[int, Tile]]:
         """Mark every face that touches a neighbour as just heard from; returns those faces."""

@@ -47,7 +47,7 @@ def test_click_fires_330_ms_after_the_last_press_down():
     fired_ms = rec["t"] / 1000
     # Pressed at 100 ms; the window ends at 430 ms; the next pass sees it. A pass is at
     # most a frame plus a transmit phase (a lone tile probes all six faces at once).
-    assert 430 <= fired_ms <= 430 + 7.7 + 6 * 7.6 + 1
+    assert 429 <= fired_ms <= 430 + 7.7 + 6 * 7.6 + 1  # the BIOS counts whole ms of its own clock
 
 
 def test_clicks_are_discarded_when_held_past_the_window():
@@ -60,7 +60,7 @@ def test_long_press_fires_once_at_about_1200_ms():
     prog, events, w = run_pattern([(0, 2000)])
     assert prog.longs == 1 and events.count("long") == 1
     (rec,) = [r for r in w.trace.events("button", "a") if "long" in r["events"]]
-    assert 100 + 1200 <= rec["t"] / 1000 <= 100 + 1200 + 7.7 + 6 * 7.6 + 1
+    assert 100 + 1199 <= rec["t"] / 1000 <= 100 + 1200 + 7.7 + 6 * 7.6 + 1
     assert prog.clicks == 0
 
 
