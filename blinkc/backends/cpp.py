@@ -258,6 +258,7 @@ class CppRenderer:
         return list(seen.items())
 
     def function(self, f: Function, host_only: bool = False) -> dict:
+        self.ranges.enter(f)
         lines: list[Line] = []
         # Python locals live for the whole function: declare them all at the top.
         for name, t in self.locals_of(f):

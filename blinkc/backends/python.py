@@ -151,6 +151,7 @@ class PythonRenderer:
             raise TypeError(s)
 
     def function(self, f: Function) -> None:
+        self.ranges.enter(f)
         params = "".join(f", {_ident(p.name)}" for p in f.params)
         self.emit(1, f"def f_{f.name}(self{params}):")
         if f.doc:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..ir.nodes import (
     BOOL,
+    Assign,
     BinOp,
     BoolOp,
     Call,
@@ -17,8 +18,11 @@ from ..ir.nodes import (
     Cond,
     Const,
     Expr,
+    For,
+    Function,
     Index,
     IntType,
+    Local,
     Name,
     Program,
     UnOp,
@@ -34,8 +38,63 @@ def type_range(t: IntType) -> Range:
 class Ranges:
     def __init__(self, program: Program) -> None:
         self.globals = {g.name: (g.range or type_range(g.type)) for g in program.globals}
+        #: Ranges of the current function's parameters and loop variables.
+        self.env: dict[str, Range] = {}
+        #: Narrower ranges of expressions inside a branch that tested them.
+        self.pinned: dict[Expr, Range] = {}
+
+    def enter(self, f: Function) -> None:
+        """Learn the ranges of f's parameters and of loop variables nothing else assigns."""
+        from ..dsl.lowering import walk_stmts  # late: lowering imports the backends' helpers
+
+        env = {p.name: p.range for p in f.params if p.range is not None}
+        assigned = set()
+        loops: dict[str, Range] = {}
+        for s in walk_stmts(f.body):
+            if isinstance(s, Local) or (isinstance(s, Assign) and isinstance(s.target, Name)
+                                        and s.target.scope == "local"):
+                assigned.add(s.name if isinstance(s, Local) else s.target.name)
+            elif isinstance(s, For):
+                if isinstance(s.start, Const) and isinstance(s.stop, Const):
+                    lo, hi = s.start.value, s.stop.value - 1
+                else:
+                    lo, hi = 0, max(0, self.of(s.stop)[1] - 1)
+                old = loops.get(s.var)
+                loops[s.var] = (lo, hi) if old is None else (min(old[0], lo), max(old[1], hi))
+        for name, r in loops.items():
+            if name not in assigned:
+                env[name] = r
+        self.env = env
+        # Locals: the union of the ranges of every value assigned to them. Start from the
+        # type's range (sound) and narrow a few times (each step stays sound).
+        values: dict[str, list] = {}
+        types: dict[str, IntType] = {}
+        for s in walk_stmts(f.body):
+            if isinstance(s, Local):
+                values.setdefault(s.name, []).append(s.value)
+                types[s.name] = s.type
+            elif isinstance(s, Assign) and isinstance(s.target, Name) and s.target.scope == "local":
+                values.setdefault(s.target.name, []).append(s.value)
+        for _ in range(4):
+            changed = False
+            for name, exprs in values.items():
+                t = types.get(name)
+                if t is None or name in loops:
+                    continue
+                los, his = zip(*(self.of(e) for e in exprs), strict=True)
+                tlo, thi = type_range(t)
+                r = (max(min(los), tlo), min(max(his), thi))
+                if min(los) < tlo or max(his) > thi:
+                    r = (tlo, thi)  # it can wrap: keep the whole type
+                if self.env.get(name) != r:
+                    self.env[name] = r
+                    changed = True
+            if not changed:
+                break
 
     def of(self, e: Expr) -> Range:
+        if self.pinned and e in self.pinned:
+            return self.pinned[e]
         if isinstance(e, Const):
             return (e.value, e.value)
         if isinstance(e, Name):
@@ -43,6 +102,8 @@ class Ranges:
                 return (0, 1)
             if e.scope == "global" and e.name in self.globals:
                 return self.globals[e.name]
+            if e.scope != "global" and e.name in self.env:
+                return self.env[e.name]
             return type_range(e.type)
         if isinstance(e, Index | Call):
             if e.type is None:
@@ -58,12 +119,43 @@ class Ranges:
             inner = self.of(e.value)
             return inner if self.fits(inner, e.type) else type_range(e.type)
         if isinstance(e, Cond):
-            a, b = self.of(e.body), self.of(e.orelse)
+            a, b = self._branch(e, True), self._branch(e, False)
             return (min(a[0], b[0]), max(a[1], b[1]))
         if isinstance(e, BinOp):
             r = self.exact(e)
             return r if self.fits(r, e.type) else type_range(e.type)
         return type_range(e.type)
+
+    def _branch(self, e: Cond, taken: bool) -> Range:
+        """A branch's range, knowing the test's outcome when it compares something to a constant."""
+        branch = e.body if taken else e.orelse
+        t = e.test
+        if not (isinstance(t, Compare) and isinstance(t.right, Const)):
+            return self.of(branch)
+        lo, hi = self.of(t.left)
+        c = t.right.value
+        op = t.op if taken else {">=": "<", ">": "<=", "<": ">=", "<=": ">", "==": "!=", "!=": "=="}[t.op]
+        if op == ">=":
+            lo = max(lo, c)
+        elif op == ">":
+            lo = max(lo, c + 1)
+        elif op == "<":
+            hi = min(hi, c - 1)
+        elif op == "<=":
+            hi = min(hi, c)
+        elif op == "==":
+            lo = hi = c
+        if lo > hi:
+            return self.of(branch)  # that branch cannot run; any range is sound
+        saved = self.pinned.get(t.left)
+        self.pinned[t.left] = (lo, hi)
+        try:
+            return self.of(branch)
+        finally:
+            if saved is None:
+                del self.pinned[t.left]
+            else:
+                self.pinned[t.left] = saved
 
     @staticmethod
     def fits(r: Range, t: IntType) -> bool:

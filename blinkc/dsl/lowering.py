@@ -44,6 +44,7 @@ from ..ir.nodes import (
     Stmt,
     UnOp,
 )
+from ..ir.optimize import optimize
 from ..runtime.timer import NEVER
 from .compiler import FunctionCompiler, Signature, Symbols, parse_function
 from .errors import DslError
@@ -373,7 +374,10 @@ class GameLowering:
                                   params=params, ret=sig.ret, role="engine", tile=None,
                                   pyglobals={}, engine=True, errors=self.errors,
                                   ret_is_bool=sig.is_bool)
-            self.functions.append(fc.compile())
+            # The engine's conventions: `face` is a face, `k` indexes floods or timers.
+            counts = {"face": 6, "k": max(len(self.game.floods), len(self.game.timers), 1)}
+            ranges = [(0, counts[n] - 1) if n in counts else None for n, _ in params]
+            self.functions.append(_with_param_ranges(fc.compile(), ranges))
 
     # ---------------------------------------------------------------- handlers
     def compile_helpers(self) -> None:
@@ -436,6 +440,9 @@ class GameLowering:
                 self.err(h.loc, "@game.on_timer() needs a timer", "declare it: flash = game.timer()")
                 continue
             params = [(n, U8) for n in names[1:]]
+            param_ranges = [(0, 5)] * len(EVENTS[h.event])  # faces
+            if h.event == "message" and h.target.payload is not None:
+                param_ranges.append((h.target.payload.start, h.target.payload.stop - 1))
             ret = None
             ret_bool = False
             if h.event in ("derived", "broadcast"):
@@ -464,6 +471,7 @@ class GameLowering:
                                   pyglobals=h.fn.__globals__, errors=self.errors,
                                   ret_is_bool=ret_bool)
             fn = fc.compile()
+            fn = _with_param_ranges(fn, param_ranges)
             if ret is not None and not _always_returns(fn.body):
                 self.err(h.loc, f"{h.fn.__name__}() must return a value on every path",
                          "end it with a return")
@@ -473,7 +481,8 @@ class GameLowering:
     # -------------------------------------------------------------- generation
     def _fn(self, name: str, params: tuple[Param, ...], ret: IntType | None,
             body: list[Stmt], doc: str) -> None:
-        self.functions.append(Function(name, params, ret, tuple(body), BLINKC, doc, "dispatch"))
+        ranged = tuple(Param(p.name, p.type, (0, 5)) if p.name == "face" else p for p in params)
+        self.functions.append(Function(name, ranged, ret, tuple(body), BLINKC, doc, "dispatch"))
 
     def _call_handler(self, h: Handler, args: tuple[Expr, ...]) -> Stmt:
         return ExprStmt(Call(self.handler_fns[id(h)], args, None), h.loc)
@@ -675,9 +684,15 @@ class GameLowering:
         used = {n for f in functions for n in _names(f.body)}
         globals_ = tuple(g for g in self.globals if g.role == "state" or g.name in used)
         enums = {e.name: e.members for e in self.game.enums if e.name}
-        return Program(self.game.name, self.source, globals_, functions,
-                       tuple(self.constants), tuple(self.layout), tuple(self.codes), enums,
-                       self.game.randomize)
+        return optimize(Program(self.game.name, self.source, globals_, functions,
+                                tuple(self.constants), tuple(self.layout), tuple(self.codes), enums,
+                                self.game.randomize))
+
+
+def _with_param_ranges(fn: Function, ranges: list) -> Function:
+    params = tuple(Param(p.name, p.type, r) if r is not None else p
+                   for p, r in zip(fn.params, list(ranges) + [None] * len(fn.params), strict=False))
+    return Function(fn.name, params, fn.ret, fn.body, fn.loc, fn.doc, fn.role)
 
 
 def _without_calls(body: tuple[Stmt, ...], names: set[str]) -> tuple[Stmt, ...]:

@@ -211,6 +211,8 @@ Stmt = Local | Assign | If | For | Return | ExprStmt | Break | Continue
 class Param:
     name: str
     type: IntType
+    #: The values callers pass (e.g. a face: 0..5), when narrower than the type.
+    range: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@
 See docs/native.md.
 """
 
-from .avr_check import AvrBuildError, avr_compile_check, int16_warnings
+from .avr_check import AvrBuildError, avr_code_size, avr_compile_check, int16_warnings
 from .build import NativeBuildError, build_library, cache_dir
 from .loader import HostIntWarning, NativeSketch, load_sketch, load_sketch_text
 from .program import NativeAbiError, NativeProgram
@@ -15,8 +15,25 @@ from .sketch import Sketch, SketchError, looks_like_sketch, read_sketch, sketch_
 from .toolchain import Diagnostic, ToolMissing
 
 __all__ = [
-    "AvrBuildError", "Diagnostic", "HostIntWarning", "NativeAbiError", "NativeBuildError",
-    "NativeProgram", "NativeSketch", "Sketch", "SketchError", "ToolMissing",
-    "avr_compile_check", "build_library", "cache_dir", "int16_warnings", "load_sketch",
-    "load_sketch_text", "looks_like_sketch", "read_sketch", "sketch_from_text", "sketch_resolver",
+    "AvrBuildError",
+    "Diagnostic",
+    "HostIntWarning",
+    "NativeAbiError",
+    "NativeBuildError",
+    "NativeProgram",
+    "NativeSketch",
+    "Sketch",
+    "SketchError",
+    "ToolMissing",
+    "avr_code_size",
+    "avr_compile_check",
+    "build_library",
+    "cache_dir",
+    "int16_warnings",
+    "load_sketch",
+    "load_sketch_text",
+    "looks_like_sketch",
+    "read_sketch",
+    "sketch_from_text",
+    "sketch_resolver",
 ]

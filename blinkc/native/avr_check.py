@@ -75,6 +75,32 @@ def _compile_avr(sketch: Sketch, extra_flags: tuple[str, ...] = ()) -> list[Diag
     return [d for d in diags if d.severity == "warning"]
 
 
+def avr_code_size(sketch_path: str | Path | Sketch) -> dict[str, int]:
+    """Flash bytes of each function the sketch itself defines, compiled for the ATmega168PB
+    with -Os against blinkc's headers (no SDK: blinklib's own code is not counted)."""
+    sketch = _as_sketch(sketch_path)
+    cxx = avr_cxx()
+    nm = str(Path(cxx).with_name("avr-nm")) if Path(cxx).is_absolute() else "avr-nm"
+    with tempfile.TemporaryDirectory(prefix="blinkc-avr-") as tmp:
+        unit = Path(tmp) / f"{sketch.name}.ino.cpp"
+        unit.write_text(sketch.unit)
+        obj = Path(tmp) / "out.o"
+        cmd = [cxx, *AVR_FLAGS, "-ffunction-sections", "-fdata-sections",
+               *(f"-I{d}" for d in sketch.include_dirs), f"-I{NATIVE_DIR}",
+               "-c", "-x", "c++", str(unit), "-o", str(obj)]
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=c_locale_env(), check=False)
+        if proc.returncode != 0:
+            raise AvrBuildError(sketch, proc.stdout + proc.stderr)
+        listing = subprocess.run([nm, "--size-sort", "-C", "-S", str(obj)], capture_output=True,
+                                 text=True, env=c_locale_env(), check=True).stdout
+    sizes: dict[str, int] = {}
+    for line in listing.splitlines():
+        parts = line.split(maxsplit=3)
+        if len(parts) == 4 and parts[2] in "tT":
+            sizes[parts[3]] = int(parts[1], 16)
+    return sizes
+
+
 def avr_compile_check(sketch_path: str | Path | Sketch) -> list[Diagnostic]:
     """Compile the sketch for the ATmega168PB (-Os -Wall -Wextra); return its warnings.
 

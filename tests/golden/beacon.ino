@@ -112,7 +112,7 @@ static bool value_crowded(void) {
 // [beacon.py:24]
 static void press(void) {
     uint8_t f = 0;
-    level = blinkc_at_most<int16_t>(((level + 1) % 4), 3);  // beacon.py:25
+    level = (((level + 1) >= 4) ? ((level + 1) - 4) : (level + 1));  // beacon.py:25
     for (f = 0; f < 6; f++) {  // beacon.py:26
         send_code((0 + ((level > 0) ? level : 1)), f);  // beacon.py:27
     }
@@ -121,15 +121,15 @@ static void press(void) {
 // [beacon.py:31]
 static void pulsed(uint8_t face, uint8_t strength) {
     hops = blinkc_at_least<int16_t>((hops - strength), -3);  // beacon.py:32
-    timer_start(0, (uint16_t)((int16_t)(1U * 250 * strength)));  // beacon.py:33
+    timer_start(0, (250 * strength));  // beacon.py:33
     if (strength > 1) {  // beacon.py:34
-        send_code((uint8_t)(0 + (strength - 1)), ((face + 3) % 6));  // beacon.py:35
+        send_code((0 + (strength - 1)), (((face + 3) >= 6) ? ((face + 3) - 6) : (face + 3)));  // beacon.py:35
     }
 }
 
 // [beacon.py:39]
 static void lost(uint8_t /* face */) {
-    lit = blinkc_at_most<bool>((!lit), 1);  // beacon.py:40
+    lit = (!lit);  // beacon.py:40
 }
 
 // [beacon.py:44]
@@ -164,9 +164,9 @@ static void show(void) {
         if (value_crowded()) {  // beacon.py:69
             c = RED;  // beacon.py:70
         } else if (timer_running(0)) {  // beacon.py:71
-            c = dim(YELLOW, sin8_C((uint8_t)((millis() / 4) + (f * 40))));  // beacon.py:72
+            c = dim(YELLOW, sin8_C((uint8_t)((uint8_t)(millis() >> 2) + (f * 40))));  // beacon.py:72
         } else if (lit) {  // beacon.py:73
-            c = (((f % 2) == 0) ? BLUE : OFF);  // beacon.py:74
+            c = (((f & 1) == 0) ? BLUE : OFF);  // beacon.py:74
         }
         setColorOnFace(c, f);  // beacon.py:75
     }
@@ -187,7 +187,7 @@ static void send_code(uint8_t code, uint8_t face) {
         overflow = true;  // engine.py:49
         return;  // engine.py:50
     }
-    queue[queue_len] = (uint8_t)((face << 4) | code);  // engine.py:51
+    queue[queue_len] = ((face << 4) | code);  // engine.py:51
     queue_len = (uint8_t)(queue_len + 1);  // engine.py:52
 }
 
@@ -221,9 +221,9 @@ static void present_next(uint8_t face) {
     for (i = 0; i < i_end; i++) {
         if ((queue[i] >> 4) == face) {  // engine.py:71
             tx_code[face] = (queue[i] & 15);  // engine.py:72
-            tx_wait = (uint8_t)((int16_t)(tx_wait | ((int16_t)(1U * 1 << face))));  // engine.py:73
+            tx_wait = (tx_wait | (1 << face));  // engine.py:73
             j_end = queue_len;  // engine.py:74
-            for (j = (uint8_t)(i + 1); j < j_end; j++) {
+            for (j = (i + 1); j < j_end; j++) {
                 queue[(uint8_t)(j - 1)] = queue[j];  // engine.py:75
             }
             queue_len = (uint8_t)(queue_len - 1);  // engine.py:76
@@ -235,9 +235,9 @@ static void present_next(uint8_t face) {
 // Start the protocol on a face from scratch (a neighbour came or went).  [engine.py:80]
 static void reset_face(uint8_t face) {
     tx_code[face] = 0;  // engine.py:82
-    tx_wait = (uint8_t)((int16_t)(tx_wait & ((int16_t)(~((int16_t)(1U * 1 << face))))));  // engine.py:83
-    tx_release = (uint8_t)((int16_t)(tx_release & ((int16_t)(~((int16_t)(1U * 1 << face))))));  // engine.py:84
-    ack_mask = (uint8_t)((int16_t)(ack_mask & ((int16_t)(~((int16_t)(1U * 1 << face))))));  // engine.py:85
+    tx_wait = (tx_wait & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:83
+    tx_release = (tx_release & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:84
+    ack_mask = (ack_mask & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:85
 }
 
 // A face is linked from its first packet until it has been expired for GRACE_MS.  [engine.py:88]
@@ -245,15 +245,15 @@ static void update_links(uint16_t now32) {
     uint8_t f = 0;
     uint8_t bit = 0;
     for (f = 0; f < 6; f++) {  // engine.py:94
-        bit = (uint8_t)((int16_t)(1U * 1 << f));  // engine.py:95
+        bit = (1 << f);  // engine.py:95
         if (isValueReceivedOnFaceExpired(f)) {  // engine.py:96
             if ((link_mask & bit) != 0) {  // engine.py:97
                 if ((lost_mask & bit) == 0) {  // engine.py:98
                     lost_mask = (lost_mask | bit);  // engine.py:99
                     lost_at[f] = (uint8_t)now32;  // engine.py:100
                 } else if ((((uint16_t)(1U * now32 - lost_at[f])) & 255) > 31) {  // engine.py:101
-                    link_mask = (uint8_t)((int16_t)(link_mask & ((int16_t)(~bit))));  // engine.py:102
-                    lost_mask = (uint8_t)((int16_t)(lost_mask & ((int16_t)(~bit))));  // engine.py:103
+                    link_mask = (link_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:102
+                    lost_mask = (lost_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:103
                     if ((tx_wait & bit) != 0) {  // engine.py:104
                         bounce(tx_code[f], f);  // engine.py:105
                     }
@@ -263,7 +263,7 @@ static void update_links(uint16_t now32) {
                 }
             }
         } else {
-            lost_mask = (uint8_t)((int16_t)(lost_mask & ((int16_t)(~bit))));  // engine.py:111
+            lost_mask = (lost_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:111
             if ((link_mask & bit) == 0) {  // engine.py:112
                 link_mask = (link_mask | bit);  // engine.py:113
                 reset_face(f);  // engine.py:114
@@ -280,7 +280,7 @@ static void receive(void) {
     uint8_t code = 0;
     uint8_t their_ack = 0;
     for (f = 0; f < 6; f++) {  // engine.py:120
-        bit = (uint8_t)((int16_t)(1U * 1 << f));  // engine.py:121
+        bit = (1 << f);  // engine.py:121
         if ((link_mask & bit) == 0) {  // engine.py:122
             continue;  // engine.py:123
         }
@@ -292,18 +292,18 @@ static void receive(void) {
                 deliver(code, f);  // engine.py:129
             }
         } else {
-            ack_mask = (uint8_t)((int16_t)(ack_mask & ((int16_t)(~bit))));  // engine.py:131
+            ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:131
         }
         their_ack = ((value >> 5) & 1);  // engine.py:132
         if ((tx_wait & bit) != 0) {  // engine.py:133
             if (their_ack != 0) {  // engine.py:134
-                tx_wait = (uint8_t)((int16_t)(tx_wait & ((int16_t)(~bit))));  // engine.py:135
+                tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:135
                 tx_release = (tx_release | bit);  // engine.py:136
                 tx_code[f] = 0;  // engine.py:137
             }
         } else if ((tx_release & bit) != 0) {  // engine.py:138
             if (their_ack == 0) {  // engine.py:139
-                tx_release = (uint8_t)((int16_t)(tx_release & ((int16_t)(~bit))));  // engine.py:140
+                tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:140
             }
         }
     }
@@ -315,14 +315,14 @@ static void transmit(void) {
     uint8_t bit = 0;
     uint8_t shown = 0;
     for (f = 0; f < 6; f++) {  // engine.py:145
-        bit = (uint8_t)((int16_t)(1U * 1 << f));  // engine.py:146
+        bit = (1 << f);  // engine.py:146
         if (((link_mask & bit) != 0) && (((tx_wait | tx_release) & bit) == 0)) {  // engine.py:147
             present_next(f);  // engine.py:148
         }
     }
     shown = broadcast_bits();  // engine.py:149
     for (f = 0; f < 6; f++) {  // engine.py:150
-        setValueSentOnFace((uint8_t)((shown | (tx_code[f] << 2)) | (((ack_mask >> f) & 1) << 5)), f);  // engine.py:151
+        setValueSentOnFace(((shown | (uint8_t)(tx_code[f] << 2)) | (((ack_mask >> f) & 1) << 5)), f);  // engine.py:151
     }
 }
 
@@ -369,13 +369,13 @@ static void flood_start(uint8_t k) {
 static void flood_enter(uint8_t k, uint8_t parent) {
     uint8_t waiting = 0;
     uint8_t f = 0;
-    flood_active = (uint8_t)((int16_t)(flood_active | ((int16_t)(1U * 1 << k))));  // engine.py:194
+    flood_active = (flood_active | (1 << k));  // engine.py:194
     flood_parent[k] = parent;  // engine.py:195
     waiting = 0;  // engine.py:196
     for (f = 0; f < 6; f++) {  // engine.py:197
         if ((f != parent) && (((link_mask >> f) & 1) != 0)) {  // engine.py:198
-            waiting = (uint8_t)((int16_t)(waiting | ((int16_t)(1U * 1 << f))));  // engine.py:199
-            send_code((uint8_t)(4 + (2 * k)), f);  // engine.py:200
+            waiting = (waiting | (1 << f));  // engine.py:199
+            send_code((4 + (2 * k)), f);  // engine.py:200
         }
     }
     flood_waiting[k] = waiting;  // engine.py:201
@@ -387,18 +387,18 @@ static void flood_enter(uint8_t k, uint8_t parent) {
 static void flood_receive(uint8_t k, uint8_t face) {
     if (((flood_active >> k) & 1) == 0) {  // engine.py:207
         flood_enter(k, face);  // engine.py:208
-    } else if (((int16_t)(flood_waiting[k] & ((int16_t)(1U * 1 << face)))) != 0) {  // engine.py:209
-        flood_waiting[k] = (uint8_t)((int16_t)(flood_waiting[k] & ((int16_t)(~((int16_t)(1U * 1 << face))))));  // engine.py:210
+    } else if ((flood_waiting[k] & (1 << face)) != 0) {  // engine.py:209
+        flood_waiting[k] = (flood_waiting[k] & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:210
         flood_check(k);  // engine.py:211
     } else {
-        send_code((uint8_t)((4 + (2 * k)) + 1), face);  // engine.py:214
+        send_code(((4 + (2 * k)) + 1), face);  // engine.py:214
     }
 }
 
 // An echo came back, or the face can no longer answer (bounced, neighbour gone).  [engine.py:217]
 static void flood_answered(uint8_t k, uint8_t face) {
-    if ((((flood_active >> k) & 1) != 0) && (((int16_t)(flood_waiting[k] & ((int16_t)(1U * 1 << face)))) != 0)) {  // engine.py:219
-        flood_waiting[k] = (uint8_t)((int16_t)(flood_waiting[k] & ((int16_t)(~((int16_t)(1U * 1 << face))))));  // engine.py:220
+    if ((((flood_active >> k) & 1) != 0) && ((flood_waiting[k] & (1 << face)) != 0)) {  // engine.py:219
+        flood_waiting[k] = (flood_waiting[k] & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:220
         flood_check(k);  // engine.py:221
     }
 }
@@ -406,11 +406,11 @@ static void flood_answered(uint8_t k, uint8_t face) {
 // [engine.py:224]
 static void flood_check(uint8_t k) {
     if ((((flood_active >> k) & 1) != 0) && (flood_waiting[k] == 0)) {  // engine.py:225
-        flood_active = (uint8_t)((int16_t)(flood_active & ((int16_t)(~((int16_t)(1U * 1 << k))))));  // engine.py:226
+        flood_active = (flood_active & (uint8_t)((int16_t)(~(1 << k))));  // engine.py:226
         if (flood_parent[k] == 7) {  // engine.py:227
             on_flood_done(k);  // engine.py:228
         } else {
-            send_code((uint8_t)((4 + (2 * k)) + 1), flood_parent[k]);  // engine.py:230
+            send_code(((4 + (2 * k)) + 1), flood_parent[k]);  // engine.py:230
         }
     }
 }
@@ -426,7 +426,7 @@ static void link_lost(uint8_t face) {
 // [engine.py:243]
 static void timer_start(uint8_t k, uint16_t ms) {
     timer_end[k] = (uint16_t)((uint32_t)(1UL * millis() + ms));  // engine.py:244
-    timer_on = (uint8_t)((int16_t)(timer_on | ((int16_t)(1U * 1 << k))));  // engine.py:245
+    timer_on = (timer_on | (1 << k));  // engine.py:245
 }
 
 // [engine.py:252]
@@ -452,7 +452,7 @@ static void timers(void) {
     uint8_t k = 0;
     for (k = 0; k < 1; k++) {  // engine.py:266
         if ((((timer_on >> k) & 1) != 0) && ((int16_t)((uint32_t)(1UL * millis() - timer_end[k])) >= 0)) {  // engine.py:267
-            timer_on = (uint8_t)((int16_t)(timer_on & ((int16_t)(~((int16_t)(1U * 1 << k))))));  // engine.py:268
+            timer_on = (timer_on & (uint8_t)((int16_t)(~(1 << k))));  // engine.py:268
             on_timer(k);  // engine.py:269
         }
     }

@@ -106,7 +106,7 @@ static void send_code(uint8_t code, uint8_t face) {
         overflow = true;  // engine.py:49
         return;  // engine.py:50
     }
-    queue[queue_len] = (uint8_t)((face << 4) | code);  // engine.py:51
+    queue[queue_len] = ((face << 4) | code);  // engine.py:51
     queue_len = (uint8_t)(queue_len + 1);  // engine.py:52
 }
 
@@ -139,9 +139,9 @@ static void present_next(uint8_t face) {
     for (i = 0; i < i_end; i++) {
         if ((queue[i] >> 4) == face) {  // engine.py:71
             tx_code[face] = (queue[i] & 15);  // engine.py:72
-            tx_wait = (uint8_t)((int16_t)(tx_wait | ((int16_t)(1U * 1 << face))));  // engine.py:73
+            tx_wait = (tx_wait | (1 << face));  // engine.py:73
             j_end = queue_len;  // engine.py:74
-            for (j = (uint8_t)(i + 1); j < j_end; j++) {
+            for (j = (i + 1); j < j_end; j++) {
                 queue[(uint8_t)(j - 1)] = queue[j];  // engine.py:75
             }
             queue_len = (uint8_t)(queue_len - 1);  // engine.py:76
@@ -153,9 +153,9 @@ static void present_next(uint8_t face) {
 // Start the protocol on a face from scratch (a neighbour came or went).  [engine.py:80]
 static void reset_face(uint8_t face) {
     tx_code[face] = 0;  // engine.py:82
-    tx_wait = (uint8_t)((int16_t)(tx_wait & ((int16_t)(~((int16_t)(1U * 1 << face))))));  // engine.py:83
-    tx_release = (uint8_t)((int16_t)(tx_release & ((int16_t)(~((int16_t)(1U * 1 << face))))));  // engine.py:84
-    ack_mask = (uint8_t)((int16_t)(ack_mask & ((int16_t)(~((int16_t)(1U * 1 << face))))));  // engine.py:85
+    tx_wait = (tx_wait & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:83
+    tx_release = (tx_release & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:84
+    ack_mask = (ack_mask & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:85
 }
 
 // A face is linked from its first packet until it has been expired for GRACE_MS.  [engine.py:88]
@@ -163,21 +163,21 @@ static void update_links(uint16_t now32) {
     uint8_t f = 0;
     uint8_t bit = 0;
     for (f = 0; f < 6; f++) {  // engine.py:94
-        bit = (uint8_t)((int16_t)(1U * 1 << f));  // engine.py:95
+        bit = (1 << f);  // engine.py:95
         if (isValueReceivedOnFaceExpired(f)) {  // engine.py:96
             if ((link_mask & bit) != 0) {  // engine.py:97
                 if ((lost_mask & bit) == 0) {  // engine.py:98
                     lost_mask = (lost_mask | bit);  // engine.py:99
                     lost_at[f] = (uint8_t)now32;  // engine.py:100
                 } else if ((((uint16_t)(1U * now32 - lost_at[f])) & 255) > 31) {  // engine.py:101
-                    link_mask = (uint8_t)((int16_t)(link_mask & ((int16_t)(~bit))));  // engine.py:102
-                    lost_mask = (uint8_t)((int16_t)(lost_mask & ((int16_t)(~bit))));  // engine.py:103
+                    link_mask = (link_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:102
+                    lost_mask = (lost_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:103
                     reset_face(f);  // engine.py:106
                     drop_queued(f);  // engine.py:107
                 }
             }
         } else {
-            lost_mask = (uint8_t)((int16_t)(lost_mask & ((int16_t)(~bit))));  // engine.py:111
+            lost_mask = (lost_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:111
             if ((link_mask & bit) == 0) {  // engine.py:112
                 link_mask = (link_mask | bit);  // engine.py:113
                 reset_face(f);  // engine.py:114
@@ -194,7 +194,7 @@ static void receive(void) {
     uint8_t code = 0;
     uint8_t their_ack = 0;
     for (f = 0; f < 6; f++) {  // engine.py:120
-        bit = (uint8_t)((int16_t)(1U * 1 << f));  // engine.py:121
+        bit = (1 << f);  // engine.py:121
         if ((link_mask & bit) == 0) {  // engine.py:122
             continue;  // engine.py:123
         }
@@ -206,18 +206,18 @@ static void receive(void) {
                 deliver(code, f);  // engine.py:129
             }
         } else {
-            ack_mask = (uint8_t)((int16_t)(ack_mask & ((int16_t)(~bit))));  // engine.py:131
+            ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:131
         }
         their_ack = ((value >> 1) & 1);  // engine.py:132
         if ((tx_wait & bit) != 0) {  // engine.py:133
             if (their_ack != 0) {  // engine.py:134
-                tx_wait = (uint8_t)((int16_t)(tx_wait & ((int16_t)(~bit))));  // engine.py:135
+                tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:135
                 tx_release = (tx_release | bit);  // engine.py:136
                 tx_code[f] = 0;  // engine.py:137
             }
         } else if ((tx_release & bit) != 0) {  // engine.py:138
             if (their_ack == 0) {  // engine.py:139
-                tx_release = (uint8_t)((int16_t)(tx_release & ((int16_t)(~bit))));  // engine.py:140
+                tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:140
             }
         }
     }
@@ -229,7 +229,7 @@ static void transmit(void) {
     uint8_t bit = 0;
     uint8_t shown = 0;
     for (f = 0; f < 6; f++) {  // engine.py:145
-        bit = (uint8_t)((int16_t)(1U * 1 << f));  // engine.py:146
+        bit = (1 << f);  // engine.py:146
         if (((link_mask & bit) != 0) && (((tx_wait | tx_release) & bit) == 0)) {  // engine.py:147
             present_next(f);  // engine.py:148
         }

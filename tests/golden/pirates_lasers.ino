@@ -125,7 +125,7 @@ static bool value_illegal(void) {
         return true;  // pirates_lasers.py:68
     }
     for (f = 0; f < 6; f++) {  // pirates_lasers.py:69
-        if ((!isValueReceivedOnFaceExpired(f)) && isValueReceivedOnFaceExpired(((f + 5) % 6)) && isValueReceivedOnFaceExpired(((f + 1) % 6))) {  // pirates_lasers.py:70
+        if ((!isValueReceivedOnFaceExpired(f)) && isValueReceivedOnFaceExpired((((f + 5) >= 6) ? ((f + 5) - 6) : (f + 5))) && isValueReceivedOnFaceExpired((((f + 1) >= 6) ? ((f + 1) - 6) : (f + 1)))) {  // pirates_lasers.py:70
             return true;  // pirates_lasers.py:71
         }
     }
@@ -145,7 +145,7 @@ static void cycle_kind(void) {
     if (sunk) {  // pirates_lasers.py:107
         return;  // pirates_lasers.py:108
     }
-    kind = blinkc_at_most<uint8_t>(((kind + 1) % 3), 2);  // pirates_lasers.py:109
+    kind = (((kind + 1) >= 3) ? ((kind + 1) - 3) : (kind + 1));  // pirates_lasers.py:109
     hp = 5;  // pirates_lasers.py:110
     water = 0;  // pirates_lasers.py:111
 }
@@ -164,7 +164,7 @@ static void press(void) {
     } else if (kind == 1) {  // pirates_lasers.py:124
         flood_start(0);  // pirates_lasers.py:125
     } else {
-        orient = blinkc_at_most<uint8_t>(((orient + 1) % 6), 5);  // pirates_lasers.py:127
+        orient = (((orient + 1) >= 6) ? ((orient + 1) - 6) : (orient + 1));  // pirates_lasers.py:127
     }
 }
 
@@ -178,35 +178,35 @@ static void fire(void) {
     uint8_t b = 0;
     crossed = 7;  // pirates_lasers.py:137
     for (b = 0; b < 3; b++) {  // pirates_lasers.py:138
-        send_code((uint8_t)(1 + b), ((orient + (2 * b)) % 6));  // pirates_lasers.py:139
+        send_code((1 + b), (((orient + (2 * b)) >= 6) ? ((orient + (2 * b)) - 6) : (orient + (2 * b))));  // pirates_lasers.py:139
     }
-    flash_faces = blinkc_at_most<int16_t>((((1 << orient) | (1 << ((orient + 2) % 6))) | (1 << ((orient + 4) % 6))), 63);  // pirates_lasers.py:140
+    flash_faces = (((1 << orient) | (1 << (((orient + 2) >= 6) ? ((orient + 2) - 6) : (orient + 2)))) | (1 << (((orient + 4) >= 6) ? ((orient + 4) - 6) : (orient + 4))));  // pirates_lasers.py:140
     timer_start(0, 400);  // pirates_lasers.py:141
-    orient = blinkc_at_most<uint8_t>(((orient + 1) % 6), 5);  // pirates_lasers.py:142
+    orient = (((orient + 1) >= 6) ? ((orient + 1) - 6) : (orient + 1));  // pirates_lasers.py:142
     shots = blinkc_at_most<int16_t>((shots + 1), 255);  // pirates_lasers.py:143
 }
 
 // [pirates_lasers.py:147]
 static void laser(uint8_t face, uint8_t beam) {
-    int16_t out = 0;
+    uint8_t out = 0;
     if (((crossed >> beam) & 1) != 0) {  // pirates_lasers.py:148
         return;  // pirates_lasers.py:149
     }
-    crossed = blinkc_clamp<int16_t>(((int16_t)(crossed | ((int16_t)(1U * 1 << beam)))), 0, 7);  // pirates_lasers.py:150
-    out = ((face + 3) % 6);  // pirates_lasers.py:151
+    crossed = (crossed | (1 << beam));  // pirates_lasers.py:150
+    out = (((face + 3) >= 6) ? ((face + 3) - 6) : (face + 3));  // pirates_lasers.py:151
     if (kind == 0) {  // pirates_lasers.py:152
         helper_lose_hp();  // pirates_lasers.py:153
     } else if (kind == 2) {  // pirates_lasers.py:154
         if (face == orient) {  // pirates_lasers.py:155
-            out = ((orient + 2) % 6);  // pirates_lasers.py:156
-        } else if (face == ((orient + 2) % 6)) {  // pirates_lasers.py:157
+            out = (((orient + 2) >= 6) ? ((orient + 2) - 6) : (orient + 2));  // pirates_lasers.py:156
+        } else if (face == (((orient + 2) >= 6) ? ((orient + 2) - 6) : (orient + 2))) {  // pirates_lasers.py:157
             out = orient;  // pirates_lasers.py:158
         }
-        orient = blinkc_at_most<uint8_t>(((orient + 1) % 6), 5);  // pirates_lasers.py:159
+        orient = (((orient + 1) >= 6) ? ((orient + 1) - 6) : (orient + 1));  // pirates_lasers.py:159
     }
-    flash_faces = blinkc_clamp<int16_t>(((int16_t)(((int16_t)(1U * 1 << face)) | ((int16_t)(1U * 1 << out)))), 0, 63);  // pirates_lasers.py:160
+    flash_faces = ((1 << face) | (1 << out));  // pirates_lasers.py:160
     timer_start(0, 400);  // pirates_lasers.py:161
-    send_code((uint8_t)(1 + beam), (uint8_t)out);  // pirates_lasers.py:162
+    send_code((1 + beam), out);  // pirates_lasers.py:162
 }
 
 // [pirates_lasers.py:166]
@@ -248,11 +248,11 @@ static void show(void) {
     bad = value_illegal();  // pirates_lasers.py:197
     for (f = 0; f < 6; f++) {  // pirates_lasers.py:198
         if (sunk) {  // pirates_lasers.py:199
-            c = dim(BLUE, (60 + (sin8_C((uint8_t)((now / 2) + (f * 60))) / 3)));  // pirates_lasers.py:200
+            c = dim(BLUE, (60 + (sin8_C((uint8_t)((uint8_t)(now >> 1) + (f * 60))) / 3)));  // pirates_lasers.py:200
         } else if (bad) {  // pirates_lasers.py:201
-            c = dim(BLUE, (90 + (sin8_C((uint8_t)((now / 3) + (f * 43))) / 2)));  // pirates_lasers.py:202
+            c = dim(BLUE, (90 + (sin8_C((uint8_t)((uint8_t)(now / 3) + (f * 43))) >> 1)));  // pirates_lasers.py:202
         } else {
-            c = dim(BLUE, (90 + (sin8_C((uint8_t)((now / 12) + (f * 20))) / 4)));  // pirates_lasers.py:204
+            c = dim(BLUE, (90 + (sin8_C((uint8_t)((uint8_t)(now / 12) + (f * 20))) >> 2)));  // pirates_lasers.py:204
         }
         if (kind == 0) {  // pirates_lasers.py:205
             if (f < 5) {  // pirates_lasers.py:206
@@ -263,13 +263,13 @@ static void show(void) {
                 c = WHITE;  // pirates_lasers.py:210
             }
         } else if (kind == 1) {  // pirates_lasers.py:211
-            if ((((f + 6) - orient) % 2) == 0) {  // pirates_lasers.py:212
+            if ((((f + 6) - orient) & 1) == 0) {  // pirates_lasers.py:212
                 c = RED;  // pirates_lasers.py:213
             }
             if (sunk && (f < (shots % 7))) {  // pirates_lasers.py:214
                 c = WHITE;  // pirates_lasers.py:215
             }
-        } else if ((f == orient) || (f == ((orient + 2) % 6))) {  // pirates_lasers.py:216
+        } else if ((f == orient) || (f == (((orient + 2) >= 6) ? ((orient + 2) - 6) : (orient + 2)))) {  // pirates_lasers.py:216
             c = MAGENTA;  // pirates_lasers.py:217
         }
         if (timer_running(0) && (((flash_faces >> f) & 1) != 0)) {  // pirates_lasers.py:218
@@ -293,7 +293,7 @@ static void helper_lose_hp(void) {
     for (f = 0; f < 5; f++) {  // pirates_lasers.py:86
         if (((water >> f) & 1) == 0) {  // pirates_lasers.py:87
             if (pick == 0) {  // pirates_lasers.py:88
-                water = blinkc_clamp<int16_t>(((int16_t)(water | ((int16_t)(1U * 1 << f)))), 0, 31);  // pirates_lasers.py:89
+                water = (water | (1 << f));  // pirates_lasers.py:89
                 break;  // pirates_lasers.py:90
             }
             pick = ((uint16_t)(1U * pick - 1));  // pirates_lasers.py:91
@@ -328,7 +328,7 @@ static void send_code(uint8_t code, uint8_t face) {
         overflow = true;  // engine.py:49
         return;  // engine.py:50
     }
-    queue[queue_len] = (uint8_t)((face << 4) | code);  // engine.py:51
+    queue[queue_len] = ((face << 4) | code);  // engine.py:51
     queue_len = (uint8_t)(queue_len + 1);  // engine.py:52
 }
 
@@ -362,9 +362,9 @@ static void present_next(uint8_t face) {
     for (i = 0; i < i_end; i++) {
         if ((queue[i] >> 4) == face) {  // engine.py:71
             tx_code[face] = (queue[i] & 15);  // engine.py:72
-            tx_wait = (uint8_t)((int16_t)(tx_wait | ((int16_t)(1U * 1 << face))));  // engine.py:73
+            tx_wait = (tx_wait | (1 << face));  // engine.py:73
             j_end = queue_len;  // engine.py:74
-            for (j = (uint8_t)(i + 1); j < j_end; j++) {
+            for (j = (i + 1); j < j_end; j++) {
                 queue[(uint8_t)(j - 1)] = queue[j];  // engine.py:75
             }
             queue_len = (uint8_t)(queue_len - 1);  // engine.py:76
@@ -376,9 +376,9 @@ static void present_next(uint8_t face) {
 // Start the protocol on a face from scratch (a neighbour came or went).  [engine.py:80]
 static void reset_face(uint8_t face) {
     tx_code[face] = 0;  // engine.py:82
-    tx_wait = (uint8_t)((int16_t)(tx_wait & ((int16_t)(~((int16_t)(1U * 1 << face))))));  // engine.py:83
-    tx_release = (uint8_t)((int16_t)(tx_release & ((int16_t)(~((int16_t)(1U * 1 << face))))));  // engine.py:84
-    ack_mask = (uint8_t)((int16_t)(ack_mask & ((int16_t)(~((int16_t)(1U * 1 << face))))));  // engine.py:85
+    tx_wait = (tx_wait & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:83
+    tx_release = (tx_release & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:84
+    ack_mask = (ack_mask & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:85
 }
 
 // A face is linked from its first packet until it has been expired for GRACE_MS.  [engine.py:88]
@@ -386,15 +386,15 @@ static void update_links(uint16_t now32) {
     uint8_t f = 0;
     uint8_t bit = 0;
     for (f = 0; f < 6; f++) {  // engine.py:94
-        bit = (uint8_t)((int16_t)(1U * 1 << f));  // engine.py:95
+        bit = (1 << f);  // engine.py:95
         if (isValueReceivedOnFaceExpired(f)) {  // engine.py:96
             if ((link_mask & bit) != 0) {  // engine.py:97
                 if ((lost_mask & bit) == 0) {  // engine.py:98
                     lost_mask = (lost_mask | bit);  // engine.py:99
                     lost_at[f] = (uint8_t)now32;  // engine.py:100
                 } else if ((((uint16_t)(1U * now32 - lost_at[f])) & 255) > 31) {  // engine.py:101
-                    link_mask = (uint8_t)((int16_t)(link_mask & ((int16_t)(~bit))));  // engine.py:102
-                    lost_mask = (uint8_t)((int16_t)(lost_mask & ((int16_t)(~bit))));  // engine.py:103
+                    link_mask = (link_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:102
+                    lost_mask = (lost_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:103
                     if ((tx_wait & bit) != 0) {  // engine.py:104
                         bounce(tx_code[f], f);  // engine.py:105
                     }
@@ -404,7 +404,7 @@ static void update_links(uint16_t now32) {
                 }
             }
         } else {
-            lost_mask = (uint8_t)((int16_t)(lost_mask & ((int16_t)(~bit))));  // engine.py:111
+            lost_mask = (lost_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:111
             if ((link_mask & bit) == 0) {  // engine.py:112
                 link_mask = (link_mask | bit);  // engine.py:113
                 reset_face(f);  // engine.py:114
@@ -421,7 +421,7 @@ static void receive(void) {
     uint8_t code = 0;
     uint8_t their_ack = 0;
     for (f = 0; f < 6; f++) {  // engine.py:120
-        bit = (uint8_t)((int16_t)(1U * 1 << f));  // engine.py:121
+        bit = (1 << f);  // engine.py:121
         if ((link_mask & bit) == 0) {  // engine.py:122
             continue;  // engine.py:123
         }
@@ -433,18 +433,18 @@ static void receive(void) {
                 deliver(code, f);  // engine.py:129
             }
         } else {
-            ack_mask = (uint8_t)((int16_t)(ack_mask & ((int16_t)(~bit))));  // engine.py:131
+            ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:131
         }
         their_ack = ((value >> 5) & 1);  // engine.py:132
         if ((tx_wait & bit) != 0) {  // engine.py:133
             if (their_ack != 0) {  // engine.py:134
-                tx_wait = (uint8_t)((int16_t)(tx_wait & ((int16_t)(~bit))));  // engine.py:135
+                tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:135
                 tx_release = (tx_release | bit);  // engine.py:136
                 tx_code[f] = 0;  // engine.py:137
             }
         } else if ((tx_release & bit) != 0) {  // engine.py:138
             if (their_ack == 0) {  // engine.py:139
-                tx_release = (uint8_t)((int16_t)(tx_release & ((int16_t)(~bit))));  // engine.py:140
+                tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:140
             }
         }
     }
@@ -456,14 +456,14 @@ static void transmit(void) {
     uint8_t bit = 0;
     uint8_t shown = 0;
     for (f = 0; f < 6; f++) {  // engine.py:145
-        bit = (uint8_t)((int16_t)(1U * 1 << f));  // engine.py:146
+        bit = (1 << f);  // engine.py:146
         if (((link_mask & bit) != 0) && (((tx_wait | tx_release) & bit) == 0)) {  // engine.py:147
             present_next(f);  // engine.py:148
         }
     }
     shown = broadcast_bits();  // engine.py:149
     for (f = 0; f < 6; f++) {  // engine.py:150
-        setValueSentOnFace((uint8_t)((shown | (tx_code[f] << 1)) | (((ack_mask >> f) & 1) << 5)), f);  // engine.py:151
+        setValueSentOnFace(((shown | (uint8_t)(tx_code[f] << 1)) | (((ack_mask >> f) & 1) << 5)), f);  // engine.py:151
     }
 }
 
@@ -510,13 +510,13 @@ static void flood_start(uint8_t k) {
 static void flood_enter(uint8_t k, uint8_t parent) {
     uint8_t waiting = 0;
     uint8_t f = 0;
-    flood_active = (uint8_t)((int16_t)(flood_active | ((int16_t)(1U * 1 << k))));  // engine.py:194
+    flood_active = (flood_active | (1 << k));  // engine.py:194
     flood_parent[k] = parent;  // engine.py:195
     waiting = 0;  // engine.py:196
     for (f = 0; f < 6; f++) {  // engine.py:197
         if ((f != parent) && (((link_mask >> f) & 1) != 0)) {  // engine.py:198
-            waiting = (uint8_t)((int16_t)(waiting | ((int16_t)(1U * 1 << f))));  // engine.py:199
-            send_code((uint8_t)(5 + (2 * k)), f);  // engine.py:200
+            waiting = (waiting | (1 << f));  // engine.py:199
+            send_code((5 + (2 * k)), f);  // engine.py:200
         }
     }
     flood_waiting[k] = waiting;  // engine.py:201
@@ -528,18 +528,18 @@ static void flood_enter(uint8_t k, uint8_t parent) {
 static void flood_receive(uint8_t k, uint8_t face) {
     if (((flood_active >> k) & 1) == 0) {  // engine.py:207
         flood_enter(k, face);  // engine.py:208
-    } else if (((int16_t)(flood_waiting[k] & ((int16_t)(1U * 1 << face)))) != 0) {  // engine.py:209
-        flood_waiting[k] = (uint8_t)((int16_t)(flood_waiting[k] & ((int16_t)(~((int16_t)(1U * 1 << face))))));  // engine.py:210
+    } else if ((flood_waiting[k] & (1 << face)) != 0) {  // engine.py:209
+        flood_waiting[k] = (flood_waiting[k] & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:210
         flood_check(k);  // engine.py:211
     } else {
-        send_code((uint8_t)((5 + (2 * k)) + 1), face);  // engine.py:214
+        send_code(((5 + (2 * k)) + 1), face);  // engine.py:214
     }
 }
 
 // An echo came back, or the face can no longer answer (bounced, neighbour gone).  [engine.py:217]
 static void flood_answered(uint8_t k, uint8_t face) {
-    if ((((flood_active >> k) & 1) != 0) && (((int16_t)(flood_waiting[k] & ((int16_t)(1U * 1 << face)))) != 0)) {  // engine.py:219
-        flood_waiting[k] = (uint8_t)((int16_t)(flood_waiting[k] & ((int16_t)(~((int16_t)(1U * 1 << face))))));  // engine.py:220
+    if ((((flood_active >> k) & 1) != 0) && ((flood_waiting[k] & (1 << face)) != 0)) {  // engine.py:219
+        flood_waiting[k] = (flood_waiting[k] & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:220
         flood_check(k);  // engine.py:221
     }
 }
@@ -547,11 +547,11 @@ static void flood_answered(uint8_t k, uint8_t face) {
 // [engine.py:224]
 static void flood_check(uint8_t k) {
     if ((((flood_active >> k) & 1) != 0) && (flood_waiting[k] == 0)) {  // engine.py:225
-        flood_active = (uint8_t)((int16_t)(flood_active & ((int16_t)(~((int16_t)(1U * 1 << k))))));  // engine.py:226
+        flood_active = (flood_active & (uint8_t)((int16_t)(~(1 << k))));  // engine.py:226
         if (flood_parent[k] == 7) {  // engine.py:227
             on_flood_done(k);  // engine.py:228
         } else {
-            send_code((uint8_t)((5 + (2 * k)) + 1), flood_parent[k]);  // engine.py:230
+            send_code(((5 + (2 * k)) + 1), flood_parent[k]);  // engine.py:230
         }
     }
 }
@@ -567,7 +567,7 @@ static void link_lost(uint8_t face) {
 // [engine.py:243]
 static void timer_start(uint8_t k, uint16_t ms) {
     timer_end[k] = (uint16_t)((uint32_t)(1UL * millis() + ms));  // engine.py:244
-    timer_on = (uint8_t)((int16_t)(timer_on | ((int16_t)(1U * 1 << k))));  // engine.py:245
+    timer_on = (timer_on | (1 << k));  // engine.py:245
 }
 
 // [engine.py:252]
@@ -593,7 +593,7 @@ static void timers(void) {
     uint8_t k = 0;
     for (k = 0; k < 2; k++) {  // engine.py:266
         if ((((timer_on >> k) & 1) != 0) && ((int16_t)((uint32_t)(1UL * millis() - timer_end[k])) >= 0)) {  // engine.py:267
-            timer_on = (uint8_t)((int16_t)(timer_on & ((int16_t)(~((int16_t)(1U * 1 << k))))));  // engine.py:268
+            timer_on = (timer_on & (uint8_t)((int16_t)(~(1 << k))));  // engine.py:268
         }
     }
 }

@@ -1,0 +1,192 @@
+"""Optimisations on the IR, shared by both backends (so they cannot change the meaning).
+
+Every rewrite here is exact: it computes the same value, bit for bit, for
+every input the value ranges allow. They exist because the tile has 5,888
+bytes of flash and an 8-bit CPU:
+
+- `x % n` when x is known to be in 0..2n-1 becomes `x - n if x >= n else x`
+  (no division: face arithmetic such as `(f + 3) % 6` is everywhere);
+- `x // 2**k` and `x % 2**k` of a non-negative x become shifts and masks;
+- a value cut down to 8 bits (`Cast(..., uint8)`) of `+ - * & | ^` is
+  computed from the operands' low bytes (the low byte of a sum only depends
+  on the low bytes), so the AVR does 8-bit work instead of 16- or 32-bit;
+- the clamp of an assignment to a ranged field is dropped when the value
+  cannot leave the range.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..backends.ranges import Ranges, type_range
+from ..dsl.types import ColorType as _ColorType
+from .nodes import (
+    BOOL,
+    I16,
+    U8,
+    Assign,
+    BinOp,
+    BoolOp,
+    Call,
+    Cast,
+    Compare,
+    Cond,
+    Const,
+    Expr,
+    ExprStmt,
+    For,
+    Function,
+    If,
+    Index,
+    Local,
+    Name,
+    Program,
+    Return,
+    Stmt,
+    UnOp,
+)
+
+_LOW_BYTE_OPS = ("+", "-", "*", "&", "|", "^")
+
+
+class Optimizer:
+    def __init__(self, program: Program) -> None:
+        self.program = program
+        self.ranges = Ranges(program)
+
+    def run(self) -> Program:
+        functions = tuple(self.function(f) for f in self.program.functions)
+        return replace(self.program, functions=functions)
+
+    def function(self, f: Function) -> Function:
+        self.ranges.enter(f)
+        # Locals whose values all fit in a byte become bytes: the AVR is an 8-bit CPU.
+        self.narrow = {name for name, r in self.ranges.env.items()
+                       if 0 <= r[0] and r[1] <= 255 and name not in {p.name for p in f.params}}
+        body = self.block(f.body)
+        return replace(f, body=body)
+
+    def block(self, body: tuple[Stmt, ...]) -> tuple[Stmt, ...]:
+        return tuple(self.stmt(s) for s in body)
+
+    def stmt(self, s: Stmt) -> Stmt:
+        if isinstance(s, Local):
+            if s.name in self.narrow and s.type != U8 and s.type != BOOL and s.type.bits <= 16:
+                return replace(s, type=U8, value=self.expr(_as(s.value, U8)))
+            return replace(s, value=self.expr(s.value))
+        if isinstance(s, Assign):
+            value = self.expr(s.value)
+            clamp = s.clamp
+            if clamp is not None:
+                lo, hi = self.ranges.of(value)
+                if clamp[0] <= lo and hi <= clamp[1]:
+                    clamp = None  # the value never leaves the field's range
+                    value = self.expr(Cast(value, s.target.type)) if value.type != s.target.type else value
+            target = s.target
+            if isinstance(target, Index):
+                target = replace(target, index=self.expr(target.index))
+            elif self._narrowed(target):
+                target = replace(target, type=U8)
+                value = self.expr(_as(_strip_cast(value), U8))
+            return replace(s, target=target, value=value, clamp=clamp)
+        if isinstance(s, If):
+            return replace(s, test=self.expr(s.test), body=self.block(s.body), orelse=self.block(s.orelse))
+        if isinstance(s, For):
+            return replace(s, start=self.expr(s.start), stop=self.expr(s.stop), body=self.block(s.body))
+        if isinstance(s, Return):
+            return s if s.value is None else replace(s, value=self.expr(s.value))
+        if isinstance(s, ExprStmt):
+            return replace(s, value=self.expr(s.value))
+        return s
+
+    # ------------------------------------------------------------ expressions
+    def _narrowed(self, e: Expr) -> bool:
+        return (isinstance(e, Name) and e.scope == "local" and e.name in self.narrow
+                and e.type != BOOL and e.type.bits <= 16 and not isinstance(e.type, _ColorType))
+
+    def expr(self, e: Expr) -> Expr:
+        if self._narrowed(e):
+            return replace(e, type=U8)
+        if isinstance(e, BinOp):
+            e = replace(e, left=self.expr(e.left), right=self.expr(e.right))
+            return self.binop(e)
+        if isinstance(e, UnOp):
+            return replace(e, operand=self.expr(e.operand))
+        if isinstance(e, Compare):
+            return replace(e, left=self.expr(e.left), right=self.expr(e.right))
+        if isinstance(e, BoolOp):
+            return replace(e, values=tuple(self.expr(v) for v in e.values))
+        if isinstance(e, Cond):
+            return replace(e, test=self.expr(e.test), body=self.expr(e.body), orelse=self.expr(e.orelse))
+        if isinstance(e, Cast):
+            inner = self.expr(e.value)
+            if e.type == U8 and isinstance(inner, BinOp) and inner.op in _LOW_BYTE_OPS:
+                inner = self.low_byte(inner)
+            if self.ranges.fits(self.ranges.of(inner), e.type) and e.type != BOOL:
+                if inner.type == e.type:
+                    return inner
+            return replace(e, value=inner)
+        if isinstance(e, Call):
+            return replace(e, args=tuple(self.expr(a) for a in e.args))
+        if isinstance(e, Index):
+            return replace(e, index=self.expr(e.index))
+        return e
+
+    def binop(self, e: BinOp) -> Expr:
+        a = self.ranges.operand(e.left, e.type)
+        r = e.right
+        if isinstance(r, Const) and r.value > 0 and a[0] >= 0:
+            n = r.value
+            if e.op == "%":
+                if a[1] < n:
+                    return _as(e.left, e.type)  # already in range
+                if a[1] < 2 * n and _pure(e.left):
+                    # x in 0..2n-1: one conditional subtraction instead of a division.
+                    x = _as(e.left, e.type)
+                    minus = BinOp("-", x, Const(n, e.type), e.type)
+                    return Cond(Compare(">=", x, Const(n, e.type), e.type), minus, x, e.type)
+                if n & (n - 1) == 0:
+                    return BinOp("&", e.left, Const(n - 1, e.type), e.type)
+            if e.op == "//" and n & (n - 1) == 0:
+                return BinOp(">>", e.left, Const(n.bit_length() - 1, e.type), e.type)
+        return e
+
+    def low_byte(self, e: Expr) -> Expr:
+        """An expression with the same low 8 bits as e, computed from 8-bit operands."""
+        if isinstance(e, BinOp) and e.op in _LOW_BYTE_OPS and e.type.bits > 8:
+            left, right = self.low_byte(e.left), self.low_byte(e.right)
+            return BinOp(e.op, left, right, I16)
+        if isinstance(e, Const):
+            return Const(e.value & 0xFF, U8)
+        if e.type.bits > 8 or e.type.signed:
+            lo, hi = self.ranges.of(e)
+            if not (0 <= lo and hi <= 255):
+                return Cast(e, U8)
+        return e
+
+
+def _strip_cast(e: Expr) -> Expr:
+    return e.value if isinstance(e, Cast) else e
+
+
+def _as(e: Expr, t) -> Expr:
+    return e if e.type == t else Cast(e, t)
+
+
+def _pure(e: Expr) -> bool:
+    if isinstance(e, Const | Name):
+        return True
+    if isinstance(e, BinOp):
+        return _pure(e.left) and _pure(e.right)
+    if isinstance(e, Cast):
+        return _pure(e.value)
+    if isinstance(e, Index):
+        return _pure(e.index)
+    return False
+
+
+def optimize(program: Program) -> Program:
+    return Optimizer(program).run()
+
+
+__all__ = ["optimize", "type_range"]
