@@ -5,7 +5,6 @@ firmware and is a Hull, a Hazard or a Redirector.
 """
 
 from blinkc.dsl import (
-    BLUE,
     MAGENTA,
     RED,
     WHITE,
@@ -14,12 +13,9 @@ from blinkc.dsl import (
     bit,
     ccw,
     cw,
-    dim,
     faces,
-    lighten,
     makeColorRGB,
     opposite,
-    sin8,
 )
 
 game = Game("pirates_lasers")
@@ -45,6 +41,8 @@ Reset = game.flood("Reset")
 Sunk = game.flood("Sunk")
 
 FULL_HP = 5
+RED_FACES_EVEN = 0b010101  # a Hazard's three alternate faces: 0, 2, 4 ...
+RED_FACES_ODD = 0b101010  # ... or 1, 3, 5
 REPAIR_FACE = 5
 FLASH_MS = 400
 PULSE_MS = 300
@@ -137,7 +135,7 @@ def fire(t):
     t.crossed = 7  # a beam that comes back to its Hazard stops there
     for b in range(3):
         t.send(Laser, cw(t.orient, 2 * b), b)
-    t.flash_faces = (1 << t.orient) | (1 << cw(t.orient, 2)) | (1 << cw(t.orient, 4))
+    t.flash_faces = RED_FACES_EVEN if t.orient % 2 == 0 else RED_FACES_ODD
     t.beam_flash.start(FLASH_MS)
     t.orient = cw(t.orient)
     t.shots += 1
@@ -193,15 +191,23 @@ def reset(t):
 # --- the look --------------------------------------------------------------------------
 @game.display
 def look(t):
-    now = t.now
     bad = t.illegal
+    flashing = t.beam_flash.running
+    pulsing = t.pulse.running
+    # Water: a slow wave; a whirlpool (fast, spinning) when illegal; a fast churn when sunk.
+    now = t.now >> 2
+    step = 40
+    if t.sunk:
+        now = t.now >> 1
+        step = 80
+    elif not bad:
+        now = t.now >> 4
     for f in faces():
-        if t.sunk:
-            c = dim(BLUE, 60 + sin8(now // 2 + f * 60) // 3)  # flooding: fast, dark churn
-        elif bad:
-            c = dim(BLUE, 90 + sin8(now // 3 + f * 43) // 2)  # whirlpool: the wave spins round
-        else:
-            c = dim(BLUE, 90 + sin8(now // 12 + f * 20) // 4)  # water: a slow wave
+        phase = (now + f * step) & 255
+        wave = phase & 127
+        if phase & 128:
+            wave = 127 - wave  # a triangle wave: up, then down
+        c = makeColorRGB(0, 0, 110 + wave)
         if t.kind == Piece.HULL:
             if f < REPAIR_FACE:
                 if not bit(t.water, f) and not t.sunk:
@@ -209,17 +215,14 @@ def look(t):
             elif t.hp > 0 and not t.sunk:
                 c = WHITE
         elif t.kind == Piece.HAZARD:
-            if (f + 6 - t.orient) % 2 == 0:
+            if (f + t.orient) % 2 == 0:
                 c = RED
             if t.sunk and f < t.shots % 7:
                 c = WHITE  # the score: shots fired
         elif f == t.orient or f == cw(t.orient, 2):
             c = REDIRECTOR_COLOUR
-        if t.beam_flash.running and bit(t.flash_faces, f):
+        if flashing and bit(t.flash_faces, f):
             c = RED
-        if t.pulse.running:
-            c = lighten(c, t.pulse.remaining * 255 // PULSE_MS)
+        if pulsing:
+            c = WHITE  # an HP transfer: a short white pulse
         t.color(f, c)
-
-
-

@@ -639,6 +639,8 @@ class FunctionCompiler:
             return Call("millis", (), U32, builtin=True)
         if attr == "alone":
             return Call("isAlone", (), BOOL, builtin=True, is_bool=True)
+        if attr == "neighbor_mask":
+            return Call("neighbor_mask", (), U8)
         if attr in self.sym.timer_names:
             return _Symbol(("timer", self.sym.timer_names[attr], attr))
         raise self.fail(n, f"the tile has no field {attr!r}",

@@ -35,9 +35,9 @@ queue_len: u8 = 0
 overflow: bool = False  # a send found the queue full (shown as an error)
 
 
-def millis32() -> u16:
-    """Milliseconds in 32 ms units, for the link grace period."""
-    return (millis() >> 5) & 255
+def millis32() -> u8:
+    """Milliseconds in 32 ms units (wrapping at 256), for the link grace period."""
+    return millis() >> 5
 
 
 def send_code(code: u8, face: u8) -> None:
@@ -52,103 +52,104 @@ def send_code(code: u8, face: u8) -> None:
     queue_len += 1
 
 
-def drop_queued(face: u8) -> None:
-    """Bounce every message queued for a face whose neighbour left."""
-    kept: u8 = 0
+def queue_take(face: u8) -> u8:
+    """Remove and return the oldest code queued for `face` (0 if none)."""
     for i in range(queue_len):
         entry: u8 = queue[i]
         if (entry >> 4) == face:
-            bounce(entry & 15, face)
-        else:
-            queue[kept] = entry
-            kept += 1
-    queue_len = kept
-
-
-def present_next(face: u8) -> None:
-    """Put the oldest message queued for `face` on the wire (the face must be idle)."""
-    for i in range(queue_len):
-        if (queue[i] >> 4) == face:
-            tx_code[face] = queue[i] & 15
-            tx_wait |= 1 << face
-            for j in range(i + 1, queue_len):
-                queue[j - 1] = queue[j]
             queue_len -= 1
-            return
+            for j in range(i, queue_len):
+                queue[j] = queue[j + 1]
+            return entry & 15
+    return 0
 
 
-def reset_face(face: u8) -> None:
-    """Start the protocol on a face from scratch (a neighbour came or went)."""
-    tx_code[face] = 0
-    tx_wait &= ~(1 << face)
-    tx_release &= ~(1 << face)
-    ack_mask &= ~(1 << face)
-
-
-def update_links(now32: u16) -> None:
+def update_link(f: u8, bit: u8, now32: u8) -> None:
     """A face is linked from its first packet until it has been expired for GRACE_MS.
 
     The grace period rides over short gaps (lost packets make a live link
     expire for a moment), so a link only ends when its neighbour is gone.
+    When it starts or ends, the face's protocol starts from scratch.
     """
-    for f in range(6):
-        bit: u8 = 1 << f
-        if isValueReceivedOnFaceExpired(f):
-            if link_mask & bit:
-                if not lost_mask & bit:
-                    lost_mask |= bit
-                    lost_at[f] = now32
-                elif ((now32 - lost_at[f]) & 255) > GRACE_UNITS:
-                    link_mask &= ~bit
-                    lost_mask &= ~bit
-                    if tx_wait & bit:
-                        bounce(tx_code[f], f)
-                    reset_face(f)
-                    drop_queued(f)
-                    link_lost(f)
-                    on_neighbor_left(f)
-        else:
-            lost_mask &= ~bit
-            if not link_mask & bit:
-                link_mask |= bit
-                reset_face(f)
-                on_neighbor_joined(f)
-
-
-def receive() -> None:
-    """Run the handshake on every linked face against the neighbour's latest value."""
-    for f in range(6):
-        bit: u8 = 1 << f
+    if isValueReceivedOnFaceExpired(f):
         if not link_mask & bit:
-            continue
-        value: u8 = getLastValueReceivedOnFace(f)
-        code: u8 = (value >> CODE_SHIFT) & CODE_MASK
-        if code != 0:
-            if not ack_mask & bit:
-                ack_mask |= bit
-                deliver(code, f)
-        else:
-            ack_mask &= ~bit
-        their_ack: u8 = (value >> ACK_SHIFT) & 1
+            return
+        if not lost_mask & bit:
+            lost_mask |= bit
+            lost_at[f] = now32
+            return
+        if u8(now32 - lost_at[f]) <= GRACE_UNITS:
+            return
+        link_mask &= ~bit
         if tx_wait & bit:
-            if their_ack:
-                tx_wait &= ~bit
-                tx_release |= bit
-                tx_code[f] = 0
-        elif tx_release & bit:
-            if not their_ack:
-                tx_release &= ~bit
+            bounce(tx_code[f], f)
+        code: u8 = queue_take(f)
+        for i in range(QUEUE_LEN):
+            if code == 0:
+                break
+            bounce(code, f)
+            code = queue_take(f)
+        link_lost(f)
+        on_neighbor_left(f)
+    else:
+        if link_mask & bit:
+            lost_mask &= ~bit
+            return
+        link_mask |= bit
+        on_neighbor_joined(f)
+    # A link began or ended: nothing of the old exchange carries over.
+    lost_mask &= ~bit
+    tx_code[f] = 0
+    tx_wait &= ~bit
+    tx_release &= ~bit
+    ack_mask &= ~bit
+
+
+def receive(f: u8, bit: u8) -> None:
+    """Run the handshake on a linked face against the neighbour's latest value."""
+    value: u8 = getLastValueReceivedOnFace(f)
+    code: u8 = (value >> CODE_SHIFT) & CODE_MASK
+    if code == 0:
+        ack_mask &= ~bit
+    elif not ack_mask & bit:
+        ack_mask |= bit
+        deliver(code, f)
+    their_ack: u8 = (value >> ACK_SHIFT) & 1
+    if tx_wait & bit:
+        if their_ack:
+            tx_wait &= ~bit
+            tx_release |= bit
+            tx_code[f] = 0
+    elif their_ack == 0:
+        tx_release &= ~bit
 
 
 def transmit() -> None:
     """Present a queued message on every idle linked face, then publish the face values."""
-    for f in range(6):
-        bit: u8 = 1 << f
-        if link_mask & bit and not (tx_wait | tx_release) & bit:
-            present_next(f)
     shown: u8 = broadcast_bits()
+    bit: u8 = 1
     for f in range(6):
-        setValueSentOnFace(shown | (tx_code[f] << CODE_SHIFT) | (((ack_mask >> f) & 1) << ACK_SHIFT), f)
+        if link_mask & bit and not (tx_wait | tx_release) & bit:
+            code: u8 = queue_take(f)
+            if code != 0:
+                tx_code[f] = code
+                tx_wait |= bit
+        ack: u8 = 0
+        if ack_mask & bit:
+            ack = 1 << ACK_SHIFT
+        setValueSentOnFace(shown | (tx_code[f] << CODE_SHIFT) | ack, f)
+        bit <<= 1
+
+
+def neighbor_mask() -> u8:
+    """Bit f set when a neighbour is on face f (heard from in the last 200 ms)."""
+    mask: u8 = 0
+    for f in range(6):
+        if not isValueReceivedOnFaceExpired(5 - f):
+            mask |= 1
+        if f < 5:
+            mask <<= 1
+    return mask
 
 
 def engine_quiet_until() -> u32:
@@ -157,7 +158,7 @@ def engine_quiet_until() -> u32:
     for f in range(6):
         if (lost_mask >> f) & 1:
             # The grace period ends GRACE_UNITS + 1 units of 32 ms after lost_at.
-            ends: u32 = (millis() & ~31) + (((GRACE_UNITS + 1 - ((millis32() - lost_at[f]) & 255)) & 255) << 5)
+            ends: u32 = (millis() & ~31) + (u8(GRACE_UNITS + 1 - u8(millis32() - lost_at[f])) << 5)
             if ends < until:
                 until = ends
     t: u32 = timers_quiet_until()
@@ -167,8 +168,13 @@ def engine_quiet_until() -> u32:
 
 
 def loop() -> None:
-    update_links(millis32())
-    receive()
+    now32: u8 = millis32()
+    bit: u8 = 1
+    for f in range(6):
+        update_link(f, bit, now32)
+        if link_mask & bit:
+            receive(f, bit)
+        bit <<= 1
     buttons()
     timers()
     transmit()

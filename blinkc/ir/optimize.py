@@ -24,6 +24,7 @@ from .nodes import (
     BOOL,
     I16,
     U8,
+    U16,
     Assign,
     BinOp,
     BoolOp,
@@ -120,8 +121,8 @@ class Optimizer:
             return replace(e, test=self.expr(e.test), body=self.expr(e.body), orelse=self.expr(e.orelse))
         if isinstance(e, Cast):
             inner = self.expr(e.value)
-            if e.type == U8 and isinstance(inner, BinOp) and inner.op in _LOW_BYTE_OPS:
-                inner = self.low_byte(inner)
+            if e.type.bits in (8, 16) and e.type != BOOL and isinstance(inner, BinOp):
+                inner = self.low_bits(inner, e.type.bits)
             if self.ranges.fits(self.ranges.of(inner), e.type) and e.type != BOOL:
                 if inner.type == e.type:
                     return inner
@@ -151,17 +152,28 @@ class Optimizer:
                 return BinOp(">>", e.left, Const(n.bit_length() - 1, e.type), e.type)
         return e
 
-    def low_byte(self, e: Expr) -> Expr:
-        """An expression with the same low 8 bits as e, computed from 8-bit operands."""
-        if isinstance(e, BinOp) and e.op in _LOW_BYTE_OPS and e.type.bits > 8:
-            left, right = self.low_byte(e.left), self.low_byte(e.right)
-            return BinOp(e.op, left, right, I16)
+    def low_bits(self, e: Expr, bits: int) -> Expr:
+        """An expression with the same low `bits` bits as e, from operands no wider than that.
+
+        The low bits of a sum, difference, product or bitwise result only depend on the
+        operands' low bits; a right shift by k needs k more bits of its operand.
+        """
+        narrow = U8 if bits == 8 else U16
+        if isinstance(e, BinOp) and e.type.bits > bits:
+            if e.op in _LOW_BYTE_OPS:
+                left, right = self.low_bits(e.left, bits), self.low_bits(e.right, bits)
+                return BinOp(e.op, left, right, I16 if bits == 8 else U16)
+            if (e.op == ">>" and isinstance(e.right, Const) and bits == 8 and e.right.value <= 8
+                    and e.left.type.bits > 16 and not e.left.type.signed):
+                # Bits k..k+7 of a 32-bit value are inside its low 16 bits.
+                return BinOp(">>", Cast(e.left, U16), e.right, U16)
+            return e
         if isinstance(e, Const):
-            return Const(e.value & 0xFF, U8)
-        if e.type.bits > 8 or e.type.signed:
+            return Const(e.value & ((1 << bits) - 1), narrow)
+        if e.type.bits > bits or (e.type.signed and e.type.bits == bits):
             lo, hi = self.ranges.of(e)
-            if not (0 <= lo and hi <= 255):
-                return Cast(e, U8)
+            if not (0 <= lo and hi < (1 << bits)):
+                return Cast(e, narrow)
         return e
 
 

@@ -44,11 +44,11 @@ static uint8_t ack_mask = 0;  // engine.py:30
 static uint8_t queue[12];  // engine.py:33
 static uint8_t queue_len = 0;  // engine.py:34
 static bool overflow = false;  // engine.py:35
-static uint8_t flood_active = 0;  // engine.py:183
-static uint8_t flood_parent[1];  // engine.py:184
-static uint8_t flood_waiting[1];  // engine.py:185
-static uint8_t timer_on = 0;  // engine.py:239
-static uint16_t timer_end[1];  // engine.py:240
+static uint8_t flood_active = 0;  // engine.py:189
+static uint8_t flood_parent[1];  // engine.py:190
+static uint8_t flood_waiting[1];  // engine.py:191
+static uint8_t timer_on = 0;  // engine.py:245
+static uint16_t timer_end[1];  // engine.py:246
 
 // Fields never leave their declared range: assignments clamp.
 template <typename T> static inline T blinkc_clamp(T v, T lo, T hi) { return v < lo ? lo : (v > hi ? hi : v); }
@@ -65,13 +65,11 @@ static void wiped(void);
 static void done(void);
 static void glow_over(void);
 static void show(void);
-static uint16_t millis32(void);
+static uint8_t millis32(void);
 static void send_code(uint8_t code, uint8_t face);
-static void drop_queued(uint8_t face);
-static void present_next(uint8_t face);
-static void reset_face(uint8_t face);
-static void update_links(uint16_t now32);
-static void receive(void);
+static uint8_t queue_take(uint8_t face);
+static void update_link(uint8_t f, uint8_t bit, uint8_t now32);
+static void receive(uint8_t f, uint8_t bit);
 static void transmit(void);
 __attribute__((unused)) static uint32_t engine_quiet_until(void);
 static void flood_start(uint8_t k);
@@ -164,7 +162,7 @@ static void show(void) {
         if (value_crowded()) {  // beacon.py:69
             c = RED;  // beacon.py:70
         } else if (timer_running(0)) {  // beacon.py:71
-            c = dim(YELLOW, sin8_C((uint8_t)((uint8_t)(millis() >> 2) + (f * 40))));  // beacon.py:72
+            c = dim(YELLOW, sin8_C((uint8_t)(((uint16_t)millis() >> 2) + (f * 40))));  // beacon.py:72
         } else if (lit) {  // beacon.py:73
             c = (((f & 1) == 0) ? BLUE : OFF);  // beacon.py:74
         }
@@ -172,9 +170,9 @@ static void show(void) {
     }
 }
 
-// Milliseconds in 32 ms units, for the link grace period.  [engine.py:38]
-static uint16_t millis32(void) {
-    return ((millis() >> 5) & 255);  // engine.py:40
+// Milliseconds in 32 ms units (wrapping at 256), for the link grace period.  [engine.py:38]
+static uint8_t millis32(void) {
+    return (uint8_t)((uint16_t)millis() >> 5);  // engine.py:40
 }
 
 // Queue a message for `face`; report it bounced at once if nobody is linked there.  [engine.py:43]
@@ -191,293 +189,284 @@ static void send_code(uint8_t code, uint8_t face) {
     queue_len = (uint8_t)(queue_len + 1);  // engine.py:52
 }
 
-// Bounce every message queued for a face whose neighbour left.  [engine.py:55]
-static void drop_queued(uint8_t face) {
-    uint8_t kept = 0;
+// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:55]
+static uint8_t queue_take(uint8_t face) {
     uint8_t i = 0;
     uint8_t i_end = 0;
     uint8_t entry = 0;
-    kept = 0;  // engine.py:57
-    i_end = queue_len;  // engine.py:58
-    for (i = 0; i < i_end; i++) {
-        entry = queue[i];  // engine.py:59
-        if ((entry >> 4) == face) {  // engine.py:60
-            bounce((entry & 15), face);  // engine.py:61
-        } else {
-            queue[kept] = entry;  // engine.py:63
-            kept = (uint8_t)(kept + 1);  // engine.py:64
-        }
-    }
-    queue_len = kept;  // engine.py:65
-}
-
-// Put the oldest message queued for `face` on the wire (the face must be idle).  [engine.py:68]
-static void present_next(uint8_t face) {
-    uint8_t i = 0;
-    uint8_t i_end = 0;
     uint8_t j = 0;
     uint8_t j_end = 0;
-    i_end = queue_len;  // engine.py:70
+    i_end = queue_len;  // engine.py:57
     for (i = 0; i < i_end; i++) {
-        if ((queue[i] >> 4) == face) {  // engine.py:71
-            tx_code[face] = (queue[i] & 15);  // engine.py:72
-            tx_wait = (tx_wait | (1 << face));  // engine.py:73
-            j_end = queue_len;  // engine.py:74
-            for (j = (i + 1); j < j_end; j++) {
-                queue[(uint8_t)(j - 1)] = queue[j];  // engine.py:75
+        entry = queue[i];  // engine.py:58
+        if ((entry >> 4) == face) {  // engine.py:59
+            queue_len = (uint8_t)(queue_len - 1);  // engine.py:60
+            j_end = queue_len;  // engine.py:61
+            for (j = i; j < j_end; j++) {
+                queue[j] = queue[(j + 1)];  // engine.py:62
             }
-            queue_len = (uint8_t)(queue_len - 1);  // engine.py:76
-            return;  // engine.py:77
+            return (entry & 15);  // engine.py:63
         }
     }
+    return 0;  // engine.py:64
 }
 
-// Start the protocol on a face from scratch (a neighbour came or went).  [engine.py:80]
-static void reset_face(uint8_t face) {
-    tx_code[face] = 0;  // engine.py:82
-    tx_wait = (tx_wait & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:83
-    tx_release = (tx_release & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:84
-    ack_mask = (ack_mask & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:85
-}
-
-// A face is linked from its first packet until it has been expired for GRACE_MS.  [engine.py:88]
-static void update_links(uint16_t now32) {
-    uint8_t f = 0;
-    uint8_t bit = 0;
-    for (f = 0; f < 6; f++) {  // engine.py:94
-        bit = (1 << f);  // engine.py:95
-        if (isValueReceivedOnFaceExpired(f)) {  // engine.py:96
-            if ((link_mask & bit) != 0) {  // engine.py:97
-                if ((lost_mask & bit) == 0) {  // engine.py:98
-                    lost_mask = (lost_mask | bit);  // engine.py:99
-                    lost_at[f] = (uint8_t)now32;  // engine.py:100
-                } else if ((((uint16_t)(1U * now32 - lost_at[f])) & 255) > 31) {  // engine.py:101
-                    link_mask = (link_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:102
-                    lost_mask = (lost_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:103
-                    if ((tx_wait & bit) != 0) {  // engine.py:104
-                        bounce(tx_code[f], f);  // engine.py:105
-                    }
-                    reset_face(f);  // engine.py:106
-                    drop_queued(f);  // engine.py:107
-                    link_lost(f);  // engine.py:108
-                }
-            }
-        } else {
-            lost_mask = (lost_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:111
-            if ((link_mask & bit) == 0) {  // engine.py:112
-                link_mask = (link_mask | bit);  // engine.py:113
-                reset_face(f);  // engine.py:114
-            }
+// A face is linked from its first packet until it has been expired for GRACE_MS.  [engine.py:67]
+static void update_link(uint8_t f, uint8_t bit, uint8_t now32) {
+    uint8_t code = 0;
+    uint8_t i = 0;
+    if (isValueReceivedOnFaceExpired(f)) {  // engine.py:74
+        if ((link_mask & bit) == 0) {  // engine.py:75
+            return;  // engine.py:76
         }
+        if ((lost_mask & bit) == 0) {  // engine.py:77
+            lost_mask = (lost_mask | bit);  // engine.py:78
+            lost_at[f] = now32;  // engine.py:79
+            return;  // engine.py:80
+        }
+        if ((uint8_t)(now32 - lost_at[f]) <= 31) {  // engine.py:81
+            return;  // engine.py:82
+        }
+        link_mask = (link_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:83
+        if ((tx_wait & bit) != 0) {  // engine.py:84
+            bounce(tx_code[f], f);  // engine.py:85
+        }
+        code = queue_take(f);  // engine.py:86
+        for (i = 0; i < 12; i++) {  // engine.py:87
+            if (code == 0) {  // engine.py:88
+                break;  // engine.py:89
+            }
+            bounce(code, f);  // engine.py:90
+            code = queue_take(f);  // engine.py:91
+        }
+        link_lost(f);  // engine.py:92
+    } else {
+        if ((link_mask & bit) != 0) {  // engine.py:95
+            lost_mask = (lost_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:96
+            return;  // engine.py:97
+        }
+        link_mask = (link_mask | bit);  // engine.py:98
     }
+    lost_mask = (lost_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:101
+    tx_code[f] = 0;  // engine.py:102
+    tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:103
+    tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:104
+    ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:105
 }
 
-// Run the handshake on every linked face against the neighbour's latest value.  [engine.py:118]
-static void receive(void) {
-    uint8_t f = 0;
-    uint8_t bit = 0;
+// Run the handshake on a linked face against the neighbour's latest value.  [engine.py:108]
+static void receive(uint8_t f, uint8_t bit) {
     uint8_t value = 0;
     uint8_t code = 0;
     uint8_t their_ack = 0;
-    for (f = 0; f < 6; f++) {  // engine.py:120
-        bit = (1 << f);  // engine.py:121
-        if ((link_mask & bit) == 0) {  // engine.py:122
-            continue;  // engine.py:123
+    value = getLastValueReceivedOnFace(f);  // engine.py:110
+    code = ((value >> 2) & 7);  // engine.py:111
+    if (code == 0) {  // engine.py:112
+        ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:113
+    } else if ((ack_mask & bit) == 0) {  // engine.py:114
+        ack_mask = (ack_mask | bit);  // engine.py:115
+        deliver(code, f);  // engine.py:116
+    }
+    their_ack = ((value >> 5) & 1);  // engine.py:117
+    if ((tx_wait & bit) != 0) {  // engine.py:118
+        if (their_ack != 0) {  // engine.py:119
+            tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:120
+            tx_release = (tx_release | bit);  // engine.py:121
+            tx_code[f] = 0;  // engine.py:122
         }
-        value = getLastValueReceivedOnFace(f);  // engine.py:124
-        code = ((value >> 2) & 7);  // engine.py:125
-        if (code != 0) {  // engine.py:126
-            if ((ack_mask & bit) == 0) {  // engine.py:127
-                ack_mask = (ack_mask | bit);  // engine.py:128
-                deliver(code, f);  // engine.py:129
-            }
-        } else {
-            ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:131
-        }
-        their_ack = ((value >> 5) & 1);  // engine.py:132
-        if ((tx_wait & bit) != 0) {  // engine.py:133
-            if (their_ack != 0) {  // engine.py:134
-                tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:135
-                tx_release = (tx_release | bit);  // engine.py:136
-                tx_code[f] = 0;  // engine.py:137
-            }
-        } else if ((tx_release & bit) != 0) {  // engine.py:138
-            if (their_ack == 0) {  // engine.py:139
-                tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:140
-            }
-        }
+    } else if (their_ack == 0) {  // engine.py:123
+        tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:124
     }
 }
 
-// Present a queued message on every idle linked face, then publish the face values.  [engine.py:143]
+// Present a queued message on every idle linked face, then publish the face values.  [engine.py:127]
 static void transmit(void) {
-    uint8_t f = 0;
-    uint8_t bit = 0;
     uint8_t shown = 0;
-    for (f = 0; f < 6; f++) {  // engine.py:145
-        bit = (1 << f);  // engine.py:146
-        if (((link_mask & bit) != 0) && (((tx_wait | tx_release) & bit) == 0)) {  // engine.py:147
-            present_next(f);  // engine.py:148
+    uint8_t bit = 0;
+    uint8_t f = 0;
+    uint8_t code = 0;
+    uint8_t ack = 0;
+    shown = broadcast_bits();  // engine.py:129
+    bit = 1;  // engine.py:130
+    for (f = 0; f < 6; f++) {  // engine.py:131
+        if (((link_mask & bit) != 0) && (((tx_wait | tx_release) & bit) == 0)) {  // engine.py:132
+            code = queue_take(f);  // engine.py:133
+            if (code != 0) {  // engine.py:134
+                tx_code[f] = code;  // engine.py:135
+                tx_wait = (tx_wait | bit);  // engine.py:136
+            }
         }
-    }
-    shown = broadcast_bits();  // engine.py:149
-    for (f = 0; f < 6; f++) {  // engine.py:150
-        setValueSentOnFace(((shown | (uint8_t)(tx_code[f] << 2)) | (((ack_mask >> f) & 1) << 5)), f);  // engine.py:151
+        ack = 0;  // engine.py:137
+        if ((ack_mask & bit) != 0) {  // engine.py:138
+            ack = 32;  // engine.py:139
+        }
+        setValueSentOnFace((uint8_t)((shown | (tx_code[f] << 2)) | ack), f);  // engine.py:140
+        bit = (uint8_t)(bit << 1);  // engine.py:141
     }
 }
 
-// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:154]
+// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:155]
 __attribute__((unused)) static uint32_t engine_quiet_until(void) {
     uint32_t until = 0;
     uint8_t f = 0;
     uint32_t ends = 0;
     uint32_t t = 0;
-    until = 4294967295UL;  // engine.py:156
-    for (f = 0; f < 6; f++) {  // engine.py:157
-        if (((lost_mask >> f) & 1) != 0) {  // engine.py:158
-            ends = ((uint32_t)(1UL * (millis() & (uint32_t)(-32)) + ((((uint16_t)(1U * 32 - (((uint16_t)(1U * millis32() - lost_at[f])) & 255))) & 255) << 5)));  // engine.py:160
-            if (ends < until) {  // engine.py:161
-                until = ends;  // engine.py:162
+    until = 4294967295UL;  // engine.py:157
+    for (f = 0; f < 6; f++) {  // engine.py:158
+        if (((lost_mask >> f) & 1) != 0) {  // engine.py:159
+            ends = ((uint32_t)(1UL * (millis() & (uint32_t)(-32)) + ((uint8_t)(32 - (uint8_t)(millis32() - lost_at[f])) << 5)));  // engine.py:161
+            if (ends < until) {  // engine.py:162
+                until = ends;  // engine.py:163
             }
         }
     }
-    t = timers_quiet_until();  // engine.py:163
-    if (t < until) {  // engine.py:164
-        until = t;  // engine.py:165
+    t = timers_quiet_until();  // engine.py:164
+    if (t < until) {  // engine.py:165
+        until = t;  // engine.py:166
     }
-    return until;  // engine.py:166
+    return until;  // engine.py:167
 }
 
-// [engine.py:169]
+// [engine.py:170]
 void loop(void) {
-    update_links(millis32());  // engine.py:170
-    receive();  // engine.py:171
-    buttons();  // engine.py:172
-    timers();  // engine.py:173
-    transmit();  // engine.py:174
-    display();  // engine.py:175
+    uint8_t now32 = 0;
+    uint8_t bit = 0;
+    uint8_t f = 0;
+    now32 = millis32();  // engine.py:171
+    bit = 1;  // engine.py:172
+    for (f = 0; f < 6; f++) {  // engine.py:173
+        update_link(f, bit, now32);  // engine.py:174
+        if ((link_mask & bit) != 0) {  // engine.py:175
+            receive(f, bit);  // engine.py:176
+        }
+        bit = (uint8_t)(bit << 1);  // engine.py:177
+    }
+    buttons();  // engine.py:178
+    timers();  // engine.py:179
+    transmit();  // engine.py:180
+    display();  // engine.py:181
 }
 
-// [engine.py:188]
+// [engine.py:194]
 static void flood_start(uint8_t k) {
-    if (((flood_active >> k) & 1) == 0) {  // engine.py:189
-        flood_enter(k, 7);  // engine.py:190
+    if (((flood_active >> k) & 1) == 0) {  // engine.py:195
+        flood_enter(k, 7);  // engine.py:196
     }
 }
 
-// [engine.py:193]
+// [engine.py:199]
 static void flood_enter(uint8_t k, uint8_t parent) {
     uint8_t waiting = 0;
     uint8_t f = 0;
-    flood_active = (flood_active | (1 << k));  // engine.py:194
-    flood_parent[k] = parent;  // engine.py:195
-    waiting = 0;  // engine.py:196
-    for (f = 0; f < 6; f++) {  // engine.py:197
-        if ((f != parent) && (((link_mask >> f) & 1) != 0)) {  // engine.py:198
-            waiting = (waiting | (1 << f));  // engine.py:199
-            send_code((4 + (2 * k)), f);  // engine.py:200
+    flood_active = (flood_active | (1 << k));  // engine.py:200
+    flood_parent[k] = parent;  // engine.py:201
+    waiting = 0;  // engine.py:202
+    for (f = 0; f < 6; f++) {  // engine.py:203
+        if ((f != parent) && (((link_mask >> f) & 1) != 0)) {  // engine.py:204
+            waiting = (waiting | (1 << f));  // engine.py:205
+            send_code((4 + (2 * k)), f);  // engine.py:206
         }
     }
-    flood_waiting[k] = waiting;  // engine.py:201
-    on_flood(k);  // engine.py:202
-    flood_check(k);  // engine.py:203
+    flood_waiting[k] = waiting;  // engine.py:207
+    on_flood(k);  // engine.py:208
+    flood_check(k);  // engine.py:209
 }
 
-// [engine.py:206]
+// [engine.py:212]
 static void flood_receive(uint8_t k, uint8_t face) {
-    if (((flood_active >> k) & 1) == 0) {  // engine.py:207
-        flood_enter(k, face);  // engine.py:208
-    } else if ((flood_waiting[k] & (1 << face)) != 0) {  // engine.py:209
-        flood_waiting[k] = (flood_waiting[k] & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:210
-        flood_check(k);  // engine.py:211
+    if (((flood_active >> k) & 1) == 0) {  // engine.py:213
+        flood_enter(k, face);  // engine.py:214
+    } else if ((flood_waiting[k] & (1 << face)) != 0) {  // engine.py:215
+        flood_waiting[k] = (flood_waiting[k] & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:216
+        flood_check(k);  // engine.py:217
     } else {
-        send_code(((4 + (2 * k)) + 1), face);  // engine.py:214
+        send_code(((4 + (2 * k)) + 1), face);  // engine.py:220
     }
 }
 
-// An echo came back, or the face can no longer answer (bounced, neighbour gone).  [engine.py:217]
+// An echo came back, or the face can no longer answer (bounced, neighbour gone).  [engine.py:223]
 static void flood_answered(uint8_t k, uint8_t face) {
-    if ((((flood_active >> k) & 1) != 0) && ((flood_waiting[k] & (1 << face)) != 0)) {  // engine.py:219
-        flood_waiting[k] = (flood_waiting[k] & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:220
-        flood_check(k);  // engine.py:221
+    if ((((flood_active >> k) & 1) != 0) && ((flood_waiting[k] & (1 << face)) != 0)) {  // engine.py:225
+        flood_waiting[k] = (flood_waiting[k] & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:226
+        flood_check(k);  // engine.py:227
     }
 }
 
-// [engine.py:224]
+// [engine.py:230]
 static void flood_check(uint8_t k) {
-    if ((((flood_active >> k) & 1) != 0) && (flood_waiting[k] == 0)) {  // engine.py:225
-        flood_active = (flood_active & (uint8_t)((int16_t)(~(1 << k))));  // engine.py:226
-        if (flood_parent[k] == 7) {  // engine.py:227
-            on_flood_done(k);  // engine.py:228
+    if ((((flood_active >> k) & 1) != 0) && (flood_waiting[k] == 0)) {  // engine.py:231
+        flood_active = (flood_active & (uint8_t)((int16_t)(~(1 << k))));  // engine.py:232
+        if (flood_parent[k] == 7) {  // engine.py:233
+            on_flood_done(k);  // engine.py:234
         } else {
-            send_code(((4 + (2 * k)) + 1), flood_parent[k]);  // engine.py:230
+            send_code(((4 + (2 * k)) + 1), flood_parent[k]);  // engine.py:236
         }
     }
 }
 
-// [engine.py:233]
+// [engine.py:239]
 static void link_lost(uint8_t face) {
     uint8_t k = 0;
-    for (k = 0; k < 1; k++) {  // engine.py:234
-        flood_answered(k, face);  // engine.py:235
+    for (k = 0; k < 1; k++) {  // engine.py:240
+        flood_answered(k, face);  // engine.py:241
     }
 }
 
-// [engine.py:243]
+// [engine.py:249]
 static void timer_start(uint8_t k, uint16_t ms) {
-    timer_end[k] = (uint16_t)((uint32_t)(1UL * millis() + ms));  // engine.py:244
-    timer_on = (timer_on | (1 << k));  // engine.py:245
+    timer_end[k] = ((uint16_t)(1U * (uint16_t)millis() + ms));  // engine.py:250
+    timer_on = (timer_on | (1 << k));  // engine.py:251
 }
 
-// [engine.py:252]
+// [engine.py:258]
 static bool timer_running(uint8_t k) {
-    return (((timer_on >> k) & 1) != 0);  // engine.py:253
+    return (((timer_on >> k) & 1) != 0);  // engine.py:259
 }
 
-// [engine.py:256]
+// [engine.py:262]
 __attribute__((unused)) static uint16_t timer_remaining(uint8_t k) {
     int16_t left = 0;
-    if (((timer_on >> k) & 1) == 0) {  // engine.py:257
-        return 0;  // engine.py:258
+    if (((timer_on >> k) & 1) == 0) {  // engine.py:263
+        return 0;  // engine.py:264
     }
-    left = (int16_t)((uint32_t)(1UL * timer_end[k] - millis()));  // engine.py:259
-    if (left < 0) {  // engine.py:260
-        return 0;  // engine.py:261
+    left = (int16_t)((uint16_t)(1U * timer_end[k] - (uint16_t)millis()));  // engine.py:265
+    if (left < 0) {  // engine.py:266
+        return 0;  // engine.py:267
     }
-    return (uint16_t)left;  // engine.py:262
+    return (uint16_t)left;  // engine.py:268
 }
 
-// [engine.py:265]
+// [engine.py:271]
 static void timers(void) {
     uint8_t k = 0;
-    for (k = 0; k < 1; k++) {  // engine.py:266
-        if ((((timer_on >> k) & 1) != 0) && ((int16_t)((uint32_t)(1UL * millis() - timer_end[k])) >= 0)) {  // engine.py:267
-            timer_on = (timer_on & (uint8_t)((int16_t)(~(1 << k))));  // engine.py:268
-            on_timer(k);  // engine.py:269
+    for (k = 0; k < 1; k++) {  // engine.py:272
+        if ((((timer_on >> k) & 1) != 0) && ((int16_t)((uint16_t)(1U * (uint16_t)millis() - timer_end[k])) >= 0)) {  // engine.py:273
+            timer_on = (timer_on & (uint8_t)((int16_t)(~(1 << k))));  // engine.py:274
+            on_timer(k);  // engine.py:275
         }
     }
 }
 
-// [engine.py:272]
+// [engine.py:278]
 __attribute__((unused)) static uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
     uint8_t k = 0;
     uint32_t ends = 0;
-    until = 4294967295UL;  // engine.py:273
-    for (k = 0; k < 1; k++) {  // engine.py:274
-        if (((timer_on >> k) & 1) != 0) {  // engine.py:275
-            ends = ((uint32_t)(1UL * millis() + timer_remaining(k)));  // engine.py:276
-            if (ends < until) {  // engine.py:277
-                until = ends;  // engine.py:278
+    until = 4294967295UL;  // engine.py:279
+    for (k = 0; k < 1; k++) {  // engine.py:280
+        if (((timer_on >> k) & 1) != 0) {  // engine.py:281
+            ends = ((uint32_t)(1UL * millis() + timer_remaining(k)));  // engine.py:282
+            if (ends < until) {  // engine.py:283
+                until = ends;  // engine.py:284
             }
         }
     }
-    return until;  // engine.py:279
+    return until;  // engine.py:285
 }
 
-// No message queued, on the wire or awaiting its handshake, and no flood under way.  [engine.py:282]
+// No message queued, on the wire or awaiting its handshake, and no flood under way.  [engine.py:288]
 __attribute__((unused)) static bool engine_idle(void) {
-    return ((queue_len == 0) && ((((tx_wait | tx_release) | ack_mask) | flood_active) == 0));  // engine.py:284
+    return ((queue_len == 0) && ((((tx_wait | tx_release) | ack_mask) | flood_active) == 0));  // engine.py:290
 }
 
 // Run the handlers of the button events the game uses.  [generated by blinkc]

@@ -41,7 +41,7 @@ static uint8_t ack_mask = 0;  // engine.py:30
 static uint8_t queue[12];  // engine.py:33
 static uint8_t queue_len = 0;  // engine.py:34
 static bool overflow = false;  // engine.py:35
-static uint8_t flood_active = 0;  // engine.py:183
+static uint8_t flood_active = 0;  // engine.py:189
 
 // Fields never leave their declared range: assignments clamp.
 template <typename T> static inline T blinkc_clamp(T v, T lo, T hi) { return v < lo ? lo : (v > hi ? hi : v); }
@@ -52,13 +52,11 @@ template <typename T> static inline T blinkc_at_least(T v, T lo) { return v < lo
 static void press(void);
 static void bumped(uint8_t /* face */);
 static void show(void);
-static uint16_t millis32(void);
+static uint8_t millis32(void);
 static void send_code(uint8_t code, uint8_t face);
-static void drop_queued(uint8_t face);
-static void present_next(uint8_t face);
-static void reset_face(uint8_t face);
-static void update_links(uint16_t now32);
-static void receive(void);
+static uint8_t queue_take(uint8_t face);
+static void update_link(uint8_t f, uint8_t bit, uint8_t now32);
+static void receive(uint8_t f, uint8_t bit);
 static void transmit(void);
 __attribute__((unused)) static uint32_t engine_quiet_until(void);
 __attribute__((unused)) static uint32_t timers_quiet_until(void);
@@ -92,9 +90,9 @@ static void show(void) {
     }
 }
 
-// Milliseconds in 32 ms units, for the link grace period.  [engine.py:38]
-static uint16_t millis32(void) {
-    return ((millis() >> 5) & 255);  // engine.py:40
+// Milliseconds in 32 ms units (wrapping at 256), for the link grace period.  [engine.py:38]
+static uint8_t millis32(void) {
+    return (uint8_t)((uint16_t)millis() >> 5);  // engine.py:40
 }
 
 // Queue a message for `face`; report it bounced at once if nobody is linked there.  [engine.py:43]
@@ -110,177 +108,168 @@ static void send_code(uint8_t code, uint8_t face) {
     queue_len = (uint8_t)(queue_len + 1);  // engine.py:52
 }
 
-// Bounce every message queued for a face whose neighbour left.  [engine.py:55]
-static void drop_queued(uint8_t face) {
-    uint8_t kept = 0;
+// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:55]
+static uint8_t queue_take(uint8_t face) {
     uint8_t i = 0;
     uint8_t i_end = 0;
     uint8_t entry = 0;
-    kept = 0;  // engine.py:57
-    i_end = queue_len;  // engine.py:58
-    for (i = 0; i < i_end; i++) {
-        entry = queue[i];  // engine.py:59
-        if ((entry >> 4) == face) {  // engine.py:60
-        } else {
-            queue[kept] = entry;  // engine.py:63
-            kept = (uint8_t)(kept + 1);  // engine.py:64
-        }
-    }
-    queue_len = kept;  // engine.py:65
-}
-
-// Put the oldest message queued for `face` on the wire (the face must be idle).  [engine.py:68]
-static void present_next(uint8_t face) {
-    uint8_t i = 0;
-    uint8_t i_end = 0;
     uint8_t j = 0;
     uint8_t j_end = 0;
-    i_end = queue_len;  // engine.py:70
+    i_end = queue_len;  // engine.py:57
     for (i = 0; i < i_end; i++) {
-        if ((queue[i] >> 4) == face) {  // engine.py:71
-            tx_code[face] = (queue[i] & 15);  // engine.py:72
-            tx_wait = (tx_wait | (1 << face));  // engine.py:73
-            j_end = queue_len;  // engine.py:74
-            for (j = (i + 1); j < j_end; j++) {
-                queue[(uint8_t)(j - 1)] = queue[j];  // engine.py:75
+        entry = queue[i];  // engine.py:58
+        if ((entry >> 4) == face) {  // engine.py:59
+            queue_len = (uint8_t)(queue_len - 1);  // engine.py:60
+            j_end = queue_len;  // engine.py:61
+            for (j = i; j < j_end; j++) {
+                queue[j] = queue[(j + 1)];  // engine.py:62
             }
-            queue_len = (uint8_t)(queue_len - 1);  // engine.py:76
-            return;  // engine.py:77
+            return (entry & 15);  // engine.py:63
         }
     }
+    return 0;  // engine.py:64
 }
 
-// Start the protocol on a face from scratch (a neighbour came or went).  [engine.py:80]
-static void reset_face(uint8_t face) {
-    tx_code[face] = 0;  // engine.py:82
-    tx_wait = (tx_wait & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:83
-    tx_release = (tx_release & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:84
-    ack_mask = (ack_mask & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:85
-}
-
-// A face is linked from its first packet until it has been expired for GRACE_MS.  [engine.py:88]
-static void update_links(uint16_t now32) {
-    uint8_t f = 0;
-    uint8_t bit = 0;
-    for (f = 0; f < 6; f++) {  // engine.py:94
-        bit = (1 << f);  // engine.py:95
-        if (isValueReceivedOnFaceExpired(f)) {  // engine.py:96
-            if ((link_mask & bit) != 0) {  // engine.py:97
-                if ((lost_mask & bit) == 0) {  // engine.py:98
-                    lost_mask = (lost_mask | bit);  // engine.py:99
-                    lost_at[f] = (uint8_t)now32;  // engine.py:100
-                } else if ((((uint16_t)(1U * now32 - lost_at[f])) & 255) > 31) {  // engine.py:101
-                    link_mask = (link_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:102
-                    lost_mask = (lost_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:103
-                    reset_face(f);  // engine.py:106
-                    drop_queued(f);  // engine.py:107
-                }
-            }
-        } else {
-            lost_mask = (lost_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:111
-            if ((link_mask & bit) == 0) {  // engine.py:112
-                link_mask = (link_mask | bit);  // engine.py:113
-                reset_face(f);  // engine.py:114
-            }
+// A face is linked from its first packet until it has been expired for GRACE_MS.  [engine.py:67]
+static void update_link(uint8_t f, uint8_t bit, uint8_t now32) {
+    uint8_t code = 0;
+    uint8_t i = 0;
+    if (isValueReceivedOnFaceExpired(f)) {  // engine.py:74
+        if ((link_mask & bit) == 0) {  // engine.py:75
+            return;  // engine.py:76
         }
+        if ((lost_mask & bit) == 0) {  // engine.py:77
+            lost_mask = (lost_mask | bit);  // engine.py:78
+            lost_at[f] = now32;  // engine.py:79
+            return;  // engine.py:80
+        }
+        if ((uint8_t)(now32 - lost_at[f]) <= 31) {  // engine.py:81
+            return;  // engine.py:82
+        }
+        link_mask = (link_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:83
+        code = queue_take(f);  // engine.py:86
+        for (i = 0; i < 12; i++) {  // engine.py:87
+            if (code == 0) {  // engine.py:88
+                break;  // engine.py:89
+            }
+            code = queue_take(f);  // engine.py:91
+        }
+    } else {
+        if ((link_mask & bit) != 0) {  // engine.py:95
+            lost_mask = (lost_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:96
+            return;  // engine.py:97
+        }
+        link_mask = (link_mask | bit);  // engine.py:98
     }
+    lost_mask = (lost_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:101
+    tx_code[f] = 0;  // engine.py:102
+    tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:103
+    tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:104
+    ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:105
 }
 
-// Run the handshake on every linked face against the neighbour's latest value.  [engine.py:118]
-static void receive(void) {
-    uint8_t f = 0;
-    uint8_t bit = 0;
+// Run the handshake on a linked face against the neighbour's latest value.  [engine.py:108]
+static void receive(uint8_t f, uint8_t bit) {
     uint8_t value = 0;
     uint8_t code = 0;
     uint8_t their_ack = 0;
-    for (f = 0; f < 6; f++) {  // engine.py:120
-        bit = (1 << f);  // engine.py:121
-        if ((link_mask & bit) == 0) {  // engine.py:122
-            continue;  // engine.py:123
+    value = getLastValueReceivedOnFace(f);  // engine.py:110
+    code = ((value >> 0) & 1);  // engine.py:111
+    if (code == 0) {  // engine.py:112
+        ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:113
+    } else if ((ack_mask & bit) == 0) {  // engine.py:114
+        ack_mask = (ack_mask | bit);  // engine.py:115
+        deliver(code, f);  // engine.py:116
+    }
+    their_ack = ((value >> 1) & 1);  // engine.py:117
+    if ((tx_wait & bit) != 0) {  // engine.py:118
+        if (their_ack != 0) {  // engine.py:119
+            tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:120
+            tx_release = (tx_release | bit);  // engine.py:121
+            tx_code[f] = 0;  // engine.py:122
         }
-        value = getLastValueReceivedOnFace(f);  // engine.py:124
-        code = ((value >> 0) & 1);  // engine.py:125
-        if (code != 0) {  // engine.py:126
-            if ((ack_mask & bit) == 0) {  // engine.py:127
-                ack_mask = (ack_mask | bit);  // engine.py:128
-                deliver(code, f);  // engine.py:129
-            }
-        } else {
-            ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:131
-        }
-        their_ack = ((value >> 1) & 1);  // engine.py:132
-        if ((tx_wait & bit) != 0) {  // engine.py:133
-            if (their_ack != 0) {  // engine.py:134
-                tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:135
-                tx_release = (tx_release | bit);  // engine.py:136
-                tx_code[f] = 0;  // engine.py:137
-            }
-        } else if ((tx_release & bit) != 0) {  // engine.py:138
-            if (their_ack == 0) {  // engine.py:139
-                tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:140
-            }
-        }
+    } else if (their_ack == 0) {  // engine.py:123
+        tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:124
     }
 }
 
-// Present a queued message on every idle linked face, then publish the face values.  [engine.py:143]
+// Present a queued message on every idle linked face, then publish the face values.  [engine.py:127]
 static void transmit(void) {
-    uint8_t f = 0;
-    uint8_t bit = 0;
     uint8_t shown = 0;
-    for (f = 0; f < 6; f++) {  // engine.py:145
-        bit = (1 << f);  // engine.py:146
-        if (((link_mask & bit) != 0) && (((tx_wait | tx_release) & bit) == 0)) {  // engine.py:147
-            present_next(f);  // engine.py:148
+    uint8_t bit = 0;
+    uint8_t f = 0;
+    uint8_t code = 0;
+    uint8_t ack = 0;
+    shown = broadcast_bits();  // engine.py:129
+    bit = 1;  // engine.py:130
+    for (f = 0; f < 6; f++) {  // engine.py:131
+        if (((link_mask & bit) != 0) && (((tx_wait | tx_release) & bit) == 0)) {  // engine.py:132
+            code = queue_take(f);  // engine.py:133
+            if (code != 0) {  // engine.py:134
+                tx_code[f] = code;  // engine.py:135
+                tx_wait = (tx_wait | bit);  // engine.py:136
+            }
         }
-    }
-    shown = broadcast_bits();  // engine.py:149
-    for (f = 0; f < 6; f++) {  // engine.py:150
-        setValueSentOnFace(((shown | (tx_code[f] << 0)) | (((ack_mask >> f) & 1) << 1)), f);  // engine.py:151
+        ack = 0;  // engine.py:137
+        if ((ack_mask & bit) != 0) {  // engine.py:138
+            ack = 2;  // engine.py:139
+        }
+        setValueSentOnFace(((shown | (tx_code[f] << 0)) | ack), f);  // engine.py:140
+        bit = (uint8_t)(bit << 1);  // engine.py:141
     }
 }
 
-// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:154]
+// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:155]
 __attribute__((unused)) static uint32_t engine_quiet_until(void) {
     uint32_t until = 0;
     uint8_t f = 0;
     uint32_t ends = 0;
     uint32_t t = 0;
-    until = 4294967295UL;  // engine.py:156
-    for (f = 0; f < 6; f++) {  // engine.py:157
-        if (((lost_mask >> f) & 1) != 0) {  // engine.py:158
-            ends = ((uint32_t)(1UL * (millis() & (uint32_t)(-32)) + ((((uint16_t)(1U * 32 - (((uint16_t)(1U * millis32() - lost_at[f])) & 255))) & 255) << 5)));  // engine.py:160
-            if (ends < until) {  // engine.py:161
-                until = ends;  // engine.py:162
+    until = 4294967295UL;  // engine.py:157
+    for (f = 0; f < 6; f++) {  // engine.py:158
+        if (((lost_mask >> f) & 1) != 0) {  // engine.py:159
+            ends = ((uint32_t)(1UL * (millis() & (uint32_t)(-32)) + ((uint8_t)(32 - (uint8_t)(millis32() - lost_at[f])) << 5)));  // engine.py:161
+            if (ends < until) {  // engine.py:162
+                until = ends;  // engine.py:163
             }
         }
     }
-    t = timers_quiet_until();  // engine.py:163
-    if (t < until) {  // engine.py:164
-        until = t;  // engine.py:165
+    t = timers_quiet_until();  // engine.py:164
+    if (t < until) {  // engine.py:165
+        until = t;  // engine.py:166
     }
-    return until;  // engine.py:166
+    return until;  // engine.py:167
 }
 
-// [engine.py:169]
+// [engine.py:170]
 void loop(void) {
-    update_links(millis32());  // engine.py:170
-    receive();  // engine.py:171
-    buttons();  // engine.py:172
-    transmit();  // engine.py:174
-    display();  // engine.py:175
+    uint8_t now32 = 0;
+    uint8_t bit = 0;
+    uint8_t f = 0;
+    now32 = millis32();  // engine.py:171
+    bit = 1;  // engine.py:172
+    for (f = 0; f < 6; f++) {  // engine.py:173
+        update_link(f, bit, now32);  // engine.py:174
+        if ((link_mask & bit) != 0) {  // engine.py:175
+            receive(f, bit);  // engine.py:176
+        }
+        bit = (uint8_t)(bit << 1);  // engine.py:177
+    }
+    buttons();  // engine.py:178
+    transmit();  // engine.py:180
+    display();  // engine.py:181
 }
 
-// [engine.py:272]
+// [engine.py:278]
 __attribute__((unused)) static uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
-    until = 4294967295UL;  // engine.py:273
-    return until;  // engine.py:279
+    until = 4294967295UL;  // engine.py:279
+    return until;  // engine.py:285
 }
 
-// No message queued, on the wire or awaiting its handshake, and no flood under way.  [engine.py:282]
+// No message queued, on the wire or awaiting its handshake, and no flood under way.  [engine.py:288]
 __attribute__((unused)) static bool engine_idle(void) {
-    return ((queue_len == 0) && ((((tx_wait | tx_release) | ack_mask) | flood_active) == 0));  // engine.py:284
+    return ((queue_len == 0) && ((((tx_wait | tx_release) | ack_mask) | flood_active) == 0));  // engine.py:290
 }
 
 // Run the handlers of the button events the game uses.  [generated by blinkc]

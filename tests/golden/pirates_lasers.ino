@@ -29,14 +29,14 @@ static const uint8_t GRACE_UNITS = 31;  // a link survives 1000 ms expired (in 3
 static const uint32_t NEVER = 4294967295UL;  // no deadline
 
 // ---- The game's state (its fields) -------------------------------------------
-static uint8_t kind = 0;  // pirates_lasers.py:29: 0=HULL 1=HAZARD 2=REDIRECTOR; 0..2; what this tile is
-static uint8_t hp = 5;  // pirates_lasers.py:30: 0..5; a Hull's hit points
-static uint8_t water = 0;  // pirates_lasers.py:31: 0..31; bit f: hull segment f is damaged and shows water
-static uint8_t orient = 0;  // pirates_lasers.py:32: 0..5; a Hazard's first red face; a Redirector's bend starts here
-static bool sunk = false;  // pirates_lasers.py:33: bool; the ship has sunk; only a reset does anything
-static uint8_t crossed = 0;  // pirates_lasers.py:34: 0..7; bit b: beam b of the current shot crossed this tile
-static uint8_t shots = 0;  // pirates_lasers.py:35: 0..255; shots a Hazard has fired (its score)
-static uint8_t flash_faces = 0;  // pirates_lasers.py:36: 0..63; faces a beam passed through, flashed red
+static uint8_t kind = 0;  // pirates_lasers.py:25: 0=HULL 1=HAZARD 2=REDIRECTOR; 0..2; what this tile is
+static uint8_t hp = 5;  // pirates_lasers.py:26: 0..5; a Hull's hit points
+static uint8_t water = 0;  // pirates_lasers.py:27: 0..31; bit f: hull segment f is damaged and shows water
+static uint8_t orient = 0;  // pirates_lasers.py:28: 0..5; a Hazard's first red face; a Redirector's bend starts here
+static bool sunk = false;  // pirates_lasers.py:29: bool; the ship has sunk; only a reset does anything
+static uint8_t crossed = 0;  // pirates_lasers.py:30: 0..7; bit b: beam b of the current shot crossed this tile
+static uint8_t shots = 0;  // pirates_lasers.py:31: 0..255; shots a Hazard has fired (its score)
+static uint8_t flash_faces = 0;  // pirates_lasers.py:32: 0..63; faces a beam passed through, flashed red
 
 // ---- Protocol engine state ------------------------------------------------------
 static uint8_t link_mask = 0;  // engine.py:22
@@ -49,24 +49,16 @@ static uint8_t ack_mask = 0;  // engine.py:30
 static uint8_t queue[12];  // engine.py:33
 static uint8_t queue_len = 0;  // engine.py:34
 static bool overflow = false;  // engine.py:35
-static uint8_t flood_active = 0;  // engine.py:183
-static uint8_t flood_parent[3];  // engine.py:184
-static uint8_t flood_waiting[3];  // engine.py:185
-static uint8_t timer_on = 0;  // engine.py:239
-static uint16_t timer_end[2];  // engine.py:240
+static uint8_t flood_active = 0;  // engine.py:189
+static uint8_t flood_parent[3];  // engine.py:190
+static uint8_t flood_waiting[3];  // engine.py:191
+static uint8_t timer_on = 0;  // engine.py:245
+static uint16_t timer_end[2];  // engine.py:246
 
 // Fields never leave their declared range: assignments clamp.
 template <typename T> static inline T blinkc_clamp(T v, T lo, T hi) { return v < lo ? lo : (v > hi ? hi : v); }
 template <typename T> static inline T blinkc_at_most(T v, T hi) { return v > hi ? hi : v; }
 template <typename T> static inline T blinkc_at_least(T v, T lo) { return v < lo ? lo : v; }
-
-// lighten() as in the maintained SDK (older SDK releases do not have it):
-// each channel moves toward full by (31 - channel) * brightness / 255.
-static Color blinkc_lighten(Color c, uint8_t brightness) {
-    return MAKECOLOR_5BIT_RGB(c.r + (uint8_t)(((uint16_t)(31 - c.r) * brightness) / 255),
-                              c.g + (uint8_t)(((uint16_t)(31 - c.g) * brightness) / 255),
-                              c.b + (uint8_t)(((uint16_t)(31 - c.b) * brightness) / 255));
-}
 
 // ---- Functions ------------------------------------------------------------------
 static bool value_hull(void);
@@ -83,13 +75,11 @@ static void reset(void);
 static void show(void);
 static void helper_lose_hp(void);
 static void helper_gain_hp(void);
-static uint16_t millis32(void);
+static uint8_t millis32(void);
 static void send_code(uint8_t code, uint8_t face);
-static void drop_queued(uint8_t face);
-static void present_next(uint8_t face);
-static void reset_face(uint8_t face);
-static void update_links(uint16_t now32);
-static void receive(void);
+static uint8_t queue_take(uint8_t face);
+static void update_link(uint8_t f, uint8_t bit, uint8_t now32);
+static void receive(uint8_t f, uint8_t bit);
 static void transmit(void);
 __attribute__((unused)) static uint32_t engine_quiet_until(void);
 static void flood_start(uint8_t k);
@@ -100,7 +90,7 @@ static void flood_check(uint8_t k);
 static void link_lost(uint8_t face);
 static void timer_start(uint8_t k, uint16_t ms);
 static bool timer_running(uint8_t k);
-static uint16_t timer_remaining(uint8_t k);
+__attribute__((unused)) static uint16_t timer_remaining(uint8_t k);
 static void timers(void);
 __attribute__((unused)) static uint32_t timers_quiet_until(void);
 __attribute__((unused)) static bool engine_idle(void);
@@ -113,209 +103,222 @@ static bool neighbor_hull(uint8_t face);
 static uint8_t broadcast_bits(void);
 static void display(void);
 
-// Neighbours need to know whether we are a Hull (Hazards must touch one).  [pirates_lasers.py:59]
+// Neighbours need to know whether we are a Hull (Hazards must touch one).  [pirates_lasers.py:57]
 static bool value_hull(void) {
-    return (kind == 0);  // pirates_lasers.py:61
+    return (kind == 0);  // pirates_lasers.py:59
 }
 
-// Alone; a weak link; or a Hazard/Redirector touching no Hull (display only).  [pirates_lasers.py:65]
+// Alone; a weak link; or a Hazard/Redirector touching no Hull (display only).  [pirates_lasers.py:63]
 static bool value_illegal(void) {
     uint8_t f = 0;
-    if (isAlone()) {  // pirates_lasers.py:67
-        return true;  // pirates_lasers.py:68
+    if (isAlone()) {  // pirates_lasers.py:65
+        return true;  // pirates_lasers.py:66
     }
-    for (f = 0; f < 6; f++) {  // pirates_lasers.py:69
-        if ((!isValueReceivedOnFaceExpired(f)) && isValueReceivedOnFaceExpired((((f + 5) >= 6) ? ((f + 5) - 6) : (f + 5))) && isValueReceivedOnFaceExpired((((f + 1) >= 6) ? ((f + 1) - 6) : (f + 1)))) {  // pirates_lasers.py:70
-            return true;  // pirates_lasers.py:71
+    for (f = 0; f < 6; f++) {  // pirates_lasers.py:67
+        if ((!isValueReceivedOnFaceExpired(f)) && isValueReceivedOnFaceExpired((((f + 5) >= 6) ? ((f + 5) - 6) : (f + 5))) && isValueReceivedOnFaceExpired((((f + 1) >= 6) ? ((f + 1) - 6) : (f + 1)))) {  // pirates_lasers.py:68
+            return true;  // pirates_lasers.py:69
         }
     }
-    if (kind == 0) {  // pirates_lasers.py:72
-        return false;  // pirates_lasers.py:73
+    if (kind == 0) {  // pirates_lasers.py:70
+        return false;  // pirates_lasers.py:71
     }
-    for (f = 0; f < 6; f++) {  // pirates_lasers.py:74
-        if ((!isValueReceivedOnFaceExpired(f)) && neighbor_hull(f)) {  // pirates_lasers.py:75
-            return false;  // pirates_lasers.py:76
+    for (f = 0; f < 6; f++) {  // pirates_lasers.py:72
+        if ((!isValueReceivedOnFaceExpired(f)) && neighbor_hull(f)) {  // pirates_lasers.py:73
+            return false;  // pirates_lasers.py:74
         }
     }
-    return true;  // pirates_lasers.py:77
+    return true;  // pirates_lasers.py:75
 }
 
-// [pirates_lasers.py:106]
+// [pirates_lasers.py:104]
 static void cycle_kind(void) {
-    if (sunk) {  // pirates_lasers.py:107
-        return;  // pirates_lasers.py:108
+    if (sunk) {  // pirates_lasers.py:105
+        return;  // pirates_lasers.py:106
     }
-    kind = (((kind + 1) >= 3) ? ((kind + 1) - 3) : (kind + 1));  // pirates_lasers.py:109
-    hp = 5;  // pirates_lasers.py:110
-    water = 0;  // pirates_lasers.py:111
+    kind = (((kind + 1) >= 3) ? ((kind + 1) - 3) : (kind + 1));  // pirates_lasers.py:107
+    hp = 5;  // pirates_lasers.py:108
+    water = 0;  // pirates_lasers.py:109
 }
 
-// [pirates_lasers.py:116]
+// [pirates_lasers.py:114]
 static void press(void) {
-    if (sunk) {  // pirates_lasers.py:117
-        return;  // pirates_lasers.py:118
+    if (sunk) {  // pirates_lasers.py:115
+        return;  // pirates_lasers.py:116
     }
-    if (kind == 0) {  // pirates_lasers.py:119
-        if (hp > 0) {  // pirates_lasers.py:120
-            helper_lose_hp();  // pirates_lasers.py:121
-            send_code(4, 5);  // pirates_lasers.py:122
-            timer_start(1, 300);  // pirates_lasers.py:123
+    if (kind == 0) {  // pirates_lasers.py:117
+        if (hp > 0) {  // pirates_lasers.py:118
+            helper_lose_hp();  // pirates_lasers.py:119
+            send_code(4, 5);  // pirates_lasers.py:120
+            timer_start(1, 300);  // pirates_lasers.py:121
         }
-    } else if (kind == 1) {  // pirates_lasers.py:124
-        flood_start(0);  // pirates_lasers.py:125
+    } else if (kind == 1) {  // pirates_lasers.py:122
+        flood_start(0);  // pirates_lasers.py:123
     } else {
-        orient = (((orient + 1) >= 6) ? ((orient + 1) - 6) : (orient + 1));  // pirates_lasers.py:127
+        orient = (((orient + 1) >= 6) ? ((orient + 1) - 6) : (orient + 1));  // pirates_lasers.py:125
     }
 }
 
-// [pirates_lasers.py:131]
+// [pirates_lasers.py:129]
 static void forget_beams(void) {
-    crossed = 0;  // pirates_lasers.py:132
+    crossed = 0;  // pirates_lasers.py:130
 }
 
-// [pirates_lasers.py:136]
+// [pirates_lasers.py:134]
 static void fire(void) {
     uint8_t b = 0;
-    crossed = 7;  // pirates_lasers.py:137
-    for (b = 0; b < 3; b++) {  // pirates_lasers.py:138
-        send_code((1 + b), (((orient + (2 * b)) >= 6) ? ((orient + (2 * b)) - 6) : (orient + (2 * b))));  // pirates_lasers.py:139
+    crossed = 7;  // pirates_lasers.py:135
+    for (b = 0; b < 3; b++) {  // pirates_lasers.py:136
+        send_code((1 + b), (((orient + (2 * b)) >= 6) ? ((orient + (2 * b)) - 6) : (orient + (2 * b))));  // pirates_lasers.py:137
     }
-    flash_faces = (((1 << orient) | (1 << (((orient + 2) >= 6) ? ((orient + 2) - 6) : (orient + 2)))) | (1 << (((orient + 4) >= 6) ? ((orient + 4) - 6) : (orient + 4))));  // pirates_lasers.py:140
-    timer_start(0, 400);  // pirates_lasers.py:141
-    orient = (((orient + 1) >= 6) ? ((orient + 1) - 6) : (orient + 1));  // pirates_lasers.py:142
-    shots = blinkc_at_most<int16_t>((shots + 1), 255);  // pirates_lasers.py:143
+    flash_faces = (((orient & 1) == 0) ? 21 : 42);  // pirates_lasers.py:138
+    timer_start(0, 400);  // pirates_lasers.py:139
+    orient = (((orient + 1) >= 6) ? ((orient + 1) - 6) : (orient + 1));  // pirates_lasers.py:140
+    shots = blinkc_at_most<int16_t>((shots + 1), 255);  // pirates_lasers.py:141
 }
 
-// [pirates_lasers.py:147]
+// [pirates_lasers.py:145]
 static void laser(uint8_t face, uint8_t beam) {
     uint8_t out = 0;
-    if (((crossed >> beam) & 1) != 0) {  // pirates_lasers.py:148
-        return;  // pirates_lasers.py:149
+    if (((crossed >> beam) & 1) != 0) {  // pirates_lasers.py:146
+        return;  // pirates_lasers.py:147
     }
-    crossed = (crossed | (1 << beam));  // pirates_lasers.py:150
-    out = (((face + 3) >= 6) ? ((face + 3) - 6) : (face + 3));  // pirates_lasers.py:151
-    if (kind == 0) {  // pirates_lasers.py:152
-        helper_lose_hp();  // pirates_lasers.py:153
-    } else if (kind == 2) {  // pirates_lasers.py:154
-        if (face == orient) {  // pirates_lasers.py:155
-            out = (((orient + 2) >= 6) ? ((orient + 2) - 6) : (orient + 2));  // pirates_lasers.py:156
-        } else if (face == (((orient + 2) >= 6) ? ((orient + 2) - 6) : (orient + 2))) {  // pirates_lasers.py:157
-            out = orient;  // pirates_lasers.py:158
+    crossed = (crossed | (1 << beam));  // pirates_lasers.py:148
+    out = (((face + 3) >= 6) ? ((face + 3) - 6) : (face + 3));  // pirates_lasers.py:149
+    if (kind == 0) {  // pirates_lasers.py:150
+        helper_lose_hp();  // pirates_lasers.py:151
+    } else if (kind == 2) {  // pirates_lasers.py:152
+        if (face == orient) {  // pirates_lasers.py:153
+            out = (((orient + 2) >= 6) ? ((orient + 2) - 6) : (orient + 2));  // pirates_lasers.py:154
+        } else if (face == (((orient + 2) >= 6) ? ((orient + 2) - 6) : (orient + 2))) {  // pirates_lasers.py:155
+            out = orient;  // pirates_lasers.py:156
         }
-        orient = (((orient + 1) >= 6) ? ((orient + 1) - 6) : (orient + 1));  // pirates_lasers.py:159
+        orient = (((orient + 1) >= 6) ? ((orient + 1) - 6) : (orient + 1));  // pirates_lasers.py:157
     }
-    flash_faces = ((1 << face) | (1 << out));  // pirates_lasers.py:160
-    timer_start(0, 400);  // pirates_lasers.py:161
-    send_code((1 + beam), out);  // pirates_lasers.py:162
+    flash_faces = ((1 << face) | (1 << out));  // pirates_lasers.py:158
+    timer_start(0, 400);  // pirates_lasers.py:159
+    send_code((1 + beam), out);  // pirates_lasers.py:160
 }
 
-// [pirates_lasers.py:166]
+// [pirates_lasers.py:164]
 static void repaired(uint8_t /* face */) {
-    timer_start(1, 300);  // pirates_lasers.py:167
-    if (kind == 0) {  // pirates_lasers.py:168
-        helper_gain_hp();  // pirates_lasers.py:169
+    timer_start(1, 300);  // pirates_lasers.py:165
+    if (kind == 0) {  // pirates_lasers.py:166
+        helper_gain_hp();  // pirates_lasers.py:167
     }
 }
 
-// [pirates_lasers.py:174]
+// [pirates_lasers.py:172]
 static void ship_sank(void) {
-    sunk = true;  // pirates_lasers.py:175
+    sunk = true;  // pirates_lasers.py:173
 }
 
-// [pirates_lasers.py:179]
+// [pirates_lasers.py:177]
 static void ask_reset(void) {
-    flood_start(1);  // pirates_lasers.py:180
+    flood_start(1);  // pirates_lasers.py:178
 }
 
-// [pirates_lasers.py:184]
+// [pirates_lasers.py:182]
 static void reset(void) {
-    if (kind == 0) {  // pirates_lasers.py:185
-        hp = 5;  // pirates_lasers.py:186
-        water = 0;  // pirates_lasers.py:187
+    if (kind == 0) {  // pirates_lasers.py:183
+        hp = 5;  // pirates_lasers.py:184
+        water = 0;  // pirates_lasers.py:185
     }
-    sunk = false;  // pirates_lasers.py:188
-    crossed = 0;  // pirates_lasers.py:189
-    shots = 0;  // pirates_lasers.py:190
+    sunk = false;  // pirates_lasers.py:186
+    crossed = 0;  // pirates_lasers.py:187
+    shots = 0;  // pirates_lasers.py:188
 }
 
-// [pirates_lasers.py:195]
+// [pirates_lasers.py:193]
 static void show(void) {
-    uint32_t now = 0;
     bool bad = 0;
+    bool flashing = 0;
+    bool pulsing = 0;
+    uint32_t now = 0;
+    uint8_t step = 0;
     uint8_t f = 0;
+    uint32_t phase = 0;
+    uint32_t wave = 0;
     Color c = OFF;
-    now = millis();  // pirates_lasers.py:196
-    bad = value_illegal();  // pirates_lasers.py:197
-    for (f = 0; f < 6; f++) {  // pirates_lasers.py:198
-        if (sunk) {  // pirates_lasers.py:199
-            c = dim(BLUE, (60 + (sin8_C((uint8_t)((uint8_t)(now >> 1) + (f * 60))) / 3)));  // pirates_lasers.py:200
-        } else if (bad) {  // pirates_lasers.py:201
-            c = dim(BLUE, (90 + (sin8_C((uint8_t)((uint8_t)(now / 3) + (f * 43))) >> 1)));  // pirates_lasers.py:202
-        } else {
-            c = dim(BLUE, (90 + (sin8_C((uint8_t)((uint8_t)(now / 12) + (f * 20))) >> 2)));  // pirates_lasers.py:204
+    bad = value_illegal();  // pirates_lasers.py:194
+    flashing = timer_running(0);  // pirates_lasers.py:195
+    pulsing = timer_running(1);  // pirates_lasers.py:196
+    now = (millis() >> 2);  // pirates_lasers.py:198
+    step = 40;  // pirates_lasers.py:199
+    if (sunk) {  // pirates_lasers.py:200
+        now = (millis() >> 1);  // pirates_lasers.py:201
+        step = 80;  // pirates_lasers.py:202
+    } else if (!bad) {  // pirates_lasers.py:203
+        now = (millis() >> 4);  // pirates_lasers.py:204
+    }
+    for (f = 0; f < 6; f++) {  // pirates_lasers.py:205
+        phase = ((now + (f * step)) & 255);  // pirates_lasers.py:206
+        wave = (phase & 127);  // pirates_lasers.py:207
+        if ((phase & 128) != 0) {  // pirates_lasers.py:208
+            wave = ((uint32_t)(1UL * 127 - wave));  // pirates_lasers.py:209
         }
-        if (kind == 0) {  // pirates_lasers.py:205
-            if (f < 5) {  // pirates_lasers.py:206
-                if ((((water >> f) & 1) == 0) && (!sunk)) {  // pirates_lasers.py:207
-                    c = (bad ? MAKECOLOR_5BIT_RGB(31, 8, 0) : MAKECOLOR_5BIT_RGB(25, 17, 8));  // pirates_lasers.py:208
+        c = makeColorRGB(0, 0, (uint8_t)(110 + (uint8_t)wave));  // pirates_lasers.py:210
+        if (kind == 0) {  // pirates_lasers.py:211
+            if (f < 5) {  // pirates_lasers.py:212
+                if ((((water >> f) & 1) == 0) && (!sunk)) {  // pirates_lasers.py:213
+                    c = (bad ? MAKECOLOR_5BIT_RGB(31, 8, 0) : MAKECOLOR_5BIT_RGB(25, 17, 8));  // pirates_lasers.py:214
                 }
-            } else if ((hp > 0) && (!sunk)) {  // pirates_lasers.py:209
-                c = WHITE;  // pirates_lasers.py:210
+            } else if ((hp > 0) && (!sunk)) {  // pirates_lasers.py:215
+                c = WHITE;  // pirates_lasers.py:216
             }
-        } else if (kind == 1) {  // pirates_lasers.py:211
-            if ((((f + 6) - orient) & 1) == 0) {  // pirates_lasers.py:212
-                c = RED;  // pirates_lasers.py:213
+        } else if (kind == 1) {  // pirates_lasers.py:217
+            if (((f + orient) & 1) == 0) {  // pirates_lasers.py:218
+                c = RED;  // pirates_lasers.py:219
             }
-            if (sunk && (f < (shots % 7))) {  // pirates_lasers.py:214
-                c = WHITE;  // pirates_lasers.py:215
+            if (sunk && (f < (shots % 7))) {  // pirates_lasers.py:220
+                c = WHITE;  // pirates_lasers.py:221
             }
-        } else if ((f == orient) || (f == (((orient + 2) >= 6) ? ((orient + 2) - 6) : (orient + 2)))) {  // pirates_lasers.py:216
-            c = MAGENTA;  // pirates_lasers.py:217
+        } else if ((f == orient) || (f == (((orient + 2) >= 6) ? ((orient + 2) - 6) : (orient + 2)))) {  // pirates_lasers.py:222
+            c = MAGENTA;  // pirates_lasers.py:223
         }
-        if (timer_running(0) && (((flash_faces >> f) & 1) != 0)) {  // pirates_lasers.py:218
-            c = RED;  // pirates_lasers.py:219
+        if (flashing && (((flash_faces >> f) & 1) != 0)) {  // pirates_lasers.py:224
+            c = RED;  // pirates_lasers.py:225
         }
-        if (timer_running(1)) {  // pirates_lasers.py:220
-            c = blinkc_lighten(c, (((uint16_t)(1U * timer_remaining(1) * 255)) / 300));  // pirates_lasers.py:221
+        if (pulsing) {  // pirates_lasers.py:226
+            c = WHITE;  // pirates_lasers.py:227
         }
-        setColorOnFace(c, f);  // pirates_lasers.py:222
+        setColorOnFace(c, f);  // pirates_lasers.py:228
     }
 }
 
-// One HP goes: a random tan segment shows water; at 0 HP the ship sinks.  [pirates_lasers.py:81]
+// One HP goes: a random tan segment shows water; at 0 HP the ship sinks.  [pirates_lasers.py:79]
 static void helper_lose_hp(void) {
     uint16_t pick = 0;
     uint8_t f = 0;
-    if (hp == 0) {  // pirates_lasers.py:83
-        return;  // pirates_lasers.py:84
+    if (hp == 0) {  // pirates_lasers.py:81
+        return;  // pirates_lasers.py:82
     }
-    pick = random((uint16_t)(hp - 1));  // pirates_lasers.py:85
-    for (f = 0; f < 5; f++) {  // pirates_lasers.py:86
-        if (((water >> f) & 1) == 0) {  // pirates_lasers.py:87
-            if (pick == 0) {  // pirates_lasers.py:88
-                water = (water | (1 << f));  // pirates_lasers.py:89
-                break;  // pirates_lasers.py:90
+    pick = random((uint16_t)(hp - 1));  // pirates_lasers.py:83
+    for (f = 0; f < 5; f++) {  // pirates_lasers.py:84
+        if (((water >> f) & 1) == 0) {  // pirates_lasers.py:85
+            if (pick == 0) {  // pirates_lasers.py:86
+                water = (water | (1 << f));  // pirates_lasers.py:87
+                break;  // pirates_lasers.py:88
             }
-            pick = ((uint16_t)(1U * pick - 1));  // pirates_lasers.py:91
+            pick = ((uint16_t)(1U * pick - 1));  // pirates_lasers.py:89
         }
     }
-    hp = blinkc_at_least<int16_t>((hp - 1), 0);  // pirates_lasers.py:92
-    if (hp == 0) {  // pirates_lasers.py:93
-        flood_start(2);  // pirates_lasers.py:94
+    hp = blinkc_at_least<int16_t>((hp - 1), 0);  // pirates_lasers.py:90
+    if (hp == 0) {  // pirates_lasers.py:91
+        flood_start(2);  // pirates_lasers.py:92
     }
 }
 
-// A Hull below full HP gets one back: its lowest damaged segment turns tan again.  [pirates_lasers.py:97]
+// A Hull below full HP gets one back: its lowest damaged segment turns tan again.  [pirates_lasers.py:95]
 static void helper_gain_hp(void) {
-    if (hp < 5) {  // pirates_lasers.py:99
-        hp = blinkc_at_most<int16_t>((hp + 1), 5);  // pirates_lasers.py:100
-        water = blinkc_clamp<int16_t>(((int16_t)(water & (water - 1))), 0, 31);  // pirates_lasers.py:101
+    if (hp < 5) {  // pirates_lasers.py:97
+        hp = blinkc_at_most<int16_t>((hp + 1), 5);  // pirates_lasers.py:98
+        water = blinkc_clamp<int16_t>(((int16_t)(water & (water - 1))), 0, 31);  // pirates_lasers.py:99
     }
 }
 
-// Milliseconds in 32 ms units, for the link grace period.  [engine.py:38]
-static uint16_t millis32(void) {
-    return ((millis() >> 5) & 255);  // engine.py:40
+// Milliseconds in 32 ms units (wrapping at 256), for the link grace period.  [engine.py:38]
+static uint8_t millis32(void) {
+    return (uint8_t)((uint16_t)millis() >> 5);  // engine.py:40
 }
 
 // Queue a message for `face`; report it bounced at once if nobody is linked there.  [engine.py:43]
@@ -332,324 +335,315 @@ static void send_code(uint8_t code, uint8_t face) {
     queue_len = (uint8_t)(queue_len + 1);  // engine.py:52
 }
 
-// Bounce every message queued for a face whose neighbour left.  [engine.py:55]
-static void drop_queued(uint8_t face) {
-    uint8_t kept = 0;
+// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:55]
+static uint8_t queue_take(uint8_t face) {
     uint8_t i = 0;
     uint8_t i_end = 0;
     uint8_t entry = 0;
-    kept = 0;  // engine.py:57
-    i_end = queue_len;  // engine.py:58
-    for (i = 0; i < i_end; i++) {
-        entry = queue[i];  // engine.py:59
-        if ((entry >> 4) == face) {  // engine.py:60
-            bounce((entry & 15), face);  // engine.py:61
-        } else {
-            queue[kept] = entry;  // engine.py:63
-            kept = (uint8_t)(kept + 1);  // engine.py:64
-        }
-    }
-    queue_len = kept;  // engine.py:65
-}
-
-// Put the oldest message queued for `face` on the wire (the face must be idle).  [engine.py:68]
-static void present_next(uint8_t face) {
-    uint8_t i = 0;
-    uint8_t i_end = 0;
     uint8_t j = 0;
     uint8_t j_end = 0;
-    i_end = queue_len;  // engine.py:70
+    i_end = queue_len;  // engine.py:57
     for (i = 0; i < i_end; i++) {
-        if ((queue[i] >> 4) == face) {  // engine.py:71
-            tx_code[face] = (queue[i] & 15);  // engine.py:72
-            tx_wait = (tx_wait | (1 << face));  // engine.py:73
-            j_end = queue_len;  // engine.py:74
-            for (j = (i + 1); j < j_end; j++) {
-                queue[(uint8_t)(j - 1)] = queue[j];  // engine.py:75
+        entry = queue[i];  // engine.py:58
+        if ((entry >> 4) == face) {  // engine.py:59
+            queue_len = (uint8_t)(queue_len - 1);  // engine.py:60
+            j_end = queue_len;  // engine.py:61
+            for (j = i; j < j_end; j++) {
+                queue[j] = queue[(j + 1)];  // engine.py:62
             }
-            queue_len = (uint8_t)(queue_len - 1);  // engine.py:76
-            return;  // engine.py:77
+            return (entry & 15);  // engine.py:63
         }
     }
+    return 0;  // engine.py:64
 }
 
-// Start the protocol on a face from scratch (a neighbour came or went).  [engine.py:80]
-static void reset_face(uint8_t face) {
-    tx_code[face] = 0;  // engine.py:82
-    tx_wait = (tx_wait & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:83
-    tx_release = (tx_release & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:84
-    ack_mask = (ack_mask & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:85
-}
-
-// A face is linked from its first packet until it has been expired for GRACE_MS.  [engine.py:88]
-static void update_links(uint16_t now32) {
-    uint8_t f = 0;
-    uint8_t bit = 0;
-    for (f = 0; f < 6; f++) {  // engine.py:94
-        bit = (1 << f);  // engine.py:95
-        if (isValueReceivedOnFaceExpired(f)) {  // engine.py:96
-            if ((link_mask & bit) != 0) {  // engine.py:97
-                if ((lost_mask & bit) == 0) {  // engine.py:98
-                    lost_mask = (lost_mask | bit);  // engine.py:99
-                    lost_at[f] = (uint8_t)now32;  // engine.py:100
-                } else if ((((uint16_t)(1U * now32 - lost_at[f])) & 255) > 31) {  // engine.py:101
-                    link_mask = (link_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:102
-                    lost_mask = (lost_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:103
-                    if ((tx_wait & bit) != 0) {  // engine.py:104
-                        bounce(tx_code[f], f);  // engine.py:105
-                    }
-                    reset_face(f);  // engine.py:106
-                    drop_queued(f);  // engine.py:107
-                    link_lost(f);  // engine.py:108
-                }
-            }
-        } else {
-            lost_mask = (lost_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:111
-            if ((link_mask & bit) == 0) {  // engine.py:112
-                link_mask = (link_mask | bit);  // engine.py:113
-                reset_face(f);  // engine.py:114
-            }
+// A face is linked from its first packet until it has been expired for GRACE_MS.  [engine.py:67]
+static void update_link(uint8_t f, uint8_t bit, uint8_t now32) {
+    uint8_t code = 0;
+    uint8_t i = 0;
+    if (isValueReceivedOnFaceExpired(f)) {  // engine.py:74
+        if ((link_mask & bit) == 0) {  // engine.py:75
+            return;  // engine.py:76
         }
+        if ((lost_mask & bit) == 0) {  // engine.py:77
+            lost_mask = (lost_mask | bit);  // engine.py:78
+            lost_at[f] = now32;  // engine.py:79
+            return;  // engine.py:80
+        }
+        if ((uint8_t)(now32 - lost_at[f]) <= 31) {  // engine.py:81
+            return;  // engine.py:82
+        }
+        link_mask = (link_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:83
+        if ((tx_wait & bit) != 0) {  // engine.py:84
+            bounce(tx_code[f], f);  // engine.py:85
+        }
+        code = queue_take(f);  // engine.py:86
+        for (i = 0; i < 12; i++) {  // engine.py:87
+            if (code == 0) {  // engine.py:88
+                break;  // engine.py:89
+            }
+            bounce(code, f);  // engine.py:90
+            code = queue_take(f);  // engine.py:91
+        }
+        link_lost(f);  // engine.py:92
+    } else {
+        if ((link_mask & bit) != 0) {  // engine.py:95
+            lost_mask = (lost_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:96
+            return;  // engine.py:97
+        }
+        link_mask = (link_mask | bit);  // engine.py:98
     }
+    lost_mask = (lost_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:101
+    tx_code[f] = 0;  // engine.py:102
+    tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:103
+    tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:104
+    ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:105
 }
 
-// Run the handshake on every linked face against the neighbour's latest value.  [engine.py:118]
-static void receive(void) {
-    uint8_t f = 0;
-    uint8_t bit = 0;
+// Run the handshake on a linked face against the neighbour's latest value.  [engine.py:108]
+static void receive(uint8_t f, uint8_t bit) {
     uint8_t value = 0;
     uint8_t code = 0;
     uint8_t their_ack = 0;
-    for (f = 0; f < 6; f++) {  // engine.py:120
-        bit = (1 << f);  // engine.py:121
-        if ((link_mask & bit) == 0) {  // engine.py:122
-            continue;  // engine.py:123
+    value = getLastValueReceivedOnFace(f);  // engine.py:110
+    code = ((value >> 1) & 15);  // engine.py:111
+    if (code == 0) {  // engine.py:112
+        ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:113
+    } else if ((ack_mask & bit) == 0) {  // engine.py:114
+        ack_mask = (ack_mask | bit);  // engine.py:115
+        deliver(code, f);  // engine.py:116
+    }
+    their_ack = ((value >> 5) & 1);  // engine.py:117
+    if ((tx_wait & bit) != 0) {  // engine.py:118
+        if (their_ack != 0) {  // engine.py:119
+            tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:120
+            tx_release = (tx_release | bit);  // engine.py:121
+            tx_code[f] = 0;  // engine.py:122
         }
-        value = getLastValueReceivedOnFace(f);  // engine.py:124
-        code = ((value >> 1) & 15);  // engine.py:125
-        if (code != 0) {  // engine.py:126
-            if ((ack_mask & bit) == 0) {  // engine.py:127
-                ack_mask = (ack_mask | bit);  // engine.py:128
-                deliver(code, f);  // engine.py:129
-            }
-        } else {
-            ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:131
-        }
-        their_ack = ((value >> 5) & 1);  // engine.py:132
-        if ((tx_wait & bit) != 0) {  // engine.py:133
-            if (their_ack != 0) {  // engine.py:134
-                tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:135
-                tx_release = (tx_release | bit);  // engine.py:136
-                tx_code[f] = 0;  // engine.py:137
-            }
-        } else if ((tx_release & bit) != 0) {  // engine.py:138
-            if (their_ack == 0) {  // engine.py:139
-                tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:140
-            }
-        }
+    } else if (their_ack == 0) {  // engine.py:123
+        tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:124
     }
 }
 
-// Present a queued message on every idle linked face, then publish the face values.  [engine.py:143]
+// Present a queued message on every idle linked face, then publish the face values.  [engine.py:127]
 static void transmit(void) {
-    uint8_t f = 0;
-    uint8_t bit = 0;
     uint8_t shown = 0;
-    for (f = 0; f < 6; f++) {  // engine.py:145
-        bit = (1 << f);  // engine.py:146
-        if (((link_mask & bit) != 0) && (((tx_wait | tx_release) & bit) == 0)) {  // engine.py:147
-            present_next(f);  // engine.py:148
+    uint8_t bit = 0;
+    uint8_t f = 0;
+    uint8_t code = 0;
+    uint8_t ack = 0;
+    shown = broadcast_bits();  // engine.py:129
+    bit = 1;  // engine.py:130
+    for (f = 0; f < 6; f++) {  // engine.py:131
+        if (((link_mask & bit) != 0) && (((tx_wait | tx_release) & bit) == 0)) {  // engine.py:132
+            code = queue_take(f);  // engine.py:133
+            if (code != 0) {  // engine.py:134
+                tx_code[f] = code;  // engine.py:135
+                tx_wait = (tx_wait | bit);  // engine.py:136
+            }
         }
-    }
-    shown = broadcast_bits();  // engine.py:149
-    for (f = 0; f < 6; f++) {  // engine.py:150
-        setValueSentOnFace(((shown | (uint8_t)(tx_code[f] << 1)) | (((ack_mask >> f) & 1) << 5)), f);  // engine.py:151
+        ack = 0;  // engine.py:137
+        if ((ack_mask & bit) != 0) {  // engine.py:138
+            ack = 32;  // engine.py:139
+        }
+        setValueSentOnFace((uint8_t)((shown | (tx_code[f] << 1)) | ack), f);  // engine.py:140
+        bit = (uint8_t)(bit << 1);  // engine.py:141
     }
 }
 
-// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:154]
+// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:155]
 __attribute__((unused)) static uint32_t engine_quiet_until(void) {
     uint32_t until = 0;
     uint8_t f = 0;
     uint32_t ends = 0;
     uint32_t t = 0;
-    until = 4294967295UL;  // engine.py:156
-    for (f = 0; f < 6; f++) {  // engine.py:157
-        if (((lost_mask >> f) & 1) != 0) {  // engine.py:158
-            ends = ((uint32_t)(1UL * (millis() & (uint32_t)(-32)) + ((((uint16_t)(1U * 32 - (((uint16_t)(1U * millis32() - lost_at[f])) & 255))) & 255) << 5)));  // engine.py:160
-            if (ends < until) {  // engine.py:161
-                until = ends;  // engine.py:162
+    until = 4294967295UL;  // engine.py:157
+    for (f = 0; f < 6; f++) {  // engine.py:158
+        if (((lost_mask >> f) & 1) != 0) {  // engine.py:159
+            ends = ((uint32_t)(1UL * (millis() & (uint32_t)(-32)) + ((uint8_t)(32 - (uint8_t)(millis32() - lost_at[f])) << 5)));  // engine.py:161
+            if (ends < until) {  // engine.py:162
+                until = ends;  // engine.py:163
             }
         }
     }
-    t = timers_quiet_until();  // engine.py:163
-    if (t < until) {  // engine.py:164
-        until = t;  // engine.py:165
+    t = timers_quiet_until();  // engine.py:164
+    if (t < until) {  // engine.py:165
+        until = t;  // engine.py:166
     }
-    return until;  // engine.py:166
+    return until;  // engine.py:167
 }
 
-// [engine.py:169]
+// [engine.py:170]
 void loop(void) {
-    update_links(millis32());  // engine.py:170
-    receive();  // engine.py:171
-    buttons();  // engine.py:172
-    timers();  // engine.py:173
-    transmit();  // engine.py:174
-    display();  // engine.py:175
+    uint8_t now32 = 0;
+    uint8_t bit = 0;
+    uint8_t f = 0;
+    now32 = millis32();  // engine.py:171
+    bit = 1;  // engine.py:172
+    for (f = 0; f < 6; f++) {  // engine.py:173
+        update_link(f, bit, now32);  // engine.py:174
+        if ((link_mask & bit) != 0) {  // engine.py:175
+            receive(f, bit);  // engine.py:176
+        }
+        bit = (uint8_t)(bit << 1);  // engine.py:177
+    }
+    buttons();  // engine.py:178
+    timers();  // engine.py:179
+    transmit();  // engine.py:180
+    display();  // engine.py:181
 }
 
-// [engine.py:188]
+// [engine.py:194]
 static void flood_start(uint8_t k) {
-    if (((flood_active >> k) & 1) == 0) {  // engine.py:189
-        flood_enter(k, 7);  // engine.py:190
+    if (((flood_active >> k) & 1) == 0) {  // engine.py:195
+        flood_enter(k, 7);  // engine.py:196
     }
 }
 
-// [engine.py:193]
+// [engine.py:199]
 static void flood_enter(uint8_t k, uint8_t parent) {
     uint8_t waiting = 0;
     uint8_t f = 0;
-    flood_active = (flood_active | (1 << k));  // engine.py:194
-    flood_parent[k] = parent;  // engine.py:195
-    waiting = 0;  // engine.py:196
-    for (f = 0; f < 6; f++) {  // engine.py:197
-        if ((f != parent) && (((link_mask >> f) & 1) != 0)) {  // engine.py:198
-            waiting = (waiting | (1 << f));  // engine.py:199
-            send_code((5 + (2 * k)), f);  // engine.py:200
+    flood_active = (flood_active | (1 << k));  // engine.py:200
+    flood_parent[k] = parent;  // engine.py:201
+    waiting = 0;  // engine.py:202
+    for (f = 0; f < 6; f++) {  // engine.py:203
+        if ((f != parent) && (((link_mask >> f) & 1) != 0)) {  // engine.py:204
+            waiting = (waiting | (1 << f));  // engine.py:205
+            send_code((5 + (2 * k)), f);  // engine.py:206
         }
     }
-    flood_waiting[k] = waiting;  // engine.py:201
-    on_flood(k);  // engine.py:202
-    flood_check(k);  // engine.py:203
+    flood_waiting[k] = waiting;  // engine.py:207
+    on_flood(k);  // engine.py:208
+    flood_check(k);  // engine.py:209
 }
 
-// [engine.py:206]
+// [engine.py:212]
 static void flood_receive(uint8_t k, uint8_t face) {
-    if (((flood_active >> k) & 1) == 0) {  // engine.py:207
-        flood_enter(k, face);  // engine.py:208
-    } else if ((flood_waiting[k] & (1 << face)) != 0) {  // engine.py:209
-        flood_waiting[k] = (flood_waiting[k] & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:210
-        flood_check(k);  // engine.py:211
+    if (((flood_active >> k) & 1) == 0) {  // engine.py:213
+        flood_enter(k, face);  // engine.py:214
+    } else if ((flood_waiting[k] & (1 << face)) != 0) {  // engine.py:215
+        flood_waiting[k] = (flood_waiting[k] & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:216
+        flood_check(k);  // engine.py:217
     } else {
-        send_code(((5 + (2 * k)) + 1), face);  // engine.py:214
+        send_code(((5 + (2 * k)) + 1), face);  // engine.py:220
     }
 }
 
-// An echo came back, or the face can no longer answer (bounced, neighbour gone).  [engine.py:217]
+// An echo came back, or the face can no longer answer (bounced, neighbour gone).  [engine.py:223]
 static void flood_answered(uint8_t k, uint8_t face) {
-    if ((((flood_active >> k) & 1) != 0) && ((flood_waiting[k] & (1 << face)) != 0)) {  // engine.py:219
-        flood_waiting[k] = (flood_waiting[k] & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:220
-        flood_check(k);  // engine.py:221
+    if ((((flood_active >> k) & 1) != 0) && ((flood_waiting[k] & (1 << face)) != 0)) {  // engine.py:225
+        flood_waiting[k] = (flood_waiting[k] & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:226
+        flood_check(k);  // engine.py:227
     }
 }
 
-// [engine.py:224]
+// [engine.py:230]
 static void flood_check(uint8_t k) {
-    if ((((flood_active >> k) & 1) != 0) && (flood_waiting[k] == 0)) {  // engine.py:225
-        flood_active = (flood_active & (uint8_t)((int16_t)(~(1 << k))));  // engine.py:226
-        if (flood_parent[k] == 7) {  // engine.py:227
-            on_flood_done(k);  // engine.py:228
+    if ((((flood_active >> k) & 1) != 0) && (flood_waiting[k] == 0)) {  // engine.py:231
+        flood_active = (flood_active & (uint8_t)((int16_t)(~(1 << k))));  // engine.py:232
+        if (flood_parent[k] == 7) {  // engine.py:233
+            on_flood_done(k);  // engine.py:234
         } else {
-            send_code(((5 + (2 * k)) + 1), flood_parent[k]);  // engine.py:230
+            send_code(((5 + (2 * k)) + 1), flood_parent[k]);  // engine.py:236
         }
     }
 }
 
-// [engine.py:233]
+// [engine.py:239]
 static void link_lost(uint8_t face) {
     uint8_t k = 0;
-    for (k = 0; k < 3; k++) {  // engine.py:234
-        flood_answered(k, face);  // engine.py:235
+    for (k = 0; k < 3; k++) {  // engine.py:240
+        flood_answered(k, face);  // engine.py:241
     }
 }
 
-// [engine.py:243]
+// [engine.py:249]
 static void timer_start(uint8_t k, uint16_t ms) {
-    timer_end[k] = (uint16_t)((uint32_t)(1UL * millis() + ms));  // engine.py:244
-    timer_on = (timer_on | (1 << k));  // engine.py:245
+    timer_end[k] = ((uint16_t)(1U * (uint16_t)millis() + ms));  // engine.py:250
+    timer_on = (timer_on | (1 << k));  // engine.py:251
 }
 
-// [engine.py:252]
+// [engine.py:258]
 static bool timer_running(uint8_t k) {
-    return (((timer_on >> k) & 1) != 0);  // engine.py:253
+    return (((timer_on >> k) & 1) != 0);  // engine.py:259
 }
 
-// [engine.py:256]
-static uint16_t timer_remaining(uint8_t k) {
+// [engine.py:262]
+__attribute__((unused)) static uint16_t timer_remaining(uint8_t k) {
     int16_t left = 0;
-    if (((timer_on >> k) & 1) == 0) {  // engine.py:257
-        return 0;  // engine.py:258
+    if (((timer_on >> k) & 1) == 0) {  // engine.py:263
+        return 0;  // engine.py:264
     }
-    left = (int16_t)((uint32_t)(1UL * timer_end[k] - millis()));  // engine.py:259
-    if (left < 0) {  // engine.py:260
-        return 0;  // engine.py:261
+    left = (int16_t)((uint16_t)(1U * timer_end[k] - (uint16_t)millis()));  // engine.py:265
+    if (left < 0) {  // engine.py:266
+        return 0;  // engine.py:267
     }
-    return (uint16_t)left;  // engine.py:262
+    return (uint16_t)left;  // engine.py:268
 }
 
-// [engine.py:265]
+// [engine.py:271]
 static void timers(void) {
     uint8_t k = 0;
-    for (k = 0; k < 2; k++) {  // engine.py:266
-        if ((((timer_on >> k) & 1) != 0) && ((int16_t)((uint32_t)(1UL * millis() - timer_end[k])) >= 0)) {  // engine.py:267
-            timer_on = (timer_on & (uint8_t)((int16_t)(~(1 << k))));  // engine.py:268
+    for (k = 0; k < 2; k++) {  // engine.py:272
+        if ((((timer_on >> k) & 1) != 0) && ((int16_t)((uint16_t)(1U * (uint16_t)millis() - timer_end[k])) >= 0)) {  // engine.py:273
+            timer_on = (timer_on & (uint8_t)((int16_t)(~(1 << k))));  // engine.py:274
         }
     }
 }
 
-// [engine.py:272]
+// [engine.py:278]
 __attribute__((unused)) static uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
     uint8_t k = 0;
     uint32_t ends = 0;
-    until = 4294967295UL;  // engine.py:273
-    for (k = 0; k < 2; k++) {  // engine.py:274
-        if (((timer_on >> k) & 1) != 0) {  // engine.py:275
-            ends = ((uint32_t)(1UL * millis() + timer_remaining(k)));  // engine.py:276
-            if (ends < until) {  // engine.py:277
-                until = ends;  // engine.py:278
+    until = 4294967295UL;  // engine.py:279
+    for (k = 0; k < 2; k++) {  // engine.py:280
+        if (((timer_on >> k) & 1) != 0) {  // engine.py:281
+            ends = ((uint32_t)(1UL * millis() + timer_remaining(k)));  // engine.py:282
+            if (ends < until) {  // engine.py:283
+                until = ends;  // engine.py:284
             }
         }
     }
-    return until;  // engine.py:279
+    return until;  // engine.py:285
 }
 
-// No message queued, on the wire or awaiting its handshake, and no flood under way.  [engine.py:282]
+// No message queued, on the wire or awaiting its handshake, and no flood under way.  [engine.py:288]
 __attribute__((unused)) static bool engine_idle(void) {
-    return ((queue_len == 0) && ((((tx_wait | tx_release) | ack_mask) | flood_active) == 0));  // engine.py:284
+    return ((queue_len == 0) && ((((tx_wait | tx_release) | ack_mask) | flood_active) == 0));  // engine.py:290
 }
 
 // Run the handlers of the button events the game uses.  [generated by blinkc]
 static void buttons(void) {
-    if (buttonSingleClicked()) {  // pirates_lasers.py:116
+    if (buttonSingleClicked()) {  // pirates_lasers.py:114
         press();
     }
-    if (buttonDoubleClicked()) {  // pirates_lasers.py:106
+    if (buttonDoubleClicked()) {  // pirates_lasers.py:104
         if (isAlone()) {
             cycle_kind();
         }
     }
-    if (buttonMultiClicked()) {  // pirates_lasers.py:179
+    if (buttonMultiClicked()) {  // pirates_lasers.py:177
         ask_reset();
     }
 }
 
 // A message arrived on `face`: run its handler.  [generated by blinkc]
 static void deliver(uint8_t code, uint8_t face) {
-    if ((code >= 1) && (code < 4)) {  // pirates_lasers.py:41
-        laser(face, (uint8_t)((code - 1) + 0));  // pirates_lasers.py:147
-    } else if (code == 4) {  // pirates_lasers.py:42
-        repaired(face);  // pirates_lasers.py:166
-    } else if (code == 5) {  // pirates_lasers.py:43
+    if ((code >= 1) && (code < 4)) {  // pirates_lasers.py:37
+        laser(face, (uint8_t)((code - 1) + 0));  // pirates_lasers.py:145
+    } else if (code == 4) {  // pirates_lasers.py:38
+        repaired(face);  // pirates_lasers.py:164
+    } else if (code == 5) {  // pirates_lasers.py:39
         flood_receive(0, face);
     } else if (code == 6) {
         flood_answered(0, face);
-    } else if (code == 7) {  // pirates_lasers.py:44
+    } else if (code == 7) {  // pirates_lasers.py:40
         flood_receive(1, face);
     } else if (code == 8) {
         flood_answered(1, face);
-    } else if (code == 9) {  // pirates_lasers.py:45
+    } else if (code == 9) {  // pirates_lasers.py:41
         flood_receive(2, face);
     } else if (code == 10) {
         flood_answered(2, face);
@@ -658,30 +652,30 @@ static void deliver(uint8_t code, uint8_t face) {
 
 // A message could not be delivered out of `face`: nobody is there.  [generated by blinkc]
 static void bounce(uint8_t code, uint8_t face) {
-    if (code == 5) {  // pirates_lasers.py:43
+    if (code == 5) {  // pirates_lasers.py:39
         flood_answered(0, face);
-    } else if (code == 7) {  // pirates_lasers.py:44
+    } else if (code == 7) {  // pirates_lasers.py:40
         flood_answered(1, face);
-    } else if (code == 9) {  // pirates_lasers.py:45
+    } else if (code == 9) {  // pirates_lasers.py:41
         flood_answered(2, face);
     }
 }
 
 // Flood k reached this tile.  [generated by blinkc]
 static void on_flood(uint8_t k) {
-    if (k == 0) {  // pirates_lasers.py:43
-        forget_beams();  // pirates_lasers.py:131
-    } else if (k == 1) {  // pirates_lasers.py:44
-        reset();  // pirates_lasers.py:184
-    } else if (k == 2) {  // pirates_lasers.py:45
-        ship_sank();  // pirates_lasers.py:174
+    if (k == 0) {  // pirates_lasers.py:39
+        forget_beams();  // pirates_lasers.py:129
+    } else if (k == 1) {  // pirates_lasers.py:40
+        reset();  // pirates_lasers.py:182
+    } else if (k == 2) {  // pirates_lasers.py:41
+        ship_sank();  // pirates_lasers.py:172
     }
 }
 
 // Flood k, started here, has reached every tile.  [generated by blinkc]
 static void on_flood_done(uint8_t k) {
-    if (k == 0) {  // pirates_lasers.py:43
-        fire();  // pirates_lasers.py:136
+    if (k == 0) {  // pirates_lasers.py:39
+        fire();  // pirates_lasers.py:134
     }
 }
 
@@ -697,12 +691,12 @@ static uint8_t broadcast_bits(void) {
 
 // Set the LEDs (every pass).  [generated by blinkc]
 static void display(void) {
-    show();  // pirates_lasers.py:195
+    show();  // pirates_lasers.py:193
 }
 
 // Runs once at power-up.  [generated by blinkc]
 void setup(void) {
-    randomize();  // pirates_lasers.py:25
+    randomize();  // pirates_lasers.py:21
 }
 
 #ifdef BLINKC_HOST
