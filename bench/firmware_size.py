@@ -1,11 +1,15 @@
-"""Firmware size of sketches on the real Blinks SDK: total flash, game flash
-(total minus an empty sketch built the same way), and RAM.
+"""Firmware size of blinkc's generated games (and any sketch), against the tile's budgets.
 
-    BLINKS_SDK=/path/to/Blinks-SDK python bench/firmware_size.py [SKETCH ...]
+    python bench/firmware_size.py                      # every game in firmware/
+    BLINKS_SDK=/path/to/Blinks-SDK python bench/firmware_size.py [GAME.py|SKETCH ...]
 
-Without arguments it measures the test sketches in tests/fixtures/sketches.
-Without BLINKS_SDK it says what it needs and exits (successfully: `make bench`
-runs it on machines without the SDK too).
+Always: the AVR code size of each game's own generated code (avr-gcc -Os,
+compiled against blinkc's headers, so the SDK's functions are not counted).
+With BLINKS_SDK and avr-gcc: each sketch fully built with the SDK's recipe
+(-Os, LTO, its linker script) next to an empty sketch built the same way:
+total flash, game flash (total minus the empty sketch), RAM, and the game's
+own RAM (RAM minus the empty sketch's), with the goals for Pirates & Lasers
+(at most 4,500 bytes of flash and 56 bytes of game RAM).
 """
 
 from __future__ import annotations
@@ -19,57 +23,70 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from blinkc.backends.cpp import generate_cpp  # noqa: E402
 from blinkc.build import BudgetExceeded, BuildError, SizeReport, build, find_sdk  # noqa: E402
+from blinkc.games import load_program  # noqa: E402
+from blinkc.native import avr_code_size, sketch_from_text  # noqa: E402
+from blinkc.native.toolchain import ToolMissing  # noqa: E402
 
-SKETCHES = ROOT / "tests" / "fixtures" / "sketches"
 EMPTY_SKETCH = "void setup() {\n}\n\nvoid loop() {\n}\n"
+GOALS = {"pirates_lasers": (4_500, 56)}
 
 
-def measure(source: Path, out: Path, sdk, backend: str) -> tuple[SizeReport, bool]:
-    """The size report of `source`, and whether it fits on a tile."""
+def own_code(game: Path) -> int:
+    """Bytes of the game's own code for the AVR (no SDK)."""
+    text = generate_cpp(load_program(game))
+    return sum(avr_code_size(sketch_from_text(text, game.stem, game.with_suffix(".ino"))).values())
+
+
+def measure(source: Path, out: Path, sdk) -> tuple[SizeReport, bool]:
     try:
-        return build(source, out, sdk=sdk, backend=backend).report, True
+        return build(source, out, sdk=sdk, backend="avr-gcc").report, True
     except BudgetExceeded as over:
         return over.report, False
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("sketches", nargs="*", type=Path, help=".ino, sketch folder or GAME.py")
-    parser.add_argument("--backend", default="avr-gcc", choices=("auto", "arduino-cli", "avr-gcc"))
+    parser.add_argument("sources", nargs="*", type=Path, help="GAME.py, .ino or sketch folder")
     args = parser.parse_args()
+    sources = args.sources or sorted((ROOT / "firmware").glob("*.py"))
+    games = [s for s in sources if s.suffix == ".py"]
+
+    print("Own generated code (avr-gcc -Os against blinkc's headers; SDK functions not counted):")
+    try:
+        for g in games:
+            print(f"  {g.stem:24} {own_code(g):6,} bytes")
+    except ToolMissing as e:
+        print(f"  skipped: {e}")
+
     if not os.environ.get("BLINKS_SDK"):
-        print(
-            "firmware_size: needs BLINKS_SDK set to a Blinks SDK folder (a checkout of "
-            "Move38/Blinks-SDK or bigjosh/Move38-Arduino-Platform) and avr-gcc; skipped."
-        )
+        print("\nFull image: set BLINKS_SDK to a Blinks SDK checkout (Move38/Blinks-SDK or "
+              "bigjosh/Move38-Arduino-Platform) to build against it.")
         return 0
-    sketches = args.sketches or [SKETCHES / "Spinner", SKETCHES / "NeighbourGlow"]
     try:
         sdk = find_sdk()
         with tempfile.TemporaryDirectory(prefix="blinkc-size-") as tmp:
             work = Path(tmp)
             (work / "Empty").mkdir()
             (work / "Empty" / "Empty.ino").write_text(EMPTY_SKETCH)
-            empty, _ = measure(work / "Empty", work / "out-empty", sdk, args.backend)
-            rows = [("(empty sketch)", empty, True)]
-            for i, sketch in enumerate(sketches):
-                report, fits = measure(sketch, work / f"out-{i}", sdk, args.backend)
-                rows.append((sketch.stem if sketch.suffix else sketch.name, report, fits))
+            empty, _ = measure(work / "Empty", work / "out-empty", sdk)
+            rows = [(s.stem, *measure(s, work / f"out-{i}", sdk)) for i, s in enumerate(sources)]
     except BuildError as err:
         print(f"firmware_size: {err}", file=sys.stderr)
         return 1
-
-    print(f"SDK: {sdk.describe()}; backend {args.backend}")
-    limits = f"game image {empty.flash_limit:,} bytes of flash, {empty.ram_limit:,} bytes of RAM"
-    print(f"Limits: {limits}")
-    print(f"{'sketch':24} {'flash':>7} {'game':>7} {'RAM':>6} {'stack':>6}  fits")
+    print(f"\nFull image with {sdk.describe()} (avr-gcc, the SDK's recipe):")
+    print(f"  limits: game image {empty.flash_limit:,} bytes of flash, {empty.ram_limit:,} bytes of RAM")
+    print(f"  {'sketch':24} {'flash':>7} {'game':>7} {'RAM':>6} {'game RAM':>9}  fits  goal")
+    print(f"  {'(empty sketch)':24} {empty.flash:7,} {0:7,} {empty.ram:6,} {0:9,}")
     for name, report, fits in rows:
-        game = report.flash - empty.flash
-        print(
-            f"{name:24} {report.flash:7,} {game:7,} {report.ram:6,} {report.stack_free:6,}"
-            f"  {'yes' if fits else 'NO'}"
-        )
+        goal = GOALS.get(name)
+        verdict = ""
+        if goal:
+            ok = report.flash <= goal[0] and report.ram - empty.ram <= goal[1]
+            verdict = f"flash <= {goal[0]:,}, game RAM <= {goal[1]}: {'met' if ok else 'NOT met'}"
+        print(f"  {name:24} {report.flash:7,} {report.flash - empty.flash:7,} {report.ram:6,} "
+              f"{report.ram - empty.ram:9,}  {'yes' if fits else 'NO ':3}  {verdict}")
     return 0
 
 
