@@ -6,6 +6,7 @@ import linecache
 import sys
 import traceback
 import types
+import warnings
 from pathlib import Path
 
 from ..ir.nodes import SrcLoc
@@ -42,7 +43,11 @@ def load_module(path: str | Path) -> tuple[types.ModuleType | None, list[DslErro
     linecache.checkcache(str(path))
     sys.modules[name] = module  # so inspect can find the source of its functions
     try:
-        exec(compile(source, str(path), "exec"), module.__dict__)
+        with warnings.catch_warnings():
+            # Python's own hints (e.g. "is" with a literal) are repeated better by blinkc's checks.
+            warnings.simplefilter("ignore", SyntaxWarning)
+            code = compile(source, str(path), "exec")
+        exec(code, module.__dict__)
     except Exception as exc:  # the game file is user code: report, never crash
         return None, [_error_from_exception(path, exc)]
     return module, []
