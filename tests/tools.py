@@ -10,18 +10,23 @@ import shutil
 
 import pytest
 
-_TOOLS = {
-    "g++": ("g++", "g++ (runs the generated C++ on the host)"),
-    "avr-gcc": ("avr-gcc", "avr-gcc (Debian: gcc-avr avr-libc)"),
-    "avrdude": ("avrdude", "avrdude"),
+#: How to get each tool on Debian.
+_HINTS = {
+    "g++": "g++ (runs the generated C++ and sketches on the host): apt-get install g++",
+    "avr-gcc": "avr-gcc: apt-get install gcc-avr avr-libc",
+    "avr-g++": "avr-g++: apt-get install gcc-avr avr-libc",
+    "avr-objcopy": "avr-objcopy: apt-get install binutils-avr",
+    "avr-size": "avr-size: apt-get install binutils-avr",
+    "avrdude": "avrdude: apt-get install avrdude",
 }
 
 
-def require_tool(tool: str) -> None:
-    exe, what = _TOOLS[tool]
-    if shutil.which(exe):
-        return
-    message = f"{what} is not installed"
-    if os.environ.get("BLINKC_REQUIRE_TOOLS") == "1":
-        pytest.fail(f"{message} (BLINKC_REQUIRE_TOOLS=1)")
-    pytest.skip(message)
+def require_tool(*names: str) -> str:
+    """The path of the first tool; skip (or, in CI, fail) when any of them is missing."""
+    missing = [n for n in names if shutil.which(n) is None]
+    if missing:
+        what = "; ".join(_HINTS.get(n, n) for n in missing)
+        if os.environ.get("BLINKC_REQUIRE_TOOLS") == "1":
+            pytest.fail(f"BLINKC_REQUIRE_TOOLS=1 but a tool is missing: {what}")
+        pytest.skip(f"not installed: {what}")
+    return shutil.which(names[0]) or names[0]

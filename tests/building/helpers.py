@@ -4,12 +4,12 @@ except under BLINKC_REQUIRE_TOOLS=1 (CI), where a missing tool is a failure.
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
-import pytest
 from intelhex import IntelHex
+
+from ..tools import require_tool
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 STANDIN = FIXTURES / "standin_sdk"
@@ -19,13 +19,7 @@ AVR_TOOLS = ("avr-gcc", "avr-g++", "avr-gcc-ar", "avr-objcopy", "avr-size")
 
 def require_tools(*names: str) -> None:
     """Skip (or, with BLINKC_REQUIRE_TOOLS=1, fail) when a tool is not on PATH."""
-    missing = [n for n in names if shutil.which(n) is None]
-    if not missing:
-        return
-    reason = f"needs {', '.join(missing)} (Debian: apt-get install gcc-avr avr-libc binutils-avr)"
-    if os.environ.get("BLINKC_REQUIRE_TOOLS") == "1":
-        pytest.fail(f"BLINKC_REQUIRE_TOOLS=1 but a tool is missing: {reason}")
-    pytest.skip(reason)
+    require_tool(*names)
 
 
 def write_fake_bios(path: Path) -> IntelHex:

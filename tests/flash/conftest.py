@@ -29,17 +29,3 @@ def connected(sim: ProgrammerSim, baud: int | None = None):
                            transport=sim.transport(baud))
     prog.connect()
     return prog
-
-
-@pytest.fixture
-def avrdude() -> str:
-    """avrdude's path; skipped without it, except in CI (BLINKC_REQUIRE_TOOLS=1)."""
-    import os
-    import shutil
-
-    path = shutil.which("avrdude")
-    if path is None:
-        if os.environ.get("BLINKC_REQUIRE_TOOLS") == "1":
-            pytest.fail("avrdude is required here (BLINKC_REQUIRE_TOOLS=1) but not installed")
-        pytest.skip("avrdude is not installed (sudo apt-get install avrdude)")
-    return path

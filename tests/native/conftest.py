@@ -2,26 +2,20 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 from blinkc.native import NativeSketch, load_sketch
-from blinkc.native.toolchain import have
+
+from ..tools import require_tool
 
 SKETCHES = Path(__file__).parent / "sketches"
-REQUIRE_TOOLS = os.environ.get("BLINKC_REQUIRE_TOOLS") == "1"
 
 
 def need(tool: str, what: str) -> None:
     """Skip without the tool, or fail when BLINKC_REQUIRE_TOOLS=1 says it must be there."""
-    if have(tool):
-        return
-    message = f"{what} is not installed"
-    if REQUIRE_TOOLS:
-        pytest.fail(f"{message} (BLINKC_REQUIRE_TOOLS=1)")
-    pytest.skip(message)
+    require_tool({"host": "g++", "avr": "avr-g++"}[tool])
 
 
 @pytest.fixture(scope="session")

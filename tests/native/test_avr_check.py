@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import SKETCHES
+from .conftest import SKETCHES
 
 from blinkc.native import (
     AvrBuildError,
@@ -85,7 +85,7 @@ def test_test_sketches_have_no_16_bit_int_hazards(avr):
 
 
 def test_a_third_party_style_sketch_compiles_for_the_tile_too(avr, tmp_path):
-    from test_sketches import CALLS_BEFORE_DEFINING
+    from .test_sketches import CALLS_BEFORE_DEFINING
 
     path = tmp_path / "Early.ino"
     path.write_text(CALLS_BEFORE_DEFINING)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from native_helpers import Recorder, click
+from .native_helpers import Recorder, click
 
 from blinkc.runtime.color import BLUE, GREEN, RED, YELLOW, dim
 from blinkc.world import World
