@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from .conftest import SKETCHES
 
 from blinkc.native import (
     AvrBuildError,
@@ -12,6 +11,8 @@ from blinkc.native import (
     int16_warnings,
     load_sketch,
 )
+
+from .conftest import SKETCHES
 
 SLOPPY = """
 void setup() {}

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from .native_helpers import Recorder, click
-
 from blinkc.runtime.color import OFF, dim, makeColorHSB
 from blinkc.world import World
+
+from .native_helpers import Recorder, click
 
 HOLD_MS, HUE_STEP = 300, 40
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from .native_helpers import Recorder, click
-
 from blinkc.runtime.color import BLUE, GREEN, RED, YELLOW, dim
 from blinkc.world import World
+
+from .native_helpers import Recorder, click
 
 READY, SPINNING, TAG, IT = 1, 2, 3, 4
 SPIN_MS, STEP_MS = 600, 50
