@@ -93,6 +93,7 @@ BLINKLIB: dict[str, Builtin] = {
     "setColorOnFace": Builtin((COLOR, U8), None, pure=False),
     "random": Builtin((U16,), U16, pure=False),
     "randomize": Builtin((), None, pure=False),
+    "randomWord": Builtin((), U16, pure=False),
     "makeColorRGB": Builtin((U8, U8, U8), COLOR),
     "makeColorHSB": Builtin((U8, U8, U8), COLOR),
     "dim": Builtin((COLOR, U8), COLOR),
@@ -764,6 +765,10 @@ class FunctionCompiler:
             if len(args) != 1:
                 raise self.fail(n, "t.random(limit) takes the largest value to draw")
             return Call("random", (convert(self.expr(args[0]), U16),), U16, builtin=True)
+        if method == "random_word":
+            if args:
+                raise self.fail(n, "t.random_word() takes no arguments")
+            return Call("randomWord", (), U16, builtin=True)
         if method == "has_neighbor":
             if len(args) != 1:
                 raise self.fail(n, "t.has_neighbor(face) takes one face")
@@ -774,7 +779,7 @@ class FunctionCompiler:
             raise self.fail(n, "t.neighbor(face) is read through a broadcast value",
                             "t.neighbor(f).kind, for a field declared with broadcast=True")
         raise self.fail(n, f"the tile has no method {method}()",
-                        "tile methods: send, flood, color, color_all, random, has_neighbor")
+                        "tile methods: send, flood, color, color_all, random, random_word, has_neighbor")
 
     def send(self, n: ast.Call) -> Call:
         kw = {k.arg: k.value for k in n.keywords}
