@@ -18,7 +18,6 @@ from typing import Any
 from ..ir.nodes import (
     BOOL,
     I16,
-    I32,
     U8,
     U16,
     U32,
@@ -969,4 +968,3 @@ def _is_dsl_helper(v: Any) -> bool:
 
 
 __all__ = ["BLINKLIB", "ColorConst", "FunctionCompiler", "Signature", "Symbols", "parse_function"]
-_ = I32  # re-exported type name used by engine annotations

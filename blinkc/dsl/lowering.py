@@ -9,7 +9,6 @@ alongside, then everything unreachable is pruned away.
 from __future__ import annotations
 
 import ast
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,6 @@ from ..ir.nodes import (
     BOOL,
     I16,
     U8,
-    U32,
     Assign,
     BinOp,
     BoolOp,
@@ -794,4 +792,3 @@ def _names(body: tuple[Stmt, ...]) -> set[str]:
 
 
 __all__ = ["LINK_GRACE_MS", "GameLowering", "Lowered", "walk_stmts"]
-_ = (math, U32)

@@ -48,7 +48,6 @@ class SrcLoc:
         return f"{self.file}:{self.line}"
 
 
-NOWHERE = SrcLoc("<blinkc>", 0)
 
 
 # ----------------------------------------------------------------- expressions
@@ -279,5 +278,3 @@ class Program:
     def state_fields(self) -> tuple[GlobalVar, ...]:
         return tuple(g for g in self.globals if g.role == "state")
 
-
-__all__ += ["I32", "NOWHERE", "U8", "U16", "U32"]
