@@ -130,6 +130,7 @@ class GameLowering:
         if self.errors:
             return Lowered(None, self.errors, self.warnings)
         program = self.prune()
+        self.check_overflow(program)
         return Lowered(program, self.errors, self.warnings)
 
     # ---------------------------------------------------------- declarations
@@ -644,6 +645,37 @@ class GameLowering:
                 self.err(h.loc, f"{h.fn.__name__!r} is both a field and a derived value",
                          "rename one of them")
 
+    def check_overflow(self, program: Program) -> None:
+        """Warn where the game's own arithmetic can wrap around its 8/16/32-bit type."""
+        from ..backends.ranges import Ranges  # late: the backends import the IR this builds
+
+        ranges = Ranges(program)
+        for fn in program.functions:
+            if fn.role not in ("handler", "helper", "derived", "display"):
+                continue
+            ranges.enter(fn)
+            for stmt in fn.body:
+                for s in walk_stmts((stmt,)):
+                    loc = getattr(s, "loc", None)
+                    if loc is None:
+                        continue
+                    for e in _direct_exprs(s):
+                        self._overflow_in(e, ranges, loc)
+
+    def _overflow_in(self, e: Expr, ranges: Any, loc: SrcLoc) -> None:
+        for node in _walk_exprs(e):
+            if isinstance(node, BinOp) and node.op in ("+", "-", "*", "<<"):
+                if any(_unknown(ranges.of(x), x.type) for x in (node.left, node.right)):
+                    continue  # nothing is known about an operand: a warning would only be noise
+                lo, hi = ranges.exact(node)
+                if lo < node.type.min or hi > node.type.max:
+                    worst = hi if hi > node.type.max else lo
+                    self.warn(loc, f"this {_OP_NAMES[node.op]} can reach {worst:,}, beyond "
+                                   f"{node.type.c_name} ({node.type.min:,}..{node.type.max:,}): "
+                                   "it wraps around on the tile",
+                              "reorder or scale it (e.g. divide first, or shift), or clamp it with min()")
+                    return  # one warning per statement is enough
+
     # ------------------------------------------------------------------- prune
     def drop_empty_calls(self) -> None:
         """Calls to functions with nothing in them are dropped (e.g. a dispatch with no handler)."""
@@ -752,6 +784,28 @@ def _walk_exprs(e: Expr):
             yield from _walk_exprs(a)
     elif isinstance(e, Index):
         yield from _walk_exprs(e.index)
+
+
+_OP_NAMES = {"+": "sum", "-": "difference", "*": "product", "<<": "shift"}
+
+
+def _unknown(r: tuple[int, int], t: IntType) -> bool:
+    return t.bits >= 16 and r == (t.min, t.max)
+
+
+def _direct_exprs(s: Stmt):
+    """The expressions a statement evaluates itself (not those of nested statements)."""
+    if isinstance(s, If):
+        return [s.test]
+    if isinstance(s, For):
+        return [s.start, s.stop]
+    if isinstance(s, Assign | Local):
+        return [s.value]
+    if isinstance(s, Return):
+        return [s.value] if s.value is not None else []
+    if isinstance(s, ExprStmt):
+        return [s.value]
+    return []
 
 
 def walk_stmts(body: tuple[Stmt, ...] | list[Stmt]):

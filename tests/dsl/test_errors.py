@@ -275,3 +275,30 @@ def test_unused_message_is_a_warning_not_an_error(tmp_path):
     assert not errors
     assert any("never sent" in w.message for w in warnings)
     assert any("no @game.on_message handler" in w.message for w in warnings)
+
+
+def test_arithmetic_that_can_wrap_is_a_warning_with_the_line(tmp_path):
+    body = """
+        score = game.field(range(0, 100), default=0)
+
+        @game.on_click
+        def f(t):
+            t.score = t.score * 1000 // 100  # here
+        """
+    path, errors, warnings = errors_of(tmp_path, body)
+    assert not errors
+    (w,) = [w for w in warnings if "wraps around" in w.message]
+    assert w.loc.line == line_of(body, "# here")
+    assert "can reach 99,000, beyond int16_t" in w.message and "divide first" in w.hint
+
+
+def test_arithmetic_within_its_type_gives_no_wrap_warning(tmp_path):
+    body = """
+        score = game.field(range(0, 100), default=0)
+
+        @game.on_click
+        def f(t):
+            t.score = t.score * 100 // 1000
+        """
+    _, errors, warnings = errors_of(tmp_path, body)
+    assert not errors and not [w for w in warnings if "wraps around" in w.message]
