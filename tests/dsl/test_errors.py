@@ -285,7 +285,7 @@ def test_arithmetic_that_can_wrap_is_a_warning_with_the_line(tmp_path):
         def f(t):
             t.score = t.score * 1000 // 100  # here
         """
-    path, errors, warnings = errors_of(tmp_path, body)
+    _, errors, warnings = errors_of(tmp_path, body)
     assert not errors
     (w,) = [w for w in warnings if "wraps around" in w.message]
     assert w.loc.line == line_of(body, "# here")
