@@ -62,17 +62,16 @@ def hull(t):
 @game.derived(bool)
 def illegal(t):
     """Alone; a weak link; or a Hazard/Redirector touching no Hull (display only)."""
-    if t.alone:
-        return True
+    alone = True
+    hull_near = t.kind == Piece.HULL
     for f in faces():
-        if t.has_neighbor(f) and not t.has_neighbor(ccw(f)) and not t.has_neighbor(cw(f)):
-            return True
-    if t.kind == Piece.HULL:
-        return False
-    for f in faces():
-        if t.has_neighbor(f) and t.neighbor(f).hull:
-            return False
-    return True
+        if t.has_neighbor(f):
+            if not t.has_neighbor(ccw(f)) and not t.has_neighbor(cw(f)):
+                return True  # a weak link
+            alone = False
+            if t.neighbor(f).hull:
+                hull_near = True
+    return alone or not hull_near
 
 
 # --- hit points ------------------------------------------------------------------
@@ -217,8 +216,8 @@ def look(t):
         elif t.kind == Piece.HAZARD:
             if (f + t.orient) % 2 == 0:
                 c = RED
-            if t.sunk and f < t.shots % 7:
-                c = WHITE  # the score: shots fired
+            if t.sunk and f < t.shots:
+                c = WHITE  # the score: shots fired (up to six)
         elif f == t.orient or f == cw(t.orient, 2):
             c = REDIRECTOR_COLOUR
         if flashing and bit(t.flash_faces, f):

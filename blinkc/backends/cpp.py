@@ -295,7 +295,12 @@ class CppRenderer:
     def global_decl(self, g: GlobalVar) -> dict:
         name = self.name(g.name)
         if g.size is not None:
-            decl = f"static {ctype(g.type)} {name}[{g.size}];"
+            values = tuple(g.init) if isinstance(g.init, tuple) else (int(g.init),) * g.size
+            if any(values):
+                init = ", ".join(const_literal(v, g.type) for v in values)
+                decl = f"static {ctype(g.type)} {name}[{g.size}] = {{{init}}};"
+            else:
+                decl = f"static {ctype(g.type)} {name}[{g.size}];"  # zeroed at start-up
         else:
             init = const_literal(int(g.init), g.type)  # type: ignore[arg-type]
             decl = f"static {ctype(g.type)} {name} = {init};"

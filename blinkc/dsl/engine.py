@@ -21,7 +21,7 @@ One message crosses a link in a four-phase handshake:
 # --- per-face link state --------------------------------------------------------
 link_mask: u8 = 0  # bit f: a neighbour is linked on face f
 lost_mask: u8 = 0  # bit f: face f is expired but still inside the grace period
-lost_at: u8[6] = 0  # (millis / 32) when face f expired, for the grace period
+lost_at: u8[6] = 0  # millis256() when face f expired, for the grace period
 
 # --- per-face protocol state ------------------------------------------------------
 tx_code: u8[6] = 0  # the code we present on face f (0: idle)
@@ -35,9 +35,9 @@ queue_len: u8 = 0
 overflow: bool = False  # a send found the queue full (shown as an error)
 
 
-def millis32() -> u8:
-    """Milliseconds in 32 ms units (wrapping at 256), for the link grace period."""
-    return millis() >> 5
+def millis256() -> u8:
+    """The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace."""
+    return millis() >> 8
 
 
 def send_code(code: u8, face: u8) -> None:
@@ -157,8 +157,8 @@ def engine_quiet_until() -> u32:
     until: u32 = NEVER
     for f in range(6):
         if (lost_mask >> f) & 1:
-            # The grace period ends GRACE_UNITS + 1 units of 32 ms after lost_at.
-            ends: u32 = (millis() & ~31) + (u8(GRACE_UNITS + 1 - u8(millis32() - lost_at[f])) << 5)
+            # The grace period ends GRACE_UNITS + 1 units of 256 ms after lost_at.
+            ends: u32 = (millis() & ~255) + (u32(u8(GRACE_UNITS + 1 - u8(millis256() - lost_at[f]))) << 8)
             if ends < until:
                 until = ends
     t: u32 = timers_quiet_until()
@@ -168,7 +168,7 @@ def engine_quiet_until() -> u32:
 
 
 def loop() -> None:
-    now32: u8 = millis32()
+    now32: u8 = millis256()
     bit: u8 = 1
     for f in range(6):
         update_link(f, bit, now32)
@@ -186,35 +186,34 @@ def loop() -> None:
 # flood's handler, and goes on to every other linked face. A tile leaves the
 # wave when every face it sent to has answered (with the wave itself, or an
 # echo); it then echoes to its parent. The starter learns the wave is done.
-flood_active: u8 = 0  # bit k: this tile is inside a wave of flood k
-flood_parent: u8[N_FLOODS] = 0  # the face the wave came from (7: we started it)
+flood_parent: u8[N_FLOODS] = 255  # the face the wave came from; STARTER: we started it; 255: none
 flood_waiting: u8[N_FLOODS] = 0  # faces that have not answered yet
 
 
 def flood_start(k: u8) -> None:
-    if not (flood_active >> k) & 1:
-        flood_enter(k, 7)
+    if flood_parent[k] == 255:
+        flood_enter(k, STARTER)
 
 
 def flood_enter(k: u8, parent: u8) -> None:
-    flood_active |= 1 << k
     flood_parent[k] = parent
     waiting: u8 = 0
+    bit: u8 = 1
     for f in range(6):
-        if f != parent and (link_mask >> f) & 1:
-            waiting |= 1 << f
+        if f != parent and link_mask & bit:
+            waiting |= bit
             send_code(FLOOD_CODE + 2 * k, f)
+        bit <<= 1
     flood_waiting[k] = waiting
     on_flood(k)
     flood_check(k)
 
 
 def flood_receive(k: u8, face: u8) -> None:
-    if not (flood_active >> k) & 1:
+    if flood_parent[k] == 255:
         flood_enter(k, face)
     elif flood_waiting[k] & (1 << face):
-        flood_waiting[k] &= ~(1 << face)
-        flood_check(k)
+        flood_answered(k, face)
     else:
         # A wave started elsewhere meets ours: answer it so it can finish.
         send_code(FLOOD_CODE + 2 * k + 1, face)
@@ -222,18 +221,18 @@ def flood_receive(k: u8, face: u8) -> None:
 
 def flood_answered(k: u8, face: u8) -> None:
     """An echo came back, or the face can no longer answer (bounced, neighbour gone)."""
-    if (flood_active >> k) & 1 and flood_waiting[k] & (1 << face):
-        flood_waiting[k] &= ~(1 << face)
-        flood_check(k)
+    flood_waiting[k] &= ~(1 << face)
+    flood_check(k)
 
 
 def flood_check(k: u8) -> None:
-    if (flood_active >> k) & 1 and flood_waiting[k] == 0:
-        flood_active &= ~(1 << k)
-        if flood_parent[k] == 7:
+    parent: u8 = flood_parent[k]
+    if parent != 255 and flood_waiting[k] == 0:
+        flood_parent[k] = 255
+        if parent == STARTER:
             on_flood_done(k)
         else:
-            send_code(FLOOD_CODE + 2 * k + 1, flood_parent[k])
+            send_code(FLOOD_CODE + 2 * k + 1, parent)
 
 
 def link_lost(face: u8) -> None:
@@ -287,4 +286,9 @@ def timers_quiet_until() -> u32:
 
 def engine_idle() -> bool:
     """No message queued, on the wire or awaiting its handshake, and no flood under way."""
-    return queue_len == 0 and (tx_wait | tx_release | ack_mask | flood_active) == 0
+    if queue_len != 0 or (tx_wait | tx_release | ack_mask) != 0:
+        return False
+    for k in range(N_FLOODS):
+        if flood_parent[k] != 255:
+            return False
+    return True

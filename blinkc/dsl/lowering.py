@@ -52,8 +52,9 @@ from .types import TYPE_NAMES, binop, compare, convert, storage_type
 ENGINE_FILE = Path(__file__).with_name("engine.py")
 FACE_VALUE_BITS = 6
 #: How long a face may stay expired before its link is considered gone.
-LINK_GRACE_MS = 1000
-GRACE_UNITS = LINK_GRACE_MS // 32
+LINK_GRACE_MS = 1024
+#: In the engine's 256 ms units: expired for more than 3 whole units (768-1,024 ms) ends a link.
+GRACE_UNITS = 3
 QUEUE_LEN = 12
 BLINKC = SrcLoc("blinkc", 0)
 
@@ -280,6 +281,7 @@ class GameLowering:
             "ACK_SHIFT": self.ack_shift, "FLOOD_CODE": self.flood_code,
             "N_FLOODS": len(self.game.floods), "N_TIMERS": len(self.game.timers),
             "QUEUE_LEN": QUEUE_LEN, "GRACE_UNITS": GRACE_UNITS, "NEVER": NEVER,
+            "STARTER": 7,
         }
         self.sym.constants.update(consts)
         docs = {
@@ -289,8 +291,9 @@ class GameLowering:
             "FLOOD_CODE": "code of the first flood's wave (its echo is the next code)",
             "N_FLOODS": "floods the game declares", "N_TIMERS": "timers the game declares",
             "QUEUE_LEN": "messages that can wait for a busy face",
-            "GRACE_UNITS": f"a link survives {LINK_GRACE_MS} ms expired (in 32 ms units)",
+            "GRACE_UNITS": "a link survives 768-1,024 ms expired (in 256 ms units)",
             "NEVER": "no deadline",
+            "STARTER": "flood_parent of a wave this tile started",
         }
         self.constants = [(k, v, docs[k]) for k, v in consts.items()]
         for node in tree.body:

@@ -25,8 +25,9 @@ static const uint8_t FLOOD_CODE = 4;  // code of the first flood's wave (its ech
 static const uint8_t N_FLOODS = 1;  // floods the game declares
 static const uint8_t N_TIMERS = 1;  // timers the game declares
 static const uint8_t QUEUE_LEN = 12;  // messages that can wait for a busy face
-static const uint8_t GRACE_UNITS = 31;  // a link survives 1000 ms expired (in 32 ms units)
+static const uint8_t GRACE_UNITS = 3;  // a link survives 768-1,024 ms expired (in 256 ms units)
 static const uint32_t NEVER = 4294967295UL;  // no deadline
+static const uint8_t STARTER = 7;  // flood_parent of a wave this tile started
 
 // ---- The game's state (its fields) -------------------------------------------
 static uint8_t level = 0;  // beacon.py:6: 0..3
@@ -44,11 +45,10 @@ static uint8_t ack_mask = 0;  // engine.py:30
 static uint8_t queue[12];  // engine.py:33
 static uint8_t queue_len = 0;  // engine.py:34
 static bool overflow = false;  // engine.py:35
-static uint8_t flood_active = 0;  // engine.py:189
-static uint8_t flood_parent[1];  // engine.py:190
-static uint8_t flood_waiting[1];  // engine.py:191
-static uint8_t timer_on = 0;  // engine.py:245
-static uint16_t timer_end[1];  // engine.py:246
+static uint8_t flood_parent[1] = {255};  // engine.py:189
+static uint8_t flood_waiting[1];  // engine.py:190
+static uint8_t timer_on = 0;  // engine.py:244
+static uint16_t timer_end[1];  // engine.py:245
 
 // Fields never leave their declared range: assignments clamp.
 template <typename T> static inline T blinkc_clamp(T v, T lo, T hi) { return v < lo ? lo : (v > hi ? hi : v); }
@@ -65,7 +65,7 @@ static void wiped(void);
 static void done(void);
 static void glow_over(void);
 static void show(void);
-static uint8_t millis32(void);
+static uint8_t millis256(void);
 static void send_code(uint8_t code, uint8_t face);
 static uint8_t queue_take(uint8_t face);
 static void update_link(uint8_t f, uint8_t bit, uint8_t now32);
@@ -170,9 +170,9 @@ static void show(void) {
     }
 }
 
-// Milliseconds in 32 ms units (wrapping at 256), for the link grace period.  [engine.py:38]
-static uint8_t millis32(void) {
-    return (uint8_t)((uint16_t)millis() >> 5);  // engine.py:40
+// The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [engine.py:38]
+static uint8_t millis256(void) {
+    return ((uint16_t)millis() >> 8);  // engine.py:40
 }
 
 // Queue a message for `face`; report it bounced at once if nobody is linked there.  [engine.py:43]
@@ -224,7 +224,7 @@ static void update_link(uint8_t f, uint8_t bit, uint8_t now32) {
             lost_at[f] = now32;  // engine.py:79
             return;  // engine.py:80
         }
-        if ((uint8_t)(now32 - lost_at[f]) <= 31) {  // engine.py:81
+        if ((uint8_t)(now32 - lost_at[f]) <= 3) {  // engine.py:81
             return;  // engine.py:82
         }
         link_mask = (link_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:83
@@ -314,7 +314,7 @@ __attribute__((unused)) static uint32_t engine_quiet_until(void) {
     until = 4294967295UL;  // engine.py:157
     for (f = 0; f < 6; f++) {  // engine.py:158
         if (((lost_mask >> f) & 1) != 0) {  // engine.py:159
-            ends = ((uint32_t)(1UL * (millis() & (uint32_t)(-32)) + ((uint8_t)(32 - (uint8_t)(millis32() - lost_at[f])) << 5)));  // engine.py:161
+            ends = ((uint32_t)(1UL * (millis() & (uint32_t)(-256)) + ((uint8_t)(4 - (uint8_t)(millis256() - lost_at[f])) << 8)));  // engine.py:161
             if (ends < until) {  // engine.py:162
                 until = ends;  // engine.py:163
             }
@@ -332,7 +332,7 @@ void loop(void) {
     uint8_t now32 = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
-    now32 = millis32();  // engine.py:171
+    now32 = millis256();  // engine.py:171
     bit = 1;  // engine.py:172
     for (f = 0; f < 6; f++) {  // engine.py:173
         update_link(f, bit, now32);  // engine.py:174
@@ -347,25 +347,27 @@ void loop(void) {
     display();  // engine.py:181
 }
 
-// [engine.py:194]
+// [engine.py:193]
 static void flood_start(uint8_t k) {
-    if (((flood_active >> k) & 1) == 0) {  // engine.py:195
-        flood_enter(k, 7);  // engine.py:196
+    if (flood_parent[k] == 255) {  // engine.py:194
+        flood_enter(k, 7);  // engine.py:195
     }
 }
 
-// [engine.py:199]
+// [engine.py:198]
 static void flood_enter(uint8_t k, uint8_t parent) {
     uint8_t waiting = 0;
+    uint8_t bit = 0;
     uint8_t f = 0;
-    flood_active = (flood_active | (1 << k));  // engine.py:200
-    flood_parent[k] = parent;  // engine.py:201
-    waiting = 0;  // engine.py:202
-    for (f = 0; f < 6; f++) {  // engine.py:203
-        if ((f != parent) && (((link_mask >> f) & 1) != 0)) {  // engine.py:204
-            waiting = (waiting | (1 << f));  // engine.py:205
-            send_code((4 + (2 * k)), f);  // engine.py:206
+    flood_parent[k] = parent;  // engine.py:199
+    waiting = 0;  // engine.py:200
+    bit = 1;  // engine.py:201
+    for (f = 0; f < 6; f++) {  // engine.py:202
+        if ((f != parent) && ((link_mask & bit) != 0)) {  // engine.py:203
+            waiting = (waiting | bit);  // engine.py:204
+            send_code((4 + (2 * k)), f);  // engine.py:205
         }
+        bit = (uint8_t)(bit << 1);  // engine.py:206
     }
     flood_waiting[k] = waiting;  // engine.py:207
     on_flood(k);  // engine.py:208
@@ -374,99 +376,107 @@ static void flood_enter(uint8_t k, uint8_t parent) {
 
 // [engine.py:212]
 static void flood_receive(uint8_t k, uint8_t face) {
-    if (((flood_active >> k) & 1) == 0) {  // engine.py:213
+    if (flood_parent[k] == 255) {  // engine.py:213
         flood_enter(k, face);  // engine.py:214
     } else if ((flood_waiting[k] & (1 << face)) != 0) {  // engine.py:215
-        flood_waiting[k] = (flood_waiting[k] & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:216
-        flood_check(k);  // engine.py:217
+        flood_answered(k, face);  // engine.py:216
     } else {
-        send_code(((4 + (2 * k)) + 1), face);  // engine.py:220
+        send_code(((4 + (2 * k)) + 1), face);  // engine.py:219
     }
 }
 
-// An echo came back, or the face can no longer answer (bounced, neighbour gone).  [engine.py:223]
+// An echo came back, or the face can no longer answer (bounced, neighbour gone).  [engine.py:222]
 static void flood_answered(uint8_t k, uint8_t face) {
-    if ((((flood_active >> k) & 1) != 0) && ((flood_waiting[k] & (1 << face)) != 0)) {  // engine.py:225
-        flood_waiting[k] = (flood_waiting[k] & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:226
-        flood_check(k);  // engine.py:227
-    }
+    flood_waiting[k] = (flood_waiting[k] & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:224
+    flood_check(k);  // engine.py:225
 }
 
-// [engine.py:230]
+// [engine.py:228]
 static void flood_check(uint8_t k) {
-    if ((((flood_active >> k) & 1) != 0) && (flood_waiting[k] == 0)) {  // engine.py:231
-        flood_active = (flood_active & (uint8_t)((int16_t)(~(1 << k))));  // engine.py:232
-        if (flood_parent[k] == 7) {  // engine.py:233
-            on_flood_done(k);  // engine.py:234
+    uint8_t parent = 0;
+    parent = flood_parent[k];  // engine.py:229
+    if ((parent != 255) && (flood_waiting[k] == 0)) {  // engine.py:230
+        flood_parent[k] = 255;  // engine.py:231
+        if (parent == 7) {  // engine.py:232
+            on_flood_done(k);  // engine.py:233
         } else {
-            send_code(((4 + (2 * k)) + 1), flood_parent[k]);  // engine.py:236
+            send_code(((4 + (2 * k)) + 1), parent);  // engine.py:235
         }
     }
 }
 
-// [engine.py:239]
+// [engine.py:238]
 static void link_lost(uint8_t face) {
     uint8_t k = 0;
-    for (k = 0; k < 1; k++) {  // engine.py:240
-        flood_answered(k, face);  // engine.py:241
+    for (k = 0; k < 1; k++) {  // engine.py:239
+        flood_answered(k, face);  // engine.py:240
     }
 }
 
-// [engine.py:249]
+// [engine.py:248]
 static void timer_start(uint8_t k, uint16_t ms) {
-    timer_end[k] = ((uint16_t)(1U * (uint16_t)millis() + ms));  // engine.py:250
-    timer_on = (timer_on | (1 << k));  // engine.py:251
+    timer_end[k] = ((uint16_t)(1U * (uint16_t)millis() + ms));  // engine.py:249
+    timer_on = (timer_on | (1 << k));  // engine.py:250
 }
 
-// [engine.py:258]
+// [engine.py:257]
 static bool timer_running(uint8_t k) {
-    return (((timer_on >> k) & 1) != 0);  // engine.py:259
+    return (((timer_on >> k) & 1) != 0);  // engine.py:258
 }
 
-// [engine.py:262]
+// [engine.py:261]
 __attribute__((unused)) static uint16_t timer_remaining(uint8_t k) {
     int16_t left = 0;
-    if (((timer_on >> k) & 1) == 0) {  // engine.py:263
-        return 0;  // engine.py:264
+    if (((timer_on >> k) & 1) == 0) {  // engine.py:262
+        return 0;  // engine.py:263
     }
-    left = (int16_t)((uint16_t)(1U * timer_end[k] - (uint16_t)millis()));  // engine.py:265
-    if (left < 0) {  // engine.py:266
-        return 0;  // engine.py:267
+    left = (int16_t)((uint16_t)(1U * timer_end[k] - (uint16_t)millis()));  // engine.py:264
+    if (left < 0) {  // engine.py:265
+        return 0;  // engine.py:266
     }
-    return (uint16_t)left;  // engine.py:268
+    return (uint16_t)left;  // engine.py:267
 }
 
-// [engine.py:271]
+// [engine.py:270]
 static void timers(void) {
     uint8_t k = 0;
-    for (k = 0; k < 1; k++) {  // engine.py:272
-        if ((((timer_on >> k) & 1) != 0) && ((int16_t)((uint16_t)(1U * (uint16_t)millis() - timer_end[k])) >= 0)) {  // engine.py:273
-            timer_on = (timer_on & (uint8_t)((int16_t)(~(1 << k))));  // engine.py:274
-            on_timer(k);  // engine.py:275
+    for (k = 0; k < 1; k++) {  // engine.py:271
+        if ((((timer_on >> k) & 1) != 0) && ((int16_t)((uint16_t)(1U * (uint16_t)millis() - timer_end[k])) >= 0)) {  // engine.py:272
+            timer_on = (timer_on & (uint8_t)((int16_t)(~(1 << k))));  // engine.py:273
+            on_timer(k);  // engine.py:274
         }
     }
 }
 
-// [engine.py:278]
+// [engine.py:277]
 __attribute__((unused)) static uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
     uint8_t k = 0;
     uint32_t ends = 0;
-    until = 4294967295UL;  // engine.py:279
-    for (k = 0; k < 1; k++) {  // engine.py:280
-        if (((timer_on >> k) & 1) != 0) {  // engine.py:281
-            ends = ((uint32_t)(1UL * millis() + timer_remaining(k)));  // engine.py:282
-            if (ends < until) {  // engine.py:283
-                until = ends;  // engine.py:284
+    until = 4294967295UL;  // engine.py:278
+    for (k = 0; k < 1; k++) {  // engine.py:279
+        if (((timer_on >> k) & 1) != 0) {  // engine.py:280
+            ends = ((uint32_t)(1UL * millis() + timer_remaining(k)));  // engine.py:281
+            if (ends < until) {  // engine.py:282
+                until = ends;  // engine.py:283
             }
         }
     }
-    return until;  // engine.py:285
+    return until;  // engine.py:284
 }
 
-// No message queued, on the wire or awaiting its handshake, and no flood under way.  [engine.py:288]
+// No message queued, on the wire or awaiting its handshake, and no flood under way.  [engine.py:287]
 __attribute__((unused)) static bool engine_idle(void) {
-    return ((queue_len == 0) && ((((tx_wait | tx_release) | ack_mask) | flood_active) == 0));  // engine.py:290
+    uint8_t k = 0;
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0)) {  // engine.py:289
+        return false;  // engine.py:290
+    }
+    for (k = 0; k < 1; k++) {  // engine.py:291
+        if (flood_parent[k] != 255) {  // engine.py:292
+            return false;  // engine.py:293
+        }
+    }
+    return true;  // engine.py:294
 }
 
 // Run the handlers of the button events the game uses.  [generated by blinkc]

@@ -25,8 +25,9 @@ static const uint8_t FLOOD_CODE = 5;  // code of the first flood's wave (its ech
 static const uint8_t N_FLOODS = 3;  // floods the game declares
 static const uint8_t N_TIMERS = 2;  // timers the game declares
 static const uint8_t QUEUE_LEN = 12;  // messages that can wait for a busy face
-static const uint8_t GRACE_UNITS = 31;  // a link survives 1000 ms expired (in 32 ms units)
+static const uint8_t GRACE_UNITS = 3;  // a link survives 768-1,024 ms expired (in 256 ms units)
 static const uint32_t NEVER = 4294967295UL;  // no deadline
+static const uint8_t STARTER = 7;  // flood_parent of a wave this tile started
 
 // ---- The game's state (its fields) -------------------------------------------
 static uint8_t kind = 0;  // pirates_lasers.py:25: 0=HULL 1=HAZARD 2=REDIRECTOR; 0..2; what this tile is
@@ -49,11 +50,10 @@ static uint8_t ack_mask = 0;  // engine.py:30
 static uint8_t queue[12];  // engine.py:33
 static uint8_t queue_len = 0;  // engine.py:34
 static bool overflow = false;  // engine.py:35
-static uint8_t flood_active = 0;  // engine.py:189
-static uint8_t flood_parent[3];  // engine.py:190
-static uint8_t flood_waiting[3];  // engine.py:191
-static uint8_t timer_on = 0;  // engine.py:245
-static uint16_t timer_end[2];  // engine.py:246
+static uint8_t flood_parent[3] = {255, 255, 255};  // engine.py:189
+static uint8_t flood_waiting[3];  // engine.py:190
+static uint8_t timer_on = 0;  // engine.py:244
+static uint16_t timer_end[2];  // engine.py:245
 
 // Fields never leave their declared range: assignments clamp.
 template <typename T> static inline T blinkc_clamp(T v, T lo, T hi) { return v < lo ? lo : (v > hi ? hi : v); }
@@ -75,7 +75,7 @@ static void reset(void);
 static void show(void);
 static void helper_lose_hp(void);
 static void helper_gain_hp(void);
-static uint8_t millis32(void);
+static uint8_t millis256(void);
 static void send_code(uint8_t code, uint8_t face);
 static uint8_t queue_take(uint8_t face);
 static void update_link(uint8_t f, uint8_t bit, uint8_t now32);
@@ -110,125 +110,124 @@ static bool value_hull(void) {
 
 // Alone; a weak link; or a Hazard/Redirector touching no Hull (display only).  [pirates_lasers.py:63]
 static bool value_illegal(void) {
+    bool alone = 0;
+    bool hull_near = 0;
     uint8_t f = 0;
-    if (isAlone()) {  // pirates_lasers.py:65
-        return true;  // pirates_lasers.py:66
-    }
+    alone = true;  // pirates_lasers.py:65
+    hull_near = (kind == 0);  // pirates_lasers.py:66
     for (f = 0; f < 6; f++) {  // pirates_lasers.py:67
-        if ((!isValueReceivedOnFaceExpired(f)) && isValueReceivedOnFaceExpired((((f + 5) >= 6) ? ((f + 5) - 6) : (f + 5))) && isValueReceivedOnFaceExpired((((f + 1) >= 6) ? ((f + 1) - 6) : (f + 1)))) {  // pirates_lasers.py:68
-            return true;  // pirates_lasers.py:69
+        if (!isValueReceivedOnFaceExpired(f)) {  // pirates_lasers.py:68
+            if (isValueReceivedOnFaceExpired((((f + 5) >= 6) ? ((f + 5) - 6) : (f + 5))) && isValueReceivedOnFaceExpired((((f + 1) >= 6) ? ((f + 1) - 6) : (f + 1)))) {  // pirates_lasers.py:69
+                return true;  // pirates_lasers.py:70
+            }
+            alone = false;  // pirates_lasers.py:71
+            if (neighbor_hull(f)) {  // pirates_lasers.py:72
+                hull_near = true;  // pirates_lasers.py:73
+            }
         }
     }
-    if (kind == 0) {  // pirates_lasers.py:70
-        return false;  // pirates_lasers.py:71
-    }
-    for (f = 0; f < 6; f++) {  // pirates_lasers.py:72
-        if ((!isValueReceivedOnFaceExpired(f)) && neighbor_hull(f)) {  // pirates_lasers.py:73
-            return false;  // pirates_lasers.py:74
-        }
-    }
-    return true;  // pirates_lasers.py:75
+    return (alone || (!hull_near));  // pirates_lasers.py:74
 }
 
-// [pirates_lasers.py:104]
+// [pirates_lasers.py:103]
 static void cycle_kind(void) {
-    if (sunk) {  // pirates_lasers.py:105
-        return;  // pirates_lasers.py:106
+    if (sunk) {  // pirates_lasers.py:104
+        return;  // pirates_lasers.py:105
     }
-    kind = (((kind + 1) >= 3) ? ((kind + 1) - 3) : (kind + 1));  // pirates_lasers.py:107
-    hp = 5;  // pirates_lasers.py:108
-    water = 0;  // pirates_lasers.py:109
+    kind = (((kind + 1) >= 3) ? ((kind + 1) - 3) : (kind + 1));  // pirates_lasers.py:106
+    hp = 5;  // pirates_lasers.py:107
+    water = 0;  // pirates_lasers.py:108
 }
 
-// [pirates_lasers.py:114]
+// [pirates_lasers.py:113]
 static void press(void) {
-    if (sunk) {  // pirates_lasers.py:115
-        return;  // pirates_lasers.py:116
+    if (sunk) {  // pirates_lasers.py:114
+        return;  // pirates_lasers.py:115
     }
-    if (kind == 0) {  // pirates_lasers.py:117
-        if (hp > 0) {  // pirates_lasers.py:118
-            helper_lose_hp();  // pirates_lasers.py:119
-            send_code(4, 5);  // pirates_lasers.py:120
-            timer_start(1, 300);  // pirates_lasers.py:121
+    if (kind == 0) {  // pirates_lasers.py:116
+        if (hp > 0) {  // pirates_lasers.py:117
+            helper_lose_hp();  // pirates_lasers.py:118
+            send_code(4, 5);  // pirates_lasers.py:119
+            timer_start(1, 300);  // pirates_lasers.py:120
         }
-    } else if (kind == 1) {  // pirates_lasers.py:122
-        flood_start(0);  // pirates_lasers.py:123
+    } else if (kind == 1) {  // pirates_lasers.py:121
+        flood_start(0);  // pirates_lasers.py:122
     } else {
-        orient = (((orient + 1) >= 6) ? ((orient + 1) - 6) : (orient + 1));  // pirates_lasers.py:125
+        orient = (((orient + 1) >= 6) ? ((orient + 1) - 6) : (orient + 1));  // pirates_lasers.py:124
     }
 }
 
-// [pirates_lasers.py:129]
+// [pirates_lasers.py:128]
 static void forget_beams(void) {
-    crossed = 0;  // pirates_lasers.py:130
+    crossed = 0;  // pirates_lasers.py:129
 }
 
-// [pirates_lasers.py:134]
+// [pirates_lasers.py:133]
 static void fire(void) {
     uint8_t b = 0;
-    crossed = 7;  // pirates_lasers.py:135
-    for (b = 0; b < 3; b++) {  // pirates_lasers.py:136
-        send_code((1 + b), (((orient + (2 * b)) >= 6) ? ((orient + (2 * b)) - 6) : (orient + (2 * b))));  // pirates_lasers.py:137
+    crossed = 7;  // pirates_lasers.py:134
+    for (b = 0; b < 3; b++) {  // pirates_lasers.py:135
+        send_code((1 + b), (((orient + (2 * b)) >= 6) ? ((orient + (2 * b)) - 6) : (orient + (2 * b))));  // pirates_lasers.py:136
     }
-    flash_faces = (((orient & 1) == 0) ? 21 : 42);  // pirates_lasers.py:138
-    timer_start(0, 400);  // pirates_lasers.py:139
-    orient = (((orient + 1) >= 6) ? ((orient + 1) - 6) : (orient + 1));  // pirates_lasers.py:140
-    shots = blinkc_at_most<int16_t>((shots + 1), 255);  // pirates_lasers.py:141
+    flash_faces = (((orient & 1) == 0) ? 21 : 42);  // pirates_lasers.py:137
+    timer_start(0, 400);  // pirates_lasers.py:138
+    orient = (((orient + 1) >= 6) ? ((orient + 1) - 6) : (orient + 1));  // pirates_lasers.py:139
+    shots = blinkc_at_most<int16_t>((shots + 1), 255);  // pirates_lasers.py:140
 }
 
-// [pirates_lasers.py:145]
+// [pirates_lasers.py:144]
 static void laser(uint8_t face, uint8_t beam) {
     uint8_t out = 0;
-    if (((crossed >> beam) & 1) != 0) {  // pirates_lasers.py:146
-        return;  // pirates_lasers.py:147
+    if (((crossed >> beam) & 1) != 0) {  // pirates_lasers.py:145
+        return;  // pirates_lasers.py:146
     }
-    crossed = (crossed | (1 << beam));  // pirates_lasers.py:148
-    out = (((face + 3) >= 6) ? ((face + 3) - 6) : (face + 3));  // pirates_lasers.py:149
-    if (kind == 0) {  // pirates_lasers.py:150
-        helper_lose_hp();  // pirates_lasers.py:151
-    } else if (kind == 2) {  // pirates_lasers.py:152
-        if (face == orient) {  // pirates_lasers.py:153
-            out = (((orient + 2) >= 6) ? ((orient + 2) - 6) : (orient + 2));  // pirates_lasers.py:154
-        } else if (face == (((orient + 2) >= 6) ? ((orient + 2) - 6) : (orient + 2))) {  // pirates_lasers.py:155
-            out = orient;  // pirates_lasers.py:156
+    crossed = (crossed | (1 << beam));  // pirates_lasers.py:147
+    out = (((face + 3) >= 6) ? ((face + 3) - 6) : (face + 3));  // pirates_lasers.py:148
+    if (kind == 0) {  // pirates_lasers.py:149
+        helper_lose_hp();  // pirates_lasers.py:150
+    } else if (kind == 2) {  // pirates_lasers.py:151
+        if (face == orient) {  // pirates_lasers.py:152
+            out = (((orient + 2) >= 6) ? ((orient + 2) - 6) : (orient + 2));  // pirates_lasers.py:153
+        } else if (face == (((orient + 2) >= 6) ? ((orient + 2) - 6) : (orient + 2))) {  // pirates_lasers.py:154
+            out = orient;  // pirates_lasers.py:155
         }
-        orient = (((orient + 1) >= 6) ? ((orient + 1) - 6) : (orient + 1));  // pirates_lasers.py:157
+        orient = (((orient + 1) >= 6) ? ((orient + 1) - 6) : (orient + 1));  // pirates_lasers.py:156
     }
-    flash_faces = ((1 << face) | (1 << out));  // pirates_lasers.py:158
-    timer_start(0, 400);  // pirates_lasers.py:159
-    send_code((1 + beam), out);  // pirates_lasers.py:160
+    flash_faces = ((1 << face) | (1 << out));  // pirates_lasers.py:157
+    timer_start(0, 400);  // pirates_lasers.py:158
+    send_code((1 + beam), out);  // pirates_lasers.py:159
 }
 
-// [pirates_lasers.py:164]
+// [pirates_lasers.py:163]
 static void repaired(uint8_t /* face */) {
-    timer_start(1, 300);  // pirates_lasers.py:165
-    if (kind == 0) {  // pirates_lasers.py:166
-        helper_gain_hp();  // pirates_lasers.py:167
+    timer_start(1, 300);  // pirates_lasers.py:164
+    if (kind == 0) {  // pirates_lasers.py:165
+        helper_gain_hp();  // pirates_lasers.py:166
     }
 }
 
-// [pirates_lasers.py:172]
+// [pirates_lasers.py:171]
 static void ship_sank(void) {
-    sunk = true;  // pirates_lasers.py:173
+    sunk = true;  // pirates_lasers.py:172
 }
 
-// [pirates_lasers.py:177]
+// [pirates_lasers.py:176]
 static void ask_reset(void) {
-    flood_start(1);  // pirates_lasers.py:178
+    flood_start(1);  // pirates_lasers.py:177
 }
 
-// [pirates_lasers.py:182]
+// [pirates_lasers.py:181]
 static void reset(void) {
-    if (kind == 0) {  // pirates_lasers.py:183
-        hp = 5;  // pirates_lasers.py:184
-        water = 0;  // pirates_lasers.py:185
+    if (kind == 0) {  // pirates_lasers.py:182
+        hp = 5;  // pirates_lasers.py:183
+        water = 0;  // pirates_lasers.py:184
     }
-    sunk = false;  // pirates_lasers.py:186
-    crossed = 0;  // pirates_lasers.py:187
-    shots = 0;  // pirates_lasers.py:188
+    sunk = false;  // pirates_lasers.py:185
+    crossed = 0;  // pirates_lasers.py:186
+    shots = 0;  // pirates_lasers.py:187
 }
 
-// [pirates_lasers.py:193]
+// [pirates_lasers.py:192]
 static void show(void) {
     bool bad = 0;
     bool flashing = 0;
@@ -239,86 +238,86 @@ static void show(void) {
     uint32_t phase = 0;
     uint32_t wave = 0;
     Color c = OFF;
-    bad = value_illegal();  // pirates_lasers.py:194
-    flashing = timer_running(0);  // pirates_lasers.py:195
-    pulsing = timer_running(1);  // pirates_lasers.py:196
-    now = (millis() >> 2);  // pirates_lasers.py:198
-    step = 40;  // pirates_lasers.py:199
-    if (sunk) {  // pirates_lasers.py:200
-        now = (millis() >> 1);  // pirates_lasers.py:201
-        step = 80;  // pirates_lasers.py:202
-    } else if (!bad) {  // pirates_lasers.py:203
-        now = (millis() >> 4);  // pirates_lasers.py:204
+    bad = value_illegal();  // pirates_lasers.py:193
+    flashing = timer_running(0);  // pirates_lasers.py:194
+    pulsing = timer_running(1);  // pirates_lasers.py:195
+    now = (millis() >> 2);  // pirates_lasers.py:197
+    step = 40;  // pirates_lasers.py:198
+    if (sunk) {  // pirates_lasers.py:199
+        now = (millis() >> 1);  // pirates_lasers.py:200
+        step = 80;  // pirates_lasers.py:201
+    } else if (!bad) {  // pirates_lasers.py:202
+        now = (millis() >> 4);  // pirates_lasers.py:203
     }
-    for (f = 0; f < 6; f++) {  // pirates_lasers.py:205
-        phase = ((now + (f * step)) & 255);  // pirates_lasers.py:206
-        wave = (phase & 127);  // pirates_lasers.py:207
-        if ((phase & 128) != 0) {  // pirates_lasers.py:208
-            wave = ((uint32_t)(1UL * 127 - wave));  // pirates_lasers.py:209
+    for (f = 0; f < 6; f++) {  // pirates_lasers.py:204
+        phase = ((now + (f * step)) & 255);  // pirates_lasers.py:205
+        wave = (phase & 127);  // pirates_lasers.py:206
+        if ((phase & 128) != 0) {  // pirates_lasers.py:207
+            wave = ((uint32_t)(1UL * 127 - wave));  // pirates_lasers.py:208
         }
-        c = makeColorRGB(0, 0, (uint8_t)(110 + (uint8_t)wave));  // pirates_lasers.py:210
-        if (kind == 0) {  // pirates_lasers.py:211
-            if (f < 5) {  // pirates_lasers.py:212
-                if ((((water >> f) & 1) == 0) && (!sunk)) {  // pirates_lasers.py:213
-                    c = (bad ? MAKECOLOR_5BIT_RGB(31, 8, 0) : MAKECOLOR_5BIT_RGB(25, 17, 8));  // pirates_lasers.py:214
+        c = makeColorRGB(0, 0, (uint8_t)(110 + (uint8_t)wave));  // pirates_lasers.py:209
+        if (kind == 0) {  // pirates_lasers.py:210
+            if (f < 5) {  // pirates_lasers.py:211
+                if ((((water >> f) & 1) == 0) && (!sunk)) {  // pirates_lasers.py:212
+                    c = (bad ? MAKECOLOR_5BIT_RGB(31, 8, 0) : MAKECOLOR_5BIT_RGB(25, 17, 8));  // pirates_lasers.py:213
                 }
-            } else if ((hp > 0) && (!sunk)) {  // pirates_lasers.py:215
-                c = WHITE;  // pirates_lasers.py:216
+            } else if ((hp > 0) && (!sunk)) {  // pirates_lasers.py:214
+                c = WHITE;  // pirates_lasers.py:215
             }
-        } else if (kind == 1) {  // pirates_lasers.py:217
-            if (((f + orient) & 1) == 0) {  // pirates_lasers.py:218
-                c = RED;  // pirates_lasers.py:219
+        } else if (kind == 1) {  // pirates_lasers.py:216
+            if (((f + orient) & 1) == 0) {  // pirates_lasers.py:217
+                c = RED;  // pirates_lasers.py:218
             }
-            if (sunk && (f < (shots % 7))) {  // pirates_lasers.py:220
-                c = WHITE;  // pirates_lasers.py:221
+            if (sunk && (f < shots)) {  // pirates_lasers.py:219
+                c = WHITE;  // pirates_lasers.py:220
             }
-        } else if ((f == orient) || (f == (((orient + 2) >= 6) ? ((orient + 2) - 6) : (orient + 2)))) {  // pirates_lasers.py:222
-            c = MAGENTA;  // pirates_lasers.py:223
+        } else if ((f == orient) || (f == (((orient + 2) >= 6) ? ((orient + 2) - 6) : (orient + 2)))) {  // pirates_lasers.py:221
+            c = MAGENTA;  // pirates_lasers.py:222
         }
-        if (flashing && (((flash_faces >> f) & 1) != 0)) {  // pirates_lasers.py:224
-            c = RED;  // pirates_lasers.py:225
+        if (flashing && (((flash_faces >> f) & 1) != 0)) {  // pirates_lasers.py:223
+            c = RED;  // pirates_lasers.py:224
         }
-        if (pulsing) {  // pirates_lasers.py:226
-            c = WHITE;  // pirates_lasers.py:227
+        if (pulsing) {  // pirates_lasers.py:225
+            c = WHITE;  // pirates_lasers.py:226
         }
-        setColorOnFace(c, f);  // pirates_lasers.py:228
+        setColorOnFace(c, f);  // pirates_lasers.py:227
     }
 }
 
-// One HP goes: a random tan segment shows water; at 0 HP the ship sinks.  [pirates_lasers.py:79]
+// One HP goes: a random tan segment shows water; at 0 HP the ship sinks.  [pirates_lasers.py:78]
 static void helper_lose_hp(void) {
     uint16_t pick = 0;
     uint8_t f = 0;
-    if (hp == 0) {  // pirates_lasers.py:81
-        return;  // pirates_lasers.py:82
+    if (hp == 0) {  // pirates_lasers.py:80
+        return;  // pirates_lasers.py:81
     }
-    pick = random((uint16_t)(hp - 1));  // pirates_lasers.py:83
-    for (f = 0; f < 5; f++) {  // pirates_lasers.py:84
-        if (((water >> f) & 1) == 0) {  // pirates_lasers.py:85
-            if (pick == 0) {  // pirates_lasers.py:86
-                water = (water | (1 << f));  // pirates_lasers.py:87
-                break;  // pirates_lasers.py:88
+    pick = random((uint16_t)(hp - 1));  // pirates_lasers.py:82
+    for (f = 0; f < 5; f++) {  // pirates_lasers.py:83
+        if (((water >> f) & 1) == 0) {  // pirates_lasers.py:84
+            if (pick == 0) {  // pirates_lasers.py:85
+                water = (water | (1 << f));  // pirates_lasers.py:86
+                break;  // pirates_lasers.py:87
             }
-            pick = ((uint16_t)(1U * pick - 1));  // pirates_lasers.py:89
+            pick = ((uint16_t)(1U * pick - 1));  // pirates_lasers.py:88
         }
     }
-    hp = blinkc_at_least<int16_t>((hp - 1), 0);  // pirates_lasers.py:90
-    if (hp == 0) {  // pirates_lasers.py:91
-        flood_start(2);  // pirates_lasers.py:92
+    hp = blinkc_at_least<int16_t>((hp - 1), 0);  // pirates_lasers.py:89
+    if (hp == 0) {  // pirates_lasers.py:90
+        flood_start(2);  // pirates_lasers.py:91
     }
 }
 
-// A Hull below full HP gets one back: its lowest damaged segment turns tan again.  [pirates_lasers.py:95]
+// A Hull below full HP gets one back: its lowest damaged segment turns tan again.  [pirates_lasers.py:94]
 static void helper_gain_hp(void) {
-    if (hp < 5) {  // pirates_lasers.py:97
-        hp = blinkc_at_most<int16_t>((hp + 1), 5);  // pirates_lasers.py:98
-        water = blinkc_clamp<int16_t>(((int16_t)(water & (water - 1))), 0, 31);  // pirates_lasers.py:99
+    if (hp < 5) {  // pirates_lasers.py:96
+        hp = blinkc_at_most<int16_t>((hp + 1), 5);  // pirates_lasers.py:97
+        water = blinkc_clamp<int16_t>(((int16_t)(water & (water - 1))), 0, 31);  // pirates_lasers.py:98
     }
 }
 
-// Milliseconds in 32 ms units (wrapping at 256), for the link grace period.  [engine.py:38]
-static uint8_t millis32(void) {
-    return (uint8_t)((uint16_t)millis() >> 5);  // engine.py:40
+// The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [engine.py:38]
+static uint8_t millis256(void) {
+    return ((uint16_t)millis() >> 8);  // engine.py:40
 }
 
 // Queue a message for `face`; report it bounced at once if nobody is linked there.  [engine.py:43]
@@ -370,7 +369,7 @@ static void update_link(uint8_t f, uint8_t bit, uint8_t now32) {
             lost_at[f] = now32;  // engine.py:79
             return;  // engine.py:80
         }
-        if ((uint8_t)(now32 - lost_at[f]) <= 31) {  // engine.py:81
+        if ((uint8_t)(now32 - lost_at[f]) <= 3) {  // engine.py:81
             return;  // engine.py:82
         }
         link_mask = (link_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:83
@@ -460,7 +459,7 @@ __attribute__((unused)) static uint32_t engine_quiet_until(void) {
     until = 4294967295UL;  // engine.py:157
     for (f = 0; f < 6; f++) {  // engine.py:158
         if (((lost_mask >> f) & 1) != 0) {  // engine.py:159
-            ends = ((uint32_t)(1UL * (millis() & (uint32_t)(-32)) + ((uint8_t)(32 - (uint8_t)(millis32() - lost_at[f])) << 5)));  // engine.py:161
+            ends = ((uint32_t)(1UL * (millis() & (uint32_t)(-256)) + ((uint8_t)(4 - (uint8_t)(millis256() - lost_at[f])) << 8)));  // engine.py:161
             if (ends < until) {  // engine.py:162
                 until = ends;  // engine.py:163
             }
@@ -478,7 +477,7 @@ void loop(void) {
     uint8_t now32 = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
-    now32 = millis32();  // engine.py:171
+    now32 = millis256();  // engine.py:171
     bit = 1;  // engine.py:172
     for (f = 0; f < 6; f++) {  // engine.py:173
         update_link(f, bit, now32);  // engine.py:174
@@ -493,25 +492,27 @@ void loop(void) {
     display();  // engine.py:181
 }
 
-// [engine.py:194]
+// [engine.py:193]
 static void flood_start(uint8_t k) {
-    if (((flood_active >> k) & 1) == 0) {  // engine.py:195
-        flood_enter(k, 7);  // engine.py:196
+    if (flood_parent[k] == 255) {  // engine.py:194
+        flood_enter(k, 7);  // engine.py:195
     }
 }
 
-// [engine.py:199]
+// [engine.py:198]
 static void flood_enter(uint8_t k, uint8_t parent) {
     uint8_t waiting = 0;
+    uint8_t bit = 0;
     uint8_t f = 0;
-    flood_active = (flood_active | (1 << k));  // engine.py:200
-    flood_parent[k] = parent;  // engine.py:201
-    waiting = 0;  // engine.py:202
-    for (f = 0; f < 6; f++) {  // engine.py:203
-        if ((f != parent) && (((link_mask >> f) & 1) != 0)) {  // engine.py:204
-            waiting = (waiting | (1 << f));  // engine.py:205
-            send_code((5 + (2 * k)), f);  // engine.py:206
+    flood_parent[k] = parent;  // engine.py:199
+    waiting = 0;  // engine.py:200
+    bit = 1;  // engine.py:201
+    for (f = 0; f < 6; f++) {  // engine.py:202
+        if ((f != parent) && ((link_mask & bit) != 0)) {  // engine.py:203
+            waiting = (waiting | bit);  // engine.py:204
+            send_code((5 + (2 * k)), f);  // engine.py:205
         }
+        bit = (uint8_t)(bit << 1);  // engine.py:206
     }
     flood_waiting[k] = waiting;  // engine.py:207
     on_flood(k);  // engine.py:208
@@ -520,111 +521,119 @@ static void flood_enter(uint8_t k, uint8_t parent) {
 
 // [engine.py:212]
 static void flood_receive(uint8_t k, uint8_t face) {
-    if (((flood_active >> k) & 1) == 0) {  // engine.py:213
+    if (flood_parent[k] == 255) {  // engine.py:213
         flood_enter(k, face);  // engine.py:214
     } else if ((flood_waiting[k] & (1 << face)) != 0) {  // engine.py:215
-        flood_waiting[k] = (flood_waiting[k] & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:216
-        flood_check(k);  // engine.py:217
+        flood_answered(k, face);  // engine.py:216
     } else {
-        send_code(((5 + (2 * k)) + 1), face);  // engine.py:220
+        send_code(((5 + (2 * k)) + 1), face);  // engine.py:219
     }
 }
 
-// An echo came back, or the face can no longer answer (bounced, neighbour gone).  [engine.py:223]
+// An echo came back, or the face can no longer answer (bounced, neighbour gone).  [engine.py:222]
 static void flood_answered(uint8_t k, uint8_t face) {
-    if ((((flood_active >> k) & 1) != 0) && ((flood_waiting[k] & (1 << face)) != 0)) {  // engine.py:225
-        flood_waiting[k] = (flood_waiting[k] & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:226
-        flood_check(k);  // engine.py:227
-    }
+    flood_waiting[k] = (flood_waiting[k] & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:224
+    flood_check(k);  // engine.py:225
 }
 
-// [engine.py:230]
+// [engine.py:228]
 static void flood_check(uint8_t k) {
-    if ((((flood_active >> k) & 1) != 0) && (flood_waiting[k] == 0)) {  // engine.py:231
-        flood_active = (flood_active & (uint8_t)((int16_t)(~(1 << k))));  // engine.py:232
-        if (flood_parent[k] == 7) {  // engine.py:233
-            on_flood_done(k);  // engine.py:234
+    uint8_t parent = 0;
+    parent = flood_parent[k];  // engine.py:229
+    if ((parent != 255) && (flood_waiting[k] == 0)) {  // engine.py:230
+        flood_parent[k] = 255;  // engine.py:231
+        if (parent == 7) {  // engine.py:232
+            on_flood_done(k);  // engine.py:233
         } else {
-            send_code(((5 + (2 * k)) + 1), flood_parent[k]);  // engine.py:236
+            send_code(((5 + (2 * k)) + 1), parent);  // engine.py:235
         }
     }
 }
 
-// [engine.py:239]
+// [engine.py:238]
 static void link_lost(uint8_t face) {
     uint8_t k = 0;
-    for (k = 0; k < 3; k++) {  // engine.py:240
-        flood_answered(k, face);  // engine.py:241
+    for (k = 0; k < 3; k++) {  // engine.py:239
+        flood_answered(k, face);  // engine.py:240
     }
 }
 
-// [engine.py:249]
+// [engine.py:248]
 static void timer_start(uint8_t k, uint16_t ms) {
-    timer_end[k] = ((uint16_t)(1U * (uint16_t)millis() + ms));  // engine.py:250
-    timer_on = (timer_on | (1 << k));  // engine.py:251
+    timer_end[k] = ((uint16_t)(1U * (uint16_t)millis() + ms));  // engine.py:249
+    timer_on = (timer_on | (1 << k));  // engine.py:250
 }
 
-// [engine.py:258]
+// [engine.py:257]
 static bool timer_running(uint8_t k) {
-    return (((timer_on >> k) & 1) != 0);  // engine.py:259
+    return (((timer_on >> k) & 1) != 0);  // engine.py:258
 }
 
-// [engine.py:262]
+// [engine.py:261]
 __attribute__((unused)) static uint16_t timer_remaining(uint8_t k) {
     int16_t left = 0;
-    if (((timer_on >> k) & 1) == 0) {  // engine.py:263
-        return 0;  // engine.py:264
+    if (((timer_on >> k) & 1) == 0) {  // engine.py:262
+        return 0;  // engine.py:263
     }
-    left = (int16_t)((uint16_t)(1U * timer_end[k] - (uint16_t)millis()));  // engine.py:265
-    if (left < 0) {  // engine.py:266
-        return 0;  // engine.py:267
+    left = (int16_t)((uint16_t)(1U * timer_end[k] - (uint16_t)millis()));  // engine.py:264
+    if (left < 0) {  // engine.py:265
+        return 0;  // engine.py:266
     }
-    return (uint16_t)left;  // engine.py:268
+    return (uint16_t)left;  // engine.py:267
 }
 
-// [engine.py:271]
+// [engine.py:270]
 static void timers(void) {
     uint8_t k = 0;
-    for (k = 0; k < 2; k++) {  // engine.py:272
-        if ((((timer_on >> k) & 1) != 0) && ((int16_t)((uint16_t)(1U * (uint16_t)millis() - timer_end[k])) >= 0)) {  // engine.py:273
-            timer_on = (timer_on & (uint8_t)((int16_t)(~(1 << k))));  // engine.py:274
+    for (k = 0; k < 2; k++) {  // engine.py:271
+        if ((((timer_on >> k) & 1) != 0) && ((int16_t)((uint16_t)(1U * (uint16_t)millis() - timer_end[k])) >= 0)) {  // engine.py:272
+            timer_on = (timer_on & (uint8_t)((int16_t)(~(1 << k))));  // engine.py:273
         }
     }
 }
 
-// [engine.py:278]
+// [engine.py:277]
 __attribute__((unused)) static uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
     uint8_t k = 0;
     uint32_t ends = 0;
-    until = 4294967295UL;  // engine.py:279
-    for (k = 0; k < 2; k++) {  // engine.py:280
-        if (((timer_on >> k) & 1) != 0) {  // engine.py:281
-            ends = ((uint32_t)(1UL * millis() + timer_remaining(k)));  // engine.py:282
-            if (ends < until) {  // engine.py:283
-                until = ends;  // engine.py:284
+    until = 4294967295UL;  // engine.py:278
+    for (k = 0; k < 2; k++) {  // engine.py:279
+        if (((timer_on >> k) & 1) != 0) {  // engine.py:280
+            ends = ((uint32_t)(1UL * millis() + timer_remaining(k)));  // engine.py:281
+            if (ends < until) {  // engine.py:282
+                until = ends;  // engine.py:283
             }
         }
     }
-    return until;  // engine.py:285
+    return until;  // engine.py:284
 }
 
-// No message queued, on the wire or awaiting its handshake, and no flood under way.  [engine.py:288]
+// No message queued, on the wire or awaiting its handshake, and no flood under way.  [engine.py:287]
 __attribute__((unused)) static bool engine_idle(void) {
-    return ((queue_len == 0) && ((((tx_wait | tx_release) | ack_mask) | flood_active) == 0));  // engine.py:290
+    uint8_t k = 0;
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0)) {  // engine.py:289
+        return false;  // engine.py:290
+    }
+    for (k = 0; k < 3; k++) {  // engine.py:291
+        if (flood_parent[k] != 255) {  // engine.py:292
+            return false;  // engine.py:293
+        }
+    }
+    return true;  // engine.py:294
 }
 
 // Run the handlers of the button events the game uses.  [generated by blinkc]
 static void buttons(void) {
-    if (buttonSingleClicked()) {  // pirates_lasers.py:114
+    if (buttonSingleClicked()) {  // pirates_lasers.py:113
         press();
     }
-    if (buttonDoubleClicked()) {  // pirates_lasers.py:104
+    if (buttonDoubleClicked()) {  // pirates_lasers.py:103
         if (isAlone()) {
             cycle_kind();
         }
     }
-    if (buttonMultiClicked()) {  // pirates_lasers.py:177
+    if (buttonMultiClicked()) {  // pirates_lasers.py:176
         ask_reset();
     }
 }
@@ -632,9 +641,9 @@ static void buttons(void) {
 // A message arrived on `face`: run its handler.  [generated by blinkc]
 static void deliver(uint8_t code, uint8_t face) {
     if ((code >= 1) && (code < 4)) {  // pirates_lasers.py:37
-        laser(face, (uint8_t)((code - 1) + 0));  // pirates_lasers.py:145
+        laser(face, (uint8_t)((code - 1) + 0));  // pirates_lasers.py:144
     } else if (code == 4) {  // pirates_lasers.py:38
-        repaired(face);  // pirates_lasers.py:164
+        repaired(face);  // pirates_lasers.py:163
     } else if (code == 5) {  // pirates_lasers.py:39
         flood_receive(0, face);
     } else if (code == 6) {
@@ -664,18 +673,18 @@ static void bounce(uint8_t code, uint8_t face) {
 // Flood k reached this tile.  [generated by blinkc]
 static void on_flood(uint8_t k) {
     if (k == 0) {  // pirates_lasers.py:39
-        forget_beams();  // pirates_lasers.py:129
+        forget_beams();  // pirates_lasers.py:128
     } else if (k == 1) {  // pirates_lasers.py:40
-        reset();  // pirates_lasers.py:182
+        reset();  // pirates_lasers.py:181
     } else if (k == 2) {  // pirates_lasers.py:41
-        ship_sank();  // pirates_lasers.py:172
+        ship_sank();  // pirates_lasers.py:171
     }
 }
 
 // Flood k, started here, has reached every tile.  [generated by blinkc]
 static void on_flood_done(uint8_t k) {
     if (k == 0) {  // pirates_lasers.py:39
-        fire();  // pirates_lasers.py:134
+        fire();  // pirates_lasers.py:133
     }
 }
 
@@ -691,7 +700,7 @@ static uint8_t broadcast_bits(void) {
 
 // Set the LEDs (every pass).  [generated by blinkc]
 static void display(void) {
-    show();  // pirates_lasers.py:193
+    show();  // pirates_lasers.py:192
 }
 
 // Runs once at power-up.  [generated by blinkc]
