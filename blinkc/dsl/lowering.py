@@ -535,18 +535,19 @@ class GameLowering:
                          for h in self._handlers(event) if h.target is m]
                 if calls:
                     out.append(If(test, tuple(calls), (), m.loc))
-        for kk, fl in enumerate(self.game.floods):
-            wave = self.flood_code + 2 * kk
-            deliver.append(If(compare("==", code, Const(wave, U8)),
-                              (ExprStmt(Call("flood_receive", (Const(kk, U8), face), None), fl.loc),),
-                              (), fl.loc))
-            deliver.append(If(compare("==", code, Const(wave + 1, U8)),
-                              (ExprStmt(Call("flood_answered", (Const(kk, U8), face), None), fl.loc),),
-                              (), fl.loc))
-            # A wave that could not be delivered counts as answered.
-            bounce.append(If(compare("==", code, Const(wave, U8)),
-                             (ExprStmt(Call("flood_answered", (Const(kk, U8), face), None), fl.loc),),
-                             (), fl.loc))
+        if self.game.floods:
+            # Flood codes come in pairs (wave, echo) from FLOOD_CODE on: one test for them all.
+            rel = convert(binop("-", code, Const(self.flood_code, I16)), U8)
+            k_of = convert(binop(">>", rel, Const(1, I16)), U8)
+            is_flood = compare(">=", code, Const(self.flood_code, U8))
+            loc = self.game.floods[0].loc
+            is_echo = compare("!=", binop("&", rel, Const(1, I16)), Const(0, I16))
+            deliver.append(If(is_flood, (If(is_echo,
+                (ExprStmt(Call("flood_answered", (k_of, face), None), loc),),
+                (ExprStmt(Call("flood_receive", (k_of, face), None), loc),), loc),), (), loc))
+            # A wave that could not be delivered counts as answered; a lost echo needs nothing.
+            bounce.append(If(is_flood, (If(is_echo, (), (
+                ExprStmt(Call("flood_answered", (k_of, face), None), loc),), loc),), (), loc))
         self._fn("deliver", (Param("code", U8), Param("face", U8)), None, _chain(deliver),
                  "A message arrived on `face`: run its handler.")
         self._fn("bounce", (Param("code", U8), Param("face", U8)), None, _chain(bounce),

@@ -102,6 +102,14 @@ def binop(op: str, left: Expr, right: Expr) -> Expr:
         v = fold_binop(op, left.value, right.value, t)
         if v is not None:
             return Const(v, t)
+    # Identities: x + 0, x - 0, x | 0, x ^ 0, x << 0, x >> 0, x * 1, x // 1 are x (in type t).
+    if isinstance(right, Const) and (
+            (right.value == 0 and op in ("+", "-", "|", "^", "<<", ">>"))
+            or (right.value == 1 and op in ("*", "//"))):
+        return left if left.type == t else Cast(left, t)
+    if isinstance(left, Const) and ((left.value == 0 and op in ("+", "|", "^"))
+                                    or (left.value == 1 and op == "*")):
+        return right if right.type == t else Cast(right, t)
     return BinOp(op, left, right, t)
 
 

@@ -174,7 +174,7 @@ static void receive(uint8_t f, uint8_t bit) {
     uint8_t code = 0;
     uint8_t their_ack = 0;
     value = getLastValueReceivedOnFace(f);  // engine.py:110
-    code = ((value >> 0) & 1);  // engine.py:111
+    code = (value & 1);  // engine.py:111
     if (code == 0) {  // engine.py:112
         ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:113
     } else if ((ack_mask & bit) == 0) {  // engine.py:114
@@ -214,7 +214,7 @@ static void transmit(void) {
         if ((ack_mask & bit) != 0) {  // engine.py:138
             ack = 2;  // engine.py:139
         }
-        setValueSentOnFace(((shown | (tx_code[f] << 0)) | ack), f);  // engine.py:140
+        setValueSentOnFace(((shown | tx_code[f]) | ack), f);  // engine.py:140
         bit = (uint8_t)(bit << 1);  // engine.py:141
     }
 }
