@@ -48,6 +48,10 @@ _HEADER_US = 2 * SYNC_US + OVERHEAD_US + _bits_us(USER_DATA_HEADER)
 VALUE_AIR_US = tuple(_HEADER_US + _bits_us(b) for b in range(256))
 
 
+#: encode_value_byte for every (viral << 6 | value): the hot path looks it up.
+ENCODED = tuple(encode_value_byte(v & 0x3F, bool(v & 0x40)) for v in range(128))
+
+
 def value_air_us(value: int, viral: bool = False) -> int:
     return VALUE_AIR_US[encode_value_byte(value, viral)]
 

@@ -43,7 +43,14 @@ from ..runtime.api import (
 from ..runtime.timer import NEVER as TIMER_NEVER
 from .clock import FRAME_US, Clock
 from .geometry import DIRECTIONS, Pos, facing_face
-from .ir import DATAGRAM_MARKER, SYNC_US, VALUE_AIR_US, datagram_air_us, encode_value_byte
+from .ir import (
+    DATAGRAM_MARKER,
+    ENCODED,
+    SYNC_US,
+    VALUE_AIR_US,
+    datagram_air_us,
+    encode_value_byte,
+)
 from .tile import Incoming, Packet, Tile
 
 VIRAL_LOCKOUT_MS = 2000
@@ -350,7 +357,7 @@ class World:
                 byte0 = encode_value_byte(DATAGRAM_MARKER, viral)
                 air = datagram_air_us(dgram, viral)
             else:
-                byte0 = encode_value_byte(api.out_value[f], viral)
+                byte0 = ENCODED[api.out_value[f] | (64 if viral else 0)]
                 air = VALUE_AIR_US[byte0]
             air = tile.clock.local_duration_to_world(air)
             tile.tx_start[f] = t
@@ -414,13 +421,10 @@ class World:
 
     @staticmethod
     def _loop_inputs(tile: Tile, now: int) -> tuple:
+        """What loop() reads from outside: if it is the same, a quiet program does the same."""
         api = tile.api
-        expired = 0
-        for f in range(FACE_COUNT):
-            if api.expire_time[f] < now:
-                expired |= 1 << f
-        return (tuple(api.in_value), expired, api.button_flags, api.button_down,
-                api.click_count, tuple(d is not None for d in api.in_datagram))
+        return (tuple(api.in_value), tuple([e < now for e in api.expire_time]), api.button_flags,
+                api.button_down, api.click_count, tuple(api.in_datagram))
 
     def _viral_postpone(self, tile: Tile, now: int) -> None:
         # blinklib spreads "a button was pressed" to every face, with a 2 s lockout.
