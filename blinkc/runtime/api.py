@@ -120,7 +120,8 @@ class Blinklib:
         data = bytes(data)
         if len(data) > IR_DATAGRAM_LEN:
             return  # the SDK silently ignores oversized datagrams
-        self.out_datagram[face] = data
+        # A new send replaces an unsent one; an empty one cancels it, as on the tile.
+        self.out_datagram[face] = data or None
 
     def isDatagramReadyOnFace(self, face: int) -> bool:
         return self.in_datagram[face] is not None
