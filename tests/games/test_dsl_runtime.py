@@ -1,0 +1,75 @@
+"""What the DSL promises at run time, on both backends: order, bounces, links, timers."""
+
+from pathlib import Path
+
+import pytest
+
+from blinkc.testing import Cluster
+from blinkc.world import Faults
+
+from ..tools import require_tool
+
+GAME = Path(__file__).parent / "fixtures" / "probe_game.py"
+PAIR = """
+tile a at 0,0
+tile b at 0,1
+"""
+
+
+@pytest.fixture(params=["python", "native"])
+def backend(request):
+    if request.param == "native":
+        require_tool("g++")
+    return request.param
+
+
+@pytest.mark.parametrize("faults", [None, Faults(drop=0.1, jitter_ms=2, skew=0.1)],
+                         ids=["clean", "faults"])
+def test_back_to_back_messages_arrive_once_each_in_order(backend, faults):
+    c = Cluster(GAME, PAIR, backend=backend, faults=faults, seed=4)
+    c.click("a")  # a's face 3 (S) touches b
+    c.settle()
+    assert c.state("b")["received"] == 5 and c.state("b")["last"] == 5
+    assert c.state("b")["in_order"] is True
+
+
+def test_sending_to_an_empty_face_is_reported_to_the_sender(backend):
+    c = Cluster(GAME, PAIR, backend=backend)
+    c.click("a")
+    c.settle()
+    assert c.state("a")["bounced"] == 1  # the one sent out of face 0, where nobody is
+
+
+def test_neighbours_joining_and_leaving(backend):
+    c = Cluster(GAME, PAIR, backend=backend)
+    assert c.state("a")["joined"] == 1 and c.state("b")["joined"] == 1
+    c.lift("b")
+    c.wait(500)
+    assert c.state("a")["left"] == 0  # still inside the grace period
+    c.wait(1000)
+    assert c.state("a")["left"] == 1
+    c.place("b", (0, 1))
+    c.wait(500)
+    assert c.state("a")["joined"] == 2
+
+
+def test_a_neighbour_that_comes_back_starts_clean(backend):
+    c = Cluster(GAME, PAIR, backend=backend)
+    c.lift("b")
+    c.wait(1500)
+    c.place("b", (0, 1))
+    c.wait(300)
+    c.click("a")
+    c.settle()
+    assert c.state("b")["received"] == 5 and c.state("b")["in_order"] is True
+
+
+def test_a_timer_fires_once_after_its_time(backend):
+    c = Cluster(GAME, PAIR, backend=backend)
+    c.long_press("a", 1300)  # long press fires at about 1.2 s while held
+    c.wait(300)
+    assert c.state("a")["rang"] == 0
+    c.wait(400)
+    assert c.state("a")["rang"] == 1
+    c.wait(1000)
+    assert c.state("a")["rang"] == 1
