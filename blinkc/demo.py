@@ -73,7 +73,7 @@ def main() -> None:
           f"{after['h1']['hp']}   (nothing created from nothing)")
     stats = ship.world.stats
     print(f"\nemulated {ship.world.now_ms / 1000:.1f} s: {stats['passes']} passes, "
-          f"{stats['packets']} IR packets, {stats['freezes']} idle stretches skipped")
+          f"{stats['packets']} IR packets; tiles slept {stats['sleeps']} times while idle")
 
 
 if __name__ == "__main__":

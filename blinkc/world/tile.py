@@ -71,6 +71,7 @@ class Tile:
         self.viral_lockout_until = -1
         self.started = False
         self.epoch = 0
+        #: Asleep: no events until something changes for it (see World._sleep).
         self.frozen = False
         self.quiet_until: int | None = None
         #: The inputs loop() last ran with, when the program declared itself quiet.

@@ -15,13 +15,13 @@ otherwise; a face with nothing received for more than 200 ms is expired.
 Everything is driven by one event queue in integer microseconds, and every
 random choice comes from the seed, so a run is reproducible.
 
-Idle skipping: when every tile of a connected group declares its logic quiet
-(`quiet_until`), its inputs are exactly what its neighbours send, its button
-is idle and no packet or datagram is pending, nothing in the group can change
-until something from outside touches it (no faults can fire: skipping is off
-when packets may drop). The group is then *frozen*: no passes run; its links
-are taken as alive. It thaws at the earliest `quiet_until`, or when an
-action touches it, resuming the ping-pong from a fixed starting side.
+Idle skipping (docs/emulator.md): a program may declare `quiet_until`, the
+time until which loop() changes nothing while its inputs stay the same. Such
+a tile skips loop() while its inputs are unchanged, and *sleeps* (no events
+at all) once every link is settled both ways; awake neighbours' repeats of an
+unchanged value to a sleeper are absorbed, and it wakes when a value toward
+it changes, when an action touches it, or takes a single pass at its
+deadline. Nothing sleeps when packets may be lost (links could expire).
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ VIRAL_LOCKOUT_MS = 2000
 #: Local millis at which a freshly powered tile first runs (BIOS start-up).
 BOOT_MS = 40
 
-_PASS, _TX, _ARRIVE, _CALL, _THAW = range(5)
+_PASS, _TX, _ARRIVE, _CALL, _DEADLINE = range(5)
 
 
 class WorldError(Exception):
@@ -108,7 +108,7 @@ class World:
         self._jitter_us = int(self.faults.jitter_ms * 1000)
         self.idle_skip = idle_skip and self._drop == 0.0
         self.stats = {"passes": 0, "skipped": 0, "solo": 0, "packets": 0, "absorbed": 0,
-                      "dropped": 0, "collisions": 0, "freezes": 0}
+                      "dropped": 0, "collisions": 0, "sleeps": 0}
 
     # ------------------------------------------------------------------ tiles
     def add_tile(self, name: str, program: Any, pos: Pos | None = None, rot: int = 0,
@@ -144,7 +144,7 @@ class World:
     def place(self, name: str, pos: Pos, rot: int | None = None) -> None:
         """Put a tile (held or placed elsewhere) down at `pos`."""
         tile = self.tile(name)
-        self._thaw_around(tile)
+        self._wake_around(tile)
         if tile.pos is not None:
             self._unplace(tile)
         self._place(tile, pos, tile.rot if rot is None else rot)
@@ -155,7 +155,7 @@ class World:
         tile = self.tile(name)
         if tile.pos is None:
             return
-        self._thaw_around(tile)
+        self._wake_around(tile)
         self._unplace(tile)
         self._record(tile, "lift", {})
 
@@ -221,7 +221,7 @@ class World:
         if when > self.now:
             self.call_at(at_ms, lambda: self.button(name, down))  # type: ignore[arg-type]
             return
-        self._thaw_around(tile)
+        self._wake_around(tile)
         tile.button.push(tile.clock.millis(self.now), down)
         self._record(tile, "contact", {"down": down})
 
@@ -484,7 +484,7 @@ class World:
         tile.frozen = True
         tile.epoch += 1
         tile.incoming = [None] * FACE_COUNT
-        self.stats["freezes"] += 1
+        self.stats["sleeps"] += 1
         for f in range(FACE_COUNT):
             link = self.neighbour(tile, f)
             if link is not None:
@@ -496,7 +496,7 @@ class World:
     def _schedule_deadline(self, tile: Tile) -> None:
         if tile.quiet_until is not None and tile.quiet_until < TIMER_NEVER:
             wake = tile.clock.world_at_millis(tile.quiet_until)
-            self._schedule(max(wake, self.now), _THAW, tile, tile.epoch)
+            self._schedule(max(wake, self.now), _DEADLINE, tile, tile.epoch)
 
     def _deadline(self, tile: Tile) -> None:
         """A sleeping tile is due (a timer, a click window): it takes one pass where it sleeps,
@@ -563,7 +563,7 @@ class World:
         return (until is not None and until > now and api.out_value == sent and not api.extra_cpu_ms
                 and self._inputs_steady(tile, now))
 
-    def _thaw_around(self, tile: Tile) -> None:
+    def _wake_around(self, tile: Tile) -> None:
         self._wake(tile)
         if tile.pos is not None:
             for n in self._neighbour_tiles_at(tile.pos):
@@ -595,7 +595,7 @@ class World:
         return out
 
     def is_quiet(self) -> bool:
-        """True when every tile is frozen: nothing changes until something touches them."""
+        """True when every tile sleeps: nothing changes until something touches them."""
         return all(t.frozen for t in self.tiles)
 
     def run_until_quiet(self, timeout_ms: float = 60_000, step_ms: float = 50) -> bool:
