@@ -1,10 +1,9 @@
 """The generated C++: golden files, a warning-free AVR compile, fixed-width types only.
 
 Regenerate the golden files after an intended change with:
-    BLINKC_UPDATE_GOLDEN=1 pytest tests/backends/test_cpp_output.py
+    pytest tests/backends/test_cpp_output.py --update-golden
 """
 
-import os
 import re
 from pathlib import Path
 
@@ -31,12 +30,12 @@ def generated(game: Path) -> str:
 
 
 @pytest.mark.parametrize("game", GAMES, ids=[g.stem for g in GAMES])
-def test_generated_sketch_matches_its_golden_file(game):
+def test_generated_sketch_matches_its_golden_file(game, update_golden):
     golden = GOLDEN / f"{game.stem}.ino"
     text = generated(game)
-    if os.environ.get("BLINKC_UPDATE_GOLDEN") == "1":
+    if update_golden:
         golden.write_text(text)
-    assert golden.exists(), f"no golden file; run with BLINKC_UPDATE_GOLDEN=1 to create {golden}"
+    assert golden.exists(), f"no golden file; run pytest with --update-golden to create {golden}"
     assert text == golden.read_text(), f"{game.name}: generated C++ changed (see module docstring)"
 
 
