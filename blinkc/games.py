@@ -9,7 +9,6 @@ those settings against the game's fields.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -99,13 +98,3 @@ def game_resolver(game: str | Path | None = None, backend: str = "python",
 
     return resolve
 
-
-def tile_factory(path: str | Path, backend: str = "python") -> Callable[..., Any]:
-    """`factory(**initial_state)` → a fresh tile program running the game."""
-    cls = tile_class(path, backend)
-    program = load_program(path)
-
-    def make(**settings: Any) -> Any:
-        return cls(**initial_state(program, settings, "tile"))
-
-    return make

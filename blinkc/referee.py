@@ -31,7 +31,6 @@ class Piece:
     orient: int = 0
     rot: int = 0
     sunk: bool = False
-    shots: int = 0
 
     def view(self) -> dict:
         return {"kind": self.kind, "hp": self.hp, "orient": self.orient, "sunk": self.sunk}
@@ -98,7 +97,6 @@ class Ship:
             if piece.kind == HULL:
                 piece.hp = FULL_HP
             piece.sunk = False
-            piece.shots = 0
 
     def click(self, pos: Pos) -> list[Ship]:
         """Press a piece. Returns every possible resulting ship (more than one only on a race)."""
@@ -129,7 +127,6 @@ class Ship:
             for b in order:
                 ship.trace_beam(pos, faces[b])
             hazard.orient = (hazard.orient + 1) % 6
-            hazard.shots += 1
             key = ship.view()
             if key not in seen:
                 seen.append(key)
@@ -164,6 +161,3 @@ class Ship:
     def view(self) -> dict:
         return {p: piece.view() for p, piece in sorted(self.pieces.items())}
 
-
-def possible_views(ships: list[Ship]) -> list[dict]:
-    return [s.view() for s in ships]

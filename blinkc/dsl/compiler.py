@@ -104,9 +104,6 @@ BLINKLIB: dict[str, Builtin] = {
     "buttonLongPressed": Builtin((), BOOL, pure=False, is_bool=True),
 }
 
-#: Functions of the game program that have no side effects (derived values, getters).
-PURE_PROGRAM_FUNCTIONS: set[str] = {"timer_running", "timer_remaining"}
-
 
 @dataclass(frozen=True)
 class Signature:

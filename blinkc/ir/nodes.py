@@ -268,11 +268,6 @@ class Program:
                 return f
         raise KeyError(name)
 
-    def global_var(self, name: str) -> GlobalVar:
-        for g in self.globals:
-            if g.name == name:
-                return g
-        raise KeyError(name)
 
     @property
     def state_fields(self) -> tuple[GlobalVar, ...]:

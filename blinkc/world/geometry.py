@@ -16,15 +16,6 @@ DIRECTIONS: tuple[Pos, ...] = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0
 DIRECTION_NAMES = ("N", "NE", "SE", "S", "SW", "NW")
 
 
-def global_direction(face: int, rot: int) -> int:
-    return (face + rot) % 6
-
-
-def local_face(direction: int, rot: int) -> int:
-    """The local face of a tile with rotation `rot` that points in `direction`."""
-    return (direction - rot) % 6
-
-
 def neighbour_pos(pos: Pos, direction: int) -> Pos:
     dq, dr = DIRECTIONS[direction]
     return pos[0] + dq, pos[1] + dr
@@ -43,8 +34,3 @@ def centre(pos: Pos, size: float = 1.0) -> tuple[float, float]:
     """Pixel centre of a flat-top hex of circumradius `size` (y grows downwards)."""
     q, r = pos
     return size * 1.5 * q, size * math.sqrt(3) * (r + q / 2)
-
-
-def hex_distance(a: Pos, b: Pos) -> int:
-    dq, dr = a[0] - b[0], a[1] - b[1]
-    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2

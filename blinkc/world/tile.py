@@ -37,7 +37,6 @@ class Packet:
     byte0: int
     datagram: bytes | None
     air_us: int
-    valid: bool = True
 
 
 @dataclass(slots=True)

@@ -287,8 +287,6 @@ class World:
                 continue
             rx[f] = None
             api.expire_time[f] = now + RX_EXPIRE_TIME_MS
-            if not pkt.valid:
-                continue
             api.send_time[f] = 0  # answer at once: ping-pong
             if pkt.byte0 & 0x40:
                 self._viral_postpone(tile, now)
@@ -455,8 +453,7 @@ class World:
                 return False
             pkt = tile.rx_buf[f]
             # A buffered packet that repeats the latched value changes nothing but timing.
-            if pkt is not None and (pkt.datagram is not None or not pkt.valid
-                                    or pkt.byte0 & 0x3F != api.in_value[f]):
+            if pkt is not None and (pkt.datagram is not None or pkt.byte0 & 0x3F != api.in_value[f]):
                 return False
             link = self.neighbour(tile, f)
             expired = api.expire_time[f] < now
