@@ -10,6 +10,7 @@ bytes of flash and an 8-bit CPU:
 - a value cut down to 8 bits (`Cast(..., uint8)`) of `+ - * & | ^` is
   computed from the operands' low bytes (the low byte of a sum only depends
   on the low bytes), so the AVR does 8-bit work instead of 16- or 32-bit;
+- a local of which only the low byte is ever used (`demanded.py`) is a byte;
 - the clamp of an assignment to a ranged field is dropped when the value
   cannot leave the range.
 """
@@ -20,6 +21,7 @@ from dataclasses import replace
 
 from ..backends.ranges import Ranges, type_range
 from ..dsl.types import ColorType as _ColorType
+from .demanded import low_byte_locals
 from .nodes import (
     BOOL,
     I16,
@@ -64,6 +66,10 @@ class Optimizer:
         # Locals whose values all fit in a byte become bytes: the AVR is an 8-bit CPU.
         self.narrow = {name for name, r in self.ranges.env.items()
                        if 0 <= r[0] and r[1] <= 255 and name not in {p.name for p in f.params}}
+        # Locals of which only the low byte is ever used become bytes too, whatever their range.
+        self.low_bytes = low_byte_locals(f)
+        for name in self.low_bytes:
+            self.ranges.env[name] = (0, 255)
         body = self.block(f.body)
         return replace(f, body=body)
 
@@ -72,7 +78,8 @@ class Optimizer:
 
     def stmt(self, s: Stmt) -> Stmt:
         if isinstance(s, Local):
-            if s.name in self.narrow and s.type != U8 and s.type != BOOL and s.type.bits <= 16:
+            if s.name in self.low_bytes or (
+                    s.name in self.narrow and s.type != U8 and s.type != BOOL and s.type.bits <= 16):
                 return replace(s, type=U8, value=self.expr(_as(s.value, U8)))
             return replace(s, value=self.expr(s.value))
         if isinstance(s, Assign):
@@ -102,8 +109,11 @@ class Optimizer:
 
     # ------------------------------------------------------------ expressions
     def _narrowed(self, e: Expr) -> bool:
-        return (isinstance(e, Name) and e.scope == "local" and e.name in self.narrow
-                and e.type != BOOL and e.type.bits <= 16 and not isinstance(e.type, _ColorType))
+        if not (isinstance(e, Name) and e.scope == "local"):
+            return False
+        return e.name in self.low_bytes or (
+            e.name in self.narrow and e.type != BOOL and e.type.bits <= 16
+            and not isinstance(e.type, _ColorType))
 
     def expr(self, e: Expr) -> Expr:
         if self._narrowed(e):

@@ -232,30 +232,30 @@ static void show(void) {
     bool bad = 0;
     bool flashing = 0;
     bool pulsing = 0;
-    uint32_t now = 0;
+    uint8_t now = 0;
     uint8_t step = 0;
     uint8_t f = 0;
-    uint32_t phase = 0;
-    uint32_t wave = 0;
+    uint8_t phase = 0;
+    uint8_t wave = 0;
     Color c = OFF;
     bad = value_illegal();  // pirates_lasers.py:193
     flashing = timer_running(0);  // pirates_lasers.py:194
     pulsing = timer_running(1);  // pirates_lasers.py:195
-    now = (millis() >> 2);  // pirates_lasers.py:197
+    now = (uint8_t)((uint16_t)millis() >> 2);  // pirates_lasers.py:197
     step = 40;  // pirates_lasers.py:198
     if (sunk) {  // pirates_lasers.py:199
-        now = (millis() >> 1);  // pirates_lasers.py:200
+        now = (uint8_t)((uint16_t)millis() >> 1);  // pirates_lasers.py:200
         step = 80;  // pirates_lasers.py:201
     } else if (!bad) {  // pirates_lasers.py:202
-        now = (millis() >> 4);  // pirates_lasers.py:203
+        now = (uint8_t)((uint16_t)millis() >> 4);  // pirates_lasers.py:203
     }
     for (f = 0; f < 6; f++) {  // pirates_lasers.py:204
         phase = ((now + (f * step)) & 255);  // pirates_lasers.py:205
         wave = (phase & 127);  // pirates_lasers.py:206
         if ((phase & 128) != 0) {  // pirates_lasers.py:207
-            wave = ((uint32_t)(1UL * 127 - wave));  // pirates_lasers.py:208
+            wave = (uint8_t)(127 - wave);  // pirates_lasers.py:208
         }
-        c = makeColorRGB(0, 0, (uint8_t)(110 + (uint8_t)wave));  // pirates_lasers.py:209
+        c = makeColorRGB(0, 0, (uint8_t)(110 + wave));  // pirates_lasers.py:209
         if (kind == 0) {  // pirates_lasers.py:210
             if (f < 5) {  // pirates_lasers.py:211
                 if ((((water >> f) & 1) == 0) && (!sunk)) {  // pirates_lasers.py:212
