@@ -64,12 +64,6 @@ setFaceColor sin8_C isAlone buttonDown buttonPressed buttonReleased Timer Color 
 RED ORANGE YELLOW GREEN CYAN BLUE MAGENTA WHITE OFF min max abs
 """.split())
 
-NAMED_COLOURS = {
-    (31, 0, 0): "RED", (31, 15, 0): "ORANGE", (31, 31, 0): "YELLOW", (0, 31, 0): "GREEN",
-    (0, 31, 31): "CYAN", (0, 0, 31): "BLUE", (31, 0, 31): "MAGENTA", (31, 31, 31): "WHITE",
-    (0, 0, 0): "OFF",
-}
-
 #: blinklib functions that some SDK releases lack: the sketch carries its own copy.
 LOCAL_HELPERS = {"lighten": "blinkc_lighten"}
 
@@ -88,8 +82,9 @@ def const_literal(value: int, t: IntType) -> str:
     if t == BOOL:
         return "true" if value else "false"
     if isinstance(t, ColorType):
-        rgb = channels(value)
-        return NAMED_COLOURS.get(rgb) or "MAKECOLOR_5BIT_RGB({}, {}, {})".format(*rgb)
+        # The pixel word built at compile time (the template defines BLINKC_RGB5): one
+        # 16-bit load where MAKECOLOR_5BIT_RGB would store three bit-fields at run time.
+        return "BLINKC_RGB5({}, {}, {})".format(*channels(value))
     if value < 0:
         return f"({value})"
     if value > 0xFFFF:
@@ -262,7 +257,7 @@ class CppRenderer:
         lines: list[Line] = []
         # Python locals live for the whole function: declare them all at the top.
         for name, t in self.locals_of(f):
-            init = "OFF" if isinstance(t, ColorType) else "0"
+            init = const_literal(0, t) if isinstance(t, ColorType) else "0"
             lines.append(Line(1, f"{ctype(t)} {self.name(name)} = {init};"))
         self.block(f.body, 1, lines)
         return {"signature": self.signature(f, host_only), "doc": f.doc.splitlines()[0] if f.doc else "",

@@ -50,6 +50,11 @@ static uint8_t flood_waiting[1];  // engine.py:190
 static uint8_t timer_on = 0;  // engine.py:244
 static uint16_t timer_end[1];  // engine.py:245
 
+// A constant colour as the tile's 16-bit pixel word (a reserved bit set to 1, then
+// 5 bits each of red, green and blue), so that it costs one 16-bit load.
+static inline Color blinkc_color(uint16_t word) { Color c; c.as_uint16 = word; return c; }
+#define BLINKC_RGB5(r, g, b) blinkc_color((uint16_t)(((b) << 11) | ((g) << 6) | ((r) << 1) | 1))
+
 // Fields never leave their declared range: assignments clamp.
 template <typename T> static inline T blinkc_clamp(T v, T lo, T hi) { return v < lo ? lo : (v > hi ? hi : v); }
 template <typename T> static inline T blinkc_at_most(T v, T hi) { return v > hi ? hi : v; }
@@ -153,18 +158,18 @@ static void glow_over(void) {
 
 // [beacon.py:65]
 static void show(void) {
-    Color base = OFF;
+    Color base = BLINKC_RGB5(0, 0, 0);
     uint8_t f = 0;
-    Color c = OFF;
+    Color c = BLINKC_RGB5(0, 0, 0);
     base = makeColorHSB((level * 60), 255, 200);  // beacon.py:66
     for (f = 0; f < 6; f++) {  // beacon.py:67
         c = base;  // beacon.py:68
         if (value_crowded()) {  // beacon.py:69
-            c = RED;  // beacon.py:70
+            c = BLINKC_RGB5(31, 0, 0);  // beacon.py:70
         } else if (timer_running(0)) {  // beacon.py:71
-            c = dim(YELLOW, sin8_C((uint8_t)(((uint16_t)millis() >> 2) + (f * 40))));  // beacon.py:72
+            c = dim(BLINKC_RGB5(31, 31, 0), sin8_C((uint8_t)(((uint16_t)millis() >> 2) + (f * 40))));  // beacon.py:72
         } else if (lit) {  // beacon.py:73
-            c = (((f & 1) == 0) ? BLUE : OFF);  // beacon.py:74
+            c = (((f & 1) == 0) ? BLINKC_RGB5(0, 0, 31) : BLINKC_RGB5(0, 0, 0));  // beacon.py:74
         }
         setColorOnFace(c, f);  // beacon.py:75
     }

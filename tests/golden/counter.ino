@@ -43,6 +43,11 @@ static uint8_t queue[12];  // engine.py:33
 static uint8_t queue_len = 0;  // engine.py:34
 static bool overflow = false;  // engine.py:35
 
+// A constant colour as the tile's 16-bit pixel word (a reserved bit set to 1, then
+// 5 bits each of red, green and blue), so that it costs one 16-bit load.
+static inline Color blinkc_color(uint16_t word) { Color c; c.as_uint16 = word; return c; }
+#define BLINKC_RGB5(r, g, b) blinkc_color((uint16_t)(((b) << 11) | ((g) << 6) | ((r) << 1) | 1))
+
 // Fields never leave their declared range: assignments clamp.
 template <typename T> static inline T blinkc_clamp(T v, T lo, T hi) { return v < lo ? lo : (v > hi ? hi : v); }
 template <typename T> static inline T blinkc_at_most(T v, T hi) { return v > hi ? hi : v; }
@@ -86,7 +91,7 @@ static void bumped(uint8_t /* face */) {
 static void show(void) {
     uint8_t f = 0;
     for (f = 0; f < 6; f++) {  // counter.py:25
-        setColorOnFace(((f < count) ? GREEN : OFF), f);  // counter.py:26
+        setColorOnFace(((f < count) ? BLINKC_RGB5(0, 31, 0) : BLINKC_RGB5(0, 0, 0)), f);  // counter.py:26
     }
 }
 

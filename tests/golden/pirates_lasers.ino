@@ -55,6 +55,11 @@ static uint8_t flood_waiting[3];  // engine.py:190
 static uint8_t timer_on = 0;  // engine.py:244
 static uint16_t timer_end[2];  // engine.py:245
 
+// A constant colour as the tile's 16-bit pixel word (a reserved bit set to 1, then
+// 5 bits each of red, green and blue), so that it costs one 16-bit load.
+static inline Color blinkc_color(uint16_t word) { Color c; c.as_uint16 = word; return c; }
+#define BLINKC_RGB5(r, g, b) blinkc_color((uint16_t)(((b) << 11) | ((g) << 6) | ((r) << 1) | 1))
+
 // Fields never leave their declared range: assignments clamp.
 template <typename T> static inline T blinkc_clamp(T v, T lo, T hi) { return v < lo ? lo : (v > hi ? hi : v); }
 template <typename T> static inline T blinkc_at_most(T v, T hi) { return v > hi ? hi : v; }
@@ -237,7 +242,7 @@ static void show(void) {
     uint8_t f = 0;
     uint8_t phase = 0;
     uint8_t wave = 0;
-    Color c = OFF;
+    Color c = BLINKC_RGB5(0, 0, 0);
     bad = value_illegal();  // pirates_lasers.py:193
     flashing = timer_running(0);  // pirates_lasers.py:194
     pulsing = timer_running(1);  // pirates_lasers.py:195
@@ -259,26 +264,26 @@ static void show(void) {
         if (kind == 0) {  // pirates_lasers.py:210
             if (f < 5) {  // pirates_lasers.py:211
                 if ((((water >> f) & 1) == 0) && (!sunk)) {  // pirates_lasers.py:212
-                    c = (bad ? MAKECOLOR_5BIT_RGB(31, 8, 0) : MAKECOLOR_5BIT_RGB(25, 17, 8));  // pirates_lasers.py:213
+                    c = (bad ? BLINKC_RGB5(31, 8, 0) : BLINKC_RGB5(25, 17, 8));  // pirates_lasers.py:213
                 }
             } else if ((hp > 0) && (!sunk)) {  // pirates_lasers.py:214
-                c = WHITE;  // pirates_lasers.py:215
+                c = BLINKC_RGB5(31, 31, 31);  // pirates_lasers.py:215
             }
         } else if (kind == 1) {  // pirates_lasers.py:216
             if (((f + orient) & 1) == 0) {  // pirates_lasers.py:217
-                c = RED;  // pirates_lasers.py:218
+                c = BLINKC_RGB5(31, 0, 0);  // pirates_lasers.py:218
             }
             if (sunk && (f < shots)) {  // pirates_lasers.py:219
-                c = WHITE;  // pirates_lasers.py:220
+                c = BLINKC_RGB5(31, 31, 31);  // pirates_lasers.py:220
             }
         } else if ((f == orient) || (f == (((orient + 2) >= 6) ? ((orient + 2) - 6) : (orient + 2)))) {  // pirates_lasers.py:221
-            c = MAGENTA;  // pirates_lasers.py:222
+            c = BLINKC_RGB5(31, 0, 31);  // pirates_lasers.py:222
         }
         if (flashing && (((flash_faces >> f) & 1) != 0)) {  // pirates_lasers.py:223
-            c = RED;  // pirates_lasers.py:224
+            c = BLINKC_RGB5(31, 0, 0);  // pirates_lasers.py:224
         }
         if (pulsing) {  // pirates_lasers.py:225
-            c = WHITE;  // pirates_lasers.py:226
+            c = BLINKC_RGB5(31, 31, 31);  // pirates_lasers.py:226
         }
         setColorOnFace(c, f);  // pirates_lasers.py:227
     }
