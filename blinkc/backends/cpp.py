@@ -159,7 +159,12 @@ class CppRenderer:
         t = e.type
         a, b = self.conv(e.left, t), self.conv(e.right, t)
         c_op = "/" if e.op == "//" else e.op
-        if self.ranges.fits(self.ranges.exact(e), t):
+        exact = self.ranges.exact(e)
+        if self.ranges.fits(exact, t):
+            if e.op in ("+", "-", "*", "<<") and 0 <= exact[0] and exact[1] <= 255:
+                # C would compute in int; the value fits a byte, and saying so lets the
+                # 8-bit AVR compare and subtract in one register instead of two.
+                return f"(uint8_t)({a} {c_op} {b})"
             return f"({a} {c_op} {b})"
         if e.op in ("+", "-", "*", "<<"):
             # Wrap-around on purpose: compute in unsigned arithmetic (no signed overflow, which

@@ -115,7 +115,7 @@ static bool value_crowded(void) {
 // [beacon.py:24]
 static void press(void) {
     uint8_t f = 0;
-    level = (((level + 1) >= 4) ? ((level + 1) - 4) : (level + 1));  // beacon.py:25
+    level = (((uint8_t)(level + 1) >= 4) ? ((uint8_t)(level + 1) - 4) : (uint8_t)(level + 1));  // beacon.py:25
     for (f = 0; f < 6; f++) {  // beacon.py:26
         send_code(((level > 0) ? level : 1), f);  // beacon.py:27
     }
@@ -126,7 +126,7 @@ static void pulsed(uint8_t face, uint8_t strength) {
     hops = blinkc_at_least<int16_t>((hops - strength), -3);  // beacon.py:32
     timer_start(0, (250 * strength));  // beacon.py:33
     if (strength > 1) {  // beacon.py:34
-        send_code((strength - 1), (((face + 3) >= 6) ? ((face + 3) - 6) : (face + 3)));  // beacon.py:35
+        send_code((uint8_t)(strength - 1), (((uint8_t)(face + 3) >= 6) ? ((uint8_t)(face + 3) - 6) : (uint8_t)(face + 3)));  // beacon.py:35
     }
 }
 
@@ -161,13 +161,13 @@ static void show(void) {
     Color base = BLINKC_RGB5(0, 0, 0);
     uint8_t f = 0;
     Color c = BLINKC_RGB5(0, 0, 0);
-    base = makeColorHSB((level * 60), 255, 200);  // beacon.py:66
+    base = makeColorHSB((uint8_t)(level * 60), 255, 200);  // beacon.py:66
     for (f = 0; f < 6; f++) {  // beacon.py:67
         c = base;  // beacon.py:68
         if (value_crowded()) {  // beacon.py:69
             c = BLINKC_RGB5(31, 0, 0);  // beacon.py:70
         } else if (timer_running(0)) {  // beacon.py:71
-            c = dim(BLINKC_RGB5(31, 31, 0), sin8_C((uint8_t)(((uint16_t)millis() >> 2) + (f * 40))));  // beacon.py:72
+            c = dim(BLINKC_RGB5(31, 31, 0), sin8_C((uint8_t)(((uint16_t)millis() >> 2) + (uint8_t)(f * 40))));  // beacon.py:72
         } else if (lit) {  // beacon.py:73
             c = (((f & 1) == 0) ? BLINKC_RGB5(0, 0, 31) : BLINKC_RGB5(0, 0, 0));  // beacon.py:74
         }
@@ -190,7 +190,7 @@ static void send_code(uint8_t code, uint8_t face) {
         overflow = true;  // engine.py:49
         return;  // engine.py:50
     }
-    queue[queue_len] = ((face << 4) | code);  // engine.py:51
+    queue[queue_len] = ((uint8_t)(face << 4) | code);  // engine.py:51
     queue_len = (uint8_t)(queue_len + 1);  // engine.py:52
 }
 
@@ -208,7 +208,7 @@ static uint8_t queue_take(uint8_t face) {
             queue_len = (uint8_t)(queue_len - 1);  // engine.py:60
             j_end = queue_len;  // engine.py:61
             for (j = i; j < j_end; j++) {
-                queue[j] = queue[(j + 1)];  // engine.py:62
+                queue[j] = queue[(uint8_t)(j + 1)];  // engine.py:62
             }
             return (entry & 15);  // engine.py:63
         }
@@ -370,7 +370,7 @@ static void flood_enter(uint8_t k, uint8_t parent) {
     for (f = 0; f < 6; f++) {  // engine.py:202
         if ((f != parent) && ((link_mask & bit) != 0)) {  // engine.py:203
             waiting = (waiting | bit);  // engine.py:204
-            send_code((4 + (2 * k)), f);  // engine.py:205
+            send_code((uint8_t)(4 + (uint8_t)(2 * k)), f);  // engine.py:205
         }
         bit = (uint8_t)(bit << 1);  // engine.py:206
     }
@@ -383,16 +383,16 @@ static void flood_enter(uint8_t k, uint8_t parent) {
 static void flood_receive(uint8_t k, uint8_t face) {
     if (flood_parent[k] == 255) {  // engine.py:213
         flood_enter(k, face);  // engine.py:214
-    } else if ((flood_waiting[k] & (1 << face)) != 0) {  // engine.py:215
+    } else if ((flood_waiting[k] & (uint8_t)(1 << face)) != 0) {  // engine.py:215
         flood_answered(k, face);  // engine.py:216
     } else {
-        send_code(((4 + (2 * k)) + 1), face);  // engine.py:219
+        send_code((uint8_t)((uint8_t)(4 + (uint8_t)(2 * k)) + 1), face);  // engine.py:219
     }
 }
 
 // An echo came back, or the face can no longer answer (bounced, neighbour gone).  [engine.py:222]
 static void flood_answered(uint8_t k, uint8_t face) {
-    flood_waiting[k] = (flood_waiting[k] & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:224
+    flood_waiting[k] = (flood_waiting[k] & (uint8_t)((int16_t)(~(uint8_t)(1 << face))));  // engine.py:224
     flood_check(k);  // engine.py:225
 }
 
@@ -405,7 +405,7 @@ static void flood_check(uint8_t k) {
         if (parent == 7) {  // engine.py:232
             on_flood_done(k);  // engine.py:233
         } else {
-            send_code(((4 + (2 * k)) + 1), parent);  // engine.py:235
+            send_code((uint8_t)((uint8_t)(4 + (uint8_t)(2 * k)) + 1), parent);  // engine.py:235
         }
     }
 }
@@ -421,7 +421,7 @@ static void link_lost(uint8_t face) {
 // [engine.py:248]
 static void timer_start(uint8_t k, uint16_t ms) {
     timer_end[k] = ((uint16_t)(1U * (uint16_t)millis() + ms));  // engine.py:249
-    timer_on = (timer_on | (1 << k));  // engine.py:250
+    timer_on = (timer_on | (uint8_t)(1 << k));  // engine.py:250
 }
 
 // [engine.py:257]
@@ -447,7 +447,7 @@ static void timers(void) {
     uint8_t k = 0;
     for (k = 0; k < 1; k++) {  // engine.py:271
         if ((((timer_on >> k) & 1) != 0) && ((int16_t)((uint16_t)(1U * (uint16_t)millis() - timer_end[k])) >= 0)) {  // engine.py:272
-            timer_on = (timer_on & (uint8_t)((int16_t)(~(1 << k))));  // engine.py:273
+            timer_on = (timer_on & (uint8_t)((int16_t)(~(uint8_t)(1 << k))));  // engine.py:273
             on_timer(k);  // engine.py:274
         }
     }
@@ -499,7 +499,7 @@ static void buttons(void) {
 // A message arrived on `face`: run its handler.  [generated by blinkc]
 static void deliver(uint8_t code, uint8_t face) {
     if ((code >= 1) && (code < 4)) {  // beacon.py:10
-        pulsed(face, ((code - 1) + 1));  // beacon.py:31
+        pulsed(face, (uint8_t)((code - 1) + 1));  // beacon.py:31
     } else if (code >= 4) {  // beacon.py:11
         if (((uint8_t)(code - 4) & 1) != 0) {
             flood_answered(((uint8_t)(code - 4) >> 1), face);

@@ -74,7 +74,7 @@ static void display(void);
 // [counter.py:11]
 static void press(void) {
     uint8_t f = 0;
-    count = blinkc_at_most<int16_t>((count + 1), 6);  // counter.py:12
+    count = blinkc_at_most<int16_t>((uint8_t)(count + 1), 6);  // counter.py:12
     for (f = 0; f < 6; f++) {  // counter.py:13
         if (!isValueReceivedOnFaceExpired(f)) {  // counter.py:14
             send_code(1, f);  // counter.py:15
@@ -84,7 +84,7 @@ static void press(void) {
 
 // [counter.py:19]
 static void bumped(uint8_t /* face */) {
-    count = blinkc_at_most<int16_t>((count + 1), 6);  // counter.py:20
+    count = blinkc_at_most<int16_t>((uint8_t)(count + 1), 6);  // counter.py:20
 }
 
 // [counter.py:24]
@@ -109,7 +109,7 @@ static void send_code(uint8_t code, uint8_t face) {
         overflow = true;  // engine.py:49
         return;  // engine.py:50
     }
-    queue[queue_len] = ((face << 4) | code);  // engine.py:51
+    queue[queue_len] = ((uint8_t)(face << 4) | code);  // engine.py:51
     queue_len = (uint8_t)(queue_len + 1);  // engine.py:52
 }
 
@@ -127,7 +127,7 @@ static uint8_t queue_take(uint8_t face) {
             queue_len = (uint8_t)(queue_len - 1);  // engine.py:60
             j_end = queue_len;  // engine.py:61
             for (j = i; j < j_end; j++) {
-                queue[j] = queue[(j + 1)];  // engine.py:62
+                queue[j] = queue[(uint8_t)(j + 1)];  // engine.py:62
             }
             return (entry & 15);  // engine.py:63
         }

@@ -122,7 +122,7 @@ static bool value_illegal(void) {
     hull_near = (kind == 0);  // pirates_lasers.py:66
     for (f = 0; f < 6; f++) {  // pirates_lasers.py:67
         if (!isValueReceivedOnFaceExpired(f)) {  // pirates_lasers.py:68
-            if (isValueReceivedOnFaceExpired((((f + 5) >= 6) ? ((f + 5) - 6) : (f + 5))) && isValueReceivedOnFaceExpired((((f + 1) >= 6) ? ((f + 1) - 6) : (f + 1)))) {  // pirates_lasers.py:69
+            if (isValueReceivedOnFaceExpired((((uint8_t)(f + 5) >= 6) ? ((uint8_t)(f + 5) - 6) : (uint8_t)(f + 5))) && isValueReceivedOnFaceExpired((((uint8_t)(f + 1) >= 6) ? ((uint8_t)(f + 1) - 6) : (uint8_t)(f + 1)))) {  // pirates_lasers.py:69
                 return true;  // pirates_lasers.py:70
             }
             alone = false;  // pirates_lasers.py:71
@@ -139,7 +139,7 @@ static void cycle_kind(void) {
     if (sunk) {  // pirates_lasers.py:104
         return;  // pirates_lasers.py:105
     }
-    kind = (((kind + 1) >= 3) ? ((kind + 1) - 3) : (kind + 1));  // pirates_lasers.py:106
+    kind = (((uint8_t)(kind + 1) >= 3) ? ((uint8_t)(kind + 1) - 3) : (uint8_t)(kind + 1));  // pirates_lasers.py:106
     hp = 5;  // pirates_lasers.py:107
     water = 0;  // pirates_lasers.py:108
 }
@@ -158,7 +158,7 @@ static void press(void) {
     } else if (kind == 1) {  // pirates_lasers.py:121
         flood_start(0);  // pirates_lasers.py:122
     } else {
-        orient = (((orient + 1) >= 6) ? ((orient + 1) - 6) : (orient + 1));  // pirates_lasers.py:124
+        orient = (((uint8_t)(orient + 1) >= 6) ? ((uint8_t)(orient + 1) - 6) : (uint8_t)(orient + 1));  // pirates_lasers.py:124
     }
 }
 
@@ -172,11 +172,11 @@ static void fire(void) {
     uint8_t b = 0;
     crossed = 7;  // pirates_lasers.py:134
     for (b = 0; b < 3; b++) {  // pirates_lasers.py:135
-        send_code((1 + b), (((orient + (2 * b)) >= 6) ? ((orient + (2 * b)) - 6) : (orient + (2 * b))));  // pirates_lasers.py:136
+        send_code((uint8_t)(1 + b), (((uint8_t)(orient + (uint8_t)(2 * b)) >= 6) ? ((uint8_t)(orient + (uint8_t)(2 * b)) - 6) : (uint8_t)(orient + (uint8_t)(2 * b))));  // pirates_lasers.py:136
     }
     flash_faces = (((orient & 1) == 0) ? 21 : 42);  // pirates_lasers.py:137
     timer_start(0, 400);  // pirates_lasers.py:138
-    orient = (((orient + 1) >= 6) ? ((orient + 1) - 6) : (orient + 1));  // pirates_lasers.py:139
+    orient = (((uint8_t)(orient + 1) >= 6) ? ((uint8_t)(orient + 1) - 6) : (uint8_t)(orient + 1));  // pirates_lasers.py:139
     shots = blinkc_at_most<int16_t>((shots + 1), 255);  // pirates_lasers.py:140
 }
 
@@ -186,21 +186,21 @@ static void laser(uint8_t face, uint8_t beam) {
     if (((crossed >> beam) & 1) != 0) {  // pirates_lasers.py:145
         return;  // pirates_lasers.py:146
     }
-    crossed = (crossed | (1 << beam));  // pirates_lasers.py:147
-    out = (((face + 3) >= 6) ? ((face + 3) - 6) : (face + 3));  // pirates_lasers.py:148
+    crossed = (crossed | (uint8_t)(1 << beam));  // pirates_lasers.py:147
+    out = (((uint8_t)(face + 3) >= 6) ? ((uint8_t)(face + 3) - 6) : (uint8_t)(face + 3));  // pirates_lasers.py:148
     if (kind == 0) {  // pirates_lasers.py:149
         helper_lose_hp();  // pirates_lasers.py:150
     } else if (kind == 2) {  // pirates_lasers.py:151
         if (face == orient) {  // pirates_lasers.py:152
-            out = (((orient + 2) >= 6) ? ((orient + 2) - 6) : (orient + 2));  // pirates_lasers.py:153
-        } else if (face == (((orient + 2) >= 6) ? ((orient + 2) - 6) : (orient + 2))) {  // pirates_lasers.py:154
+            out = (((uint8_t)(orient + 2) >= 6) ? ((uint8_t)(orient + 2) - 6) : (uint8_t)(orient + 2));  // pirates_lasers.py:153
+        } else if (face == (((uint8_t)(orient + 2) >= 6) ? ((uint8_t)(orient + 2) - 6) : (uint8_t)(orient + 2))) {  // pirates_lasers.py:154
             out = orient;  // pirates_lasers.py:155
         }
-        orient = (((orient + 1) >= 6) ? ((orient + 1) - 6) : (orient + 1));  // pirates_lasers.py:156
+        orient = (((uint8_t)(orient + 1) >= 6) ? ((uint8_t)(orient + 1) - 6) : (uint8_t)(orient + 1));  // pirates_lasers.py:156
     }
-    flash_faces = ((1 << face) | (1 << out));  // pirates_lasers.py:157
+    flash_faces = ((uint8_t)(1 << face) | (uint8_t)(1 << out));  // pirates_lasers.py:157
     timer_start(0, 400);  // pirates_lasers.py:158
-    send_code((1 + beam), out);  // pirates_lasers.py:159
+    send_code((uint8_t)(1 + beam), out);  // pirates_lasers.py:159
 }
 
 // [pirates_lasers.py:163]
@@ -270,13 +270,13 @@ static void show(void) {
                 c = BLINKC_RGB5(31, 31, 31);  // pirates_lasers.py:215
             }
         } else if (kind == 1) {  // pirates_lasers.py:216
-            if (((f + orient) & 1) == 0) {  // pirates_lasers.py:217
+            if (((uint8_t)(f + orient) & 1) == 0) {  // pirates_lasers.py:217
                 c = BLINKC_RGB5(31, 0, 0);  // pirates_lasers.py:218
             }
             if (sunk && (f < shots)) {  // pirates_lasers.py:219
                 c = BLINKC_RGB5(31, 31, 31);  // pirates_lasers.py:220
             }
-        } else if ((f == orient) || (f == (((orient + 2) >= 6) ? ((orient + 2) - 6) : (orient + 2)))) {  // pirates_lasers.py:221
+        } else if ((f == orient) || (f == (((uint8_t)(orient + 2) >= 6) ? ((uint8_t)(orient + 2) - 6) : (uint8_t)(orient + 2)))) {  // pirates_lasers.py:221
             c = BLINKC_RGB5(31, 0, 31);  // pirates_lasers.py:222
         }
         if (flashing && (((flash_faces >> f) & 1) != 0)) {  // pirates_lasers.py:223
@@ -300,7 +300,7 @@ static void helper_lose_hp(void) {
     for (f = 0; f < 5; f++) {  // pirates_lasers.py:83
         if (((water >> f) & 1) == 0) {  // pirates_lasers.py:84
             if (pick == 0) {  // pirates_lasers.py:85
-                water = (water | (1 << f));  // pirates_lasers.py:86
+                water = (water | (uint8_t)(1 << f));  // pirates_lasers.py:86
                 break;  // pirates_lasers.py:87
             }
             pick = ((uint16_t)(1U * pick - 1));  // pirates_lasers.py:88
@@ -315,7 +315,7 @@ static void helper_lose_hp(void) {
 // A Hull below full HP gets one back: its lowest damaged segment turns tan again.  [pirates_lasers.py:94]
 static void helper_gain_hp(void) {
     if (hp < 5) {  // pirates_lasers.py:96
-        hp = blinkc_at_most<int16_t>((hp + 1), 5);  // pirates_lasers.py:97
+        hp = blinkc_at_most<int16_t>((uint8_t)(hp + 1), 5);  // pirates_lasers.py:97
         water = blinkc_clamp<int16_t>(((int16_t)(water & (water - 1))), 0, 31);  // pirates_lasers.py:98
     }
 }
@@ -335,7 +335,7 @@ static void send_code(uint8_t code, uint8_t face) {
         overflow = true;  // engine.py:49
         return;  // engine.py:50
     }
-    queue[queue_len] = ((face << 4) | code);  // engine.py:51
+    queue[queue_len] = ((uint8_t)(face << 4) | code);  // engine.py:51
     queue_len = (uint8_t)(queue_len + 1);  // engine.py:52
 }
 
@@ -353,7 +353,7 @@ static uint8_t queue_take(uint8_t face) {
             queue_len = (uint8_t)(queue_len - 1);  // engine.py:60
             j_end = queue_len;  // engine.py:61
             for (j = i; j < j_end; j++) {
-                queue[j] = queue[(j + 1)];  // engine.py:62
+                queue[j] = queue[(uint8_t)(j + 1)];  // engine.py:62
             }
             return (entry & 15);  // engine.py:63
         }
@@ -515,7 +515,7 @@ static void flood_enter(uint8_t k, uint8_t parent) {
     for (f = 0; f < 6; f++) {  // engine.py:202
         if ((f != parent) && ((link_mask & bit) != 0)) {  // engine.py:203
             waiting = (waiting | bit);  // engine.py:204
-            send_code((5 + (2 * k)), f);  // engine.py:205
+            send_code((uint8_t)(5 + (uint8_t)(2 * k)), f);  // engine.py:205
         }
         bit = (uint8_t)(bit << 1);  // engine.py:206
     }
@@ -528,16 +528,16 @@ static void flood_enter(uint8_t k, uint8_t parent) {
 static void flood_receive(uint8_t k, uint8_t face) {
     if (flood_parent[k] == 255) {  // engine.py:213
         flood_enter(k, face);  // engine.py:214
-    } else if ((flood_waiting[k] & (1 << face)) != 0) {  // engine.py:215
+    } else if ((flood_waiting[k] & (uint8_t)(1 << face)) != 0) {  // engine.py:215
         flood_answered(k, face);  // engine.py:216
     } else {
-        send_code(((5 + (2 * k)) + 1), face);  // engine.py:219
+        send_code((uint8_t)((uint8_t)(5 + (uint8_t)(2 * k)) + 1), face);  // engine.py:219
     }
 }
 
 // An echo came back, or the face can no longer answer (bounced, neighbour gone).  [engine.py:222]
 static void flood_answered(uint8_t k, uint8_t face) {
-    flood_waiting[k] = (flood_waiting[k] & (uint8_t)((int16_t)(~(1 << face))));  // engine.py:224
+    flood_waiting[k] = (flood_waiting[k] & (uint8_t)((int16_t)(~(uint8_t)(1 << face))));  // engine.py:224
     flood_check(k);  // engine.py:225
 }
 
@@ -550,7 +550,7 @@ static void flood_check(uint8_t k) {
         if (parent == 7) {  // engine.py:232
             on_flood_done(k);  // engine.py:233
         } else {
-            send_code(((5 + (2 * k)) + 1), parent);  // engine.py:235
+            send_code((uint8_t)((uint8_t)(5 + (uint8_t)(2 * k)) + 1), parent);  // engine.py:235
         }
     }
 }
@@ -566,7 +566,7 @@ static void link_lost(uint8_t face) {
 // [engine.py:248]
 static void timer_start(uint8_t k, uint16_t ms) {
     timer_end[k] = ((uint16_t)(1U * (uint16_t)millis() + ms));  // engine.py:249
-    timer_on = (timer_on | (1 << k));  // engine.py:250
+    timer_on = (timer_on | (uint8_t)(1 << k));  // engine.py:250
 }
 
 // [engine.py:257]
@@ -592,7 +592,7 @@ static void timers(void) {
     uint8_t k = 0;
     for (k = 0; k < 2; k++) {  // engine.py:271
         if ((((timer_on >> k) & 1) != 0) && ((int16_t)((uint16_t)(1U * (uint16_t)millis() - timer_end[k])) >= 0)) {  // engine.py:272
-            timer_on = (timer_on & (uint8_t)((int16_t)(~(1 << k))));  // engine.py:273
+            timer_on = (timer_on & (uint8_t)((int16_t)(~(uint8_t)(1 << k))));  // engine.py:273
         }
     }
 }
