@@ -144,8 +144,11 @@ class CppRenderer:
             op = " && " if e.op == "and" else " || "
             return "(" + op.join(self.expr(v) for v in e.values) + ")"
         if isinstance(e, Cond):
-            return (f"({self.expr(e.test)} ? {self.conv(e.body, e.type)} : "
-                    f"{self.conv(e.orelse, e.type)})")
+            with self.ranges.assuming(e.test, True):
+                body = self.conv(e.body, e.type)
+            with self.ranges.assuming(e.test, False):
+                orelse = self.conv(e.orelse, e.type)
+            return f"({self.expr(e.test)} ? {body} : {orelse})"
         if isinstance(e, Cast):
             if e.type == BOOL:
                 return f"({self.expr(e.value)} != 0)"

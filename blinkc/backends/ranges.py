@@ -7,6 +7,9 @@ an operation whose exact result provably fits its type.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from ..ir.nodes import (
     BOOL,
     Assign,
@@ -29,6 +32,9 @@ from ..ir.nodes import (
 )
 
 Range = tuple[int, int]
+
+
+_NEGATED = {">=": "<", ">": "<=", "<": ">=", "<=": ">", "==": "!=", "!=": "=="}
 
 
 def type_range(t: IntType) -> Range:
@@ -128,13 +134,19 @@ class Ranges:
 
     def _branch(self, e: Cond, taken: bool) -> Range:
         """A branch's range, knowing the test's outcome when it compares something to a constant."""
-        branch = e.body if taken else e.orelse
-        t = e.test
-        if not (isinstance(t, Compare) and isinstance(t.right, Const)):
-            return self.of(branch)
-        lo, hi = self.of(t.left)
-        c = t.right.value
-        op = t.op if taken else {">=": "<", ">": "<=", "<": ">=", "<=": ">", "==": "!=", "!=": "=="}[t.op]
+        with self.assuming(e.test, taken):
+            return self.of(e.body if taken else e.orelse)
+
+    @contextmanager
+    def assuming(self, test: Expr, outcome: bool) -> Iterator[None]:
+        """Within the block, ranges know that `test` (a comparison with a constant) came out
+        as `outcome`; other tests teach nothing."""
+        if not (isinstance(test, Compare) and isinstance(test.right, Const)):
+            yield
+            return
+        lo, hi = self.of(test.left)
+        c = test.right.value
+        op = test.op if outcome else _NEGATED[test.op]
         if op == ">=":
             lo = max(lo, c)
         elif op == ">":
@@ -146,16 +158,17 @@ class Ranges:
         elif op == "==":
             lo = hi = c
         if lo > hi:
-            return self.of(branch)  # that branch cannot run; any range is sound
-        saved = self.pinned.get(t.left)
-        self.pinned[t.left] = (lo, hi)
+            yield  # that outcome cannot happen; any range is sound
+            return
+        saved = self.pinned.get(test.left)
+        self.pinned[test.left] = (lo, hi)
         try:
-            return self.of(branch)
+            yield
         finally:
             if saved is None:
-                del self.pinned[t.left]
+                del self.pinned[test.left]
             else:
-                self.pinned[t.left] = saved
+                self.pinned[test.left] = saved
 
     @staticmethod
     def fits(r: Range, t: IntType) -> bool:

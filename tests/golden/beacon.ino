@@ -115,7 +115,7 @@ static bool value_crowded(void) {
 // [beacon.py:24]
 static void press(void) {
     uint8_t f = 0;
-    level = (((uint8_t)(level + 1) >= 4) ? ((uint8_t)(level + 1) - 4) : (uint8_t)(level + 1));  // beacon.py:25
+    level = (((uint8_t)(level + 1) >= 4) ? (uint8_t)((uint8_t)(level + 1) - 4) : (uint8_t)(level + 1));  // beacon.py:25
     for (f = 0; f < 6; f++) {  // beacon.py:26
         send_code(((level > 0) ? level : 1), f);  // beacon.py:27
     }
@@ -126,7 +126,7 @@ static void pulsed(uint8_t face, uint8_t strength) {
     hops = blinkc_at_least<int16_t>((hops - strength), -3);  // beacon.py:32
     timer_start(0, (250 * strength));  // beacon.py:33
     if (strength > 1) {  // beacon.py:34
-        send_code((uint8_t)(strength - 1), (((uint8_t)(face + 3) >= 6) ? ((uint8_t)(face + 3) - 6) : (uint8_t)(face + 3)));  // beacon.py:35
+        send_code((uint8_t)(strength - 1), (((uint8_t)(face + 3) >= 6) ? (uint8_t)((uint8_t)(face + 3) - 6) : (uint8_t)(face + 3)));  // beacon.py:35
     }
 }
 

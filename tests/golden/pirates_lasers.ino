@@ -122,7 +122,7 @@ static bool value_illegal(void) {
     hull_near = (kind == 0);  // pirates_lasers.py:66
     for (f = 0; f < 6; f++) {  // pirates_lasers.py:67
         if (!isValueReceivedOnFaceExpired(f)) {  // pirates_lasers.py:68
-            if (isValueReceivedOnFaceExpired((((uint8_t)(f + 5) >= 6) ? ((uint8_t)(f + 5) - 6) : (uint8_t)(f + 5))) && isValueReceivedOnFaceExpired((((uint8_t)(f + 1) >= 6) ? ((uint8_t)(f + 1) - 6) : (uint8_t)(f + 1)))) {  // pirates_lasers.py:69
+            if (isValueReceivedOnFaceExpired((((uint8_t)(f + 5) >= 6) ? (uint8_t)((uint8_t)(f + 5) - 6) : (uint8_t)(f + 5))) && isValueReceivedOnFaceExpired((((uint8_t)(f + 1) >= 6) ? (uint8_t)((uint8_t)(f + 1) - 6) : (uint8_t)(f + 1)))) {  // pirates_lasers.py:69
                 return true;  // pirates_lasers.py:70
             }
             alone = false;  // pirates_lasers.py:71
@@ -139,7 +139,7 @@ static void cycle_kind(void) {
     if (sunk) {  // pirates_lasers.py:104
         return;  // pirates_lasers.py:105
     }
-    kind = (((uint8_t)(kind + 1) >= 3) ? ((uint8_t)(kind + 1) - 3) : (uint8_t)(kind + 1));  // pirates_lasers.py:106
+    kind = (((uint8_t)(kind + 1) >= 3) ? (uint8_t)((uint8_t)(kind + 1) - 3) : (uint8_t)(kind + 1));  // pirates_lasers.py:106
     hp = 5;  // pirates_lasers.py:107
     water = 0;  // pirates_lasers.py:108
 }
@@ -158,7 +158,7 @@ static void press(void) {
     } else if (kind == 1) {  // pirates_lasers.py:121
         flood_start(0);  // pirates_lasers.py:122
     } else {
-        orient = (((uint8_t)(orient + 1) >= 6) ? ((uint8_t)(orient + 1) - 6) : (uint8_t)(orient + 1));  // pirates_lasers.py:124
+        orient = (((uint8_t)(orient + 1) >= 6) ? (uint8_t)((uint8_t)(orient + 1) - 6) : (uint8_t)(orient + 1));  // pirates_lasers.py:124
     }
 }
 
@@ -172,11 +172,11 @@ static void fire(void) {
     uint8_t b = 0;
     crossed = 7;  // pirates_lasers.py:134
     for (b = 0; b < 3; b++) {  // pirates_lasers.py:135
-        send_code((uint8_t)(1 + b), (((uint8_t)(orient + (uint8_t)(2 * b)) >= 6) ? ((uint8_t)(orient + (uint8_t)(2 * b)) - 6) : (uint8_t)(orient + (uint8_t)(2 * b))));  // pirates_lasers.py:136
+        send_code((uint8_t)(1 + b), (((uint8_t)(orient + (uint8_t)(2 * b)) >= 6) ? (uint8_t)((uint8_t)(orient + (uint8_t)(2 * b)) - 6) : (uint8_t)(orient + (uint8_t)(2 * b))));  // pirates_lasers.py:136
     }
     flash_faces = (((orient & 1) == 0) ? 21 : 42);  // pirates_lasers.py:137
     timer_start(0, 400);  // pirates_lasers.py:138
-    orient = (((uint8_t)(orient + 1) >= 6) ? ((uint8_t)(orient + 1) - 6) : (uint8_t)(orient + 1));  // pirates_lasers.py:139
+    orient = (((uint8_t)(orient + 1) >= 6) ? (uint8_t)((uint8_t)(orient + 1) - 6) : (uint8_t)(orient + 1));  // pirates_lasers.py:139
     shots = blinkc_at_most<int16_t>((shots + 1), 255);  // pirates_lasers.py:140
 }
 
@@ -187,16 +187,16 @@ static void laser(uint8_t face, uint8_t beam) {
         return;  // pirates_lasers.py:146
     }
     crossed = (crossed | (uint8_t)(1 << beam));  // pirates_lasers.py:147
-    out = (((uint8_t)(face + 3) >= 6) ? ((uint8_t)(face + 3) - 6) : (uint8_t)(face + 3));  // pirates_lasers.py:148
+    out = (((uint8_t)(face + 3) >= 6) ? (uint8_t)((uint8_t)(face + 3) - 6) : (uint8_t)(face + 3));  // pirates_lasers.py:148
     if (kind == 0) {  // pirates_lasers.py:149
         helper_lose_hp();  // pirates_lasers.py:150
     } else if (kind == 2) {  // pirates_lasers.py:151
         if (face == orient) {  // pirates_lasers.py:152
-            out = (((uint8_t)(orient + 2) >= 6) ? ((uint8_t)(orient + 2) - 6) : (uint8_t)(orient + 2));  // pirates_lasers.py:153
-        } else if (face == (((uint8_t)(orient + 2) >= 6) ? ((uint8_t)(orient + 2) - 6) : (uint8_t)(orient + 2))) {  // pirates_lasers.py:154
+            out = (((uint8_t)(orient + 2) >= 6) ? (uint8_t)((uint8_t)(orient + 2) - 6) : (uint8_t)(orient + 2));  // pirates_lasers.py:153
+        } else if (face == (((uint8_t)(orient + 2) >= 6) ? (uint8_t)((uint8_t)(orient + 2) - 6) : (uint8_t)(orient + 2))) {  // pirates_lasers.py:154
             out = orient;  // pirates_lasers.py:155
         }
-        orient = (((uint8_t)(orient + 1) >= 6) ? ((uint8_t)(orient + 1) - 6) : (uint8_t)(orient + 1));  // pirates_lasers.py:156
+        orient = (((uint8_t)(orient + 1) >= 6) ? (uint8_t)((uint8_t)(orient + 1) - 6) : (uint8_t)(orient + 1));  // pirates_lasers.py:156
     }
     flash_faces = ((uint8_t)(1 << face) | (uint8_t)(1 << out));  // pirates_lasers.py:157
     timer_start(0, 400);  // pirates_lasers.py:158
@@ -276,7 +276,7 @@ static void show(void) {
             if (sunk && (f < shots)) {  // pirates_lasers.py:219
                 c = BLINKC_RGB5(31, 31, 31);  // pirates_lasers.py:220
             }
-        } else if ((f == orient) || (f == (((uint8_t)(orient + 2) >= 6) ? ((uint8_t)(orient + 2) - 6) : (uint8_t)(orient + 2)))) {  // pirates_lasers.py:221
+        } else if ((f == orient) || (f == (((uint8_t)(orient + 2) >= 6) ? (uint8_t)((uint8_t)(orient + 2) - 6) : (uint8_t)(orient + 2)))) {  // pirates_lasers.py:221
             c = BLINKC_RGB5(31, 0, 31);  // pirates_lasers.py:222
         }
         if (flashing && (((flash_faces >> f) & 1) != 0)) {  // pirates_lasers.py:223
