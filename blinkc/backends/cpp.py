@@ -20,6 +20,7 @@ from ..dsl.lowering import walk_stmts
 from ..dsl.types import ColorType
 from ..ir.nodes import (
     BOOL,
+    U8,
     Assign,
     BinOp,
     BoolOp,
@@ -221,7 +222,14 @@ class CppRenderer:
                 # Python evaluates range(stop) once, before the loop: so must we.
                 out.append(Line(depth, f"{var}_end = {self.conv(s.stop, s.start.type)};", s.loc))
                 stop = f"{var}_end"
-            out.append(Line(depth, f"for ({var} = {start}; {var} < {stop}; {var}++) {{", s.loc))
+            if s.bit is not None:
+                # The bit moves along with the variable: no shift by a variable amount.
+                bit = self.name(s.bit)
+                first = 1 << s.start.value  # type: ignore[union-attr]
+                out.append(Line(depth, f"for ({var} = {start}, {bit} = {first}; {var} < {stop}; "
+                                       f"{var}++, {bit} <<= 1) {{", s.loc))
+            else:
+                out.append(Line(depth, f"for ({var} = {start}; {var} < {stop}; {var}++) {{", s.loc))
             self.block(s.body, depth + 1, out)
             out.append(Line(depth, "}"))
         elif isinstance(s, Return):
@@ -256,6 +264,8 @@ class CppRenderer:
                 seen[node.name] = node.type
             elif isinstance(node, For):
                 seen.setdefault(node.var, node.start.type)
+                if node.bit is not None:
+                    seen.setdefault(node.bit, U8)
                 if not isinstance(node.stop, Const):
                     seen.setdefault(f"{node.var}_end", node.start.type)
         return list(seen.items())

@@ -138,6 +138,8 @@ class PythonRenderer:
                 self.block(orelse, depth + 1)
         elif isinstance(s, For):
             self.emit(depth, f"for {_ident(s.var)} in range({self.expr(s.start)}, {self.expr(s.stop)}):")
+            if s.bit is not None:
+                self.emit(depth + 1, f"{_ident(s.bit)} = 1 << {_ident(s.var)}")
             self.block(s.body, depth + 1)
         elif isinstance(s, Return):
             self.emit(depth, "return" if s.value is None else f"return {self.expr(s.value)}")

@@ -67,6 +67,8 @@ class Ranges:
                     lo, hi = 0, max(0, self.of(s.stop)[1] - 1)
                 old = loops.get(s.var)
                 loops[s.var] = (lo, hi) if old is None else (min(old[0], lo), max(old[1], hi))
+                if s.bit is not None:  # 1 << var, kept by the loop (constant bounds)
+                    env[s.bit] = (1 << max(lo, 0), 1 << max(hi, 0))
         for name, r in loops.items():
             if name not in assigned:
                 env[name] = r

@@ -171,13 +171,18 @@ class If:
 
 @dataclass(frozen=True, slots=True)
 class For:
-    """for var in range(start, stop): body   (var is a uint8 local)."""
+    """for var in range(start, stop): body   (var is a uint8 local).
+
+    `bit`, when set, names a uint8 local the loop keeps equal to `1 << var`
+    (the optimiser introduces it for loops over faces: see loop_bits.py).
+    """
 
     var: str
     start: Expr
     stop: Expr
     body: tuple[Stmt, ...]
     loc: SrcLoc
+    bit: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

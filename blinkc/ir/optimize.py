@@ -11,6 +11,7 @@ bytes of flash and an 8-bit CPU:
   computed from the operands' low bytes (the low byte of a sum only depends
   on the low bytes), so the AVR does 8-bit work instead of 16- or 32-bit;
 - a local of which only the low byte is ever used (`demanded.py`) is a byte;
+- a face loop carries `1 << f` along instead of shifting by f at each use (`loop_bits.py`);
 - the clamp of an assignment to a ranged field is dropped when the value
   cannot leave the range.
 """
@@ -22,6 +23,7 @@ from dataclasses import replace
 from ..backends.ranges import Ranges, type_range
 from ..dsl.types import ColorType as _ColorType
 from .demanded import low_byte_locals
+from .loop_bits import with_loop_bits
 from .nodes import (
     BOOL,
     I16,
@@ -71,7 +73,7 @@ class Optimizer:
         for name in self.low_bytes:
             self.ranges.env[name] = (0, 255)
         body = self.block(f.body)
-        return replace(f, body=body)
+        return with_loop_bits(replace(f, body=body))
 
     def block(self, body: tuple[Stmt, ...]) -> tuple[Stmt, ...]:
         return tuple(self.stmt(s) for s in body)

@@ -314,11 +314,12 @@ static void transmit(void) {
 __attribute__((unused)) static uint32_t engine_quiet_until(void) {
     uint32_t until = 0;
     uint8_t f = 0;
+    uint8_t f_bit = 0;
     uint32_t ends = 0;
     uint32_t t = 0;
     until = 4294967295UL;  // engine.py:157
-    for (f = 0; f < 6; f++) {  // engine.py:158
-        if (((lost_mask >> f) & 1) != 0) {  // engine.py:159
+    for (f = 0, f_bit = 1; f < 6; f++, f_bit <<= 1) {  // engine.py:158
+        if ((lost_mask & f_bit) != 0) {  // engine.py:159
             ends = ((uint32_t)(1UL * (millis() & (uint32_t)(-256)) + ((uint8_t)(4 - (uint8_t)(millis256() - lost_at[f])) << 8)));  // engine.py:161
             if (ends < until) {  // engine.py:162
                 until = ends;  // engine.py:163
@@ -445,9 +446,10 @@ __attribute__((unused)) static uint16_t timer_remaining(uint8_t k) {
 // [engine.py:270]
 static void timers(void) {
     uint8_t k = 0;
-    for (k = 0; k < 1; k++) {  // engine.py:271
-        if ((((timer_on >> k) & 1) != 0) && ((int16_t)((uint16_t)(1U * (uint16_t)millis() - timer_end[k])) >= 0)) {  // engine.py:272
-            timer_on = (timer_on & (uint8_t)((int16_t)(~(uint8_t)(1 << k))));  // engine.py:273
+    uint8_t k_bit = 0;
+    for (k = 0, k_bit = 1; k < 1; k++, k_bit <<= 1) {  // engine.py:271
+        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)(1U * (uint16_t)millis() - timer_end[k])) >= 0)) {  // engine.py:272
+            timer_on = (timer_on & (uint8_t)((int16_t)(~k_bit)));  // engine.py:273
             on_timer(k);  // engine.py:274
         }
     }
@@ -457,10 +459,11 @@ static void timers(void) {
 __attribute__((unused)) static uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
     uint8_t k = 0;
+    uint8_t k_bit = 0;
     uint32_t ends = 0;
     until = 4294967295UL;  // engine.py:278
-    for (k = 0; k < 1; k++) {  // engine.py:279
-        if (((timer_on >> k) & 1) != 0) {  // engine.py:280
+    for (k = 0, k_bit = 1; k < 1; k++, k_bit <<= 1) {  // engine.py:279
+        if ((timer_on & k_bit) != 0) {  // engine.py:280
             ends = ((uint32_t)(1UL * millis() + timer_remaining(k)));  // engine.py:281
             if (ends < until) {  // engine.py:282
                 until = ends;  // engine.py:283

@@ -228,11 +228,12 @@ static void transmit(void) {
 __attribute__((unused)) static uint32_t engine_quiet_until(void) {
     uint32_t until = 0;
     uint8_t f = 0;
+    uint8_t f_bit = 0;
     uint32_t ends = 0;
     uint32_t t = 0;
     until = 4294967295UL;  // engine.py:157
-    for (f = 0; f < 6; f++) {  // engine.py:158
-        if (((lost_mask >> f) & 1) != 0) {  // engine.py:159
+    for (f = 0, f_bit = 1; f < 6; f++, f_bit <<= 1) {  // engine.py:158
+        if ((lost_mask & f_bit) != 0) {  // engine.py:159
             ends = ((uint32_t)(1UL * (millis() & (uint32_t)(-256)) + ((uint8_t)(4 - (uint8_t)(millis256() - lost_at[f])) << 8)));  // engine.py:161
             if (ends < until) {  // engine.py:162
                 until = ends;  // engine.py:163

@@ -240,6 +240,7 @@ static void show(void) {
     uint8_t now = 0;
     uint8_t step = 0;
     uint8_t f = 0;
+    uint8_t f_bit = 0;
     uint8_t phase = 0;
     uint8_t wave = 0;
     Color c = BLINKC_RGB5(0, 0, 0);
@@ -254,7 +255,7 @@ static void show(void) {
     } else if (!bad) {  // pirates_lasers.py:202
         now = (uint8_t)((uint16_t)millis() >> 4);  // pirates_lasers.py:203
     }
-    for (f = 0; f < 6; f++) {  // pirates_lasers.py:204
+    for (f = 0, f_bit = 1; f < 6; f++, f_bit <<= 1) {  // pirates_lasers.py:204
         phase = ((now + (f * step)) & 255);  // pirates_lasers.py:205
         wave = (phase & 127);  // pirates_lasers.py:206
         if ((phase & 128) != 0) {  // pirates_lasers.py:207
@@ -263,7 +264,7 @@ static void show(void) {
         c = makeColorRGB(0, 0, (uint8_t)(110 + wave));  // pirates_lasers.py:209
         if (kind == 0) {  // pirates_lasers.py:210
             if (f < 5) {  // pirates_lasers.py:211
-                if ((((water >> f) & 1) == 0) && (!sunk)) {  // pirates_lasers.py:212
+                if (((water & f_bit) == 0) && (!sunk)) {  // pirates_lasers.py:212
                     c = (bad ? BLINKC_RGB5(31, 8, 0) : BLINKC_RGB5(25, 17, 8));  // pirates_lasers.py:213
                 }
             } else if ((hp > 0) && (!sunk)) {  // pirates_lasers.py:214
@@ -279,7 +280,7 @@ static void show(void) {
         } else if ((f == orient) || (f == (((uint8_t)(orient + 2) >= 6) ? (uint8_t)((uint8_t)(orient + 2) - 6) : (uint8_t)(orient + 2)))) {  // pirates_lasers.py:221
             c = BLINKC_RGB5(31, 0, 31);  // pirates_lasers.py:222
         }
-        if (flashing && (((flash_faces >> f) & 1) != 0)) {  // pirates_lasers.py:223
+        if (flashing && ((flash_faces & f_bit) != 0)) {  // pirates_lasers.py:223
             c = BLINKC_RGB5(31, 0, 0);  // pirates_lasers.py:224
         }
         if (pulsing) {  // pirates_lasers.py:225
@@ -293,14 +294,15 @@ static void show(void) {
 static void helper_lose_hp(void) {
     uint16_t pick = 0;
     uint8_t f = 0;
+    uint8_t f_bit = 0;
     if (hp == 0) {  // pirates_lasers.py:80
         return;  // pirates_lasers.py:81
     }
     pick = random((uint16_t)(hp - 1));  // pirates_lasers.py:82
-    for (f = 0; f < 5; f++) {  // pirates_lasers.py:83
-        if (((water >> f) & 1) == 0) {  // pirates_lasers.py:84
+    for (f = 0, f_bit = 1; f < 5; f++, f_bit <<= 1) {  // pirates_lasers.py:83
+        if ((water & f_bit) == 0) {  // pirates_lasers.py:84
             if (pick == 0) {  // pirates_lasers.py:85
-                water = (water | (uint8_t)(1 << f));  // pirates_lasers.py:86
+                water = (water | f_bit);  // pirates_lasers.py:86
                 break;  // pirates_lasers.py:87
             }
             pick = ((uint16_t)(1U * pick - 1));  // pirates_lasers.py:88
@@ -459,11 +461,12 @@ static void transmit(void) {
 __attribute__((unused)) static uint32_t engine_quiet_until(void) {
     uint32_t until = 0;
     uint8_t f = 0;
+    uint8_t f_bit = 0;
     uint32_t ends = 0;
     uint32_t t = 0;
     until = 4294967295UL;  // engine.py:157
-    for (f = 0; f < 6; f++) {  // engine.py:158
-        if (((lost_mask >> f) & 1) != 0) {  // engine.py:159
+    for (f = 0, f_bit = 1; f < 6; f++, f_bit <<= 1) {  // engine.py:158
+        if ((lost_mask & f_bit) != 0) {  // engine.py:159
             ends = ((uint32_t)(1UL * (millis() & (uint32_t)(-256)) + ((uint8_t)(4 - (uint8_t)(millis256() - lost_at[f])) << 8)));  // engine.py:161
             if (ends < until) {  // engine.py:162
                 until = ends;  // engine.py:163
@@ -590,9 +593,10 @@ __attribute__((unused)) static uint16_t timer_remaining(uint8_t k) {
 // [engine.py:270]
 static void timers(void) {
     uint8_t k = 0;
-    for (k = 0; k < 2; k++) {  // engine.py:271
-        if ((((timer_on >> k) & 1) != 0) && ((int16_t)((uint16_t)(1U * (uint16_t)millis() - timer_end[k])) >= 0)) {  // engine.py:272
-            timer_on = (timer_on & (uint8_t)((int16_t)(~(uint8_t)(1 << k))));  // engine.py:273
+    uint8_t k_bit = 0;
+    for (k = 0, k_bit = 1; k < 2; k++, k_bit <<= 1) {  // engine.py:271
+        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)(1U * (uint16_t)millis() - timer_end[k])) >= 0)) {  // engine.py:272
+            timer_on = (timer_on & (uint8_t)((int16_t)(~k_bit)));  // engine.py:273
         }
     }
 }
@@ -601,10 +605,11 @@ static void timers(void) {
 __attribute__((unused)) static uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
     uint8_t k = 0;
+    uint8_t k_bit = 0;
     uint32_t ends = 0;
     until = 4294967295UL;  // engine.py:278
-    for (k = 0; k < 2; k++) {  // engine.py:279
-        if (((timer_on >> k) & 1) != 0) {  // engine.py:280
+    for (k = 0, k_bit = 1; k < 2; k++, k_bit <<= 1) {  // engine.py:279
+        if ((timer_on & k_bit) != 0) {  // engine.py:280
             ends = ((uint32_t)(1UL * millis() + timer_remaining(k)));  // engine.py:281
             if (ends < until) {  // engine.py:282
                 until = ends;  // engine.py:283
