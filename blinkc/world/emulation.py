@@ -11,11 +11,11 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from .factory import make_world
 from .layout import Layout, Resolver, resolve_program
 from .scenario import Scenario, Step
 from .syntax import SourceError, parse_duration
 from .trace import Trace
-from .factory import make_world
 from .world import Faults, World
 
 #: How long a run lasts without a scenario (ms).

@@ -36,6 +36,7 @@ from .core import bindings as cb
 from .tile import Tile
 from .world import _CALL, _PASS, Faults, World, WorldError
 
+
 def native_of(program: Any) -> NativeProgram | None:
     """The NativeProgram a tile program runs, if the core can run it in its place.
 
