@@ -79,6 +79,11 @@ class NativeWorld(World):
             return "native"
         return "python" if self._decided else "undecided"
 
+    @property
+    def events(self) -> int | None:
+        """How many events the C++ core has processed (None while the world runs in Python)."""
+        return self._lib.core_events(self._w) if self._w is not None else None
+
     # ---------------------------------------------------------- the move to C++
     def _why_not_native(self) -> str | None:
         """None if the world can move into the core now; else why not."""
@@ -193,8 +198,10 @@ class NativeWorld(World):
         api._entropy = v[cb.V_ENTROPY]
         api.woken = bool(v[cb.V_WOKEN])
         api.extra_cpu_ms = v[cb.V_EXTRA_MS]
-        api.in_datagram[:] = _datagrams(v[cb.V_IN_DLEN], v[cb.V_IN_DGRAM])
-        api.out_datagram[:] = _datagrams(v[cb.V_OUT_DLEN], v[cb.V_OUT_DGRAM])
+        if any(v[cb.V_IN_DLEN]) or any(api.in_datagram):
+            api.in_datagram[:] = _datagrams(v[cb.V_IN_DLEN], v[cb.V_IN_DGRAM])
+        if any(v[cb.V_OUT_DLEN]) or any(api.out_datagram):
+            api.out_datagram[:] = _datagrams(v[cb.V_OUT_DLEN], v[cb.V_OUT_DGRAM])
         tile.started = bool(v[cb.V_STARTED])
         tile.epoch = v[cb.V_EPOCH]
         tile.frozen = bool(v[cb.V_FROZEN])
@@ -303,7 +310,10 @@ class NativeWorld(World):
             raise WorldError(f"tile {name!r}: this world runs in the C++ core, which only runs "
                              f"native programs, not {type(program).__name__} (make the world "
                              f"with engine='python' to mix programs)")
-        return super().add_tile(name, program, pos, rot, api)
+        try:
+            return super().add_tile(name, program, pos, rot, api)
+        finally:
+            self._refresh()
 
     def _joined(self, tile: Tile) -> None:
         if self._w is not None:
@@ -318,20 +328,42 @@ class NativeWorld(World):
         else:
             self._lib.core_place(self._w, tile.index, tile.pos[0], tile.pos[1], tile.rot)
 
+    # The actions' Python code reads nothing a wake or a contact changes in the core,
+    # so the mirrors are refreshed once, when the action is over.
+    def place(self, name: str, pos: Any, rot: int | None = None) -> None:
+        try:
+            super().place(name, pos, rot)
+        finally:
+            self._refresh()
+
+    def lift(self, name: str) -> None:
+        try:
+            super().lift(name)
+        finally:
+            self._refresh()
+
+    def button(self, name: str, down: bool, at_ms: float | None = None) -> None:
+        try:
+            super().button(name, down, at_ms)
+        finally:
+            self._refresh()
+
+    def _refresh(self) -> None:
+        if self._w is not None:
+            self._sync()
+            self._check_callback()
+
     def _wake(self, tile: Tile) -> None:
         if self._w is None:
             super()._wake(tile)
-            return
-        self._lib.core_wake(self._w, tile.index)
-        self._sync()
-        self._check_callback()
+        else:
+            self._lib.core_wake(self._w, tile.index)
 
     def _contact(self, tile: Tile, t_ms: int, down: bool) -> None:
         if self._w is None:
             super()._contact(tile, t_ms, down)
-            return
-        self._lib.core_button_push(self._w, tile.index, t_ms, int(down))
-        self._sync()
+        else:
+            self._lib.core_button_push(self._w, tile.index, t_ms, int(down))
 
     def evaluate(self, tile: Tile, fn: Callable[[Blinklib], Any]) -> Any:
         if self._w is None:

@@ -64,6 +64,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "core_set_seq": (None, [_vp, _i64]),
     "core_run": (_int, [_vp, _i64, ctypes.POINTER(_i64)]),
     "core_now": (_i64, [_vp]),
+    "core_events": (_i64, [_vp]),
     "core_stats": (None, [_vp, ctypes.POINTER(_i64)]),
     "core_take_dirty": (_int, [_vp, ctypes.POINTER(ctypes.c_int32), _int]),
     "core_publish": (None, [_vp, _int]),

@@ -190,6 +190,7 @@ class World {
     std::vector<Tile *> tiles;
     std::vector<int32_t> dirty;
     int64_t pending_call = 0;
+    int64_t events = 0; /* processed (not stale) events, for benchmarks */
 
     ~World() {
         for (Tile *t : tiles) {
@@ -237,6 +238,7 @@ class World {
             queue_.pop();
             Tile *tile = e.tile >= 0 ? tiles[e.tile] : nullptr;
             if (tile && e.epoch != tile->epoch) continue;
+            ++events;
             now = e.t;
             switch (e.kind) {
                 case PASS: pass(*tile); break;
@@ -877,6 +879,8 @@ EXPORT int core_run(void *wp, int64_t end, int64_t *call_id) {
 }
 
 EXPORT int64_t core_now(void *w) { return static_cast<World *>(w)->now; }
+
+EXPORT int64_t core_events(void *w) { return static_cast<World *>(w)->events; }
 
 EXPORT void core_stats(void *wp, int64_t *out) {
     World &w = *static_cast<World *>(wp);
