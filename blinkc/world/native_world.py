@@ -71,6 +71,7 @@ class NativeWorld(World):
         self._dirty = (ctypes.c_int32 * 0)()
         self._callback_error: BaseException | None = None
         self._record_fn: Any = None
+        self._no_record = cb.RECORD_FN()  # a NULL callback: no trace, no calls back
 
     @property
     def engine(self) -> str:
@@ -116,11 +117,8 @@ class NativeWorld(World):
     def _engage(self) -> None:
         lib = cb.core()
         self._lib = lib
-        if self.trace is not None:
-            self._record_fn = cb.RECORD_FN(self._on_record)
-        else:
-            self._record_fn = cb.RECORD_FN()  # NULL: no callbacks at all
-        w = lib.core_new(int(self.idle_skip), self._drop, self._jitter_us, self._record_fn)
+        self._record_fn = cb.RECORD_FN(self._on_record)
+        w = lib.core_new(self._drop, self._jitter_us)
         self._w = w
         weakref.finalize(self, lib.core_free, w)
         state = self._fault_rng.getstate()[1]
@@ -279,12 +277,18 @@ class NativeWorld(World):
         call = ctypes.c_int64()
         lib, w = self._lib, self._w
         while True:
+            self._configure()
             due = lib.core_run(w, end, ctypes.byref(call))
             self._sync()
             self._check_callback()
             if not due:
                 return
             self._calls.pop(call.value)()
+
+    def _configure(self) -> None:
+        # World reads these at every use, so they may change between runs and calls.
+        self._lib.core_configure(self._w, int(self.idle_skip),
+                                 self._record_fn if self.trace is not None else self._no_record)
 
     def _new_call(self, fn: Callable[[], None]) -> int:
         self._next_call += 1
@@ -357,6 +361,7 @@ class NativeWorld(World):
         if self._w is None:
             super()._wake(tile)
         else:
+            self._configure()
             self._lib.core_wake(self._w, tile.index)
 
     def _contact(self, tile: Tile, t_ms: int, down: bool) -> None:

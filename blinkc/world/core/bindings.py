@@ -47,8 +47,9 @@ _i64, _int, _vp = ctypes.c_int64, ctypes.c_int, ctypes.c_void_p
 
 _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "core_view_size": (_i64, []),
-    "core_new": (_vp, [_int, ctypes.c_double, _i64, RECORD_FN]),
+    "core_new": (_vp, [ctypes.c_double, _i64]),
     "core_free": (None, [_vp]),
+    "core_configure": (None, [_vp, _int, RECORD_FN]),
     "core_set_fault_rng": (None, [_vp, ctypes.POINTER(ctypes.c_uint32), _int]),
     "core_add_tile": (_int, [_vp, _i64, _i64, _i64, _vp, _vp, _vp, _vp]),
     "core_view": (_vp, [_vp, _int]),

@@ -772,16 +772,21 @@ extern "C" {
 
 EXPORT int64_t core_view_size(void) { return (int64_t)sizeof(core_view_t); }
 
-EXPORT void *core_new(int idle_skip, double drop, int64_t jitter_us, record_fn record) {
+EXPORT void *core_new(double drop, int64_t jitter_us) {
     World *w = new World();
-    w->idle_skip = idle_skip != 0;
     w->drop = drop;
     w->jitter_us = jitter_us;
-    w->record = record;
     return w;
 }
 
 EXPORT void core_free(void *w) { delete static_cast<World *>(w); }
+
+/* Settings Python may change between runs: idle skipping, and the trace callback (NULL: none). */
+EXPORT void core_configure(void *wp, int idle_skip, record_fn record) {
+    World &w = *static_cast<World *>(wp);
+    w.idle_skip = idle_skip != 0;
+    w.record = record;
+}
 
 EXPORT void core_set_fault_rng(void *w, const uint32_t *words, int index) {
     static_cast<World *>(w)->fault_rng.set_state(words, index);
