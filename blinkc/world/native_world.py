@@ -36,6 +36,9 @@ from .core import bindings as cb
 from .tile import Tile
 from .world import _CALL, _PASS, Faults, World, WorldError
 
+#: The longest stretch of simulated time (µs) the core runs without returning to Python.
+_SLICE_US = 60_000_000
+
 
 def native_of(program: Any) -> NativeProgram | None:
     """The NativeProgram a tile program runs, if the core can run it in its place.
@@ -278,12 +281,15 @@ class NativeWorld(World):
         lib, w = self._lib, self._w
         while True:
             self._configure()
-            due = lib.core_run(w, end, ctypes.byref(call))
+            # In slices of simulated time, so that Ctrl-C is seen during a long run; the
+            # events and their order are the same as in one go.
+            due = lib.core_run(w, min(end, self.now + _SLICE_US), ctypes.byref(call))
             self._sync()
             self._check_callback()
-            if not due:
+            if due:
+                self._calls.pop(call.value)()
+            elif self.now >= end:
                 return
-            self._calls.pop(call.value)()
 
     def _configure(self) -> None:
         # World reads these at every use, so they may change between runs and calls.
