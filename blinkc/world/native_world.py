@@ -69,6 +69,7 @@ class NativeWorld(World):
         self._w: int | None = None  # the core, once the world runs in it
         self._lib: Any = None
         self._views: list[Any] = []
+        self._natives: list[NativeProgram] = []
         self._calls: dict[int, Callable[[], None]] = {}
         self._next_call = 0
         self._dirty = (ctypes.c_int32 * 0)()
@@ -149,6 +150,7 @@ class NativeWorld(World):
         def addr(fn: Any) -> int | None:
             return ctypes.cast(fn, ctypes.c_void_p).value if fn is not None else None
 
+        self._natives.append(native)
         quiet = native._hook_quiet if tile._quiet_hook is not None else None
         c = tile.clock
         i = lib.core_add_tile(w, c.ppm, c.offset, c.frame_phase, native._addr,
@@ -276,6 +278,9 @@ class NativeWorld(World):
         if self._w is None:
             super().run_until(t_ms)
             return
+        for native in self._natives:
+            if not native._finalizer.alive:  # its code is unmapped: the core must not call it
+                raise RuntimeError(f"{native!r} was closed")
         end = round(t_ms * 1000)
         call = ctypes.c_int64()
         lib, w = self._lib, self._w

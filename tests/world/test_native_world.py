@@ -246,3 +246,54 @@ def test_a_python_tile_cannot_join_a_running_native_world():
     assert world.engine == "native"
     with pytest.raises(WorldError, match="native programs"):
         world.add_tile("py", NeighbourColours(), pos=(0, 1))
+
+
+def test_direct_calls_agree_step_by_step():
+    """World methods called one by one (as tests and notebooks do), compared after each."""
+    make = game_resolver(PIRATES, "native")
+    specs = parse_layout("tile a at 0,0\ntile b at 0,1\ntile c at 1,0 kind=HAZARD\n"
+                         "tile d held\n", "<t>").tiles
+
+    def steps(world: World):
+        for spec in specs:
+            world.add_tile(spec.name, make(spec), spec.pos, spec.rot)
+        yield "boot", world.run_for(900)
+        world.button("a", True, at_ms=1000)
+        world.button("a", False, at_ms=1080)
+        yield "future presses", world.run_until(1600)
+        world.lift("b")
+        world.rotate("b", 4)  # turned while held
+        yield "lifted", world.run_for(500)
+        with pytest.raises(WorldError, match="taken"):
+            world.place("b", (0, 0))
+        world.place("b", (0, -1))
+        world.place("d", (1, 1), rot=2)
+        world.call_at(world.now_ms + 50, lambda: world.button("c", True))
+        world.call_at(world.now_ms + 130, lambda: world.button("c", False))
+        yield "moved", world.run_for(1000)
+        yield "quiet", world.run_until_quiet(timeout_ms=20_000)
+        yield "value", [world.evaluate(t, lambda api: list(api.expire_time))
+                        for t in world.tiles]
+        world.rotate("c", 5)
+        yield "turned", world.run_for(3000)
+
+    worlds = [make_world(seed=4, trace=Trace(), engine=e) for e in ("python", "native")]
+    for (label, a), (_, b) in zip(steps(worlds[0]), steps(worlds[1]), strict=True):
+        py, cc = worlds
+        assert a == b, label
+        assert py.trace.lines == cc.trace.lines, label
+        assert py.stats == cc.stats, label
+        assert py.snapshot() == cc.snapshot(), label
+        assert mirrors(py) == mirrors(cc), label
+    assert worlds[1].engine == "native"
+
+
+def test_a_closed_tile_program_stops_the_run_instead_of_crashing():
+    make = game_resolver(PIRATES, "native")
+    world = make_world(seed=1, engine="native")
+    spec = parse_layout("tile a at 0,0", "<t>").tiles[0]
+    world.add_tile("a", make(spec), (0, 0))
+    world.run_for(100)
+    world.tile("a").program.native.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        world.run_for(100)
