@@ -62,6 +62,13 @@ inline int64_t floordiv128(__int128 a, int64_t b) {
     __int128 q = a / b;
     return (int64_t)((a % b != 0 && a < 0) ? q - 1 : q);
 }
+/* a * m // d (Python's floor) for 0 < m < 2**21 (a clock rate or a million): in 64 bits
+ * when the product cannot overflow (|a| < 2**41 µs, some 25 days), else in 128. */
+inline int64_t mul_floordiv(int64_t a, int64_t m, int64_t d) {
+    const int64_t LIMIT = int64_t(1) << 41;
+    if (a > -LIMIT && a < LIMIT) return floordiv(a * m, d);
+    return floordiv128((__int128)a * m, d);
+}
 
 int popcount8(int b) { return __builtin_popcount((unsigned)(b & 0xFF)); }
 int64_t bits_us(int b) {
@@ -79,14 +86,12 @@ const int64_t HEADER_US = 2 * SYNC_US + OVERHEAD_US + bits_us(USER_DATA_HEADER);
 struct Clock {
     int64_t ppm = 0, offset = 0, frame_phase = 0, rate = MILLION;
 
-    int64_t local_us(int64_t t) const { return offset + floordiv128((__int128)t * rate, MILLION); }
+    int64_t local_us(int64_t t) const { return offset + mul_floordiv(t, rate, MILLION); }
     int64_t millis(int64_t t) const { return floordiv(local_us(t), 1000); }
-    int64_t world_us(int64_t local) const {
-        return -floordiv128((__int128)(offset - local) * MILLION, rate);
-    }
+    int64_t world_us(int64_t local) const { return -mul_floordiv(offset - local, MILLION, rate); }
     int64_t world_at_millis(int64_t ms) const { return world_us(ms * 1000); }
     int64_t local_duration_to_world(int64_t local) const {
-        return -floordiv128(-(__int128)local * MILLION, rate);
+        return -mul_floordiv(-local, MILLION, rate);
     }
     int64_t next_frame(int64_t t) const {
         int64_t local = local_us(t);
