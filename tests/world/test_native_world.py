@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from blinkc.differential import cases, reproducer, run_world
 from blinkc.games import game_resolver, load_program
@@ -297,3 +298,40 @@ def test_a_closed_tile_program_stops_the_run_instead_of_crashing():
     world.tile("a").program.native.close()
     with pytest.raises(RuntimeError, match="closed"):
         world.run_for(100)
+
+
+# ------------------------------------------------- the core's arithmetic
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(ppm=st.integers(-500_000, 500_000), offset=st.integers(-2**50, 2**50),
+       phase=st.integers(0, 7699), t=st.integers(-2**52, 2**52),
+       local=st.integers(-2**52, 2**52))
+def test_clock_arithmetic_is_pythons(ppm, offset, phase, t, local):
+    import ctypes
+
+    from blinkc.world.clock import Clock
+    from blinkc.world.core.bindings import core
+
+    out = (ctypes.c_int64 * 5)()
+    core().core_clock(ppm, offset, phase, t, local, out)
+    c = Clock(ppm=ppm, offset=offset, frame_phase=phase)
+    assert list(out) == [c.local_us(t), c.millis(t), c.world_us(local),
+                         c.local_duration_to_world(local), c.next_frame(t)]
+
+
+@pytest.mark.parametrize("seed", [0, 7, 123456])
+@pytest.mark.parametrize("bound", [1, 2, 2001, 100_001])
+def test_the_fault_stream_is_pythons(seed, bound):
+    import ctypes
+    import random
+
+    from blinkc.world.core.bindings import core
+
+    rng = random.Random(f"{seed}:faults")
+    state = rng.getstate()[1]
+    n = 2000
+    randoms, ranges = (ctypes.c_double * n)(), (ctypes.c_int64 * n)()
+    core().core_fault_draws((ctypes.c_uint32 * 624)(*state[:624]), state[624], n, bound,
+                            randoms, ranges)
+    for i in range(n):
+        assert randoms[i] == rng.random()
+        assert ranges[i] == rng.randrange(bound)

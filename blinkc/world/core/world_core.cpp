@@ -917,4 +917,30 @@ EXPORT void core_publish(void *wp, int i) {
     w.publish(*w.tiles[i]);
 }
 
+/* For tests: the clock functions of one clock, to compare with clock.py. */
+EXPORT void core_clock(int64_t ppm, int64_t offset, int64_t frame_phase, int64_t t, int64_t local,
+                       int64_t *out) {
+    Clock c;
+    c.ppm = ppm;
+    c.rate = MILLION + ppm;
+    c.offset = offset;
+    c.frame_phase = frame_phase;
+    out[0] = c.local_us(t);
+    out[1] = c.millis(t);
+    out[2] = c.world_us(local);
+    out[3] = c.local_duration_to_world(local);
+    out[4] = c.next_frame(t);
+}
+
+/* For tests: n draws of the fault generator, alternately random() and randrange(bound). */
+EXPORT void core_fault_draws(const uint32_t *words, int index, int n, uint32_t bound,
+                             double *randoms, int64_t *ranges) {
+    PyRandom r;
+    r.set_state(words, index);
+    for (int i = 0; i < n; ++i) {
+        randoms[i] = r.random();
+        ranges[i] = r.randbelow(bound);
+    }
+}
+
 }  /* extern "C" */
