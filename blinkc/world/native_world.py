@@ -92,8 +92,6 @@ class NativeWorld(World):
     # ---------------------------------------------------------- the move to C++
     def _why_not_native(self) -> str | None:
         """None if the world can move into the core now; else why not."""
-        if not self.tiles:
-            return "it has no tiles yet"
         for t in self.tiles:
             if native_of(t.program) is None:
                 return f"tile {t.name!r} runs {type(t.program).__name__}, not a native program"
@@ -108,15 +106,14 @@ class NativeWorld(World):
         return None
 
     def _decide(self) -> None:
-        if self._decided:
+        if self._decided or not self.tiles:  # an empty world may still get native tiles
             return
         reason = self._why_not_native()
         if reason is None:
             self._engage()
         elif self._engine == "native":
             raise WorldError(f"this world cannot run in the C++ core: {reason}")
-        if self.tiles:  # an empty world may still be filled with native tiles
-            self._decided = True
+        self._decided = True
 
     def _engage(self) -> None:
         lib = cb.core()
