@@ -70,12 +70,22 @@ inline int64_t mul_floordiv(int64_t a, int64_t m, int64_t d) {
     return floordiv128((__int128)a * m, d);
 }
 
-int popcount8(int b) { return __builtin_popcount((unsigned)(b & 0xFF)); }
-int64_t bits_us(int b) {
+/* Set bits of a byte, counted once (the hot path looks bytes up, as ir.py's tables do). */
+struct Popcounts {
+    uint8_t n[256];
+    Popcounts() {
+        for (int b = 0; b < 256; ++b) n[b] = (uint8_t)((b & 1) + (b >> 1 & 1) + (b >> 2 & 1) +
+                                                      (b >> 3 & 1) + (b >> 4 & 1) + (b >> 5 & 1) +
+                                                      (b >> 6 & 1) + (b >> 7 & 1));
+    }
+};
+const Popcounts POPCOUNTS;
+inline int popcount8(int b) { return POPCOUNTS.n[b & 0xFF]; }
+inline int64_t bits_us(int b) {
     int ones = popcount8(b);
     return ones * ONE_US + (8 - ones) * ZERO_US;
 }
-int encode_value_byte(int value, bool viral) {
+inline int encode_value_byte(int value, bool viral) {
     int d = value & 0x3F;
     if (viral) d |= 0x40;
     if (!(popcount8(d) & 1)) d |= 0x80; /* odd parity */
@@ -167,6 +177,7 @@ struct Event {
     int kind, tile;
     int64_t epoch, data, data2;
 };
+
 struct Later {
     bool operator()(const Event &a, const Event &b) const {
         return a.t != b.t ? a.t > b.t : a.seq > b.seq;
