@@ -217,6 +217,7 @@ class World {
 
     /* ------------------------------------------------------------ topology */
     void place(Tile &t, int64_t q, int64_t r, int64_t rot) {
+        unplace(t); /* world.py always lifts a tile before placing it; be safe anyway */
         t.placed = true;
         t.q = q;
         t.r = r;
