@@ -4,8 +4,12 @@ Each turn presses one Hull (repair) and each of the two Hazards, one action
 every 2 s of simulated time; a sunk ship is reset with a triple click. Prints
 wall time and simulated/wall ratio, with and without faults (10 % packet
 loss, 2 ms jitter, ±10 % clock skew), for each backend that is available.
+The native backend runs in the C++ world core (world "native"); with
+`--world all` it is also timed in the Python world, for comparison. For the
+C++ core the events it processed and their rate are shown too.
 
 Usage: python bench/game_speed.py [--turns N] [--backend python|native|all]
+                                  [--world auto|python|all]
 """
 
 from __future__ import annotations
@@ -49,9 +53,10 @@ def ship_layout(n: int = 24) -> tuple[str, list[str], list[str]]:
     return "\n".join(lines), hulls, hazards
 
 
-def play(turns: int, faults: Faults | None, backend: str) -> tuple[float, float, dict]:
+def play(turns: int, faults: Faults | None, backend: str,
+         world: str = "auto") -> tuple[float, float, Cluster]:
     layout, hulls, hazards = ship_layout()
-    ship = Cluster(GAME, layout, seed=3, faults=faults, backend=backend)
+    ship = Cluster(GAME, layout, seed=3, faults=faults, backend=backend, world=world)
     start_sim = ship.world.now_ms
     t0 = time.perf_counter()
     for turn in range(turns):
@@ -62,30 +67,50 @@ def play(turns: int, faults: Faults | None, backend: str) -> tuple[float, float,
                 ship.click(name)
             ship.wait(2000 - (ship.world.now_ms - start_sim) % 2000 or 2000)
     wall = time.perf_counter() - t0
-    return (ship.world.now_ms - start_sim) / 1000, wall, ship.world.stats
+    return (ship.world.now_ms - start_sim) / 1000, wall, ship
+
+
+def configurations(backend: str, world: str) -> list[tuple[str, str]]:
+    """(backend, world) pairs to time: Python tiles always run in the Python world."""
+    out = []
+    for b in (["python", "native"] if backend == "all" else [backend]):
+        if b == "python":
+            out.append(("python", "python"))
+            continue
+        worlds = ["python", "auto"] if world == "all" else [world]
+        out += [("native", w) for w in worlds]
+    return out
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--turns", type=int, default=20)
     ap.add_argument("--backend", default="all", choices=["python", "native", "all"])
+    ap.add_argument("--world", default="auto", choices=["auto", "python", "all"],
+                    help="where native tiles run: the C++ core (auto), the Python world, or both")
     args = ap.parse_args()
-    backends = ["python", "native"] if args.backend == "all" else [args.backend]
-    print(f"{'backend':>8} {'faults':>7} {'sim s':>7} {'wall s':>7} {'× real time':>12}")
+    print(f"{'backend':>8} {'world':>7} {'faults':>7} {'sim s':>7} {'wall s':>7} "
+          f"{'× real time':>12} {'events':>9} {'events/s':>10}")
     results = {}
-    for backend in backends:
+    for backend, world in configurations(args.backend, args.world):
         for label, faults in (("none", None), ("yes", Faults(drop=0.1, jitter_ms=2, skew=0.1))):
             try:
-                sim, wall, _stats = play(args.turns, faults, backend)
+                sim, wall, ship = play(args.turns, faults, backend, world)
             except Exception as e:
-                print(f"{backend:>8} {label:>7}  unavailable: {e}")
+                print(f"{backend:>8} {world:>7} {label:>7}  unavailable: {e}")
                 continue
-            results[(backend, label)] = sim / wall
-            print(f"{backend:>8} {label:>7} {sim:>7.1f} {wall:>7.2f} {sim / wall:>12.1f}")
+            engine = getattr(ship.world, "engine", "python")
+            events = getattr(ship.world, "events", None)
+            rate = f"{events:>9} {events / wall:>10.3g}" if events is not None else ""
+            results[(backend, engine, label)] = sim / wall
+            print(f"{backend:>8} {engine:>7} {label:>7} {sim:>7.1f} {wall:>7.2f} "
+                  f"{sim / wall:>12.1f} {rate}")
     for label in ("none", "yes"):
-        if ("python", label) in results and ("native", label) in results:
-            ratio = results[("native", label)] / results[("python", label)]
-            print(f"native / python speed, faults {label}: {ratio:.2f}×")
+        base = results.get(("python", "python", label))
+        for engine in ("python", "native"):
+            fast = results.get(("native", engine, label))
+            if base and fast:
+                print(f"native ({engine} world) / python speed, faults {label}: {fast / base:.2f}×")
 
 
 if __name__ == "__main__":

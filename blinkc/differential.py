@@ -114,15 +114,22 @@ def cases(program: Program, max_tiles: int = 10, max_steps: int = 5):
     return strategy()
 
 
-def run(game: str | Path, case: Case, backend: str) -> list[str]:
-    """The trace of a case on one backend."""
+def run(game: str | Path, case: Case, backend: str, world: str = "auto") -> list[str]:
+    """The trace of a case on one backend (in the Python world, or the C++ one)."""
+    return run_world(game, case, backend, world)[0]
+
+
+def run_world(game: str | Path, case: Case, backend: str,
+              world: str = "auto") -> tuple[list[str], dict[str, int]]:
+    """The trace of a case on one backend and the world's statistics."""
     layout: Layout = parse_layout(case.layout_text(), "<case>")
     scenario = _scenario(case)
     trace = Trace()
-    emulate(layout, scenario, EmulationOptions(seed=case.seed, faults=case.faults,
-                                               time_ms=case.run_ms, trace=trace,
-                                               resolver=game_resolver(game, backend)))
-    return trace.lines
+    done = emulate(layout, scenario, EmulationOptions(seed=case.seed, faults=case.faults,
+                                                      time_ms=case.run_ms, trace=trace,
+                                                      resolver=game_resolver(game, backend),
+                                                      world=world))
+    return trace.lines, dict(done.world.stats)
 
 
 def _scenario(case: Case) -> Scenario:
@@ -167,4 +174,4 @@ def reproducer(game: str | Path, case: Case) -> str:
         + "diff python.jsonl native.jsonl\n")
 
 
-__all__ = ["Case", "cases", "compare", "load_program", "reproducer", "run"]
+__all__ = ["Case", "cases", "compare", "load_program", "reproducer", "run", "run_world"]

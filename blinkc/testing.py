@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .games import game_resolver
-from .world import Faults, Trace, World
+from .world import Faults, Trace, make_world
 from .world.layout import Layout, load_layout, parse_layout
 
 #: A person's click: the button is down this long.
@@ -39,9 +39,13 @@ class Cluster:
 
     def __init__(self, game: str | Path, layout: str | Path, *, seed: int = 0,
                  faults: Faults | None = None, backend: str = "python", trace: bool = False,
-                 boot_ms: float = 1000) -> None:
+                 boot_ms: float = 1000, world: str = "auto") -> None:
+        """`world`: "auto" runs native tiles in the C++ world core (when g++ is here),
+        "python" forces the reference world, "native" insists on the core."""
         self.game = Path(game)
-        self.world = World(seed=seed, faults=faults, trace=Trace() if trace else None)
+        engine = "python" if backend == "python" and world == "auto" else world
+        self.world = make_world(seed=seed, faults=faults, trace=Trace() if trace else None,
+                                engine=engine)
         self.layout = self._layout(layout)
         self.layout.build(self.world, game_resolver(self.game, backend))
         self.world.run_for(boot_ms)

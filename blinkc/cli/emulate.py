@@ -13,7 +13,7 @@ import click
 from ..render import faces_text
 from ..render.png import save_png
 from ..render.terminal import show, use_color
-from ..world import Trace, World, emulation
+from ..world import Trace, World, WorldError, emulation
 from ..world.emulation import Emulation, EmulationOptions, FaultsError, parse_faults
 from ..world.layout import Layout, Resolver, load_layout, resolve_program
 from ..world.scenario import Scenario, Step, load_scenario
@@ -49,6 +49,10 @@ def _faults(ctx: click.Context, param: click.Parameter, value: str | None) -> An
 @click.option("--backend", type=click.Choice(["python", "native"]), default="python",
               show_default=True,
               help="Run a game as generated Python, or as the generated C++ compiled for this host.")
+@click.option("--world", "world_engine", type=click.Choice(["auto", "python", "native"]),
+              default="auto", show_default=True,
+              help="Where the world's events run: auto uses the C++ world core when every tile "
+                   "is native (same results, faster); python forces the reference world.")
 @click.option("-s", "--script", "script_file", metavar="SCENARIO",
               type=click.Path(dir_okay=False),
               help="A scenario file: clicks, presses and tile moves at given times.")
@@ -71,7 +75,8 @@ def _faults(ctx: click.Context, param: click.Parameter, value: str | None) -> An
               help="Write everything that happened, one JSON object per line.")
 @click.option("--color/--no-color", default=None,
               help="Colour the pictures. Default: only on a terminal, and not if NO_COLOR is set.")
-def emulate(source: str, layout_opt: str | None, backend: str, script_file: str | None,
+def emulate(source: str, layout_opt: str | None, backend: str, world_engine: str,
+            script_file: str | None,
             time_ms: float | None, seed: int, faults: Any, render: bool, render_steps: bool,
             png_file: str | None, as_json: bool, trace_file: str | None, color: bool | None) -> None:
     """Run a game (or a layout's tiles) in the emulator, play a scenario, show the result.
@@ -91,7 +96,7 @@ def emulate(source: str, layout_opt: str | None, backend: str, script_file: str 
     """
     layout_file, resolver = _source(source, layout_opt, backend)
     layout, scenario = load_inputs(layout_file, script_file, resolver)
-    options = EmulationOptions(seed=seed, time_ms=time_ms, resolver=resolver)
+    options = EmulationOptions(seed=seed, time_ms=time_ms, resolver=resolver, world=world_engine)
     if faults is not None:
         options.faults = faults
     # With --json, stdout carries only the JSON; pictures go to stderr.
@@ -108,7 +113,7 @@ def emulate(source: str, layout_opt: str | None, backend: str, script_file: str 
                 pictures.write("\n")
         try:
             result = emulation.emulate(layout, scenario, options, on_step=hook)
-        except SourceError as e:
+        except (SourceError, WorldError) as e:
             raise click.ClickException(str(e)) from None
     snapshot = result.snapshot()
     if (render or render_steps) and not (render_steps and hook is not None

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from .factory import make_world
 from .layout import Layout, Resolver, resolve_program
 from .scenario import Scenario, Step
 from .syntax import SourceError, parse_duration
@@ -36,6 +37,9 @@ class EmulationOptions:
     trace: Trace | None = None
     resolver: Resolver = resolve_program
     idle_skip: bool = True
+    #: Which world runs the events: "auto" (the C++ core when every tile is native),
+    #: "python" (the reference) or "native" (the core, or an error).
+    world: str = "auto"
 
 
 @dataclass
@@ -68,7 +72,8 @@ def emulate(layout: Layout, scenario: Scenario | None = None,
     Raises LayoutError / ScenarioError (both SourceError) for mistakes in the inputs.
     """
     opts = options or EmulationOptions()
-    world = World(seed=opts.seed, faults=opts.faults, trace=opts.trace, idle_skip=opts.idle_skip)
+    world = make_world(seed=opts.seed, faults=opts.faults, trace=opts.trace,
+                       idle_skip=opts.idle_skip, engine=opts.world)
     layout.build(world, opts.resolver)
     end = run_time(scenario, opts.time_ms)
     steps: list[Step] = []

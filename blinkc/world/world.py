@@ -114,6 +114,19 @@ class World:
     def add_tile(self, name: str, program: Any, pos: Pos | None = None, rot: int = 0,
                  api: Blinklib | None = None) -> Tile:
         """Power up a new tile now, placed at `pos` (or held in the hand if None)."""
+        tile = self._new_tile(name, program, api)
+        self.tiles.append(tile)
+        self._topology += 1
+        self.by_name[name] = tile
+        self._joined(tile)
+        if pos is not None:
+            self._place(tile, pos, rot)
+        self._schedule(self.now, _PASS, tile)
+        self._record(tile, "power", {"pos": list(pos) if pos else None, "rot": rot})
+        return tile
+
+    def _new_tile(self, name: str, program: Any, api: Blinklib | None) -> Tile:
+        """A tile record with its seeded clock, entropy and serial number (not yet in the world)."""
         if name in self.by_name:
             raise WorldError(f"there is already a tile named {name!r}")
         rng = random.Random(f"{self.seed}:tile:{name}")
@@ -125,15 +138,18 @@ class World:
         clock.offset = boot_local - self.now * (1_000_000 + ppm) // 1_000_000
         if api is None:
             api = Blinklib(entropy=rng.getrandbits(32), serial=rng.randbytes(9))
-        tile = Tile(len(self.tiles), name, program, api, clock)
-        self.tiles.append(tile)
-        self._topology += 1
-        self.by_name[name] = tile
-        if pos is not None:
-            self._place(tile, pos, rot)
-        self._schedule(self.now, _PASS, tile)
-        self._record(tile, "power", {"pos": list(pos) if pos else None, "rot": rot})
-        return tile
+        return Tile(len(self.tiles), name, program, api, clock)
+
+    # Hooks for a world whose event core runs elsewhere (native_world.NativeWorld):
+    # a tile joined, a tile moved (placed, lifted or turned), a button contact changed.
+    def _joined(self, tile: Tile) -> None:
+        pass
+
+    def _moved(self, tile: Tile) -> None:
+        pass
+
+    def _contact(self, tile: Tile, t_ms: int, down: bool) -> None:
+        tile.button.push(t_ms, down)
 
     def tile(self, name: str) -> Tile:
         try:
@@ -165,6 +181,7 @@ class World:
             raise WorldError(f"rotation must be 0..5, not {rot}")
         if tile.pos is None:
             tile.rot = rot
+            self._moved(tile)
             return
         self.place(name, tile.pos, rot)
 
@@ -179,6 +196,7 @@ class World:
         tile.pos, tile.rot = pos, rot
         self.grid[pos] = tile
         self._topology += 1
+        self._moved(tile)
         self._wake(tile)
 
     def _unplace(self, tile: Tile) -> None:
@@ -186,6 +204,7 @@ class World:
         del self.grid[tile.pos]
         tile.pos = None
         self._topology += 1
+        self._moved(tile)
 
     def _neighbour_tiles_at(self, pos: Pos) -> list[Tile]:
         out = []
@@ -222,7 +241,7 @@ class World:
             self.call_at(at_ms, lambda: self.button(name, down))  # type: ignore[arg-type]
             return
         self._wake_around(tile)
-        tile.button.push(tile.clock.millis(self.now), down)
+        self._contact(tile, tile.clock.millis(self.now), down)
         self._record(tile, "contact", {"down": down})
 
     # ------------------------------------------------------------- scheduling

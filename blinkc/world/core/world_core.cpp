@@ -1,0 +1,958 @@
+/*
+ * world_core.cpp (blinkc): the world's event core in C++, for worlds whose
+ * tiles are all native (compiled sketches, blinkc/native).
+ *
+ * This is a line-by-line port of blinkc/world/world.py, which stays the
+ * reference: the same event queue ordered by (time, sequence number), the
+ * same per-tile clocks (clock.py, with Python's floor division), the same air
+ * times (ir.py), collisions, ping-pong and probes, expiry, the viral flag,
+ * datagrams, idle skipping (sleep, wake, deadlines, solo passes, absorbed
+ * repeats), the same statistics, and the same fault stream (mt19937.h).
+ * Function names follow world.py so the two can be read side by side; where
+ * a comment there explains why, it is not repeated here.
+ *
+ * What stays in Python (blinkc/world/native_world.py): creating tiles, the
+ * checks and messages of actions, scheduled calls (the core returns to
+ * Python when one is due) and trace records (a callback writes them, with
+ * the tile's mirror refreshed first). Native tiles are called directly
+ * through their blinkc_tile_* entry points, with no Python in between.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include <queue>
+#include <unordered_map>
+#include <vector>
+
+#include "blinkc_native.h"
+#include "button.h"
+#include "mt19937.h"
+#include "view.h"
+
+namespace {
+
+const int FACES = 6;
+const int64_t MILLION = 1000000;
+const int64_t FRAME_US = 7700;
+const int64_t RX_EXPIRE_TIME_MS = 200;
+const int64_t TX_PROBE_TIME_MS = 150;
+const int64_t VIRAL_LOCKOUT_MS = 2000;
+const int64_t TIMER_NEVER = 0xFFFFFFFFLL;
+
+/* ir.py */
+const int USER_DATA_HEADER = 0x37;
+const int DATAGRAM_MARKER = 0x2A;
+const int64_t ONE_US = 194, ZERO_US = 476, SYNC_US = 758, OVERHEAD_US = 160;
+
+enum Kind { PASS, TX, ARRIVE, CALL, DEADLINE };
+
+/* Trace callback kinds (bindings.py: TRACE_*) */
+enum Record { REC_PASS, REC_SLEEP, REC_WAKE, REC_DROP, REC_BUTTON, REC_SPECIAL };
+typedef void (*record_fn)(int kind, int tile, int64_t arg, int64_t t);
+
+typedef void (*entry_fn)(void);
+typedef uint32_t (*quiet_fn)(void);
+
+/* Python's // and the ceiling -(-a // b), for b > 0. */
+inline int64_t floordiv(int64_t a, int64_t b) {
+    int64_t q = a / b;
+    return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+inline int64_t floordiv128(__int128 a, int64_t b) {
+    __int128 q = a / b;
+    return (int64_t)((a % b != 0 && a < 0) ? q - 1 : q);
+}
+/* a * m // d (Python's floor) for 0 < m < 2**21 (a clock rate or a million): in 64 bits
+ * when the product cannot overflow (|a| < 2**41 µs, some 25 days), else in 128. */
+inline int64_t mul_floordiv(int64_t a, int64_t m, int64_t d) {
+    const int64_t LIMIT = int64_t(1) << 41;
+    if (a > -LIMIT && a < LIMIT) return floordiv(a * m, d);
+    return floordiv128((__int128)a * m, d);
+}
+
+/* Set bits of a byte, counted once (the hot path looks bytes up, as ir.py's tables do). */
+struct Popcounts {
+    uint8_t n[256];
+    Popcounts() {
+        for (int b = 0; b < 256; ++b) n[b] = (uint8_t)((b & 1) + (b >> 1 & 1) + (b >> 2 & 1) +
+                                                      (b >> 3 & 1) + (b >> 4 & 1) + (b >> 5 & 1) +
+                                                      (b >> 6 & 1) + (b >> 7 & 1));
+    }
+};
+const Popcounts POPCOUNTS;
+inline int popcount8(int b) { return POPCOUNTS.n[b & 0xFF]; }
+inline int64_t bits_us(int b) {
+    int ones = popcount8(b);
+    return ones * ONE_US + (8 - ones) * ZERO_US;
+}
+inline int encode_value_byte(int value, bool viral) {
+    int d = value & 0x3F;
+    if (viral) d |= 0x40;
+    if (!(popcount8(d) & 1)) d |= 0x80; /* odd parity */
+    return d;
+}
+const int64_t HEADER_US = 2 * SYNC_US + OVERHEAD_US + bits_us(USER_DATA_HEADER);
+
+struct Clock {
+    int64_t ppm = 0, offset = 0, frame_phase = 0, rate = MILLION;
+
+    int64_t local_us(int64_t t) const { return offset + mul_floordiv(t, rate, MILLION); }
+    int64_t millis(int64_t t) const { return floordiv(local_us(t), 1000); }
+    int64_t world_us(int64_t local) const { return -mul_floordiv(offset - local, MILLION, rate); }
+    int64_t world_at_millis(int64_t ms) const { return world_us(ms * 1000); }
+    int64_t local_duration_to_world(int64_t local) const {
+        return -mul_floordiv(-local, MILLION, rate);
+    }
+    int64_t next_frame(int64_t t) const {
+        int64_t local = local_us(t);
+        int64_t k = -floordiv(-(local - frame_phase), FRAME_US);
+        int64_t b = world_us(frame_phase + k * FRAME_US);
+        return b >= t ? b : t;
+    }
+};
+
+struct Dgram {
+    uint8_t len = 0; /* 0: None */
+    uint8_t data[VIEW_DGRAM];
+    bool same(const uint8_t *d, uint8_t n) const { return len == n && memcmp(data, d, n) == 0; }
+};
+
+struct Packet {
+    int byte0 = 0;
+    Dgram dgram; /* len 0: a face value */
+    int64_t air_us = 0;
+};
+
+struct Incoming {
+    int64_t id = 0; /* 0: none; otherwise unique, standing in for Python's object identity */
+    int64_t start = 0, end = 0;
+    Packet packet;
+    int sender = 0, sender_face = 0;
+};
+
+struct Link {
+    int tile = -1, face = 0; /* tile -1: nothing touches this face */
+};
+
+/* What loop() reads from outside (World._loop_inputs). */
+struct LoopInputs {
+    bool valid = false;
+    int64_t in_value[FACES];
+    int expired = 0;
+    int64_t button_flags = 0, button_down = 0, click_count = 0;
+    Dgram in_dgram[FACES];
+};
+
+struct Tile {
+    int index = 0;
+    core_view_t *v = nullptr; /* the Blinklib (api) state lives here; see view.h */
+    blinkc_tile_t *st = nullptr;
+    entry_fn setup_fn = nullptr, loop_fn = nullptr;
+    quiet_fn quiet = nullptr;
+    Clock clock;
+    bool placed = false;
+    int64_t q = 0, r = 0, rot = 0;
+    button::Model button;
+    bool has_rx[FACES] = {};
+    Packet rx_buf[FACES];
+    Incoming incoming[FACES];
+    int64_t tx_start[FACES], tx_end[FACES];
+    int64_t viral_faces = 0, viral_lockout_until = -1;
+    bool started = false, frozen = false, skipped = false;
+    int64_t epoch = 0, passes = 0, sleeping_neighbours = 0;
+    bool has_quiet = false;
+    int64_t quiet_until = 0;
+    LoopInputs loop_inputs;
+    Link links[FACES];
+    int64_t links_at = -1;
+    bool dirty = false;
+
+    Tile() {
+        for (int f = 0; f < FACES; ++f) tx_start[f] = tx_end[f] = -1;
+    }
+};
+
+struct Event {
+    int64_t t, seq;
+    int kind, tile;
+    int64_t epoch, data, data2;
+};
+
+struct Later {
+    bool operator()(const Event &a, const Event &b) const {
+        return a.t != b.t ? a.t > b.t : a.seq > b.seq;
+    }
+};
+
+enum Stat { S_PASSES, S_SKIPPED, S_SOLO, S_PACKETS, S_ABSORBED, S_DROPPED, S_COLLISIONS, S_SLEEPS,
+            S_COUNT };
+
+const int DIRECTIONS[6][2] = {{0, -1}, {1, -1}, {1, 0}, {0, 1}, {-1, 1}, {-1, 0}};
+
+inline uint64_t cell_key(int64_t q, int64_t r) {
+    return ((uint64_t)(uint32_t)(int32_t)q << 32) | (uint32_t)(int32_t)r;
+}
+
+class World {
+  public:
+    int64_t now = 0;
+    int64_t seq = 0;
+    int64_t stats[S_COUNT] = {};
+    bool idle_skip = true;
+    double drop = 0.0;
+    int64_t jitter_us = 0;
+    record_fn record = nullptr; /* set only when a trace is attached */
+    PyRandom fault_rng;
+    std::vector<Tile *> tiles;
+    std::vector<int32_t> dirty;
+    int64_t pending_call = 0;
+    int64_t events = 0; /* processed (not stale) events, for benchmarks */
+
+    ~World() {
+        for (Tile *t : tiles) {
+            delete t->v;
+            delete t;
+        }
+    }
+
+    /* ------------------------------------------------------------ topology */
+    void place(Tile &t, int64_t q, int64_t r, int64_t rot) {
+        unplace(t); /* world.py always lifts a tile before placing it; be safe anyway */
+        t.placed = true;
+        t.q = q;
+        t.r = r;
+        t.rot = rot;
+        grid_[cell_key(q, r)] = t.index;
+        ++topology_;
+    }
+    void unplace(Tile &t) {
+        if (!t.placed) return;
+        grid_.erase(cell_key(t.q, t.r));
+        t.placed = false;
+        ++topology_;
+    }
+
+    Link neighbour(Tile &t, int face) {
+        if (t.links_at != topology_) {
+            for (int f = 0; f < FACES; ++f) t.links[f] = find_neighbour(t, f);
+            t.links_at = topology_;
+        }
+        return t.links[face];
+    }
+
+    /* ------------------------------------------------------------ queue */
+    void schedule(int64_t t, int kind, Tile *tile, int64_t data = 0, int64_t data2 = 0) {
+        ++seq;
+        queue_.push(Event{t, seq, kind, tile ? tile->index : -1, tile ? tile->epoch : 0, data,
+                          data2});
+    }
+
+    /* Process events up to `end`; returns 1 when a scheduled call is due (its id in
+     * pending_call, `now` at its time), 0 when `end` is reached. */
+    int run_until(int64_t end) {
+        while (!queue_.empty() && queue_.top().t <= end) {
+            Event e = queue_.top();
+            queue_.pop();
+            Tile *tile = e.tile >= 0 ? tiles[e.tile] : nullptr;
+            if (tile && e.epoch != tile->epoch) continue;
+            ++events;
+            now = e.t;
+            switch (e.kind) {
+                case PASS: pass(*tile); break;
+                case TX: transmit(*tile, (int)e.data); break;
+                case ARRIVE: arrive(*tile, (int)e.data, e.data2); break;
+                case CALL: pending_call = e.data; return 1;
+                default: deadline(*tile); break;
+            }
+        }
+        if (end > now) now = end;
+        return 0;
+    }
+
+    void wake(Tile &t) {
+        if (!t.frozen) return;
+        touch(t);
+        t.frozen = false;
+        t.loop_inputs.valid = false;
+        ++t.epoch;
+        int64_t ms = t.clock.millis(now);
+        for (int f = 0; f < FACES; ++f) {
+            Link link = neighbour(t, f);
+            if (link.tile < 0) continue;
+            t.v->expire_time[f] = ms + RX_EXPIRE_TIME_MS; /* _links_alive */
+            Tile &n = *tiles[link.tile];
+            touch(n);
+            --n.sleeping_neighbours;
+            t.v->send_time[f] = 0; /* speak first: its neighbours may be asleep */
+        }
+        schedule(t.clock.next_frame(now), PASS, &t);
+        if (record) record(REC_WAKE, t.index, 0, now);
+    }
+
+    void touch(Tile &t) {
+        if (!t.dirty) {
+            t.dirty = true;
+            dirty.push_back(t.index);
+        }
+    }
+
+    /* Copy the non-api state of a tile into its view (before Python reads it). */
+    void publish(Tile &t) {
+        core_view_t &v = *t.v;
+        v.started = t.started;
+        v.epoch = t.epoch;
+        v.frozen = t.frozen;
+        v.has_quiet = t.has_quiet;
+        v.quiet_until = t.quiet_until;
+        v.skipped = t.skipped;
+        v.passes = t.passes;
+        v.sleeping_neighbours = t.sleeping_neighbours;
+        v.viral_faces = t.viral_faces;
+        v.viral_lockout_until = t.viral_lockout_until;
+        for (int f = 0; f < FACES; ++f) {
+            v.tx_start[f] = t.tx_start[f];
+            v.tx_end[f] = t.tx_end[f];
+        }
+        const button::Model &b = t.button;
+        v.b_down = b.down;
+        v.b_flags = b.flags;
+        v.b_click_count = b.click_count;
+        v.b_raw_down = b.raw_down;
+        v.b_last_accept = b.last_accept;
+        v.b_pending_clicks = b.pending_clicks;
+        v.b_window_end = b.window_end;
+        v.b_down_since = b.down_since;
+        v.b_long_fired = b.long_fired;
+        v.b_raw_count = (int64_t)b.raw.size();
+    }
+
+    /* The reverse, once, when a tile joins the core from a Python world. */
+    void load(Tile &t) {
+        const core_view_t &v = *t.v;
+        t.started = v.started;
+        t.epoch = v.epoch;
+        t.frozen = v.frozen;
+        t.has_quiet = v.has_quiet;
+        t.quiet_until = v.quiet_until;
+        t.skipped = v.skipped;
+        t.passes = v.passes;
+        t.sleeping_neighbours = v.sleeping_neighbours;
+        t.viral_faces = v.viral_faces;
+        t.viral_lockout_until = v.viral_lockout_until;
+        for (int f = 0; f < FACES; ++f) {
+            t.tx_start[f] = v.tx_start[f];
+            t.tx_end[f] = v.tx_end[f];
+        }
+        button::Model &b = t.button;
+        b.down = v.b_down;
+        b.flags = v.b_flags;
+        b.click_count = v.b_click_count;
+        b.raw_down = v.b_raw_down;
+        b.last_accept = v.b_last_accept;
+        b.pending_clicks = v.b_pending_clicks;
+        b.window_end = v.b_window_end;
+        b.down_since = v.b_down_since;
+        b.long_fired = v.b_long_fired;
+    }
+
+  private:
+    std::priority_queue<Event, std::vector<Event>, Later> queue_;
+    std::unordered_map<uint64_t, int> grid_;
+    int64_t topology_ = 0;
+    int64_t next_incoming_ = 0;
+
+    Link find_neighbour(Tile &t, int face) {
+        Link out;
+        if (!t.placed) return out;
+        const int *d = DIRECTIONS[(face + t.rot) % 6];
+        auto it = grid_.find(cell_key(t.q + d[0], t.r + d[1]));
+        if (it == grid_.end()) return out;
+        Tile &n = *tiles[it->second];
+        out.tile = n.index;
+        out.face = (int)((face + t.rot + 9 - n.rot) % 6); /* facing_face (+6: C++ % keeps the sign) */
+        return out;
+    }
+
+    /* ------------------------------------------------ running a native tile */
+    /* NativeProgram._run: inputs in, one call, outputs out. */
+    void run_program(Tile &t, entry_fn fn) {
+        core_view_t &a = *t.v;
+        blinkc_tile_t &s = *t.st;
+        s.now = (uint32_t)a.now;
+        for (int f = 0; f < FACES; ++f) {
+            s.expire_time[f] = (uint32_t)a.expire_time[f];
+            s.in_value[f] = (uint8_t)a.in_value[f];
+        }
+        s.button_down = (uint8_t)a.button_down;
+        s.click_count = (uint8_t)a.click_count;
+        s.start_state = (uint8_t)a.start_state;
+        s.rng_state = (uint32_t)a.rng_state;
+        s.entropy = (uint32_t)a.entropy;
+        s.button_flags = (uint8_t)a.button_flags;
+        s.woken = (uint8_t)a.woken;
+        for (int f = 0; f < FACES; ++f) {
+            /* The C side's slot always equals what the world last gave it. */
+            uint8_t n = a.in_dgram_len[f];
+            if (s.in_datagram_len[f] != n ||
+                (n && memcmp(s.in_datagram[f], a.in_dgram[f], n) != 0)) {
+                s.in_datagram_len[f] = n;
+                memcpy(s.in_datagram[f], a.in_dgram[f], n);
+            }
+        }
+        fn();
+        a.rng_state = s.rng_state;
+        a.entropy = s.entropy;
+        a.button_flags = s.button_flags;
+        a.woken = s.woken ? 1 : 0;
+        for (int f = 0; f < FACES; ++f) {
+            a.out_value[f] = s.out_value[f];
+            a.pixels[f] = s.pixels[f];
+        }
+        if (s.extra_cpu_ms) a.extra_cpu_ms += s.extra_cpu_ms;
+        if (s.datagram_sent || s.datagram_read) {
+            for (int f = 0; f < FACES; ++f) {
+                if (s.datagram_read >> f & 1) a.in_dgram_len[f] = 0;
+                if (s.datagram_sent >> f & 1) {
+                    uint8_t n = s.out_datagram_len[f];
+                    a.out_dgram_len[f] = n;
+                    memcpy(a.out_dgram[f], s.out_datagram[f], n);
+                }
+            }
+        }
+    }
+
+    void setup(Tile &t) {
+        memcpy(t.st->serial, t.v->serial, 9);
+        run_program(t, t.setup_fn);
+    }
+
+    /* tile._quiet_hook: NativeProgram._quiet_until (0 is None). */
+    bool quiet_hook(Tile &t, int64_t *until) {
+        if (!t.quiet) return false;
+        uint32_t u = t.quiet();
+        if (!u) return false;
+        *until = u;
+        return true;
+    }
+
+    /* ------------------------------------------------------------ passes */
+    void pass(Tile &t) {
+        touch(t);
+        core_view_t &a = *t.v;
+        int64_t ms = t.clock.millis(now);
+        a.now = ms;
+        if (!t.started) {
+            t.started = true;
+            setup(t);
+        }
+        button_snapshot(t, ms);
+        for (int f = 0; f < FACES; ++f) {
+            if (!t.has_rx[f]) continue;
+            t.has_rx[f] = false;
+            const Packet &pkt = t.rx_buf[f];
+            a.expire_time[f] = ms + RX_EXPIRE_TIME_MS;
+            a.send_time[f] = 0; /* answer at once: ping-pong */
+            if (pkt.byte0 & 0x40) viral_postpone(t, ms);
+            if (pkt.dgram.len == 0) {
+                a.in_value[f] = pkt.byte0 & 0x3F;
+            } else if (a.in_dgram_len[f] == 0) {
+                a.in_dgram_len[f] = pkt.dgram.len;
+                memcpy(a.in_dgram[f], pkt.dgram.data, pkt.dgram.len);
+            }
+        }
+        if (t.sleeping_neighbours) {
+            for (int f = 0; f < FACES; ++f) {
+                Link link = neighbour(t, f);
+                if (link.tile >= 0 && tiles[link.tile]->frozen)
+                    a.expire_time[f] = ms + RX_EXPIRE_TIME_MS;
+            }
+        }
+        ++t.passes;
+        ++stats[S_PASSES];
+        if (idle_skip && t.has_quiet && ms < t.quiet_until && same_inputs(t, ms)) {
+            t.skipped = true;
+            ++stats[S_SKIPPED];
+            if (inputs_steady(t, ms)) {
+                sleep(t);
+                return;
+            }
+            schedule(t.clock.next_frame(now + 1), TX, &t);
+            return;
+        }
+        t.skipped = false;
+        int64_t sent[FACES];
+        memcpy(sent, a.out_value, sizeof sent);
+        run_program(t, t.loop_fn);
+        if (idle_skip && t.sleeping_neighbours) wake_listeners(t, sent);
+        if (record) record(REC_PASS, t.index, 0, now);
+        int64_t ready = now;
+        if (a.extra_cpu_ms) {
+            ready += t.clock.local_duration_to_world(a.extra_cpu_ms * 1000);
+            a.extra_cpu_ms = 0;
+        }
+        int64_t frame = t.clock.next_frame(ready + 1);
+        if (idle_skip) {
+            check_quiet(t, ms);
+            if (t.frozen) return;
+        }
+        schedule(frame, TX, &t);
+    }
+
+    void transmit(Tile &t, int first_face) {
+        touch(t);
+        core_view_t &a = *t.v;
+        int64_t ms = a.now;
+        int64_t when = now;
+        for (int f = first_face; f < FACES; ++f) {
+            if (a.send_time[f] > ms) continue;
+            const Incoming &inc = t.incoming[f];
+            if (inc.id && inc.start + SYNC_US <= when && when < inc.end) continue;
+            bool viral = t.viral_faces >> f & 1;
+            Packet pkt;
+            if (a.out_dgram_len[f]) {
+                pkt.byte0 = encode_value_byte(DATAGRAM_MARKER, viral);
+                pkt.dgram.len = a.out_dgram_len[f];
+                memcpy(pkt.dgram.data, a.out_dgram[f], pkt.dgram.len);
+                pkt.air_us = datagram_air_us(pkt.dgram, viral);
+            } else {
+                pkt.byte0 = encode_value_byte((int)a.out_value[f], viral);
+                pkt.air_us = HEADER_US + bits_us(pkt.byte0);
+            }
+            int64_t air = t.clock.local_duration_to_world(pkt.air_us);
+            pkt.air_us = air;
+            t.tx_start[f] = when;
+            t.tx_end[f] = when + air;
+            Link link = neighbour(t, f);
+            if (link.tile >= 0 && tiles[link.tile]->frozen) {
+                Tile &sleeper = *tiles[link.tile];
+                if (pkt.dgram.len == 0 && sleeper.v->in_value[link.face] == a.out_value[f]) {
+                    ++stats[S_ABSORBED]; /* it repeats what the sleeper already has */
+                } else {
+                    wake(sleeper);
+                    launch(t, f, when, pkt);
+                }
+            } else {
+                launch(t, f, when, pkt);
+            }
+            a.send_time[f] = ms + TX_PROBE_TIME_MS + f;
+            a.out_dgram_len[f] = 0;
+            t.viral_faces &= ~(int64_t(1) << f);
+            if (f + 1 < FACES) {
+                schedule(when + air, TX, &t, f + 1);
+            } else {
+                schedule(when + air, PASS, &t);
+            }
+            return;
+        }
+        schedule(when, PASS, &t);
+    }
+
+    static int64_t datagram_air_us(const Dgram &d, bool viral) {
+        int64_t us = HEADER_US + bits_us(encode_value_byte(DATAGRAM_MARKER, viral));
+        int sum = 0;
+        for (int i = 0; i < d.len; ++i) {
+            us += bits_us(d.data[i]);
+            sum += d.data[i];
+        }
+        return us + bits_us((sum & 0xFF) ^ 0xFF); /* the checksum byte */
+    }
+
+    void launch(Tile &sender, int face, int64_t start, const Packet &pkt) {
+        ++stats[S_PACKETS];
+        Link link = neighbour(sender, face);
+        if (link.tile < 0) return;
+        Tile &receiver = *tiles[link.tile];
+        int rface = link.face;
+        if (drop != 0.0 && fault_rng.random() < drop) {
+            ++stats[S_DROPPED];
+            if (record) record(REC_DROP, sender.index, face, now);
+            return;
+        }
+        int64_t end = start + pkt.air_us;
+        if (jitter_us) end += fault_rng.randbelow((uint32_t)(jitter_us + 1));
+        Incoming &prev = receiver.incoming[rface];
+        if (prev.id && prev.end > start) {
+            ++stats[S_COLLISIONS]; /* two packets overlap on one receiver: both garbled */
+            prev.id = 0;
+            return;
+        }
+        prev.id = ++next_incoming_;
+        prev.start = start;
+        prev.end = end;
+        prev.packet = pkt;
+        prev.sender = sender.index;
+        prev.sender_face = face;
+        schedule(end, ARRIVE, &receiver, rface, prev.id);
+    }
+
+    void arrive(Tile &t, int face, int64_t id) {
+        Incoming &inc = t.incoming[face];
+        if (inc.id != id) return; /* garbled by a collision */
+        inc.id = 0;
+        Tile &sender = *tiles[inc.sender];
+        Link link = neighbour(sender, inc.sender_face);
+        if (link.tile != t.index || link.face != face) return; /* moved apart meanwhile */
+        if (t.tx_start[face] < inc.end && t.tx_end[face] > inc.start) {
+            ++stats[S_COLLISIONS]; /* we were transmitting on this face: blinded */
+            return;
+        }
+        if (!t.has_rx[face]) {
+            t.has_rx[face] = true;
+            t.rx_buf[face] = inc.packet;
+        }
+    }
+
+    void loop_inputs(Tile &t, int64_t ms, LoopInputs &out) {
+        const core_view_t &a = *t.v;
+        out.valid = true;
+        out.expired = 0;
+        for (int f = 0; f < FACES; ++f) {
+            out.in_value[f] = a.in_value[f];
+            if (a.expire_time[f] < ms) out.expired |= 1 << f;
+            out.in_dgram[f].len = a.in_dgram_len[f];
+            memcpy(out.in_dgram[f].data, a.in_dgram[f], a.in_dgram_len[f]);
+        }
+        out.button_flags = a.button_flags;
+        out.button_down = a.button_down;
+        out.click_count = a.click_count;
+    }
+
+    /* tile.loop_inputs == self._loop_inputs(tile, now) */
+    bool same_inputs(Tile &t, int64_t ms) {
+        const LoopInputs &l = t.loop_inputs;
+        const core_view_t &a = *t.v;
+        if (!l.valid) return false;
+        if (l.button_flags != a.button_flags || l.button_down != a.button_down ||
+            l.click_count != a.click_count)
+            return false;
+        for (int f = 0; f < FACES; ++f) {
+            if (l.in_value[f] != a.in_value[f]) return false;
+            if (((l.expired >> f) & 1) != (a.expire_time[f] < ms ? 1 : 0)) return false;
+            if (!l.in_dgram[f].same(a.in_dgram[f], a.in_dgram_len[f])) return false;
+        }
+        return true;
+    }
+
+    void viral_postpone(Tile &t, int64_t ms) {
+        if (ms > t.viral_lockout_until) {
+            t.viral_lockout_until = ms + VIRAL_LOCKOUT_MS;
+            t.viral_faces = 0x3F;
+        }
+    }
+
+    /* -------------------------------------------------------- idle skipping */
+    /* The quiet hook's answer, shortened to the button's next deadline. */
+    void note_quiet(Tile &t, int64_t ms) {
+        int64_t until = 0;
+        bool quiet = quiet_hook(t, &until);
+        if (quiet && !t.button.idle()) {
+            int64_t d = t.button.next_deadline();
+            if (d < until) until = d;
+        }
+        t.has_quiet = quiet;
+        t.quiet_until = quiet ? until : 0;
+        if (quiet) {
+            loop_inputs(t, ms, t.loop_inputs);
+        } else {
+            t.loop_inputs.valid = false;
+        }
+    }
+
+    void check_quiet(Tile &t, int64_t ms) {
+        note_quiet(t, ms);
+        if (t.has_quiet && t.quiet_until > ms && inputs_steady(t, ms)) sleep(t);
+    }
+
+    static bool repeats(const Packet &pkt, int64_t latched) {
+        return pkt.dgram.len == 0 && (pkt.byte0 & 0x3F) == latched;
+    }
+
+    bool inputs_steady(Tile &t, int64_t ms) {
+        const core_view_t &a = *t.v;
+        if (!t.button.raw.empty() || t.button.flags || t.viral_faces) return false;
+        for (int f = 0; f < FACES; ++f) {
+            if (a.out_dgram_len[f]) return false;
+            if (t.has_rx[f] && !repeats(t.rx_buf[f], a.in_value[f])) return false;
+            Link link = neighbour(t, f);
+            bool expired = a.expire_time[f] < ms;
+            if (link.tile < 0) {
+                if (!expired || t.incoming[f].id) return false;
+                continue;
+            }
+            Tile &n = *tiles[link.tile];
+            int nf = link.face;
+            const core_view_t &na = *n.v;
+            if (expired || a.in_value[f] != na.out_value[nf] || na.out_dgram_len[nf] ||
+                na.in_value[nf] != a.out_value[f])
+                return false;
+            if (t.incoming[f].id && !repeats(t.incoming[f].packet, a.in_value[f])) return false;
+            if (n.incoming[nf].id && !repeats(n.incoming[nf].packet, na.in_value[nf]))
+                return false;
+            if (n.has_rx[nf] && !repeats(n.rx_buf[nf], na.in_value[nf])) return false;
+        }
+        return true;
+    }
+
+    void sleep(Tile &t) {
+        touch(t);
+        t.frozen = true;
+        ++t.epoch;
+        for (int f = 0; f < FACES; ++f) t.incoming[f].id = 0;
+        ++stats[S_SLEEPS];
+        for (int f = 0; f < FACES; ++f) {
+            Link link = neighbour(t, f);
+            if (link.tile >= 0) {
+                Tile &n = *tiles[link.tile];
+                touch(n);
+                ++n.sleeping_neighbours;
+            }
+        }
+        schedule_deadline(t);
+        if (record) record(REC_SLEEP, t.index, 0, now);
+    }
+
+    void schedule_deadline(Tile &t) {
+        if (t.has_quiet && t.quiet_until < TIMER_NEVER) {
+            int64_t at = t.clock.world_at_millis(t.quiet_until);
+            schedule(at > now ? at : now, DEADLINE, &t, t.epoch);
+        }
+    }
+
+    void deadline(Tile &t) {
+        if (!t.frozen) return;
+        touch(t);
+        if (solo_pass(t)) {
+            ++t.epoch;
+            schedule_deadline(t);
+        } else {
+            wake(t);
+        }
+    }
+
+    void wake_listeners(Tile &t, const int64_t *sent) {
+        core_view_t &a = *t.v;
+        for (int f = 0; f < FACES; ++f) {
+            if (a.out_value[f] != sent[f] || a.out_dgram_len[f]) {
+                Link link = neighbour(t, f);
+                if (link.tile >= 0 && tiles[link.tile]->frozen) {
+                    wake(*tiles[link.tile]);
+                    a.send_time[f] = 0; /* tell it at the next transmit slot */
+                }
+            }
+        }
+    }
+
+    void button_snapshot(Tile &t, int64_t ms) {
+        button::Model &b = t.button;
+        if (!b.flags && b.idle()) return;
+        core_view_t &a = *t.v;
+        b.advance(ms, [&](int special) {
+            if (record) record(REC_SPECIAL, t.index, special, now);
+        });
+        int64_t flags = b.take_flags();
+        if (flags) {
+            a.button_flags |= flags;
+            if (flags & button::PRESSED) viral_postpone(t, ms);
+            if (record) record(REC_BUTTON, t.index, flags, now);
+        }
+        a.button_down = b.down;
+        a.click_count = b.click_count;
+    }
+
+    bool solo_pass(Tile &t) {
+        core_view_t &a = *t.v;
+        int64_t ms = t.clock.millis(now);
+        a.now = ms;
+        for (int f = 0; f < FACES; ++f) { /* _links_alive */
+            if (neighbour(t, f).tile >= 0) a.expire_time[f] = ms + RX_EXPIRE_TIME_MS;
+        }
+        int64_t sent[FACES];
+        memcpy(sent, a.out_value, sizeof sent);
+        button_snapshot(t, ms);
+        run_program(t, t.loop_fn);
+        ++t.passes;
+        ++stats[S_PASSES];
+        ++stats[S_SOLO];
+        if (record) record(REC_PASS, t.index, 0, now);
+        note_quiet(t, ms);
+        return t.has_quiet && t.quiet_until > ms && memcmp(a.out_value, sent, sizeof sent) == 0 &&
+               !a.extra_cpu_ms && inputs_steady(t, ms);
+    }
+};
+
+}  // namespace
+
+/* ----------------------------------------------------------- the C interface */
+extern "C" {
+
+#define EXPORT __attribute__((visibility("default")))
+
+EXPORT int64_t core_view_size(void) { return (int64_t)sizeof(core_view_t); }
+
+EXPORT void *core_new(double drop, int64_t jitter_us) {
+    World *w = new World();
+    w->drop = drop;
+    w->jitter_us = jitter_us;
+    return w;
+}
+
+EXPORT void core_free(void *w) { delete static_cast<World *>(w); }
+
+/* Settings Python may change between runs: idle skipping, and the trace callback (NULL: none). */
+EXPORT void core_configure(void *wp, int idle_skip, record_fn record) {
+    World &w = *static_cast<World *>(wp);
+    w.idle_skip = idle_skip != 0;
+    w.record = record;
+}
+
+EXPORT void core_set_fault_rng(void *w, const uint32_t *words, int index) {
+    static_cast<World *>(w)->fault_rng.set_state(words, index);
+}
+
+/* A new tile; its view must then be filled in and core_load() called. */
+EXPORT int core_add_tile(void *wp, int64_t ppm, int64_t offset, int64_t frame_phase,
+                         void *state, void *setup, void *loop, void *quiet) {
+    World &w = *static_cast<World *>(wp);
+    Tile *t = new Tile();
+    t->index = (int)w.tiles.size();
+    t->v = new core_view_t();
+    memset(t->v, 0, sizeof(core_view_t));
+    t->st = static_cast<blinkc_tile_t *>(state);
+    t->setup_fn = reinterpret_cast<entry_fn>(setup);
+    t->loop_fn = reinterpret_cast<entry_fn>(loop);
+    t->quiet = reinterpret_cast<quiet_fn>(quiet);
+    t->clock.ppm = ppm;
+    t->clock.rate = MILLION + ppm;
+    t->clock.offset = offset;
+    t->clock.frame_phase = frame_phase;
+    w.tiles.push_back(t);
+    return t->index;
+}
+
+EXPORT core_view_t *core_view(void *w, int i) { return static_cast<World *>(w)->tiles[i]->v; }
+
+EXPORT void core_load(void *wp, int i) {
+    World &w = *static_cast<World *>(wp);
+    w.load(*w.tiles[i]);
+}
+
+EXPORT void core_place(void *wp, int i, int64_t q, int64_t r, int64_t rot) {
+    World &w = *static_cast<World *>(wp);
+    w.place(*w.tiles[i], q, r, rot);
+}
+
+EXPORT void core_unplace(void *wp, int i) {
+    World &w = *static_cast<World *>(wp);
+    w.unplace(*w.tiles[i]);
+}
+
+EXPORT void core_set_rot(void *wp, int i, int64_t rot) {
+    static_cast<World *>(wp)->tiles[i]->rot = rot;
+}
+
+EXPORT void core_wake(void *wp, int i) {
+    World &w = *static_cast<World *>(wp);
+    w.wake(*w.tiles[i]);
+}
+
+EXPORT void core_button_push(void *wp, int i, int64_t t_ms, int down) {
+    World &w = *static_cast<World *>(wp);
+    Tile &t = *w.tiles[i];
+    t.button.push(t_ms, down != 0);
+    w.touch(t);
+}
+
+/* Raw button changes not yet processed: up to `cap` (ms, down) pairs into out. */
+EXPORT int core_button_raw(void *wp, int i, int64_t *out, int cap) {
+    const button::Model &b = static_cast<World *>(wp)->tiles[i]->button;
+    int n = 0;
+    for (const auto &p : b.raw) {
+        if (n >= cap) break;
+        out[2 * n] = p.first;
+        out[2 * n + 1] = p.second;
+        ++n;
+    }
+    return n;
+}
+
+/* An event from Python (a tile's first pass, a scheduled call); tile -1 for none. */
+EXPORT void core_schedule(void *wp, int64_t t, int kind, int tile, int64_t data) {
+    World &w = *static_cast<World *>(wp);
+    w.schedule(t, kind, tile >= 0 ? w.tiles[tile] : nullptr, data);
+}
+
+/* Continue a Python world's numbering, so equal times keep their order. */
+EXPORT void core_set_seq(void *wp, int64_t seq) { static_cast<World *>(wp)->seq = seq; }
+
+/* Schedule an event with a given sequence number (taking over a Python queue). */
+EXPORT void core_schedule_seq(void *wp, int64_t t, int64_t seq, int kind, int tile, int64_t data) {
+    World &w = *static_cast<World *>(wp);
+    int64_t saved = w.seq;
+    w.seq = seq - 1;
+    w.schedule(t, kind, tile >= 0 ? w.tiles[tile] : nullptr, data);
+    w.seq = saved;
+}
+
+EXPORT int core_run(void *wp, int64_t end, int64_t *call_id) {
+    World &w = *static_cast<World *>(wp);
+    int status = w.run_until(end);
+    *call_id = w.pending_call;
+    return status;
+}
+
+EXPORT int64_t core_now(void *w) { return static_cast<World *>(w)->now; }
+
+EXPORT int64_t core_events(void *w) { return static_cast<World *>(w)->events; }
+
+EXPORT void core_stats(void *wp, int64_t *out) {
+    World &w = *static_cast<World *>(wp);
+    for (int k = 0; k < S_COUNT; ++k) out[k] = w.stats[k];
+}
+
+/* Indices of the tiles that changed since the last call (their views are up to date). */
+EXPORT int core_take_dirty(void *wp, int32_t *out, int cap) {
+    World &w = *static_cast<World *>(wp);
+    int n = 0;
+    for (int32_t i : w.dirty) {
+        Tile &t = *w.tiles[i];
+        t.dirty = false;
+        w.publish(t);
+        if (n < cap) out[n++] = i;
+    }
+    w.dirty.clear();
+    return n;
+}
+
+/* Bring one tile's view up to date now (for a trace record in the middle of a run). */
+EXPORT void core_publish(void *wp, int i) {
+    World &w = *static_cast<World *>(wp);
+    w.publish(*w.tiles[i]);
+}
+
+/* For tests: the clock functions of one clock, to compare with clock.py. */
+EXPORT void core_clock(int64_t ppm, int64_t offset, int64_t frame_phase, int64_t t, int64_t local,
+                       int64_t *out) {
+    Clock c;
+    c.ppm = ppm;
+    c.rate = MILLION + ppm;
+    c.offset = offset;
+    c.frame_phase = frame_phase;
+    out[0] = c.local_us(t);
+    out[1] = c.millis(t);
+    out[2] = c.world_us(local);
+    out[3] = c.local_duration_to_world(local);
+    out[4] = c.next_frame(t);
+}
+
+/* For tests: n draws of the fault generator, alternately random() and randrange(bound). */
+EXPORT void core_fault_draws(const uint32_t *words, int index, int n, uint32_t bound,
+                             double *randoms, int64_t *ranges) {
+    PyRandom r;
+    r.set_state(words, index);
+    for (int i = 0; i < n; ++i) {
+        randoms[i] = r.random();
+        ranges[i] = r.randbelow(bound);
+    }
+}
+
+}  /* extern "C" */

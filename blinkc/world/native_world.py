@@ -1,0 +1,400 @@
+"""`NativeWorld`: the World, with its event core in C++ when every tile is native.
+
+The Python world spends its time in its own event loop once tiles are
+compiled sketches (blinkc.native): ~2.4 µs of Python per event against a
+fraction of that in the tile. A NativeWorld is a `World` (same methods, same
+results) that hands the event loop to the C++ port in `world/core`, which
+calls each tile's compiled entry points directly.
+
+It starts as a plain Python world. At the first `run_until`, if every tile
+is native (and nothing has run yet), the world's state moves into the core:
+tiles, clocks, button models, places, the queue with its sequence numbers,
+the fault generator's state. From then on the core owns the event state and
+the Python objects (`Tile`, its `api` and `button`) are mirrors, refreshed
+whenever Python can look: when a run returns, before a scheduled call runs,
+before a trace record is written. Actions (place, lift, rotate, button,
+add_tile, call_at) run their Python code and forward what touches the core.
+A world with a Python tile stays in Python; adding one after the move is an
+error. Not mirrored: packets in flight and buffered (`incoming`, `rx_buf`),
+`loop_inputs`, and the fault generator (its state lives in the core).
+
+world.py stays the reference; tests/world/test_native_world.py checks that
+both produce the same traces and statistics.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+from ..native.program import NativeProgram
+from ..native.toolchain import ToolMissing, have
+from ..runtime.api import BUTTON_EVENT_NAMES, Blinklib
+from .core import bindings as cb
+from .tile import Tile
+from .world import _CALL, _PASS, Faults, World, WorldError
+
+#: The longest stretch of simulated time (µs) the core runs without returning to Python.
+_SLICE_US = 60_000_000
+
+
+def native_of(program: Any) -> NativeProgram | None:
+    """The NativeProgram a tile program runs, if the core can run it in its place.
+
+    That is a NativeProgram itself, or a wrapper (the native game backend's
+    tiles) that keeps one as `.native` and hands it setup, loop and quiet_until.
+    """
+    native = program if isinstance(program, NativeProgram) else getattr(program, "native", None)
+    if not isinstance(native, NativeProgram):
+        return None
+    if getattr(program, "quiet_until", None) != getattr(native, "quiet_until", None):
+        return None
+    return native
+
+
+class NativeWorld(World):
+    """A World whose event loop runs in C++ while all its tiles are native."""
+
+    def __init__(self, seed: int = 0, faults: Faults | None = None, trace: Any = None,
+                 idle_skip: bool = True, engine: str = "auto") -> None:
+        super().__init__(seed=seed, faults=faults, trace=trace, idle_skip=idle_skip)
+        if engine not in ("auto", "native"):
+            raise ValueError(f"a NativeWorld's engine is 'auto' or 'native', not {engine!r}")
+        if engine == "native" and not have("host"):
+            raise WorldError("the C++ world core needs a host C++ compiler (g++)")
+        self._engine = engine
+        self._decided = False
+        self._w: int | None = None  # the core, once the world runs in it
+        self._lib: Any = None
+        self._views: list[Any] = []
+        self._natives: list[NativeProgram] = []
+        self._calls: dict[int, Callable[[], None]] = {}
+        self._next_call = 0
+        self._dirty = (ctypes.c_int32 * 0)()
+        self._callback_error: BaseException | None = None
+        self._record_fn: Any = None
+        self._no_record = cb.RECORD_FN()  # a NULL callback: no trace, no calls back
+
+    @property
+    def engine(self) -> str:
+        """Where the events run: "native" (the C++ core), "python", or "undecided" (not run yet)."""
+        if self._w is not None:
+            return "native"
+        return "python" if self._decided else "undecided"
+
+    @property
+    def events(self) -> int | None:
+        """How many events the C++ core has processed (None while the world runs in Python)."""
+        return self._lib.core_events(self._w) if self._w is not None else None
+
+    # ---------------------------------------------------------- the move to C++
+    def _why_not_native(self) -> str | None:
+        """None if the world can move into the core now; else why not."""
+        for t in self.tiles:
+            if native_of(t.program) is None:
+                return f"tile {t.name!r} runs {type(t.program).__name__}, not a native program"
+            if t.started:
+                return "it has already run in Python"
+        if any(item[2] not in (_PASS, _CALL) for item in self._queue):
+            return "it has already run in Python"
+        try:
+            cb.core()
+        except ToolMissing as e:
+            return str(e)
+        return None
+
+    def _decide(self) -> None:
+        if self._decided or not self.tiles:  # an empty world may still get native tiles
+            return
+        reason = self._why_not_native()
+        if reason is None:
+            self._engage()
+        elif self._engine == "native":
+            raise WorldError(f"this world cannot run in the C++ core: {reason}")
+        self._decided = True
+
+    def _engage(self) -> None:
+        lib = cb.core()
+        self._lib = lib
+        self._record_fn = cb.RECORD_FN(self._on_record)
+        w = lib.core_new(self._drop, self._jitter_us)
+        self._w = w
+        weakref.finalize(self, lib.core_free, w)
+        state = self._fault_rng.getstate()[1]
+        lib.core_set_fault_rng(w, (ctypes.c_uint32 * 624)(*state[:624]), state[624])
+        for tile in self.tiles:
+            self._register(tile)
+        for item in sorted(self._queue):
+            t, seq, kind, tile, epoch, data = item
+            if tile is not None and epoch != tile.epoch:
+                continue  # stale: the Python loop would skip it too
+            if kind == _CALL:
+                lib.core_schedule_seq(w, t, seq, kind, -1, self._new_call(data))
+            else:
+                lib.core_schedule_seq(w, t, seq, kind, tile.index, data or 0)
+        self._queue.clear()
+        lib.core_set_seq(w, self._seq)
+        self._sync()
+
+    def _register(self, tile: Tile) -> None:
+        """Enter a tile into the core: its program's entry points, clock, state and place."""
+        native = native_of(tile.program)
+        assert native is not None
+        lib, w = self._lib, self._w
+
+        def addr(fn: Any) -> int | None:
+            return ctypes.cast(fn, ctypes.c_void_p).value if fn is not None else None
+
+        self._natives.append(native)
+        quiet = native._hook_quiet if tile._quiet_hook is not None else None
+        c = tile.clock
+        i = lib.core_add_tile(w, c.ppm, c.offset, c.frame_phase, native._addr,
+                              addr(native._setup_fn), addr(native._loop_fn), addr(quiet))
+        assert i == tile.index
+        self._views.append((ctypes.c_char * cb.VIEW.size).from_address(lib.core_view(w, i)))
+        self._dirty = (ctypes.c_int32 * len(self.tiles))()
+        self._push(tile)
+        lib.core_load(w, i)
+        for t_ms, down in tile.button.raw:
+            lib.core_button_push(w, i, t_ms, int(down))
+        if tile.pos is not None:
+            lib.core_place(w, i, tile.pos[0], tile.pos[1], tile.rot)
+        else:
+            lib.core_set_rot(w, i, tile.rot)
+
+    # ------------------------------------------------------------ mirrors
+    def _push(self, tile: Tile) -> None:
+        """Python → core: write the tile's view from its Python objects."""
+        api, b = tile.api, tile.button
+        cb.VIEW.pack_into(
+            self._views[tile.index], 0,
+            api.now, *api.in_value, *api.out_value, *api.expire_time, *api.send_time,
+            *api.pixels, int(api.button_down), api.button_flags, api.click_count,
+            api.rng.state, api._entropy, int(api.woken), api.start_state, api.extra_cpu_ms,
+            int(tile.started), tile.epoch, int(tile.frozen), int(tile.quiet_until is not None),
+            tile.quiet_until or 0, int(tile.skipped), tile.passes, tile.sleeping_neighbours,
+            tile.viral_faces, tile.viral_lockout_until, *tile.tx_start, *tile.tx_end,
+            int(b.down), b.flags, b.click_count, int(b._raw_down), b._last_accept,
+            b._pending_clicks, b._window_end, b._down_since, b._long_fired, len(b.raw),
+            *_lengths(api.in_datagram), *_lengths(api.out_datagram),
+            _slots(api.in_datagram), _slots(api.out_datagram), bytes(api.serial[:9]).ljust(9, b"\0"))
+
+    def _pull(self, tile: Tile) -> None:
+        """Core → Python: refresh the tile's mirrors from its view."""
+        v = cb.VIEW.unpack_from(self._views[tile.index], 0)
+        api = tile.api
+        api.now = v[cb.V_NOW]
+        api.in_value[:] = v[cb.V_IN]
+        api.out_value[:] = v[cb.V_OUT]
+        api.expire_time[:] = v[cb.V_EXPIRE]
+        api.send_time[:] = v[cb.V_SEND]
+        api.pixels[:] = v[cb.V_PIXELS]
+        api.button_down = bool(v[cb.V_BUTTON_DOWN])
+        api.button_flags = v[cb.V_BUTTON_FLAGS]
+        api.click_count = v[cb.V_CLICK_COUNT]
+        api.rng.state = v[cb.V_RNG]
+        api._entropy = v[cb.V_ENTROPY]
+        api.woken = bool(v[cb.V_WOKEN])
+        api.extra_cpu_ms = v[cb.V_EXTRA_MS]
+        if any(v[cb.V_IN_DLEN]) or any(api.in_datagram):
+            api.in_datagram[:] = _datagrams(v[cb.V_IN_DLEN], v[cb.V_IN_DGRAM])
+        if any(v[cb.V_OUT_DLEN]) or any(api.out_datagram):
+            api.out_datagram[:] = _datagrams(v[cb.V_OUT_DLEN], v[cb.V_OUT_DGRAM])
+        tile.started = bool(v[cb.V_STARTED])
+        tile.epoch = v[cb.V_EPOCH]
+        tile.frozen = bool(v[cb.V_FROZEN])
+        tile.quiet_until = v[cb.V_QUIET_UNTIL] if v[cb.V_HAS_QUIET] else None
+        tile.skipped = bool(v[cb.V_SKIPPED])
+        tile.passes = v[cb.V_PASSES]
+        tile.sleeping_neighbours = v[cb.V_SLEEPING_NEIGHBOURS]
+        tile.viral_faces = v[cb.V_VIRAL_FACES]
+        tile.viral_lockout_until = v[cb.V_VIRAL_LOCKOUT]
+        tile.tx_start[:] = v[cb.V_TX_START]
+        tile.tx_end[:] = v[cb.V_TX_END]
+        b = tile.button
+        b.down = bool(v[cb.V_B_DOWN])
+        b.flags = v[cb.V_B_FLAGS]
+        b.click_count = v[cb.V_B_CLICKS]
+        b._raw_down = bool(v[cb.V_B_RAW_DOWN])
+        b._last_accept = v[cb.V_B_LAST_ACCEPT]
+        b._pending_clicks = v[cb.V_B_PENDING]
+        b._window_end = v[cb.V_B_WINDOW_END]
+        b._down_since = v[cb.V_B_DOWN_SINCE]
+        b._long_fired = v[cb.V_B_LONG_FIRED]
+        n = v[cb.V_B_RAW_COUNT]
+        if n or b.raw:
+            out = (ctypes.c_int64 * (2 * n))()
+            self._lib.core_button_raw(self._w, tile.index, out, n)
+            b.raw[:] = [(out[2 * k], bool(out[2 * k + 1])) for k in range(n)]
+
+    def _sync(self) -> None:
+        """Refresh the mirrors of every tile the core changed, the clock and the stats."""
+        lib, w = self._lib, self._w
+        n = lib.core_take_dirty(w, self._dirty, len(self._dirty))
+        tiles = self.tiles
+        for k in range(n):
+            self._pull(tiles[self._dirty[k]])
+        self.now = lib.core_now(w)
+        counts = (ctypes.c_int64 * len(cb.STAT_NAMES))()
+        lib.core_stats(w, counts)
+        for name, value in zip(cb.STAT_NAMES, counts, strict=True):
+            self.stats[name] = value
+
+    def _on_record(self, kind: int, index: int, arg: int, t: int) -> None:
+        """The core's trace callback: write the record World would write at this point."""
+        try:
+            self.now = t
+            tile = self.tiles[index]
+            if kind == cb.REC_PASS:
+                self._lib.core_publish(self._w, index)
+                self._pull(tile)
+                self._trace_pass(tile)
+            elif kind in (cb.REC_SLEEP, cb.REC_WAKE):
+                self.trace.write(t, tile.name, "sleep" if kind == cb.REC_SLEEP else "wake", {})
+            elif kind == cb.REC_DROP:
+                self._record(tile, "drop", {"face": arg})
+            elif kind == cb.REC_BUTTON:
+                names = [n for bit, n in BUTTON_EVENT_NAMES.items() if arg & bit]
+                self._record(tile, "button", {"events": names})
+            else:
+                self._record(tile, "longlong" if arg == 2 else "sleep", {})
+        except BaseException as e:  # raised once the core has returned
+            if self._callback_error is None:
+                self._callback_error = e
+
+    def _check_callback(self) -> None:
+        err, self._callback_error = self._callback_error, None
+        if err is not None:
+            raise err
+
+    # ------------------------------------------------------------- running
+    def run_until(self, t_ms: float) -> None:
+        self._decide()
+        if self._w is None:
+            super().run_until(t_ms)
+            return
+        for native in self._natives:
+            if not native._finalizer.alive:  # its code is unmapped: the core must not call it
+                raise RuntimeError(f"{native!r} was closed")
+        end = round(t_ms * 1000)
+        call = ctypes.c_int64()
+        lib, w = self._lib, self._w
+        while True:
+            self._configure()
+            # In slices of simulated time, so that Ctrl-C is seen during a long run; the
+            # events and their order are the same as in one go.
+            due = lib.core_run(w, min(end, self.now + _SLICE_US), ctypes.byref(call))
+            self._sync()
+            self._check_callback()
+            if due:
+                self._calls.pop(call.value)()
+            elif self.now >= end:
+                return
+
+    def _configure(self) -> None:
+        # World reads these at every use, so they may change between runs and calls.
+        self._lib.core_configure(self._w, int(self.idle_skip),
+                                 self._record_fn if self.trace is not None else self._no_record)
+
+    def _new_call(self, fn: Callable[[], None]) -> int:
+        self._next_call += 1
+        self._calls[self._next_call] = fn
+        return self._next_call
+
+    def _schedule(self, t: int, kind: int, tile: Tile | None, data: Any = None) -> None:
+        if self._w is None:
+            super()._schedule(t, kind, tile, data)
+            return
+        if kind == _CALL:
+            data = self._new_call(data)
+        self._lib.core_schedule(self._w, t, kind, tile.index if tile is not None else -1,
+                                data or 0)
+
+    def _pending_calls(self) -> bool:
+        return bool(self._calls) if self._w is not None else super()._pending_calls()
+
+    # ------------------------------------------------------------- actions
+    def add_tile(self, name: str, program: Any, pos: Any = None, rot: int = 0,
+                 api: Blinklib | None = None) -> Tile:
+        if self._w is not None and native_of(program) is None:
+            raise WorldError(f"tile {name!r}: this world runs in the C++ core, which only runs "
+                             f"native programs, not {type(program).__name__} (make the world "
+                             f"with engine='python' to mix programs)")
+        try:
+            return super().add_tile(name, program, pos, rot, api)
+        finally:
+            self._refresh()
+
+    def _joined(self, tile: Tile) -> None:
+        if self._w is not None:
+            self._register(tile)
+
+    def _moved(self, tile: Tile) -> None:
+        if self._w is None:
+            return
+        if tile.pos is None:
+            self._lib.core_unplace(self._w, tile.index)
+            self._lib.core_set_rot(self._w, tile.index, tile.rot)
+        else:
+            self._lib.core_place(self._w, tile.index, tile.pos[0], tile.pos[1], tile.rot)
+
+    # The actions' Python code reads nothing a wake or a contact changes in the core,
+    # so the mirrors are refreshed once, when the action is over.
+    def place(self, name: str, pos: Any, rot: int | None = None) -> None:
+        try:
+            super().place(name, pos, rot)
+        finally:
+            self._refresh()
+
+    def lift(self, name: str) -> None:
+        try:
+            super().lift(name)
+        finally:
+            self._refresh()
+
+    def button(self, name: str, down: bool, at_ms: float | None = None) -> None:
+        try:
+            super().button(name, down, at_ms)
+        finally:
+            self._refresh()
+
+    def _refresh(self) -> None:
+        if self._w is not None:
+            self._sync()
+            self._check_callback()
+
+    def _wake(self, tile: Tile) -> None:
+        if self._w is None:
+            super()._wake(tile)
+        else:
+            self._configure()
+            self._lib.core_wake(self._w, tile.index)
+
+    def _contact(self, tile: Tile, t_ms: int, down: bool) -> None:
+        if self._w is None:
+            super()._contact(tile, t_ms, down)
+        else:
+            self._lib.core_button_push(self._w, tile.index, t_ms, int(down))
+
+    def evaluate(self, tile: Tile, fn: Callable[[Blinklib], Any]) -> Any:
+        if self._w is None:
+            return super().evaluate(tile, fn)
+        try:
+            return super().evaluate(tile, fn)
+        finally:
+            # The hook ran the tile's program against its api: hand the result to the core.
+            self._push(tile)
+
+
+def _lengths(slots: list[bytes | None]) -> list[int]:
+    return [len(d) if d else 0 for d in slots]
+
+
+def _slots(slots: list[bytes | None]) -> bytes:
+    return b"".join(bytes(d or b"")[:16].ljust(16, b"\0") for d in slots)
+
+
+def _datagrams(lengths: tuple[int, ...], data: bytes) -> list[bytes | None]:
+    return [data[16 * f:16 * f + n] if n else None for f, n in enumerate(lengths)]
