@@ -21,7 +21,8 @@ a tile skips loop() while its inputs are unchanged, and *sleeps* (no events
 at all) once every link is settled both ways; awake neighbours' repeats of an
 unchanged value to a sleeper are absorbed, and it wakes when a value toward
 it changes, when an action touches it, or takes a single pass at its
-deadline. Nothing sleeps when packets may be lost (links could expire).
+deadline. Nothing sleeps when packets may be lost (a link could expire, and
+every packet draws on the fault stream), but loops are still skipped.
 """
 
 from __future__ import annotations
@@ -106,7 +107,9 @@ class World:
         self._fault_rng = random.Random(f"{seed}:faults")
         self._drop = self.faults.drop
         self._jitter_us = int(self.faults.jitter_ms * 1000)
-        self.idle_skip = idle_skip and self._drop == 0.0
+        self.idle_skip = idle_skip
+        #: Sleeping stops a tile's packets, and with them their fault draws: only without loss.
+        self._may_sleep = self._drop == 0.0
         self.stats = {"passes": 0, "skipped": 0, "solo": 0, "packets": 0, "absorbed": 0,
                       "dropped": 0, "collisions": 0, "sleeps": 0}
 
@@ -326,7 +329,7 @@ class World:
             # The program said loop() changes nothing while its inputs stay as they were.
             tile.skipped = True
             self.stats["skipped"] += 1
-            if self._inputs_steady(tile, now):
+            if self._may_sleep and self._inputs_steady(tile, now):
                 self._sleep(tile)
                 return
             self._schedule(clock.next_frame(self.now + 1), _TX, tile)
@@ -459,7 +462,7 @@ class World:
             until = min(until, tile.button.next_deadline())
         tile.quiet_until = until
         tile.loop_inputs = self._loop_inputs(tile, now) if until is not None else None
-        if until is not None and until > now and self._inputs_steady(tile, now):
+        if self._may_sleep and until is not None and until > now and self._inputs_steady(tile, now):
             self._sleep(tile)
 
     def _inputs_steady(self, tile: Tile, now: int) -> bool:

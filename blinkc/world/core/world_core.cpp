@@ -472,7 +472,7 @@ class World {
         if (idle_skip && t.has_quiet && ms < t.quiet_until && same_inputs(t, ms)) {
             t.skipped = true;
             ++stats[S_SKIPPED];
-            if (inputs_steady(t, ms)) {
+            if (drop == 0.0 && inputs_steady(t, ms)) {
                 sleep(t);
                 return;
             }
@@ -660,7 +660,7 @@ class World {
 
     void check_quiet(Tile &t, int64_t ms) {
         note_quiet(t, ms);
-        if (t.has_quiet && t.quiet_until > ms && inputs_steady(t, ms)) sleep(t);
+        if (drop == 0.0 && t.has_quiet && t.quiet_until > ms && inputs_steady(t, ms)) sleep(t);
     }
 
     static bool repeats(const Packet &pkt, int64_t latched) {
