@@ -15,7 +15,7 @@ body never assigns are rewritten, and only when the body uses the bit.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import fields, replace
 from typing import get_args
 
@@ -36,8 +36,10 @@ from .nodes import (
 )
 
 
-def with_loop_bits(f: Function) -> Function:
-    taken = _assigned(f.body) | {p.name for p in f.params}
+def with_loop_bits(f: Function, program_names: Iterable[str] = ()) -> Function:
+    """f with its face loops' bits; `program_names` (globals, functions) are not taken for
+    the new locals, which would hide them in C++."""
+    taken = _assigned(f.body) | {p.name for p in f.params} | set(program_names)
     return replace(f, body=_Rewriter(taken).block(f.body))
 
 

@@ -58,6 +58,8 @@ class Optimizer:
     def __init__(self, program: Program) -> None:
         self.program = program
         self.ranges = Ranges(program)
+        self.program_names = ({g.name for g in program.globals}
+                              | {f.name for f in program.functions})
 
     def run(self) -> Program:
         functions = tuple(self.function(f) for f in self.program.functions)
@@ -73,7 +75,7 @@ class Optimizer:
         for name in self.low_bytes:
             self.ranges.env[name] = (0, 255)
         body = self.block(f.body)
-        return with_loop_bits(replace(f, body=body))
+        return with_loop_bits(replace(f, body=body), self.program_names)
 
     def block(self, body: tuple[Stmt, ...]) -> tuple[Stmt, ...]:
         return tuple(self.stmt(s) for s in body)
@@ -190,7 +192,10 @@ class Optimizer:
 
 
 def _strip_cast(e: Expr) -> Expr:
-    return e.value if isinstance(e, Cast) else e
+    """e without an outer cast that keeps its low byte (a cast to bool does not)."""
+    if isinstance(e, Cast) and e.type != BOOL and not e.is_bool and e.type.bits >= 8:
+        return e.value
+    return e
 
 
 def _as(e: Expr, t) -> Expr:
