@@ -112,7 +112,8 @@ class NativeWorld(World):
         if reason is None:
             self._engage()
         elif self._engine == "native":
-            raise WorldError(f"this world cannot run in the C++ core: {reason}")
+            raise WorldError(f"this world cannot run in the C++ core: {reason} (the C++ core "
+                             f"runs native tiles only; --world auto or python runs any)")
         self._decided = True
 
     def _engage(self) -> None:
