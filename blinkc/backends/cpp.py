@@ -20,6 +20,7 @@ from ..dsl.lowering import walk_stmts
 from ..dsl.types import ColorType
 from ..ir.nodes import (
     BOOL,
+    I16,
     U8,
     Assign,
     BinOp,
@@ -169,6 +170,10 @@ class CppRenderer:
                 # C would compute in int; the value fits a byte, and saying so lets the
                 # 8-bit AVR compare and subtract in one register instead of two.
                 return f"(uint8_t)({a} {c_op} {b})"
+            if e.op in ("+", "-", "*", "<<") and not self.ranges.fits(exact, I16):
+                # The value fits t, not the tile's 16-bit int: operands narrower than int
+                # (a byte local, say) would compute in int and overflow, so compute in t.
+                a = f"({ctype(t)}){a}"
             return f"({a} {c_op} {b})"
         if e.op in ("+", "-", "*", "<<"):
             # Wrap-around on purpose: compute in unsigned arithmetic (no signed overflow, which

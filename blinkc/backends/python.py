@@ -46,7 +46,7 @@ def _wrap(code: str, t: IntType) -> str:
     mask = (1 << t.bits) - 1
     if t.signed:
         half = 1 << (t.bits - 1)
-        return f"((({code}) + {half}) & {mask}) - {half}"
+        return f"(((({code}) + {half}) & {mask}) - {half})"  # whole: it may be an operand
     return f"(({code}) & {mask})"
 
 

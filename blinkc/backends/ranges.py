@@ -54,6 +54,9 @@ class Ranges:
         from ..dsl.lowering import walk_stmts  # late: lowering imports the backends' helpers
 
         env = {p.name: p.range for p in f.params if p.range is not None}
+        # Loop bounds are read in this function's environment, never in the previous one's
+        # (a local of the same name there may have had a narrower range).
+        self.env = dict(env)
         assigned = set()
         loops: dict[str, Range] = {}
         for s in walk_stmts(f.body):
@@ -143,7 +146,8 @@ class Ranges:
     def assuming(self, test: Expr, outcome: bool) -> Iterator[None]:
         """Within the block, ranges know that `test` (a comparison with a constant) came out
         as `outcome`; other tests teach nothing."""
-        if not (isinstance(test, Compare) and isinstance(test.right, Const)):
+        if not (isinstance(test, Compare) and isinstance(test.right, Const)
+                and _repeatable(test.left)):
             yield
             return
         lo, hi = self.of(test.left)
@@ -208,3 +212,27 @@ class Ranges:
         if op == "%" and nonneg and b[0] > 0:
             return (0, min(a[1], b[1] - 1))
         return (-(1 << 40), 1 << 40)  # unknown: force a wrap
+
+
+def _repeatable(e: Expr) -> bool:
+    """True when e has the same value wherever it appears (in one pass), so what a test taught
+    about it still holds in the branch. Not so for a call that draws a random number or reads
+    a button event, nor for a call of the program's own functions (which may do either)."""
+    from ..dsl.compiler import BLINKLIB  # late: the DSL imports this module's users
+
+    if isinstance(e, Call):
+        builtin = BLINKLIB.get(e.func) if e.builtin else None
+        return builtin is not None and builtin.pure and all(_repeatable(a) for a in e.args)
+    if isinstance(e, BinOp | Compare):
+        return _repeatable(e.left) and _repeatable(e.right)
+    if isinstance(e, UnOp):
+        return _repeatable(e.operand)
+    if isinstance(e, Cast):
+        return _repeatable(e.value)
+    if isinstance(e, Index):
+        return _repeatable(e.index)
+    if isinstance(e, BoolOp):
+        return all(_repeatable(v) for v in e.values)
+    if isinstance(e, Cond):
+        return all(_repeatable(v) for v in (e.test, e.body, e.orelse))
+    return True

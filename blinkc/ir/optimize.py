@@ -83,7 +83,8 @@ class Optimizer:
     def stmt(self, s: Stmt) -> Stmt:
         if isinstance(s, Local):
             if s.name in self.low_bytes or (
-                    s.name in self.narrow and s.type != U8 and s.type != BOOL and s.type.bits <= 16):
+                    s.name in self.narrow and s.type != U8 and s.type != BOOL and s.type.bits <= 16
+                    and not isinstance(s.type, _ColorType)):  # as _narrowed: colours stay colours
                 return replace(s, type=U8, value=self.expr(_as(s.value, U8)))
             return replace(s, value=self.expr(s.value))
         if isinstance(s, Assign):

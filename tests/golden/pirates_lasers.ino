@@ -467,7 +467,7 @@ __attribute__((unused)) static uint32_t engine_quiet_until(void) {
     until = 4294967295UL;  // engine.py:157
     for (f = 0, f_bit = 1; f < 6; f++, f_bit <<= 1) {  // engine.py:158
         if ((lost_mask & f_bit) != 0) {  // engine.py:159
-            ends = ((uint32_t)(1UL * (millis() & (uint32_t)(-256)) + ((uint8_t)(4 - (uint8_t)(millis256() - lost_at[f])) << 8)));  // engine.py:161
+            ends = ((uint32_t)(1UL * (millis() & (uint32_t)(-256)) + ((uint32_t)(uint8_t)(4 - (uint8_t)(millis256() - lost_at[f])) << 8)));  // engine.py:161
             if (ends < until) {  // engine.py:162
                 until = ends;  // engine.py:163
             }
