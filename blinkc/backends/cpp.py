@@ -49,7 +49,7 @@ from ..ir.nodes import (
     UnOp,
 )
 from ..runtime.color import channels
-from .ranges import Ranges
+from .ranges import Ranges, repeatable
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 PACKAGED_TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -225,7 +225,11 @@ class CppRenderer:
             stop = self.expr(s.stop)
             if not isinstance(s.stop, Const):
                 # Python evaluates range(stop) once, before the loop: so must we.
-                out.append(Line(depth, f"{var}_end = {self.conv(s.stop, s.start.type)};", s.loc))
+                end = self.conv(s.stop, s.start.type)
+                if self.ranges.of(s.stop)[0] < 0 and repeatable(s.stop):
+                    # range() to a negative stop is empty; as a byte, -5 would be 251 turns.
+                    end = f"({stop} < 0 ? 0 : {end})"
+                out.append(Line(depth, f"{var}_end = {end};", s.loc))
                 stop = f"{var}_end"
             if s.bit is not None:
                 # The bit moves along with the variable: no shift by a variable amount.

@@ -147,7 +147,7 @@ class Ranges:
         """Within the block, ranges know that `test` (a comparison with a constant) came out
         as `outcome`; other tests teach nothing."""
         if not (isinstance(test, Compare) and isinstance(test.right, Const)
-                and _repeatable(test.left)):
+                and repeatable(test.left)):
             yield
             return
         lo, hi = self.of(test.left)
@@ -214,7 +214,7 @@ class Ranges:
         return (-(1 << 40), 1 << 40)  # unknown: force a wrap
 
 
-def _repeatable(e: Expr) -> bool:
+def repeatable(e: Expr) -> bool:
     """True when e has the same value wherever it appears (in one pass), so what a test taught
     about it still holds in the branch. Not so for a call that draws a random number or reads
     a button event, nor for a call of the program's own functions (which may do either)."""
@@ -222,17 +222,17 @@ def _repeatable(e: Expr) -> bool:
 
     if isinstance(e, Call):
         builtin = BLINKLIB.get(e.func) if e.builtin else None
-        return builtin is not None and builtin.pure and all(_repeatable(a) for a in e.args)
+        return builtin is not None and builtin.pure and all(repeatable(a) for a in e.args)
     if isinstance(e, BinOp | Compare):
-        return _repeatable(e.left) and _repeatable(e.right)
+        return repeatable(e.left) and repeatable(e.right)
     if isinstance(e, UnOp):
-        return _repeatable(e.operand)
+        return repeatable(e.operand)
     if isinstance(e, Cast):
-        return _repeatable(e.value)
+        return repeatable(e.value)
     if isinstance(e, Index):
-        return _repeatable(e.index)
+        return repeatable(e.index)
     if isinstance(e, BoolOp):
-        return all(_repeatable(v) for v in e.values)
+        return all(repeatable(v) for v in e.values)
     if isinstance(e, Cond):
-        return all(_repeatable(v) for v in (e.test, e.body, e.orelse))
+        return all(repeatable(v) for v in (e.test, e.body, e.orelse))
     return True

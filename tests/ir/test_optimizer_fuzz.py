@@ -319,6 +319,9 @@ class Writer:
             lo = self.pick(["0", "1", "2", "3"])
             # Bounds must be 8 or 16-bit values (and small: the loop variable is a byte).
             small = [f"(t.{n} & 7)" for n, _d, lo, hi in self.fields if -32768 <= lo and hi <= 65535]
+            # A field as it is, negative included (range() to a negative stop is empty). Not
+            # beyond 255: the loop variable is a byte (the DSL does not refuse it, see below).
+            small += [f"t.{n}" for n, _d, lo, hi in self.fields if -32768 <= lo and hi <= 100]
             hi = self.pick(["0", "1", "3", "6", "8", *small, *scope.loop_vars])
             pre = []
             if self.chance(0.3):

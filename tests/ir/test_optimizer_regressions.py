@@ -213,3 +213,49 @@ def test_a_product_of_bytes_beyond_int_is_computed_in_its_own_type(tmp_path):
     cpp = generate_cpp(program)
     assert "uint8_t x = 0;" in cpp
     assert "(((uint16_t)x * x) > 1000)" in cpp
+
+
+NEGATIVE_STOP = '''
+from blinkc.dsl import *
+
+game = Game("negative_stop")
+a = game.field(range(-50, 50), default=0)
+
+
+@game.derived(range(0, 65536))
+def count(t):
+    n = 0
+    for i in range(t.a):
+        n += 1
+    return n
+
+
+@game.display
+def look(t):
+    if t.count == 3:
+        t.color_all(RED)
+'''
+
+
+def test_a_loop_to_a_negative_stop_is_empty_in_cpp(tmp_path):
+    # The C++ loop's end is a byte: range(-5) ran (uint8_t)-5 = 251 times.
+    program = _compile(tmp_path, NEGATIVE_STOP)
+    assert reference_values(program, ["count"], {"a": -5}, 0) == [0]
+    assert _python_value(program, "count", a=-5) == 0
+    assert "i_end = (a < 0 ? 0 : (uint8_t)a);" in generate_cpp(program)
+
+
+def test_a_negative_stop_natively(tmp_path):
+    from blinkc.backends.native_game import native_class
+
+    from ..tools import require_tool
+
+    require_tool("g++")
+    program = _compile(tmp_path, NEGATIVE_STOP)
+    cls = native_class(program, tmp_path / "game.py")
+    for a in (-50, -5, 0, 7, 49):
+        tile = cls()
+        api = Blinklib()
+        tile.setup(api)
+        tile._cells["a"].value = a
+        assert tile.value(api, "count") == max(a, 0)
