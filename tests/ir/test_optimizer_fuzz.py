@@ -133,6 +133,7 @@ class Writer:
         self.fields: list[tuple[str, str, int, int]] = []
         self.derived: list[tuple[str, str]] = []
         self.names = 0
+        self.declared: set[str] = set()  # annotated locals of the function being written
         self.statements = 0
         #: Whether the function being written may assign fields (see game()).
         self.assigns_fields = False
@@ -353,15 +354,21 @@ class Writer:
             small = [f"(t.{n} & 7)" for n, _d, lo, hi in self.fields if -32768 <= lo and hi <= 65535]
             # A field as it is, negative included (range() to a negative stop is empty). Not
             # beyond 255: the loop variable is a byte (the DSL does not refuse it, see below).
-            small += [f"t.{n}" for n, _d, lo, hi in self.fields if -32768 <= lo and hi <= 100]
+            small += [f"t.{n}" for n, d, lo, hi in self.fields
+                      if -32768 <= lo and hi <= 100 and d != "bool"]
             hi = self.pick(["0", "1", "3", "6", "8", *small, *scope.loop_vars])
             pre = []
             if self.chance(0.3):
-                # A bound held in a local (its range is the function's own business).
-                self.names += 1
-                bound = f"n{self.names}"
-                pre = [f"{indent}{bound}: {self.pick(['i16', 'u8'])} = ({self.expr(scope, 2)}) & 7"]
-                scope.locals.append(bound)
+                # A bound held in a local (its range is the function's own business). A few
+                # names only, so functions share them: each must see its own.
+                bound = self.pick(["n", "m"])
+                if bound in self.declared:
+                    pre = [f"{indent}{bound} = ({self.expr(scope, 2)}) & 7"]
+                else:
+                    self.declared.add(bound)
+                    pre = [f"{indent}{bound}: {self.pick(['i16', 'u8'])} = ({self.expr(scope, 2)}) & 7"]
+                if bound not in scope.locals:
+                    scope.locals.append(bound)
                 hi = bound
             head = f"{indent}for {var} in range({lo}, {hi}):" if self.chance(0.7) \
                 else f"{indent}for {var} in range({hi}):"
@@ -381,6 +388,7 @@ class Writer:
             # Helpers of the game file: parameters (int, Face, bool, or none given), no range.
             params = [self.pick(["int", "Face", "bool", ""]) for _ in range(self.draw(st.integers(1, 2)))]
             self.names = 0
+            self.declared = set()
             self.statements = 0
             scope = Scope(params=[f"p{j}" for j in range(len(params))])
             body = self.block(scope, 1, self.draw(st.integers(0, 4)), "    ")
@@ -397,10 +405,15 @@ class Writer:
             self.assigns_fields = k == count - 1 and self.chance(0.6)
             result = self.pick(RESULT_TYPES)
             self.names = 0
+            self.declared = set()
             self.statements = 0
             scope = Scope()
             body = self.block(scope, 2, self.draw(st.integers(1, 7)), "    ")
             final = f"    return {self.expr(scope, self.draw(st.integers(1, 4)))}"
+            if scope.locals and self.chance(0.6):
+                # Make every local's last value count (byte-minded ones through their low byte).
+                seen = " ^ ".join(f"({x} & 255)" if x.startswith("b") else x for x in scope.locals)
+                final = f"{final} ^ {seen}"
             lines += ["", "", f"@game.derived({result})", f"def v{k}(t):", *body, final]
             if self.assigns_fields:
                 self.mutator = f"v{k}"
@@ -414,6 +427,7 @@ class Writer:
         """A display that reads every derived value (or they are pruned) and computes colours
         from them: casts to bytes, colour locals, loops setting faces."""
         self.names = 0
+        self.declared = set()
         self.statements = 0
         scope = Scope()
         e = lambda: self.expr(scope, self.draw(st.integers(0, 2)))  # noqa: E731
