@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 
 from ..ir.nodes import (
     BOOL,
@@ -34,6 +35,7 @@ from ..ir.nodes import (
 Range = tuple[int, int]
 
 
+_MIRRORED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 _NEGATED = {">=": "<", ">": "<=", "<": ">=", "<=": ">", "==": "!=", "!=": "=="}
 
 
@@ -146,6 +148,10 @@ class Ranges:
     def assuming(self, test: Expr, outcome: bool) -> Iterator[None]:
         """Within the block, ranges know that `test` (a comparison with a constant) came out
         as `outcome`; other tests teach nothing."""
+        if (isinstance(test, Compare) and isinstance(test.left, Const)
+                and not isinstance(test.right, Const)):
+            # `c < x` is `x > c` (min() and max() compare this way round).
+            test = replace(test, left=test.right, right=test.left, op=_MIRRORED[test.op])
         if not (isinstance(test, Compare) and isinstance(test.right, Const)
                 and repeatable(test.left)):
             yield

@@ -229,6 +229,12 @@ class FunctionCompiler:
         self.local_bool: set[str] = set()
         self.param_types = dict(params)
         self.loop_depth = 0
+        #: Locals that have a value on every path to here (Python would raise NameError
+        #: reading any other; the tile would read a stale or zero value).
+        self.defined: set[str] = set()
+        #: Loop variables whose loop is over: Python leaves them at the last value, the tile
+        #: one past it, so reading them is refused until they are assigned again.
+        self.finished_loops: set[str] = set()
 
     # ------------------------------------------------------------------ helpers
     def loc(self, node: ast.AST) -> SrcLoc:
@@ -279,6 +285,7 @@ class FunctionCompiler:
                 raise self.fail(n, f"{name!r} is already declared", "declare each local once")
             value = self.expr(n.value)
             self.locals[name] = t
+            self._gets_value(name)
             if t == BOOL:
                 self.local_bool.add(name)
             return [Local(name, t, convert(value, t), loc)]
@@ -292,10 +299,16 @@ class FunctionCompiler:
             return self.assign(n.target, binop(op, current, value), loc, n)
         if isinstance(n, ast.If):
             test = truth(self.expr(n.test))
+            before = set(self.defined)
             body = self.block(n.body)
+            after_body, self.defined = self.defined, set(before)
             orelse = self.block(n.orelse)
+            after_orelse = self.defined
             if isinstance(test, Const):
+                self.defined = after_body if test.value else after_orelse
                 return body if test.value else orelse
+            self.defined = _merge_paths((after_body, _exits(n.body)),
+                                        (after_orelse, _exits(n.orelse)))
             return [If(test, tuple(body), tuple(orelse), loc)]
         if isinstance(n, ast.For):
             return self.for_loop(n, loc)
@@ -309,6 +322,10 @@ class FunctionCompiler:
         if hint:
             raise self.fail(n, *hint)
         raise self.fail(n, f"this statement ({type(n).__name__}) is not supported", _SUBSET_HINT)
+
+    def _gets_value(self, name: str) -> None:
+        self.defined.add(name)
+        self.finished_loops.discard(name)
 
     def load_version(self, target: ast.expr) -> ast.expr:
         """The target of `x += e` read as a value."""
@@ -331,6 +348,7 @@ class FunctionCompiler:
                 return [Assign(Name(name, g.type, "global", g.is_bool), convert(value, g.type), loc)]
             if name in self.locals:
                 t = self.locals[name]
+                self._gets_value(name)
                 return [Assign(Name(name, t, "local", name in self.local_bool),
                                convert(value, t), loc)]
             if value.type is None:
@@ -347,6 +365,7 @@ class FunctionCompiler:
                                 f"keep changing state in a field: t.{name} (declare it with "
                                 "game.field)")
             self.locals[name] = t
+            self._gets_value(name)
             return [Local(name, t, convert(value, t), loc)]
         if isinstance(target, ast.Attribute) and self.is_tile(target.value):
             attr = target.attr
@@ -404,11 +423,16 @@ class FunctionCompiler:
         if isinstance(stop, Const) and isinstance(start, Const) and stop.value <= start.value:
             return []
         self.locals[var] = U8
+        before = set(self.defined)
+        self._gets_value(var)
         self.loop_depth += 1
         try:
             body = self.block(n.body)
         finally:
             self.loop_depth -= 1
+        # The body may not run at all: only what had a value before the loop still has one.
+        self.defined = before - {var}
+        self.finished_loops.add(var)
         return [For(var, convert(start, U8), stop, tuple(body), loc)]
 
     def return_(self, n: ast.Return, loc: SrcLoc) -> Return:
@@ -541,6 +565,14 @@ class FunctionCompiler:
     def name(self, n: ast.Name) -> Expr | _Symbol:
         ident = n.id
         if ident in self.locals:
+            if ident in self.finished_loops:
+                raise self.fail(n, f"the loop variable {ident!r} is read after its loop",
+                                "the tile leaves it one past its last value, Python at the last "
+                                "one; keep what you need in another local inside the loop")
+            if ident not in self.defined:
+                raise self.fail(n, f"{ident!r} may have no value here: it is only given one "
+                                   "on some paths (in a branch or a loop)",
+                                f"give it a value first, before the if or the loop: {ident} = 0")
             return Name(ident, self.locals[ident], "local", ident in self.local_bool)
         if ident in self.param_types:
             return Name(ident, self.param_types[ident], "param")
@@ -957,6 +989,24 @@ def helper_signature(caller: FunctionCompiler, fn: Callable, call: ast.Call) -> 
                               "annotate the return as -> int, -> bool or -> Face")
         ret = _ANNOTATIONS[key]
     return f"helper_{fn.__name__}", Signature(tuple(types), ret, ret == BOOL), takes_tile
+
+
+def _exits(body: list[ast.stmt]) -> bool:
+    """True when a block never falls through (it ends in return, break or continue)."""
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, ast.Return | ast.Break | ast.Continue):
+        return True
+    return isinstance(last, ast.If) and _exits(last.body) and _exits(last.orelse)
+
+
+def _merge_paths(*paths: tuple[set[str], bool]) -> set[str]:
+    """Locals that have a value after an if: those of every branch that falls through."""
+    through = [defined for defined, exits in paths if not exits]
+    if not through:
+        return set().union(*(defined for defined, _ in paths))  # nothing follows the if
+    return set.intersection(*through)
 
 
 def _is_dsl_helper(v: Any) -> bool:

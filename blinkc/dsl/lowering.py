@@ -128,10 +128,12 @@ class GameLowering:
         self.compile_engine(engine_tree)
         self.generate()
         self.check_usage()
+        self.check_views_are_pure()
         if self.errors:
             return Lowered(None, self.errors, self.warnings)
         program = self.prune()
         self.check_overflow(program)
+        self.check_loop_bounds(program)
         return Lowered(program, self.errors, self.warnings)
 
     # ---------------------------------------------------------- declarations
@@ -649,6 +651,46 @@ class GameLowering:
                 self.err(h.loc, f"{h.fn.__name__!r} is both a field and a derived value",
                          "rename one of them")
 
+    def check_views_are_pure(self) -> None:
+        """Derived values and the display only look: they are computed whenever they are read
+        (in no fixed order) and, in the emulator, drawn on demand for idle tiles."""
+        by_name = {f.name: f for f in self.functions}
+        for fn in self.functions:
+            if fn.role not in ("derived", "display"):
+                continue
+            what = "a derived value" if fn.role == "derived" else "the display"
+            seen: set[str] = set()
+            todo = [fn]
+            while todo:
+                f = todo.pop()
+                if f.name in seen:
+                    continue
+                seen.add(f.name)
+                effect = _first_effect(f.body)
+                if effect is not None:
+                    loc, doing = effect
+                    self.err(loc, f"{what} cannot change the tile: this {doing}",
+                             "it is computed whenever it is read, in no fixed order; change "
+                             "fields, send messages and start timers in a handler")
+                    break
+                todo += [by_name[c.func] for c in _calls(f.body)
+                         if not c.builtin and c.func in by_name]
+
+    def check_loop_bounds(self, program: Program) -> None:
+        """Loop counters are bytes on the tile: a loop must end by 255."""
+        from ..backends.ranges import Ranges  # late: the backends import the IR this builds
+
+        ranges = Ranges(program)
+        for fn in program.functions:
+            if fn.role not in ("handler", "helper", "derived", "display"):
+                continue
+            ranges.enter(fn)
+            for s in walk_stmts(fn.body):
+                if isinstance(s, For) and ranges.of(s.stop)[1] > 255:
+                    self.err(s.loc, f"this loop can count to {ranges.of(s.stop)[1]:,}: loop "
+                                    "counters are bytes on the tile (at most 255)",
+                             "keep the stop at most 255, e.g. range(min(n, 255))")
+
     def check_overflow(self, program: Program) -> None:
         """Warn where the game's own arithmetic can wrap around its 8/16/32-bit type."""
         from ..backends.ranges import Ranges  # late: the backends import the IR this builds
@@ -833,6 +875,24 @@ def walk_stmts(body: tuple[Stmt, ...] | list[Stmt]):
             yield from _walk_exprs(s.value)
         elif isinstance(s, ExprStmt):
             yield from _walk_exprs(s.value)
+
+
+_EFFECT_CALLS = {"send_code": "sends a message", "flood_start": "starts a flood",
+                 "timer_start": "starts a timer", "timer_stop": "stops a timer"}
+
+
+def _first_effect(body: tuple[Stmt, ...]) -> tuple[SrcLoc, str] | None:
+    """Where a function body first changes the tile's state, and how."""
+    loc = None
+    for node in walk_stmts(body):
+        loc = getattr(node, "loc", loc)
+        if isinstance(node, Assign) and (isinstance(node.target, Index)
+                                         or node.target.scope == "global"):
+            name = node.target.array if isinstance(node.target, Index) else node.target.name
+            return node.loc, f"assigns t.{name}"
+        if isinstance(node, Call) and node.func in _EFFECT_CALLS and loc is not None:
+            return loc, _EFFECT_CALLS[node.func]
+    return None
 
 
 def _calls(body: tuple[Stmt, ...]):

@@ -200,6 +200,49 @@ CASES = [
         def f(t):
             t.hp == 3  # here
         """, "# here", "does nothing", "=="),
+    ("loop variable read after its loop", """
+        @game.on_click
+        def f(t):
+            for f in faces():
+                pass
+            t.hp = f  # here
+        """, "# here", "read after its loop", "another local inside the loop"),
+    ("local given a value on one path only", """
+        @game.on_click
+        def f(t):
+            if t.hp > 2:
+                left = t.hp - 2
+            t.hp = left  # here
+        """, "# here", "may have no value here", "left = 0"),
+    ("local given a value only inside a loop", """
+        @game.on_click
+        def f(t):
+            for f in faces():
+                last = f
+            t.hp = last  # here
+        """, "# here", "may have no value here", "before the if or the loop"),
+    ("derived value that changes a field", """
+        @game.derived(bool)
+        def low(t):
+            t.hp = 1  # here
+            return t.hp < 2
+        """, "# here", "derived value cannot change the tile: this assigns t.hp", "in a handler"),
+    ("derived value that starts a timer, through a helper", """
+        def blink(t):
+            t.flash.start(100)  # here
+
+        @game.derived(bool)
+        def blinking(t):
+            blink(t)
+            return True
+        """, "# here", "derived value cannot change the tile: this starts a timer",
+     "in a handler"),
+    ("loop longer than a byte can count", """
+        @game.on_click
+        def f(t):
+            for i in range(300):  # here
+                t.hp = 1
+        """, "# here", "loop counters are bytes", "range(min(n, 255))"),
 ]
 
 
@@ -302,3 +345,11 @@ def test_arithmetic_within_its_type_gives_no_wrap_warning(tmp_path):
         """
     _, errors, warnings = errors_of(tmp_path, body)
     assert not errors and not [w for w in warnings if "wraps around" in w.message]
+
+
+def test_a_display_that_sends_a_message_is_refused(tmp_path):
+    header = HEADER.replace("    t.color_all(BLUE)\n", "    t.color_all(BLUE)\n    t.send(Ping, 0)\n")
+    path, errors, _ = errors_of(tmp_path, "", header)
+    assert len(errors) == 1, errors
+    assert errors[0].loc.line == header.splitlines().index("    t.send(Ping, 0)") + 1
+    assert "the display cannot change the tile: this sends a message" in errors[0].message
