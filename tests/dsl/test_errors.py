@@ -351,5 +351,6 @@ def test_a_display_that_sends_a_message_is_refused(tmp_path):
     header = HEADER.replace("    t.color_all(BLUE)\n", "    t.color_all(BLUE)\n    t.send(Ping, 0)\n")
     path, errors, _ = errors_of(tmp_path, "", header)
     assert len(errors) == 1, errors
+    assert errors[0].loc.file == str(path)
     assert errors[0].loc.line == header.splitlines().index("    t.send(Ping, 0)") + 1
     assert "the display cannot change the tile: this sends a message" in errors[0].message
