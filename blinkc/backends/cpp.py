@@ -16,7 +16,6 @@ from pathlib import Path
 import jinja2
 
 from .. import __version__
-from ..dsl.lowering import walk_stmts
 from ..dsl.types import ColorType
 from ..ir.nodes import (
     BOOL,
@@ -48,6 +47,7 @@ from ..ir.nodes import (
     Stmt,
     UnOp,
 )
+from ..ir.walk import walk_stmts
 from ..runtime.color import channels
 from .ranges import Ranges, repeatable
 

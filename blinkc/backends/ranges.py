@@ -31,6 +31,7 @@ from ..ir.nodes import (
     Program,
     UnOp,
 )
+from ..ir.walk import walk_stmts
 
 Range = tuple[int, int]
 
@@ -53,8 +54,6 @@ class Ranges:
 
     def enter(self, f: Function) -> None:
         """Learn the ranges of f's parameters and of loop variables nothing else assigns."""
-        from ..dsl.lowering import walk_stmts  # late: lowering imports the backends' helpers
-
         env = {p.name: p.range for p in f.params if p.range is not None}
         # Loop bounds are read in this function's environment, never in the previous one's
         # (a local of the same name there may have had a narrower range).

@@ -21,9 +21,6 @@ from ..ir.nodes import (
     BinOp,
     BoolOp,
     Call,
-    Cast,
-    Compare,
-    Cond,
     Const,
     Expr,
     ExprStmt,
@@ -43,6 +40,7 @@ from ..ir.nodes import (
     UnOp,
 )
 from ..ir.optimize import optimize
+from ..ir.walk import walk_exprs, walk_stmts
 from ..runtime.timer import NEVER
 from .compiler import FunctionCompiler, Signature, Symbols, parse_function
 from .errors import DslError
@@ -132,8 +130,7 @@ class GameLowering:
         if self.errors:
             return Lowered(None, self.errors, self.warnings)
         program = self.prune()
-        self.check_overflow(program)
-        self.check_loop_bounds(program)
+        self.check_ranges(program)
         return Lowered(program, self.errors, self.warnings)
 
     # ---------------------------------------------------------- declarations
@@ -676,23 +673,10 @@ class GameLowering:
                 todo += [by_name[c.func] for c in _calls(f.body)
                          if not c.builtin and c.func in by_name]
 
-    def check_loop_bounds(self, program: Program) -> None:
-        """Loop counters are bytes on the tile: a loop must end by 255."""
-        from ..backends.ranges import Ranges  # late: the backends import the IR this builds
-
-        ranges = Ranges(program)
-        for fn in program.functions:
-            if fn.role not in ("handler", "helper", "derived", "display"):
-                continue
-            ranges.enter(fn)
-            for s in walk_stmts(fn.body):
-                if isinstance(s, For) and ranges.of(s.stop)[1] > 255:
-                    self.err(s.loc, f"this loop can count to {ranges.of(s.stop)[1]:,}: loop "
-                                    "counters are bytes on the tile (at most 255)",
-                             "keep the stop at most 255, e.g. range(min(n, 255))")
-
-    def check_overflow(self, program: Program) -> None:
-        """Warn where the game's own arithmetic can wrap around its 8/16/32-bit type."""
+    def check_ranges(self, program: Program) -> None:
+        """What value ranges show in the game's own code: arithmetic that can wrap around
+        its 8/16/32-bit type (a warning), and loops that can count past a byte (an error:
+        loop counters are bytes on the tile)."""
         from ..backends.ranges import Ranges  # late: the backends import the IR this builds
 
         ranges = Ranges(program)
@@ -707,9 +691,13 @@ class GameLowering:
                         continue
                     for e in _direct_exprs(s):
                         self._overflow_in(e, ranges, loc)
+                    if isinstance(s, For) and ranges.of(s.stop)[1] > 255:
+                        self.err(loc, f"this loop can count to {ranges.of(s.stop)[1]:,}: loop "
+                                      "counters are bytes on the tile (at most 255)",
+                                 "keep the stop at most 255, e.g. range(min(n, 255))")
 
     def _overflow_in(self, e: Expr, ranges: Any, loc: SrcLoc) -> None:
-        for node in _walk_exprs(e):
+        for node in walk_exprs(e):
             if isinstance(node, BinOp) and node.op in ("+", "-", "*", "<<"):
                 if any(_unknown(ranges.of(x), x.type) for x in (node.left, node.right)):
                     continue  # nothing is known about an operand: a warning would only be noise
@@ -810,28 +798,6 @@ def _code_of(e: Expr) -> int | None:
     return e.value if isinstance(e, Const) else None
 
 
-def _walk_exprs(e: Expr):
-    yield e
-    if isinstance(e, BinOp | Compare):
-        yield from _walk_exprs(e.left)
-        yield from _walk_exprs(e.right)
-    elif isinstance(e, UnOp):
-        yield from _walk_exprs(e.operand)
-    elif isinstance(e, Cast):
-        yield from _walk_exprs(e.value)
-    elif isinstance(e, BoolOp):
-        for v in e.values:
-            yield from _walk_exprs(v)
-    elif isinstance(e, Cond):
-        for v in (e.test, e.body, e.orelse):
-            yield from _walk_exprs(v)
-    elif isinstance(e, Call):
-        for a in e.args:
-            yield from _walk_exprs(a)
-    elif isinstance(e, Index):
-        yield from _walk_exprs(e.index)
-
-
 _OP_NAMES = {"+": "sum", "-": "difference", "*": "product", "<<": "shift"}
 
 
@@ -852,29 +818,6 @@ def _direct_exprs(s: Stmt):
     if isinstance(s, ExprStmt):
         return [s.value]
     return []
-
-
-def walk_stmts(body: tuple[Stmt, ...] | list[Stmt]):
-    """Every statement and every expression in a body (for analyses)."""
-    for s in body:
-        yield s
-        if isinstance(s, If):
-            yield from _walk_exprs(s.test)
-            yield from walk_stmts(s.body)
-            yield from walk_stmts(s.orelse)
-        elif isinstance(s, For):
-            yield from _walk_exprs(s.start)
-            yield from _walk_exprs(s.stop)
-            yield from walk_stmts(s.body)
-        elif isinstance(s, Assign):
-            yield from _walk_exprs(s.target)
-            yield from _walk_exprs(s.value)
-        elif isinstance(s, Local):
-            yield from _walk_exprs(s.value)
-        elif isinstance(s, Return) and s.value is not None:
-            yield from _walk_exprs(s.value)
-        elif isinstance(s, ExprStmt):
-            yield from _walk_exprs(s.value)
 
 
 _EFFECT_CALLS = {"send_code": "sends a message", "flood_start": "starts a flood",

@@ -47,9 +47,10 @@ from .nodes import (
     Stmt,
     UnOp,
 )
+from .walk import walk_stmts
 
 #: Operations whose result's low byte depends only on the operands' low bytes.
-_LOW_BYTE_OPS = ("+", "-", "*", "&", "|", "^")
+LOW_BYTE_OPS = ("+", "-", "*", "&", "|", "^")
 
 
 def low_byte_locals(f: Function) -> set[str]:
@@ -66,24 +67,15 @@ def low_byte_locals(f: Function) -> set[str]:
 
 
 def _candidates(f: Function) -> set[str]:
-    params = {p.name for p in f.params}
-    loop_vars: set[str] = set()
+    """Locals wider than a byte (not parameters, loop variables, booleans or colours)."""
     wide: set[str] = set()
-
-    def visit(body: tuple[Stmt, ...]) -> None:
-        for s in body:
-            if (isinstance(s, Local) and s.type.bits > 8
-                    and not isinstance(s.type, BoolType | ColorType)):
-                wide.add(s.name)
-            elif isinstance(s, For):
-                loop_vars.add(s.var)
-                visit(s.body)
-            elif isinstance(s, If):
-                visit(s.body)
-                visit(s.orelse)
-
-    visit(f.body)
-    return wide - params - loop_vars
+    loop_vars: set[str] = set()
+    for s in walk_stmts(f.body):
+        if isinstance(s, Local) and s.type.bits > 8 and not isinstance(s.type, BoolType | ColorType):
+            wide.add(s.name)
+        elif isinstance(s, For):
+            loop_vars.add(s.var)
+    return wide - {p.name for p in f.params} - loop_vars
 
 
 class _Walker:
@@ -133,7 +125,7 @@ class _Walker:
             elif e.op == "&" and _byte_mask(e.left):
                 self.expr(e.right, low=True)
             else:
-                inner = low and e.op in _LOW_BYTE_OPS
+                inner = low and e.op in LOW_BYTE_OPS
                 self.expr(e.left, low=inner)
                 self.expr(e.right, low=inner)
         elif isinstance(e, UnOp):

@@ -34,6 +34,7 @@ from .nodes import (
     Name,
     Stmt,
 )
+from .walk import walk_stmts
 
 
 def with_loop_bits(f: Function, program_names: Iterable[str] = ()) -> Function:
@@ -60,7 +61,7 @@ class _Rewriter:
             return replace(s, body=body)
         name = self._fresh(f"{s.var}_bit")
         uses = [0]
-        new_body = tuple(_map_stmt(x, lambda e: _rewrite(e, s.var, name, uses)) for x in body)
+        new_body = tuple(_map_parts(x, lambda e: _rewrite(e, s.var, name, uses)) for x in body)
         if not uses[0]:
             self.taken.discard(name)
             return replace(s, body=body)
@@ -85,7 +86,7 @@ def _is_var(e: Expr, var: str) -> bool:
 
 def _rewrite(e: Expr, var: str, bit: str, uses: list[int]) -> Expr:
     """e with `(E >> var) & 1 ==/!= 0` and `1 << var` expressed through the loop bit."""
-    e = _map_children(e, lambda c: _rewrite(c, var, bit, uses))
+    e = _map_parts(e, lambda c: _rewrite(c, var, bit, uses))  # type: ignore[assignment]
     bit_name = Name(bit, U8, "local")
     if (isinstance(e, Compare) and e.op in ("==", "!=") and isinstance(e.right, Const)
             and e.right.value == 0 and isinstance(e.left, BinOp) and e.left.op == "&"
@@ -107,41 +108,29 @@ _EXPRS = get_args(Expr)
 _STMTS = get_args(Stmt)
 
 
-def _map_children(e: Expr, fn: Callable[[Expr], Expr]) -> Expr:
-    """e with fn applied to each direct sub-expression (not to e itself)."""
+def _map_parts(node: Expr | Stmt, fn: Callable[[Expr], Expr]) -> Expr | Stmt:
+    """node with fn applied to each of its direct expressions (not to node itself);
+    the statements nested in a statement are mapped the same way."""
     changes: dict[str, object] = {}
-    for fld in fields(e):  # type: ignore[arg-type]
-        value = getattr(e, fld.name)
+    for fld in fields(node):  # type: ignore[arg-type]
+        value = getattr(node, fld.name)
         if isinstance(value, _EXPRS):
             changes[fld.name] = fn(value)
         elif isinstance(value, tuple) and any(isinstance(v, _EXPRS) for v in value):
             changes[fld.name] = tuple(fn(v) for v in value)
-    return replace(e, **changes) if changes else e  # type: ignore[type-var]
-
-
-def _map_stmt(s: Stmt, fn: Callable[[Expr], Expr]) -> Stmt:
-    """s with fn applied to every expression in it, nested statements included."""
-    changes: dict[str, object] = {}
-    for fld in fields(s):  # type: ignore[arg-type]
-        value = getattr(s, fld.name)
-        if isinstance(value, _EXPRS):
-            changes[fld.name] = fn(value)
         elif isinstance(value, tuple) and any(isinstance(v, _STMTS) for v in value):
-            changes[fld.name] = tuple(_map_stmt(x, fn) for x in value)
-    return replace(s, **changes) if changes else s  # type: ignore[type-var]
+            changes[fld.name] = tuple(_map_parts(x, fn) for x in value)
+    return replace(node, **changes) if changes else node  # type: ignore[type-var]
 
 
 def _assigned(body: tuple[Stmt, ...]) -> set[str]:
+    """Names the body gives a value to: its locals, assigned names and loop variables."""
     out: set[str] = set()
-    for s in body:
+    for s in walk_stmts(body):
         if isinstance(s, Local):
             out.add(s.name)
         elif isinstance(s, Assign) and isinstance(s.target, Name):
             out.add(s.target.name)
-        elif isinstance(s, If):
-            out |= _assigned(s.body) | _assigned(s.orelse)
         elif isinstance(s, For):
-            out |= {s.var} | _assigned(s.body)
+            out.add(s.var)
     return out
-
-

@@ -22,7 +22,7 @@ from dataclasses import replace
 
 from ..backends.ranges import Ranges, type_range
 from ..dsl.types import ColorType as _ColorType
-from .demanded import low_byte_locals
+from .demanded import LOW_BYTE_OPS, low_byte_locals
 from .loop_bits import with_loop_bits
 from .nodes import (
     BOOL,
@@ -50,8 +50,6 @@ from .nodes import (
     Stmt,
     UnOp,
 )
-
-_LOW_BYTE_OPS = ("+", "-", "*", "&", "|", "^")
 
 
 class Optimizer:
@@ -175,7 +173,7 @@ class Optimizer:
         """
         narrow = U8 if bits == 8 else U16
         if isinstance(e, BinOp) and e.type.bits > bits:
-            if e.op in _LOW_BYTE_OPS:
+            if e.op in LOW_BYTE_OPS:
                 left, right = self.low_bits(e.left, bits), self.low_bits(e.right, bits)
                 return BinOp(e.op, left, right, I16 if bits == 8 else U16)
             if (e.op == ">>" and isinstance(e.right, Const) and bits == 8 and e.right.value <= 8

@@ -11,6 +11,7 @@ from blinkc.dsl.loader import compile_game
 from blinkc.ir import optimize as optimize_module
 from blinkc.ir.demanded import low_byte_locals
 from blinkc.ir.nodes import Local
+from blinkc.ir.walk import walk_stmts
 from blinkc.runtime.api import Blinklib
 
 # A display-style computation: a 32-bit clock, of which only the low byte matters.
@@ -62,17 +63,7 @@ def _function(program, name):
 
 
 def _local_bits(function) -> dict[str, int]:
-    bits: dict[str, int] = {}
-
-    def visit(body) -> None:
-        for s in body:
-            if isinstance(s, Local):
-                bits[s.name] = s.type.bits
-            for inner in ("body", "orelse"):
-                visit(getattr(s, inner, ()))
-
-    visit(function.body)
-    return bits
+    return {s.name: s.type.bits for s in walk_stmts(function.body) if isinstance(s, Local)}
 
 
 def test_only_locals_used_through_their_low_byte_become_bytes(both):

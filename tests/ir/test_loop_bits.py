@@ -10,6 +10,7 @@ from blinkc.backends.python import program_class
 from blinkc.dsl.loader import compile_game
 from blinkc.ir import optimize as optimize_module
 from blinkc.ir.nodes import For
+from blinkc.ir.walk import walk_stmts
 from blinkc.runtime.api import Blinklib
 
 GAME = '''
@@ -63,17 +64,7 @@ def both(tmp_path_factory):
 
 def _loops(program, name):
     function = next(f for f in program.functions if f.name.endswith(name))
-    out = []
-
-    def visit(body):
-        for s in body:
-            if isinstance(s, For):
-                out.append(s)
-            for inner in ("body", "orelse"):
-                visit(getattr(s, inner, ()))
-
-    visit(function.body)
-    return out
+    return [s for s in walk_stmts(function.body) if isinstance(s, For)]
 
 
 def test_face_loops_that_test_mask_bits_carry_the_bit(both):

@@ -1,0 +1,70 @@
+"""Walking the IR: every statement and expression of a body, for analyses."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .nodes import (
+    Assign,
+    BinOp,
+    BoolOp,
+    Call,
+    Cast,
+    Compare,
+    Cond,
+    Expr,
+    ExprStmt,
+    For,
+    If,
+    Index,
+    Local,
+    Return,
+    Stmt,
+    UnOp,
+)
+
+
+def walk_exprs(e: Expr) -> Iterator[Expr]:
+    """e and every expression inside it."""
+    yield e
+    if isinstance(e, BinOp | Compare):
+        yield from walk_exprs(e.left)
+        yield from walk_exprs(e.right)
+    elif isinstance(e, UnOp):
+        yield from walk_exprs(e.operand)
+    elif isinstance(e, Cast):
+        yield from walk_exprs(e.value)
+    elif isinstance(e, BoolOp):
+        for v in e.values:
+            yield from walk_exprs(v)
+    elif isinstance(e, Cond):
+        for v in (e.test, e.body, e.orelse):
+            yield from walk_exprs(v)
+    elif isinstance(e, Call):
+        for a in e.args:
+            yield from walk_exprs(a)
+    elif isinstance(e, Index):
+        yield from walk_exprs(e.index)
+
+
+def walk_stmts(body: tuple[Stmt, ...] | list[Stmt]) -> Iterator[Stmt | Expr]:
+    """Every statement and every expression in a body (for analyses)."""
+    for s in body:
+        yield s
+        if isinstance(s, If):
+            yield from walk_exprs(s.test)
+            yield from walk_stmts(s.body)
+            yield from walk_stmts(s.orelse)
+        elif isinstance(s, For):
+            yield from walk_exprs(s.start)
+            yield from walk_exprs(s.stop)
+            yield from walk_stmts(s.body)
+        elif isinstance(s, Assign):
+            yield from walk_exprs(s.target)
+            yield from walk_exprs(s.value)
+        elif isinstance(s, Local):
+            yield from walk_exprs(s.value)
+        elif isinstance(s, Return) and s.value is not None:
+            yield from walk_exprs(s.value)
+        elif isinstance(s, ExprStmt):
+            yield from walk_exprs(s.value)
