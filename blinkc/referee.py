@@ -5,16 +5,19 @@ firmware/pirates_lasers.py: beams are traced geometrically tile to tile, HP
 is plain bookkeeping, floods are connected components. It follows the rules
 and decisions in docs/pirates-and-lasers.md.
 
-When two beams of one shot pass the same Redirector, the outcome depends on
-which arrives first (the tile bends the first one, then turns). The referee
-then plays every order of the three beams and reports each distinct outcome.
+Beams advance hop by hop, each at its own pace, so when two beams reach the
+same Redirector the outcome depends on which arrives first (the Redirector
+bends the first, then turns). The referee plays every interleaving of the
+hops of all beams in flight (of one shot, or of several Hazards pressed
+together) and reports each distinct outcome. Only a hop into a Redirector
+depends on the order; every other hop commutes with all the others, so it
+is taken at once, and only the Redirector hops are branched on.
 """
 
 from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from itertools import permutations
 
 from .world.geometry import DIRECTIONS, Pos
 
@@ -22,6 +25,11 @@ HULL, HAZARD, REDIRECTOR = "HULL", "HAZARD", "REDIRECTOR"
 KINDS = (HULL, HAZARD, REDIRECTOR)
 FULL_HP = 5
 REPAIR_FACE = 5
+#: A beam ends at the Redirector that would bend it once more than this.
+MAX_BENDS = 3
+
+#: A beam in flight: it leaves `pos` out of the local face `out`, having bent `bends` times.
+Beam = tuple[Pos, int, int]
 
 
 @dataclass
@@ -109,55 +117,97 @@ class Ship:
                 target = self.neighbour(pos, REPAIR_FACE)
                 if target is not None:
                     other = self.pieces[target[0]]
-                    if other.kind == HULL and other.hp < FULL_HP:
+                    if other.kind == HULL and 0 < other.hp < FULL_HP:  # a flooded Hull stays flooded
                         other.hp += 1
             return [self]
         if piece.kind == REDIRECTOR:
             piece.orient = (piece.orient + 1) % 6
             return [self]
-        return self.fire(pos)
+        return self.fire_together([pos])
 
-    def fire(self, pos: Pos) -> list[Ship]:
-        outcomes: list[Ship] = []
-        seen: list[dict] = []
-        for order in permutations(range(3)):
-            ship = copy.deepcopy(self)
+    def fire_together(self, hazards: list[Pos]) -> list[Ship]:
+        """Hazards pressed at once (or while each other's beams fly): every outcome."""
+        ship = copy.deepcopy(self)
+        beams: list[Beam] = []
+        for pos in hazards:
             hazard = ship.pieces[pos]
-            faces = [(hazard.orient + 2 * b) % 6 for b in range(3)]
-            for b in order:
-                ship.trace_beam(pos, faces[b])
+            if hazard.sunk or hazard.kind != HAZARD:
+                continue
+            beams += [(pos, (hazard.orient + 2 * b) % 6, 0) for b in range(3)]
             hazard.orient = (hazard.orient + 1) % 6
-            key = ship.view()
-            if key not in seen:
-                seen.append(key)
-                outcomes.append(ship)
-        return outcomes
+        outcomes: dict[str, Ship] = {}
+        seen: set[tuple] = set()
+        ship._explore(tuple(beams), outcomes, seen)
+        return list(outcomes.values())
 
-    def trace_beam(self, start: Pos, face: int) -> None:
-        """Follow one beam from `start` out of `face` until it leaves the ship or comes back."""
-        crossed = {start}
-        pos, out = start, face
-        while True:
-            nxt = self.neighbour(pos, out)
-            if nxt is None:
-                return  # the beam leaves into open water
-            pos, entry = nxt
-            if pos in crossed:
-                self.log.append(f"beam stopped at {pos}: it had crossed it already")
-                return  # a beam never crosses the same tile twice: it stops here
-            crossed.add(pos)
-            piece = self.pieces[pos]
-            out = (entry + 3) % 6
-            if piece.kind == HULL:
-                self.damage(pos)
-            elif piece.kind == REDIRECTOR:
-                o = piece.orient
-                if entry == o:
-                    out = (o + 2) % 6
-                elif entry == (o + 2) % 6:
-                    out = o
-                piece.orient = (o + 1) % 6
+    # --------------------------------------------------------------- beams
+    def _explore(self, beams: tuple[Beam, ...], outcomes: dict[str, Ship], seen: set[tuple]) -> None:
+        ship, beams = self._advance_free(beams)
+        if not beams:
+            outcomes.setdefault(repr(ship.view()), ship)
+            return
+        key = (beams, repr(ship.view()))
+        if key in seen:
+            return
+        seen.add(key)
+        for i in range(len(beams)):  # every beam here is about to enter a Redirector
+            branch = copy.deepcopy(ship)
+            nxt = branch._hop(beams[i])
+            rest = beams[:i] + beams[i + 1:] + ((nxt,) if nxt is not None else ())
+            branch._explore(tuple(sorted(rest)), outcomes, seen)
+
+    def _advance_free(self, beams: tuple[Beam, ...]) -> tuple[Ship, tuple[Beam, ...]]:
+        """Take every hop that does not enter a Redirector (they commute); returns the beams
+        left, each about to enter one."""
+        ship = copy.deepcopy(self)
+        todo = list(beams)
+        waiting: list[Beam] = []
+        while todo:
+            beam = todo.pop()
+            nxt = ship.neighbour(beam[0], beam[1])
+            if nxt is not None and ship.pieces[nxt[0]].kind == REDIRECTOR:
+                waiting.append(beam)
+                continue
+            moved = ship._hop(beam)
+            if moved is not None:
+                todo.append(moved)
+        return ship, tuple(sorted(waiting))
+
+    def _hop(self, beam: Beam) -> Beam | None:
+        """The beam crosses one edge and acts on the piece it enters; None when it ends."""
+        pos, out, bends = beam
+        nxt = self.neighbour(pos, out)
+        if nxt is None:
+            return None  # the beam leaves into open water
+        pos, entry = nxt
+        piece = self.pieces[pos]
+        out = (entry + 3) % 6
+        if piece.kind == HULL:
+            self.damage(pos)
+        elif piece.kind == REDIRECTOR:
+            o = piece.orient
+            piece.orient = (o + 1) % 6
+            if entry in (o, (o + 2) % 6):
+                out = (o + 2) % 6 if entry == o else o
+                if bends == MAX_BENDS:
+                    self.log.append(f"beam stopped at {pos}: a fourth bend")
+                    return None
+                bends += 1
+        return pos, out, bends
+
+    # ------------------------------------------------------------ moving
+    def move(self, pos: Pos, to: Pos, rot: int) -> None:
+        """Lift the piece at pos and put it down at `to`; a sunk piece sinks what it touches."""
+        piece = self.pieces.pop(pos)
+        piece.rot = rot
+        self.pieces[to] = piece
+        self.spread_sinking()
+
+    def spread_sinking(self) -> None:
+        for p, piece in list(self.pieces.items()):
+            if piece.sunk:
+                for q in self.component(p):
+                    self.pieces[q].sunk = True
 
     def view(self) -> dict:
         return {p: piece.view() for p, piece in sorted(self.pieces.items())}
-

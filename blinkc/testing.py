@@ -39,9 +39,13 @@ class Cluster:
 
     def __init__(self, game: str | Path, layout: str | Path, *, seed: int = 0,
                  faults: Faults | None = None, backend: str = "python", trace: bool = False,
-                 boot_ms: float = 1000, world: str = "auto") -> None:
+                 boot_ms: float = 1000, world: str = "auto", boot_timeout_ms: float = 30_000) -> None:
         """`world`: "auto" runs native tiles in the C++ world core (when g++ is here),
-        "python" forces the reference world, "native" insists on the core."""
+        "python" forces the reference world, "native" insists on the core.
+
+        The tiles power up, run at least `boot_ms`, and then until every tile has a
+        working link with each neighbour that touches it and knows its open faces
+        are open (so the first action is never lost to a link still coming up)."""
         self.game = Path(game)
         engine = "python" if backend == "python" and world == "auto" else world
         self.world = make_world(seed=seed, faults=faults, trace=Trace() if trace else None,
@@ -49,6 +53,7 @@ class Cluster:
         self.layout = self._layout(layout)
         self.layout.build(self.world, game_resolver(self.game, backend))
         self.world.run_for(boot_ms)
+        self.settle(timeout_ms=boot_timeout_ms, what="boot")
 
     @staticmethod
     def _layout(layout: str | Path) -> Layout:
@@ -92,28 +97,46 @@ class Cluster:
     def wait(self, ms: float) -> None:
         self.world.run_for(ms)
 
-    def settle(self, timeout_ms: float = 30_000) -> float:
+    def settle(self, timeout_ms: float = 30_000, what: str = "the cluster") -> float:
         """Run until the game is idle everywhere; returns the ms it took.
 
-        Idle: no button gesture pending, and no tile has a message queued, on
-        the wire or in its handshake, or a flood under way, for 200 ms in a
-        row (or the emulator proved every tile idle and froze them).
+        Idle: no button gesture pending; no tile has a message queued, on the
+        wire or in its handshake, or a flood under way; every face of every
+        tile is settled (a working link, or known to be open); and every pair
+        of touching tiles has a working link — for 200 ms in a row (or the
+        emulator proved every tile idle and froze them, links included).
         """
         world = self.world
         start = world.now_ms
         world.run_for(400)  # let a click's 330 ms window close
         calm_since = None
         while world.now_ms - start < timeout_ms:
-            if world.is_quiet():
+            if world.is_quiet() and not self.unlinked():
                 return world.now_ms - start
-            if self._idle():
+            if self._idle() and not self.unlinked():
                 calm_since = world.now_ms if calm_since is None else calm_since
                 if world.now_ms - calm_since >= 200:
                     return world.now_ms - start
             else:
                 calm_since = None
             world.run_for(20)
-        raise AssertionError(f"the cluster did not settle within {timeout_ms} ms")
+        down = ", ".join(f"{a}:{fa}-{b}:{fb}" for a, fa, b, fb in self.unlinked())
+        raise AssertionError(f"{what} did not settle within {timeout_ms} ms"
+                             + (f"; links still down between touching faces: {down}" if down else ""))
+
+    def unlinked(self) -> list[tuple[str, int, str, int]]:
+        """Touching faces (tile, face, neighbour, its face) whose game has no working link
+        between them yet."""
+        out = []
+        for t in self.world.tiles:
+            links = getattr(t.program, "links", None)
+            if links is None:
+                continue
+            up = links(t.api)
+            for f, n, nf in self.world.neighbours_of(t):
+                if not (up >> f) & 1:
+                    out.append((t.name, f, n.name, nf))
+        return out
 
     def _idle(self) -> bool:
         for t in self.world.tiles:

@@ -22,21 +22,25 @@ game = Game("pirates_lasers")
 
 Piece = game.kinds("HULL", "HAZARD", "REDIRECTOR")
 
+# A beam ends at the Redirector that would bend it a fourth time. A beam can only come
+# back to a tile it crossed after four bends (docs/pirates-and-lasers.md), so with three
+# it never crosses a tile twice; and it carries its bends with it, so two shots in
+# flight at once never get in each other's way.
+MAX_BENDS = 3
+
 kind = game.field(Piece, default=Piece.HULL, doc="what this tile is")
 hp = game.field(range(0, 6), default=5, doc="a Hull's hit points")
 water = game.field(range(0, 32), default=0, doc="bit f: hull segment f is damaged and shows water")
 orient = game.field(Face, default=0, doc="a Hazard's first red face; a Redirector's bend starts here")
 sunk = game.field(bool, default=False, doc="the ship has sunk; only a reset does anything")
-crossed = game.field(range(0, 8), default=0, doc="bit b: beam b of the current shot crossed this tile")
 shots = game.field(range(0, 256), default=0, doc="shots a Hazard has fired (its score)")
 flash_faces = game.field(range(0, 64), default=0, doc="faces a beam passed through, flashed red")
 
 beam_flash = game.timer()
 pulse = game.timer()
 
-Laser = game.message("Laser", payload=range(3))  # the payload says which of a shot's three beams
+Laser = game.message("Laser", payload=range(MAX_BENDS + 1))  # the payload: bends so far
 Repair = game.message("Repair")
-Arm = game.flood("Arm")  # clears every tile's beam memory before a shot
 Reset = game.flood("Reset")
 Sunk = game.flood("Sunk")
 
@@ -92,8 +96,9 @@ def lose_hp(t):
 
 
 def gain_hp(t):
-    """A Hull below full HP gets one back: its lowest damaged segment turns tan again."""
-    if t.hp < FULL_HP:
+    """A Hull below full HP gets one back (its lowest damaged segment turns tan again);
+    a flooded Hull (0 HP) only comes back with a reset."""
+    if 0 < t.hp < FULL_HP:
         t.hp += 1
         t.water &= t.water - 1
 
@@ -119,21 +124,15 @@ def press(t):
             t.send(Repair, REPAIR_FACE)
             t.pulse.start(PULSE_MS)
     elif t.kind == Piece.HAZARD:
-        t.flood(Arm)  # the shot fires once every tile has forgotten the last one
+        fire(t)
     else:
         t.orient = cw(t.orient)
 
 
-@game.on_flood(Arm)
-def forget_beams(t):
-    t.crossed = 0
-
-
-@game.on_flood_done(Arm)
 def fire(t):
-    t.crossed = 7  # a beam that comes back to its Hazard stops there
+    """Three beams out of the red faces; then the red faces flip."""
     for b in range(3):
-        t.send(Laser, cw(t.orient, 2 * b), b)
+        t.send(Laser, cw(t.orient, 2 * b), 0)
     t.flash_faces = RED_FACES_EVEN if t.orient % 2 == 0 else RED_FACES_ODD
     t.beam_flash.start(FLASH_MS)
     t.orient = cw(t.orient)
@@ -141,22 +140,27 @@ def fire(t):
 
 
 @game.on_message(Laser)
-def laser(t, face, beam):
-    if bit(t.crossed, beam):
-        return  # this beam has crossed this tile already: it stops
-    t.crossed |= 1 << beam
+def laser(t, face, bends_so_far):
     out = opposite(face)
+    bends = bends_so_far
     if t.kind == Piece.HULL:
         lose_hp(t)
     elif t.kind == Piece.REDIRECTOR:
+        bent = True
         if face == t.orient:
             out = cw(t.orient, 2)
         elif face == cw(t.orient, 2):
             out = t.orient
+        else:
+            bent = False
         t.orient = cw(t.orient)
+        if bent:
+            if bends == MAX_BENDS:
+                return  # a fourth bend: the Redirector stops the beam
+            bends += 1
     t.flash_faces = (1 << face) | (1 << out)
     t.beam_flash.start(FLASH_MS)
-    t.send(Laser, out, beam)
+    t.send(Laser, out, bends)
 
 
 @game.on_message(Repair)
@@ -172,6 +176,12 @@ def ship_sank(t):
     t.sunk = True
 
 
+@game.on_neighbor_joined
+def touched(t, face):
+    if t.sunk:
+        t.flood(Sunk)  # a sunk tile sinks whatever it is put against
+
+
 @game.on_multi_click
 def ask_reset(t):
     t.flood(Reset)
@@ -183,7 +193,6 @@ def reset(t):
         t.hp = FULL_HP
         t.water = 0
     t.sunk = False
-    t.crossed = 0
     t.shots = 0
 
 

@@ -310,6 +310,7 @@ class CppRenderer:
             "derived": [(f.name[len("value_"):], self.name(f.name), ctype(f.ret))
                         for f in p.functions if f.role == "derived"],
             "needs_lighten": "lighten" in uses,
+            "needs_skip_frame": "blinkc_skip_frame" in uses,
             "needs_clamp": any(isinstance(s, Assign) and s.clamp for f in p.functions
                                for s in walk_stmts(f.body)),
         }

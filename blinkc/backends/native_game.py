@@ -38,6 +38,7 @@ def native_class(program: Program, game_path: Path) -> type:
             for name, value in initial.items():
                 self._cells[name].value = value
             self._idle = _fn(lib, "blinkc_idle", ctypes.c_uint8)
+            self._links = _fn(lib, "blinkc_links", ctypes.c_uint8)
             self._values = {n: _fn(lib, f"blinkc_value_{n}", ctypes.c_int32) for n in derived}
             self.quiet_until = self.native.quiet_until
             self.display = self.native.display
@@ -50,6 +51,10 @@ def native_class(program: Program, game_path: Path) -> type:
 
         def idle(self, api: Blinklib) -> bool:
             return bool(self._idle())
+
+        def links(self, api: Blinklib) -> int:
+            """Bit f: face f has a working session with its neighbour."""
+            return int(self._links())
 
         def value(self, api: Blinklib, name: str) -> Any:
             result: list[int] = []

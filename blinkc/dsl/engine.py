@@ -4,24 +4,33 @@ This file is written in blinkc's Python subset and compiled into the IR
 together with the game, so the C++ and the Python backends render the very
 same protocol. It is not imported as Python. Names in UPPER case are
 constants blinkc fills in per game (bit positions, code numbers, counts);
-`on_*`, `deliver_*`, `broadcast_bits`, `display` and friends are functions
-blinkc generates from the game's declarations. docs/protocol.md explains the
-protocol and why it delivers every message exactly once.
+`on_*`, `deliver`, `bounce`, `broadcast_bits`, `display` and friends are
+functions blinkc generates from the game's declarations. docs/protocol.md
+explains the protocol and why it delivers every message exactly once.
 
 Face value layout (6 bits): [broadcast bits][message code][ack]
-  - message code: 0 = idle, otherwise the message we present on this face;
-  - ack: 1 while we hold the neighbour's current message as delivered.
-One message crosses a link in a four-phase handshake:
-  sender presents code → receiver delivers, sets ack → sender clears code →
-  receiver clears ack → sender may present the next message.
+  - message code: 0 = idle, HELLO = "no session with you", otherwise the
+    message we present on this face;
+  - ack: in a session, 1 while we hold the neighbour's current message as
+    delivered; outside one, 1 when we have seen the neighbour's HELLO.
+A session starts when both sides have seen each other's HELLO; one message
+crosses a session in a four-phase handshake:
+  sender presents code -> receiver delivers, sets ack -> sender clears code ->
+  receiver clears ack -> sender may present the next message.
 """
 
 # ruff: noqa
 
 # --- per-face link state --------------------------------------------------------
-link_mask: u8 = 0  # bit f: a neighbour is linked on face f
-lost_mask: u8 = 0  # bit f: face f is expired but still inside the grace period
-lost_at: u8[6] = 0  # millis256() when face f expired, for the grace period
+# A face is in a session (up), waiting for one (HELLO shown), or gone (nobody has
+# answered for GRACE: messages to it bounce at once). A face that is not in a
+# working session (expired, or no session yet) has GRACE from `bad_at` to get one.
+up_mask: u8 = 0  # bit f: a session with the neighbour on face f is running
+seen_mask: u8 = 0  # bit f: no session yet, and we have seen the neighbour's HELLO
+gone_mask: u8 = 0  # bit f: nobody answers on face f
+bad_mask: u8 = 0  # bit f: face f is not in a working session, since bad_at[f]
+bad_at: u8[6] = 0  # millis256() when face f stopped working
+coin_state: u16 = 0  # a per-tile random sequence (seeded from the serial number)
 
 # --- per-face protocol state ------------------------------------------------------
 tx_code: u8[6] = 0  # the code we present on face f (0: idle)
@@ -29,10 +38,9 @@ tx_wait: u8 = 0  # bit f: waiting for the neighbour's ack of tx_code[f]
 tx_release: u8 = 0  # bit f: we withdrew tx_code[f]; waiting for the ack to clear
 ack_mask: u8 = 0  # bit f: we acknowledged the neighbour's current message
 
-# --- messages waiting for their face to be free, oldest first: (face << 4) | code -----
+# --- messages waiting for their face to be free, oldest first: (face << 5) | code -----
 queue: u8[QUEUE_LEN] = 0
 queue_len: u8 = 0
-overflow: bool = False  # a send found the queue full (shown as an error)
 
 
 def millis256() -> u8:
@@ -40,15 +48,29 @@ def millis256() -> u8:
     return millis() >> 8
 
 
+def engine_setup() -> None:
+    """Seed the coin from the tile's serial number: every tile tosses its own sequence."""
+    for i in range(9):
+        coin_state = (coin_state << 3) ^ (coin_state >> 13) ^ getSerialNumberByte(i)
+    if coin_state == 0:
+        coin_state = 1
+
+
+def coin() -> bool:
+    """One toss of a 16-bit Galois LFSR (period 65,535)."""
+    heads: u8 = u8(coin_state) & 1
+    coin_state >>= 1
+    if heads:
+        coin_state ^= 46080
+    return heads
+
+
 def send_code(code: u8, face: u8) -> None:
-    """Queue a message for `face`; report it bounced at once if nobody is linked there."""
-    if not (link_mask >> face) & 1:
+    """Queue a message for `face`; bounce it at once if nobody is there or the queue is full."""
+    if (gone_mask >> face) & 1 or queue_len >= QUEUE_LEN:
         bounce(code, face)
         return
-    if queue_len >= QUEUE_LEN:
-        overflow = True
-        return
-    queue[queue_len] = (face << 4) | code
+    queue[queue_len] = (face << 5) | code
     queue_len += 1
 
 
@@ -56,65 +78,94 @@ def queue_take(face: u8) -> u8:
     """Remove and return the oldest code queued for `face` (0 if none)."""
     for i in range(queue_len):
         entry: u8 = queue[i]
-        if (entry >> 4) == face:
+        if (entry >> 5) == face:
             queue_len -= 1
             for j in range(i, queue_len):
                 queue[j] = queue[j + 1]
-            return entry & 15
+            return entry & 31
     return 0
 
 
-def update_link(f: u8, bit: u8, now32: u8) -> None:
-    """A face is linked from its first packet until it has been expired for GRACE_MS.
+def link_step(f: u8, bit: u8, now256: u8) -> None:
+    """Keep face f's link state: working, waiting for a session, or gone.
 
-    The grace period rides over short gaps (lost packets make a live link
-    expire for a moment), so a link only ends when its neighbour is gone.
-    When it starts or ends, the face's protocol starts from scratch.
+    A face that has no working session (the neighbour is silent, or no session
+    has started) gets GRACE to get one; after that it is gone: what waits for
+    it bounces. A gone face that hears somebody starts a new link from scratch.
     """
-    if isValueReceivedOnFaceExpired(f):
-        if not link_mask & bit:
-            return
-        if not lost_mask & bit:
-            lost_mask |= bit
-            lost_at[f] = now32
-            return
-        if u8(now32 - lost_at[f]) <= GRACE_UNITS:
-            return
-        link_mask &= ~bit
-        if tx_wait & bit:
-            bounce(tx_code[f], f)
-        code: u8 = queue_take(f)
-        for i in range(QUEUE_LEN):
-            if code == 0:
-                break
-            bounce(code, f)
-            code = queue_take(f)
-        link_lost(f)
+    present: bool = not isValueReceivedOnFaceExpired(f)
+    if present:
+        if gone_mask & bit:
+            gone_mask &= ~bit
+            bad_at[f] = now256
+        session(f, bit)
+    # After the session step, so a session that just ended starts its grace in this pass.
+    if present and up_mask & bit:
+        bad_mask &= ~bit
+    elif not bad_mask & bit:
+        bad_mask |= bit
+        bad_at[f] = now256
+    elif not gone_mask & bit and u8(now256 - bad_at[f]) > GRACE_UNITS:
+        link_end(f, bit)
+        gone_mask |= bit
+
+
+def session(f: u8, bit: u8) -> None:
+    """Start, keep or end the session on face f from the neighbour's latest value."""
+    value: u8 = getLastValueReceivedOnFace(f)
+    code: u8 = (value >> CODE_SHIFT) & CODE_MASK
+    their_ack: u8 = (value >> ACK_SHIFT) & 1
+    if code == HELLO:
+        if up_mask & bit:
+            if their_ack:
+                return  # the tail of the greeting that began this session
+            link_end(f, bit)  # the neighbour started over (it lost us): so do we
+        seen_mask |= bit
+        if their_ack:
+            link_begin(f, bit)
+        return
+    if not up_mask & bit:
+        if not seen_mask & bit:
+            return  # it still talks to an earlier session: our HELLO makes it start over
+        link_begin(f, bit)  # it saw our HELLO and began: so do we
+    handshake(f, bit, code, their_ack)
+
+
+def link_begin(f: u8, bit: u8) -> None:
+    up_mask |= bit
+    seen_mask &= ~bit
+    on_neighbor_joined(f)
+
+
+def link_end(f: u8, bit: u8) -> None:
+    """The session on face f is over: everything sent there and not known delivered bounces."""
+    if up_mask & bit:
         on_neighbor_left(f)
-    else:
-        if link_mask & bit:
-            lost_mask &= ~bit
-            return
-        link_mask |= bit
-        on_neighbor_joined(f)
-    # A link began or ended: nothing of the old exchange carries over.
-    lost_mask &= ~bit
+    up_mask &= ~bit
+    seen_mask &= ~bit
+    if tx_wait & bit:
+        bounce(tx_code[f], f)
+    code: u8 = queue_take(f)
+    for i in range(QUEUE_LEN):
+        if code == 0:
+            break
+        bounce(code, f)
+        code = queue_take(f)
     tx_code[f] = 0
     tx_wait &= ~bit
     tx_release &= ~bit
     ack_mask &= ~bit
+    for k in range(N_FLOODS):
+        flood_answered(k, f)
 
 
-def receive(f: u8, bit: u8) -> None:
-    """Run the handshake on a linked face against the neighbour's latest value."""
-    value: u8 = getLastValueReceivedOnFace(f)
-    code: u8 = (value >> CODE_SHIFT) & CODE_MASK
+def handshake(f: u8, bit: u8, code: u8, their_ack: u8) -> None:
+    """Run the four-phase handshake on a face in session against the neighbour's latest value."""
     if code == 0:
         ack_mask &= ~bit
     elif not ack_mask & bit:
         ack_mask |= bit
         deliver(code, f)
-    their_ack: u8 = (value >> ACK_SHIFT) & 1
     if tx_wait & bit:
         if their_ack:
             tx_wait &= ~bit
@@ -125,19 +176,25 @@ def receive(f: u8, bit: u8) -> None:
 
 
 def transmit() -> None:
-    """Present a queued message on every idle linked face, then publish the face values."""
+    """Present a queued message on every idle face in session, then publish the face values."""
     shown: u8 = broadcast_bits()
     bit: u8 = 1
     for f in range(6):
-        if link_mask & bit and not (tx_wait | tx_release) & bit:
-            code: u8 = queue_take(f)
-            if code != 0:
-                tx_code[f] = code
-                tx_wait |= bit
-        ack: u8 = 0
-        if ack_mask & bit:
-            ack = 1 << ACK_SHIFT
-        setValueSentOnFace(shown | (tx_code[f] << CODE_SHIFT) | ack, f)
+        value: u8 = shown
+        if up_mask & bit:
+            if not (tx_wait | tx_release) & bit:
+                code: u8 = queue_take(f)
+                if code != 0:
+                    tx_code[f] = code
+                    tx_wait |= bit
+            value |= tx_code[f] << CODE_SHIFT
+            if ack_mask & bit:
+                value |= 1 << ACK_SHIFT
+        elif PROTOCOL:
+            value |= HELLO << CODE_SHIFT
+            if seen_mask & bit:
+                value |= 1 << ACK_SHIFT
+        setValueSentOnFace(value, f)
         bit <<= 1
 
 
@@ -152,33 +209,36 @@ def neighbor_mask() -> u8:
     return mask
 
 
+def unsettled() -> bool:
+    """Some face waits for a session (or the tile is alone): its timing must be shaken up.
+
+    Two touching faces that transmit in the same display frame blind each other,
+    and the SDK's probes keep them in step for as long as their clocks agree. A
+    tile with such a face skips a frame now and then, at random, to break the step.
+    """
+    return PROTOCOL and ((bad_mask & ~gone_mask) != 0 or gone_mask == 63)
+
+
 def engine_quiet_until() -> u32:
     """Until when loop() will change nothing if its inputs stay as they are (for the emulator)."""
-    until: u32 = NEVER
-    for f in range(6):
-        if (lost_mask >> f) & 1:
-            # The grace period ends GRACE_UNITS + 1 units of 256 ms after lost_at.
-            ends: u32 = (millis() & ~255) + (u32(u8(GRACE_UNITS + 1 - u8(millis256() - lost_at[f]))) << 8)
-            if ends < until:
-                until = ends
-    t: u32 = timers_quiet_until()
-    if t < until:
-        until = t
-    return until
+    if unsettled():
+        return 0  # it tosses a coin every pass
+    return timers_quiet_until()
 
 
 def loop() -> None:
-    now32: u8 = millis256()
-    bit: u8 = 1
-    for f in range(6):
-        update_link(f, bit, now32)
-        if link_mask & bit:
-            receive(f, bit)
-        bit <<= 1
+    if PROTOCOL:
+        now256: u8 = millis256()
+        bit: u8 = 1
+        for f in range(6):
+            link_step(f, bit, now256)
+            bit <<= 1
     buttons()
     timers()
     transmit()
     display()
+    if unsettled() and coin():
+        blinkc_skip_frame()
 
 
 # --- floods: the echo algorithm ---------------------------------------------------------
@@ -200,7 +260,7 @@ def flood_enter(k: u8, parent: u8) -> None:
     waiting: u8 = 0
     bit: u8 = 1
     for f in range(6):
-        if f != parent and link_mask & bit:
+        if f != parent and not gone_mask & bit:
             waiting |= bit
             send_code(FLOOD_CODE + 2 * k, f)
         bit <<= 1
@@ -233,11 +293,6 @@ def flood_check(k: u8) -> None:
             on_flood_done(k)
         else:
             send_code(FLOOD_CODE + 2 * k + 1, parent)
-
-
-def link_lost(face: u8) -> None:
-    for k in range(N_FLOODS):
-        flood_answered(k, face)
 
 
 # --- timers ----------------------------------------------------------------------------
@@ -284,9 +339,15 @@ def timers_quiet_until() -> u32:
     return until
 
 
+def engine_links() -> u8:
+    """The faces with a session (for tests: is every present neighbour linked?)."""
+    return up_mask
+
+
 def engine_idle() -> bool:
-    """No message queued, on the wire or awaiting its handshake, and no flood under way."""
-    if queue_len != 0 or (tx_wait | tx_release | ack_mask) != 0:
+    """No message queued, on the wire or awaiting its handshake, no flood under way, and
+    every face settled: in a session, or gone."""
+    if queue_len != 0 or (tx_wait | tx_release | ack_mask) != 0 or (~(up_mask | gone_mask) & 63) != 0:
         return False
     for k in range(N_FLOODS):
         if flood_parent[k] != 255:

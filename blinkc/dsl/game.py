@@ -138,6 +138,10 @@ class Game:
     name: str
     #: Call randomize() at power-up so tiles do not all draw the same numbers.
     randomize: bool = True
+    #: How long a face may go without a working session before its neighbour counts as
+    #: gone and what was sent there bounces (docs/protocol.md: longer rides out worse
+    #: packet loss; shorter notices a tile taken away sooner).
+    grace_ms: int = 4000
     loc: SrcLoc = field(default_factory=lambda: _caller_loc(3))
     fields: list[FieldDecl] = field(default_factory=list)
     enums: list[Enum] = field(default_factory=list)

@@ -49,10 +49,8 @@ from .types import TYPE_NAMES, binop, compare, convert, storage_type
 
 ENGINE_FILE = Path(__file__).with_name("engine.py")
 FACE_VALUE_BITS = 6
-#: How long a face may stay expired before its link is considered gone.
-LINK_GRACE_MS = 1024
-#: In the engine's 256 ms units: expired for more than 3 whole units (768-1,024 ms) ends a link.
-GRACE_UNITS = 3
+#: The engine's link clock ticks every 256 ms (a byte of millis() >> 8).
+GRACE_TICK_MS = 256
 QUEUE_LEN = 12
 BLINKC = SrcLoc("blinkc", 0)
 
@@ -244,6 +242,13 @@ class GameLowering:
         return items  # type: ignore[return-value]
 
     def allocate_bits(self) -> None:
+        grace = self.game.grace_ms
+        if not isinstance(grace, int) or isinstance(grace, bool) or not 1000 <= grace <= 60_000:
+            self.err(self.game.loc, f"grace_ms must be a whole number of milliseconds in "
+                                    f"1000..60000, not {grace!r}",
+                     "Game(\"name\", grace_ms=4000) is the default; see docs/protocol.md")
+            grace = 4000
+        self.grace_units = grace // GRACE_TICK_MS
         shift = 0
         costs: list[str] = []
         self.broadcast = self.broadcast_items()
@@ -253,14 +258,17 @@ class GameLowering:
             costs.append(f"{name}: {bits} bit{'s' if bits > 1 else ''}")
             shift += bits
         self.code_shift = shift
-        code_bits = (self.n_codes - 1).bit_length() if self.n_codes > 1 else 0
+        # Codes 1..n_codes-1 are messages and floods; the all-ones code is HELLO (no session).
+        code_bits = self.n_codes.bit_length() if self.n_codes > 1 else 0
+        self.hello = (1 << code_bits) - 1
         if code_bits:
             self.layout.append(("message code", shift, code_bits,
-                                f"0 idle, 1..{self.n_codes - 1} messages and floods"))
-            costs.append(f"message code: {code_bits} bits for {self.n_codes - 1} codes")
+                                f"0 idle, 1..{self.n_codes - 1} messages and floods, "
+                                f"{self.hello} HELLO"))
+            costs.append(f"message code: {code_bits} bits for {self.n_codes - 1} codes and HELLO")
             shift += code_bits
             self.ack_shift = shift
-            self.layout.append(("ack", shift, 1, "handshake acknowledgement"))
+            self.layout.append(("ack", shift, 1, "handshake acknowledgement / HELLO seen"))
             costs.append("ack: 1 bit")
             shift += 1
         else:
@@ -278,8 +286,9 @@ class GameLowering:
         consts = {
             "CODE_SHIFT": self.code_shift, "CODE_MASK": self.code_mask,
             "ACK_SHIFT": self.ack_shift, "FLOOD_CODE": self.flood_code,
+            "HELLO": self.hello, "PROTOCOL": int(self.n_codes > 1),
             "N_FLOODS": len(self.game.floods), "N_TIMERS": len(self.game.timers),
-            "QUEUE_LEN": QUEUE_LEN, "GRACE_UNITS": GRACE_UNITS, "NEVER": NEVER,
+            "QUEUE_LEN": QUEUE_LEN, "GRACE_UNITS": self.grace_units, "NEVER": NEVER,
             "STARTER": 7,
         }
         self.sym.constants.update(consts)
@@ -289,8 +298,12 @@ class GameLowering:
             "ACK_SHIFT": "the handshake's ack bit",
             "FLOOD_CODE": "code of the first flood's wave (its echo is the next code)",
             "N_FLOODS": "floods the game declares", "N_TIMERS": "timers the game declares",
-            "QUEUE_LEN": "messages that can wait for a busy face",
-            "GRACE_UNITS": "a link survives 768-1,024 ms expired (in 256 ms units)",
+            "HELLO": "the code a face shows while it has no session",
+            "PROTOCOL": "the game sends messages or floods",
+            "QUEUE_LEN": "messages that can wait for a busy face (a full queue bounces)",
+            "GRACE_UNITS": f"a face without a working session is gone after "
+                           f"{(self.grace_units) * GRACE_TICK_MS:,}-"
+                           f"{(self.grace_units + 1) * GRACE_TICK_MS:,} ms (in 256 ms units)",
             "NEVER": "no deadline",
             "STARTER": "flood_parent of a wave this tile started",
         }
@@ -602,7 +615,7 @@ class GameLowering:
         self._fn("display", (), None,
                  [ExprStmt(Call("show", (), None), show[0].loc)] if show else [],
                  "Set the LEDs (every pass).")
-        setup: list[Stmt] = []
+        setup: list[Stmt] = [ExprStmt(Call("engine_setup", (), None), BLINKC)]
         if self.game.randomize:
             setup.append(ExprStmt(Call("randomize", (), None, builtin=True), self.game.loc))
         if self._handlers("setup"):
@@ -731,9 +744,11 @@ class GameLowering:
                 return
 
     def prune(self) -> Program:
+        self.functions = [Function(f.name, f.params, f.ret, _fold_constant_ifs(f.body), f.loc, f.doc,
+                                   f.role) for f in self.functions]
         self.drop_empty_calls()
         by_name = {f.name: f for f in self.functions}
-        roots = ["setup", "loop", "display", "engine_quiet_until", "engine_idle"]
+        roots = ["setup", "loop", "display", "engine_quiet_until", "engine_idle", "engine_links"]
         keep: list[str] = []
         todo = [r for r in roots if r in by_name]
         while todo:
@@ -772,6 +787,21 @@ def _without_calls(body: tuple[Stmt, ...], names: set[str]) -> tuple[Stmt, ...]:
             s = For(s.var, s.start, s.stop, _without_calls(s.body, names), s.loc)
             if not s.body:
                 continue
+        out.append(s)
+    return tuple(out)
+
+
+def _fold_constant_ifs(body: tuple[Stmt, ...]) -> tuple[Stmt, ...]:
+    """`if CONSTANT:` keeps only the branch it takes (the engine's per-game switches)."""
+    out: list[Stmt] = []
+    for s in body:
+        if isinstance(s, If):
+            if isinstance(s.test, Const):
+                out.extend(_fold_constant_ifs(s.body if s.test.value else s.orelse))
+                continue
+            s = If(s.test, _fold_constant_ifs(s.body), _fold_constant_ifs(s.orelse), s.loc)
+        elif isinstance(s, For):
+            s = For(s.var, s.start, s.stop, _fold_constant_ifs(s.body), s.loc)
         out.append(s)
     return tuple(out)
 
@@ -852,4 +882,4 @@ def _names(body: tuple[Stmt, ...]) -> set[str]:
     return out
 
 
-__all__ = ["LINK_GRACE_MS", "GameLowering", "Lowered", "walk_stmts"]
+__all__ = ["GRACE_TICK_MS", "GameLowering", "Lowered", "walk_stmts"]

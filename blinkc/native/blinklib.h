@@ -175,6 +175,8 @@ void loop();
 
 #if defined(BLINKC_HOST)
 #include "blinkc_hooks.h"
+/* blinkc's own: the pass blocks the CPU for `ms` more (a busy wait on the tile). */
+void blinkc_host_spend_ms(uint16_t ms);
 #endif
 
 #endif /* BLINKC_BLINKLIB_H */

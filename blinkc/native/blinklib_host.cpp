@@ -234,6 +234,8 @@ void randomize() {
     tile.extra_cpu_ms += RANDOMIZE_MS;
 }
 
+void blinkc_host_spend_ms(uint16_t ms) { tile.extra_cpu_ms += ms; }
+
 word map(word x, word in_min, word in_max, word out_min, word out_max) {
     if (x < in_min) return out_min;
     if (x > in_max) return out_max;

@@ -45,6 +45,8 @@ START_STATE_DOWNLOAD_SUCCESS = 2
 
 #: What `randomize()` costs on the tile: 32 watchdog periods of about 16 ms.
 RANDOMIZE_MS = 512
+#: What blinkc's `blinkc_skip_frame()` spends: a little more than one 7.7 ms display frame.
+SKIP_FRAME_MS = 8
 
 
 class Blinklib:
@@ -214,6 +216,10 @@ class Blinklib:
 
     def startState(self) -> int:
         return self.start_state
+
+    def blinkc_skip_frame(self) -> None:
+        """blinkc's own (not in the SDK): busy-wait about a frame, so this pass transmits late."""
+        self.extra_cpu_ms += SKIP_FRAME_MS
 
     def getSerialNumberByte(self, n: int) -> int:
         return self.serial[n] if 0 <= n <= 8 else 0

@@ -286,8 +286,8 @@ A, B, C = game.message("A"), game.message("B"), game.message("C")
 """
     _, errors, _ = errors_of(tmp_path, "", header)
     (e,) = errors
-    assert "needs 7 bits but a Blinks face value has 6" in e.message
-    assert "big: 4 bits" in e.message and "message code: 2 bits" in e.message and "ack: 1 bit" in e.message
+    assert "needs 8 bits but a Blinks face value has 6" in e.message
+    assert "big: 4 bits" in e.message and "message code: 3 bits" in e.message and "ack: 1 bit" in e.message
     assert "broadcast less" in e.hint
 
 

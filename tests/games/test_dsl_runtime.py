@@ -41,22 +41,33 @@ def test_sending_to_an_empty_face_is_reported_to_the_sender(backend):
 
 
 def test_neighbours_joining_and_leaving(backend):
+    # The face expires 200 ms after the lift; the neighbour counts as gone 3,840-4,096 ms
+    # later (the default grace_ms=4000 in 256 ms ticks).
     c = Cluster(GAME, PAIR, backend=backend)
     assert c.state("a")["joined"] == 1 and c.state("b")["joined"] == 1
     c.lift("b")
-    c.wait(500)
+    c.wait(3900)
     assert c.state("a")["left"] == 0  # still inside the grace period
-    c.wait(1000)
+    c.wait(500)
     assert c.state("a")["left"] == 1
     c.place("b", (0, 1))
     c.wait(500)
     assert c.state("a")["joined"] == 2
 
 
+def test_a_neighbour_back_within_the_grace_period_keeps_its_link(backend):
+    c = Cluster(GAME, PAIR, backend=backend)
+    c.lift("b")
+    c.wait(2000)
+    c.place("b", (0, 1))
+    c.wait(500)
+    assert c.state("a")["left"] == 0 and c.state("a")["joined"] == 1
+
+
 def test_a_neighbour_that_comes_back_starts_clean(backend):
     c = Cluster(GAME, PAIR, backend=backend)
     c.lift("b")
-    c.wait(1500)
+    c.wait(5000)
     c.place("b", (0, 1))
     c.wait(300)
     c.click("a")

@@ -70,12 +70,15 @@ def test_repair_follows_the_tiles_rotation():
     assert g.state("b")["hp"] == 2
 
 
-def test_a_zero_hp_hull_can_be_healed():
-    # Defect 3 of the original sketch: a 0-HP hull could not be healed.
+def test_nothing_but_a_reset_heals_a_flooded_hull():
+    # A Hull at 0 HP has flooded: a repair into it is lost (only a reset brings it back).
     g = Game([("a", (0, 0), 0, {}), ("b", (-1, 0), 0, {"hp": 0, "water": 31})])
     g.act("a")
     g.check()
-    assert g.state("b")["hp"] == 1
+    assert (g.state("a")["hp"], g.state("b")["hp"]) == (4, 0)
+    g.act("b", "multi_click")
+    g.check()
+    assert g.state("b")["hp"] == 5
 
 
 def test_a_hull_can_sink_itself_and_its_hp_still_goes_to_the_neighbour():
@@ -154,7 +157,9 @@ def test_two_beams_of_one_shot_into_one_hull_deal_two_damage():
 
 def test_a_ring_of_redirectors_cannot_make_a_beam_circulate():
     # Six redirectors round a Hull. The top one bends the beam into the ring; the others are set
-    # to pass it on round, so it comes back to the top one, which it has crossed: it stops there.
+    # to pass it on round. A beam can only come back to a tile it crossed after four bends, so
+    # it ends at the Redirector that would bend it a fourth time (r3): r0..r3 turn once each,
+    # r4 and r5 never see it.
     ring = [(0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0)]
     tiles = [("z", (0, -2), 0, {"kind": Z, "orient": 3}), ("h", (0, 0), 0, {})]
     tiles += [(f"r{i}", p, 0, {"kind": R, "orient": o})
@@ -162,8 +167,8 @@ def test_a_ring_of_redirectors_cannot_make_a_beam_circulate():
     g = Game(tiles)
     g.act("z")
     g.check()
-    assert any("stopped" in line for s in g.expected for line in s.log)  # the rule was needed
-    assert [g.state(f"r{i}")["orient"] for i in range(6)] == [1, 4, 5, 0, 1, 2]  # each passed once
+    assert any("fourth bend" in line for s in g.expected for line in s.log)  # the rule was needed
+    assert [g.state(f"r{i}")["orient"] for i in range(6)] == [1, 4, 5, 0, 0, 1]
     g.act("z")  # the ring, turned, sends the next shot elsewhere; it too must end
     g.check()
 

@@ -7,8 +7,8 @@
 //
 // Face value (6 bits):
 //   bits 0-1: level (broadcast field 0..3)
-//   bits 2-4: message code (0 idle, 1..5 messages and floods)
-//   bit 5: ack (handshake acknowledgement)
+//   bits 2-4: message code (0 idle, 1..5 messages and floods, 7 HELLO)
+//   bit 5: ack (handshake acknowledgement / HELLO seen)
 // Message codes: 1 Pulse(1), 2 Pulse(2), 3 Pulse(3), 4 Wipe (wave), 5 Wipe (echo)
 
 #include <blinklib.h>
@@ -22,10 +22,12 @@ static const uint8_t CODE_SHIFT = 2;  // first bit of the message code in a face
 static const uint8_t CODE_MASK = 7;  // the message code's bits, after shifting
 static const uint8_t ACK_SHIFT = 5;  // the handshake's ack bit
 static const uint8_t FLOOD_CODE = 4;  // code of the first flood's wave (its echo is the next code)
+static const uint8_t HELLO = 7;  // the code a face shows while it has no session
+static const uint8_t PROTOCOL = 1;  // the game sends messages or floods
 static const uint8_t N_FLOODS = 1;  // floods the game declares
 static const uint8_t N_TIMERS = 1;  // timers the game declares
-static const uint8_t QUEUE_LEN = 12;  // messages that can wait for a busy face
-static const uint8_t GRACE_UNITS = 3;  // a link survives 768-1,024 ms expired (in 256 ms units)
+static const uint8_t QUEUE_LEN = 12;  // messages that can wait for a busy face (a full queue bounces)
+static const uint8_t GRACE_UNITS = 15;  // a face without a working session is gone after 3,840-4,096 ms (in 256 ms units)
 static const uint32_t NEVER = 4294967295UL;  // no deadline
 static const uint8_t STARTER = 7;  // flood_parent of a wave this tile started
 
@@ -35,20 +37,22 @@ static bool lit = false;  // beacon.py:7: bool
 static int16_t hops = 0;  // beacon.py:8: -3..3
 
 // ---- Protocol engine state ------------------------------------------------------
-static uint8_t link_mask = 0;  // engine.py:22
-static uint8_t lost_mask = 0;  // engine.py:23
-static uint8_t lost_at[6];  // engine.py:24
-static uint8_t tx_code[6];  // engine.py:27
-static uint8_t tx_wait = 0;  // engine.py:28
-static uint8_t tx_release = 0;  // engine.py:29
-static uint8_t ack_mask = 0;  // engine.py:30
-static uint8_t queue[12];  // engine.py:33
-static uint8_t queue_len = 0;  // engine.py:34
-static bool overflow = false;  // engine.py:35
-static uint8_t flood_parent[1] = {255};  // engine.py:189
-static uint8_t flood_waiting[1];  // engine.py:190
-static uint8_t timer_on = 0;  // engine.py:244
-static uint16_t timer_end[1];  // engine.py:245
+static uint8_t up_mask = 0;  // engine.py:28
+static uint8_t seen_mask = 0;  // engine.py:29
+static uint8_t gone_mask = 0;  // engine.py:30
+static uint8_t bad_mask = 0;  // engine.py:31
+static uint8_t bad_at[6];  // engine.py:32
+static uint16_t coin_state = 0;  // engine.py:33
+static uint8_t tx_code[6];  // engine.py:36
+static uint8_t tx_wait = 0;  // engine.py:37
+static uint8_t tx_release = 0;  // engine.py:38
+static uint8_t ack_mask = 0;  // engine.py:39
+static uint8_t queue[12];  // engine.py:42
+static uint8_t queue_len = 0;  // engine.py:43
+static uint8_t flood_parent[1] = {255};  // engine.py:249
+static uint8_t flood_waiting[1];  // engine.py:250
+static uint8_t timer_on = 0;  // engine.py:299
+static uint16_t timer_end[1];  // engine.py:300
 
 // A constant colour as the tile's 16-bit pixel word (a reserved bit set to 1, then
 // 5 bits each of red, green and blue), so that it costs one 16-bit load.
@@ -59,6 +63,16 @@ static inline Color blinkc_color(uint16_t word) { Color c; c.as_uint16 = word; r
 template <typename T> static inline T blinkc_clamp(T v, T lo, T hi) { return v < lo ? lo : (v > hi ? hi : v); }
 template <typename T> static inline T blinkc_at_most(T v, T hi) { return v > hi ? hi : v; }
 template <typename T> static inline T blinkc_at_least(T v, T lo) { return v < lo ? lo : v; }
+
+// Spend a little more than one display frame (7.7 ms), so this pass transmits a frame
+// later. The protocol does it at random while a face waits for a session: two touching
+// faces that transmit in the same frame blind each other, and the SDK's probes keep
+// them in step for as long as their clocks agree (docs/protocol.md).
+#ifdef BLINKC_HOST
+static inline void blinkc_skip_frame(void) { blinkc_host_spend_ms(8); }
+#else
+static inline void blinkc_skip_frame(void) { __builtin_avr_delay_cycles(64000UL); }  // 8 ms at 8 MHz
+#endif
 
 // ---- Functions ------------------------------------------------------------------
 static bool value_crowded(void);
@@ -71,23 +85,29 @@ static void done(void);
 static void glow_over(void);
 static void show(void);
 static uint8_t millis256(void);
+static void engine_setup(void);
+static bool coin(void);
 static void send_code(uint8_t code, uint8_t face);
 static uint8_t queue_take(uint8_t face);
-static void update_link(uint8_t f, uint8_t bit, uint8_t now32);
-static void receive(uint8_t f, uint8_t bit);
+static void link_step(uint8_t f, uint8_t bit, uint8_t now256);
+static void session(uint8_t f, uint8_t bit);
+static void link_begin(uint8_t /* f */, uint8_t bit);
+static void link_end(uint8_t f, uint8_t bit);
+static void handshake(uint8_t f, uint8_t bit, uint8_t code, uint8_t their_ack);
 static void transmit(void);
+static bool unsettled(void);
 __attribute__((unused)) static uint32_t engine_quiet_until(void);
 static void flood_start(uint8_t k);
 static void flood_enter(uint8_t k, uint8_t parent);
 static void flood_receive(uint8_t k, uint8_t face);
 static void flood_answered(uint8_t k, uint8_t face);
 static void flood_check(uint8_t k);
-static void link_lost(uint8_t face);
 static void timer_start(uint8_t k, uint16_t ms);
 static bool timer_running(uint8_t k);
 __attribute__((unused)) static uint16_t timer_remaining(uint8_t k);
 static void timers(void);
 __attribute__((unused)) static uint32_t timers_quiet_until(void);
+__attribute__((unused)) static uint8_t engine_links(void);
 __attribute__((unused)) static bool engine_idle(void);
 static void buttons(void);
 static void deliver(uint8_t code, uint8_t face);
@@ -175,316 +195,365 @@ static void show(void) {
     }
 }
 
-// The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [engine.py:38]
+// The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [engine.py:46]
 static uint8_t millis256(void) {
-    return ((uint16_t)millis() >> 8);  // engine.py:40
+    return ((uint16_t)millis() >> 8);  // engine.py:48
 }
 
-// Queue a message for `face`; report it bounced at once if nobody is linked there.  [engine.py:43]
+// Seed the coin from the tile's serial number: every tile tosses its own sequence.  [engine.py:51]
+static void engine_setup(void) {
+    uint8_t i = 0;
+    for (i = 0; i < 9; i++) {  // engine.py:53
+        coin_state = ((((uint16_t)(1U * coin_state << 3)) ^ (coin_state >> 13)) ^ getSerialNumberByte(i));  // engine.py:54
+    }
+    if (coin_state == 0) {  // engine.py:55
+        coin_state = 1;  // engine.py:56
+    }
+}
+
+// One toss of a 16-bit Galois LFSR (period 65,535).  [engine.py:59]
+static bool coin(void) {
+    uint8_t heads = 0;
+    heads = ((uint8_t)coin_state & 1);  // engine.py:61
+    coin_state = (coin_state >> 1);  // engine.py:62
+    if (heads != 0) {  // engine.py:63
+        coin_state = (coin_state ^ 46080U);  // engine.py:64
+    }
+    return (heads != 0);  // engine.py:65
+}
+
+// Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:68]
 static void send_code(uint8_t code, uint8_t face) {
-    if (((link_mask >> face) & 1) == 0) {  // engine.py:45
-        bounce(code, face);  // engine.py:46
-        return;  // engine.py:47
+    if ((((gone_mask >> face) & 1) != 0) || (queue_len >= 12)) {  // engine.py:70
+        bounce(code, face);  // engine.py:71
+        return;  // engine.py:72
     }
-    if (queue_len >= 12) {  // engine.py:48
-        overflow = true;  // engine.py:49
-        return;  // engine.py:50
-    }
-    queue[queue_len] = ((uint8_t)(face << 4) | code);  // engine.py:51
-    queue_len = (uint8_t)(queue_len + 1);  // engine.py:52
+    queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:73
+    queue_len = (uint8_t)(queue_len + 1);  // engine.py:74
 }
 
-// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:55]
+// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:77]
 static uint8_t queue_take(uint8_t face) {
     uint8_t i = 0;
     uint8_t i_end = 0;
     uint8_t entry = 0;
     uint8_t j = 0;
     uint8_t j_end = 0;
-    i_end = queue_len;  // engine.py:57
+    i_end = queue_len;  // engine.py:79
     for (i = 0; i < i_end; i++) {
-        entry = queue[i];  // engine.py:58
-        if ((entry >> 4) == face) {  // engine.py:59
-            queue_len = (uint8_t)(queue_len - 1);  // engine.py:60
-            j_end = queue_len;  // engine.py:61
+        entry = queue[i];  // engine.py:80
+        if ((entry >> 5) == face) {  // engine.py:81
+            queue_len = (uint8_t)(queue_len - 1);  // engine.py:82
+            j_end = queue_len;  // engine.py:83
             for (j = i; j < j_end; j++) {
-                queue[j] = queue[(uint8_t)(j + 1)];  // engine.py:62
+                queue[j] = queue[(uint8_t)(j + 1)];  // engine.py:84
             }
-            return (entry & 15);  // engine.py:63
+            return (entry & 31);  // engine.py:85
         }
     }
-    return 0;  // engine.py:64
+    return 0;  // engine.py:86
 }
 
-// A face is linked from its first packet until it has been expired for GRACE_MS.  [engine.py:67]
-static void update_link(uint8_t f, uint8_t bit, uint8_t now32) {
-    uint8_t code = 0;
-    uint8_t i = 0;
-    if (isValueReceivedOnFaceExpired(f)) {  // engine.py:74
-        if ((link_mask & bit) == 0) {  // engine.py:75
-            return;  // engine.py:76
+// Keep face f's link state: working, waiting for a session, or gone.  [engine.py:89]
+static void link_step(uint8_t f, uint8_t bit, uint8_t now256) {
+    bool present = 0;
+    present = (!isValueReceivedOnFaceExpired(f));  // engine.py:96
+    if (present) {  // engine.py:97
+        if ((gone_mask & bit) != 0) {  // engine.py:98
+            gone_mask = (gone_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:99
+            bad_at[f] = now256;  // engine.py:100
         }
-        if ((lost_mask & bit) == 0) {  // engine.py:77
-            lost_mask = (lost_mask | bit);  // engine.py:78
-            lost_at[f] = now32;  // engine.py:79
-            return;  // engine.py:80
-        }
-        if ((uint8_t)(now32 - lost_at[f]) <= 3) {  // engine.py:81
-            return;  // engine.py:82
-        }
-        link_mask = (link_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:83
-        if ((tx_wait & bit) != 0) {  // engine.py:84
-            bounce(tx_code[f], f);  // engine.py:85
-        }
-        code = queue_take(f);  // engine.py:86
-        for (i = 0; i < 12; i++) {  // engine.py:87
-            if (code == 0) {  // engine.py:88
-                break;  // engine.py:89
-            }
-            bounce(code, f);  // engine.py:90
-            code = queue_take(f);  // engine.py:91
-        }
-        link_lost(f);  // engine.py:92
-    } else {
-        if ((link_mask & bit) != 0) {  // engine.py:95
-            lost_mask = (lost_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:96
-            return;  // engine.py:97
-        }
-        link_mask = (link_mask | bit);  // engine.py:98
+        session(f, bit);  // engine.py:101
     }
-    lost_mask = (lost_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:101
-    tx_code[f] = 0;  // engine.py:102
-    tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:103
-    tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:104
-    ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:105
+    if (present && ((up_mask & bit) != 0)) {  // engine.py:103
+        bad_mask = (bad_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:104
+    } else if ((bad_mask & bit) == 0) {  // engine.py:105
+        bad_mask = (bad_mask | bit);  // engine.py:106
+        bad_at[f] = now256;  // engine.py:107
+    } else if (((gone_mask & bit) == 0) && ((uint8_t)(now256 - bad_at[f]) > 15)) {  // engine.py:108
+        link_end(f, bit);  // engine.py:109
+        gone_mask = (gone_mask | bit);  // engine.py:110
+    }
 }
 
-// Run the handshake on a linked face against the neighbour's latest value.  [engine.py:108]
-static void receive(uint8_t f, uint8_t bit) {
+// Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:113]
+static void session(uint8_t f, uint8_t bit) {
     uint8_t value = 0;
     uint8_t code = 0;
     uint8_t their_ack = 0;
-    value = getLastValueReceivedOnFace(f);  // engine.py:110
-    code = ((value >> 2) & 7);  // engine.py:111
-    if (code == 0) {  // engine.py:112
-        ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:113
-    } else if ((ack_mask & bit) == 0) {  // engine.py:114
-        ack_mask = (ack_mask | bit);  // engine.py:115
-        deliver(code, f);  // engine.py:116
-    }
+    value = getLastValueReceivedOnFace(f);  // engine.py:115
+    code = ((value >> 2) & 7);  // engine.py:116
     their_ack = ((value >> 5) & 1);  // engine.py:117
-    if ((tx_wait & bit) != 0) {  // engine.py:118
-        if (their_ack != 0) {  // engine.py:119
-            tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:120
-            tx_release = (tx_release | bit);  // engine.py:121
-            tx_code[f] = 0;  // engine.py:122
+    if (code == 7) {  // engine.py:118
+        if ((up_mask & bit) != 0) {  // engine.py:119
+            if (their_ack != 0) {  // engine.py:120
+                return;  // engine.py:121
+            }
+            link_end(f, bit);  // engine.py:122
         }
-    } else if (their_ack == 0) {  // engine.py:123
-        tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:124
+        seen_mask = (seen_mask | bit);  // engine.py:123
+        if (their_ack != 0) {  // engine.py:124
+            link_begin(f, bit);  // engine.py:125
+        }
+        return;  // engine.py:126
+    }
+    if ((up_mask & bit) == 0) {  // engine.py:127
+        if ((seen_mask & bit) == 0) {  // engine.py:128
+            return;  // engine.py:129
+        }
+        link_begin(f, bit);  // engine.py:130
+    }
+    handshake(f, bit, code, their_ack);  // engine.py:131
+}
+
+// [engine.py:134]
+static void link_begin(uint8_t /* f */, uint8_t bit) {
+    up_mask = (up_mask | bit);  // engine.py:135
+    seen_mask = (seen_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:136
+}
+
+// The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:140]
+static void link_end(uint8_t f, uint8_t bit) {
+    uint8_t code = 0;
+    uint8_t i = 0;
+    uint8_t k = 0;
+    up_mask = (up_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:144
+    seen_mask = (seen_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:145
+    if ((tx_wait & bit) != 0) {  // engine.py:146
+        bounce(tx_code[f], f);  // engine.py:147
+    }
+    code = queue_take(f);  // engine.py:148
+    for (i = 0; i < 12; i++) {  // engine.py:149
+        if (code == 0) {  // engine.py:150
+            break;  // engine.py:151
+        }
+        bounce(code, f);  // engine.py:152
+        code = queue_take(f);  // engine.py:153
+    }
+    tx_code[f] = 0;  // engine.py:154
+    tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:155
+    tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:156
+    ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:157
+    for (k = 0; k < 1; k++) {  // engine.py:158
+        flood_answered(k, f);  // engine.py:159
     }
 }
 
-// Present a queued message on every idle linked face, then publish the face values.  [engine.py:127]
+// Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:162]
+static void handshake(uint8_t f, uint8_t bit, uint8_t code, uint8_t their_ack) {
+    if (code == 0) {  // engine.py:164
+        ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:165
+    } else if ((ack_mask & bit) == 0) {  // engine.py:166
+        ack_mask = (ack_mask | bit);  // engine.py:167
+        deliver(code, f);  // engine.py:168
+    }
+    if ((tx_wait & bit) != 0) {  // engine.py:169
+        if (their_ack != 0) {  // engine.py:170
+            tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:171
+            tx_release = (tx_release | bit);  // engine.py:172
+            tx_code[f] = 0;  // engine.py:173
+        }
+    } else if (their_ack == 0) {  // engine.py:174
+        tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:175
+    }
+}
+
+// Present a queued message on every idle face in session, then publish the face values.  [engine.py:178]
 static void transmit(void) {
     uint8_t shown = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
+    uint8_t value = 0;
     uint8_t code = 0;
-    uint8_t ack = 0;
-    shown = broadcast_bits();  // engine.py:129
-    bit = 1;  // engine.py:130
-    for (f = 0; f < 6; f++) {  // engine.py:131
-        if (((link_mask & bit) != 0) && (((tx_wait | tx_release) & bit) == 0)) {  // engine.py:132
-            code = queue_take(f);  // engine.py:133
-            if (code != 0) {  // engine.py:134
-                tx_code[f] = code;  // engine.py:135
-                tx_wait = (tx_wait | bit);  // engine.py:136
+    shown = broadcast_bits();  // engine.py:180
+    bit = 1;  // engine.py:181
+    for (f = 0; f < 6; f++) {  // engine.py:182
+        value = shown;  // engine.py:183
+        if ((up_mask & bit) != 0) {  // engine.py:184
+            if (((tx_wait | tx_release) & bit) == 0) {  // engine.py:185
+                code = queue_take(f);  // engine.py:186
+                if (code != 0) {  // engine.py:187
+                    tx_code[f] = code;  // engine.py:188
+                    tx_wait = (tx_wait | bit);  // engine.py:189
+                }
+            }
+            value = (uint8_t)(value | (tx_code[f] << 2));  // engine.py:190
+            if ((ack_mask & bit) != 0) {  // engine.py:191
+                value = (value | 32);  // engine.py:192
+            }
+        } else {
+            value = (value | 28);  // engine.py:194
+            if ((seen_mask & bit) != 0) {  // engine.py:195
+                value = (value | 32);  // engine.py:196
             }
         }
-        ack = 0;  // engine.py:137
-        if ((ack_mask & bit) != 0) {  // engine.py:138
-            ack = 32;  // engine.py:139
-        }
-        setValueSentOnFace((uint8_t)((shown | (tx_code[f] << 2)) | ack), f);  // engine.py:140
-        bit = (uint8_t)(bit << 1);  // engine.py:141
+        setValueSentOnFace(value, f);  // engine.py:197
+        bit = (uint8_t)(bit << 1);  // engine.py:198
     }
 }
 
-// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:155]
+// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:212]
+static bool unsettled(void) {
+    return ((((int16_t)(bad_mask & ((int16_t)(~gone_mask)))) != 0) || (gone_mask == 63));  // engine.py:219
+}
+
+// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:222]
 __attribute__((unused)) static uint32_t engine_quiet_until(void) {
-    uint32_t until = 0;
-    uint8_t f = 0;
-    uint8_t f_bit = 0;
-    uint32_t ends = 0;
-    uint32_t t = 0;
-    until = 4294967295UL;  // engine.py:157
-    for (f = 0, f_bit = 1; f < 6; f++, f_bit <<= 1) {  // engine.py:158
-        if ((lost_mask & f_bit) != 0) {  // engine.py:159
-            ends = ((uint32_t)(1UL * (millis() & (uint32_t)(-256)) + ((uint32_t)(uint8_t)(4 - (uint8_t)(millis256() - lost_at[f])) << 8)));  // engine.py:161
-            if (ends < until) {  // engine.py:162
-                until = ends;  // engine.py:163
-            }
-        }
+    if (unsettled()) {  // engine.py:224
+        return 0;  // engine.py:225
     }
-    t = timers_quiet_until();  // engine.py:164
-    if (t < until) {  // engine.py:165
-        until = t;  // engine.py:166
-    }
-    return until;  // engine.py:167
+    return timers_quiet_until();  // engine.py:226
 }
 
-// [engine.py:170]
+// [engine.py:229]
 void loop(void) {
-    uint8_t now32 = 0;
+    uint8_t now256 = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
-    now32 = millis256();  // engine.py:171
-    bit = 1;  // engine.py:172
-    for (f = 0; f < 6; f++) {  // engine.py:173
-        update_link(f, bit, now32);  // engine.py:174
-        if ((link_mask & bit) != 0) {  // engine.py:175
-            receive(f, bit);  // engine.py:176
-        }
-        bit = (uint8_t)(bit << 1);  // engine.py:177
+    now256 = millis256();  // engine.py:231
+    bit = 1;  // engine.py:232
+    for (f = 0; f < 6; f++) {  // engine.py:233
+        link_step(f, bit, now256);  // engine.py:234
+        bit = (uint8_t)(bit << 1);  // engine.py:235
     }
-    buttons();  // engine.py:178
-    timers();  // engine.py:179
-    transmit();  // engine.py:180
-    display();  // engine.py:181
+    buttons();  // engine.py:236
+    timers();  // engine.py:237
+    transmit();  // engine.py:238
+    display();  // engine.py:239
+    if (unsettled() && coin()) {  // engine.py:240
+        blinkc_skip_frame();  // engine.py:241
+    }
 }
 
-// [engine.py:193]
+// [engine.py:253]
 static void flood_start(uint8_t k) {
-    if (flood_parent[k] == 255) {  // engine.py:194
-        flood_enter(k, 7);  // engine.py:195
+    if (flood_parent[k] == 255) {  // engine.py:254
+        flood_enter(k, 7);  // engine.py:255
     }
 }
 
-// [engine.py:198]
+// [engine.py:258]
 static void flood_enter(uint8_t k, uint8_t parent) {
     uint8_t waiting = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
-    flood_parent[k] = parent;  // engine.py:199
-    waiting = 0;  // engine.py:200
-    bit = 1;  // engine.py:201
-    for (f = 0; f < 6; f++) {  // engine.py:202
-        if ((f != parent) && ((link_mask & bit) != 0)) {  // engine.py:203
-            waiting = (waiting | bit);  // engine.py:204
-            send_code((uint8_t)(4 + (uint8_t)(2 * k)), f);  // engine.py:205
+    flood_parent[k] = parent;  // engine.py:259
+    waiting = 0;  // engine.py:260
+    bit = 1;  // engine.py:261
+    for (f = 0; f < 6; f++) {  // engine.py:262
+        if ((f != parent) && ((gone_mask & bit) == 0)) {  // engine.py:263
+            waiting = (waiting | bit);  // engine.py:264
+            send_code((uint8_t)(4 + (uint8_t)(2 * k)), f);  // engine.py:265
         }
-        bit = (uint8_t)(bit << 1);  // engine.py:206
+        bit = (uint8_t)(bit << 1);  // engine.py:266
     }
-    flood_waiting[k] = waiting;  // engine.py:207
-    on_flood(k);  // engine.py:208
-    flood_check(k);  // engine.py:209
+    flood_waiting[k] = waiting;  // engine.py:267
+    on_flood(k);  // engine.py:268
+    flood_check(k);  // engine.py:269
 }
 
-// [engine.py:212]
+// [engine.py:272]
 static void flood_receive(uint8_t k, uint8_t face) {
-    if (flood_parent[k] == 255) {  // engine.py:213
-        flood_enter(k, face);  // engine.py:214
-    } else if ((flood_waiting[k] & (uint8_t)(1 << face)) != 0) {  // engine.py:215
-        flood_answered(k, face);  // engine.py:216
+    if (flood_parent[k] == 255) {  // engine.py:273
+        flood_enter(k, face);  // engine.py:274
+    } else if ((flood_waiting[k] & (uint8_t)(1 << face)) != 0) {  // engine.py:275
+        flood_answered(k, face);  // engine.py:276
     } else {
-        send_code((uint8_t)((uint8_t)(4 + (uint8_t)(2 * k)) + 1), face);  // engine.py:219
+        send_code((uint8_t)((uint8_t)(4 + (uint8_t)(2 * k)) + 1), face);  // engine.py:279
     }
 }
 
-// An echo came back, or the face can no longer answer (bounced, neighbour gone).  [engine.py:222]
+// An echo came back, or the face can no longer answer (bounced, neighbour gone).  [engine.py:282]
 static void flood_answered(uint8_t k, uint8_t face) {
-    flood_waiting[k] = (flood_waiting[k] & (uint8_t)((int16_t)(~(uint8_t)(1 << face))));  // engine.py:224
-    flood_check(k);  // engine.py:225
+    flood_waiting[k] = (flood_waiting[k] & (uint8_t)((int16_t)(~(uint8_t)(1 << face))));  // engine.py:284
+    flood_check(k);  // engine.py:285
 }
 
-// [engine.py:228]
+// [engine.py:288]
 static void flood_check(uint8_t k) {
     uint8_t parent = 0;
-    parent = flood_parent[k];  // engine.py:229
-    if ((parent != 255) && (flood_waiting[k] == 0)) {  // engine.py:230
-        flood_parent[k] = 255;  // engine.py:231
-        if (parent == 7) {  // engine.py:232
-            on_flood_done(k);  // engine.py:233
+    parent = flood_parent[k];  // engine.py:289
+    if ((parent != 255) && (flood_waiting[k] == 0)) {  // engine.py:290
+        flood_parent[k] = 255;  // engine.py:291
+        if (parent == 7) {  // engine.py:292
+            on_flood_done(k);  // engine.py:293
         } else {
-            send_code((uint8_t)((uint8_t)(4 + (uint8_t)(2 * k)) + 1), parent);  // engine.py:235
+            send_code((uint8_t)((uint8_t)(4 + (uint8_t)(2 * k)) + 1), parent);  // engine.py:295
         }
     }
 }
 
-// [engine.py:238]
-static void link_lost(uint8_t face) {
-    uint8_t k = 0;
-    for (k = 0; k < 1; k++) {  // engine.py:239
-        flood_answered(k, face);  // engine.py:240
-    }
-}
-
-// [engine.py:248]
+// [engine.py:303]
 static void timer_start(uint8_t k, uint16_t ms) {
-    timer_end[k] = ((uint16_t)(1U * (uint16_t)millis() + ms));  // engine.py:249
-    timer_on = (timer_on | (uint8_t)(1 << k));  // engine.py:250
+    timer_end[k] = ((uint16_t)(1U * (uint16_t)millis() + ms));  // engine.py:304
+    timer_on = (timer_on | (uint8_t)(1 << k));  // engine.py:305
 }
 
-// [engine.py:257]
+// [engine.py:312]
 static bool timer_running(uint8_t k) {
-    return (((timer_on >> k) & 1) != 0);  // engine.py:258
+    return (((timer_on >> k) & 1) != 0);  // engine.py:313
 }
 
-// [engine.py:261]
+// [engine.py:316]
 __attribute__((unused)) static uint16_t timer_remaining(uint8_t k) {
     int16_t left = 0;
-    if (((timer_on >> k) & 1) == 0) {  // engine.py:262
-        return 0;  // engine.py:263
+    if (((timer_on >> k) & 1) == 0) {  // engine.py:317
+        return 0;  // engine.py:318
     }
-    left = (int16_t)((uint16_t)(1U * timer_end[k] - (uint16_t)millis()));  // engine.py:264
-    if (left < 0) {  // engine.py:265
-        return 0;  // engine.py:266
+    left = (int16_t)((uint16_t)(1U * timer_end[k] - (uint16_t)millis()));  // engine.py:319
+    if (left < 0) {  // engine.py:320
+        return 0;  // engine.py:321
     }
-    return (uint16_t)left;  // engine.py:267
+    return (uint16_t)left;  // engine.py:322
 }
 
-// [engine.py:270]
+// [engine.py:325]
 static void timers(void) {
     uint8_t k = 0;
     uint8_t k_bit = 0;
-    for (k = 0, k_bit = 1; k < 1; k++, k_bit <<= 1) {  // engine.py:271
-        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)(1U * (uint16_t)millis() - timer_end[k])) >= 0)) {  // engine.py:272
-            timer_on = (timer_on & (uint8_t)((int16_t)(~k_bit)));  // engine.py:273
-            on_timer(k);  // engine.py:274
+    for (k = 0, k_bit = 1; k < 1; k++, k_bit <<= 1) {  // engine.py:326
+        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)(1U * (uint16_t)millis() - timer_end[k])) >= 0)) {  // engine.py:327
+            timer_on = (timer_on & (uint8_t)((int16_t)(~k_bit)));  // engine.py:328
+            on_timer(k);  // engine.py:329
         }
     }
 }
 
-// [engine.py:277]
+// [engine.py:332]
 __attribute__((unused)) static uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
     uint8_t k = 0;
     uint8_t k_bit = 0;
     uint32_t ends = 0;
-    until = 4294967295UL;  // engine.py:278
-    for (k = 0, k_bit = 1; k < 1; k++, k_bit <<= 1) {  // engine.py:279
-        if ((timer_on & k_bit) != 0) {  // engine.py:280
-            ends = ((uint32_t)(1UL * millis() + timer_remaining(k)));  // engine.py:281
-            if (ends < until) {  // engine.py:282
-                until = ends;  // engine.py:283
+    until = 4294967295UL;  // engine.py:333
+    for (k = 0, k_bit = 1; k < 1; k++, k_bit <<= 1) {  // engine.py:334
+        if ((timer_on & k_bit) != 0) {  // engine.py:335
+            ends = ((uint32_t)(1UL * millis() + timer_remaining(k)));  // engine.py:336
+            if (ends < until) {  // engine.py:337
+                until = ends;  // engine.py:338
             }
         }
     }
-    return until;  // engine.py:284
+    return until;  // engine.py:339
 }
 
-// No message queued, on the wire or awaiting its handshake, and no flood under way.  [engine.py:287]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:342]
+__attribute__((unused)) static uint8_t engine_links(void) {
+    return up_mask;  // engine.py:344
+}
+
+// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:347]
 __attribute__((unused)) static bool engine_idle(void) {
     uint8_t k = 0;
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0)) {  // engine.py:289
-        return false;  // engine.py:290
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((int16_t)(((int16_t)(~(up_mask | gone_mask))) & 63)) != 0)) {  // engine.py:350
+        return false;  // engine.py:351
     }
-    for (k = 0; k < 1; k++) {  // engine.py:291
-        if (flood_parent[k] != 255) {  // engine.py:292
-            return false;  // engine.py:293
+    for (k = 0; k < 1; k++) {  // engine.py:352
+        if (flood_parent[k] != 255) {  // engine.py:353
+            return false;  // engine.py:354
         }
     }
-    return true;  // engine.py:294
+    return true;  // engine.py:355
 }
 
 // Run the handlers of the button events the game uses.  [generated by blinkc]
@@ -562,6 +631,7 @@ static void display(void) {
 
 // Runs once at power-up.  [generated by blinkc]
 void setup(void) {
+    engine_setup();
     randomize();  // beacon.py:5
 }
 
@@ -570,6 +640,7 @@ void setup(void) {
 extern "C" BLINKC_EXPORT uint32_t blinkc_quiet_until(void) { return engine_quiet_until(); }
 extern "C" BLINKC_EXPORT void blinkc_display(void) { display(); }
 extern "C" BLINKC_EXPORT uint8_t blinkc_idle(void) { return engine_idle(); }
+extern "C" BLINKC_EXPORT uint8_t blinkc_links(void) { return engine_links(); }
 extern "C" BLINKC_EXPORT int32_t blinkc_value_crowded(void) { return (int32_t)value_crowded(); }
 extern "C" BLINKC_EXPORT const blinkc_field_t blinkc_state_fields[] = {
     BLINKC_FIELD(level),

@@ -7,9 +7,9 @@
 //
 // Face value (6 bits):
 //   bit 0: hull (broadcast value 0..1)
-//   bits 1-4: message code (0 idle, 1..10 messages and floods)
-//   bit 5: ack (handshake acknowledgement)
-// Message codes: 1 Laser(0), 2 Laser(1), 3 Laser(2), 4 Repair, 5 Arm (wave), 6 Arm (echo), 7 Reset (wave), 8 Reset (echo), 9 Sunk (wave), 10 Sunk (echo)
+//   bits 1-4: message code (0 idle, 1..9 messages and floods, 15 HELLO)
+//   bit 5: ack (handshake acknowledgement / HELLO seen)
+// Message codes: 1 Laser(0), 2 Laser(1), 3 Laser(2), 4 Laser(3), 5 Repair, 6 Reset (wave), 7 Reset (echo), 8 Sunk (wave), 9 Sunk (echo)
 
 #include <blinklib.h>
 
@@ -21,39 +21,42 @@
 static const uint8_t CODE_SHIFT = 1;  // first bit of the message code in a face value
 static const uint8_t CODE_MASK = 15;  // the message code's bits, after shifting
 static const uint8_t ACK_SHIFT = 5;  // the handshake's ack bit
-static const uint8_t FLOOD_CODE = 5;  // code of the first flood's wave (its echo is the next code)
-static const uint8_t N_FLOODS = 3;  // floods the game declares
+static const uint8_t FLOOD_CODE = 6;  // code of the first flood's wave (its echo is the next code)
+static const uint8_t HELLO = 15;  // the code a face shows while it has no session
+static const uint8_t PROTOCOL = 1;  // the game sends messages or floods
+static const uint8_t N_FLOODS = 2;  // floods the game declares
 static const uint8_t N_TIMERS = 2;  // timers the game declares
-static const uint8_t QUEUE_LEN = 12;  // messages that can wait for a busy face
-static const uint8_t GRACE_UNITS = 3;  // a link survives 768-1,024 ms expired (in 256 ms units)
+static const uint8_t QUEUE_LEN = 12;  // messages that can wait for a busy face (a full queue bounces)
+static const uint8_t GRACE_UNITS = 15;  // a face without a working session is gone after 3,840-4,096 ms (in 256 ms units)
 static const uint32_t NEVER = 4294967295UL;  // no deadline
 static const uint8_t STARTER = 7;  // flood_parent of a wave this tile started
 
 // ---- The game's state (its fields) -------------------------------------------
-static uint8_t kind = 0;  // pirates_lasers.py:25: 0=HULL 1=HAZARD 2=REDIRECTOR; 0..2; what this tile is
-static uint8_t hp = 5;  // pirates_lasers.py:26: 0..5; a Hull's hit points
-static uint8_t water = 0;  // pirates_lasers.py:27: 0..31; bit f: hull segment f is damaged and shows water
-static uint8_t orient = 0;  // pirates_lasers.py:28: 0..5; a Hazard's first red face; a Redirector's bend starts here
-static bool sunk = false;  // pirates_lasers.py:29: bool; the ship has sunk; only a reset does anything
-static uint8_t crossed = 0;  // pirates_lasers.py:30: 0..7; bit b: beam b of the current shot crossed this tile
-static uint8_t shots = 0;  // pirates_lasers.py:31: 0..255; shots a Hazard has fired (its score)
-static uint8_t flash_faces = 0;  // pirates_lasers.py:32: 0..63; faces a beam passed through, flashed red
+static uint8_t kind = 0;  // pirates_lasers.py:31: 0=HULL 1=HAZARD 2=REDIRECTOR; 0..2; what this tile is
+static uint8_t hp = 5;  // pirates_lasers.py:32: 0..5; a Hull's hit points
+static uint8_t water = 0;  // pirates_lasers.py:33: 0..31; bit f: hull segment f is damaged and shows water
+static uint8_t orient = 0;  // pirates_lasers.py:34: 0..5; a Hazard's first red face; a Redirector's bend starts here
+static bool sunk = false;  // pirates_lasers.py:35: bool; the ship has sunk; only a reset does anything
+static uint8_t shots = 0;  // pirates_lasers.py:36: 0..255; shots a Hazard has fired (its score)
+static uint8_t flash_faces = 0;  // pirates_lasers.py:37: 0..63; faces a beam passed through, flashed red
 
 // ---- Protocol engine state ------------------------------------------------------
-static uint8_t link_mask = 0;  // engine.py:22
-static uint8_t lost_mask = 0;  // engine.py:23
-static uint8_t lost_at[6];  // engine.py:24
-static uint8_t tx_code[6];  // engine.py:27
-static uint8_t tx_wait = 0;  // engine.py:28
-static uint8_t tx_release = 0;  // engine.py:29
-static uint8_t ack_mask = 0;  // engine.py:30
-static uint8_t queue[12];  // engine.py:33
-static uint8_t queue_len = 0;  // engine.py:34
-static bool overflow = false;  // engine.py:35
-static uint8_t flood_parent[3] = {255, 255, 255};  // engine.py:189
-static uint8_t flood_waiting[3];  // engine.py:190
-static uint8_t timer_on = 0;  // engine.py:244
-static uint16_t timer_end[2];  // engine.py:245
+static uint8_t up_mask = 0;  // engine.py:28
+static uint8_t seen_mask = 0;  // engine.py:29
+static uint8_t gone_mask = 0;  // engine.py:30
+static uint8_t bad_mask = 0;  // engine.py:31
+static uint8_t bad_at[6];  // engine.py:32
+static uint16_t coin_state = 0;  // engine.py:33
+static uint8_t tx_code[6];  // engine.py:36
+static uint8_t tx_wait = 0;  // engine.py:37
+static uint8_t tx_release = 0;  // engine.py:38
+static uint8_t ack_mask = 0;  // engine.py:39
+static uint8_t queue[12];  // engine.py:42
+static uint8_t queue_len = 0;  // engine.py:43
+static uint8_t flood_parent[2] = {255, 255};  // engine.py:249
+static uint8_t flood_waiting[2];  // engine.py:250
+static uint8_t timer_on = 0;  // engine.py:299
+static uint16_t timer_end[2];  // engine.py:300
 
 // A constant colour as the tile's 16-bit pixel word (a reserved bit set to 1, then
 // 5 bits each of red, green and blue), so that it costs one 16-bit load.
@@ -65,174 +68,186 @@ template <typename T> static inline T blinkc_clamp(T v, T lo, T hi) { return v <
 template <typename T> static inline T blinkc_at_most(T v, T hi) { return v > hi ? hi : v; }
 template <typename T> static inline T blinkc_at_least(T v, T lo) { return v < lo ? lo : v; }
 
+// Spend a little more than one display frame (7.7 ms), so this pass transmits a frame
+// later. The protocol does it at random while a face waits for a session: two touching
+// faces that transmit in the same frame blind each other, and the SDK's probes keep
+// them in step for as long as their clocks agree (docs/protocol.md).
+#ifdef BLINKC_HOST
+static inline void blinkc_skip_frame(void) { blinkc_host_spend_ms(8); }
+#else
+static inline void blinkc_skip_frame(void) { __builtin_avr_delay_cycles(64000UL); }  // 8 ms at 8 MHz
+#endif
+
 // ---- Functions ------------------------------------------------------------------
 static bool value_hull(void);
 static bool value_illegal(void);
 static void cycle_kind(void);
 static void press(void);
-static void forget_beams(void);
-static void fire(void);
-static void laser(uint8_t face, uint8_t beam);
+static void laser(uint8_t face, uint8_t bends_so_far);
 static void repaired(uint8_t /* face */);
 static void ship_sank(void);
+static void touched(uint8_t /* face */);
 static void ask_reset(void);
 static void reset(void);
 static void show(void);
 static void helper_lose_hp(void);
+static void helper_fire(void);
 static void helper_gain_hp(void);
 static uint8_t millis256(void);
+static void engine_setup(void);
+static bool coin(void);
 static void send_code(uint8_t code, uint8_t face);
 static uint8_t queue_take(uint8_t face);
-static void update_link(uint8_t f, uint8_t bit, uint8_t now32);
-static void receive(uint8_t f, uint8_t bit);
+static void link_step(uint8_t f, uint8_t bit, uint8_t now256);
+static void session(uint8_t f, uint8_t bit);
+static void link_begin(uint8_t f, uint8_t bit);
+static void link_end(uint8_t f, uint8_t bit);
+static void handshake(uint8_t f, uint8_t bit, uint8_t code, uint8_t their_ack);
 static void transmit(void);
+static bool unsettled(void);
 __attribute__((unused)) static uint32_t engine_quiet_until(void);
 static void flood_start(uint8_t k);
 static void flood_enter(uint8_t k, uint8_t parent);
 static void flood_receive(uint8_t k, uint8_t face);
 static void flood_answered(uint8_t k, uint8_t face);
 static void flood_check(uint8_t k);
-static void link_lost(uint8_t face);
 static void timer_start(uint8_t k, uint16_t ms);
 static bool timer_running(uint8_t k);
 __attribute__((unused)) static uint16_t timer_remaining(uint8_t k);
 static void timers(void);
 __attribute__((unused)) static uint32_t timers_quiet_until(void);
+__attribute__((unused)) static uint8_t engine_links(void);
 __attribute__((unused)) static bool engine_idle(void);
 static void buttons(void);
 static void deliver(uint8_t code, uint8_t face);
 static void bounce(uint8_t code, uint8_t face);
 static void on_flood(uint8_t k);
-static void on_flood_done(uint8_t k);
+static void on_neighbor_joined(uint8_t face);
 static bool neighbor_hull(uint8_t face);
 static uint8_t broadcast_bits(void);
 static void display(void);
 
-// Neighbours need to know whether we are a Hull (Hazards must touch one).  [pirates_lasers.py:57]
+// Neighbours need to know whether we are a Hull (Hazards must touch one).  [pirates_lasers.py:61]
 static bool value_hull(void) {
-    return (kind == 0);  // pirates_lasers.py:59
+    return (kind == 0);  // pirates_lasers.py:63
 }
 
-// Alone; a weak link; or a Hazard/Redirector touching no Hull (display only).  [pirates_lasers.py:63]
+// Alone; a weak link; or a Hazard/Redirector touching no Hull (display only).  [pirates_lasers.py:67]
 static bool value_illegal(void) {
     bool alone = 0;
     bool hull_near = 0;
     uint8_t f = 0;
-    alone = true;  // pirates_lasers.py:65
-    hull_near = (kind == 0);  // pirates_lasers.py:66
-    for (f = 0; f < 6; f++) {  // pirates_lasers.py:67
-        if (!isValueReceivedOnFaceExpired(f)) {  // pirates_lasers.py:68
-            if (isValueReceivedOnFaceExpired((((uint8_t)(f + 5) >= 6) ? (uint8_t)((uint8_t)(f + 5) - 6) : (uint8_t)(f + 5))) && isValueReceivedOnFaceExpired((((uint8_t)(f + 1) >= 6) ? (uint8_t)((uint8_t)(f + 1) - 6) : (uint8_t)(f + 1)))) {  // pirates_lasers.py:69
-                return true;  // pirates_lasers.py:70
+    alone = true;  // pirates_lasers.py:69
+    hull_near = (kind == 0);  // pirates_lasers.py:70
+    for (f = 0; f < 6; f++) {  // pirates_lasers.py:71
+        if (!isValueReceivedOnFaceExpired(f)) {  // pirates_lasers.py:72
+            if (isValueReceivedOnFaceExpired((((uint8_t)(f + 5) >= 6) ? (uint8_t)((uint8_t)(f + 5) - 6) : (uint8_t)(f + 5))) && isValueReceivedOnFaceExpired((((uint8_t)(f + 1) >= 6) ? (uint8_t)((uint8_t)(f + 1) - 6) : (uint8_t)(f + 1)))) {  // pirates_lasers.py:73
+                return true;  // pirates_lasers.py:74
             }
-            alone = false;  // pirates_lasers.py:71
-            if (neighbor_hull(f)) {  // pirates_lasers.py:72
-                hull_near = true;  // pirates_lasers.py:73
+            alone = false;  // pirates_lasers.py:75
+            if (neighbor_hull(f)) {  // pirates_lasers.py:76
+                hull_near = true;  // pirates_lasers.py:77
             }
         }
     }
-    return (alone || (!hull_near));  // pirates_lasers.py:74
+    return (alone || (!hull_near));  // pirates_lasers.py:78
 }
 
-// [pirates_lasers.py:103]
+// [pirates_lasers.py:108]
 static void cycle_kind(void) {
-    if (sunk) {  // pirates_lasers.py:104
-        return;  // pirates_lasers.py:105
+    if (sunk) {  // pirates_lasers.py:109
+        return;  // pirates_lasers.py:110
     }
-    kind = (((uint8_t)(kind + 1) >= 3) ? (uint8_t)((uint8_t)(kind + 1) - 3) : (uint8_t)(kind + 1));  // pirates_lasers.py:106
-    hp = 5;  // pirates_lasers.py:107
-    water = 0;  // pirates_lasers.py:108
+    kind = (((uint8_t)(kind + 1) >= 3) ? (uint8_t)((uint8_t)(kind + 1) - 3) : (uint8_t)(kind + 1));  // pirates_lasers.py:111
+    hp = 5;  // pirates_lasers.py:112
+    water = 0;  // pirates_lasers.py:113
 }
 
-// [pirates_lasers.py:113]
+// [pirates_lasers.py:118]
 static void press(void) {
-    if (sunk) {  // pirates_lasers.py:114
-        return;  // pirates_lasers.py:115
+    if (sunk) {  // pirates_lasers.py:119
+        return;  // pirates_lasers.py:120
     }
-    if (kind == 0) {  // pirates_lasers.py:116
-        if (hp > 0) {  // pirates_lasers.py:117
-            helper_lose_hp();  // pirates_lasers.py:118
-            send_code(4, 5);  // pirates_lasers.py:119
-            timer_start(1, 300);  // pirates_lasers.py:120
+    if (kind == 0) {  // pirates_lasers.py:121
+        if (hp > 0) {  // pirates_lasers.py:122
+            helper_lose_hp();  // pirates_lasers.py:123
+            send_code(5, 5);  // pirates_lasers.py:124
+            timer_start(1, 300);  // pirates_lasers.py:125
         }
-    } else if (kind == 1) {  // pirates_lasers.py:121
-        flood_start(0);  // pirates_lasers.py:122
+    } else if (kind == 1) {  // pirates_lasers.py:126
+        helper_fire();  // pirates_lasers.py:127
     } else {
-        orient = (((uint8_t)(orient + 1) >= 6) ? (uint8_t)((uint8_t)(orient + 1) - 6) : (uint8_t)(orient + 1));  // pirates_lasers.py:124
+        orient = (((uint8_t)(orient + 1) >= 6) ? (uint8_t)((uint8_t)(orient + 1) - 6) : (uint8_t)(orient + 1));  // pirates_lasers.py:129
     }
 }
 
-// [pirates_lasers.py:128]
-static void forget_beams(void) {
-    crossed = 0;  // pirates_lasers.py:129
-}
-
-// [pirates_lasers.py:133]
-static void fire(void) {
-    uint8_t b = 0;
-    crossed = 7;  // pirates_lasers.py:134
-    for (b = 0; b < 3; b++) {  // pirates_lasers.py:135
-        send_code((uint8_t)(1 + b), (((uint8_t)(orient + (uint8_t)(2 * b)) >= 6) ? (uint8_t)((uint8_t)(orient + (uint8_t)(2 * b)) - 6) : (uint8_t)(orient + (uint8_t)(2 * b))));  // pirates_lasers.py:136
-    }
-    flash_faces = (((orient & 1) == 0) ? 21 : 42);  // pirates_lasers.py:137
-    timer_start(0, 400);  // pirates_lasers.py:138
-    orient = (((uint8_t)(orient + 1) >= 6) ? (uint8_t)((uint8_t)(orient + 1) - 6) : (uint8_t)(orient + 1));  // pirates_lasers.py:139
-    shots = blinkc_at_most<int16_t>((shots + 1), 255);  // pirates_lasers.py:140
-}
-
-// [pirates_lasers.py:144]
-static void laser(uint8_t face, uint8_t beam) {
+// [pirates_lasers.py:143]
+static void laser(uint8_t face, uint8_t bends_so_far) {
     uint8_t out = 0;
-    if (((crossed >> beam) & 1) != 0) {  // pirates_lasers.py:145
-        return;  // pirates_lasers.py:146
-    }
-    crossed = (crossed | (uint8_t)(1 << beam));  // pirates_lasers.py:147
-    out = (((uint8_t)(face + 3) >= 6) ? (uint8_t)((uint8_t)(face + 3) - 6) : (uint8_t)(face + 3));  // pirates_lasers.py:148
-    if (kind == 0) {  // pirates_lasers.py:149
-        helper_lose_hp();  // pirates_lasers.py:150
-    } else if (kind == 2) {  // pirates_lasers.py:151
-        if (face == orient) {  // pirates_lasers.py:152
-            out = (((uint8_t)(orient + 2) >= 6) ? (uint8_t)((uint8_t)(orient + 2) - 6) : (uint8_t)(orient + 2));  // pirates_lasers.py:153
-        } else if (face == (((uint8_t)(orient + 2) >= 6) ? (uint8_t)((uint8_t)(orient + 2) - 6) : (uint8_t)(orient + 2))) {  // pirates_lasers.py:154
-            out = orient;  // pirates_lasers.py:155
+    int16_t bends = 0;
+    bool bent = 0;
+    out = (((uint8_t)(face + 3) >= 6) ? (uint8_t)((uint8_t)(face + 3) - 6) : (uint8_t)(face + 3));  // pirates_lasers.py:144
+    bends = bends_so_far;  // pirates_lasers.py:145
+    if (kind == 0) {  // pirates_lasers.py:146
+        helper_lose_hp();  // pirates_lasers.py:147
+    } else if (kind == 2) {  // pirates_lasers.py:148
+        bent = true;  // pirates_lasers.py:149
+        if (face == orient) {  // pirates_lasers.py:150
+            out = (((uint8_t)(orient + 2) >= 6) ? (uint8_t)((uint8_t)(orient + 2) - 6) : (uint8_t)(orient + 2));  // pirates_lasers.py:151
+        } else if (face == (((uint8_t)(orient + 2) >= 6) ? (uint8_t)((uint8_t)(orient + 2) - 6) : (uint8_t)(orient + 2))) {  // pirates_lasers.py:152
+            out = orient;  // pirates_lasers.py:153
+        } else {
+            bent = false;  // pirates_lasers.py:155
         }
         orient = (((uint8_t)(orient + 1) >= 6) ? (uint8_t)((uint8_t)(orient + 1) - 6) : (uint8_t)(orient + 1));  // pirates_lasers.py:156
+        if (bent) {  // pirates_lasers.py:157
+            if (bends == 3) {  // pirates_lasers.py:158
+                return;  // pirates_lasers.py:159
+            }
+            bends = ((int16_t)(1U * bends + 1));  // pirates_lasers.py:160
+        }
     }
-    flash_faces = ((uint8_t)(1 << face) | (uint8_t)(1 << out));  // pirates_lasers.py:157
-    timer_start(0, 400);  // pirates_lasers.py:158
-    send_code((uint8_t)(1 + beam), out);  // pirates_lasers.py:159
+    flash_faces = ((uint8_t)(1 << face) | (uint8_t)(1 << out));  // pirates_lasers.py:161
+    timer_start(0, 400);  // pirates_lasers.py:162
+    send_code((uint8_t)(1 + (uint8_t)bends), out);  // pirates_lasers.py:163
 }
 
-// [pirates_lasers.py:163]
+// [pirates_lasers.py:167]
 static void repaired(uint8_t /* face */) {
-    timer_start(1, 300);  // pirates_lasers.py:164
-    if (kind == 0) {  // pirates_lasers.py:165
-        helper_gain_hp();  // pirates_lasers.py:166
+    timer_start(1, 300);  // pirates_lasers.py:168
+    if (kind == 0) {  // pirates_lasers.py:169
+        helper_gain_hp();  // pirates_lasers.py:170
     }
 }
 
-// [pirates_lasers.py:171]
+// [pirates_lasers.py:175]
 static void ship_sank(void) {
-    sunk = true;  // pirates_lasers.py:172
+    sunk = true;  // pirates_lasers.py:176
 }
 
-// [pirates_lasers.py:176]
-static void ask_reset(void) {
-    flood_start(1);  // pirates_lasers.py:177
-}
-
-// [pirates_lasers.py:181]
-static void reset(void) {
-    if (kind == 0) {  // pirates_lasers.py:182
-        hp = 5;  // pirates_lasers.py:183
-        water = 0;  // pirates_lasers.py:184
+// [pirates_lasers.py:180]
+static void touched(uint8_t /* face */) {
+    if (sunk) {  // pirates_lasers.py:181
+        flood_start(1);  // pirates_lasers.py:182
     }
-    sunk = false;  // pirates_lasers.py:185
-    crossed = 0;  // pirates_lasers.py:186
-    shots = 0;  // pirates_lasers.py:187
 }
 
-// [pirates_lasers.py:192]
+// [pirates_lasers.py:186]
+static void ask_reset(void) {
+    flood_start(0);  // pirates_lasers.py:187
+}
+
+// [pirates_lasers.py:191]
+static void reset(void) {
+    if (kind == 0) {  // pirates_lasers.py:192
+        hp = 5;  // pirates_lasers.py:193
+        water = 0;  // pirates_lasers.py:194
+    }
+    sunk = false;  // pirates_lasers.py:195
+    shots = 0;  // pirates_lasers.py:196
+}
+
+// [pirates_lasers.py:201]
 static void show(void) {
     bool bad = 0;
     bool flashing = 0;
@@ -244,451 +259,508 @@ static void show(void) {
     uint8_t phase = 0;
     uint8_t wave = 0;
     Color c = BLINKC_RGB5(0, 0, 0);
-    bad = value_illegal();  // pirates_lasers.py:193
-    flashing = timer_running(0);  // pirates_lasers.py:194
-    pulsing = timer_running(1);  // pirates_lasers.py:195
-    now = (uint8_t)((uint16_t)millis() >> 2);  // pirates_lasers.py:197
-    step = 40;  // pirates_lasers.py:198
-    if (sunk) {  // pirates_lasers.py:199
-        now = (uint8_t)((uint16_t)millis() >> 1);  // pirates_lasers.py:200
-        step = 80;  // pirates_lasers.py:201
-    } else if (!bad) {  // pirates_lasers.py:202
-        now = (uint8_t)((uint16_t)millis() >> 4);  // pirates_lasers.py:203
+    bad = value_illegal();  // pirates_lasers.py:202
+    flashing = timer_running(0);  // pirates_lasers.py:203
+    pulsing = timer_running(1);  // pirates_lasers.py:204
+    now = (uint8_t)((uint16_t)millis() >> 2);  // pirates_lasers.py:206
+    step = 40;  // pirates_lasers.py:207
+    if (sunk) {  // pirates_lasers.py:208
+        now = (uint8_t)((uint16_t)millis() >> 1);  // pirates_lasers.py:209
+        step = 80;  // pirates_lasers.py:210
+    } else if (!bad) {  // pirates_lasers.py:211
+        now = (uint8_t)((uint16_t)millis() >> 4);  // pirates_lasers.py:212
     }
-    for (f = 0, f_bit = 1; f < 6; f++, f_bit <<= 1) {  // pirates_lasers.py:204
-        phase = ((now + (f * step)) & 255);  // pirates_lasers.py:205
-        wave = (phase & 127);  // pirates_lasers.py:206
-        if ((phase & 128) != 0) {  // pirates_lasers.py:207
-            wave = (uint8_t)(127 - wave);  // pirates_lasers.py:208
+    for (f = 0, f_bit = 1; f < 6; f++, f_bit <<= 1) {  // pirates_lasers.py:213
+        phase = ((now + (f * step)) & 255);  // pirates_lasers.py:214
+        wave = (phase & 127);  // pirates_lasers.py:215
+        if ((phase & 128) != 0) {  // pirates_lasers.py:216
+            wave = (uint8_t)(127 - wave);  // pirates_lasers.py:217
         }
-        c = makeColorRGB(0, 0, (uint8_t)(110 + wave));  // pirates_lasers.py:209
-        if (kind == 0) {  // pirates_lasers.py:210
-            if (f < 5) {  // pirates_lasers.py:211
-                if (((water & f_bit) == 0) && (!sunk)) {  // pirates_lasers.py:212
-                    c = (bad ? BLINKC_RGB5(31, 8, 0) : BLINKC_RGB5(25, 17, 8));  // pirates_lasers.py:213
+        c = makeColorRGB(0, 0, (uint8_t)(110 + wave));  // pirates_lasers.py:218
+        if (kind == 0) {  // pirates_lasers.py:219
+            if (f < 5) {  // pirates_lasers.py:220
+                if (((water & f_bit) == 0) && (!sunk)) {  // pirates_lasers.py:221
+                    c = (bad ? BLINKC_RGB5(31, 8, 0) : BLINKC_RGB5(25, 17, 8));  // pirates_lasers.py:222
                 }
-            } else if ((hp > 0) && (!sunk)) {  // pirates_lasers.py:214
-                c = BLINKC_RGB5(31, 31, 31);  // pirates_lasers.py:215
+            } else if ((hp > 0) && (!sunk)) {  // pirates_lasers.py:223
+                c = BLINKC_RGB5(31, 31, 31);  // pirates_lasers.py:224
             }
-        } else if (kind == 1) {  // pirates_lasers.py:216
-            if (((uint8_t)(f + orient) & 1) == 0) {  // pirates_lasers.py:217
-                c = BLINKC_RGB5(31, 0, 0);  // pirates_lasers.py:218
+        } else if (kind == 1) {  // pirates_lasers.py:225
+            if (((uint8_t)(f + orient) & 1) == 0) {  // pirates_lasers.py:226
+                c = BLINKC_RGB5(31, 0, 0);  // pirates_lasers.py:227
             }
-            if (sunk && (f < shots)) {  // pirates_lasers.py:219
-                c = BLINKC_RGB5(31, 31, 31);  // pirates_lasers.py:220
+            if (sunk && (f < shots)) {  // pirates_lasers.py:228
+                c = BLINKC_RGB5(31, 31, 31);  // pirates_lasers.py:229
             }
-        } else if ((f == orient) || (f == (((uint8_t)(orient + 2) >= 6) ? (uint8_t)((uint8_t)(orient + 2) - 6) : (uint8_t)(orient + 2)))) {  // pirates_lasers.py:221
-            c = BLINKC_RGB5(31, 0, 31);  // pirates_lasers.py:222
+        } else if ((f == orient) || (f == (((uint8_t)(orient + 2) >= 6) ? (uint8_t)((uint8_t)(orient + 2) - 6) : (uint8_t)(orient + 2)))) {  // pirates_lasers.py:230
+            c = BLINKC_RGB5(31, 0, 31);  // pirates_lasers.py:231
         }
-        if (flashing && ((flash_faces & f_bit) != 0)) {  // pirates_lasers.py:223
-            c = BLINKC_RGB5(31, 0, 0);  // pirates_lasers.py:224
+        if (flashing && ((flash_faces & f_bit) != 0)) {  // pirates_lasers.py:232
+            c = BLINKC_RGB5(31, 0, 0);  // pirates_lasers.py:233
         }
-        if (pulsing) {  // pirates_lasers.py:225
-            c = BLINKC_RGB5(31, 31, 31);  // pirates_lasers.py:226
+        if (pulsing) {  // pirates_lasers.py:234
+            c = BLINKC_RGB5(31, 31, 31);  // pirates_lasers.py:235
         }
-        setColorOnFace(c, f);  // pirates_lasers.py:227
+        setColorOnFace(c, f);  // pirates_lasers.py:236
     }
 }
 
-// One HP goes: a random tan segment shows water; at 0 HP the ship sinks.  [pirates_lasers.py:78]
+// One HP goes: a random tan segment shows water; at 0 HP the ship sinks.  [pirates_lasers.py:82]
 static void helper_lose_hp(void) {
     uint16_t pick = 0;
     uint8_t f = 0;
     uint8_t f_bit = 0;
-    if (hp == 0) {  // pirates_lasers.py:80
-        return;  // pirates_lasers.py:81
+    if (hp == 0) {  // pirates_lasers.py:84
+        return;  // pirates_lasers.py:85
     }
-    pick = random((uint16_t)(hp - 1));  // pirates_lasers.py:82
-    for (f = 0, f_bit = 1; f < 5; f++, f_bit <<= 1) {  // pirates_lasers.py:83
-        if ((water & f_bit) == 0) {  // pirates_lasers.py:84
-            if (pick == 0) {  // pirates_lasers.py:85
-                water = (water | f_bit);  // pirates_lasers.py:86
-                break;  // pirates_lasers.py:87
+    pick = random((uint16_t)(hp - 1));  // pirates_lasers.py:86
+    for (f = 0, f_bit = 1; f < 5; f++, f_bit <<= 1) {  // pirates_lasers.py:87
+        if ((water & f_bit) == 0) {  // pirates_lasers.py:88
+            if (pick == 0) {  // pirates_lasers.py:89
+                water = (water | f_bit);  // pirates_lasers.py:90
+                break;  // pirates_lasers.py:91
             }
-            pick = ((uint16_t)(1U * pick - 1));  // pirates_lasers.py:88
+            pick = ((uint16_t)(1U * pick - 1));  // pirates_lasers.py:92
         }
     }
-    hp = blinkc_at_least<int16_t>((hp - 1), 0);  // pirates_lasers.py:89
-    if (hp == 0) {  // pirates_lasers.py:90
-        flood_start(2);  // pirates_lasers.py:91
+    hp = blinkc_at_least<int16_t>((hp - 1), 0);  // pirates_lasers.py:93
+    if (hp == 0) {  // pirates_lasers.py:94
+        flood_start(1);  // pirates_lasers.py:95
     }
 }
 
-// A Hull below full HP gets one back: its lowest damaged segment turns tan again.  [pirates_lasers.py:94]
+// Three beams out of the red faces; then the red faces flip.  [pirates_lasers.py:132]
+static void helper_fire(void) {
+    uint8_t b = 0;
+    for (b = 0; b < 3; b++) {  // pirates_lasers.py:134
+        send_code(1, (((uint8_t)(orient + (uint8_t)(2 * b)) >= 6) ? (uint8_t)((uint8_t)(orient + (uint8_t)(2 * b)) - 6) : (uint8_t)(orient + (uint8_t)(2 * b))));  // pirates_lasers.py:135
+    }
+    flash_faces = (((orient & 1) == 0) ? 21 : 42);  // pirates_lasers.py:136
+    timer_start(0, 400);  // pirates_lasers.py:137
+    orient = (((uint8_t)(orient + 1) >= 6) ? (uint8_t)((uint8_t)(orient + 1) - 6) : (uint8_t)(orient + 1));  // pirates_lasers.py:138
+    shots = blinkc_at_most<int16_t>((shots + 1), 255);  // pirates_lasers.py:139
+}
+
+// A Hull below full HP gets one back (its lowest damaged segment turns tan again);  [pirates_lasers.py:98]
 static void helper_gain_hp(void) {
-    if (hp < 5) {  // pirates_lasers.py:96
-        hp = blinkc_at_most<int16_t>((uint8_t)(hp + 1), 5);  // pirates_lasers.py:97
-        water = blinkc_clamp<int16_t>(((int16_t)(water & (water - 1))), 0, 31);  // pirates_lasers.py:98
+    if ((0 < hp) && (hp < 5)) {  // pirates_lasers.py:101
+        hp = blinkc_at_most<int16_t>((uint8_t)(hp + 1), 5);  // pirates_lasers.py:102
+        water = blinkc_clamp<int16_t>(((int16_t)(water & (water - 1))), 0, 31);  // pirates_lasers.py:103
     }
 }
 
-// The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [engine.py:38]
+// The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [engine.py:46]
 static uint8_t millis256(void) {
-    return ((uint16_t)millis() >> 8);  // engine.py:40
+    return ((uint16_t)millis() >> 8);  // engine.py:48
 }
 
-// Queue a message for `face`; report it bounced at once if nobody is linked there.  [engine.py:43]
+// Seed the coin from the tile's serial number: every tile tosses its own sequence.  [engine.py:51]
+static void engine_setup(void) {
+    uint8_t i = 0;
+    for (i = 0; i < 9; i++) {  // engine.py:53
+        coin_state = ((((uint16_t)(1U * coin_state << 3)) ^ (coin_state >> 13)) ^ getSerialNumberByte(i));  // engine.py:54
+    }
+    if (coin_state == 0) {  // engine.py:55
+        coin_state = 1;  // engine.py:56
+    }
+}
+
+// One toss of a 16-bit Galois LFSR (period 65,535).  [engine.py:59]
+static bool coin(void) {
+    uint8_t heads = 0;
+    heads = ((uint8_t)coin_state & 1);  // engine.py:61
+    coin_state = (coin_state >> 1);  // engine.py:62
+    if (heads != 0) {  // engine.py:63
+        coin_state = (coin_state ^ 46080U);  // engine.py:64
+    }
+    return (heads != 0);  // engine.py:65
+}
+
+// Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:68]
 static void send_code(uint8_t code, uint8_t face) {
-    if (((link_mask >> face) & 1) == 0) {  // engine.py:45
-        bounce(code, face);  // engine.py:46
-        return;  // engine.py:47
+    if ((((gone_mask >> face) & 1) != 0) || (queue_len >= 12)) {  // engine.py:70
+        bounce(code, face);  // engine.py:71
+        return;  // engine.py:72
     }
-    if (queue_len >= 12) {  // engine.py:48
-        overflow = true;  // engine.py:49
-        return;  // engine.py:50
-    }
-    queue[queue_len] = ((uint8_t)(face << 4) | code);  // engine.py:51
-    queue_len = (uint8_t)(queue_len + 1);  // engine.py:52
+    queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:73
+    queue_len = (uint8_t)(queue_len + 1);  // engine.py:74
 }
 
-// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:55]
+// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:77]
 static uint8_t queue_take(uint8_t face) {
     uint8_t i = 0;
     uint8_t i_end = 0;
     uint8_t entry = 0;
     uint8_t j = 0;
     uint8_t j_end = 0;
-    i_end = queue_len;  // engine.py:57
+    i_end = queue_len;  // engine.py:79
     for (i = 0; i < i_end; i++) {
-        entry = queue[i];  // engine.py:58
-        if ((entry >> 4) == face) {  // engine.py:59
-            queue_len = (uint8_t)(queue_len - 1);  // engine.py:60
-            j_end = queue_len;  // engine.py:61
+        entry = queue[i];  // engine.py:80
+        if ((entry >> 5) == face) {  // engine.py:81
+            queue_len = (uint8_t)(queue_len - 1);  // engine.py:82
+            j_end = queue_len;  // engine.py:83
             for (j = i; j < j_end; j++) {
-                queue[j] = queue[(uint8_t)(j + 1)];  // engine.py:62
+                queue[j] = queue[(uint8_t)(j + 1)];  // engine.py:84
             }
-            return (entry & 15);  // engine.py:63
+            return (entry & 31);  // engine.py:85
         }
     }
-    return 0;  // engine.py:64
+    return 0;  // engine.py:86
 }
 
-// A face is linked from its first packet until it has been expired for GRACE_MS.  [engine.py:67]
-static void update_link(uint8_t f, uint8_t bit, uint8_t now32) {
-    uint8_t code = 0;
-    uint8_t i = 0;
-    if (isValueReceivedOnFaceExpired(f)) {  // engine.py:74
-        if ((link_mask & bit) == 0) {  // engine.py:75
-            return;  // engine.py:76
+// Keep face f's link state: working, waiting for a session, or gone.  [engine.py:89]
+static void link_step(uint8_t f, uint8_t bit, uint8_t now256) {
+    bool present = 0;
+    present = (!isValueReceivedOnFaceExpired(f));  // engine.py:96
+    if (present) {  // engine.py:97
+        if ((gone_mask & bit) != 0) {  // engine.py:98
+            gone_mask = (gone_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:99
+            bad_at[f] = now256;  // engine.py:100
         }
-        if ((lost_mask & bit) == 0) {  // engine.py:77
-            lost_mask = (lost_mask | bit);  // engine.py:78
-            lost_at[f] = now32;  // engine.py:79
-            return;  // engine.py:80
-        }
-        if ((uint8_t)(now32 - lost_at[f]) <= 3) {  // engine.py:81
-            return;  // engine.py:82
-        }
-        link_mask = (link_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:83
-        if ((tx_wait & bit) != 0) {  // engine.py:84
-            bounce(tx_code[f], f);  // engine.py:85
-        }
-        code = queue_take(f);  // engine.py:86
-        for (i = 0; i < 12; i++) {  // engine.py:87
-            if (code == 0) {  // engine.py:88
-                break;  // engine.py:89
-            }
-            bounce(code, f);  // engine.py:90
-            code = queue_take(f);  // engine.py:91
-        }
-        link_lost(f);  // engine.py:92
-    } else {
-        if ((link_mask & bit) != 0) {  // engine.py:95
-            lost_mask = (lost_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:96
-            return;  // engine.py:97
-        }
-        link_mask = (link_mask | bit);  // engine.py:98
+        session(f, bit);  // engine.py:101
     }
-    lost_mask = (lost_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:101
-    tx_code[f] = 0;  // engine.py:102
-    tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:103
-    tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:104
-    ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:105
+    if (present && ((up_mask & bit) != 0)) {  // engine.py:103
+        bad_mask = (bad_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:104
+    } else if ((bad_mask & bit) == 0) {  // engine.py:105
+        bad_mask = (bad_mask | bit);  // engine.py:106
+        bad_at[f] = now256;  // engine.py:107
+    } else if (((gone_mask & bit) == 0) && ((uint8_t)(now256 - bad_at[f]) > 15)) {  // engine.py:108
+        link_end(f, bit);  // engine.py:109
+        gone_mask = (gone_mask | bit);  // engine.py:110
+    }
 }
 
-// Run the handshake on a linked face against the neighbour's latest value.  [engine.py:108]
-static void receive(uint8_t f, uint8_t bit) {
+// Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:113]
+static void session(uint8_t f, uint8_t bit) {
     uint8_t value = 0;
     uint8_t code = 0;
     uint8_t their_ack = 0;
-    value = getLastValueReceivedOnFace(f);  // engine.py:110
-    code = ((value >> 1) & 15);  // engine.py:111
-    if (code == 0) {  // engine.py:112
-        ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:113
-    } else if ((ack_mask & bit) == 0) {  // engine.py:114
-        ack_mask = (ack_mask | bit);  // engine.py:115
-        deliver(code, f);  // engine.py:116
-    }
+    value = getLastValueReceivedOnFace(f);  // engine.py:115
+    code = ((value >> 1) & 15);  // engine.py:116
     their_ack = ((value >> 5) & 1);  // engine.py:117
-    if ((tx_wait & bit) != 0) {  // engine.py:118
-        if (their_ack != 0) {  // engine.py:119
-            tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:120
-            tx_release = (tx_release | bit);  // engine.py:121
-            tx_code[f] = 0;  // engine.py:122
+    if (code == 15) {  // engine.py:118
+        if ((up_mask & bit) != 0) {  // engine.py:119
+            if (their_ack != 0) {  // engine.py:120
+                return;  // engine.py:121
+            }
+            link_end(f, bit);  // engine.py:122
         }
-    } else if (their_ack == 0) {  // engine.py:123
-        tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:124
+        seen_mask = (seen_mask | bit);  // engine.py:123
+        if (their_ack != 0) {  // engine.py:124
+            link_begin(f, bit);  // engine.py:125
+        }
+        return;  // engine.py:126
+    }
+    if ((up_mask & bit) == 0) {  // engine.py:127
+        if ((seen_mask & bit) == 0) {  // engine.py:128
+            return;  // engine.py:129
+        }
+        link_begin(f, bit);  // engine.py:130
+    }
+    handshake(f, bit, code, their_ack);  // engine.py:131
+}
+
+// [engine.py:134]
+static void link_begin(uint8_t f, uint8_t bit) {
+    up_mask = (up_mask | bit);  // engine.py:135
+    seen_mask = (seen_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:136
+    on_neighbor_joined(f);  // engine.py:137
+}
+
+// The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:140]
+static void link_end(uint8_t f, uint8_t bit) {
+    uint8_t code = 0;
+    uint8_t i = 0;
+    uint8_t k = 0;
+    up_mask = (up_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:144
+    seen_mask = (seen_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:145
+    if ((tx_wait & bit) != 0) {  // engine.py:146
+        bounce(tx_code[f], f);  // engine.py:147
+    }
+    code = queue_take(f);  // engine.py:148
+    for (i = 0; i < 12; i++) {  // engine.py:149
+        if (code == 0) {  // engine.py:150
+            break;  // engine.py:151
+        }
+        bounce(code, f);  // engine.py:152
+        code = queue_take(f);  // engine.py:153
+    }
+    tx_code[f] = 0;  // engine.py:154
+    tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:155
+    tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:156
+    ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:157
+    for (k = 0; k < 2; k++) {  // engine.py:158
+        flood_answered(k, f);  // engine.py:159
     }
 }
 
-// Present a queued message on every idle linked face, then publish the face values.  [engine.py:127]
+// Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:162]
+static void handshake(uint8_t f, uint8_t bit, uint8_t code, uint8_t their_ack) {
+    if (code == 0) {  // engine.py:164
+        ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:165
+    } else if ((ack_mask & bit) == 0) {  // engine.py:166
+        ack_mask = (ack_mask | bit);  // engine.py:167
+        deliver(code, f);  // engine.py:168
+    }
+    if ((tx_wait & bit) != 0) {  // engine.py:169
+        if (their_ack != 0) {  // engine.py:170
+            tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:171
+            tx_release = (tx_release | bit);  // engine.py:172
+            tx_code[f] = 0;  // engine.py:173
+        }
+    } else if (their_ack == 0) {  // engine.py:174
+        tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:175
+    }
+}
+
+// Present a queued message on every idle face in session, then publish the face values.  [engine.py:178]
 static void transmit(void) {
     uint8_t shown = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
+    uint8_t value = 0;
     uint8_t code = 0;
-    uint8_t ack = 0;
-    shown = broadcast_bits();  // engine.py:129
-    bit = 1;  // engine.py:130
-    for (f = 0; f < 6; f++) {  // engine.py:131
-        if (((link_mask & bit) != 0) && (((tx_wait | tx_release) & bit) == 0)) {  // engine.py:132
-            code = queue_take(f);  // engine.py:133
-            if (code != 0) {  // engine.py:134
-                tx_code[f] = code;  // engine.py:135
-                tx_wait = (tx_wait | bit);  // engine.py:136
+    shown = broadcast_bits();  // engine.py:180
+    bit = 1;  // engine.py:181
+    for (f = 0; f < 6; f++) {  // engine.py:182
+        value = shown;  // engine.py:183
+        if ((up_mask & bit) != 0) {  // engine.py:184
+            if (((tx_wait | tx_release) & bit) == 0) {  // engine.py:185
+                code = queue_take(f);  // engine.py:186
+                if (code != 0) {  // engine.py:187
+                    tx_code[f] = code;  // engine.py:188
+                    tx_wait = (tx_wait | bit);  // engine.py:189
+                }
+            }
+            value = (uint8_t)(value | (tx_code[f] << 1));  // engine.py:190
+            if ((ack_mask & bit) != 0) {  // engine.py:191
+                value = (value | 32);  // engine.py:192
+            }
+        } else {
+            value = (value | 30);  // engine.py:194
+            if ((seen_mask & bit) != 0) {  // engine.py:195
+                value = (value | 32);  // engine.py:196
             }
         }
-        ack = 0;  // engine.py:137
-        if ((ack_mask & bit) != 0) {  // engine.py:138
-            ack = 32;  // engine.py:139
-        }
-        setValueSentOnFace((uint8_t)((shown | (tx_code[f] << 1)) | ack), f);  // engine.py:140
-        bit = (uint8_t)(bit << 1);  // engine.py:141
+        setValueSentOnFace(value, f);  // engine.py:197
+        bit = (uint8_t)(bit << 1);  // engine.py:198
     }
 }
 
-// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:155]
+// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:212]
+static bool unsettled(void) {
+    return ((((int16_t)(bad_mask & ((int16_t)(~gone_mask)))) != 0) || (gone_mask == 63));  // engine.py:219
+}
+
+// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:222]
 __attribute__((unused)) static uint32_t engine_quiet_until(void) {
-    uint32_t until = 0;
-    uint8_t f = 0;
-    uint8_t f_bit = 0;
-    uint32_t ends = 0;
-    uint32_t t = 0;
-    until = 4294967295UL;  // engine.py:157
-    for (f = 0, f_bit = 1; f < 6; f++, f_bit <<= 1) {  // engine.py:158
-        if ((lost_mask & f_bit) != 0) {  // engine.py:159
-            ends = ((uint32_t)(1UL * (millis() & (uint32_t)(-256)) + ((uint32_t)(uint8_t)(4 - (uint8_t)(millis256() - lost_at[f])) << 8)));  // engine.py:161
-            if (ends < until) {  // engine.py:162
-                until = ends;  // engine.py:163
-            }
-        }
+    if (unsettled()) {  // engine.py:224
+        return 0;  // engine.py:225
     }
-    t = timers_quiet_until();  // engine.py:164
-    if (t < until) {  // engine.py:165
-        until = t;  // engine.py:166
-    }
-    return until;  // engine.py:167
+    return timers_quiet_until();  // engine.py:226
 }
 
-// [engine.py:170]
+// [engine.py:229]
 void loop(void) {
-    uint8_t now32 = 0;
+    uint8_t now256 = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
-    now32 = millis256();  // engine.py:171
-    bit = 1;  // engine.py:172
-    for (f = 0; f < 6; f++) {  // engine.py:173
-        update_link(f, bit, now32);  // engine.py:174
-        if ((link_mask & bit) != 0) {  // engine.py:175
-            receive(f, bit);  // engine.py:176
-        }
-        bit = (uint8_t)(bit << 1);  // engine.py:177
+    now256 = millis256();  // engine.py:231
+    bit = 1;  // engine.py:232
+    for (f = 0; f < 6; f++) {  // engine.py:233
+        link_step(f, bit, now256);  // engine.py:234
+        bit = (uint8_t)(bit << 1);  // engine.py:235
     }
-    buttons();  // engine.py:178
-    timers();  // engine.py:179
-    transmit();  // engine.py:180
-    display();  // engine.py:181
+    buttons();  // engine.py:236
+    timers();  // engine.py:237
+    transmit();  // engine.py:238
+    display();  // engine.py:239
+    if (unsettled() && coin()) {  // engine.py:240
+        blinkc_skip_frame();  // engine.py:241
+    }
 }
 
-// [engine.py:193]
+// [engine.py:253]
 static void flood_start(uint8_t k) {
-    if (flood_parent[k] == 255) {  // engine.py:194
-        flood_enter(k, 7);  // engine.py:195
+    if (flood_parent[k] == 255) {  // engine.py:254
+        flood_enter(k, 7);  // engine.py:255
     }
 }
 
-// [engine.py:198]
+// [engine.py:258]
 static void flood_enter(uint8_t k, uint8_t parent) {
     uint8_t waiting = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
-    flood_parent[k] = parent;  // engine.py:199
-    waiting = 0;  // engine.py:200
-    bit = 1;  // engine.py:201
-    for (f = 0; f < 6; f++) {  // engine.py:202
-        if ((f != parent) && ((link_mask & bit) != 0)) {  // engine.py:203
-            waiting = (waiting | bit);  // engine.py:204
-            send_code((uint8_t)(5 + (uint8_t)(2 * k)), f);  // engine.py:205
+    flood_parent[k] = parent;  // engine.py:259
+    waiting = 0;  // engine.py:260
+    bit = 1;  // engine.py:261
+    for (f = 0; f < 6; f++) {  // engine.py:262
+        if ((f != parent) && ((gone_mask & bit) == 0)) {  // engine.py:263
+            waiting = (waiting | bit);  // engine.py:264
+            send_code((uint8_t)(6 + (uint8_t)(2 * k)), f);  // engine.py:265
         }
-        bit = (uint8_t)(bit << 1);  // engine.py:206
+        bit = (uint8_t)(bit << 1);  // engine.py:266
     }
-    flood_waiting[k] = waiting;  // engine.py:207
-    on_flood(k);  // engine.py:208
-    flood_check(k);  // engine.py:209
+    flood_waiting[k] = waiting;  // engine.py:267
+    on_flood(k);  // engine.py:268
+    flood_check(k);  // engine.py:269
 }
 
-// [engine.py:212]
+// [engine.py:272]
 static void flood_receive(uint8_t k, uint8_t face) {
-    if (flood_parent[k] == 255) {  // engine.py:213
-        flood_enter(k, face);  // engine.py:214
-    } else if ((flood_waiting[k] & (uint8_t)(1 << face)) != 0) {  // engine.py:215
-        flood_answered(k, face);  // engine.py:216
+    if (flood_parent[k] == 255) {  // engine.py:273
+        flood_enter(k, face);  // engine.py:274
+    } else if ((flood_waiting[k] & (uint8_t)(1 << face)) != 0) {  // engine.py:275
+        flood_answered(k, face);  // engine.py:276
     } else {
-        send_code((uint8_t)((uint8_t)(5 + (uint8_t)(2 * k)) + 1), face);  // engine.py:219
+        send_code((uint8_t)((uint8_t)(6 + (uint8_t)(2 * k)) + 1), face);  // engine.py:279
     }
 }
 
-// An echo came back, or the face can no longer answer (bounced, neighbour gone).  [engine.py:222]
+// An echo came back, or the face can no longer answer (bounced, neighbour gone).  [engine.py:282]
 static void flood_answered(uint8_t k, uint8_t face) {
-    flood_waiting[k] = (flood_waiting[k] & (uint8_t)((int16_t)(~(uint8_t)(1 << face))));  // engine.py:224
-    flood_check(k);  // engine.py:225
+    flood_waiting[k] = (flood_waiting[k] & (uint8_t)((int16_t)(~(uint8_t)(1 << face))));  // engine.py:284
+    flood_check(k);  // engine.py:285
 }
 
-// [engine.py:228]
+// [engine.py:288]
 static void flood_check(uint8_t k) {
     uint8_t parent = 0;
-    parent = flood_parent[k];  // engine.py:229
-    if ((parent != 255) && (flood_waiting[k] == 0)) {  // engine.py:230
-        flood_parent[k] = 255;  // engine.py:231
-        if (parent == 7) {  // engine.py:232
-            on_flood_done(k);  // engine.py:233
+    parent = flood_parent[k];  // engine.py:289
+    if ((parent != 255) && (flood_waiting[k] == 0)) {  // engine.py:290
+        flood_parent[k] = 255;  // engine.py:291
+        if (parent == 7) {  // engine.py:292
         } else {
-            send_code((uint8_t)((uint8_t)(5 + (uint8_t)(2 * k)) + 1), parent);  // engine.py:235
+            send_code((uint8_t)((uint8_t)(6 + (uint8_t)(2 * k)) + 1), parent);  // engine.py:295
         }
     }
 }
 
-// [engine.py:238]
-static void link_lost(uint8_t face) {
-    uint8_t k = 0;
-    for (k = 0; k < 3; k++) {  // engine.py:239
-        flood_answered(k, face);  // engine.py:240
-    }
-}
-
-// [engine.py:248]
+// [engine.py:303]
 static void timer_start(uint8_t k, uint16_t ms) {
-    timer_end[k] = ((uint16_t)(1U * (uint16_t)millis() + ms));  // engine.py:249
-    timer_on = (timer_on | (uint8_t)(1 << k));  // engine.py:250
+    timer_end[k] = ((uint16_t)(1U * (uint16_t)millis() + ms));  // engine.py:304
+    timer_on = (timer_on | (uint8_t)(1 << k));  // engine.py:305
 }
 
-// [engine.py:257]
+// [engine.py:312]
 static bool timer_running(uint8_t k) {
-    return (((timer_on >> k) & 1) != 0);  // engine.py:258
+    return (((timer_on >> k) & 1) != 0);  // engine.py:313
 }
 
-// [engine.py:261]
+// [engine.py:316]
 __attribute__((unused)) static uint16_t timer_remaining(uint8_t k) {
     int16_t left = 0;
-    if (((timer_on >> k) & 1) == 0) {  // engine.py:262
-        return 0;  // engine.py:263
+    if (((timer_on >> k) & 1) == 0) {  // engine.py:317
+        return 0;  // engine.py:318
     }
-    left = (int16_t)((uint16_t)(1U * timer_end[k] - (uint16_t)millis()));  // engine.py:264
-    if (left < 0) {  // engine.py:265
-        return 0;  // engine.py:266
+    left = (int16_t)((uint16_t)(1U * timer_end[k] - (uint16_t)millis()));  // engine.py:319
+    if (left < 0) {  // engine.py:320
+        return 0;  // engine.py:321
     }
-    return (uint16_t)left;  // engine.py:267
+    return (uint16_t)left;  // engine.py:322
 }
 
-// [engine.py:270]
+// [engine.py:325]
 static void timers(void) {
     uint8_t k = 0;
     uint8_t k_bit = 0;
-    for (k = 0, k_bit = 1; k < 2; k++, k_bit <<= 1) {  // engine.py:271
-        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)(1U * (uint16_t)millis() - timer_end[k])) >= 0)) {  // engine.py:272
-            timer_on = (timer_on & (uint8_t)((int16_t)(~k_bit)));  // engine.py:273
+    for (k = 0, k_bit = 1; k < 2; k++, k_bit <<= 1) {  // engine.py:326
+        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)(1U * (uint16_t)millis() - timer_end[k])) >= 0)) {  // engine.py:327
+            timer_on = (timer_on & (uint8_t)((int16_t)(~k_bit)));  // engine.py:328
         }
     }
 }
 
-// [engine.py:277]
+// [engine.py:332]
 __attribute__((unused)) static uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
     uint8_t k = 0;
     uint8_t k_bit = 0;
     uint32_t ends = 0;
-    until = 4294967295UL;  // engine.py:278
-    for (k = 0, k_bit = 1; k < 2; k++, k_bit <<= 1) {  // engine.py:279
-        if ((timer_on & k_bit) != 0) {  // engine.py:280
-            ends = ((uint32_t)(1UL * millis() + timer_remaining(k)));  // engine.py:281
-            if (ends < until) {  // engine.py:282
-                until = ends;  // engine.py:283
+    until = 4294967295UL;  // engine.py:333
+    for (k = 0, k_bit = 1; k < 2; k++, k_bit <<= 1) {  // engine.py:334
+        if ((timer_on & k_bit) != 0) {  // engine.py:335
+            ends = ((uint32_t)(1UL * millis() + timer_remaining(k)));  // engine.py:336
+            if (ends < until) {  // engine.py:337
+                until = ends;  // engine.py:338
             }
         }
     }
-    return until;  // engine.py:284
+    return until;  // engine.py:339
 }
 
-// No message queued, on the wire or awaiting its handshake, and no flood under way.  [engine.py:287]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:342]
+__attribute__((unused)) static uint8_t engine_links(void) {
+    return up_mask;  // engine.py:344
+}
+
+// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:347]
 __attribute__((unused)) static bool engine_idle(void) {
     uint8_t k = 0;
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0)) {  // engine.py:289
-        return false;  // engine.py:290
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((int16_t)(((int16_t)(~(up_mask | gone_mask))) & 63)) != 0)) {  // engine.py:350
+        return false;  // engine.py:351
     }
-    for (k = 0; k < 3; k++) {  // engine.py:291
-        if (flood_parent[k] != 255) {  // engine.py:292
-            return false;  // engine.py:293
+    for (k = 0; k < 2; k++) {  // engine.py:352
+        if (flood_parent[k] != 255) {  // engine.py:353
+            return false;  // engine.py:354
         }
     }
-    return true;  // engine.py:294
+    return true;  // engine.py:355
 }
 
 // Run the handlers of the button events the game uses.  [generated by blinkc]
 static void buttons(void) {
-    if (buttonSingleClicked()) {  // pirates_lasers.py:113
+    if (buttonSingleClicked()) {  // pirates_lasers.py:118
         press();
     }
-    if (buttonDoubleClicked()) {  // pirates_lasers.py:103
+    if (buttonDoubleClicked()) {  // pirates_lasers.py:108
         if (isAlone()) {
             cycle_kind();
         }
     }
-    if (buttonMultiClicked()) {  // pirates_lasers.py:176
+    if (buttonMultiClicked()) {  // pirates_lasers.py:186
         ask_reset();
     }
 }
 
 // A message arrived on `face`: run its handler.  [generated by blinkc]
 static void deliver(uint8_t code, uint8_t face) {
-    if ((code >= 1) && (code < 4)) {  // pirates_lasers.py:37
-        laser(face, (uint8_t)(code - 1));  // pirates_lasers.py:144
-    } else if (code == 4) {  // pirates_lasers.py:38
-        repaired(face);  // pirates_lasers.py:163
-    } else if (code >= 5) {  // pirates_lasers.py:39
-        if (((uint8_t)(code - 5) & 1) != 0) {
-            flood_answered(((uint8_t)(code - 5) >> 1), face);
+    if ((code >= 1) && (code < 5)) {  // pirates_lasers.py:42
+        laser(face, (uint8_t)(code - 1));  // pirates_lasers.py:143
+    } else if (code == 5) {  // pirates_lasers.py:43
+        repaired(face);  // pirates_lasers.py:167
+    } else if (code >= 6) {  // pirates_lasers.py:44
+        if (((uint8_t)(code - 6) & 1) != 0) {
+            flood_answered(((uint8_t)(code - 6) >> 1), face);
         } else {
-            flood_receive(((uint8_t)(code - 5) >> 1), face);
+            flood_receive(((uint8_t)(code - 6) >> 1), face);
         }
     }
 }
 
 // A message could not be delivered out of `face`: nobody is there.  [generated by blinkc]
 static void bounce(uint8_t code, uint8_t face) {
-    if (code >= 5) {  // pirates_lasers.py:39
-        if (((uint8_t)(code - 5) & 1) != 0) {
+    if (code >= 6) {  // pirates_lasers.py:44
+        if (((uint8_t)(code - 6) & 1) != 0) {
         } else {
-            flood_answered(((uint8_t)(code - 5) >> 1), face);
+            flood_answered(((uint8_t)(code - 6) >> 1), face);
         }
     }
 }
 
 // Flood k reached this tile.  [generated by blinkc]
 static void on_flood(uint8_t k) {
-    if (k == 0) {  // pirates_lasers.py:39
-        forget_beams();  // pirates_lasers.py:128
-    } else if (k == 1) {  // pirates_lasers.py:40
-        reset();  // pirates_lasers.py:181
-    } else if (k == 2) {  // pirates_lasers.py:41
-        ship_sank();  // pirates_lasers.py:171
+    if (k == 0) {  // pirates_lasers.py:44
+        reset();  // pirates_lasers.py:191
+    } else if (k == 1) {  // pirates_lasers.py:45
+        ship_sank();  // pirates_lasers.py:175
     }
 }
 
-// Flood k, started here, has reached every tile.  [generated by blinkc]
-static void on_flood_done(uint8_t k) {
-    if (k == 0) {  // pirates_lasers.py:39
-        fire();  // pirates_lasers.py:133
-    }
+// A neighbour arrived on `face`.  [generated by blinkc]
+static void on_neighbor_joined(uint8_t face) {
+    touched(face);  // pirates_lasers.py:180
 }
 
 // The hull the neighbour on `face` broadcasts.  [generated by blinkc]
@@ -703,11 +775,12 @@ static uint8_t broadcast_bits(void) {
 
 // Set the LEDs (every pass).  [generated by blinkc]
 static void display(void) {
-    show();  // pirates_lasers.py:192
+    show();  // pirates_lasers.py:201
 }
 
 // Runs once at power-up.  [generated by blinkc]
 void setup(void) {
+    engine_setup();
     randomize();  // pirates_lasers.py:21
 }
 
@@ -716,6 +789,7 @@ void setup(void) {
 extern "C" BLINKC_EXPORT uint32_t blinkc_quiet_until(void) { return engine_quiet_until(); }
 extern "C" BLINKC_EXPORT void blinkc_display(void) { display(); }
 extern "C" BLINKC_EXPORT uint8_t blinkc_idle(void) { return engine_idle(); }
+extern "C" BLINKC_EXPORT uint8_t blinkc_links(void) { return engine_links(); }
 extern "C" BLINKC_EXPORT int32_t blinkc_value_hull(void) { return (int32_t)value_hull(); }
 extern "C" BLINKC_EXPORT int32_t blinkc_value_illegal(void) { return (int32_t)value_illegal(); }
 extern "C" BLINKC_EXPORT const blinkc_field_t blinkc_state_fields[] = {
@@ -724,7 +798,6 @@ extern "C" BLINKC_EXPORT const blinkc_field_t blinkc_state_fields[] = {
     BLINKC_FIELD(water),
     BLINKC_FIELD(orient),
     BLINKC_FIELD(sunk),
-    BLINKC_FIELD(crossed),
     BLINKC_FIELD(shots),
     BLINKC_FIELD(flash_faces),
     BLINKC_FIELDS_END
