@@ -127,7 +127,8 @@ def test_a_game_too_big_for_the_tile_fails_with_a_report(standin_sdk, tmp_path):
     (tmp_path / "Big").mkdir()
     (tmp_path / "Big/Big.ino").write_text(
         "#include <avr/pgmspace.h>\nconst byte hugeTable[6000] PROGMEM = {1};\n"
-        "void setup() {}\nvoid loop() { setColor(pgm_read_byte(&hugeTable[millis() % 6000])); }\n"
+        "void setup() {}\n"
+        "void loop() { setValueSentOnAllFaces(pgm_read_byte(&hugeTable[millis() % 6000])); }\n"
     )
     (tmp_path / "out").mkdir()
     (tmp_path / "out/Big.ino.with_bootloader.hex").write_text("from an earlier build")
