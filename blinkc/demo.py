@@ -27,6 +27,11 @@ def hp_line(ship: Cluster) -> str:
 
 
 def main() -> None:
+    missing = [p for p in (GAME, LAYOUT) if not p.is_file()]
+    if missing:  # an installed blinkc has no firmware/ or examples/ beside it
+        sys.exit(f"The demo plays {GAME.relative_to(ROOT)} on {LAYOUT.relative_to(ROOT)} from a "
+                 f"checkout of blinkc, and {missing[0]} is not there: run `make demo` in a "
+                 "checkout of blinkc.")
     out = sys.stdout
     color = use_color(out)
     print(f"== 1. Compile {GAME.relative_to(ROOT)}")

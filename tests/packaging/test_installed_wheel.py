@@ -243,3 +243,10 @@ def test_check_gen_emulate_both_backends_and_build_outside_the_checkout(installe
         built = installed.blinkc("build", "counter.py", "-o", str(out), *sdk)
         assert "Flash:" in built.stdout
         assert (out / "counter.ino.with_bootloader.hex").is_file()
+
+
+def test_the_demo_says_it_needs_a_checkout(installed: Installed):
+    done = subprocess.run([str(installed.bin / "python"), "-m", "blinkc.demo"], cwd=installed.work,
+                          env=installed.env, capture_output=True, text=True, check=False)
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    assert "checkout of blinkc" in done.stderr and "make demo" in done.stderr
