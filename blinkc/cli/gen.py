@@ -15,7 +15,8 @@ from . import main
 @click.option("-o", "--out", "out_dir", default="out", show_default=True,
               type=click.Path(file_okay=False), help="Folder to write the sketch folder into.")
 @click.option("--force", is_flag=True,
-              help="Write the sketch even over a file (or into a folder) blinkc did not write.")
+              help="Write the sketch even into a folder blinkc did not create, or over a sketch "
+                   "that blinkc did not write or that was edited since.")
 def gen(game: str, out_dir: str, force: bool) -> None:
     """Generate the Arduino sketch for GAME: OUT/<game>/<game>.ino, ready for the Arduino IDE.
 

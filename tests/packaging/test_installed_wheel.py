@@ -113,14 +113,15 @@ def test_the_wheel_has_every_file_of_the_package_and_the_sdist_what_the_tests_ne
     with zipfile.ZipFile(dists.wheel) as z:
         in_wheel = set(z.namelist())
     package = {f"blinkc/{f}" for f in _files_under(dists.tree / "blinkc")}
-    assert package - in_wheel == set(), "files of blinkc/ missing from the wheel"
+    assert package - in_wheel == set(), (
+        "files of blinkc/ missing from the wheel: add them to package-data in pyproject.toml")
     assert not [n for n in in_wheel if n.startswith(("tests/", "templates/"))]
 
     with tarfile.open(dists.sdist) as tar:
         top = dists.sdist.name.removesuffix(".tar.gz")
         in_sdist = {n.removeprefix(f"{top}/") for n in tar.getnames()}
     wanted = {f for f in _files_under(dists.tree) if not f.startswith(".")}
-    assert wanted - in_sdist == set(), "files of the source tree missing from the sdist"
+    assert wanted - in_sdist == set(), "files missing from the sdist: add them to MANIFEST.in"
 
     assert "License-Expression: MIT" in _metadata(dists.wheel)
 
