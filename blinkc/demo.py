@@ -27,6 +27,11 @@ def hp_line(ship: Cluster) -> str:
 
 
 def main() -> None:
+    missing = [p for p in (GAME, LAYOUT) if not p.is_file()]
+    if missing:  # an installed blinkc has no firmware/ or examples/ beside it
+        sys.exit(f"The demo plays {GAME.relative_to(ROOT)} on {LAYOUT.relative_to(ROOT)} from a "
+                 f"checkout of blinkc, and {missing[0]} is not there: run `make demo` in a "
+                 "checkout of blinkc.")
     out = sys.stdout
     color = use_color(out)
     print(f"== 1. Compile {GAME.relative_to(ROOT)}")
@@ -34,12 +39,18 @@ def main() -> None:
     print(describe(program))
     tile_class(GAME)  # the Python backend's tile program
     try:
-        from .backends.cpp import generate_sketch
-
-        ino = generate_sketch(GAME, OUT)
-        print(f"\nArduino sketch for the Blinks SDK written to {ino.relative_to(ROOT)}")
+        from .backends.cpp import generate_cpp
     except ImportError:
         print("\n(the C++ backend is not available in this version)")
+    else:
+        from .build.errors import BuildError
+        from .build.outputs import write_generated
+
+        try:  # like `blinkc gen`: never over a sketch blinkc did not write
+            ino = write_generated(OUT / program.name, f"{program.name}.ino", generate_cpp(program))
+            print(f"\nArduino sketch for the Blinks SDK written to {ino.relative_to(ROOT)}")
+        except BuildError as e:
+            print(f"\nThe Arduino sketch was not written: {e}")
 
     print(f"\n== 2. A ship in the emulator ({LAYOUT.relative_to(ROOT)})")
     ship = Cluster(GAME, LAYOUT, seed=1)

@@ -51,8 +51,7 @@ from ..ir.walk import walk_stmts
 from ..runtime.color import channels
 from .ranges import Ranges, repeatable
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
-PACKAGED_TEMPLATES = Path(__file__).resolve().parent / "templates"
+TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 #: Names the generated code must not take (C++ keywords, blinklib and Arduino names).
 RESERVED = set("""
@@ -395,8 +394,7 @@ def _const_type(v: int) -> str:
 
 
 def _environment() -> jinja2.Environment:
-    folder = TEMPLATES if TEMPLATES.is_dir() else PACKAGED_TEMPLATES
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(folder)), autoescape=False,
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=False,
                               keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
                               undefined=jinja2.StrictUndefined)
 

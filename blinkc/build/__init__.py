@@ -15,6 +15,7 @@ from . import arduino_cli
 from .compile import LinkOverflow, compile_sketch
 from .errors import BuildError, ToolError
 from .hexmerge import BUILTIN_BASE, GAME_MAX_BYTES, merge_with_bios
+from .outputs import OutputRefused, claim_folder
 from .sdk import Sdk, find_sdk
 from .size import RAM_LIMIT, BudgetExceeded, SizeReport, elf_report, report_for
 from .sketch import Sketch, copy_sketch, find_sketch
@@ -25,6 +26,7 @@ __all__ = [
     "BudgetExceeded",
     "BuildError",
     "BuildResult",
+    "OutputRefused",
     "Sdk",
     "SizeReport",
     "ToolError",
@@ -92,15 +94,32 @@ def build(
     sdk: Sdk | str | Path | None = None,
     backend: str = "auto",
     toolchain: Toolchain | None = None,
+    force: bool = False,
 ) -> BuildResult:
     """Build SKETCH.ino / SKETCH_DIR / GAME.py into `out_dir`; raise BuildError on any problem
-    (BudgetExceeded when it does not fit the tile, after writing the size report)."""
+    (BudgetExceeded when it does not fit the tile, after writing the size report).
+
+    `out_dir` must be new, empty or made by an earlier blinkc build; any other folder is
+    refused (OutputRefused) unless `force` (see blinkc.build.outputs)."""
     if backend not in BACKENDS:
         raise BuildError(f"Unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}.")
     sdk = sdk if isinstance(sdk, Sdk) else find_sdk(sdk)
-    out = Path(out_dir).resolve()
-    out.mkdir(parents=True, exist_ok=True)
-    sketch = prepare_source(Path(source), out)
+    if not Path(source).exists():
+        raise BuildError(f"{source} does not exist.")
+    out = claim_folder(Path(out_dir), force=force, what="the build")
+    try:
+        return _build(Path(source), out, sdk, backend, toolchain)
+    except OSError as exc:  # e.g. a file in the build folder that cannot be replaced
+        raise BuildError(
+            f"Cannot build into {out}: {exc.filename or out}: {exc.strerror or exc}.",
+            "blinkc needs to read the sketch and the SDK and to write the output folder "
+            "(choose another one with -o).",
+        ) from None
+
+
+def _build(source: Path, out: Path, sdk: Sdk, backend: str, toolchain: Toolchain | None
+           ) -> BuildResult:
+    sketch = prepare_source(source, out)
     base, flash_limit, ram_limit = limits(sdk)
 
     use_cli = backend == "arduino-cli" or (backend == "auto" and arduino_cli.usable(sdk))
@@ -149,4 +168,12 @@ def build_for_flash(
     The build goes to `out_dir` (default: build/<name> under the working folder)."""
     path = Path(path)
     name = path.stem if path.suffix else path.name
-    return build(path, out_dir or Path("build") / name, sdk=sdk).with_bootloader
+    out = Path(out_dir or Path("build") / name)
+    try:
+        return build(path, out, sdk=sdk).with_bootloader
+    except OutputRefused as refused:
+        raise OutputRefused(
+            refused.message,
+            f"Move {out} away, or build into a folder of your choice with "
+            f"`blinkc build {path} -o FOLDER` and flash FOLDER/{name}.ino.with_bootloader.hex.",
+        ) from None

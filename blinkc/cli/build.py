@@ -40,13 +40,23 @@ from . import main
     show_default=True,
     help="How many of the largest functions/variables to list.",
 )
-def build_command(source: Path, out_dir: Path, sdk: Path | None, backend: str, top: int) -> None:
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Build into OUT even if blinkc did not create it (same-named files are replaced).",
+)
+def build_command(
+    source: Path, out_dir: Path, sdk: Path | None, backend: str, top: int, force: bool
+) -> None:
     """Build SKETCH.ino, a sketch folder, or GAME.py into OUT: the sketch folder,
-    .elf, .hex, .with_bootloader.hex (game + BIOS, for ISP) and a size report."""
+    .elf, .hex, .with_bootloader.hex (game + BIOS, for ISP) and a size report.
+
+    OUT must be new, empty, or made by an earlier blinkc build (blinkc marks it with a
+    .blinkc-output file); any other folder is refused unless --force."""
     try:
         found = find_sdk(sdk)
         click.echo(f"Blinks SDK: {found.describe()}")
-        result = build_firmware(source, out_dir, sdk=found, backend=backend)
+        result = build_firmware(source, out_dir, sdk=found, backend=backend, force=force)
     except BudgetExceeded as over:
         raise click.ClickException(over.message) from None
     except BuildError as err:

@@ -131,6 +131,33 @@ EVENTS: dict[str, tuple[str, ...]] = {
 }
 
 
+#: Windows cannot create files with these names (with or without an extension).
+_DEVICE_NAMES = {"con", "prn", "aux", "nul", *(f"{p}{i}" for p in ("com", "lpt") for i in range(1, 10))}
+
+
+def name_problem(name: Any) -> str | None:
+    """Why `name` cannot be a game's name, or None. The name becomes the sketch's folder and
+    file (`OUT/<name>/<name>.ino`): Arduino's sketch-name rule (letters, digits, `_`, `-`, `.`,
+    a letter or digit first, at most 63 characters), no trailing dot, no Windows device name."""
+    if not isinstance(name, str):
+        return f"a game's name is a string, not {type(name).__name__} {name!r}"
+    if not name:
+        return "the game's name is empty"
+    bad = sorted({c for c in name if not (c.isascii() and (c.isalnum() or c in "_-."))})
+    if bad:
+        return (f"the game's name {name!r} has {', '.join(map(repr, bad))} in it: it names the "
+                "sketch's folder and file, so it may hold only ASCII letters, digits, '_', '-' and '.'")
+    if not name[0].isalnum():
+        return f"the game's name {name!r} must start with a letter or a digit"
+    if name.endswith("."):
+        return f"the game's name {name!r} must not end with '.'"
+    if len(name) > 63:
+        return f"the game's name is {len(name)} characters long; Arduino allows at most 63"
+    if name.split(".")[0].lower() in _DEVICE_NAMES:
+        return f"the game's name {name!r} is reserved on Windows (a device name)"
+    return None
+
+
 @dataclass(eq=False)
 class Game:
     """One game: the state machine of a single tile, shared by every tile."""
@@ -150,6 +177,11 @@ class Game:
     timers: list[TimerDecl] = field(default_factory=list)
     handlers: list[Handler] = field(default_factory=list)
     problems: list[DslError] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        problem = name_problem(self.name)
+        if problem:
+            self.problems.append(DslError(self.loc, problem, 'name it like Game("my_game")'))
 
     # -------------------------------------------------------------- declarations
     def kinds(self, *members: str) -> Enum:

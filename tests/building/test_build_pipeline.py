@@ -127,9 +127,11 @@ def test_a_game_too_big_for_the_tile_fails_with_a_report(standin_sdk, tmp_path):
     (tmp_path / "Big").mkdir()
     (tmp_path / "Big/Big.ino").write_text(
         "#include <avr/pgmspace.h>\nconst byte hugeTable[6000] PROGMEM = {1};\n"
-        "void setup() {}\nvoid loop() { setColor(pgm_read_byte(&hugeTable[millis() % 6000])); }\n"
+        "void setup() {}\n"
+        "void loop() { setValueSentOnAllFaces(pgm_read_byte(&hugeTable[millis() % 6000])); }\n"
     )
     (tmp_path / "out").mkdir()
+    (tmp_path / "out/.blinkc-output").write_text("")  # a folder of an earlier blinkc build
     (tmp_path / "out/Big.ino.with_bootloader.hex").write_text("from an earlier build")
     with pytest.raises(BudgetExceeded) as info:
         build(tmp_path / "Big", tmp_path / "out", sdk=standin_sdk, backend="avr-gcc")

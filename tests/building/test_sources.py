@@ -47,6 +47,18 @@ def test_game_py_is_generated_by_the_cpp_backend_then_built(standin_sdk, tmp_pat
     assert hex_path.is_file()
 
 
+ROOT = Path(__file__).resolve().parents[2]
+GAMES = [ROOT / "firmware" / "pirates_lasers.py", *sorted((ROOT / "tests/golden/games").glob("*.py"))]
+
+
+@pytest.mark.parametrize("game", GAMES, ids=[g.stem for g in GAMES])
+def test_a_games_generated_sketch_builds_against_the_standin_sdk(standin_sdk, game, tmp_path):
+    require_tools(*AVR_TOOLS)
+    result = build(game, tmp_path / "out", sdk=standin_sdk, backend="avr-gcc")
+    assert result.sketch.main == (tmp_path / "out" / game.stem / f"{game.stem}.ino").resolve()
+    assert result.with_bootloader.is_file() and result.report.flash > 0
+
+
 FAKE_CLI = """#!{python}
 # A stand-in arduino-cli for tests: records its arguments and hands back a
 # prebuilt ELF and hex as `arduino-cli compile --build-path DIR` would.
