@@ -236,3 +236,26 @@ def test_workshop_with_avrdude_asks_for_each_tile(avrdude, game_hex, game_image)
     assert r.output.count("No chip answers on the ISP lines") == 2   # not counted as failures
     assert "Workshop: 2 tiles flashed, 0 failed." in r.output
     assert all(bytes(c.flash) == game_image.flat(16384) for c in sim.workbench.tiles)
+
+
+def test_flash_refuses_devices_and_pipes_without_reading_them(tmp_path):
+    import os
+
+    assert_clean_failure(blinkc("flash", "/dev/zero", "--dry-run"), "not a regular file")
+    fifo = tmp_path / "game.hex"
+    os.mkfifo(fifo)
+    assert_clean_failure(blinkc("flash", fifo, "--dry-run"), "not a regular file", "a pipe")
+
+
+@pytest.mark.parametrize("cut", ["truncated", "joined"])
+def test_flash_refuses_a_truncated_or_joined_hex_and_sends_nothing(cut, game_hex, tmp_path):
+    text = game_hex.read_text()
+    lines = text.splitlines(keepends=True)
+    path = tmp_path / f"{cut}.hex"
+    path.write_text("".join(lines[:len(lines) // 2]) if cut == "truncated" else text + text)
+    sim = ProgrammerSim("stk500v1")
+    with sim.serve_pty() as pty:
+        r = blinkc("flash", path, "--port", pty.port)
+    assert_clean_failure(r, "end-of-file record")
+    assert sim.links == [] or all(link.bytes_in == 0 for link in sim.links)
+    assert sim.chip.erases == 0 and sim.chip.page_writes == 0

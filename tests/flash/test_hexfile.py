@@ -34,9 +34,15 @@ def test_extended_segment_address_record():
     assert parse_hex(text).segments == ((0x1010, b"\xaa"),)
 
 
-def test_crlf_and_stuff_after_eof_are_fine():
-    text = record(0x1700, 0x00, b"\x01\x02") + "\r\n" + EOF_RECORD + "\r\nnot read\r\n"
+def test_crlf_and_blank_space_after_eof_are_fine():
+    text = record(0x1700, 0x00, b"\x01\x02") + "\r\n" + EOF_RECORD + "\r\n\r\n  \x1a"
     assert parse_hex(text.encode()).segments == ((0x1700, b"\x01\x02"),)
+
+
+def test_anything_but_blank_space_after_eof_is_refused():
+    text = record(0x1700, 0x00, b"\x01\x02") + "\r\n" + EOF_RECORD + "\r\nnot read\r\n"
+    with pytest.raises(HexFileError, match="not the last record"):
+        parse_hex(text.encode())
 
 
 @pytest.mark.parametrize("text, words", [
@@ -44,8 +50,8 @@ def test_crlf_and_stuff_after_eof_are_fine():
     (":02170000AAZZ11\n", "non-hex characters"),
     ("02170000AABB00\n", "must start with ':'"),
     (":02170000AABB00\n", "checksum is 0x00, should be 0x82"),
-    (":03170000AABB7C\n", "invalid length"),
-    (":0217000" + "9AABB73\n", "invalid record type"),
+    (":03170000AABB7C\n", "says 3 data bytes but has 2"),
+    (record(0x1700, 0x09, b"\xaa\xbb") + "\n", "unknown record type 0x09"),
     (":00000001FE\n", "line 1"),
 ])
 def test_bad_records_name_the_line_and_problem(text, words):
@@ -204,3 +210,72 @@ def test_hex_looking_garbage_never_crashes(lines):
         parse_hex("\n".join(lines))
     except HexFileError:
         pass
+
+
+# -- the whole file is checked before anything is written (issue 11) -----------------
+
+def _blinks_hex() -> str:
+    return synthetic_image([(0x1700, 100), (0x2E00, 0x1200)], seed=3).to_hex()
+
+
+def test_a_truncated_file_without_its_end_of_file_record_is_refused():
+    lines = _blinks_hex().splitlines()
+    half = "\n".join(lines[:len(lines) // 2]) + "\n"        # half a BIOS, no EOF record
+    with pytest.raises(HexFileError, match="no end-of-file record") as e:
+        parse_hex(half, source="half.hex")
+    assert "truncated" in e.value.cause and e.value.fix
+
+
+def test_a_file_cut_in_the_middle_of_a_record_is_refused():
+    text = _blinks_hex()
+    with pytest.raises(HexFileError, match=r"half\.hex"):
+        parse_hex(text[:len(text) // 2], source="half.hex")
+
+
+def test_an_end_of_file_record_in_the_middle_is_refused():
+    a = _blinks_hex()
+    b = synthetic_image([(0x1800, 10)], seed=4).to_hex()
+    with pytest.raises(HexFileError, match="end-of-file record on line") as e:
+        parse_hex(a + b, source="joined.hex")          # `cat a.hex b.hex`
+    assert "joined" in e.value.cause
+
+
+def test_two_end_of_file_records_are_refused():
+    with pytest.raises(HexFileError, match="end-of-file record on line 2"):
+        parse_hex("\n".join([record(0x1700, 0, b"\x01"), EOF_RECORD, EOF_RECORD, ""]))
+
+
+@pytest.mark.parametrize("text, words", [
+    (":FF17000000AA\n" + EOF_RECORD, "says 255 data bytes"),
+    (record(0, 0x02, b"\x01\x02\x03\x04") + "\n" + EOF_RECORD, "needs 2 data bytes"),
+    (record(0x1700, 0, b"\x06") + "\n" + record(0, 0x01, b"\xaa"), "end-of-file record"),
+    (record(0xFFF8, 0, bytes(16)) + "\n" + EOF_RECORD, "crosses a 64 KB boundary"),
+    (record(0x1700, 0, b"\x06") + "\n" + record(0x1700, 0x07, b"") + "\n" + EOF_RECORD,
+     "record type 0x07"),
+])
+def test_malformed_records_are_refused(text, words):
+    with pytest.raises(HexFileError, match=words):
+        parse_hex(text, source="bad.hex")
+
+
+def test_dev_zero_is_refused_without_reading_it():
+    with pytest.raises(HexFileError, match="not a regular file"):
+        load_image("/dev/zero")
+
+
+def test_a_fifo_is_refused_without_hanging(tmp_path):
+    import os
+
+    fifo = tmp_path / "game.hex"
+    os.mkfifo(fifo)
+    with pytest.raises(HexFileError, match="not a regular file"):
+        load_image(fifo)
+
+
+def test_a_file_too_big_for_a_tile_image_is_refused_unread(tmp_path):
+    big = tmp_path / "big.hex"
+    with big.open("wb") as f:
+        f.truncate(50 * 1024 * 1024)                  # sparse: 50 MB, nothing on disk
+    with pytest.raises(HexFileError, match="too big to be an image") as e:
+        load_image(big)
+    assert e.value.fix
