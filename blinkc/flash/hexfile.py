@@ -369,18 +369,106 @@ def check_image(image: Image, part: Part, layout: BlinksLayout | None) -> list[s
                   "0x1700 and merged with the BIOS",
             fix="flash the merged GAME.with_bootloader.hex (blinkc builds it from GAME.py); "
                 "for a non-Blinks image use --raw")
-    if not image.bytes_in(layout.bios):
-        raise ImageError(
-            f"{image.source} has no BIOS (nothing at 0x{layout.bios.start:04X}-"
-            f"0x{layout.bios.stop - 1:04X}).",
-            cause="every ISP flash erases the whole chip, so this image would leave the "
-                  "tile without its BIOS: it would not run, blink or share games",
-            fix="flash the merged GAME.with_bootloader.hex, not the plain sketch hex; "
-                "use --raw only for a non-Blinks image")
+    check_bios(image, part, layout)
     game = image.bytes_in(layout.builtin_game)
     if not game:
         warnings.append("the image has no game at 0x1700: the tile will have the BIOS only")
     return warnings
+
+
+def check_bios(image: Image, part: Part, layout: BlinksLayout) -> None:
+    """ImageError unless the BIOS area holds something that really is a BIOS.
+
+    Bytes there are not enough (a 6,144-byte game reaches 0x2EFF). The chip
+    resets into the BIOS's vector table at 0x3800 and games call the BIOS
+    through its slots there, so the reset slot and every entry slot must be a
+    JMP or RJMP to an address inside the BIOS area that the image fills with
+    code (not the erased 0xFFFF). Only the AVR instruction encoding and the
+    documented entry slots are used: nothing of the BIOS itself.
+    """
+    bios = layout.bios
+    held = image.bytes_in(bios)
+    fix = ("flash the merged GAME.with_bootloader.hex (blinkc builds it from GAME.py with the "
+           "Blinks SDK's BIOS), not the plain sketch hex; use --raw only for a non-Blinks image")
+    spill = _game_spill(image, layout)
+    if spill:
+        end = spill - 1
+        size = spill - layout.builtin_game.start
+        over = size - layout.max_game_bytes
+        if not held or _bios_problem(image, part, layout) is not None:
+            raise ImageError(
+                f"{image.source}: the game runs past the end of its area: bytes from "
+                f"0x{layout.builtin_game.start:04X} to 0x{end:04X} ({size:,} bytes, {over:,} over "
+                f"the {layout.max_game_bytes:,}-byte limit, into the BIOS area at "
+                f"0x{bios.start:04X}), and there is no BIOS.",
+                cause="the game is too big for a Blink, or the image was not merged with the "
+                      "BIOS; every ISP flash erases the whole chip, so the tile would have no BIOS",
+                fix="make the game smaller (`blinkc size` shows what takes the space), then "
+                    "flash the merged GAME.with_bootloader.hex")
+    if not held:
+        raise ImageError(
+            f"{image.source} has no BIOS (nothing at 0x{bios.start:04X}-0x{bios.stop - 1:04X}).",
+            cause="every ISP flash erases the whole chip, so this image would leave the "
+                  "tile without its BIOS: it would not run, blink or share games",
+            fix=fix)
+    problem = _bios_problem(image, part, layout)
+    if problem is not None:
+        raise ImageError(
+            f"{image.source} has no BIOS: 0x{bios.start:04X}-0x{bios.stop - 1:04X} holds "
+            f"{held:,} bytes, but not a BIOS ({problem}).",
+            cause=f"a Blink resets into the BIOS's vector table at 0x{layout.bios_vectors:04X} "
+                  "(the extended fuse 0xF8 sends it there) and games call the BIOS through it; "
+                  "these bytes are something else: an image for another board, a damaged "
+                  "merge, or a game that overlaps the BIOS area",
+            fix=fix)
+
+
+def _game_spill(image: Image, layout: BlinksLayout) -> int:
+    """One past the end of the run that starts in the game area, if it crosses its end."""
+    game_end = layout.builtin_game.stop
+    for addr, data in image.segments:
+        if addr < game_end < addr + len(data) and addr >= layout.builtin_game.start:
+            return addr + len(data)
+    return 0
+
+
+def _bios_problem(image: Image, part: Part, layout: BlinksLayout) -> str | None:
+    """Why the BIOS vector table is not one, or None if every needed slot is a good jump."""
+    flat = image.flat(part.flash_size)
+    defined = bytearray(part.flash_size)
+    for addr, data in image.segments:
+        defined[addr:addr + len(data)] = b"\x01" * len(data)
+
+    def word(a: int) -> int | None:
+        if a < 0 or a + 1 >= part.flash_size or not (defined[a] and defined[a + 1]):
+            return None
+        return flat[a] | flat[a + 1] << 8
+
+    for n in layout.bios_entries:
+        slot = layout.bios_vectors + 4 * n
+        name = "the reset vector" if n == 0 else f"BIOS entry vector {n}"
+        w = word(slot)
+        if w is None:
+            return f"{name} at 0x{slot:04X} is missing"
+        if w & 0xFE0E == 0x940C:                       # JMP k: 1001 010k kkkk 110k + 16 bits
+            low = word(slot + 2)
+            if low is None:
+                return f"{name} at 0x{slot:04X} is half a JMP"
+            target = (((w >> 3) & 0x3E | w & 1) << 16 | low) * 2
+        elif w & 0xF000 == 0xC000:                     # RJMP k: 1100 kkkk kkkk kkkk
+            k = w & 0x0FFF
+            k -= 0x1000 if k & 0x0800 else 0
+            target = (slot + 2 + 2 * k) % part.flash_size
+        else:
+            return f"{name} at 0x{slot:04X} is 0x{w:04X}, not a jump"
+        if target not in layout.bios:
+            return (f"{name} at 0x{slot:04X} jumps to 0x{target:04X}, outside the BIOS area "
+                    f"0x{layout.bios.start:04X}-0x{layout.bios.stop - 1:04X}")
+        code = word(target)
+        if code is None or code == 0xFFFF:
+            return (f"{name} at 0x{slot:04X} jumps to 0x{target:04X}, where the image has "
+                    "no code")
+    return None
 
 
 def synthetic_image(segments: Iterable[tuple[int, int]], seed: int = 1,
@@ -397,4 +485,32 @@ def synthetic_image(segments: Iterable[tuple[int, int]], seed: int = 1,
             x ^= x >> 17
             x ^= (x << 5) & 0xFFFFFFFF
             cells[a] = x & 0xFF
+    return Image.from_map(cells, source)
+
+
+def synthetic_bios(seed: int = 1, small: bool = False) -> dict[int, int]:
+    """Made-up bytes that pass `check_bios`: random bytes with a vector table at 0x3800.
+
+    Every slot of the table is an RJMP (and a NOP) to random bytes in the same
+    page. `small` fills only that page (128 bytes) instead of 0x2E00-0x3FFF.
+    Never real BIOS code: the bytes come from `synthetic_image`.
+    """
+    region = [(0x3800, 128)] if small else [(0x2E00, 0x4000 - 0x2E00)]
+    cells = synthetic_image(region, seed=seed).to_map()
+    for n in range(17):
+        slot = 0x3800 + 4 * n
+        target = 0x3844 + 2 * n
+        k = (target - (slot + 2)) // 2
+        w = 0xC000 | (k & 0x0FFF)
+        cells[slot], cells[slot + 1], cells[slot + 2], cells[slot + 3] = w & 0xFF, w >> 8, 0, 0
+        if cells[target] == cells[target + 1] == 0xFF:
+            cells[target] = 0x00
+    return cells
+
+
+def synthetic_blinks_image(game: int = 5000, seed: int = 12, source: str = "<synthetic>",
+                           small_bios: bool = False) -> Image:
+    """A with-bootloader image for tests: a made-up game at 0x1700 and `synthetic_bios`."""
+    cells = synthetic_image([(0x1700, game)], seed=seed).to_map() if game else {}
+    cells.update(synthetic_bios(seed + 1, small=small_bios))
     return Image.from_map(cells, source)

@@ -259,3 +259,13 @@ def test_flash_refuses_a_truncated_or_joined_hex_and_sends_nothing(cut, game_hex
     assert_clean_failure(r, "end-of-file record")
     assert sim.links == [] or all(link.bytes_in == 0 for link in sim.links)
     assert sim.chip.erases == 0 and sim.chip.page_writes == 0
+
+
+def test_flash_refuses_a_game_that_spills_into_the_bios_area(tmp_path):
+    path = tmp_path / "big.hex"
+    synthetic_image([(0x1700, 6144)]).write_hex(path)            # no BIOS, reaches 0x2EFF
+    sim = ProgrammerSim("stk500v2")
+    with sim.serve_pty() as pty:
+        r = blinkc("flash", path, "--port", pty.port, "-c", "stk500v2")
+    assert_clean_failure(r, "runs past the end of its area", "256 over")
+    assert sim.chip.erases == 0
