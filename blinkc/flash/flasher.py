@@ -4,7 +4,8 @@ The policy lives here, whatever the protocol:
   * the signature must be the part's, and a blank one means "no chip";
   * pages that are all 0xFF are not written (the erase already left them so);
   * everything written is read back and compared, always;
-  * the extended fuse is written only if it differs, and read back;
+  * the extended fuse is judged from two reads that agree, written only if it
+    differs, only ever to 0xF8, and read back (twice) after the write;
   * no other fuse and never the lock bits.
 """
 
@@ -27,7 +28,7 @@ from .hexfile import Image
 from .isp import IspProgrammer, Timeouts
 from .stk500v1 import Stk500v1
 from .stk500v2 import Stk500v2
-from .targets import Part, chip_name, signature_is_blank
+from .targets import BLINKS, Part, chip_name, signature_is_blank
 from .transport import SerialTransport, Transport
 
 VERIFY_BLOCK = 256
@@ -209,12 +210,47 @@ def _verify_error(image: Image, start: int, bad: list[int], got: bytes, expected
         address=first)
 
 
+FUSE_READS = 2      # a fuse is judged only from this many reads that agree
+
+
+def check_efuse_value(value: int) -> None:
+    """The one fuse value blinkc ever writes: a Blink's extended fuse, 0xF8."""
+    if value != BLINKS.efuse:
+        raise FlashError(
+            f"Refusing to write 0x{value:02X} to the extended fuse: blinkc writes only the "
+            f"extended fuse 0x{BLINKS.efuse:02X}, the value every Blink needs.",
+            cause="a program asked the flasher for another fuse value",
+            fix="use --raw to leave the fuses alone, or set other fuses with avrdude yourself")
+
+
+def read_fuse_surely(prog: IspProgrammer, which: str, reads: int = FUSE_READS) -> int:
+    """A fuse read `reads` times; ProtocolError unless every read agrees.
+
+    STK500v1 answers have no checksum: one flipped bit on the line turns the
+    extended fuse 0xF9 into 0xF8, so one read is not enough to decide anything.
+    """
+    values = [prog.read_fuse(which) for _ in range(reads)]
+    if len(set(values)) != 1:
+        raise ProtocolError(
+            f"Reading the {'extended' if which == 'ext' else which} fuse {reads} times gave "
+            f"different values ({', '.join(f'0x{v:02X}' for v in values)}); nothing was "
+            "written to the fuses.",
+            cause="a noisy or unreliable link between computer, programmer and tile "
+                  "(long or loose ISP wires, a flaky USB cable)",
+            fix="shorten the wires, use another USB cable/port, then flash again")
+    return values[0]
+
+
 def set_efuse(prog: IspProgrammer, part: Part, value: int, verify_only: bool,
               progress: Progress) -> tuple[int, bool]:
-    """Write the extended fuse only if its implemented bits differ; read it back."""
+    """Write the extended fuse only if its implemented bits differ; read it back.
+
+    Decided on reads that agree (`read_fuse_surely`), before and after the write.
+    """
+    check_efuse_value(value)
     progress.phase("Fuses")
     mask = part.efuse_mask
-    current = prog.read_fuse("ext")
+    current = read_fuse_surely(prog, "ext")
     if current & mask == value & mask:
         return current, False
     if verify_only:
@@ -223,7 +259,7 @@ def set_efuse(prog: IspProgrammer, part: Part, value: int, verify_only: bool,
             cause="the tile was programmed without the Blinks fuse settings",
             fix="flash it (without --verify-only); blinkc sets the extended fuse")
     prog.write_fuse("ext", value)
-    back = prog.read_fuse("ext")
+    back = read_fuse_surely(prog, "ext")
     if back & mask != value & mask:
         raise VerifyError(
             f"The extended fuse did not take 0x{value:02X} (reads 0x{back:02X}).",
@@ -236,6 +272,8 @@ def flash_image(prog: IspProgrammer, image: Image, part: Part, *, efuse: int | N
                 verify_only: bool = False, progress: Progress | None = None) -> FlashResult:
     """One tile, on a programmer that is already connected."""
     progress = progress or NullProgress()
+    if efuse is not None:
+        check_efuse_value(efuse)           # before anything is sent
     prog.enter_progmode()
     link_ok = True
     try:
