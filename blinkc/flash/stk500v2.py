@@ -27,6 +27,8 @@ PARAM_HW_VER, PARAM_SW_MAJOR, PARAM_SW_MINOR = 0x90, 0x91, 0x92
 PARAM_SCK_DURATION = 0x98
 
 MAX_READ = 256        # the answer body limit (275) fits 256 data bytes
+MIN_ANSWER, MAX_ANSWER = 2, 275     # an answer body: command id and status, up to AVR068's limit
+MAX_FRAME = MAX_ANSWER + 6          # with the 5-byte header and the checksum
 # SCK duration 2 is ~115 kHz, what avrdude's -B 5 picks for an STK500v2: slow
 # enough for a tile whose CPU starts at 1 MHz (ISP needs SCK < clock / 4).
 SLOW_SCK_DURATION = 2
@@ -54,7 +56,13 @@ class Stk500v2:
         return head + body + bytes([check])
 
     def _read_frame(self, timeout: float, what: str) -> bytes | None:
-        """The body of the next answer with our sequence number; None on silence."""
+        """The body of the next answer with our sequence number; None on silence.
+
+        A header that is not one, or a length no answer can have, is refused
+        at once (the wait is never longer than the biggest possible frame
+        takes on the wire) and the rest of the damaged frame is thrown away,
+        so the next command starts in sync.
+        """
         t = self.transport
         deadline = t.now() + timeout
         while True:
@@ -62,8 +70,13 @@ class Stk500v2:
             if not head:
                 return None
             if len(head) < 5 or head[0] != MESSAGE_START or head[4] != TOKEN:
+                self._resync()
                 raise self._garbled(head, what)
             size = (head[2] << 8) | head[3]
+            if not MIN_ANSWER <= size <= MAX_ANSWER:
+                self._resync()
+                raise self._garbled(head, what, detail=f"an answer {size:,} bytes long; they are "
+                                                       f"{MIN_ANSWER} to {MAX_ANSWER}")
             rest = t.read(size + 1, max(0.05, deadline - t.now()) + self._wire(size + 1))
             if len(rest) < size + 1:
                 raise DisconnectedError(
@@ -75,17 +88,24 @@ class Stk500v2:
             for b in head + rest:
                 check ^= b
             if check != 0:
+                self._resync()
                 raise self._garbled(head + rest, what, checksum=True)
             if head[1] == self._seq:
                 self._seq = (self._seq + 1) & 0xFF
                 return rest[:-1]
             # A late answer to an earlier attempt: skip it.
 
+    def _resync(self) -> None:
+        """Drop what is left of a damaged frame: wait at most one whole frame's wire time."""
+        self.transport.read(MAX_FRAME, 0.02 + self._wire(MAX_FRAME))
+        self.transport.discard_input()
+
     def _wire(self, nbytes: int) -> float:
         return wire_seconds(nbytes, self._baud) * 2
 
-    def _garbled(self, got: bytes, what: str, checksum: bool = False) -> ProtocolError:
-        detail = "bad checksum" if checksum else f"got {got[:6].hex(' ').upper()}"
+    def _garbled(self, got: bytes, what: str, checksum: bool = False,
+                 detail: str | None = None) -> ProtocolError:
+        detail = detail or ("bad checksum" if checksum else f"got {got[:6].hex(' ').upper()}")
         return ProtocolError(
             f"Garbled reply from the programmer on {self.transport.description} "
             f"({what}: {detail}).",

@@ -135,3 +135,57 @@ def test_the_wrong_protocol_is_recognised():
     with pytest.raises(ProtocolError, match="not as an STK500v2") as e2:
         Stk500v2(ProgrammerSim("stk500v1").transport(), ATMEGA168PB).connect()
     assert "arduinoisp" in e2.value.fix
+
+
+# -- a damaged STK500v2 length byte costs a moment, not seconds -------------------------
+
+def _damage_reply(sim, transport, number, damage):
+    """Apply `damage` to the `number`-th reply the simulated programmer sends."""
+    link, seen = transport.link, [0]
+    real = link.process
+
+    def process(data):
+        out = []
+        for reply in real(data):
+            seen[0] += 1
+            out.append(damage(bytearray(reply)) if seen[0] == number else reply)
+        return out
+
+    link.process = process
+
+
+def _length(value):
+    def damage(frame):
+        frame[2], frame[3] = value >> 8, value & 0xFF
+        return bytes(frame)
+    return damage
+
+
+@pytest.mark.parametrize("baud", [19200, 115200])
+@pytest.mark.parametrize("length", [0xFF00, 0x5500, 0x0116, 0x0000])
+def test_stk500v2_a_corrupted_length_is_refused_at_once(baud, length):
+    from blinkc.flash.errors import ProtocolError
+
+    sim = ProgrammerSim("stk500v2")
+    t = sim.transport(baud)
+    prog = Stk500v2(t, ATMEGA168PB)
+    prog.connect()
+    prog.enter_progmode()
+    _damage_reply(sim, t, 1, _length(length))          # the answer to the next command
+    start = t.now()
+    with pytest.raises(ProtocolError, match="Garbled reply") as e:
+        prog.read_signature()
+    assert t.now() - start < 1.5, f"waited {t.now() - start:.1f} s"
+    assert "bytes long" in e.value.what
+
+
+@pytest.mark.parametrize("baud", [19200, 115200])
+def test_stk500v2_resynchronises_after_a_corrupted_sign_on(baud):
+    sim = ProgrammerSim("stk500v2")
+    t = sim.transport(baud)
+    _damage_reply(sim, t, 1, _length(0xFF00))          # the first SIGN_ON answer
+    prog = Stk500v2(t, ATMEGA168PB)
+    assert "AVRISP_2" in prog.connect()
+    assert t.now() < 1.5
+    prog.enter_progmode()
+    assert prog.read_signature() == ATMEGA168PB.signature
