@@ -269,3 +269,21 @@ def test_flash_refuses_a_game_that_spills_into_the_bios_area(tmp_path):
         r = blinkc("flash", path, "--port", pty.port, "-c", "stk500v2")
     assert_clean_failure(r, "runs past the end of its area", "256 over")
     assert sim.chip.erases == 0
+
+
+def test_sync_timeout_lets_a_slow_programmer_connect(monkeypatch, game_hex, game_image):
+    # Every answer takes 1.5 s (virtual clock): a slow bridge. --sync-timeout 30 must be enough.
+    from blinkc.flash import flasher
+
+    sim = ProgrammerSim("stk500v1")
+    real = flasher.open_programmer
+
+    def slow(spec, part, *, port=None, baud=None, timeouts=None):
+        return real(spec, part, transport=sim.transport(latency=1.5), timeouts=timeouts)
+
+    monkeypatch.setattr("blinkc.cli.flash.open_programmer", slow)
+    r = blinkc("flash", game_hex, "--port", "sim", "-c", "arduinoisp", "--sync-timeout", "30")
+    assert r.exit_code == 0, r.output
+    assert bytes(sim.chip.flash) == game_image.flat(16384)
+    r = blinkc("flash", game_hex, "--port", "sim", "-c", "arduinoisp", "--sync-timeout", "1")
+    assert_clean_failure(r, "waited 1.0 s")

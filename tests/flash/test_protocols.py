@@ -189,3 +189,31 @@ def test_stk500v2_resynchronises_after_a_corrupted_sign_on(baud):
     assert t.now() < 1.5
     prog.enter_progmode()
     assert prog.read_signature() == ATMEGA168PB.signature
+
+
+# -- a programmer that answers slowly can connect within --sync-timeout --------------------
+
+@pytest.mark.parametrize("cls", [Stk500v1, Stk500v2])
+@pytest.mark.parametrize("latency, sync", [(0.3, 4.0), (0.9, 4.0), (1.5, 30.0), (8.0, 30.0)])
+def test_a_slow_programmer_connects_within_the_sync_timeout(cls, latency, sync, game_image):
+    from blinkc.flash.flasher import flash_image
+    from blinkc.flash.isp import Timeouts
+
+    sim = ProgrammerSim(cls.name.lower())
+    t = sim.transport(latency=latency)
+    prog = cls(t, ATMEGA168PB, Timeouts(sync=sync))
+    assert prog.connect()
+    assert t.now() <= sync + 3 * (latency + 0.1)    # the handshake, then 3 parameter reads
+    flash_image(prog, game_image, ATMEGA168PB, efuse=0xF8)     # every answer is that late
+    assert bytes(sim.chip.flash) == game_image.flat(16384)
+
+
+@pytest.mark.parametrize("cls", [Stk500v1, Stk500v2])
+def test_a_silent_programmer_is_given_the_whole_sync_timeout_and_no_more(cls):
+    from blinkc.flash.errors import NoResponseError
+    from blinkc.flash.isp import Timeouts
+
+    t = ProgrammerSim(cls.name.lower(), faults=["silent"]).transport()
+    with pytest.raises(NoResponseError, match=r"waited 30.0 s"):
+        cls(t, ATMEGA168PB, Timeouts(sync=30.0)).connect()
+    assert 30.0 <= t.now() <= 30.5
