@@ -344,7 +344,7 @@ def ports_cmd() -> None:
               "(0: any free port).")
 @click.option("--fault", "faults", multiple=True, metavar="FAULT",
               help="Inject a fault: silent, no-target, wrong-signature[=SIG], corrupt[=N], "
-                   "disconnect[=N], bad-page[=ADDR]. Repeatable.")
+                   "glitch[=N], disconnect[=N], bad-page[=ADDR]. Repeatable.")
 @click.option("--paced", is_flag=True, help="Run at the real speed of the serial line.")
 @click.option("--baud", type=click.IntRange(min=300),
               help="Pace at this baud rate (implies --paced).")

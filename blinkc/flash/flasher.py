@@ -168,11 +168,7 @@ def verify_image(prog: IspProgrammer, image: Image, part: Part, progress: Progre
         if bad:
             again = prog.read_flash(start, length)
             if again != got:
-                raise ProtocolError(
-                    f"Reading 0x{start:04X} twice gave different data.",
-                    cause="a noisy or unreliable link between computer, programmer and tile "
-                          "(long or loose ISP wires, a flaky USB cable)",
-                    fix="shorten the wires, use another USB cable/port, then flash again")
+                raise _unstable_read(start, got, again)
             raise _verify_error(image, start, bad, got, expected, after_write, size)
         progress.advance(length, length // part.page_size)
     return image.size
@@ -298,7 +294,12 @@ def flash_image(prog: IspProgrammer, image: Image, part: Part, *, efuse: int | N
 
 def read_flash_all(prog: IspProgrammer, part: Part,
                    progress: Progress | None = None) -> tuple[bytes, dict[str, int]]:
-    """The whole flash and the fuses of the tile on a connected programmer."""
+    """The whole flash and the fuses of the tile on a connected programmer.
+
+    Every block and every fuse is read twice and must read the same: an
+    STK500v1 answer has no checksum, and a dump with one flipped byte would
+    look like the tile's flash. A difference is a ProtocolError, never a file.
+    """
     progress = progress or NullProgress()
     prog.enter_progmode()
     link_ok = True
@@ -307,9 +308,9 @@ def read_flash_all(prog: IspProgrammer, part: Part,
         progress.phase("Reading", part.flash_size, part.pages)
         data = bytearray()
         while len(data) < part.flash_size:
-            data += prog.read_flash(len(data), VERIFY_BLOCK)
+            data += read_block_surely(prog, len(data), VERIFY_BLOCK)
             progress.advance(VERIFY_BLOCK, VERIFY_BLOCK // part.page_size)
-        fuses = {name: prog.read_fuse(name) for name in ("low", "high", "ext", "lock")}
+        fuses = {name: read_fuse_surely(prog, name) for name in ("low", "high", "ext", "lock")}
         return bytes(data), fuses
     except (NoResponseError, DisconnectedError, ProtocolError):
         link_ok = False
@@ -317,6 +318,26 @@ def read_flash_all(prog: IspProgrammer, part: Part,
     finally:
         if link_ok:
             _leave_quietly(prog)
+
+
+def read_block_surely(prog: IspProgrammer, start: int, length: int) -> bytes:
+    """`length` bytes of flash at `start`, read twice; ProtocolError unless both agree."""
+    first = prog.read_flash(start, length)
+    again = prog.read_flash(start, length)
+    if first != again:
+        raise _unstable_read(start, first, again, "; the dump is not trusted")
+    return first
+
+
+def _unstable_read(start: int, first: bytes, again: bytes, note: str = "") -> ProtocolError:
+    where = next((i for i, (a, b) in enumerate(zip(first, again, strict=False)) if a != b),
+                 min(len(first), len(again)))
+    return ProtocolError(
+        f"Reading 0x{start:04X} twice gave different data (first at "
+        f"0x{start + where:04X}){note}.",
+        cause="a noisy or unreliable link between computer, programmer and tile "
+              "(long or loose ISP wires, a flaky USB cable)",
+        fix="shorten the wires, use another USB cable/port, then try again")
 
 
 def _leave_quietly(prog: IspProgrammer) -> None:

@@ -287,3 +287,13 @@ def test_sync_timeout_lets_a_slow_programmer_connect(monkeypatch, game_hex, game
     assert bytes(sim.chip.flash) == game_image.flat(16384)
     r = blinkc("flash", game_hex, "--port", "sim", "-c", "arduinoisp", "--sync-timeout", "1")
     assert_clean_failure(r, "waited 1.0 s")
+
+
+def test_read_over_stk500v1_reports_a_line_error_and_writes_no_dump(tmp_path, full_image):
+    sim = ProgrammerSim("stk500v1", faults=["glitch=7"])
+    sim.chip.flash[:] = full_image.flat(16384)
+    dump = tmp_path / "dump.hex"
+    with sim.serve_pty() as pty:
+        r = blinkc("read", "--port", pty.port, "-o", dump)
+    assert_clean_failure(r, "twice gave different data", "unreliable link")
+    assert "OK" not in r.output and not dump.exists()

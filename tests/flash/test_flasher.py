@@ -206,3 +206,28 @@ def test_no_extended_fuse_but_0xf8_is_ever_written(value, game_image):
     with pytest.raises(errors.FlashError, match="only the extended fuse 0xF8"):
         flash_image(connected(sim), game_image, ATMEGA168PB, efuse=value)
     assert sim.chip.erases == 0 and sim.chip.log == []
+
+
+# -- reads are checked: a line error is reported, never written out as the tile's flash ---
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_read_reports_a_single_line_error(protocol, full_image):
+    sim = ProgrammerSim(protocol, faults=["glitch=5"])      # one flipped byte in one block
+    sim.chip.flash[:] = full_image.flat(16384)
+    with pytest.raises(errors.ProtocolError) as e:
+        read_flash_all(connected(sim), ATMEGA168PB)
+    assert e.value.cause and e.value.fix
+
+
+def test_read_reads_every_block_and_fuse_twice(full_image):
+    sim = ProgrammerSim("stk500v1")
+    sim.chip.flash[:] = full_image.flat(16384)
+    prog = connected(sim)
+    blocks, fuses = [], []
+    real_read, real_fuse = prog.read_flash, prog.read_fuse
+    prog.read_flash = lambda a, n: (blocks.append(a), real_read(a, n))[1]
+    prog.read_fuse = lambda w: (fuses.append(w), real_fuse(w))[1]
+    data, _ = read_flash_all(prog, ATMEGA168PB)
+    assert data == full_image.flat(16384)
+    assert sorted(blocks) == sorted(list(range(0, 16384, 256)) * 2)
+    assert sorted(fuses) == sorted(["low", "high", "ext", "lock"] * 2)
