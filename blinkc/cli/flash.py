@@ -257,12 +257,21 @@ def _avrdude_workshop(err: Console, out: Console, one: Callable[[], None],
                 tally.failed += 1
                 tally.failures.append(f"tile {tile}: {e.what}")
                 err.print(f"[bold red]Tile {tile}: FAILED[/] - {e.what}", highlight=False)
+            except errors.FlashError as e:
+                # avrdude or the link gave up with this tile on the clip: it failed,
+                # and the workshop ends with this error (after the summary).
+                tally.failed += 1
+                tally.failures.append(f"tile {tile}: {e.what}")
+                raise
             else:
                 tally.ok += 1
             err.print(tally_text(tally))
     except (KeyboardInterrupt, click.Abort):
         err.print("\nStopped.")
-    out.print(f"Workshop: {tally_text(tally)}.", highlight=False)
+    finally:
+        out.print(f"Workshop: {tally_text(tally)}.", highlight=False)
+        for line in tally.failures:
+            out.print(f"  {line}", highlight=False)
     if tally.failed:
         sys.exit(1)
 

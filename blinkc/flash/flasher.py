@@ -416,7 +416,8 @@ def workshop(prog: IspProgrammer, image: Image, part: Part, *, efuse: int | None
     """Flash tile after tile on a connected programmer until `count` tiles (or Ctrl-C).
 
     A tile that fails is counted and reported, and the workshop goes on; only a
-    broken link to the programmer ends it (that error propagates).
+    broken link to the programmer ends it (that error propagates, after the tile
+    that was on the clip has been counted as failed).
     """
     while count is None or tally.total < count:
         tile = tally.total + 1
@@ -429,6 +430,13 @@ def workshop(prog: IspProgrammer, image: Image, part: Part, *, efuse: int | None
             tally.failed += 1
             tally.failures.append(f"tile {tile}: {e.what}")
             events.failed(tile, e, tally)
+        except (NoResponseError, DisconnectedError, ProtocolError) as e:
+            # The link broke with this tile on the clip, maybe half written: it failed,
+            # and without a programmer the workshop cannot go on.
+            tally.failed += 1
+            tally.failures.append(f"tile {tile}: {e.what}")
+            events.failed(tile, e, tally)
+            raise
         else:
             tally.ok += 1
             events.done(tile, result, tally)

@@ -297,3 +297,23 @@ def test_read_over_stk500v1_reports_a_line_error_and_writes_no_dump(tmp_path, fu
         r = blinkc("read", "--port", pty.port, "-o", dump)
     assert_clean_failure(r, "twice gave different data", "unreliable link")
     assert "OK" not in r.output and not dump.exists()
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_workshop_counts_a_tile_lost_to_a_link_drop(protocol, game_hex):
+    sim = ProgrammerSim(protocol, tiles=2, faults=["disconnect=60"])
+    with sim.serve_pty() as pty:
+        r = blinkc("flash", game_hex, "--port", pty.port, "-c", PROGRAMMER[protocol],
+                   "--count", "2")
+    assert_clean_failure(r, "Workshop: 0 tiles flashed, 1 failed.", "tile 1: ")
+    assert "0 tiles flashed, 0 failed" not in r.output
+
+
+def test_avrdude_workshop_counts_a_tile_lost_to_a_link_drop(avrdude, game_hex, monkeypatch):
+    monkeypatch.setattr("blinkc.flash.avrdude.STALL_SECONDS", 2.0)   # avrdude hangs on it
+    sim = ProgrammerSim("stk500v1", tiles=2, faults=["disconnect=60"])
+    with sim.serve_pty() as pty:
+        r = CliRunner().invoke(main, ["flash", str(game_hex), "--port", pty.port,
+                                      "-c", "avrdude:stk500v1", "--count", "2"],
+                               input="\n" * 4)
+    assert_clean_failure(r, "Workshop: 0 tiles flashed, 1 failed.", "tile 1: ")
