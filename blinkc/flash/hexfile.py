@@ -395,7 +395,7 @@ def check_bios(image: Image, part: Part, layout: BlinksLayout) -> None:
         end = spill - 1
         size = spill - layout.builtin_game.start
         over = size - layout.max_game_bytes
-        if not held or _bios_problem(image, part, layout) is not None:
+        if not held or bios_problem(image, part, layout) is not None:
             raise ImageError(
                 f"{image.source}: the game runs past the end of its area: bytes from "
                 f"0x{layout.builtin_game.start:04X} to 0x{end:04X} ({size:,} bytes, {over:,} over "
@@ -411,7 +411,7 @@ def check_bios(image: Image, part: Part, layout: BlinksLayout) -> None:
             cause="every ISP flash erases the whole chip, so this image would leave the "
                   "tile without its BIOS: it would not run, blink or share games",
             fix=fix)
-    problem = _bios_problem(image, part, layout)
+    problem = bios_problem(image, part, layout)
     if problem is not None:
         raise ImageError(
             f"{image.source} has no BIOS: 0x{bios.start:04X}-0x{bios.stop - 1:04X} holds "
@@ -432,7 +432,7 @@ def _game_spill(image: Image, layout: BlinksLayout) -> int:
     return 0
 
 
-def _bios_problem(image: Image, part: Part, layout: BlinksLayout) -> str | None:
+def bios_problem(image: Image, part: Part, layout: BlinksLayout) -> str | None:
     """Why the BIOS vector table is not one, or None if every needed slot is a good jump."""
     flat = image.flat(part.flash_size)
     defined = bytearray(part.flash_size)

@@ -317,3 +317,17 @@ def test_avrdude_workshop_counts_a_tile_lost_to_a_link_drop(avrdude, game_hex, m
                                       "-c", "avrdude:stk500v1", "--count", "2"],
                                input="\n" * 4)
     assert_clean_failure(r, "Workshop: 0 tiles flashed, 1 failed.", "tile 1: ")
+
+
+def test_a_build_error_reads_as_one_message(tmp_path, monkeypatch):
+    from blinkc.build.errors import BuildError
+
+    def build_for_flash(path, sdk=None):
+        raise BuildError("The game is 6,000 bytes, 112 over.", "make it smaller")
+
+    monkeypatch.setitem(sys.modules, "blinkc.build",
+                        types.SimpleNamespace(build_for_flash=build_for_flash))
+    game = tmp_path / "GAME.py"
+    game.write_text("game = None\n")
+    assert_clean_failure(blinkc("flash", game, "--dry-run"),
+                         "Building GAME.py failed: The game is 6,000 bytes", "Fix: make it smaller")
