@@ -5,6 +5,7 @@ import signal
 import subprocess
 import sys
 import types
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -331,3 +332,92 @@ def test_a_build_error_reads_as_one_message(tmp_path, monkeypatch):
     game.write_text("game = None\n")
     assert_clean_failure(blinkc("flash", game, "--dry-run"),
                          "Building GAME.py failed: The game is 6,000 bytes", "Fix: make it smaller")
+
+
+# -- output files: only new ones, blinkc's own dumps, or --force ---------------------------
+
+def test_read_does_not_overwrite_a_file_blinkc_did_not_write(tmp_path, game_hex):
+    mine = game_hex.read_text()
+    sim = ProgrammerSim("stk500v2")
+    with sim.serve_pty() as pty:
+        r = blinkc("read", "--port", pty.port, "-c", "stk500v2", "-o", game_hex)
+    assert_clean_failure(r, "already exists and blinkc did not write it", "--force")
+    assert game_hex.read_text() == mine
+    assert all(link.bytes_in == 0 for link in sim.links)     # refused before reading the tile
+
+
+def test_read_replaces_its_own_dump_and_anything_with_force(tmp_path, game_hex, game_image):
+    from blinkc.flash.hexfile import load_image
+
+    dump = tmp_path / "dump.hex"
+    sim = ProgrammerSim("stk500v2")
+    sim.chip.flash[:] = game_image.flat(16384)
+    with sim.serve_pty() as pty:
+        for target, extra in ((dump, []), (dump, []), (game_hex, ["--force"])):
+            r = blinkc("read", "--port", pty.port, "-c", "stk500v2", "-o", target, *extra)
+            assert r.exit_code == 0, r.output
+            assert load_image(target).flat() == game_image.flat(16384)
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+@pytest.mark.skipif(not Path("/sys/kernel").is_dir(), reason="needs Linux sysfs")
+def test_read_into_a_folder_nobody_may_write_is_refused_before_reading(tmp_path):
+    sim = ProgrammerSim("stk500v1")
+    with sim.serve_pty() as pty:
+        r = blinkc("read", "--port", pty.port, "-o", "/sys/dump.hex")
+    assert_clean_failure(r, "Cannot write the flash dump to /sys/dump.hex")
+    assert "OK" not in r.output and all(link.bytes_in == 0 for link in sim.links)
+
+
+@pytest.mark.parametrize("target, words", [
+    ("{missing}/dump.hex", "does not exist"),
+    ("/dev/null", "not a regular file"),
+])
+def test_read_refuses_outputs_it_cannot_write(target, words, tmp_path):
+    target = target.format(missing=tmp_path / "nope")
+    assert_clean_failure(blinkc("read", "--port", "/dev/null", "-o", target), words)
+
+
+def _run_sim(*args: str, timeout: float = 15.0):
+    """programmer-sim in a subprocess; stopped with SIGTERM once it serves."""
+    proc = subprocess.Popen([sys.executable, "-m", "blinkc", "programmer-sim", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines = []
+    for line in proc.stdout:
+        lines.append(line)
+        if line.startswith("port:"):
+            proc.send_signal(signal.SIGTERM)
+            break
+    out = "".join(lines) + proc.communicate(timeout=timeout)[0]
+    return proc.returncode, out
+
+
+@pytest.mark.parametrize("target, words", [
+    ("{missing}/after.hex", "does not exist"),
+    ("/sys/after.hex", "Cannot write the simulated flash to /sys/after.hex"),
+    ("{foreign}", "already exists and blinkc did not write it"),
+])
+def test_programmer_sim_save_is_checked_before_it_serves(target, words, tmp_path):
+    if target.startswith("/sys") and not Path("/sys/kernel").is_dir():
+        pytest.skip("needs Linux sysfs")
+    foreign = tmp_path / "GAME.hex"
+    foreign.write_text("my game\n")
+    code, out = _run_sim("--save", target.format(missing=tmp_path / "nope", foreign=foreign))
+    assert code == 1, out
+    assert "Traceback" not in out and "Error:" in out and words in out
+    assert "port:" not in out
+    assert foreign.read_text() == "my game\n"
+
+
+def test_read_with_avrdude_writes_a_checked_blinkc_dump(avrdude, tmp_path, game_image):
+    from blinkc.flash.hexfile import load_image
+    from blinkc.flash.outputs import is_blinkc_dump
+
+    dump = tmp_path / "dump.hex"
+    sim = ProgrammerSim("stk500v1")
+    sim.chip.flash[:] = game_image.flat(16384)
+    with sim.serve_pty() as pty:
+        for _ in range(2):                       # the second read replaces the first
+            r = blinkc("read", "--port", pty.port, "-c", "avrdude:stk500v1", "-o", dump)
+            assert r.exit_code == 0, r.output
+    assert is_blinkc_dump(dump) and load_image(dump).flat() == game_image.flat(16384)
