@@ -392,13 +392,14 @@ def check_bios(image: Image, part: Part, layout: BlinksLayout) -> None:
            "Blinks SDK's BIOS), not the plain sketch hex; use --raw only for a non-Blinks image")
     spill = _game_spill(image, layout)
     if spill:
-        end = spill - 1
-        size = spill - layout.builtin_game.start
+        game = range(layout.builtin_game.start, spill)
+        first = next(max(a, game.start) for a, d in image.segments if a + len(d) > game.start)
+        size = image.bytes_in(game)
         over = size - layout.max_game_bytes
         if not held or bios_problem(image, part, layout) is not None:
             raise ImageError(
                 f"{image.source}: the game runs past the end of its area: bytes from "
-                f"0x{layout.builtin_game.start:04X} to 0x{end:04X} ({size:,} bytes, {over:,} over "
+                f"0x{first:04X} to 0x{spill - 1:04X} ({size:,} bytes, {over:,} over "
                 f"the {layout.max_game_bytes:,}-byte limit, into the BIOS area at "
                 f"0x{bios.start:04X}), and there is no BIOS.",
                 cause="the game is too big for a Blink, or the image was not merged with the "
