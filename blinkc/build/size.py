@@ -21,8 +21,11 @@ from elftools.common.exceptions import ELFError
 from elftools.elf.constants import SH_FLAGS
 from elftools.elf.elffile import ELFFile
 
+from ..flash.errors import FlashError
+from ..flash.hexfile import Image, bios_problem, check_image, load_image
+from ..flash.targets import BLINKS, BLINKS_PART
 from .errors import BuildError
-from .hexmerge import BUILTIN_BASE, GAME_MAX_BYTES, load
+from .hexmerge import BUILTIN_BASE, GAME_MAX_BYTES
 
 RAM_LIMIT = 1024
 RAM_BASE = 0x800000  # avr-gcc's data address space
@@ -194,13 +197,42 @@ def _demangled(symbols: list[Symbol]) -> list[Symbol]:
 def hex_report(
     path: Path, base: int = BUILTIN_BASE, flash_limit: int = GAME_MAX_BYTES
 ) -> SizeReport:
-    """Flash use of a game hex (relocated or not); a merged hex's BIOS part is not counted."""
-    image = load(path)
-    addrs = image.addresses()
-    in_game_area = [a for a in addrs if base <= a < base + flash_limit]
-    # A hex linked at 0 (not relocated) has its game bytes below the built-in area.
-    counted = in_game_area if in_game_area else [a for a in addrs if a < base]
-    return SizeReport(path, len(counted), None, flash_limit=flash_limit)
+    """Flash use of a game hex (relocated or not), or of a merged hex without its BIOS.
+
+    The file is read and checked as `blinkc flash` reads it (the whole file,
+    strictly, in bounded memory; it must fit the tile's chip), and a hex with
+    bytes in the BIOS area must hold a real BIOS, as the flasher demands,
+    unless those bytes are a game that is simply too big (then every byte of
+    it is counted and the report says how far over it is).
+    """
+    try:
+        image = load_image(path)
+        check_image(image, BLINKS_PART, None)               # fits the 16 KB chip
+        in_bios = image.bytes_in(BLINKS.bios)
+        if in_bios and (bios_problem(image, BLINKS_PART, BLINKS) is None
+                        or not _game_runs_into(image, BLINKS.bios.start)):
+            check_image(image, BLINKS_PART, BLINKS)         # a with-bootloader image
+            counted = image.bytes_in(range(base, base + flash_limit))
+        else:
+            counted = image.size                            # all of it is the game
+    except FlashError as err:
+        raise BuildError(err.what, _hint(err)) from None
+    return SizeReport(path, counted, None, flash_limit=flash_limit)
+
+
+def _game_runs_into(image: Image, bios_start: int) -> bool:
+    """Every byte at or above `bios_start` belongs to a run that starts below it."""
+    return all(addr < bios_start for addr, data in image.segments
+               if addr + len(data) > bios_start)
+
+
+def _hint(err: FlashError) -> str | None:
+    parts = ([f"Likely cause: {err.cause}"] if err.cause else []) + (
+        [f"Fix: {err.fix}"] if err.fix else [])
+    return "\n".join(parts) or None
+
+
+HEX_SUFFIXES = (".hex", ".ihex", ".ihx")
 
 
 def report_for(
@@ -214,8 +246,12 @@ def report_for(
             what = "no .elf file" if not elves else f"{len(elves)} .elf files"
             raise BuildError(f"{target} has {what}; name the ELF or hex to measure.")
         target = elves[0]
-    if not target.is_file():
+    if not target.exists():
         raise BuildError(f"{target} does not exist.")
-    if target.suffix.lower() in (".hex", ".ihex"):
+    if target.suffix.lower() in HEX_SUFFIXES:
         return hex_report(target, flash_limit=flash_limit)
+    if not target.is_file():
+        raise BuildError(
+            f"{target} is not a regular file (a device or a pipe); name the ELF or hex to measure."
+        )
     return elf_report(target, flash_limit, ram_limit)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import signal
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -24,8 +25,9 @@ from ..flash.flasher import (
     read_flash_all,
     workshop,
 )
-from ..flash.hexfile import Image
+from ..flash.hexfile import Image, check_image, load_image
 from ..flash.isp import IspProgrammer, Timeouts
+from ..flash.outputs import check_output, write_dump
 from ..flash.ports import all_ports, guess_programmer
 from ..flash.source import Source, layout_for, resolve
 from ..flash.targets import PARTS, Part, get_part
@@ -257,12 +259,21 @@ def _avrdude_workshop(err: Console, out: Console, one: Callable[[], None],
                 tally.failed += 1
                 tally.failures.append(f"tile {tile}: {e.what}")
                 err.print(f"[bold red]Tile {tile}: FAILED[/] - {e.what}", highlight=False)
+            except errors.FlashError as e:
+                # avrdude or the link gave up with this tile on the clip: it failed,
+                # and the workshop ends with this error (after the summary).
+                tally.failed += 1
+                tally.failures.append(f"tile {tile}: {e.what}")
+                raise
             else:
                 tally.ok += 1
             err.print(tally_text(tally))
     except (KeyboardInterrupt, click.Abort):
         err.print("\nStopped.")
-    out.print(f"Workshop: {tally_text(tally)}.", highlight=False)
+    finally:
+        out.print(f"Workshop: {tally_text(tally)}.", highlight=False)
+        for line in tally.failures:
+            out.print(f"  {line}", highlight=False)
     if tally.failed:
         sys.exit(1)
 
@@ -276,21 +287,26 @@ def _avrdude_workshop(err: Console, out: Console, one: Callable[[], None],
 @click.option("--part", "-p", default="atmega168pb", show_default=True,
               type=click.Choice(sorted(PARTS), case_sensitive=False))
 @click.option("--output", "-o", required=True, type=click.Path(path_type=Path, dir_okay=False),
-              help="Intel HEX file to write the whole flash to.")
+              help="Intel HEX file to write the whole flash to (a new file, or a dump blinkc "
+                   "wrote before; see --force).")
+@click.option("--force", is_flag=True, help="Replace --output even if blinkc did not write it.")
 @click.option("--sync-timeout", type=click.FloatRange(min=0.2), default=4.0, show_default=True)
 def read_cmd(port: str | None, programmer: str | None, baud: int | None, part: str,
-             output: Path, sync_timeout: float) -> None:
-    """Read a tile's whole flash into a .hex file (and show its fuses)."""
+             output: Path, force: bool, sync_timeout: float) -> None:
+    """Read a tile's whole flash into a .hex file (and show its fuses).
+
+    Every block is read twice and must read the same. An existing --output is
+    replaced only if it is a dump blinkc wrote, or with --force.
+    """
     out, err = _consoles()
     with _friendly_errors(err):
         the_part = get_part(part)
         spec = _pick_programmer(programmer, port)
-        if not output.parent.is_dir():
-            raise errors.FlashError(f"Cannot write {output}: {output.parent} does not exist.",
-                                    fix="create the folder or choose another file")
+        check_output(output, force)               # before the tile is read, not after
         if spec.avrdude:
             with RichProgress(err) as progress:
-                AvrdudeBackend(spec.avrdude, port, baud).read(output, the_part, progress)
+                data = _read_with_avrdude(spec, port, baud, the_part, progress)
+            write_dump(output, data, force)
             out.print(f"[green]OK[/] Wrote the flash to {output}.", highlight=False)
             return
         prog = open_programmer(spec, the_part, port=port, baud=baud,
@@ -301,15 +317,23 @@ def read_cmd(port: str | None, programmer: str | None, baud: int | None, part: s
                 data, fuses = read_flash_all(prog, the_part, progress)
         finally:
             prog.close()
-        try:
-            Image.from_bytes(data, 0, str(output)).write_hex(output)
-        except OSError as e:
-            raise errors.FlashError(f"Cannot write {output}: {e.strerror or e}.") from None
+        write_dump(output, data, force)
         used = sum(1 for i in range(0, len(data), the_part.page_size)
                    if data[i:i + the_part.page_size] != b"\xff" * the_part.page_size)
         fuse_text = ", ".join(f"{k} 0x{v:02X}" for k, v in fuses.items())
         out.print(f"[green]OK[/] Wrote {len(data):,} bytes ({used} pages in use) to {output}. "
                   f"Fuses: {fuse_text}.", highlight=False)
+
+
+def _read_with_avrdude(spec: ProgrammerSpec, port: str | None, baud: int | None, part: Part,
+                       progress: RichProgress) -> bytes:
+    """avrdude dumps into a scratch file; it is read back (checked, like any hex) from there."""
+    with tempfile.TemporaryDirectory(prefix="blinkc-read-") as scratch:
+        dump = Path(scratch) / "flash.hex"
+        AvrdudeBackend(spec.avrdude or "usbtiny", port, baud).read(dump, part, progress)
+        image = load_image(dump)
+        check_image(image, part, None)
+        return image.flat(part.flash_size)
 
 
 # -- blinkc ports ----------------------------------------------------------------
@@ -344,7 +368,7 @@ def ports_cmd() -> None:
               "(0: any free port).")
 @click.option("--fault", "faults", multiple=True, metavar="FAULT",
               help="Inject a fault: silent, no-target, wrong-signature[=SIG], corrupt[=N], "
-                   "disconnect[=N], bad-page[=ADDR]. Repeatable.")
+                   "glitch[=N], disconnect[=N], bad-page[=ADDR]. Repeatable.")
 @click.option("--paced", is_flag=True, help="Run at the real speed of the serial line.")
 @click.option("--baud", type=click.IntRange(min=300),
               help="Pace at this baud rate (implies --paced).")
@@ -355,15 +379,16 @@ def ports_cmd() -> None:
 @click.option("--load", type=click.Path(path_type=Path, exists=True, dir_okay=False),
               help="Start with this .hex already in the chip's flash.")
 @click.option("--save", type=click.Path(path_type=Path, dir_okay=False),
-              help="On exit, write the chip's flash to this .hex.")
+              help="On exit, write the chip's flash to this .hex (a new file, or a dump "
+                   "blinkc wrote before; see --force).")
+@click.option("--force", is_flag=True, help="Replace --save even if blinkc did not write it.")
 def programmer_sim_cmd(protocol: str, tcp_port: int | None, faults: tuple[str, ...],
                        paced: bool, baud: int | None, part: str, tiles: int | None,
-                       load: Path | None, save: Path | None) -> None:
+                       load: Path | None, save: Path | None, force: bool) -> None:
     """Run a simulated programmer with a simulated tile on a pseudo-terminal (or TCP).
 
     Flash it with blinkc or avrdude, with no hardware. Ctrl-C stops it.
     """
-    from ..flash.hexfile import load_image
     from ..progsim import FaultSpecError, ProgrammerSim
 
     out, err = _consoles()
@@ -372,6 +397,8 @@ def programmer_sim_cmd(protocol: str, tcp_port: int | None, faults: tuple[str, .
             sim = ProgrammerSim(protocol, get_part(part), faults=faults, tiles=tiles)
         except FaultSpecError as e:
             raise click.BadParameter(str(e), param_hint="--fault") from None
+        if save:
+            check_output(save, force, "the simulated flash")   # now, not after the session
         if load:
             image = load_image(load)
             sim.chip.flash[:] = image.flat(sim.chip.part.flash_size)
@@ -405,7 +432,7 @@ def programmer_sim_cmd(protocol: str, tcp_port: int | None, faults: tuple[str, .
         finally:
             server.stop()
         if save:
-            Image.from_bytes(bytes(sim.chip.flash), 0, str(save)).write_hex(save)
+            write_dump(save, bytes(sim.chip.flash), force, "the simulated flash")
             out.print(f"Saved the flash to {save}.")
         chip = sim.chip
         out.print(f"Chip: {chip.erases} erase(s), {chip.page_writes} page write(s), "

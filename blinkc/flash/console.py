@@ -15,7 +15,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from .errors import FlashError, WrongChipError
+from .errors import DisconnectedError, FlashError, NoResponseError, ProtocolError, WrongChipError
 from .flasher import FlashResult, Tally
 
 
@@ -94,6 +94,9 @@ class RichProgress:
         self.console.print(message, highlight=False)
 
 
+LINK_ERRORS = (NoResponseError, DisconnectedError, ProtocolError)
+
+
 class WorkshopPrinter:
     """Workshop-mode messages: what to do next, and the running count."""
 
@@ -112,7 +115,10 @@ class WorkshopPrinter:
 
     def failed(self, tile: int, error: FlashError, tally: Tally) -> None:
         self.console.print(f"[bold red]Tile {tile}: FAILED[/] - {error.what}", highlight=False)
-        if error.fix:
+        if isinstance(error, LINK_ERRORS):
+            self.console.print(f"  The tile may be half written: flash it again once the "
+                               f"programmer answers. ({tally_text(tally)})", highlight=False)
+        elif error.fix:
             self.console.print(f"  {error.fix}; set it aside. ({tally_text(tally)})",
                                highlight=False)
 

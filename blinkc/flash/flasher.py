@@ -4,7 +4,8 @@ The policy lives here, whatever the protocol:
   * the signature must be the part's, and a blank one means "no chip";
   * pages that are all 0xFF are not written (the erase already left them so);
   * everything written is read back and compared, always;
-  * the extended fuse is written only if it differs, and read back;
+  * the extended fuse is judged from two reads that agree, written only if it
+    differs, only ever to 0xF8, and read back (twice) after the write;
   * no other fuse and never the lock bits.
 """
 
@@ -27,7 +28,7 @@ from .hexfile import Image
 from .isp import IspProgrammer, Timeouts
 from .stk500v1 import Stk500v1
 from .stk500v2 import Stk500v2
-from .targets import Part, chip_name, signature_is_blank
+from .targets import BLINKS, Part, chip_name, signature_is_blank
 from .transport import SerialTransport, Transport
 
 VERIFY_BLOCK = 256
@@ -167,11 +168,7 @@ def verify_image(prog: IspProgrammer, image: Image, part: Part, progress: Progre
         if bad:
             again = prog.read_flash(start, length)
             if again != got:
-                raise ProtocolError(
-                    f"Reading 0x{start:04X} twice gave different data.",
-                    cause="a noisy or unreliable link between computer, programmer and tile "
-                          "(long or loose ISP wires, a flaky USB cable)",
-                    fix="shorten the wires, use another USB cable/port, then flash again")
+                raise _unstable_read(start, got, again)
             raise _verify_error(image, start, bad, got, expected, after_write, size)
         progress.advance(length, length // part.page_size)
     return image.size
@@ -209,12 +206,47 @@ def _verify_error(image: Image, start: int, bad: list[int], got: bytes, expected
         address=first)
 
 
+FUSE_READS = 2      # a fuse is judged only from this many reads that agree
+
+
+def check_efuse_value(value: int) -> None:
+    """The one fuse value blinkc ever writes: a Blink's extended fuse, 0xF8."""
+    if value != BLINKS.efuse:
+        raise FlashError(
+            f"Refusing to write 0x{value:02X} to the extended fuse: blinkc writes only the "
+            f"extended fuse 0x{BLINKS.efuse:02X}, the value every Blink needs.",
+            cause="a program asked the flasher for another fuse value",
+            fix="use --raw to leave the fuses alone, or set other fuses with avrdude yourself")
+
+
+def read_fuse_surely(prog: IspProgrammer, which: str, reads: int = FUSE_READS) -> int:
+    """A fuse read `reads` times; ProtocolError unless every read agrees.
+
+    STK500v1 answers have no checksum: one flipped bit on the line turns the
+    extended fuse 0xF9 into 0xF8, so one read is not enough to decide anything.
+    """
+    values = [prog.read_fuse(which) for _ in range(reads)]
+    if len(set(values)) != 1:
+        raise ProtocolError(
+            f"Reading the {'extended' if which == 'ext' else which} fuse {reads} times gave "
+            f"different values ({', '.join(f'0x{v:02X}' for v in values)}); nothing was "
+            "written to the fuses.",
+            cause="a noisy or unreliable link between computer, programmer and tile "
+                  "(long or loose ISP wires, a flaky USB cable)",
+            fix="shorten the wires, use another USB cable/port, then flash again")
+    return values[0]
+
+
 def set_efuse(prog: IspProgrammer, part: Part, value: int, verify_only: bool,
               progress: Progress) -> tuple[int, bool]:
-    """Write the extended fuse only if its implemented bits differ; read it back."""
+    """Write the extended fuse only if its implemented bits differ; read it back.
+
+    Decided on reads that agree (`read_fuse_surely`), before and after the write.
+    """
+    check_efuse_value(value)
     progress.phase("Fuses")
     mask = part.efuse_mask
-    current = prog.read_fuse("ext")
+    current = read_fuse_surely(prog, "ext")
     if current & mask == value & mask:
         return current, False
     if verify_only:
@@ -223,7 +255,7 @@ def set_efuse(prog: IspProgrammer, part: Part, value: int, verify_only: bool,
             cause="the tile was programmed without the Blinks fuse settings",
             fix="flash it (without --verify-only); blinkc sets the extended fuse")
     prog.write_fuse("ext", value)
-    back = prog.read_fuse("ext")
+    back = read_fuse_surely(prog, "ext")
     if back & mask != value & mask:
         raise VerifyError(
             f"The extended fuse did not take 0x{value:02X} (reads 0x{back:02X}).",
@@ -236,6 +268,8 @@ def flash_image(prog: IspProgrammer, image: Image, part: Part, *, efuse: int | N
                 verify_only: bool = False, progress: Progress | None = None) -> FlashResult:
     """One tile, on a programmer that is already connected."""
     progress = progress or NullProgress()
+    if efuse is not None:
+        check_efuse_value(efuse)           # before anything is sent
     prog.enter_progmode()
     link_ok = True
     try:
@@ -260,7 +294,12 @@ def flash_image(prog: IspProgrammer, image: Image, part: Part, *, efuse: int | N
 
 def read_flash_all(prog: IspProgrammer, part: Part,
                    progress: Progress | None = None) -> tuple[bytes, dict[str, int]]:
-    """The whole flash and the fuses of the tile on a connected programmer."""
+    """The whole flash and the fuses of the tile on a connected programmer.
+
+    Every block and every fuse is read twice and must read the same: an
+    STK500v1 answer has no checksum, and a dump with one flipped byte would
+    look like the tile's flash. A difference is a ProtocolError, never a file.
+    """
     progress = progress or NullProgress()
     prog.enter_progmode()
     link_ok = True
@@ -269,9 +308,9 @@ def read_flash_all(prog: IspProgrammer, part: Part,
         progress.phase("Reading", part.flash_size, part.pages)
         data = bytearray()
         while len(data) < part.flash_size:
-            data += prog.read_flash(len(data), VERIFY_BLOCK)
+            data += read_block_surely(prog, len(data), VERIFY_BLOCK)
             progress.advance(VERIFY_BLOCK, VERIFY_BLOCK // part.page_size)
-        fuses = {name: prog.read_fuse(name) for name in ("low", "high", "ext", "lock")}
+        fuses = {name: read_fuse_surely(prog, name) for name in ("low", "high", "ext", "lock")}
         return bytes(data), fuses
     except (NoResponseError, DisconnectedError, ProtocolError):
         link_ok = False
@@ -279,6 +318,26 @@ def read_flash_all(prog: IspProgrammer, part: Part,
     finally:
         if link_ok:
             _leave_quietly(prog)
+
+
+def read_block_surely(prog: IspProgrammer, start: int, length: int) -> bytes:
+    """`length` bytes of flash at `start`, read twice; ProtocolError unless both agree."""
+    first = prog.read_flash(start, length)
+    again = prog.read_flash(start, length)
+    if first != again:
+        raise _unstable_read(start, first, again, "; the dump is not trusted")
+    return first
+
+
+def _unstable_read(start: int, first: bytes, again: bytes, note: str = "") -> ProtocolError:
+    where = next((i for i, (a, b) in enumerate(zip(first, again, strict=False)) if a != b),
+                 min(len(first), len(again)))
+    return ProtocolError(
+        f"Reading 0x{start:04X} twice gave different data (first at "
+        f"0x{start + where:04X}){note}.",
+        cause="a noisy or unreliable link between computer, programmer and tile "
+              "(long or loose ISP wires, a flaky USB cable)",
+        fix="shorten the wires, use another USB cable/port, then try again")
 
 
 def _leave_quietly(prog: IspProgrammer) -> None:
@@ -357,7 +416,8 @@ def workshop(prog: IspProgrammer, image: Image, part: Part, *, efuse: int | None
     """Flash tile after tile on a connected programmer until `count` tiles (or Ctrl-C).
 
     A tile that fails is counted and reported, and the workshop goes on; only a
-    broken link to the programmer ends it (that error propagates).
+    broken link to the programmer ends it (that error propagates, after the tile
+    that was on the clip has been counted as failed).
     """
     while count is None or tally.total < count:
         tile = tally.total + 1
@@ -370,6 +430,13 @@ def workshop(prog: IspProgrammer, image: Image, part: Part, *, efuse: int | None
             tally.failed += 1
             tally.failures.append(f"tile {tile}: {e.what}")
             events.failed(tile, e, tally)
+        except (NoResponseError, DisconnectedError, ProtocolError) as e:
+            # The link broke with this tile on the clip, maybe half written: it failed,
+            # and without a programmer the workshop cannot go on.
+            tally.failed += 1
+            tally.failures.append(f"tile {tile}: {e.what}")
+            events.failed(tile, e, tally)
+            raise
         else:
             tally.ok += 1
             events.done(tile, result, tally)

@@ -6,8 +6,6 @@ import importlib
 from dataclasses import dataclass
 from pathlib import Path
 
-import click
-
 from .errors import BuildUnavailableError, FlashError, HexFileError
 from .hexfile import Image, check_image, load_image
 from .targets import BLINKS, BLINKS_PART, BlinksLayout, Part
@@ -45,11 +43,13 @@ def build_game(path: Path, sdk: str | None) -> Path:
             fix="build the game into a .hex (merged with the BIOS) and flash that file")
     try:
         return Path(fn(path, sdk=sdk))
-    except (FlashError, click.ClickException):
+    except FlashError:
         raise
-    except Exception as e:   # the build layer's own errors: shown as its message
-        raise FlashError(f"Building {path.name} failed: {e}",
-                         fix="fix the problem above and flash again") from None
+    except Exception as e:   # the build layer's own errors (BuildError): shown as its message
+        message = getattr(e, "message", None) or str(e)
+        raise FlashError(f"Building {path.name} failed: {message}",
+                         fix=getattr(e, "hint", None) or "fix the problem above and flash again"
+                         ) from None
 
 
 def resolve(source: Path, part: Part, *, raw: bool = False, sdk: str | None = None) -> Source:

@@ -33,33 +33,56 @@ class Stk500v1:
         self.timeouts = timeouts or Timeouts()
         self.label = label
         self._baud: int | None = getattr(transport, "baud", None)
+        self._rtt = 0.0          # the round trip measured while syncing (a slow link)
 
     # -- handshake --------------------------------------------------------
 
     def connect(self) -> str:
+        """GET_SYNC until the programmer answers, for up to `timeouts.sync` seconds.
+
+        A new GET_SYNC goes out every `sync_attempt` seconds, but an answer is
+        welcome whenever it comes: a programmer whose answers take longer than
+        one attempt (a slow USB bridge, a network link) still connects, as
+        long as it answers within the sync timeout. The answer may belong to
+        any attempt, so the late ones are let in and dropped, and one more
+        GET_SYNC, given as long as the first answer took, confirms the link.
+        Its round trip is added to every later reply's time budget.
+        """
         t, to = self.transport, self.timeouts
         deadline = t.now() + to.sync
+        answer = bytes([INSYNC, OK])
+        sync = bytes([GET_SYNC, CRC_EOP])
         heard = bytearray()
+        scan_from = 0
+        first_sent: float | None = None
+        attempts = 0
+        next_send = t.now()
         t.discard_input()
         while True:
-            t.write(bytes([GET_SYNC, CRC_EOP]))
-            reply = t.read(2, min(to.sync_attempt, max(0.01, deadline - t.now())))
-            heard += reply
-            if reply == bytes([INSYNC, OK]):
-                # Confirm: a board that was just reset by opening the port may
-                # have answered from its bootloader, or queued answers to earlier
-                # attempts; let those arrive and drop them, then sync once more.
-                while t.read(64, 0.05):
+            if t.now() >= next_send:
+                t.write(sync)
+                attempts += 1
+                first_sent = t.now() if first_sent is None else first_sent
+                next_send = t.now() + to.sync_attempt
+            heard += t.read(2, max(0.01, min(next_send, deadline) - t.now()))
+            if answer in heard[scan_from:]:
+                waited = t.now() - (t.now() if first_sent is None else first_sent)
+                # Let the answers to the other attempts (or a just-reset board's
+                # bootloader chatter) arrive, and drop them.
+                quiet = 0.05 if attempts == 1 else to.sync_attempt + 0.05
+                while t.read(64, quiet) and t.now() < deadline:
                     pass
                 t.discard_input()
-                t.write(bytes([GET_SYNC, CRC_EOP]))
-                if t.read(2, to.sync_attempt + self._wire(4)) == bytes([INSYNC, OK]):
+                t.write(sync)
+                sent = t.now()
+                if t.read(2, waited + to.sync_attempt + self._wire(4)) == answer:
+                    self._rtt = t.now() - sent
                     break
+                # No confirmation: that GET_SYNC is one more attempt whose answer is due.
+                scan_from, first_sent, attempts = len(heard), sent, 1
+                next_send = sent + to.sync_attempt
             if t.now() >= deadline:
                 raise self._sync_failure(bytes(heard))
-            # Wait out the rest of a half-received reply before trying again.
-            t.read(64, 0.02)
-            t.discard_input()
         hw = self._get_parameter(PARM_HW_VER)
         major = self._get_parameter(PARM_SW_MAJOR)
         minor = self._get_parameter(PARM_SW_MINOR)
@@ -95,7 +118,8 @@ class Stk500v1:
 
     def _answer(self, payload: int, what: str, sent: int) -> bytes:
         want = payload + 2
-        reply = self.transport.read(want, self.timeouts.reply + self._wire(sent + want))
+        reply = self.transport.read(want, self.timeouts.reply + self._rtt
+                                    + self._wire(sent + want))
         if len(reply) == want and reply[0] == INSYNC and reply[-1] == OK:
             return reply[1:-1]
         raise self._bad_reply(reply, want, what)

@@ -27,6 +27,8 @@ PARAM_HW_VER, PARAM_SW_MAJOR, PARAM_SW_MINOR = 0x90, 0x91, 0x92
 PARAM_SCK_DURATION = 0x98
 
 MAX_READ = 256        # the answer body limit (275) fits 256 data bytes
+MIN_ANSWER, MAX_ANSWER = 2, 275     # an answer body: command id and status, up to AVR068's limit
+MAX_FRAME = MAX_ANSWER + 6          # with the 5-byte header and the checksum
 # SCK duration 2 is ~115 kHz, what avrdude's -B 5 picks for an STK500v2: slow
 # enough for a tile whose CPU starts at 1 MHz (ISP needs SCK < clock / 4).
 SLOW_SCK_DURATION = 2
@@ -43,6 +45,7 @@ class Stk500v2:
         self._baud: int | None = getattr(transport, "baud", None)
         self._seq = 1
         self._next_addr: int | None = None   # where the programmer's address points
+        self._rtt = 0.0          # the round trip measured while signing on (a slow link)
 
     # -- framing ----------------------------------------------------------
 
@@ -55,37 +58,64 @@ class Stk500v2:
 
     def _read_frame(self, timeout: float, what: str) -> bytes | None:
         """The body of the next answer with our sequence number; None on silence."""
+        deadline = self.transport.now() + timeout
+        while True:
+            got = self._next_frame(max(0.0, deadline - self.transport.now()), what)
+            if got is None:
+                return None
+            seq, body = got
+            if seq == self._seq:
+                self._seq = (self._seq + 1) & 0xFF
+                return body
+            # A late answer to an earlier attempt: skip it.
+
+    def _next_frame(self, timeout: float, what: str) -> tuple[int, bytes] | None:
+        """The next whole answer frame as (sequence number, body); None on silence.
+
+        A header that is not one, or a length no answer can have, is refused
+        at once (the wait is never longer than the biggest possible frame
+        takes on the wire) and the rest of the damaged frame is thrown away,
+        so the next command starts in sync.
+        """
         t = self.transport
         deadline = t.now() + timeout
-        while True:
-            head = t.read(5, max(0.0, deadline - t.now()))
-            if not head:
-                return None
-            if len(head) < 5 or head[0] != MESSAGE_START or head[4] != TOKEN:
-                raise self._garbled(head, what)
-            size = (head[2] << 8) | head[3]
-            rest = t.read(size + 1, max(0.05, deadline - t.now()) + self._wire(size + 1))
-            if len(rest) < size + 1:
-                raise DisconnectedError(
-                    f"The programmer on {t.description} stopped in the middle of a "
-                    f"reply ({what}).",
-                    cause="it was unplugged or reset during the transfer",
-                    fix="reconnect it and flash the tile again")
-            check = 0
-            for b in head + rest:
-                check ^= b
-            if check != 0:
-                raise self._garbled(head + rest, what, checksum=True)
-            if head[1] == self._seq:
-                self._seq = (self._seq + 1) & 0xFF
-                return rest[:-1]
-            # A late answer to an earlier attempt: skip it.
+        head = t.read(5, max(0.0, deadline - t.now()))
+        if not head:
+            return None
+        if len(head) < 5 or head[0] != MESSAGE_START or head[4] != TOKEN:
+            self._resync()
+            raise self._garbled(head, what)
+        size = (head[2] << 8) | head[3]
+        if not MIN_ANSWER <= size <= MAX_ANSWER:
+            self._resync()
+            raise self._garbled(head, what, detail=f"an answer {size:,} bytes long; they are "
+                                                   f"{MIN_ANSWER} to {MAX_ANSWER}")
+        rest = t.read(size + 1, max(0.05, deadline - t.now()) + self._wire(size + 1))
+        if len(rest) < size + 1:
+            raise DisconnectedError(
+                f"The programmer on {t.description} stopped in the middle of a "
+                f"reply ({what}).",
+                cause="it was unplugged or reset during the transfer",
+                fix="reconnect it and flash the tile again")
+        check = 0
+        for b in head + rest:
+            check ^= b
+        if check != 0:
+            self._resync()
+            raise self._garbled(head + rest, what, checksum=True)
+        return head[1], rest[:-1]
+
+    def _resync(self) -> None:
+        """Drop what is left of a damaged frame: wait at most one whole frame's wire time."""
+        self.transport.read(MAX_FRAME, 0.02 + self._wire(MAX_FRAME))
+        self.transport.discard_input()
 
     def _wire(self, nbytes: int) -> float:
         return wire_seconds(nbytes, self._baud) * 2
 
-    def _garbled(self, got: bytes, what: str, checksum: bool = False) -> ProtocolError:
-        detail = "bad checksum" if checksum else f"got {got[:6].hex(' ').upper()}"
+    def _garbled(self, got: bytes, what: str, checksum: bool = False,
+                 detail: str | None = None) -> ProtocolError:
+        detail = detail or ("bad checksum" if checksum else f"got {got[:6].hex(' ').upper()}")
         return ProtocolError(
             f"Garbled reply from the programmer on {self.transport.description} "
             f"({what}: {detail}).",
@@ -97,7 +127,8 @@ class Stk500v2:
         """Send one command; return the answer's status and the bytes after it."""
         frame = self._frame(body)
         self.transport.write(frame)
-        answer = self._read_frame(self.timeouts.reply + self._wire(len(frame) + 280), what)
+        answer = self._read_frame(self.timeouts.reply + self._rtt
+                                  + self._wire(len(frame) + MAX_FRAME), what)
         if answer is None:
             raise NoResponseError(
                 f"The programmer on {self.transport.description} stopped answering ({what}).",
@@ -130,27 +161,47 @@ class Stk500v2:
     # -- handshake --------------------------------------------------------
 
     def connect(self) -> str:
+        """SIGN_ON until the programmer answers, for up to `timeouts.sync` seconds.
+
+        A new SIGN_ON (with a new sequence number) goes out every
+        `sync_attempt` seconds, and an answer to any of them is taken, however
+        late: a programmer whose answers take longer than one attempt (a slow
+        USB bridge, a network link) still connects, as long as it answers
+        within the sync timeout. The answers to the other attempts are let in
+        and dropped; the round trip is added to every later reply's budget.
+        """
         t, to = self.transport, self.timeouts
         deadline = t.now() + to.sync
         heard = bytearray()
+        sent: dict[int, float] = {}
+        next_send = t.now()
         t.discard_input()
         while True:
-            t.write(self._frame(bytes([CMD_SIGN_ON])))
+            if t.now() >= next_send:
+                sent[self._seq] = t.now()
+                t.write(self._frame(bytes([CMD_SIGN_ON])))
+                self._seq = (self._seq + 1) & 0xFF
+                next_send = t.now() + to.sync_attempt
             try:
-                answer = self._read_frame(min(to.sync_attempt, max(0.01, deadline - t.now())),
-                                          "signing on")
+                got = self._next_frame(max(0.01, min(next_send, deadline) - t.now()),
+                                       "signing on")
             except ProtocolError:
-                answer, heard = None, heard + b"?"
-                t.read(300, 0.02)
-                t.discard_input()
-            if answer and answer[0] == CMD_SIGN_ON and answer[1] == STATUS_CMD_OK:
-                name = answer[3:3 + answer[2]].decode("ascii", "replace")
-                break
-            if answer is not None:
+                got, heard = None, heard + b"?"
+            if got is not None:
+                seq, answer = got
+                if (seq in sent and len(answer) >= 3 and answer[0] == CMD_SIGN_ON
+                        and answer[1] == STATUS_CMD_OK):
+                    name = answer[3:3 + answer[2]].decode("ascii", "replace")
+                    self._rtt = t.now() - sent[seq]
+                    if len(sent) > 1:          # answers to the other attempts may follow
+                        while (t.read(MAX_FRAME, to.sync_attempt + 0.05)
+                               and t.now() < deadline):
+                            pass
+                        t.discard_input()
+                    break
                 heard += b"!"
             if t.now() >= deadline:
                 raise self._sync_failure(bytes(heard))
-            self._seq = (self._seq + 1) & 0xFF
         hw = self._get_parameter(PARAM_HW_VER)
         major = self._get_parameter(PARAM_SW_MAJOR)
         minor = self._get_parameter(PARAM_SW_MINOR)

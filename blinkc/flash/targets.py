@@ -92,6 +92,12 @@ class BlinksLayout:
     builtin_game: range = range(0x1700, 0x2E00)
     bios: range = range(0x2E00, 0x4000)
     efuse: int = 0xF8
+    # The extended fuse 0xF8 (BOOTSZ 1,024 words, BOOTRST programmed) sends every
+    # reset to the boot section at 0x3800, where the BIOS keeps its vector table:
+    # 4-byte slots, each a JMP or RJMP. Games call the BIOS through the slots
+    # named in the SDK's blinkbios_shared_functions.h (boot_vectorN, N below).
+    bios_vectors: int = 0x3800
+    bios_entries: tuple[int, ...] = (0, 4, 8, 9, 10, 12, 13, 14, 15)
 
     @property
     def max_game_bytes(self) -> int:

@@ -62,9 +62,9 @@ class ProgrammerSim:
         self.links.append(link)
         return link
 
-    def transport(self, baud: int | None = None) -> SimTransport:
-        """An in-memory transport with a virtual clock (fast tests)."""
-        return SimTransport(self.new_link(), baud)
+    def transport(self, baud: int | None = None, latency: float = 0.0) -> SimTransport:
+        """An in-memory transport with a virtual clock (fast tests); `latency` delays replies."""
+        return SimTransport(self.new_link(), baud, latency)
 
     def serve_pty(self, baud: int | None = None) -> PtySimulator:
         """Started; `.port` is the /dev/pts path. Pass `baud` to pace it like a real line."""

@@ -8,6 +8,8 @@ a disconnect). Each is a short spec, usable from the CLI:
     no-target              no chip on the ISP lines
     wrong-signature[=SIG]  another chip (default 1E950F, an ATmega328P)
     corrupt[=N]            from the N-th reply on, one byte of every reply is flipped
+    glitch[=N]             one byte of the N-th flash-data reply (over 32 bytes) is flipped,
+                           once: a single line error
     disconnect[=N]         the link drops after N replies (mid-transfer by default)
     bad-page[=ADDR]        the flash page holding ADDR does not keep what is written
 """
@@ -20,8 +22,11 @@ from dataclasses import dataclass, field
 from .chip import Chip
 from .server import ProgrammerServer
 
-FAULT_NAMES = ("silent", "no-target", "wrong-signature", "corrupt", "disconnect", "bad-page")
+FAULT_NAMES = ("silent", "no-target", "wrong-signature", "corrupt", "glitch", "disconnect",
+               "bad-page")
 DEFAULT_CORRUPT_FROM = 16
+DEFAULT_GLITCH_AT = 1
+GLITCH_MIN_REPLY = 33         # a reply this long carries flash data
 DEFAULT_DISCONNECT_AFTER = 40
 DEFAULT_BAD_PAGE = 0x1780
 DEFAULT_WRONG_SIGNATURE = bytes([0x1E, 0x95, 0x0F])
@@ -41,6 +46,7 @@ class Faults:
     no_target: bool = False
     wrong_signature: bytes | None = None
     corrupt_from: int | None = None
+    glitch_at: int | None = None
     disconnect_after: int | None = None
     bad_pages: set[int] = field(default_factory=set)
 
@@ -62,6 +68,8 @@ class Faults:
                     f.wrong_signature = sig
                 elif name == "corrupt":
                     f.corrupt_from = int(arg, 0) if arg else DEFAULT_CORRUPT_FROM
+                elif name == "glitch":
+                    f.glitch_at = int(arg, 0) if arg else DEFAULT_GLITCH_AT
                 elif name == "disconnect":
                     f.disconnect_after = int(arg, 0) if arg else DEFAULT_DISCONNECT_AFTER
                 elif name == "bad-page":
@@ -89,6 +97,7 @@ class Link:
         self.server = server
         self.faults = faults or Faults()
         self.replies = 0
+        self.data_replies = 0      # replies long enough to carry flash data
         self.dropped = False
         self.bytes_in = 0          # from the host, as on the wire
         self.bytes_out = 0         # to the host
@@ -110,9 +119,17 @@ class Link:
                 raise LinkDropped
             start = self.faults.corrupt_from
             if start is not None and self.replies >= start and reply:
-                damaged = bytearray(reply)
-                damaged[len(damaged) // 2] ^= 0x55    # a noisy line flips bits
-                reply = bytes(damaged)
+                reply = _flip(reply)
+            if len(reply) >= GLITCH_MIN_REPLY:
+                self.data_replies += 1
+                if self.data_replies == self.faults.glitch_at:
+                    reply = _flip(reply)
             out.append(reply)
             self.bytes_out += len(reply)
         return out
+
+
+def _flip(reply: bytes) -> bytes:
+    damaged = bytearray(reply)
+    damaged[len(damaged) // 2] ^= 0x55    # a noisy line flips bits
+    return bytes(damaged)

@@ -3,7 +3,7 @@
 import pytest
 
 from blinkc.flash.flasher import SERIAL_PROGRAMMERS, open_programmer
-from blinkc.flash.hexfile import Image, synthetic_image
+from blinkc.flash.hexfile import Image, synthetic_blinks_image, synthetic_image
 from blinkc.flash.targets import ATMEGA168PB
 from blinkc.progsim import ProgrammerSim
 
@@ -18,9 +18,8 @@ def full_image() -> Image:
 
 @pytest.fixture(scope="session")
 def game_image() -> Image:
-    """A realistic image: a 5,000-byte game at 0x1700 and a BIOS-like block at 0x2E00."""
-    return synthetic_image([(0x1700, 5000), (0x2E00, 0x4000 - 0x2E00)], seed=12,
-                           source="GAME.with_bootloader.hex")
+    """A realistic image: a 5,000-byte game at 0x1700 and a made-up BIOS at 0x2E00-0x3FFF."""
+    return synthetic_blinks_image(5000, seed=12, source="GAME.with_bootloader.hex")
 
 
 def connected(sim: ProgrammerSim, baud: int | None = None):

@@ -5,6 +5,7 @@ import signal
 import subprocess
 import sys
 import types
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -236,3 +237,187 @@ def test_workshop_with_avrdude_asks_for_each_tile(avrdude, game_hex, game_image)
     assert r.output.count("No chip answers on the ISP lines") == 2   # not counted as failures
     assert "Workshop: 2 tiles flashed, 0 failed." in r.output
     assert all(bytes(c.flash) == game_image.flat(16384) for c in sim.workbench.tiles)
+
+
+def test_flash_refuses_devices_and_pipes_without_reading_them(tmp_path):
+    import os
+
+    assert_clean_failure(blinkc("flash", "/dev/zero", "--dry-run"), "not a regular file")
+    fifo = tmp_path / "game.hex"
+    os.mkfifo(fifo)
+    assert_clean_failure(blinkc("flash", fifo, "--dry-run"), "not a regular file", "a pipe")
+
+
+@pytest.mark.parametrize("cut", ["truncated", "joined"])
+def test_flash_refuses_a_truncated_or_joined_hex_and_sends_nothing(cut, game_hex, tmp_path):
+    text = game_hex.read_text()
+    lines = text.splitlines(keepends=True)
+    path = tmp_path / f"{cut}.hex"
+    path.write_text("".join(lines[:len(lines) // 2]) if cut == "truncated" else text + text)
+    sim = ProgrammerSim("stk500v1")
+    with sim.serve_pty() as pty:
+        r = blinkc("flash", path, "--port", pty.port)
+    assert_clean_failure(r, "end-of-file record")
+    assert sim.links == [] or all(link.bytes_in == 0 for link in sim.links)
+    assert sim.chip.erases == 0 and sim.chip.page_writes == 0
+
+
+def test_flash_refuses_a_game_that_spills_into_the_bios_area(tmp_path):
+    path = tmp_path / "big.hex"
+    synthetic_image([(0x1700, 6144)]).write_hex(path)            # no BIOS, reaches 0x2EFF
+    sim = ProgrammerSim("stk500v2")
+    with sim.serve_pty() as pty:
+        r = blinkc("flash", path, "--port", pty.port, "-c", "stk500v2")
+    assert_clean_failure(r, "runs past the end of its area", "256 over")
+    assert sim.chip.erases == 0
+
+
+def test_sync_timeout_lets_a_slow_programmer_connect(monkeypatch, game_hex, game_image):
+    # Every answer takes 1.5 s (virtual clock): a slow bridge. --sync-timeout 30 must be enough.
+    from blinkc.flash import flasher
+
+    sim = ProgrammerSim("stk500v1")
+    real = flasher.open_programmer
+
+    def slow(spec, part, *, port=None, baud=None, timeouts=None):
+        return real(spec, part, transport=sim.transport(latency=1.5), timeouts=timeouts)
+
+    monkeypatch.setattr("blinkc.cli.flash.open_programmer", slow)
+    r = blinkc("flash", game_hex, "--port", "sim", "-c", "arduinoisp", "--sync-timeout", "30")
+    assert r.exit_code == 0, r.output
+    assert bytes(sim.chip.flash) == game_image.flat(16384)
+    r = blinkc("flash", game_hex, "--port", "sim", "-c", "arduinoisp", "--sync-timeout", "1")
+    assert_clean_failure(r, "waited 1.0 s")
+
+
+def test_read_over_stk500v1_reports_a_line_error_and_writes_no_dump(tmp_path, full_image):
+    sim = ProgrammerSim("stk500v1", faults=["glitch=7"])
+    sim.chip.flash[:] = full_image.flat(16384)
+    dump = tmp_path / "dump.hex"
+    with sim.serve_pty() as pty:
+        r = blinkc("read", "--port", pty.port, "-o", dump)
+    assert_clean_failure(r, "twice gave different data", "unreliable link")
+    assert "OK" not in r.output and not dump.exists()
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_workshop_counts_a_tile_lost_to_a_link_drop(protocol, game_hex):
+    sim = ProgrammerSim(protocol, tiles=2, faults=["disconnect=60"])
+    with sim.serve_pty() as pty:
+        r = blinkc("flash", game_hex, "--port", pty.port, "-c", PROGRAMMER[protocol],
+                   "--count", "2")
+    assert_clean_failure(r, "Workshop: 0 tiles flashed, 1 failed.", "tile 1: ")
+    assert "0 tiles flashed, 0 failed" not in r.output
+
+
+def test_avrdude_workshop_counts_a_tile_lost_to_a_link_drop(avrdude, game_hex, monkeypatch):
+    monkeypatch.setattr("blinkc.flash.avrdude.STALL_SECONDS", 2.0)   # avrdude hangs on it
+    sim = ProgrammerSim("stk500v1", tiles=2, faults=["disconnect=60"])
+    with sim.serve_pty() as pty:
+        r = CliRunner().invoke(main, ["flash", str(game_hex), "--port", pty.port,
+                                      "-c", "avrdude:stk500v1", "--count", "2"],
+                               input="\n" * 4)
+    assert_clean_failure(r, "Workshop: 0 tiles flashed, 1 failed.", "tile 1: ")
+
+
+def test_a_build_error_reads_as_one_message(tmp_path, monkeypatch):
+    from blinkc.build.errors import BuildError
+
+    def build_for_flash(path, sdk=None):
+        raise BuildError("The game is 6,000 bytes, 112 over.", "make it smaller")
+
+    monkeypatch.setitem(sys.modules, "blinkc.build",
+                        types.SimpleNamespace(build_for_flash=build_for_flash))
+    game = tmp_path / "GAME.py"
+    game.write_text("game = None\n")
+    assert_clean_failure(blinkc("flash", game, "--dry-run"),
+                         "Building GAME.py failed: The game is 6,000 bytes", "Fix: make it smaller")
+
+
+# -- output files: only new ones, blinkc's own dumps, or --force ---------------------------
+
+def test_read_does_not_overwrite_a_file_blinkc_did_not_write(tmp_path, game_hex):
+    mine = game_hex.read_text()
+    sim = ProgrammerSim("stk500v2")
+    with sim.serve_pty() as pty:
+        r = blinkc("read", "--port", pty.port, "-c", "stk500v2", "-o", game_hex)
+    assert_clean_failure(r, "already exists and blinkc did not write it", "--force")
+    assert game_hex.read_text() == mine
+    assert all(link.bytes_in == 0 for link in sim.links)     # refused before reading the tile
+
+
+def test_read_replaces_its_own_dump_and_anything_with_force(tmp_path, game_hex, game_image):
+    from blinkc.flash.hexfile import load_image
+
+    dump = tmp_path / "dump.hex"
+    sim = ProgrammerSim("stk500v2")
+    sim.chip.flash[:] = game_image.flat(16384)
+    with sim.serve_pty() as pty:
+        for target, extra in ((dump, []), (dump, []), (game_hex, ["--force"])):
+            r = blinkc("read", "--port", pty.port, "-c", "stk500v2", "-o", target, *extra)
+            assert r.exit_code == 0, r.output
+            assert load_image(target).flat() == game_image.flat(16384)
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+@pytest.mark.skipif(not Path("/sys/kernel").is_dir(), reason="needs Linux sysfs")
+def test_read_into_a_folder_nobody_may_write_is_refused_before_reading(tmp_path):
+    sim = ProgrammerSim("stk500v1")
+    with sim.serve_pty() as pty:
+        r = blinkc("read", "--port", pty.port, "-o", "/sys/dump.hex")
+    assert_clean_failure(r, "Cannot write the flash dump to /sys/dump.hex")
+    assert "OK" not in r.output and all(link.bytes_in == 0 for link in sim.links)
+
+
+@pytest.mark.parametrize("target, words", [
+    ("{missing}/dump.hex", "does not exist"),
+    ("/dev/null", "not a regular file"),
+])
+def test_read_refuses_outputs_it_cannot_write(target, words, tmp_path):
+    target = target.format(missing=tmp_path / "nope")
+    assert_clean_failure(blinkc("read", "--port", "/dev/null", "-o", target), words)
+
+
+def _run_sim(*args: str, timeout: float = 15.0):
+    """programmer-sim in a subprocess; stopped with SIGTERM once it serves."""
+    proc = subprocess.Popen([sys.executable, "-m", "blinkc", "programmer-sim", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines = []
+    for line in proc.stdout:
+        lines.append(line)
+        if line.startswith("port:"):
+            proc.send_signal(signal.SIGTERM)
+            break
+    out = "".join(lines) + proc.communicate(timeout=timeout)[0]
+    return proc.returncode, out
+
+
+@pytest.mark.parametrize("target, words", [
+    ("{missing}/after.hex", "does not exist"),
+    ("/sys/after.hex", "Cannot write the simulated flash to /sys/after.hex"),
+    ("{foreign}", "already exists and blinkc did not write it"),
+])
+def test_programmer_sim_save_is_checked_before_it_serves(target, words, tmp_path):
+    if target.startswith("/sys") and not Path("/sys/kernel").is_dir():
+        pytest.skip("needs Linux sysfs")
+    foreign = tmp_path / "GAME.hex"
+    foreign.write_text("my game\n")
+    code, out = _run_sim("--save", target.format(missing=tmp_path / "nope", foreign=foreign))
+    assert code == 1, out
+    assert "Traceback" not in out and "Error:" in out and words in out
+    assert "port:" not in out
+    assert foreign.read_text() == "my game\n"
+
+
+def test_read_with_avrdude_writes_a_checked_blinkc_dump(avrdude, tmp_path, game_image):
+    from blinkc.flash.hexfile import load_image
+    from blinkc.flash.outputs import is_blinkc_dump
+
+    dump = tmp_path / "dump.hex"
+    sim = ProgrammerSim("stk500v1")
+    sim.chip.flash[:] = game_image.flat(16384)
+    with sim.serve_pty() as pty:
+        for _ in range(2):                       # the second read replaces the first
+            r = blinkc("read", "--port", pty.port, "-c", "avrdude:stk500v1", "-o", dump)
+            assert r.exit_code == 0, r.output
+    assert is_blinkc_dump(dump) and load_image(dump).flat() == game_image.flat(16384)

@@ -148,3 +148,86 @@ def test_a_noisy_read_is_blamed_on_the_link_not_the_flash(game_image):
     with pytest.raises(errors.ProtocolError, match="twice gave different data") as e:
         flash_image(prog, game_image, ATMEGA168PB, efuse=EFUSE)
     assert "unreliable link" in e.value.cause
+
+
+# -- the extended fuse is judged from consistent reads, and only 0xF8 is written ----------
+
+def _first_ext_read_garbled(prog, value):
+    """The first extended-fuse read comes back as `value` (one line error), later reads true."""
+    real, calls = prog.read_fuse, []
+
+    def read_fuse(which):
+        got = real(which)
+        if which == "ext":
+            calls.append(got)
+            if len(calls) == 1:
+                return value
+        return got
+
+    prog.read_fuse = read_fuse
+    return calls
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_a_garbled_fuse_read_never_passes_for_already_right(protocol, game_image):
+    # The tile has the factory 0xF9; one read says 0xF8. One read was enough to skip the write.
+    sim = ProgrammerSim(protocol)
+    prog = connected(sim)
+    _first_ext_read_garbled(prog, 0xF8)
+    with pytest.raises(errors.ProtocolError, match="extended fuse") as e:
+        flash_image(prog, game_image, ATMEGA168PB, efuse=EFUSE)
+    assert "unreliable link" in e.value.cause
+    assert not [i for i in sim.chip.log if i[1] == 0xA4]     # no fuse written on a guess
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_a_garbled_fuse_read_does_not_cause_a_needless_fuse_write(protocol, game_image):
+    sim = ProgrammerSim(protocol)
+    sim.chip.fuses["ext"] = 0xF8
+    prog = connected(sim)
+    _first_ext_read_garbled(prog, 0xF9)
+    with pytest.raises(errors.ProtocolError, match="extended fuse"):
+        flash_image(prog, game_image, ATMEGA168PB, efuse=EFUSE)
+    assert not [i for i in sim.chip.log if i[1] == 0xA4]
+
+
+def test_the_fuse_is_read_twice_before_and_after_the_write(game_image):
+    sim = ProgrammerSim("stk500v1")
+    prog = connected(sim)
+    calls = _first_ext_read_garbled(prog, 0xF9)   # "garbled" to the true value: reads agree
+    result = flash_image(prog, game_image, ATMEGA168PB, efuse=EFUSE)
+    assert result.efuse_written and result.efuse_before == 0xF9
+    assert len(calls) == 4                        # two reads to decide, two to check the write
+
+
+@pytest.mark.parametrize("value", [0x00, 0xF9, 0xFF])
+def test_no_extended_fuse_but_0xf8_is_ever_written(value, game_image):
+    sim = ProgrammerSim("stk500v2")
+    with pytest.raises(errors.FlashError, match="only the extended fuse 0xF8"):
+        flash_image(connected(sim), game_image, ATMEGA168PB, efuse=value)
+    assert sim.chip.erases == 0 and sim.chip.log == []
+
+
+# -- reads are checked: a line error is reported, never written out as the tile's flash ---
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_read_reports_a_single_line_error(protocol, full_image):
+    sim = ProgrammerSim(protocol, faults=["glitch=5"])      # one flipped byte in one block
+    sim.chip.flash[:] = full_image.flat(16384)
+    with pytest.raises(errors.ProtocolError) as e:
+        read_flash_all(connected(sim), ATMEGA168PB)
+    assert e.value.cause and e.value.fix
+
+
+def test_read_reads_every_block_and_fuse_twice(full_image):
+    sim = ProgrammerSim("stk500v1")
+    sim.chip.flash[:] = full_image.flat(16384)
+    prog = connected(sim)
+    blocks, fuses = [], []
+    real_read, real_fuse = prog.read_flash, prog.read_fuse
+    prog.read_flash = lambda a, n: (blocks.append(a), real_read(a, n))[1]
+    prog.read_fuse = lambda w: (fuses.append(w), real_fuse(w))[1]
+    data, _ = read_flash_all(prog, ATMEGA168PB)
+    assert data == full_image.flat(16384)
+    assert sorted(blocks) == sorted(list(range(0, 16384, 256)) * 2)
+    assert sorted(fuses) == sorted(["low", "high", "ext", "lock"] * 2)

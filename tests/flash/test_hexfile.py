@@ -5,7 +5,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from blinkc.flash.errors import HexFileError, ImageError
-from blinkc.flash.hexfile import Image, check_image, load_image, parse_hex, synthetic_image
+from blinkc.flash.hexfile import (
+    Image,
+    check_image,
+    load_image,
+    parse_hex,
+    synthetic_bios,
+    synthetic_blinks_image,
+    synthetic_image,
+)
 from blinkc.flash.targets import ATMEGA168PB, ATMEGA328PB, BLINKS
 
 
@@ -34,9 +42,15 @@ def test_extended_segment_address_record():
     assert parse_hex(text).segments == ((0x1010, b"\xaa"),)
 
 
-def test_crlf_and_stuff_after_eof_are_fine():
-    text = record(0x1700, 0x00, b"\x01\x02") + "\r\n" + EOF_RECORD + "\r\nnot read\r\n"
+def test_crlf_and_blank_space_after_eof_are_fine():
+    text = record(0x1700, 0x00, b"\x01\x02") + "\r\n" + EOF_RECORD + "\r\n\r\n  \x1a"
     assert parse_hex(text.encode()).segments == ((0x1700, b"\x01\x02"),)
+
+
+def test_anything_but_blank_space_after_eof_is_refused():
+    text = record(0x1700, 0x00, b"\x01\x02") + "\r\n" + EOF_RECORD + "\r\nnot read\r\n"
+    with pytest.raises(HexFileError, match="not the last record"):
+        parse_hex(text.encode())
 
 
 @pytest.mark.parametrize("text, words", [
@@ -44,8 +58,8 @@ def test_crlf_and_stuff_after_eof_are_fine():
     (":02170000AAZZ11\n", "non-hex characters"),
     ("02170000AABB00\n", "must start with ':'"),
     (":02170000AABB00\n", "checksum is 0x00, should be 0x82"),
-    (":03170000AABB7C\n", "invalid length"),
-    (":0217000" + "9AABB73\n", "invalid record type"),
+    (":03170000AABB7C\n", "says 3 data bytes but has 2"),
+    (record(0x1700, 0x09, b"\xaa\xbb") + "\n", "unknown record type 0x09"),
     (":00000001FE\n", "line 1"),
 ])
 def test_bad_records_name_the_line_and_problem(text, words):
@@ -89,7 +103,7 @@ def test_round_trip_through_a_file(tmp_path):
 # -- image checks -------------------------------------------------------------------
 
 def blinks_image(game: int = 3000) -> Image:
-    return synthetic_image([(0x1700, game), (0x2E00, 0x1200)])
+    return synthetic_blinks_image(game, seed=1)
 
 
 def test_a_game_plus_bios_image_passes_the_blink_checks():
@@ -121,7 +135,7 @@ def test_image_without_bios_is_refused():
 
 
 def test_bios_only_image_warns():
-    img = synthetic_image([(0x2E00, 0x1200)])
+    img = Image.from_map(synthetic_bios(3))
     assert check_image(img, ATMEGA168PB, BLINKS) == [
         "the image has no game at 0x1700: the tile will have the BIOS only"]
 
@@ -204,3 +218,161 @@ def test_hex_looking_garbage_never_crashes(lines):
         parse_hex("\n".join(lines))
     except HexFileError:
         pass
+
+
+# -- the whole file is checked before anything is written (issue 11) -----------------
+
+def _blinks_hex() -> str:
+    return synthetic_image([(0x1700, 100), (0x2E00, 0x1200)], seed=3).to_hex()
+
+
+def test_a_truncated_file_without_its_end_of_file_record_is_refused():
+    lines = _blinks_hex().splitlines()
+    half = "\n".join(lines[:len(lines) // 2]) + "\n"        # half a BIOS, no EOF record
+    with pytest.raises(HexFileError, match="no end-of-file record") as e:
+        parse_hex(half, source="half.hex")
+    assert "truncated" in e.value.cause and e.value.fix
+
+
+def test_a_file_cut_in_the_middle_of_a_record_is_refused():
+    text = _blinks_hex()
+    with pytest.raises(HexFileError, match=r"half\.hex"):
+        parse_hex(text[:len(text) // 2], source="half.hex")
+
+
+def test_an_end_of_file_record_in_the_middle_is_refused():
+    a = _blinks_hex()
+    b = synthetic_image([(0x1800, 10)], seed=4).to_hex()
+    with pytest.raises(HexFileError, match="end-of-file record on line") as e:
+        parse_hex(a + b, source="joined.hex")          # `cat a.hex b.hex`
+    assert "joined" in e.value.cause
+
+
+def test_two_end_of_file_records_are_refused():
+    with pytest.raises(HexFileError, match="end-of-file record on line 2"):
+        parse_hex("\n".join([record(0x1700, 0, b"\x01"), EOF_RECORD, EOF_RECORD, ""]))
+
+
+@pytest.mark.parametrize("text, words", [
+    (":FF17000000AA\n" + EOF_RECORD, "says 255 data bytes"),
+    (record(0, 0x02, b"\x01\x02\x03\x04") + "\n" + EOF_RECORD, "needs 2 data bytes"),
+    (record(0x1700, 0, b"\x06") + "\n" + record(0, 0x01, b"\xaa"), "end-of-file record"),
+    (record(0xFFF8, 0, bytes(16)) + "\n" + EOF_RECORD, "crosses a 64 KB boundary"),
+    (record(0x1700, 0, b"\x06") + "\n" + record(0x1700, 0x07, b"") + "\n" + EOF_RECORD,
+     "record type 0x07"),
+])
+def test_malformed_records_are_refused(text, words):
+    with pytest.raises(HexFileError, match=words):
+        parse_hex(text, source="bad.hex")
+
+
+def test_dev_zero_is_refused_without_reading_it():
+    with pytest.raises(HexFileError, match="not a regular file"):
+        load_image("/dev/zero")
+
+
+def test_a_fifo_is_refused_without_hanging(tmp_path):
+    import os
+
+    fifo = tmp_path / "game.hex"
+    os.mkfifo(fifo)
+    with pytest.raises(HexFileError, match="not a regular file"):
+        load_image(fifo)
+
+
+def test_a_file_too_big_for_a_tile_image_is_refused_unread(tmp_path):
+    big = tmp_path / "big.hex"
+    with big.open("wb") as f:
+        f.truncate(50 * 1024 * 1024)                  # sparse: 50 MB, nothing on disk
+    with pytest.raises(HexFileError, match="too big to be an image") as e:
+        load_image(big)
+    assert e.value.fix
+
+
+# -- a BIOS must really be a BIOS (issue 11) -------------------------------------------
+
+def with_cells(image: Image, cells: dict[int, int]) -> Image:
+    both = image.to_map()
+    both.update(cells)
+    return Image.from_map(both, image.source)
+
+
+def rjmp(slot: int, target: int) -> dict[int, int]:
+    w = 0xC000 | ((target - slot - 2) // 2 & 0x0FFF)
+    return {slot: w & 0xFF, slot + 1: w >> 8}
+
+
+def jmp(slot: int, target: int) -> dict[int, int]:
+    k = target // 2
+    w = 0x940C | (k >> 16 & 0x3E) << 3 | k >> 16 & 1
+    return {slot: w & 0xFF, slot + 1: w >> 8, slot + 2: k & 0xFF, slot + 3: k >> 8 & 0xFF}
+
+
+def test_a_6144_byte_game_without_a_bios_is_refused():
+    img = synthetic_image([(0x1700, 6144)], source="big.hex")    # reaches 0x2EFF
+    with pytest.raises(ImageError, match="runs past the end of its area") as e:
+        check_image(img, ATMEGA168PB, BLINKS)
+    assert "0x1700 to 0x2EFF (6,144 bytes, 256 over the 5,888-byte limit" in e.value.what
+    assert "blinkc size" in e.value.fix
+
+
+def test_any_bytes_in_the_bios_area_are_not_a_bios():
+    img = synthetic_image([(0x1700, 3000), (0x2E00, 0x1200)], seed=5, source="junk.hex")
+    with pytest.raises(ImageError, match=r"has no BIOS: .* but not a BIOS") as e:
+        check_image(img, ATMEGA168PB, BLINKS)
+    assert "reset vector at 0x3800" in e.value.what and "0xF8" in e.value.cause
+
+
+@pytest.mark.parametrize("cells, words", [
+    ({0x3800: 0xFF, 0x3801: 0xFF}, "reset vector at 0x3800 is 0xFFFF, not a jump"),
+    (rjmp(0x3810, 0x2C00), "entry vector 4 at 0x3810 jumps to 0x2C00, outside the BIOS"),
+    (jmp(0x3838, 0x0100), "entry vector 14 at 0x3838 jumps to 0x0100, outside"),
+    (rjmp(0x3800, 0x3C00), "jumps to 0x3C00, where the image has no code"),
+])
+def test_a_bios_vector_table_that_does_not_jump_into_the_bios_is_refused(cells, words):
+    img = with_cells(synthetic_blinks_image(100, small_bios=True), cells)
+    with pytest.raises(ImageError) as e:
+        check_image(img, ATMEGA168PB, BLINKS)
+    assert words in e.value.what
+
+
+def test_a_missing_entry_vector_is_refused():
+    cells = synthetic_blinks_image(100, small_bios=True).to_map()
+    for a in range(0x3834, 0x3838):                 # vector 13: write a flash page
+        del cells[a]
+    with pytest.raises(ImageError, match="entry vector 13 at 0x3834 is missing"):
+        check_image(Image.from_map(cells), ATMEGA168PB, BLINKS)
+
+
+def test_jmp_and_rjmp_vectors_both_make_a_bios():
+    img = with_cells(synthetic_blinks_image(100, small_bios=True),
+                     {**jmp(0x3800, 0x3850), **rjmp(0x3810, 0x3860)})
+    assert check_image(img, ATMEGA168PB, BLINKS) == []
+
+
+def test_a_full_5888_byte_game_against_the_bios_is_fine():
+    img = synthetic_blinks_image(5888, seed=3)       # one run from 0x1700 to 0x3FFF
+    assert len(img.segments) == 1
+    assert check_image(img, ATMEGA168PB, BLINKS) == []
+
+
+def test_raw_and_other_parts_skip_the_bios_check():
+    img = synthetic_image([(0x1700, 6144)])
+    assert check_image(img, ATMEGA168PB, None) == []
+    assert check_image(img, ATMEGA328PB, None) == []
+
+
+def test_the_real_sdk_bios_passes_the_check():
+    """Against the SDK's own BlinkBIOS.hex when BLINKS_SDK is set (read, never copied)."""
+    import os
+    from pathlib import Path
+
+    sdk = os.environ.get("BLINKS_SDK")
+    bios = Path(sdk or ".") / "cores" / "blinklib" / "shared" / "BlinkBIOS.hex"
+    if not sdk or not bios.is_file():
+        pytest.skip("set BLINKS_SDK to a Blinks SDK checkout to check its BIOS")
+    image = load_image(bios)
+    assert check_image(image, ATMEGA168PB, BLINKS) == [
+        "the image has no game at 0x1700: the tile will have the BIOS only"]
+    game = synthetic_image([(0x1700, 5000)], seed=8).to_map()
+    assert check_image(with_cells(image, game), ATMEGA168PB, BLINKS) == []

@@ -135,3 +135,85 @@ def test_the_wrong_protocol_is_recognised():
     with pytest.raises(ProtocolError, match="not as an STK500v2") as e2:
         Stk500v2(ProgrammerSim("stk500v1").transport(), ATMEGA168PB).connect()
     assert "arduinoisp" in e2.value.fix
+
+
+# -- a damaged STK500v2 length byte costs a moment, not seconds -------------------------
+
+def _damage_reply(sim, transport, number, damage):
+    """Apply `damage` to the `number`-th reply the simulated programmer sends."""
+    link, seen = transport.link, [0]
+    real = link.process
+
+    def process(data):
+        out = []
+        for reply in real(data):
+            seen[0] += 1
+            out.append(damage(bytearray(reply)) if seen[0] == number else reply)
+        return out
+
+    link.process = process
+
+
+def _length(value):
+    def damage(frame):
+        frame[2], frame[3] = value >> 8, value & 0xFF
+        return bytes(frame)
+    return damage
+
+
+@pytest.mark.parametrize("baud", [19200, 115200])
+@pytest.mark.parametrize("length", [0xFF00, 0x5500, 0x0116, 0x0000])
+def test_stk500v2_a_corrupted_length_is_refused_at_once(baud, length):
+    from blinkc.flash.errors import ProtocolError
+
+    sim = ProgrammerSim("stk500v2")
+    t = sim.transport(baud)
+    prog = Stk500v2(t, ATMEGA168PB)
+    prog.connect()
+    prog.enter_progmode()
+    _damage_reply(sim, t, 1, _length(length))          # the answer to the next command
+    start = t.now()
+    with pytest.raises(ProtocolError, match="Garbled reply") as e:
+        prog.read_signature()
+    assert t.now() - start < 1.5, f"waited {t.now() - start:.1f} s"
+    assert "bytes long" in e.value.what
+
+
+@pytest.mark.parametrize("baud", [19200, 115200])
+def test_stk500v2_resynchronises_after_a_corrupted_sign_on(baud):
+    sim = ProgrammerSim("stk500v2")
+    t = sim.transport(baud)
+    _damage_reply(sim, t, 1, _length(0xFF00))          # the first SIGN_ON answer
+    prog = Stk500v2(t, ATMEGA168PB)
+    assert "AVRISP_2" in prog.connect()
+    assert t.now() < 1.5
+    prog.enter_progmode()
+    assert prog.read_signature() == ATMEGA168PB.signature
+
+
+# -- a programmer that answers slowly can connect within --sync-timeout --------------------
+
+@pytest.mark.parametrize("cls", [Stk500v1, Stk500v2])
+@pytest.mark.parametrize("latency, sync", [(0.3, 4.0), (0.9, 4.0), (1.5, 30.0), (8.0, 30.0)])
+def test_a_slow_programmer_connects_within_the_sync_timeout(cls, latency, sync, game_image):
+    from blinkc.flash.flasher import flash_image
+    from blinkc.flash.isp import Timeouts
+
+    sim = ProgrammerSim(cls.name.lower())
+    t = sim.transport(latency=latency)
+    prog = cls(t, ATMEGA168PB, Timeouts(sync=sync))
+    assert prog.connect()
+    assert t.now() <= sync + 3 * (latency + 0.1)    # the handshake, then 3 parameter reads
+    flash_image(prog, game_image, ATMEGA168PB, efuse=0xF8)     # every answer is that late
+    assert bytes(sim.chip.flash) == game_image.flat(16384)
+
+
+@pytest.mark.parametrize("cls", [Stk500v1, Stk500v2])
+def test_a_silent_programmer_is_given_the_whole_sync_timeout_and_no_more(cls):
+    from blinkc.flash.errors import NoResponseError
+    from blinkc.flash.isp import Timeouts
+
+    t = ProgrammerSim(cls.name.lower(), faults=["silent"]).transport()
+    with pytest.raises(NoResponseError, match=r"waited 30.0 s"):
+        cls(t, ATMEGA168PB, Timeouts(sync=30.0)).connect()
+    assert 30.0 <= t.now() <= 30.5

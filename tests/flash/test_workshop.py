@@ -67,3 +67,19 @@ def test_a_chip_that_is_not_a_blink_is_reported_and_skipped(game_image):
     assert tally.ok == 2
     assert any(e[0] == "wrong chip" and "ATmega328P" in e[1] for e in events.log)
     assert bytes(stranger.flash) == b"\xff" * 16384        # never touched
+
+
+def test_a_link_drop_mid_write_counts_the_tile_as_failed_and_ends_the_workshop(game_image):
+    import pytest
+
+    from blinkc.flash.errors import DisconnectedError
+
+    sim = ProgrammerSim("stk500v1", tiles=3, faults=["disconnect=60"])   # during the writes
+    events, tally = Events(), Tally()
+    with pytest.raises(DisconnectedError):
+        workshop(connected(sim), game_image, ATMEGA168PB, efuse=0xF8, events=events,
+                 tally=tally, count=3)
+    assert (tally.ok, tally.failed) == (0, 1)
+    assert tally.failures[0].startswith("tile 1: The connection to the simulated programmer")
+    assert ("failed", 1, "DisconnectedError") in events.log
+    assert sim.workbench.tiles[0].page_writes > 0          # it really was half written

@@ -9,11 +9,11 @@ import subprocess
 
 import pytest
 
-from blinkc.flash.hexfile import synthetic_image
+from blinkc.flash.hexfile import synthetic_blinks_image, synthetic_image
 from blinkc.progsim import ProgrammerSim
 
 FULL = synthetic_image([(0x0000, 16 * 1024)], seed=21)
-GAME = synthetic_image([(0x1700, 4321), (0x2E00, 0x1200)], seed=22)
+GAME = synthetic_blinks_image(4321, seed=22)
 
 
 def avrdude_flash(avrdude, protocol, port, hexfile, *extra):

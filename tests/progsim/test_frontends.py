@@ -4,12 +4,12 @@ import pytest
 
 from blinkc.flash.errors import DisconnectedError
 from blinkc.flash.flasher import SERIAL_PROGRAMMERS, flash_image, open_programmer
-from blinkc.flash.hexfile import synthetic_image
+from blinkc.flash.hexfile import synthetic_blinks_image
 from blinkc.flash.targets import ATMEGA168PB
 from blinkc.flash.transport import SerialTransport
 from blinkc.progsim import ProgrammerSim
 
-GAME = synthetic_image([(0x1700, 3000), (0x2E00, 0x1200)], seed=31)
+GAME = synthetic_blinks_image(3000, seed=31)
 
 
 @pytest.mark.parametrize("protocol", ["stk500v1", "stk500v2"])

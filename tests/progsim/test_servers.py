@@ -68,3 +68,16 @@ def test_fault_specs():
     for bad in ["explode", "wrong-signature=1E", "corrupt=x"]:
         with pytest.raises(FaultSpecError):
             Faults.parse([bad])
+
+
+def test_a_glitch_flips_one_byte_of_one_data_reply_once():
+    chip = Chip()
+    chip.flash[:] = bytes(range(256)) * 64
+    link = Link(Stk500v1Server(chip), Faults.parse(["glitch=2"]))
+    read = b"\x55\x00\x00\x20" + b"\x74\x00\x40\x46\x20"         # LOAD_ADDRESS 0, READ_PAGE 64
+    clean = b"\x14" + bytes(range(64)) + b"\x10"
+    assert link.process(b"\x50\x20") == [b"\x14\x10"]            # ENTER_PROGMODE
+    assert link.process(read) == [b"\x14\x10", clean]
+    second = link.process(read)[1]
+    assert second != clean and sum(a != b for a, b in zip(second, clean, strict=True)) == 1
+    assert link.process(read)[1] == clean
