@@ -39,7 +39,7 @@ flash_faces = game.field(range(0, 64), default=0, doc="faces a beam passed throu
 beam_flash = game.timer()
 pulse = game.timer()
 
-Laser = game.message("Laser", payload=range(MAX_BENDS + 1))  # the payload: bends so far
+Laser = game.message("Laser", payload=range(MAX_BENDS + 1))  # the payload: bends it has left
 Repair = game.message("Repair")
 Reset = game.flood("Reset")
 Sunk = game.flood("Sunk")
@@ -132,7 +132,7 @@ def press(t):
 def fire(t):
     """Three beams out of the red faces; then the red faces flip."""
     for b in range(3):
-        t.send(Laser, cw(t.orient, 2 * b), 0)
+        t.send(Laser, cw(t.orient, 2 * b), MAX_BENDS)
     t.flash_faces = RED_FACES_EVEN if t.orient % 2 == 0 else RED_FACES_ODD
     t.beam_flash.start(FLASH_MS)
     t.orient = cw(t.orient)
@@ -140,27 +140,22 @@ def fire(t):
 
 
 @game.on_message(Laser)
-def laser(t, face, bends_so_far):
+def laser(t, face, bends_left):
     out = opposite(face)
-    bends = bends_so_far
+    left = bends_left
     if t.kind == Piece.HULL:
         lose_hp(t)
     elif t.kind == Piece.REDIRECTOR:
-        bent = True
-        if face == t.orient:
-            out = cw(t.orient, 2)
-        elif face == cw(t.orient, 2):
-            out = t.orient
-        else:
-            bent = False
-        t.orient = cw(t.orient)
-        if bent:
-            if bends == MAX_BENDS:
-                return  # a fourth bend: the Redirector stops the beam
-            bends += 1
+        o = t.orient
+        t.orient = cw(o)  # every beam that reaches a Redirector turns it
+        if face == o or face == cw(o, 2):
+            if bends_left == 0:
+                return  # it would bend a fourth time: the Redirector stops it
+            left = bends_left - 1
+            out = cw(o, 2) if face == o else o
     t.flash_faces = (1 << face) | (1 << out)
     t.beam_flash.start(FLASH_MS)
-    t.send(Laser, out, bends)
+    t.send(Laser, out, left)
 
 
 @game.on_message(Repair)

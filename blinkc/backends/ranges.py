@@ -24,11 +24,13 @@ from ..ir.nodes import (
     Expr,
     For,
     Function,
+    If,
     Index,
     IntType,
     Local,
     Name,
     Program,
+    Return,
     UnOp,
 )
 from ..ir.walk import walk_stmts
@@ -81,19 +83,20 @@ class Ranges:
         # type's range (sound) and narrow a few times (each step stays sound).
         values: dict[str, list] = {}
         types: dict[str, IntType] = {}
-        for s in walk_stmts(f.body):
+        params = {p.name for p in f.params}
+        for s, facts in _assignments(f.body, params):
             if isinstance(s, Local):
-                values.setdefault(s.name, []).append(s.value)
+                values.setdefault(s.name, []).append((s.value, facts))
                 types[s.name] = s.type
-            elif isinstance(s, Assign) and isinstance(s.target, Name) and s.target.scope == "local":
-                values.setdefault(s.target.name, []).append(s.value)
+            else:
+                values.setdefault(s.target.name, []).append((s.value, facts))
         for _ in range(4):
             changed = False
             for name, exprs in values.items():
                 t = types.get(name)
                 if t is None or name in loops:
                     continue
-                los, his = zip(*(self.of(e) for e in exprs), strict=True)
+                los, his = zip(*(self._under(e, facts) for e, facts in exprs), strict=True)
                 tlo, thi = type_range(t)
                 r = (max(min(los), tlo), min(max(his), thi))
                 if min(los) < tlo or max(his) > thi:
@@ -138,6 +141,44 @@ class Ranges:
             return r if self.fits(r, e.type) else type_range(e.type)
         return type_range(e.type)
 
+    def _under(self, e: Expr, facts: tuple[tuple[Expr, bool], ...]) -> Range:
+        """e's range knowing how the tests of the branches around it came out."""
+        if not facts:
+            return self.of(e)
+        test, outcome = facts[0]
+        with self.assuming(test, outcome):
+            return self._under(e, facts[1:])
+
+    def _comparison(self, test: Expr) -> tuple[int, int, int] | None:
+        """(lo, hi, c) for `x op c` when x is repeatable (a test that draws a random number
+        teaches nothing and must still be evaluated) and both sides keep their values in the
+        type the comparison is made in (-129 compared as uint32 is 4,294,967,167)."""
+        if not (isinstance(test, Compare) and isinstance(test.right, Const)
+                and repeatable(test.left)):
+            return None
+        lo, hi = self.of(test.left)
+        c = test.right.value
+        t = test.optype
+        if t == BOOL or not (self.fits((lo, hi), t) and self.fits((c, c), t)):
+            return None
+        return lo, hi, c
+
+    def decided(self, test: Expr) -> bool | None:
+        """The outcome of a comparison with a constant that the ranges already know, or None."""
+        known = self._comparison(test)
+        if known is None:
+            return None
+        lo, hi, c = known
+        always = {"<": hi < c, "<=": hi <= c, ">": lo > c, ">=": lo >= c,
+                  "==": lo == hi == c, "!=": c < lo or c > hi}
+        never = {"<": lo >= c, "<=": lo > c, ">": hi <= c, ">=": hi < c,
+                 "==": c < lo or c > hi, "!=": lo == hi == c}
+        if always.get(test.op):
+            return True
+        if never.get(test.op):
+            return False
+        return None
+
     def _branch(self, e: Cond, taken: bool) -> Range:
         """A branch's range, knowing the test's outcome when it compares something to a constant."""
         with self.assuming(e.test, taken):
@@ -151,12 +192,11 @@ class Ranges:
                 and not isinstance(test.right, Const)):
             # `c < x` is `x > c` (min() and max() compare this way round).
             test = replace(test, left=test.right, right=test.left, op=_MIRRORED[test.op])
-        if not (isinstance(test, Compare) and isinstance(test.right, Const)
-                and repeatable(test.left)):
+        known = self._comparison(test)
+        if known is None:
             yield
             return
-        lo, hi = self.of(test.left)
-        c = test.right.value
+        lo, hi, c = known
         op = test.op if outcome else _NEGATED[test.op]
         if op == ">=":
             lo = max(lo, c)
@@ -168,6 +208,10 @@ class Ranges:
             hi = min(hi, c)
         elif op == "==":
             lo = hi = c
+        elif op == "!=" and c == lo:
+            lo += 1
+        elif op == "!=" and c == hi:
+            hi -= 1
         if lo > hi:
             yield  # that outcome cannot happen; any range is sound
             return
@@ -217,6 +261,25 @@ class Ranges:
         if op == "%" and nonneg and b[0] > 0:
             return (0, min(a[1], b[1] - 1))
         return (-(1 << 40), 1 << 40)  # unknown: force a wrap
+
+
+def _assignments(body: tuple, params: set[str], facts: tuple = ()) -> Iterator[tuple]:
+    """Each assignment to a local, with the outcomes of the enclosing `if` tests that compare
+    a parameter with a constant (parameters are never reassigned, so the facts hold there)."""
+    for s in body:
+        if isinstance(s, Local) or (isinstance(s, Assign) and isinstance(s.target, Name)
+                                    and s.target.scope == "local"):
+            yield s, facts
+        elif isinstance(s, If):
+            test = s.test
+            known = (isinstance(test, Compare) and isinstance(test.right, Const)
+                     and isinstance(test.left, Name) and test.left.name in params)
+            yield from _assignments(s.body, params, (*facts, (test, True)) if known else facts)
+            yield from _assignments(s.orelse, params, (*facts, (test, False)) if known else facts)
+            if known and not s.orelse and s.body and isinstance(s.body[-1], Return):
+                facts = (*facts, (test, False))  # `if x == 0: return`: below it, x != 0
+        elif isinstance(s, For):
+            yield from _assignments(s.body, params, facts)
 
 
 def repeatable(e: Expr) -> bool:

@@ -130,6 +130,8 @@ class Symbols:
     timer_names: dict[str, int] = field(default_factory=dict)  # t.<name> → index
     messages: dict[int, tuple[int, range | None, str]] = field(default_factory=dict)
     floods: dict[int, int] = field(default_factory=dict)  # id(FloodDecl) → index
+    #: Every t.send(...) with a payload: (function, payload, lo, hi, message, where), for the lint.
+    payload_sends: list[tuple[str, Any, int, int, str, Any]] = field(default_factory=list)
     pure: set[str] = field(default_factory=set)
     #: Plain functions of the game module that handlers may call: name → function.
     helper_candidates: dict[str, Callable] = field(default_factory=dict)
@@ -840,10 +842,20 @@ class FunctionCompiler:
             raise self.fail(n, f"{mname} carries a payload: pass it",
                             f"t.send({mname}, face, value)")
         pay = self.expr(pay_node)
+        lo, hi = payload.start, payload.stop - 1
         if isinstance(pay, Const) and pay.value not in payload:
-            raise self.fail(n, f"payload {pay.value} is outside {mname}'s range "
-                               f"{payload.start}..{payload.stop - 1}")
-        return Call("send_code", (convert(binop("+", Const(code - payload.start, I16), pay), U8),
+            raise self.fail(n, f"payload {pay.value} is outside {mname}'s range {lo}..{hi}",
+                            f"send a value in {lo}..{hi}, or widen payload=range(...)")
+        if not is_pure(pay, self.sym.pure):
+            raise self.fail(n, "a payload must not have side effects",
+                            "store t.random(...) in a local first")
+        # A payload outside its range would be another message's code: it is clamped to the
+        # range (the clamp disappears where the value ranges prove it cannot bind, and the
+        # lint reports a payload that is always outside).
+        self.sym.payload_sends.append((self.func_name, pay, lo, hi, mname, self.loc(n)))
+        clamped = cond(compare(">", pay, Const(hi, I16)), Const(hi, I16),
+                       cond(compare("<", pay, Const(lo, I16)), Const(lo, I16), pay))
+        return Call("send_code", (convert(binop("+", Const(code - lo, I16), clamped), U8),
                                   face), None)
 
     def timer_method(self, n: ast.Call, k: int, name: str, method: str) -> Call:

@@ -49,15 +49,20 @@ def millis256() -> u8:
 
 
 def engine_setup() -> None:
-    """Seed the coin from the tile's serial number: every tile tosses its own sequence."""
-    for i in range(9):
-        coin_state = (coin_state << 3) ^ (coin_state >> 13) ^ getSerialNumberByte(i)
-    if coin_state == 0:
-        coin_state = 1
+    """Seed the coin from the tile's serial number: every tile tosses its own sequence.
+    (A game that calls randomize() tosses with the SDK's random numbers instead.)"""
+    if not RANDOMIZED:
+        for i in range(9):
+            coin_state = (coin_state << 3) ^ (coin_state >> 13) ^ getSerialNumberByte(i)
+        if coin_state == 0:
+            coin_state = 1
 
 
 def coin() -> bool:
-    """One toss of a 16-bit Galois LFSR (period 65,535)."""
+    """One toss: the SDK's random numbers when the game randomizes them, else one step of a
+    16-bit Galois LFSR (period 65,535)."""
+    if RANDOMIZED:
+        return u8(randomWord()) & 1
     heads: u8 = u8(coin_state) & 1
     coin_state >>= 1
     if heads:

@@ -125,6 +125,7 @@ class GameLowering:
         self.generate()
         self.check_usage()
         self.check_views_are_pure()
+        self.check_payloads()
         if self.errors:
             return Lowered(None, self.errors, self.warnings)
         program = self.prune()
@@ -287,6 +288,7 @@ class GameLowering:
             "CODE_SHIFT": self.code_shift, "CODE_MASK": self.code_mask,
             "ACK_SHIFT": self.ack_shift, "FLOOD_CODE": self.flood_code,
             "HELLO": self.hello, "PROTOCOL": int(self.n_codes > 1),
+            "RANDOMIZED": int(bool(self.game.randomize)),
             "N_FLOODS": len(self.game.floods), "N_TIMERS": len(self.game.timers),
             "QUEUE_LEN": QUEUE_LEN, "GRACE_UNITS": self.grace_units, "NEVER": NEVER,
             "STARTER": 7,
@@ -300,6 +302,7 @@ class GameLowering:
             "N_FLOODS": "floods the game declares", "N_TIMERS": "timers the game declares",
             "HELLO": "the code a face shows while it has no session",
             "PROTOCOL": "the game sends messages or floods",
+            "RANDOMIZED": "the game calls randomize() at power-up",
             "QUEUE_LEN": "messages that can wait for a busy face (a full queue bounces)",
             "GRACE_UNITS": f"a face without a working session is gone after "
                            f"{(self.grace_units) * GRACE_TICK_MS:,}-"
@@ -685,6 +688,29 @@ class GameLowering:
                     break
                 todo += [by_name[c.func] for c in _calls(f.body)
                          if not c.builtin and c.func in by_name]
+
+    def check_payloads(self) -> None:
+        """A payload always outside its message's range is an error; one that may leave it is
+        clamped to the range (docs/dsl.md), with a warning."""
+        from ..backends.ranges import Ranges  # late: the backends import the IR this builds
+
+        by_name = {f.name: f for f in self.functions}
+        ranges = Ranges(Program(self.game.name, self.source, tuple(self.globals), tuple(self.functions),
+                                (), (), (), {}, False))
+        for fname, pay, lo, hi, mname, loc in self.sym.payload_sends:
+            fn = by_name.get(fname)
+            if fn is None:
+                continue
+            ranges.enter(fn)
+            plo, phi = ranges.of(pay)
+            if phi < lo or plo > hi:
+                self.err(loc, f"this {mname} payload is always outside its range {lo}..{hi} "
+                              f"(it is {plo:,}..{phi:,})",
+                         f"send a value in {lo}..{hi}, or widen payload=range(...)")
+            elif plo < lo or phi > hi:
+                self.warn(loc, f"this {mname} payload can be {plo:,}..{phi:,}, outside its range "
+                               f"{lo}..{hi}: it is clamped to the range",
+                          "make sure the value stays in range (e.g. min(x, hi)), or widen the payload")
 
     def check_ranges(self, program: Program) -> None:
         """What value ranges show in the game's own code: arithmetic that can wrap around

@@ -13,7 +13,8 @@ bytes of flash and an 8-bit CPU:
 - a local of which only the low byte is ever used (`demanded.py`) is a byte;
 - a face loop carries `1 << f` along instead of shifting by f at each use (`loop_bits.py`);
 - the clamp of an assignment to a ranged field is dropped when the value
-  cannot leave the range.
+  cannot leave the range, and a conditional expression whose test the
+  ranges decide (a payload's clamp that cannot bind) is its taken branch.
 """
 
 from __future__ import annotations
@@ -131,6 +132,9 @@ class Optimizer:
         if isinstance(e, BoolOp):
             return replace(e, values=tuple(self.expr(v) for v in e.values))
         if isinstance(e, Cond):
+            outcome = self.ranges.decided(e.test)
+            if outcome is not None:  # e.g. a clamp that cannot bind
+                return self.expr(_as(e.body if outcome else e.orelse, e.type))
             return replace(e, test=self.expr(e.test), body=self.expr(e.body), orelse=self.expr(e.orelse))
         if isinstance(e, Cast):
             inner = self.expr(e.value)

@@ -354,3 +354,56 @@ def test_a_display_that_sends_a_message_is_refused(tmp_path):
     assert errors[0].loc.file == str(path)
     assert errors[0].loc.line == header.splitlines().index("    t.send(Ping, 0)") + 1
     assert "the display cannot change the tile: this sends a message" in errors[0].message
+
+
+PAYLOAD_HEADER = """\
+from blinkc.dsl import *
+game = Game("g")
+hp = game.field(range(0, 6), default=5)
+Beam = game.message("Beam", payload=range(4))
+
+@game.display
+def look(t):
+    t.color_all(BLUE)
+
+@game.on_message(Beam)
+def got(t, face, n):
+    t.hp = n
+"""
+
+
+def test_a_payload_always_outside_its_range_is_an_error(tmp_path):
+    body = """
+        @game.on_click
+        def f(t):
+            t.send(Beam, 0, t.hp + 4)  # here
+        """
+    _, errors, _ = errors_of(tmp_path, body, PAYLOAD_HEADER)
+    (e,) = errors
+    assert e.loc.line == line_of(body, "# here") + PAYLOAD_HEADER.count("\n") - HEADER_LINES
+    assert "always outside its range 0..3" in e.message and "4..9" in e.message
+    assert "widen payload=range" in e.hint
+
+
+def test_a_payload_that_may_leave_its_range_is_clamped_with_a_warning(tmp_path):
+    body = """
+        @game.on_click
+        def f(t):
+            t.send(Beam, 0, t.hp)  # here
+        """
+    _, errors, warnings = errors_of(tmp_path, body, PAYLOAD_HEADER)
+    assert errors == []
+    (w,) = warnings
+    assert "can be 0..5, outside its range 0..3: it is clamped" in w.message
+
+
+def test_a_payload_the_ranges_keep_inside_needs_no_clamp_and_no_warning(tmp_path):
+    body = """
+        @game.on_click
+        def f(t):
+            if t.hp < 4:
+                t.send(Beam, 0, 3)
+            t.send(Beam, 0, min(t.hp, 3))
+        """
+    _, errors, warnings = errors_of(tmp_path, body, PAYLOAD_HEADER)
+    assert errors == [] and warnings == []

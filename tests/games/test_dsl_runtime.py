@@ -84,3 +84,19 @@ def test_a_timer_fires_once_after_its_time(backend):
     assert c.state("a")["rang"] == 1
     c.wait(1000)
     assert c.state("a")["rang"] == 1
+
+
+def test_a_payload_beyond_its_range_arrives_clamped_to_the_range(backend):
+    # Num carries range(8); 3 x 5 = 15 would be another message's code: it arrives as 7.
+    c = Cluster(GAME, "tile a at 0,0 received=5\ntile b at 0,1\n", backend=backend)
+    c.double_click("a")
+    c.settle()
+    assert c.state("b")["last"] == 7 and c.state("b")["received"] == 1
+
+
+def test_a_full_queue_bounces_the_message_instead_of_dropping_it(backend):
+    # Twelve messages fit in the queue (QUEUE_LEN); the 13th and 14th are reported bounced.
+    c = Cluster(GAME, PAIR, backend=backend)
+    c.multi_click("a")
+    c.settle()
+    assert c.state("b")["received"] == 12 and c.state("a")["bounced"] == 2

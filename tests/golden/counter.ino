@@ -23,6 +23,7 @@ static const uint8_t ACK_SHIFT = 2;  // the handshake's ack bit
 static const uint8_t FLOOD_CODE = 2;  // code of the first flood's wave (its echo is the next code)
 static const uint8_t HELLO = 3;  // the code a face shows while it has no session
 static const uint8_t PROTOCOL = 1;  // the game sends messages or floods
+static const uint8_t RANDOMIZED = 0;  // the game calls randomize() at power-up
 static const uint8_t N_FLOODS = 0;  // floods the game declares
 static const uint8_t N_TIMERS = 0;  // timers the game declares
 static const uint8_t QUEUE_LEN = 12;  // messages that can wait for a busy face (a full queue bounces)
@@ -124,236 +125,236 @@ static uint8_t millis256(void) {
 // Seed the coin from the tile's serial number: every tile tosses its own sequence.  [engine.py:51]
 static void engine_setup(void) {
     uint8_t i = 0;
-    for (i = 0; i < 9; i++) {  // engine.py:53
-        coin_state = ((((uint16_t)(1U * coin_state << 3)) ^ (coin_state >> 13)) ^ getSerialNumberByte(i));  // engine.py:54
+    for (i = 0; i < 9; i++) {  // engine.py:55
+        coin_state = ((((uint16_t)(1U * coin_state << 3)) ^ (coin_state >> 13)) ^ getSerialNumberByte(i));  // engine.py:56
     }
-    if (coin_state == 0) {  // engine.py:55
-        coin_state = 1;  // engine.py:56
+    if (coin_state == 0) {  // engine.py:57
+        coin_state = 1;  // engine.py:58
     }
 }
 
-// One toss of a 16-bit Galois LFSR (period 65,535).  [engine.py:59]
+// One toss: the SDK's random numbers when the game randomizes them, else one step of a  [engine.py:61]
 static bool coin(void) {
     uint8_t heads = 0;
-    heads = ((uint8_t)coin_state & 1);  // engine.py:61
-    coin_state = (coin_state >> 1);  // engine.py:62
-    if (heads != 0) {  // engine.py:63
-        coin_state = (coin_state ^ 46080U);  // engine.py:64
+    heads = ((uint8_t)coin_state & 1);  // engine.py:66
+    coin_state = (coin_state >> 1);  // engine.py:67
+    if (heads != 0) {  // engine.py:68
+        coin_state = (coin_state ^ 46080U);  // engine.py:69
     }
-    return (heads != 0);  // engine.py:65
+    return (heads != 0);  // engine.py:70
 }
 
-// Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:68]
+// Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:73]
 static void send_code(uint8_t code, uint8_t face) {
-    if ((((gone_mask >> face) & 1) != 0) || (queue_len >= 12)) {  // engine.py:70
-        return;  // engine.py:72
+    if ((((gone_mask >> face) & 1) != 0) || (queue_len >= 12)) {  // engine.py:75
+        return;  // engine.py:77
     }
-    queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:73
-    queue_len = (uint8_t)(queue_len + 1);  // engine.py:74
+    queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:78
+    queue_len = (uint8_t)(queue_len + 1);  // engine.py:79
 }
 
-// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:77]
+// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:82]
 static uint8_t queue_take(uint8_t face) {
     uint8_t i = 0;
     uint8_t i_end = 0;
     uint8_t entry = 0;
     uint8_t j = 0;
     uint8_t j_end = 0;
-    i_end = queue_len;  // engine.py:79
+    i_end = queue_len;  // engine.py:84
     for (i = 0; i < i_end; i++) {
-        entry = queue[i];  // engine.py:80
-        if ((entry >> 5) == face) {  // engine.py:81
-            queue_len = (uint8_t)(queue_len - 1);  // engine.py:82
-            j_end = queue_len;  // engine.py:83
+        entry = queue[i];  // engine.py:85
+        if ((entry >> 5) == face) {  // engine.py:86
+            queue_len = (uint8_t)(queue_len - 1);  // engine.py:87
+            j_end = queue_len;  // engine.py:88
             for (j = i; j < j_end; j++) {
-                queue[j] = queue[(uint8_t)(j + 1)];  // engine.py:84
+                queue[j] = queue[(uint8_t)(j + 1)];  // engine.py:89
             }
-            return (entry & 31);  // engine.py:85
+            return (entry & 31);  // engine.py:90
         }
     }
-    return 0;  // engine.py:86
+    return 0;  // engine.py:91
 }
 
-// Keep face f's link state: working, waiting for a session, or gone.  [engine.py:89]
+// Keep face f's link state: working, waiting for a session, or gone.  [engine.py:94]
 static void link_step(uint8_t f, uint8_t bit, uint8_t now256) {
     bool present = 0;
-    present = (!isValueReceivedOnFaceExpired(f));  // engine.py:96
-    if (present) {  // engine.py:97
-        if ((gone_mask & bit) != 0) {  // engine.py:98
-            gone_mask = (gone_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:99
-            bad_at[f] = now256;  // engine.py:100
+    present = (!isValueReceivedOnFaceExpired(f));  // engine.py:101
+    if (present) {  // engine.py:102
+        if ((gone_mask & bit) != 0) {  // engine.py:103
+            gone_mask = (gone_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:104
+            bad_at[f] = now256;  // engine.py:105
         }
-        session(f, bit);  // engine.py:101
+        session(f, bit);  // engine.py:106
     }
-    if (present && ((up_mask & bit) != 0)) {  // engine.py:103
-        bad_mask = (bad_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:104
-    } else if ((bad_mask & bit) == 0) {  // engine.py:105
-        bad_mask = (bad_mask | bit);  // engine.py:106
-        bad_at[f] = now256;  // engine.py:107
-    } else if (((gone_mask & bit) == 0) && ((uint8_t)(now256 - bad_at[f]) > 15)) {  // engine.py:108
-        link_end(f, bit);  // engine.py:109
-        gone_mask = (gone_mask | bit);  // engine.py:110
+    if (present && ((up_mask & bit) != 0)) {  // engine.py:108
+        bad_mask = (bad_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:109
+    } else if ((bad_mask & bit) == 0) {  // engine.py:110
+        bad_mask = (bad_mask | bit);  // engine.py:111
+        bad_at[f] = now256;  // engine.py:112
+    } else if (((gone_mask & bit) == 0) && ((uint8_t)(now256 - bad_at[f]) > 15)) {  // engine.py:113
+        link_end(f, bit);  // engine.py:114
+        gone_mask = (gone_mask | bit);  // engine.py:115
     }
 }
 
-// Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:113]
+// Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:118]
 static void session(uint8_t f, uint8_t bit) {
     uint8_t value = 0;
     uint8_t code = 0;
     uint8_t their_ack = 0;
-    value = getLastValueReceivedOnFace(f);  // engine.py:115
-    code = (value & 3);  // engine.py:116
-    their_ack = ((value >> 2) & 1);  // engine.py:117
-    if (code == 3) {  // engine.py:118
-        if ((up_mask & bit) != 0) {  // engine.py:119
-            if (their_ack != 0) {  // engine.py:120
-                return;  // engine.py:121
+    value = getLastValueReceivedOnFace(f);  // engine.py:120
+    code = (value & 3);  // engine.py:121
+    their_ack = ((value >> 2) & 1);  // engine.py:122
+    if (code == 3) {  // engine.py:123
+        if ((up_mask & bit) != 0) {  // engine.py:124
+            if (their_ack != 0) {  // engine.py:125
+                return;  // engine.py:126
             }
-            link_end(f, bit);  // engine.py:122
+            link_end(f, bit);  // engine.py:127
         }
-        seen_mask = (seen_mask | bit);  // engine.py:123
-        if (their_ack != 0) {  // engine.py:124
-            link_begin(f, bit);  // engine.py:125
+        seen_mask = (seen_mask | bit);  // engine.py:128
+        if (their_ack != 0) {  // engine.py:129
+            link_begin(f, bit);  // engine.py:130
         }
-        return;  // engine.py:126
+        return;  // engine.py:131
     }
-    if ((up_mask & bit) == 0) {  // engine.py:127
-        if ((seen_mask & bit) == 0) {  // engine.py:128
-            return;  // engine.py:129
+    if ((up_mask & bit) == 0) {  // engine.py:132
+        if ((seen_mask & bit) == 0) {  // engine.py:133
+            return;  // engine.py:134
         }
-        link_begin(f, bit);  // engine.py:130
+        link_begin(f, bit);  // engine.py:135
     }
-    handshake(f, bit, code, their_ack);  // engine.py:131
+    handshake(f, bit, code, their_ack);  // engine.py:136
 }
 
-// [engine.py:134]
+// [engine.py:139]
 static void link_begin(uint8_t /* f */, uint8_t bit) {
-    up_mask = (up_mask | bit);  // engine.py:135
-    seen_mask = (seen_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:136
+    up_mask = (up_mask | bit);  // engine.py:140
+    seen_mask = (seen_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:141
 }
 
-// The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:140]
+// The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:145]
 static void link_end(uint8_t f, uint8_t bit) {
     uint8_t code = 0;
     uint8_t i = 0;
-    up_mask = (up_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:144
-    seen_mask = (seen_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:145
-    code = queue_take(f);  // engine.py:148
-    for (i = 0; i < 12; i++) {  // engine.py:149
-        if (code == 0) {  // engine.py:150
-            break;  // engine.py:151
+    up_mask = (up_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:149
+    seen_mask = (seen_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:150
+    code = queue_take(f);  // engine.py:153
+    for (i = 0; i < 12; i++) {  // engine.py:154
+        if (code == 0) {  // engine.py:155
+            break;  // engine.py:156
         }
-        code = queue_take(f);  // engine.py:153
+        code = queue_take(f);  // engine.py:158
     }
-    tx_code[f] = 0;  // engine.py:154
-    tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:155
-    tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:156
-    ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:157
+    tx_code[f] = 0;  // engine.py:159
+    tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:160
+    tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:161
+    ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:162
 }
 
-// Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:162]
+// Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:167]
 static void handshake(uint8_t f, uint8_t bit, uint8_t code, uint8_t their_ack) {
-    if (code == 0) {  // engine.py:164
-        ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:165
-    } else if ((ack_mask & bit) == 0) {  // engine.py:166
-        ack_mask = (ack_mask | bit);  // engine.py:167
-        deliver(code, f);  // engine.py:168
+    if (code == 0) {  // engine.py:169
+        ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:170
+    } else if ((ack_mask & bit) == 0) {  // engine.py:171
+        ack_mask = (ack_mask | bit);  // engine.py:172
+        deliver(code, f);  // engine.py:173
     }
-    if ((tx_wait & bit) != 0) {  // engine.py:169
-        if (their_ack != 0) {  // engine.py:170
-            tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:171
-            tx_release = (tx_release | bit);  // engine.py:172
-            tx_code[f] = 0;  // engine.py:173
+    if ((tx_wait & bit) != 0) {  // engine.py:174
+        if (their_ack != 0) {  // engine.py:175
+            tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:176
+            tx_release = (tx_release | bit);  // engine.py:177
+            tx_code[f] = 0;  // engine.py:178
         }
-    } else if (their_ack == 0) {  // engine.py:174
-        tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:175
+    } else if (their_ack == 0) {  // engine.py:179
+        tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:180
     }
 }
 
-// Present a queued message on every idle face in session, then publish the face values.  [engine.py:178]
+// Present a queued message on every idle face in session, then publish the face values.  [engine.py:183]
 static void transmit(void) {
     uint8_t shown = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
     uint8_t value = 0;
     uint8_t code = 0;
-    shown = broadcast_bits();  // engine.py:180
-    bit = 1;  // engine.py:181
-    for (f = 0; f < 6; f++) {  // engine.py:182
-        value = shown;  // engine.py:183
-        if ((up_mask & bit) != 0) {  // engine.py:184
-            if (((tx_wait | tx_release) & bit) == 0) {  // engine.py:185
-                code = queue_take(f);  // engine.py:186
-                if (code != 0) {  // engine.py:187
-                    tx_code[f] = code;  // engine.py:188
-                    tx_wait = (tx_wait | bit);  // engine.py:189
+    shown = broadcast_bits();  // engine.py:185
+    bit = 1;  // engine.py:186
+    for (f = 0; f < 6; f++) {  // engine.py:187
+        value = shown;  // engine.py:188
+        if ((up_mask & bit) != 0) {  // engine.py:189
+            if (((tx_wait | tx_release) & bit) == 0) {  // engine.py:190
+                code = queue_take(f);  // engine.py:191
+                if (code != 0) {  // engine.py:192
+                    tx_code[f] = code;  // engine.py:193
+                    tx_wait = (tx_wait | bit);  // engine.py:194
                 }
             }
-            value = (value | tx_code[f]);  // engine.py:190
-            if ((ack_mask & bit) != 0) {  // engine.py:191
-                value = (value | 4);  // engine.py:192
+            value = (value | tx_code[f]);  // engine.py:195
+            if ((ack_mask & bit) != 0) {  // engine.py:196
+                value = (value | 4);  // engine.py:197
             }
         } else {
-            value = (value | 3);  // engine.py:194
-            if ((seen_mask & bit) != 0) {  // engine.py:195
-                value = (value | 4);  // engine.py:196
+            value = (value | 3);  // engine.py:199
+            if ((seen_mask & bit) != 0) {  // engine.py:200
+                value = (value | 4);  // engine.py:201
             }
         }
-        setValueSentOnFace(value, f);  // engine.py:197
-        bit = (uint8_t)(bit << 1);  // engine.py:198
+        setValueSentOnFace(value, f);  // engine.py:202
+        bit = (uint8_t)(bit << 1);  // engine.py:203
     }
 }
 
-// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:212]
+// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:217]
 static bool unsettled(void) {
-    return ((((int16_t)(bad_mask & ((int16_t)(~gone_mask)))) != 0) || (gone_mask == 63));  // engine.py:219
+    return ((((int16_t)(bad_mask & ((int16_t)(~gone_mask)))) != 0) || (gone_mask == 63));  // engine.py:224
 }
 
-// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:222]
+// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:227]
 __attribute__((unused)) static uint32_t engine_quiet_until(void) {
-    if (unsettled()) {  // engine.py:224
-        return 0;  // engine.py:225
+    if (unsettled()) {  // engine.py:229
+        return 0;  // engine.py:230
     }
-    return timers_quiet_until();  // engine.py:226
+    return timers_quiet_until();  // engine.py:231
 }
 
-// [engine.py:229]
+// [engine.py:234]
 void loop(void) {
     uint8_t now256 = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
-    now256 = millis256();  // engine.py:231
-    bit = 1;  // engine.py:232
-    for (f = 0; f < 6; f++) {  // engine.py:233
-        link_step(f, bit, now256);  // engine.py:234
-        bit = (uint8_t)(bit << 1);  // engine.py:235
+    now256 = millis256();  // engine.py:236
+    bit = 1;  // engine.py:237
+    for (f = 0; f < 6; f++) {  // engine.py:238
+        link_step(f, bit, now256);  // engine.py:239
+        bit = (uint8_t)(bit << 1);  // engine.py:240
     }
-    buttons();  // engine.py:236
-    transmit();  // engine.py:238
-    display();  // engine.py:239
-    if (unsettled() && coin()) {  // engine.py:240
-        blinkc_skip_frame();  // engine.py:241
+    buttons();  // engine.py:241
+    transmit();  // engine.py:243
+    display();  // engine.py:244
+    if (unsettled() && coin()) {  // engine.py:245
+        blinkc_skip_frame();  // engine.py:246
     }
 }
 
-// [engine.py:332]
+// [engine.py:337]
 __attribute__((unused)) static uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
-    until = 4294967295UL;  // engine.py:333
-    return until;  // engine.py:339
+    until = 4294967295UL;  // engine.py:338
+    return until;  // engine.py:344
 }
 
-// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:342]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:347]
 __attribute__((unused)) static uint8_t engine_links(void) {
-    return up_mask;  // engine.py:344
+    return up_mask;  // engine.py:349
 }
 
-// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:347]
+// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:352]
 __attribute__((unused)) static bool engine_idle(void) {
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((int16_t)(((int16_t)(~(up_mask | gone_mask))) & 63)) != 0)) {  // engine.py:350
-        return false;  // engine.py:351
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((int16_t)(((int16_t)(~(up_mask | gone_mask))) & 63)) != 0)) {  // engine.py:355
+        return false;  // engine.py:356
     }
-    return true;  // engine.py:355
+    return true;  // engine.py:360
 }
 
 // Run the handlers of the button events the game uses.  [generated by blinkc]

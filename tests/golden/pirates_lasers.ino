@@ -24,6 +24,7 @@ static const uint8_t ACK_SHIFT = 5;  // the handshake's ack bit
 static const uint8_t FLOOD_CODE = 6;  // code of the first flood's wave (its echo is the next code)
 static const uint8_t HELLO = 15;  // the code a face shows while it has no session
 static const uint8_t PROTOCOL = 1;  // the game sends messages or floods
+static const uint8_t RANDOMIZED = 1;  // the game calls randomize() at power-up
 static const uint8_t N_FLOODS = 2;  // floods the game declares
 static const uint8_t N_TIMERS = 2;  // timers the game declares
 static const uint8_t QUEUE_LEN = 12;  // messages that can wait for a busy face (a full queue bounces)
@@ -53,10 +54,10 @@ static uint8_t tx_release = 0;  // engine.py:38
 static uint8_t ack_mask = 0;  // engine.py:39
 static uint8_t queue[12];  // engine.py:42
 static uint8_t queue_len = 0;  // engine.py:43
-static uint8_t flood_parent[2] = {255, 255};  // engine.py:249
-static uint8_t flood_waiting[2];  // engine.py:250
-static uint8_t timer_on = 0;  // engine.py:299
-static uint16_t timer_end[2];  // engine.py:300
+static uint8_t flood_parent[2] = {255, 255};  // engine.py:254
+static uint8_t flood_waiting[2];  // engine.py:255
+static uint8_t timer_on = 0;  // engine.py:304
+static uint16_t timer_end[2];  // engine.py:305
 
 // A constant colour as the tile's 16-bit pixel word (a reserved bit set to 1, then
 // 5 bits each of red, green and blue), so that it costs one 16-bit load.
@@ -83,7 +84,7 @@ static bool value_hull(void);
 static bool value_illegal(void);
 static void cycle_kind(void);
 static void press(void);
-static void laser(uint8_t face, uint8_t bends_so_far);
+static void laser(uint8_t face, uint8_t bends_left);
 static void repaired(uint8_t /* face */);
 static void ship_sank(void);
 static void touched(uint8_t /* face */);
@@ -94,7 +95,6 @@ static void helper_lose_hp(void);
 static void helper_fire(void);
 static void helper_gain_hp(void);
 static uint8_t millis256(void);
-static void engine_setup(void);
 static bool coin(void);
 static void send_code(uint8_t code, uint8_t face);
 static uint8_t queue_take(uint8_t face);
@@ -182,72 +182,66 @@ static void press(void) {
 }
 
 // [pirates_lasers.py:143]
-static void laser(uint8_t face, uint8_t bends_so_far) {
+static void laser(uint8_t face, uint8_t bends_left) {
     uint8_t out = 0;
-    int16_t bends = 0;
-    bool bent = 0;
+    uint8_t left = 0;
+    uint8_t o = 0;
     out = (((uint8_t)(face + 3) >= 6) ? (uint8_t)((uint8_t)(face + 3) - 6) : (uint8_t)(face + 3));  // pirates_lasers.py:144
-    bends = bends_so_far;  // pirates_lasers.py:145
+    left = bends_left;  // pirates_lasers.py:145
     if (kind == 0) {  // pirates_lasers.py:146
         helper_lose_hp();  // pirates_lasers.py:147
     } else if (kind == 2) {  // pirates_lasers.py:148
-        bent = true;  // pirates_lasers.py:149
-        if (face == orient) {  // pirates_lasers.py:150
-            out = (((uint8_t)(orient + 2) >= 6) ? (uint8_t)((uint8_t)(orient + 2) - 6) : (uint8_t)(orient + 2));  // pirates_lasers.py:151
-        } else if (face == (((uint8_t)(orient + 2) >= 6) ? (uint8_t)((uint8_t)(orient + 2) - 6) : (uint8_t)(orient + 2))) {  // pirates_lasers.py:152
-            out = orient;  // pirates_lasers.py:153
-        } else {
-            bent = false;  // pirates_lasers.py:155
-        }
-        orient = (((uint8_t)(orient + 1) >= 6) ? (uint8_t)((uint8_t)(orient + 1) - 6) : (uint8_t)(orient + 1));  // pirates_lasers.py:156
-        if (bent) {  // pirates_lasers.py:157
-            if (bends == 3) {  // pirates_lasers.py:158
-                return;  // pirates_lasers.py:159
+        o = orient;  // pirates_lasers.py:149
+        orient = (((uint8_t)(o + 1) >= 6) ? (uint8_t)((uint8_t)(o + 1) - 6) : (uint8_t)(o + 1));  // pirates_lasers.py:150
+        if ((face == o) || (face == (((uint8_t)(o + 2) >= 6) ? (uint8_t)((uint8_t)(o + 2) - 6) : (uint8_t)(o + 2)))) {  // pirates_lasers.py:151
+            if (bends_left == 0) {  // pirates_lasers.py:152
+                return;  // pirates_lasers.py:153
             }
-            bends = ((int16_t)(1U * bends + 1));  // pirates_lasers.py:160
+            left = (uint8_t)(bends_left - 1);  // pirates_lasers.py:154
+            out = ((face == o) ? (((uint8_t)(o + 2) >= 6) ? (uint8_t)((uint8_t)(o + 2) - 6) : (uint8_t)(o + 2)) : o);  // pirates_lasers.py:155
         }
     }
-    flash_faces = ((uint8_t)(1 << face) | (uint8_t)(1 << out));  // pirates_lasers.py:161
-    timer_start(0, 400);  // pirates_lasers.py:162
-    send_code((uint8_t)(1 + (uint8_t)bends), out);  // pirates_lasers.py:163
+    flash_faces = ((uint8_t)(1 << face) | (uint8_t)(1 << out));  // pirates_lasers.py:156
+    timer_start(0, 400);  // pirates_lasers.py:157
+    send_code((uint8_t)(1 + left), out);  // pirates_lasers.py:158
 }
 
-// [pirates_lasers.py:167]
+// [pirates_lasers.py:162]
 static void repaired(uint8_t /* face */) {
-    timer_start(1, 300);  // pirates_lasers.py:168
-    if (kind == 0) {  // pirates_lasers.py:169
-        helper_gain_hp();  // pirates_lasers.py:170
+    timer_start(1, 300);  // pirates_lasers.py:163
+    if (kind == 0) {  // pirates_lasers.py:164
+        helper_gain_hp();  // pirates_lasers.py:165
     }
+}
+
+// [pirates_lasers.py:170]
+static void ship_sank(void) {
+    sunk = true;  // pirates_lasers.py:171
 }
 
 // [pirates_lasers.py:175]
-static void ship_sank(void) {
-    sunk = true;  // pirates_lasers.py:176
+static void touched(uint8_t /* face */) {
+    if (sunk) {  // pirates_lasers.py:176
+        flood_start(1);  // pirates_lasers.py:177
+    }
 }
 
-// [pirates_lasers.py:180]
-static void touched(uint8_t /* face */) {
-    if (sunk) {  // pirates_lasers.py:181
-        flood_start(1);  // pirates_lasers.py:182
-    }
+// [pirates_lasers.py:181]
+static void ask_reset(void) {
+    flood_start(0);  // pirates_lasers.py:182
 }
 
 // [pirates_lasers.py:186]
-static void ask_reset(void) {
-    flood_start(0);  // pirates_lasers.py:187
-}
-
-// [pirates_lasers.py:191]
 static void reset(void) {
-    if (kind == 0) {  // pirates_lasers.py:192
-        hp = 5;  // pirates_lasers.py:193
-        water = 0;  // pirates_lasers.py:194
+    if (kind == 0) {  // pirates_lasers.py:187
+        hp = 5;  // pirates_lasers.py:188
+        water = 0;  // pirates_lasers.py:189
     }
-    sunk = false;  // pirates_lasers.py:195
-    shots = 0;  // pirates_lasers.py:196
+    sunk = false;  // pirates_lasers.py:190
+    shots = 0;  // pirates_lasers.py:191
 }
 
-// [pirates_lasers.py:201]
+// [pirates_lasers.py:196]
 static void show(void) {
     bool bad = 0;
     bool flashing = 0;
@@ -259,49 +253,49 @@ static void show(void) {
     uint8_t phase = 0;
     uint8_t wave = 0;
     Color c = BLINKC_RGB5(0, 0, 0);
-    bad = value_illegal();  // pirates_lasers.py:202
-    flashing = timer_running(0);  // pirates_lasers.py:203
-    pulsing = timer_running(1);  // pirates_lasers.py:204
-    now = (uint8_t)((uint16_t)millis() >> 2);  // pirates_lasers.py:206
-    step = 40;  // pirates_lasers.py:207
-    if (sunk) {  // pirates_lasers.py:208
-        now = (uint8_t)((uint16_t)millis() >> 1);  // pirates_lasers.py:209
-        step = 80;  // pirates_lasers.py:210
-    } else if (!bad) {  // pirates_lasers.py:211
-        now = (uint8_t)((uint16_t)millis() >> 4);  // pirates_lasers.py:212
+    bad = value_illegal();  // pirates_lasers.py:197
+    flashing = timer_running(0);  // pirates_lasers.py:198
+    pulsing = timer_running(1);  // pirates_lasers.py:199
+    now = (uint8_t)((uint16_t)millis() >> 2);  // pirates_lasers.py:201
+    step = 40;  // pirates_lasers.py:202
+    if (sunk) {  // pirates_lasers.py:203
+        now = (uint8_t)((uint16_t)millis() >> 1);  // pirates_lasers.py:204
+        step = 80;  // pirates_lasers.py:205
+    } else if (!bad) {  // pirates_lasers.py:206
+        now = (uint8_t)((uint16_t)millis() >> 4);  // pirates_lasers.py:207
     }
-    for (f = 0, f_bit = 1; f < 6; f++, f_bit <<= 1) {  // pirates_lasers.py:213
-        phase = ((now + (f * step)) & 255);  // pirates_lasers.py:214
-        wave = (phase & 127);  // pirates_lasers.py:215
-        if ((phase & 128) != 0) {  // pirates_lasers.py:216
-            wave = (uint8_t)(127 - wave);  // pirates_lasers.py:217
+    for (f = 0, f_bit = 1; f < 6; f++, f_bit <<= 1) {  // pirates_lasers.py:208
+        phase = ((now + (f * step)) & 255);  // pirates_lasers.py:209
+        wave = (phase & 127);  // pirates_lasers.py:210
+        if ((phase & 128) != 0) {  // pirates_lasers.py:211
+            wave = (uint8_t)(127 - wave);  // pirates_lasers.py:212
         }
-        c = makeColorRGB(0, 0, (uint8_t)(110 + wave));  // pirates_lasers.py:218
-        if (kind == 0) {  // pirates_lasers.py:219
-            if (f < 5) {  // pirates_lasers.py:220
-                if (((water & f_bit) == 0) && (!sunk)) {  // pirates_lasers.py:221
-                    c = (bad ? BLINKC_RGB5(31, 8, 0) : BLINKC_RGB5(25, 17, 8));  // pirates_lasers.py:222
+        c = makeColorRGB(0, 0, (uint8_t)(110 + wave));  // pirates_lasers.py:213
+        if (kind == 0) {  // pirates_lasers.py:214
+            if (f < 5) {  // pirates_lasers.py:215
+                if (((water & f_bit) == 0) && (!sunk)) {  // pirates_lasers.py:216
+                    c = (bad ? BLINKC_RGB5(31, 8, 0) : BLINKC_RGB5(25, 17, 8));  // pirates_lasers.py:217
                 }
-            } else if ((hp > 0) && (!sunk)) {  // pirates_lasers.py:223
+            } else if ((hp > 0) && (!sunk)) {  // pirates_lasers.py:218
+                c = BLINKC_RGB5(31, 31, 31);  // pirates_lasers.py:219
+            }
+        } else if (kind == 1) {  // pirates_lasers.py:220
+            if (((uint8_t)(f + orient) & 1) == 0) {  // pirates_lasers.py:221
+                c = BLINKC_RGB5(31, 0, 0);  // pirates_lasers.py:222
+            }
+            if (sunk && (f < shots)) {  // pirates_lasers.py:223
                 c = BLINKC_RGB5(31, 31, 31);  // pirates_lasers.py:224
             }
-        } else if (kind == 1) {  // pirates_lasers.py:225
-            if (((uint8_t)(f + orient) & 1) == 0) {  // pirates_lasers.py:226
-                c = BLINKC_RGB5(31, 0, 0);  // pirates_lasers.py:227
-            }
-            if (sunk && (f < shots)) {  // pirates_lasers.py:228
-                c = BLINKC_RGB5(31, 31, 31);  // pirates_lasers.py:229
-            }
-        } else if ((f == orient) || (f == (((uint8_t)(orient + 2) >= 6) ? (uint8_t)((uint8_t)(orient + 2) - 6) : (uint8_t)(orient + 2)))) {  // pirates_lasers.py:230
-            c = BLINKC_RGB5(31, 0, 31);  // pirates_lasers.py:231
+        } else if ((f == orient) || (f == (((uint8_t)(orient + 2) >= 6) ? (uint8_t)((uint8_t)(orient + 2) - 6) : (uint8_t)(orient + 2)))) {  // pirates_lasers.py:225
+            c = BLINKC_RGB5(31, 0, 31);  // pirates_lasers.py:226
         }
-        if (flashing && ((flash_faces & f_bit) != 0)) {  // pirates_lasers.py:232
-            c = BLINKC_RGB5(31, 0, 0);  // pirates_lasers.py:233
+        if (flashing && ((flash_faces & f_bit) != 0)) {  // pirates_lasers.py:227
+            c = BLINKC_RGB5(31, 0, 0);  // pirates_lasers.py:228
         }
-        if (pulsing) {  // pirates_lasers.py:234
-            c = BLINKC_RGB5(31, 31, 31);  // pirates_lasers.py:235
+        if (pulsing) {  // pirates_lasers.py:229
+            c = BLINKC_RGB5(31, 31, 31);  // pirates_lasers.py:230
         }
-        setColorOnFace(c, f);  // pirates_lasers.py:236
+        setColorOnFace(c, f);  // pirates_lasers.py:231
     }
 }
 
@@ -333,7 +327,7 @@ static void helper_lose_hp(void) {
 static void helper_fire(void) {
     uint8_t b = 0;
     for (b = 0; b < 3; b++) {  // pirates_lasers.py:134
-        send_code(1, (((uint8_t)(orient + (uint8_t)(2 * b)) >= 6) ? (uint8_t)((uint8_t)(orient + (uint8_t)(2 * b)) - 6) : (uint8_t)(orient + (uint8_t)(2 * b))));  // pirates_lasers.py:135
+        send_code(4, (((uint8_t)(orient + (uint8_t)(2 * b)) >= 6) ? (uint8_t)((uint8_t)(orient + (uint8_t)(2 * b)) - 6) : (uint8_t)(orient + (uint8_t)(2 * b))));  // pirates_lasers.py:135
     }
     flash_faces = (((orient & 1) == 0) ? 21 : 42);  // pirates_lasers.py:136
     timer_start(0, 400);  // pirates_lasers.py:137
@@ -354,359 +348,349 @@ static uint8_t millis256(void) {
     return ((uint16_t)millis() >> 8);  // engine.py:48
 }
 
-// Seed the coin from the tile's serial number: every tile tosses its own sequence.  [engine.py:51]
-static void engine_setup(void) {
-    uint8_t i = 0;
-    for (i = 0; i < 9; i++) {  // engine.py:53
-        coin_state = ((((uint16_t)(1U * coin_state << 3)) ^ (coin_state >> 13)) ^ getSerialNumberByte(i));  // engine.py:54
-    }
-    if (coin_state == 0) {  // engine.py:55
-        coin_state = 1;  // engine.py:56
-    }
-}
-
-// One toss of a 16-bit Galois LFSR (period 65,535).  [engine.py:59]
+// One toss: the SDK's random numbers when the game randomizes them, else one step of a  [engine.py:61]
 static bool coin(void) {
     uint8_t heads = 0;
-    heads = ((uint8_t)coin_state & 1);  // engine.py:61
-    coin_state = (coin_state >> 1);  // engine.py:62
-    if (heads != 0) {  // engine.py:63
-        coin_state = (coin_state ^ 46080U);  // engine.py:64
+    return (((uint8_t)randomWord() & 1) != 0);  // engine.py:65
+    heads = ((uint8_t)coin_state & 1);  // engine.py:66
+    coin_state = (coin_state >> 1);  // engine.py:67
+    if (heads != 0) {  // engine.py:68
+        coin_state = (coin_state ^ 46080U);  // engine.py:69
     }
-    return (heads != 0);  // engine.py:65
+    return (heads != 0);  // engine.py:70
 }
 
-// Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:68]
+// Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:73]
 static void send_code(uint8_t code, uint8_t face) {
-    if ((((gone_mask >> face) & 1) != 0) || (queue_len >= 12)) {  // engine.py:70
-        bounce(code, face);  // engine.py:71
-        return;  // engine.py:72
+    if ((((gone_mask >> face) & 1) != 0) || (queue_len >= 12)) {  // engine.py:75
+        bounce(code, face);  // engine.py:76
+        return;  // engine.py:77
     }
-    queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:73
-    queue_len = (uint8_t)(queue_len + 1);  // engine.py:74
+    queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:78
+    queue_len = (uint8_t)(queue_len + 1);  // engine.py:79
 }
 
-// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:77]
+// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:82]
 static uint8_t queue_take(uint8_t face) {
     uint8_t i = 0;
     uint8_t i_end = 0;
     uint8_t entry = 0;
     uint8_t j = 0;
     uint8_t j_end = 0;
-    i_end = queue_len;  // engine.py:79
+    i_end = queue_len;  // engine.py:84
     for (i = 0; i < i_end; i++) {
-        entry = queue[i];  // engine.py:80
-        if ((entry >> 5) == face) {  // engine.py:81
-            queue_len = (uint8_t)(queue_len - 1);  // engine.py:82
-            j_end = queue_len;  // engine.py:83
+        entry = queue[i];  // engine.py:85
+        if ((entry >> 5) == face) {  // engine.py:86
+            queue_len = (uint8_t)(queue_len - 1);  // engine.py:87
+            j_end = queue_len;  // engine.py:88
             for (j = i; j < j_end; j++) {
-                queue[j] = queue[(uint8_t)(j + 1)];  // engine.py:84
+                queue[j] = queue[(uint8_t)(j + 1)];  // engine.py:89
             }
-            return (entry & 31);  // engine.py:85
+            return (entry & 31);  // engine.py:90
         }
     }
-    return 0;  // engine.py:86
+    return 0;  // engine.py:91
 }
 
-// Keep face f's link state: working, waiting for a session, or gone.  [engine.py:89]
+// Keep face f's link state: working, waiting for a session, or gone.  [engine.py:94]
 static void link_step(uint8_t f, uint8_t bit, uint8_t now256) {
     bool present = 0;
-    present = (!isValueReceivedOnFaceExpired(f));  // engine.py:96
-    if (present) {  // engine.py:97
-        if ((gone_mask & bit) != 0) {  // engine.py:98
-            gone_mask = (gone_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:99
-            bad_at[f] = now256;  // engine.py:100
+    present = (!isValueReceivedOnFaceExpired(f));  // engine.py:101
+    if (present) {  // engine.py:102
+        if ((gone_mask & bit) != 0) {  // engine.py:103
+            gone_mask = (gone_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:104
+            bad_at[f] = now256;  // engine.py:105
         }
-        session(f, bit);  // engine.py:101
+        session(f, bit);  // engine.py:106
     }
-    if (present && ((up_mask & bit) != 0)) {  // engine.py:103
-        bad_mask = (bad_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:104
-    } else if ((bad_mask & bit) == 0) {  // engine.py:105
-        bad_mask = (bad_mask | bit);  // engine.py:106
-        bad_at[f] = now256;  // engine.py:107
-    } else if (((gone_mask & bit) == 0) && ((uint8_t)(now256 - bad_at[f]) > 15)) {  // engine.py:108
-        link_end(f, bit);  // engine.py:109
-        gone_mask = (gone_mask | bit);  // engine.py:110
+    if (present && ((up_mask & bit) != 0)) {  // engine.py:108
+        bad_mask = (bad_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:109
+    } else if ((bad_mask & bit) == 0) {  // engine.py:110
+        bad_mask = (bad_mask | bit);  // engine.py:111
+        bad_at[f] = now256;  // engine.py:112
+    } else if (((gone_mask & bit) == 0) && ((uint8_t)(now256 - bad_at[f]) > 15)) {  // engine.py:113
+        link_end(f, bit);  // engine.py:114
+        gone_mask = (gone_mask | bit);  // engine.py:115
     }
 }
 
-// Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:113]
+// Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:118]
 static void session(uint8_t f, uint8_t bit) {
     uint8_t value = 0;
     uint8_t code = 0;
     uint8_t their_ack = 0;
-    value = getLastValueReceivedOnFace(f);  // engine.py:115
-    code = ((value >> 1) & 15);  // engine.py:116
-    their_ack = ((value >> 5) & 1);  // engine.py:117
-    if (code == 15) {  // engine.py:118
-        if ((up_mask & bit) != 0) {  // engine.py:119
-            if (their_ack != 0) {  // engine.py:120
-                return;  // engine.py:121
+    value = getLastValueReceivedOnFace(f);  // engine.py:120
+    code = ((value >> 1) & 15);  // engine.py:121
+    their_ack = ((value >> 5) & 1);  // engine.py:122
+    if (code == 15) {  // engine.py:123
+        if ((up_mask & bit) != 0) {  // engine.py:124
+            if (their_ack != 0) {  // engine.py:125
+                return;  // engine.py:126
             }
-            link_end(f, bit);  // engine.py:122
+            link_end(f, bit);  // engine.py:127
         }
-        seen_mask = (seen_mask | bit);  // engine.py:123
-        if (their_ack != 0) {  // engine.py:124
-            link_begin(f, bit);  // engine.py:125
+        seen_mask = (seen_mask | bit);  // engine.py:128
+        if (their_ack != 0) {  // engine.py:129
+            link_begin(f, bit);  // engine.py:130
         }
-        return;  // engine.py:126
+        return;  // engine.py:131
     }
-    if ((up_mask & bit) == 0) {  // engine.py:127
-        if ((seen_mask & bit) == 0) {  // engine.py:128
-            return;  // engine.py:129
+    if ((up_mask & bit) == 0) {  // engine.py:132
+        if ((seen_mask & bit) == 0) {  // engine.py:133
+            return;  // engine.py:134
         }
-        link_begin(f, bit);  // engine.py:130
+        link_begin(f, bit);  // engine.py:135
     }
-    handshake(f, bit, code, their_ack);  // engine.py:131
+    handshake(f, bit, code, their_ack);  // engine.py:136
 }
 
-// [engine.py:134]
+// [engine.py:139]
 static void link_begin(uint8_t f, uint8_t bit) {
-    up_mask = (up_mask | bit);  // engine.py:135
-    seen_mask = (seen_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:136
-    on_neighbor_joined(f);  // engine.py:137
+    up_mask = (up_mask | bit);  // engine.py:140
+    seen_mask = (seen_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:141
+    on_neighbor_joined(f);  // engine.py:142
 }
 
-// The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:140]
+// The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:145]
 static void link_end(uint8_t f, uint8_t bit) {
     uint8_t code = 0;
     uint8_t i = 0;
     uint8_t k = 0;
-    up_mask = (up_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:144
-    seen_mask = (seen_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:145
-    if ((tx_wait & bit) != 0) {  // engine.py:146
-        bounce(tx_code[f], f);  // engine.py:147
+    up_mask = (up_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:149
+    seen_mask = (seen_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:150
+    if ((tx_wait & bit) != 0) {  // engine.py:151
+        bounce(tx_code[f], f);  // engine.py:152
     }
-    code = queue_take(f);  // engine.py:148
-    for (i = 0; i < 12; i++) {  // engine.py:149
-        if (code == 0) {  // engine.py:150
-            break;  // engine.py:151
+    code = queue_take(f);  // engine.py:153
+    for (i = 0; i < 12; i++) {  // engine.py:154
+        if (code == 0) {  // engine.py:155
+            break;  // engine.py:156
         }
-        bounce(code, f);  // engine.py:152
-        code = queue_take(f);  // engine.py:153
+        bounce(code, f);  // engine.py:157
+        code = queue_take(f);  // engine.py:158
     }
-    tx_code[f] = 0;  // engine.py:154
-    tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:155
-    tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:156
-    ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:157
-    for (k = 0; k < 2; k++) {  // engine.py:158
-        flood_answered(k, f);  // engine.py:159
+    tx_code[f] = 0;  // engine.py:159
+    tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:160
+    tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:161
+    ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:162
+    for (k = 0; k < 2; k++) {  // engine.py:163
+        flood_answered(k, f);  // engine.py:164
     }
 }
 
-// Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:162]
+// Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:167]
 static void handshake(uint8_t f, uint8_t bit, uint8_t code, uint8_t their_ack) {
-    if (code == 0) {  // engine.py:164
-        ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:165
-    } else if ((ack_mask & bit) == 0) {  // engine.py:166
-        ack_mask = (ack_mask | bit);  // engine.py:167
-        deliver(code, f);  // engine.py:168
+    if (code == 0) {  // engine.py:169
+        ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:170
+    } else if ((ack_mask & bit) == 0) {  // engine.py:171
+        ack_mask = (ack_mask | bit);  // engine.py:172
+        deliver(code, f);  // engine.py:173
     }
-    if ((tx_wait & bit) != 0) {  // engine.py:169
-        if (their_ack != 0) {  // engine.py:170
-            tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:171
-            tx_release = (tx_release | bit);  // engine.py:172
-            tx_code[f] = 0;  // engine.py:173
+    if ((tx_wait & bit) != 0) {  // engine.py:174
+        if (their_ack != 0) {  // engine.py:175
+            tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:176
+            tx_release = (tx_release | bit);  // engine.py:177
+            tx_code[f] = 0;  // engine.py:178
         }
-    } else if (their_ack == 0) {  // engine.py:174
-        tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:175
+    } else if (their_ack == 0) {  // engine.py:179
+        tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:180
     }
 }
 
-// Present a queued message on every idle face in session, then publish the face values.  [engine.py:178]
+// Present a queued message on every idle face in session, then publish the face values.  [engine.py:183]
 static void transmit(void) {
     uint8_t shown = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
     uint8_t value = 0;
     uint8_t code = 0;
-    shown = broadcast_bits();  // engine.py:180
-    bit = 1;  // engine.py:181
-    for (f = 0; f < 6; f++) {  // engine.py:182
-        value = shown;  // engine.py:183
-        if ((up_mask & bit) != 0) {  // engine.py:184
-            if (((tx_wait | tx_release) & bit) == 0) {  // engine.py:185
-                code = queue_take(f);  // engine.py:186
-                if (code != 0) {  // engine.py:187
-                    tx_code[f] = code;  // engine.py:188
-                    tx_wait = (tx_wait | bit);  // engine.py:189
+    shown = broadcast_bits();  // engine.py:185
+    bit = 1;  // engine.py:186
+    for (f = 0; f < 6; f++) {  // engine.py:187
+        value = shown;  // engine.py:188
+        if ((up_mask & bit) != 0) {  // engine.py:189
+            if (((tx_wait | tx_release) & bit) == 0) {  // engine.py:190
+                code = queue_take(f);  // engine.py:191
+                if (code != 0) {  // engine.py:192
+                    tx_code[f] = code;  // engine.py:193
+                    tx_wait = (tx_wait | bit);  // engine.py:194
                 }
             }
-            value = (uint8_t)(value | (tx_code[f] << 1));  // engine.py:190
-            if ((ack_mask & bit) != 0) {  // engine.py:191
-                value = (value | 32);  // engine.py:192
+            value = (uint8_t)(value | (tx_code[f] << 1));  // engine.py:195
+            if ((ack_mask & bit) != 0) {  // engine.py:196
+                value = (value | 32);  // engine.py:197
             }
         } else {
-            value = (value | 30);  // engine.py:194
-            if ((seen_mask & bit) != 0) {  // engine.py:195
-                value = (value | 32);  // engine.py:196
+            value = (value | 30);  // engine.py:199
+            if ((seen_mask & bit) != 0) {  // engine.py:200
+                value = (value | 32);  // engine.py:201
             }
         }
-        setValueSentOnFace(value, f);  // engine.py:197
-        bit = (uint8_t)(bit << 1);  // engine.py:198
+        setValueSentOnFace(value, f);  // engine.py:202
+        bit = (uint8_t)(bit << 1);  // engine.py:203
     }
 }
 
-// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:212]
+// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:217]
 static bool unsettled(void) {
-    return ((((int16_t)(bad_mask & ((int16_t)(~gone_mask)))) != 0) || (gone_mask == 63));  // engine.py:219
+    return ((((int16_t)(bad_mask & ((int16_t)(~gone_mask)))) != 0) || (gone_mask == 63));  // engine.py:224
 }
 
-// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:222]
+// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:227]
 __attribute__((unused)) static uint32_t engine_quiet_until(void) {
-    if (unsettled()) {  // engine.py:224
-        return 0;  // engine.py:225
+    if (unsettled()) {  // engine.py:229
+        return 0;  // engine.py:230
     }
-    return timers_quiet_until();  // engine.py:226
+    return timers_quiet_until();  // engine.py:231
 }
 
-// [engine.py:229]
+// [engine.py:234]
 void loop(void) {
     uint8_t now256 = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
-    now256 = millis256();  // engine.py:231
-    bit = 1;  // engine.py:232
-    for (f = 0; f < 6; f++) {  // engine.py:233
-        link_step(f, bit, now256);  // engine.py:234
-        bit = (uint8_t)(bit << 1);  // engine.py:235
+    now256 = millis256();  // engine.py:236
+    bit = 1;  // engine.py:237
+    for (f = 0; f < 6; f++) {  // engine.py:238
+        link_step(f, bit, now256);  // engine.py:239
+        bit = (uint8_t)(bit << 1);  // engine.py:240
     }
-    buttons();  // engine.py:236
-    timers();  // engine.py:237
-    transmit();  // engine.py:238
-    display();  // engine.py:239
-    if (unsettled() && coin()) {  // engine.py:240
-        blinkc_skip_frame();  // engine.py:241
-    }
-}
-
-// [engine.py:253]
-static void flood_start(uint8_t k) {
-    if (flood_parent[k] == 255) {  // engine.py:254
-        flood_enter(k, 7);  // engine.py:255
+    buttons();  // engine.py:241
+    timers();  // engine.py:242
+    transmit();  // engine.py:243
+    display();  // engine.py:244
+    if (unsettled() && coin()) {  // engine.py:245
+        blinkc_skip_frame();  // engine.py:246
     }
 }
 
 // [engine.py:258]
+static void flood_start(uint8_t k) {
+    if (flood_parent[k] == 255) {  // engine.py:259
+        flood_enter(k, 7);  // engine.py:260
+    }
+}
+
+// [engine.py:263]
 static void flood_enter(uint8_t k, uint8_t parent) {
     uint8_t waiting = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
-    flood_parent[k] = parent;  // engine.py:259
-    waiting = 0;  // engine.py:260
-    bit = 1;  // engine.py:261
-    for (f = 0; f < 6; f++) {  // engine.py:262
-        if ((f != parent) && ((gone_mask & bit) == 0)) {  // engine.py:263
-            waiting = (waiting | bit);  // engine.py:264
-            send_code((uint8_t)(6 + (uint8_t)(2 * k)), f);  // engine.py:265
+    flood_parent[k] = parent;  // engine.py:264
+    waiting = 0;  // engine.py:265
+    bit = 1;  // engine.py:266
+    for (f = 0; f < 6; f++) {  // engine.py:267
+        if ((f != parent) && ((gone_mask & bit) == 0)) {  // engine.py:268
+            waiting = (waiting | bit);  // engine.py:269
+            send_code((uint8_t)(6 + (uint8_t)(2 * k)), f);  // engine.py:270
         }
-        bit = (uint8_t)(bit << 1);  // engine.py:266
+        bit = (uint8_t)(bit << 1);  // engine.py:271
     }
-    flood_waiting[k] = waiting;  // engine.py:267
-    on_flood(k);  // engine.py:268
-    flood_check(k);  // engine.py:269
+    flood_waiting[k] = waiting;  // engine.py:272
+    on_flood(k);  // engine.py:273
+    flood_check(k);  // engine.py:274
 }
 
-// [engine.py:272]
+// [engine.py:277]
 static void flood_receive(uint8_t k, uint8_t face) {
-    if (flood_parent[k] == 255) {  // engine.py:273
-        flood_enter(k, face);  // engine.py:274
-    } else if ((flood_waiting[k] & (uint8_t)(1 << face)) != 0) {  // engine.py:275
-        flood_answered(k, face);  // engine.py:276
+    if (flood_parent[k] == 255) {  // engine.py:278
+        flood_enter(k, face);  // engine.py:279
+    } else if ((flood_waiting[k] & (uint8_t)(1 << face)) != 0) {  // engine.py:280
+        flood_answered(k, face);  // engine.py:281
     } else {
-        send_code((uint8_t)((uint8_t)(6 + (uint8_t)(2 * k)) + 1), face);  // engine.py:279
+        send_code((uint8_t)((uint8_t)(6 + (uint8_t)(2 * k)) + 1), face);  // engine.py:284
     }
 }
 
-// An echo came back, or the face can no longer answer (bounced, neighbour gone).  [engine.py:282]
+// An echo came back, or the face can no longer answer (bounced, neighbour gone).  [engine.py:287]
 static void flood_answered(uint8_t k, uint8_t face) {
-    flood_waiting[k] = (flood_waiting[k] & (uint8_t)((int16_t)(~(uint8_t)(1 << face))));  // engine.py:284
-    flood_check(k);  // engine.py:285
+    flood_waiting[k] = (flood_waiting[k] & (uint8_t)((int16_t)(~(uint8_t)(1 << face))));  // engine.py:289
+    flood_check(k);  // engine.py:290
 }
 
-// [engine.py:288]
+// [engine.py:293]
 static void flood_check(uint8_t k) {
     uint8_t parent = 0;
-    parent = flood_parent[k];  // engine.py:289
-    if ((parent != 255) && (flood_waiting[k] == 0)) {  // engine.py:290
-        flood_parent[k] = 255;  // engine.py:291
-        if (parent == 7) {  // engine.py:292
+    parent = flood_parent[k];  // engine.py:294
+    if ((parent != 255) && (flood_waiting[k] == 0)) {  // engine.py:295
+        flood_parent[k] = 255;  // engine.py:296
+        if (parent == 7) {  // engine.py:297
         } else {
-            send_code((uint8_t)((uint8_t)(6 + (uint8_t)(2 * k)) + 1), parent);  // engine.py:295
+            send_code((uint8_t)((uint8_t)(6 + (uint8_t)(2 * k)) + 1), parent);  // engine.py:300
         }
     }
 }
 
-// [engine.py:303]
+// [engine.py:308]
 static void timer_start(uint8_t k, uint16_t ms) {
-    timer_end[k] = ((uint16_t)(1U * (uint16_t)millis() + ms));  // engine.py:304
-    timer_on = (timer_on | (uint8_t)(1 << k));  // engine.py:305
+    timer_end[k] = ((uint16_t)(1U * (uint16_t)millis() + ms));  // engine.py:309
+    timer_on = (timer_on | (uint8_t)(1 << k));  // engine.py:310
 }
 
-// [engine.py:312]
+// [engine.py:317]
 static bool timer_running(uint8_t k) {
-    return (((timer_on >> k) & 1) != 0);  // engine.py:313
+    return (((timer_on >> k) & 1) != 0);  // engine.py:318
 }
 
-// [engine.py:316]
+// [engine.py:321]
 __attribute__((unused)) static uint16_t timer_remaining(uint8_t k) {
     int16_t left = 0;
-    if (((timer_on >> k) & 1) == 0) {  // engine.py:317
-        return 0;  // engine.py:318
+    if (((timer_on >> k) & 1) == 0) {  // engine.py:322
+        return 0;  // engine.py:323
     }
-    left = (int16_t)((uint16_t)(1U * timer_end[k] - (uint16_t)millis()));  // engine.py:319
-    if (left < 0) {  // engine.py:320
-        return 0;  // engine.py:321
+    left = (int16_t)((uint16_t)(1U * timer_end[k] - (uint16_t)millis()));  // engine.py:324
+    if (left < 0) {  // engine.py:325
+        return 0;  // engine.py:326
     }
-    return (uint16_t)left;  // engine.py:322
+    return (uint16_t)left;  // engine.py:327
 }
 
-// [engine.py:325]
+// [engine.py:330]
 static void timers(void) {
     uint8_t k = 0;
     uint8_t k_bit = 0;
-    for (k = 0, k_bit = 1; k < 2; k++, k_bit <<= 1) {  // engine.py:326
-        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)(1U * (uint16_t)millis() - timer_end[k])) >= 0)) {  // engine.py:327
-            timer_on = (timer_on & (uint8_t)((int16_t)(~k_bit)));  // engine.py:328
+    for (k = 0, k_bit = 1; k < 2; k++, k_bit <<= 1) {  // engine.py:331
+        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)(1U * (uint16_t)millis() - timer_end[k])) >= 0)) {  // engine.py:332
+            timer_on = (timer_on & (uint8_t)((int16_t)(~k_bit)));  // engine.py:333
         }
     }
 }
 
-// [engine.py:332]
+// [engine.py:337]
 __attribute__((unused)) static uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
     uint8_t k = 0;
     uint8_t k_bit = 0;
     uint32_t ends = 0;
-    until = 4294967295UL;  // engine.py:333
-    for (k = 0, k_bit = 1; k < 2; k++, k_bit <<= 1) {  // engine.py:334
-        if ((timer_on & k_bit) != 0) {  // engine.py:335
-            ends = ((uint32_t)(1UL * millis() + timer_remaining(k)));  // engine.py:336
-            if (ends < until) {  // engine.py:337
-                until = ends;  // engine.py:338
+    until = 4294967295UL;  // engine.py:338
+    for (k = 0, k_bit = 1; k < 2; k++, k_bit <<= 1) {  // engine.py:339
+        if ((timer_on & k_bit) != 0) {  // engine.py:340
+            ends = ((uint32_t)(1UL * millis() + timer_remaining(k)));  // engine.py:341
+            if (ends < until) {  // engine.py:342
+                until = ends;  // engine.py:343
             }
         }
     }
-    return until;  // engine.py:339
+    return until;  // engine.py:344
 }
 
-// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:342]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:347]
 __attribute__((unused)) static uint8_t engine_links(void) {
-    return up_mask;  // engine.py:344
+    return up_mask;  // engine.py:349
 }
 
-// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:347]
+// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:352]
 __attribute__((unused)) static bool engine_idle(void) {
     uint8_t k = 0;
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((int16_t)(((int16_t)(~(up_mask | gone_mask))) & 63)) != 0)) {  // engine.py:350
-        return false;  // engine.py:351
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((int16_t)(((int16_t)(~(up_mask | gone_mask))) & 63)) != 0)) {  // engine.py:355
+        return false;  // engine.py:356
     }
-    for (k = 0; k < 2; k++) {  // engine.py:352
-        if (flood_parent[k] != 255) {  // engine.py:353
-            return false;  // engine.py:354
+    for (k = 0; k < 2; k++) {  // engine.py:357
+        if (flood_parent[k] != 255) {  // engine.py:358
+            return false;  // engine.py:359
         }
     }
-    return true;  // engine.py:355
+    return true;  // engine.py:360
 }
 
 // Run the handlers of the button events the game uses.  [generated by blinkc]
@@ -719,7 +703,7 @@ static void buttons(void) {
             cycle_kind();
         }
     }
-    if (buttonMultiClicked()) {  // pirates_lasers.py:186
+    if (buttonMultiClicked()) {  // pirates_lasers.py:181
         ask_reset();
     }
 }
@@ -729,7 +713,7 @@ static void deliver(uint8_t code, uint8_t face) {
     if ((code >= 1) && (code < 5)) {  // pirates_lasers.py:42
         laser(face, (uint8_t)(code - 1));  // pirates_lasers.py:143
     } else if (code == 5) {  // pirates_lasers.py:43
-        repaired(face);  // pirates_lasers.py:167
+        repaired(face);  // pirates_lasers.py:162
     } else if (code >= 6) {  // pirates_lasers.py:44
         if (((uint8_t)(code - 6) & 1) != 0) {
             flood_answered(((uint8_t)(code - 6) >> 1), face);
@@ -752,15 +736,15 @@ static void bounce(uint8_t code, uint8_t face) {
 // Flood k reached this tile.  [generated by blinkc]
 static void on_flood(uint8_t k) {
     if (k == 0) {  // pirates_lasers.py:44
-        reset();  // pirates_lasers.py:191
+        reset();  // pirates_lasers.py:186
     } else if (k == 1) {  // pirates_lasers.py:45
-        ship_sank();  // pirates_lasers.py:175
+        ship_sank();  // pirates_lasers.py:170
     }
 }
 
 // A neighbour arrived on `face`.  [generated by blinkc]
 static void on_neighbor_joined(uint8_t face) {
-    touched(face);  // pirates_lasers.py:180
+    touched(face);  // pirates_lasers.py:175
 }
 
 // The hull the neighbour on `face` broadcasts.  [generated by blinkc]
@@ -775,12 +759,11 @@ static uint8_t broadcast_bits(void) {
 
 // Set the LEDs (every pass).  [generated by blinkc]
 static void display(void) {
-    show();  // pirates_lasers.py:201
+    show();  // pirates_lasers.py:196
 }
 
 // Runs once at power-up.  [generated by blinkc]
 void setup(void) {
-    engine_setup();
     randomize();  // pirates_lasers.py:21
 }
 

@@ -259,3 +259,32 @@ def test_a_negative_stop_natively(tmp_path):
         tile.setup(api)
         tile._cells["a"].value = a
         assert tile.value(api, "count") == max(a, 0)
+
+
+UNSIGNED_TEST = '''
+from blinkc.dsl import *
+
+game = Game("unsigned_test")
+a = game.field(range(0, 2), default=1)
+
+
+@game.derived(range(0, 256))
+def picked(t):
+    # t.now % -2 is compared as a uint32: -129 is 4,294,967,167 there, so the test is false
+    # for every time a test can run, and the else branch is taken.
+    return 7 if (t.now % -2) >= -129 else 9
+
+
+@game.display
+def look(t):
+    if t.picked == 1:
+        t.color_all(RED)
+'''
+
+
+def test_a_test_decided_by_ranges_is_judged_in_the_comparisons_own_type(tmp_path):
+    """Folding a conditional whose test the ranges decide must compare the constant as the
+    comparison does: here in uint32, where -129 is a huge number (the fuzzer's game 6)."""
+    program = _compile(tmp_path, UNSIGNED_TEST)
+    assert _python_value(program, "picked") == 9
+    assert reference_values(program, ["picked"], {}, 1000) == [9]
