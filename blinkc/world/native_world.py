@@ -18,6 +18,11 @@ A world with a Python tile stays in Python; adding one after the move is an
 error. Not mirrored: packets in flight and buffered (`incoming`, `rx_buf`),
 `loop_inputs`, and the fault generator (its state lives in the core).
 
+The core calls tile code through the watchdog (blinkc/native/guard.cpp): a
+call that does not return within its budget stops the run with the same
+TileHangError as world.py's, and Ctrl-C returns from the core between two
+events (or stops a stuck call).
+
 world.py stays the reference; tests/world/test_native_world.py checks that
 both produce the same traces and statistics.
 """
@@ -25,16 +30,19 @@ both produce the same traces and statistics.
 from __future__ import annotations
 
 import ctypes
+import sys
 import weakref
 from collections.abc import Callable
 from typing import Any
 
+from ..native import guard
 from ..native.program import NativeProgram
 from ..native.toolchain import ToolMissing, have
 from ..runtime.api import BUTTON_EVENT_NAMES, Blinklib
 from .core import bindings as cb
 from .tile import Tile
-from .world import _CALL, _PASS, Faults, World, WorldError
+from .watchdog import TileOverrun
+from .world import _CALL, _PASS, Faults, TileHangError, World, WorldError
 
 #: The longest stretch of simulated time (µs) the core runs without returning to Python.
 _SLICE_US = 60_000_000
@@ -125,6 +133,10 @@ class NativeWorld(World):
         weakref.finalize(self, lib.core_free, w)
         state = self._fault_rng.getstate()[1]
         lib.core_set_fault_rng(w, (ctypes.c_uint32 * 624)(*state[:624]), state[624])
+        watchdog = guard.library()
+        if watchdog is not None:
+            lib.core_set_guard(w, watchdog.call_addr, watchdog.call_u32_addr,
+                               watchdog.interrupts_addr)
         for tile in self.tiles:
             self._register(tile)
         for item in sorted(self._queue):
@@ -279,20 +291,61 @@ class NativeWorld(World):
         for native in self._natives:
             if not native._finalizer.alive:  # its code is unmapped: the core must not call it
                 raise RuntimeError(f"{native!r} was closed")
-        end = round(t_ms * 1000)
+        budget = self._check_alive()
+        watchdog = guard.loaded()
+        if watchdog is not None:
+            watchdog.prepare(budget)
+        if self.trace is None:
+            self._run_core(round(t_ms * 1000), budget)
+            return
+        # Ctrl-C may raise KeyboardInterrupt as a trace callback begins, before its `try`:
+        # ctypes would report and drop it, so it is kept for when the core returns.
+        previous = sys.unraisablehook
+
+        def keep(info: Any) -> None:
+            if isinstance(info.exc_value, KeyboardInterrupt) and self._callback_error is None:
+                self._callback_error = info.exc_value
+            else:
+                previous(info)
+
+        sys.unraisablehook = keep
+        try:
+            self._run_core(round(t_ms * 1000), budget)
+        finally:
+            sys.unraisablehook = previous
+
+    def _run_core(self, end: int, budget: float) -> None:
         call = ctypes.c_int64()
         lib, w = self._lib, self._w
         while True:
             self._configure()
-            # In slices of simulated time, so that Ctrl-C is seen during a long run; the
-            # events and their order are the same as in one go.
-            due = lib.core_run(w, min(end, self.now + _SLICE_US), ctypes.byref(call))
+            # In slices of simulated time (the events and their order are the same as in one
+            # go), so that Ctrl-C is seen even without the watchdog, which returns at once.
+            status = lib.core_run(w, min(end, self.now + _SLICE_US), ctypes.byref(call))
             self._sync()
             self._check_callback()
-            if due:
+            if status == cb.CALL_DUE:
                 self._calls.pop(call.value)()
+            elif status == cb.INTERRUPTED:
+                guard.check_signals()  # KeyboardInterrupt, normally; else run on
+            elif status == cb.TILE_STOPPED:
+                raise self._stopped_in_core(budget)
             elif self.now >= end:
                 return
+
+    def _stopped_in_core(self, budget: float) -> TileHangError:
+        """The error for a tile the watchdog stopped inside the core (the world is dead)."""
+        out = (ctypes.c_int64 * 3)()
+        self._lib.core_failure(self._w, out)
+        tile = self.tiles[out[0]]
+        what, code = cb.PHASES[out[1]], out[2]
+        native = native_of(tile.program)
+        seconds = native.mark_stopped(what, code) if native is not None else 0.0
+        interrupted = code == guard.GUARD_INTERRUPTED
+        error = self._hang(TileOverrun(what, seconds, interrupted), budget, tile)
+        if interrupted:
+            guard.check_signals()
+        return error
 
     def _configure(self) -> None:
         # World reads these at every use, so they may change between runs and calls.
