@@ -115,6 +115,8 @@ def _ctrl_c_stops() -> Iterator[None]:
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C cannot cut this short
         where = f" at t = {_secs(e.at_ms)}" if isinstance(e, Interrupted) else ""
         click.echo(f"\nInterrupted (Ctrl-C){where}: the run was stopped.", err=True)
+        if isinstance(e, Interrupted) and e.stuck:
+            click.echo(f"  {e.stuck.splitlines()[0]}", err=True)
         sys.exit(130)
     finally:
         if previous is not None:

@@ -22,7 +22,10 @@
  * native call. blinkc_guard_prepare() puts a handler in front of Python's
  * own (which it still calls) that counts SIGINTs; the C++ world core reads
  * the count between events and returns to Python, and the watchdog uses it
- * to stop a tile call that is stuck.
+ * to stop a tile call that is stuck. Between blinkc_guard_defer(1) and (0)
+ * a SIGINT is held back from Python and handed over at the (0): Python's
+ * KeyboardInterrupt then comes where the caller chose (after the core's
+ * state is copied out), not in the middle of a trace callback.
  *
  * One process-wide instance: Python loads this library once
  * (blinkc/native/guard.py) and the world core gets its entry points.
@@ -71,6 +74,9 @@ sigjmp_buf env;
 volatile sig_atomic_t armed = 0;   /* the owner may be jumped out of its call */
 volatile sig_atomic_t why = 0;     /* GUARD_TIMEOUT or GUARD_INTERRUPTED */
 volatile int interrupts = 0;       /* SIGINTs seen (read by the world core) */
+std::atomic<int> deferring{0};     /* blinkc_guard_defer depth */
+std::atomic<int> held{0};          /* a SIGINT not yet handed to Python */
+int last_stop = 0;                 /* how the last guarded call ended (GUARD_*) */
 std::atomic<int64_t> ran_ns{0};    /* CPU time the last stopped call had used */
 struct sigaction python_sigint;    /* the SIGINT handler ours calls on */
 pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
@@ -98,14 +104,26 @@ void on_kill(int) {
     }
 }
 
-void on_sigint(int sig, siginfo_t *info, void *context) {
-    int saved = errno;
-    __atomic_add_fetch(&interrupts, 1, __ATOMIC_SEQ_CST);
+void to_python(int sig, siginfo_t *info, void *context) {
     if (python_sigint.sa_flags & SA_SIGINFO) {
         if (python_sigint.sa_sigaction) python_sigint.sa_sigaction(sig, info, context);
     } else if (python_sigint.sa_handler != SIG_DFL && python_sigint.sa_handler != SIG_IGN) {
         python_sigint.sa_handler(sig);
     }
+}
+
+void on_sigint(int sig, siginfo_t *info, void *context) {
+    int saved = errno;
+    __atomic_add_fetch(&interrupts, 1, __ATOMIC_SEQ_CST);
+    if (deferring.load() > 0) {
+        held.store(1);
+        /* Unless the deferral ended meanwhile (in another thread) and nobody took it. */
+        if (deferring.load() > 0 || !held.exchange(0)) {
+            errno = saved;
+            return;
+        }
+    }
+    to_python(sig, info, context);
     errno = saved;
 }
 
@@ -239,6 +257,7 @@ inline bool begin() {
     int expected = 0;
     if (!busy.compare_exchange_strong(expected, 1)) return false;
     owner = pthread_self();
+    last_stop = 0;
     call_interrupts = interrupts;
     why = 0;
     calls.fetch_add(1);
@@ -253,6 +272,7 @@ int landed() {
     sigaddset(&s, kill_signal());
     pthread_sigmask(SIG_UNBLOCK, &s, nullptr);
     int reason = why ? why : GUARD_TIMEOUT;
+    last_stop = reason;
     busy.store(0);
     return reason;
 }
@@ -294,6 +314,25 @@ EXPORT void blinkc_guard_prepare(int64_t budget) {
 
 /* The SIGINT count, for the world core to read between events. */
 EXPORT const volatile int *blinkc_guard_interrupts(void) { return &interrupts; }
+
+/* on != 0: hold SIGINTs back from Python; 0: hand over one that came meanwhile (returns 1
+ * then: Python's handler has run, and its KeyboardInterrupt is due). Calls nest. */
+EXPORT int blinkc_guard_defer(int on) {
+    if (on) {
+        deferring.fetch_add(1);
+        return 0;
+    }
+    if (deferring.fetch_sub(1) != 1 || !held.exchange(0)) return 0;
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    info.si_signo = SIGINT;
+    to_python(SIGINT, &info, nullptr);
+    return 1;
+}
+
+/* How the last guarded call ended: GUARD_OK, or why it was stopped (for Python, whose
+ * KeyboardInterrupt may come before it has seen the call's result). */
+EXPORT int blinkc_guard_last_stop(void) { return last_stop; }
 
 /* CPU time (ns) the last stopped call had used when the watchdog stopped it. */
 EXPORT int64_t blinkc_guard_ran_ns(void) { return ran_ns.load(); }

@@ -50,6 +50,12 @@ class Guard:
         self._ran = lib.blinkc_guard_ran_ns
         self._ran.argtypes = []
         self._ran.restype = ctypes.c_int64
+        self._defer = lib.blinkc_guard_defer
+        self._defer.argtypes = [ctypes.c_int]
+        self._defer.restype = ctypes.c_int
+        self._last_stop = lib.blinkc_guard_last_stop
+        self._last_stop.argtypes = []
+        self._last_stop.restype = ctypes.c_int
         interrupts = lib.blinkc_guard_interrupts
         interrupts.argtypes = []
         interrupts.restype = ctypes.c_void_p
@@ -65,6 +71,19 @@ class Guard:
     def ran_s(self) -> float:
         """The CPU time the last stopped call had run when it was stopped."""
         return self._ran() / 1e9
+
+    def last_stop(self) -> int:
+        """How the last guarded call ended: GUARD_OK, or why it was stopped."""
+        return self._last_stop()
+
+    def defer(self) -> None:
+        """Hold SIGINT back from Python (it is still counted) until `resume`."""
+        self._defer(1)
+
+    def resume(self) -> bool:
+        """Hand a SIGINT that came since `defer` to Python; True if one did (then call
+        check_signals() to raise its KeyboardInterrupt)."""
+        return bool(self._defer(0))
 
 
 def check_signals() -> None:

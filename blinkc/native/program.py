@@ -117,9 +117,13 @@ class NativeProgram:
         if addr is None:
             fn()
         else:
-            code = self._call(addr)
-            if code:
-                self._stopped(self._names[addr], code)
+            try:
+                code = self._call(addr)
+                if code:
+                    self._stopped(self._names[addr], code)
+            except KeyboardInterrupt as e:
+                self._interrupted(e, addr)
+                raise
         out = abi.PASS_OUT.unpack_from(self._mem, abi.PASS_OUT_OFFSET)
         api.rng.state, api._entropy, api.button_flags, woken = out[:4]
         api.woken = bool(woken)
@@ -154,9 +158,13 @@ class NativeProgram:
 
     # --- optional hooks ------------------------------------------------------
     def _quiet_until(self, api: Blinklib) -> int | None:
-        until = self._call_u32(self._quiet_addr)
-        if until < 0:
-            self._stopped("quiet_until", -until)
+        try:
+            until = self._call_u32(self._quiet_addr)
+            if until < 0:
+                self._stopped("quiet_until", -until)
+        except KeyboardInterrupt as e:
+            self._interrupted(e, self._quiet_addr)
+            raise
         return until or None
 
     def _display(self, api: Blinklib) -> None:
@@ -170,6 +178,19 @@ class NativeProgram:
         if code == guard.GUARD_INTERRUPTED:
             guard.check_signals()  # raises KeyboardInterrupt, as Python's SIGINT handler does
         raise TileOverrun(what, seconds, interrupted=code == guard.GUARD_INTERRUPTED)
+
+    def _interrupted(self, e: KeyboardInterrupt, addr: int) -> None:
+        """Ctrl-C: Python raises it as soon as the call returns, before `_stopped` can run.
+        If the watchdog stopped this call, the program is dead all the same, and the
+        KeyboardInterrupt says so (`tile_overrun`, for the world)."""
+        watchdog = guard.loaded()
+        code = watchdog.last_stop() if watchdog is not None else guard.GUARD_OK
+        if code == guard.GUARD_OK:
+            return
+        what = self._names[addr]
+        overrun = TileOverrun(what, self.mark_stopped(what, code),
+                              interrupted=code == guard.GUARD_INTERRUPTED)
+        e.tile_overrun = overrun  # type: ignore[attr-defined]
 
     def mark_stopped(self, what: str, code: int) -> float:
         """Record that `what` was stopped half way: the sketch's state is torn, so every

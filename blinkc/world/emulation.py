@@ -43,11 +43,13 @@ class EmulationOptions:
 
 
 class Interrupted(KeyboardInterrupt):
-    """Ctrl-C (SIGINT) stopped a run; `at_ms` is the world time it had reached."""
+    """Ctrl-C (SIGINT) stopped a run; `at_ms` is the world time it had reached, `stuck` what
+    the world says if Ctrl-C stopped a tile stuck in its code (World.dead)."""
 
-    def __init__(self, at_ms: float) -> None:
+    def __init__(self, at_ms: float, stuck: str | None = None) -> None:
         super().__init__(at_ms)
         self.at_ms = at_ms
+        self.stuck = stuck
 
 
 @dataclass
@@ -95,7 +97,7 @@ def emulate(layout: Layout, scenario: Scenario | None = None,
         else:
             _run_in_steps(world, steps, end, on_step)
     except KeyboardInterrupt:
-        raise Interrupted(world.now_ms) from None
+        raise Interrupted(world.now_ms, world.dead) from None
     late = [s for s in steps if s.end_ms > end]
     return Emulation(world, layout, scenario, end, late)
 

@@ -21,7 +21,8 @@ error. Not mirrored: packets in flight and buffered (`incoming`, `rx_buf`),
 The core calls tile code through the watchdog (blinkc/native/guard.cpp): a
 call that does not return within its budget stops the run with the same
 TileHangError as world.py's, and Ctrl-C returns from the core between two
-events (or stops a stuck call).
+events (or stops a stuck call); Python sees it once the core's state is
+copied out.
 
 world.py stays the reference; tests/world/test_native_world.py checks that
 both produce the same traces and statistics.
@@ -30,7 +31,6 @@ both produce the same traces and statistics.
 from __future__ import annotations
 
 import ctypes
-import sys
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -295,42 +295,30 @@ class NativeWorld(World):
         watchdog = guard.loaded()
         if watchdog is not None:
             watchdog.prepare(budget)
-        if self.trace is None:
-            self._run_core(round(t_ms * 1000), budget)
-            return
-        # Ctrl-C may raise KeyboardInterrupt as a trace callback begins, before its `try`:
-        # ctypes would report and drop it, so it is kept for when the core returns.
-        previous = sys.unraisablehook
-
-        def keep(info: Any) -> None:
-            if isinstance(info.exc_value, KeyboardInterrupt) and self._callback_error is None:
-                self._callback_error = info.exc_value
-            else:
-                previous(info)
-
-        sys.unraisablehook = keep
-        try:
-            self._run_core(round(t_ms * 1000), budget)
-        finally:
-            sys.unraisablehook = previous
-
-    def _run_core(self, end: int, budget: float) -> None:
+        end = round(t_ms * 1000)
         call = ctypes.c_int64()
         lib, w = self._lib, self._w
         while True:
             self._configure()
-            # In slices of simulated time (the events and their order are the same as in one
-            # go), so that Ctrl-C is seen even without the watchdog, which returns at once.
-            status = lib.core_run(w, min(end, self.now + _SLICE_US), ctypes.byref(call))
-            self._sync()
-            self._check_callback()
-            if status == cb.CALL_DUE:
-                self._calls.pop(call.value)()
-            elif status == cb.INTERRUPTED:
-                guard.check_signals()  # KeyboardInterrupt, normally; else run on
-            elif status == cb.TILE_STOPPED:
-                raise self._stopped_in_core(budget)
-            elif self.now >= end:
+            # Ctrl-C during the slice reaches Python only once the mirrors are up to date, a
+            # stopped tile is recorded and a due call has run: never half way through a trace
+            # callback, and the world can run on.
+            if watchdog is not None:
+                watchdog.defer()
+            try:
+                # In slices of simulated time (the events and their order are the same as in
+                # one go), so that Ctrl-C is seen even without the watchdog.
+                status = lib.core_run(w, min(end, self.now + _SLICE_US), ctypes.byref(call))
+                self._sync()
+                self._check_callback()
+                if status == cb.TILE_STOPPED:
+                    raise self._stopped_in_core(budget)
+                if status == cb.CALL_DUE:
+                    self._calls.pop(call.value)()  # a scenario action: quick
+            finally:
+                if watchdog is not None and watchdog.resume():
+                    guard.check_signals()  # KeyboardInterrupt, normally; else run on
+            if status == cb.REACHED and self.now >= end:
                 return
 
     def _stopped_in_core(self, budget: float) -> TileHangError:
@@ -341,11 +329,7 @@ class NativeWorld(World):
         what, code = cb.PHASES[out[1]], out[2]
         native = native_of(tile.program)
         seconds = native.mark_stopped(what, code) if native is not None else 0.0
-        interrupted = code == guard.GUARD_INTERRUPTED
-        error = self._hang(TileOverrun(what, seconds, interrupted), budget, tile)
-        if interrupted:
-            guard.check_signals()
-        return error
+        return self._hang(TileOverrun(what, seconds, code == guard.GUARD_INTERRUPTED), budget, tile)
 
     def _configure(self) -> None:
         # World reads these at every use, so they may change between runs and calls.

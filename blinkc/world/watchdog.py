@@ -23,8 +23,9 @@ takes microseconds.
   `TileOverrun` there (an asynchronous exception, PyThreadState_SetAsyncExc:
   no signals, and a run costs a few attribute stores). Not covered: a
   Python program stuck inside one long call into C that holds the GIL (it
-  is stopped when that call returns), and a second thread running a world
-  while one runs.
+  is stopped when that call returns), one that blocks (a sleep uses no CPU
+  time; Ctrl-C still stops it), and a second thread running a world while
+  one runs.
 
 This module imports nothing of blinkc at load time: world.py and
 blinkc.native both use it.

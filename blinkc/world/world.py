@@ -289,6 +289,11 @@ class World:
             self._run_events(t_ms)
         except TileOverrun as e:
             raise self._hang(e, budget) from None
+        except KeyboardInterrupt as e:  # Ctrl-C; if it stopped a stuck native tile, it is dead
+            overrun = getattr(e, "tile_overrun", None)
+            if overrun is not None:
+                self._hang(overrun, budget, watchdog.tile_in_traceback(e.__traceback__))
+            raise
         finally:
             if armed:
                 watchdog.disarm()
