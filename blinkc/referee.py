@@ -49,6 +49,8 @@ class Ship:
     """Pieces on the lattice by position."""
 
     pieces: dict[Pos, Piece] = field(default_factory=dict)
+    #: Pieces lifted off the lattice, by a name of the caller's choosing.
+    held: dict[str, Piece] = field(default_factory=dict)
     #: What happened (for test failure messages).
     log: list[str] = field(default_factory=list)
 
@@ -196,12 +198,20 @@ class Ship:
         return pos, out, bends
 
     # ------------------------------------------------------------ moving
-    def move(self, pos: Pos, to: Pos, rot: int) -> None:
-        """Lift the piece at pos and put it down at `to`; a sunk piece sinks what it touches."""
-        piece = self.pieces.pop(pos)
-        piece.rot = rot
+    def lift(self, name: str, pos: Pos) -> None:
+        self.held[name] = self.pieces.pop(pos)
+
+    def place(self, name: str, to: Pos, rot: int | None = None) -> None:
+        """Put a lifted piece down; a sunk piece sinks whatever it is put against."""
+        piece = self.held.pop(name)
+        if rot is not None:
+            piece.rot = rot
         self.pieces[to] = piece
         self.spread_sinking()
+
+    def move(self, pos: Pos, to: Pos, rot: int | None = None) -> None:
+        self.lift("moving", pos)
+        self.place("moving", to, rot)
 
     def spread_sinking(self) -> None:
         for p, piece in list(self.pieces.items()):

@@ -43,6 +43,13 @@ class Game:
             for s in self.expected:
                 getattr(s, action)(pos)
 
+    def act_together(self, names: list[str]) -> None:
+        """Hazards pressed at the same moment: each shot deals its full damage."""
+        self.cluster.click_together(*names)
+        self.cluster.settle()
+        positions = [self.pos[n] for n in names]
+        self.expected = [s2 for s in self.expected for s2 in s.fire_together(positions)]
+
     def view(self) -> dict:
         return {self.pos[n]: {k: st[k] for k in ("kind", "hp", "orient", "sunk")}
                 for n, st in self.cluster.states().items()}
