@@ -53,8 +53,12 @@ def load_module(path: str | Path) -> tuple[types.ModuleType | None, list[DslErro
     return module, []
 
 
-def lower_game(path: str | Path) -> Lowered:
-    """Load and lower a game file; errors and warnings are collected, not raised."""
+def lower_game(path: str | Path, observable: bool = False) -> Lowered:
+    """Load and lower a game file; errors and warnings are collected, not raised.
+
+    `observable` keeps the engine's hooks (floods reaching and finishing, bounces,
+    neighbours) even where the game has no handler for them, for the protocol explorer
+    to watch; it changes nothing a tile does."""
     path = Path(path)
     module, errors = load_module(path)
     if module is None:
@@ -65,14 +69,14 @@ def lower_game(path: str | Path) -> Lowered:
         return Lowered(None, [DslError(SrcLoc(str(path), 1), msg,
                                        'create exactly one: game = Game("my_game")')], [])
     try:
-        return GameLowering(games[0], vars(module), str(path)).lower()
+        return GameLowering(games[0], vars(module), str(path), observable=observable).lower()
     except DslError as exc:
         return Lowered(None, [exc], [])
 
 
-def compile_game(path: str | Path):
+def compile_game(path: str | Path, observable: bool = False):
     """Load and lower a game file; raise GameErrors when it has errors. Returns the Program."""
-    lowered = lower_game(path)
+    lowered = lower_game(path, observable)
     if lowered.errors or lowered.program is None:
         raise GameErrors(lowered.errors)
     return lowered.program

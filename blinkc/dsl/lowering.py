@@ -52,6 +52,9 @@ FACE_VALUE_BITS = 6
 #: The engine's link clock ticks every 256 ms (a byte of millis() >> 8).
 GRACE_TICK_MS = 256
 QUEUE_LEN = 12
+#: The engine's calls into the game that the protocol explorer watches.
+OBSERVABLE_HOOKS = frozenset({"on_flood", "on_flood_done", "bounce", "on_neighbor_joined",
+                              "on_neighbor_left"})
 BLINKC = SrcLoc("blinkc", 0)
 
 
@@ -80,8 +83,11 @@ def _bits_for(lo: int, hi: int) -> int:
 
 
 class GameLowering:
-    def __init__(self, game: Game, module_globals: dict[str, Any], source: str) -> None:
+    def __init__(self, game: Game, module_globals: dict[str, Any], source: str,
+                 observable: bool = False) -> None:
         self.game = game
+        #: Keep the engine's hooks even when empty (blinkc.explore watches them).
+        self.kept = OBSERVABLE_HOOKS if observable else frozenset()
         self.g = module_globals
         self.source = source
         self.errors: list[DslError] = list(game.problems)
@@ -560,9 +566,7 @@ class GameLowering:
             deliver.append(If(is_flood, (If(is_echo,
                 (ExprStmt(Call("flood_answered", (k_of, face), None), loc),),
                 (ExprStmt(Call("flood_receive", (k_of, face), None), loc),), loc),), (), loc))
-            # A wave that could not be delivered counts as answered; a lost echo needs nothing.
-            bounce.append(If(is_flood, (If(is_echo, (), (
-                ExprStmt(Call("flood_answered", (k_of, face), None), loc),), loc),), (), loc))
+            # (A flood's messages never bounce: a link that ends answers its waits itself.)
         self._fn("deliver", (Param("code", U8), Param("face", U8)), None, _chain(deliver),
                  "A message arrived on `face`: run its handler.")
         self._fn("bounce", (Param("code", U8), Param("face", U8)), None, _chain(bounce),
@@ -754,7 +758,8 @@ class GameLowering:
         """Calls to functions with nothing in them are dropped (e.g. a dispatch with no handler)."""
         while True:
             empty = {f.name for f in self.functions
-                     if not f.body and f.ret is None and f.name not in ("setup", "loop", "display")}
+                     if not f.body and f.ret is None and f.name not in ("setup", "loop", "display")
+                     and f.name not in self.kept}
             if not empty:
                 return
             changed = False
