@@ -165,9 +165,9 @@ def link_end(f: u8, bit: u8, now256: u8) -> None:
     tx_wait &= ~bit
     tx_release &= ~bit
     ack_mask &= ~bit
+    for j in range(N_FLOOD_CODES):
+        flood_out[j] &= ~bit
     for k in range(N_FLOODS):
-        flood_wave_out[k] &= ~bit
-        flood_echo_out[k] &= ~bit
         flood_answered(k, f)
 
 
@@ -264,19 +264,17 @@ def loop() -> None:
 # queue never holds a flood up, and they go out before the queued messages of a face.
 flood_parent: u8[N_FLOODS] = 255  # the face the wave came from; STARTER: we started it; 255: none
 flood_waiting: u8[N_FLOODS] = 0  # faces that have not answered yet
-flood_wave_out: u8[N_FLOODS] = 0  # bit f: the wave of flood k still has to go out of face f
-flood_echo_out: u8[N_FLOODS] = 0  # bit f: the echo of flood k still has to go out of face f
+# flood_out[2k] bit f: the wave of flood k still has to go out of face f; flood_out[2k + 1]:
+# its echo (so flood_out[j] holds the message of code FLOOD_CODE + j).
+flood_out: u8[N_FLOOD_CODES] = 0
 
 
 def flood_take(bit: u8) -> u8:
     """The code of the next flood message for the face of `bit` (taken), or 0."""
-    for k in range(N_FLOODS):
-        if flood_wave_out[k] & bit:
-            flood_wave_out[k] &= ~bit
-            return FLOOD_CODE + 2 * k
-        if flood_echo_out[k] & bit:
-            flood_echo_out[k] &= ~bit
-            return FLOOD_CODE + 2 * k + 1
+    for j in range(N_FLOOD_CODES):
+        if flood_out[j] & bit:
+            flood_out[j] &= ~bit
+            return FLOOD_CODE + j
     return 0
 
 
@@ -291,7 +289,7 @@ def flood_enter(k: u8, parent: u8) -> None:
     if parent != STARTER:
         waiting &= ~(1 << parent)
     flood_waiting[k] = waiting
-    flood_wave_out[k] |= waiting
+    flood_out[2 * k] |= waiting
     on_flood(k)
     flood_check(k)
 
@@ -303,7 +301,7 @@ def flood_receive(k: u8, face: u8) -> None:
         # We are in the wave already: answer it at once. Every wave gets exactly one echo
         # (and only an echo answers a wave we sent): taking a wave that crosses ours for an
         # answer would swallow the wave of a later flood of the same kind for ever.
-        flood_echo_out[k] |= 1 << face
+        flood_out[2 * k + 1] |= 1 << face
 
 
 def flood_answered(k: u8, face: u8) -> None:
@@ -319,7 +317,7 @@ def flood_check(k: u8) -> None:
         if parent == STARTER:
             on_flood_done(k)
         else:
-            flood_echo_out[k] |= 1 << parent
+            flood_out[2 * k + 1] |= 1 << parent
 
 
 # --- timers ----------------------------------------------------------------------------
@@ -377,6 +375,6 @@ def engine_idle() -> bool:
     if queue_len != 0 or (tx_wait | tx_release | ack_mask) != 0 or (~(up_mask | gone_mask) & 63) != 0:
         return False
     for k in range(N_FLOODS):
-        if flood_parent[k] != 255 or (flood_wave_out[k] | flood_echo_out[k]) != 0:
+        if flood_parent[k] != 255 or (flood_out[2 * k] | flood_out[2 * k + 1]) != 0:
             return False
     return True

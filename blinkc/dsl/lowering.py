@@ -295,7 +295,8 @@ class GameLowering:
             "ACK_SHIFT": self.ack_shift, "FLOOD_CODE": self.flood_code,
             "HELLO": self.hello, "PROTOCOL": int(self.n_codes > 1),
             "RANDOMIZED": int(bool(self.game.randomize)),
-            "N_FLOODS": len(self.game.floods), "N_TIMERS": len(self.game.timers),
+            "N_FLOODS": len(self.game.floods), "N_FLOOD_CODES": 2 * len(self.game.floods),
+            "N_TIMERS": len(self.game.timers),
             "QUEUE_LEN": QUEUE_LEN, "GRACE_UNITS": self.grace_units, "NEVER": NEVER,
             "STARTER": 7,
         }
@@ -306,6 +307,7 @@ class GameLowering:
             "ACK_SHIFT": "the handshake's ack bit",
             "FLOOD_CODE": "code of the first flood's wave (its echo is the next code)",
             "N_FLOODS": "floods the game declares", "N_TIMERS": "timers the game declares",
+            "N_FLOOD_CODES": "a wave and an echo per flood",
             "HELLO": "the code a face shows while it has no session",
             "PROTOCOL": "the game sends messages or floods",
             "RANDOMIZED": "the game calls randomize() at power-up",

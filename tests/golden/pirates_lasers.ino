@@ -26,6 +26,7 @@ static const uint8_t HELLO = 15;  // the code a face shows while it has no sessi
 static const uint8_t PROTOCOL = 1;  // the game sends messages or floods
 static const uint8_t RANDOMIZED = 1;  // the game calls randomize() at power-up
 static const uint8_t N_FLOODS = 2;  // floods the game declares
+static const uint8_t N_FLOOD_CODES = 4;  // a wave and an echo per flood
 static const uint8_t N_TIMERS = 2;  // timers the game declares
 static const uint8_t QUEUE_LEN = 12;  // messages that can wait for a busy face (a full queue bounces)
 static const uint8_t GRACE_UNITS = 15;  // a face without a working session is gone after 3,840-4,096 ms (in 256 ms units)
@@ -56,10 +57,9 @@ static uint8_t queue[12];  // engine.py:46
 static uint8_t queue_len = 0;  // engine.py:47
 static uint8_t flood_parent[2] = {255, 255};  // engine.py:265
 static uint8_t flood_waiting[2];  // engine.py:266
-static uint8_t flood_wave_out[2];  // engine.py:267
-static uint8_t flood_echo_out[2];  // engine.py:268
-static uint8_t timer_on = 0;  // engine.py:326
-static uint16_t timer_end[2];  // engine.py:327
+static uint8_t flood_out[4];  // engine.py:269
+static uint8_t timer_on = 0;  // engine.py:324
+static uint16_t timer_end[2];  // engine.py:325
 
 // A constant colour as the tile's 16-bit pixel word (a reserved bit set to 1, then
 // 5 bits each of red, green and blue), so that it costs one 16-bit load.
@@ -458,6 +458,7 @@ static void link_begin(uint8_t f, uint8_t bit) {
 static void link_end(uint8_t f, uint8_t bit, uint8_t now256) {
     uint8_t code = 0;
     uint8_t i = 0;
+    uint8_t j = 0;
     uint8_t k = 0;
     up_mask = (up_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:154
     seen_mask = (seen_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:155
@@ -472,9 +473,10 @@ static void link_end(uint8_t f, uint8_t bit, uint8_t now256) {
     tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:165
     tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:166
     ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:167
-    for (k = 0; k < 2; k++) {  // engine.py:168
-        flood_wave_out[k] = (flood_wave_out[k] & (uint8_t)((int16_t)(~bit)));  // engine.py:169
-        flood_echo_out[k] = (flood_echo_out[k] & (uint8_t)((int16_t)(~bit)));  // engine.py:170
+    for (j = 0; j < 4; j++) {  // engine.py:168
+        flood_out[j] = (flood_out[j] & (uint8_t)((int16_t)(~bit)));  // engine.py:169
+    }
+    for (k = 0; k < 2; k++) {  // engine.py:170
         flood_answered(k, f);  // engine.py:171
     }
 }
@@ -568,141 +570,137 @@ void loop(void) {
     }
 }
 
-// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:271]
+// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:272]
 static uint8_t flood_take(uint8_t bit) {
-    uint8_t k = 0;
-    for (k = 0; k < 2; k++) {  // engine.py:273
-        if ((flood_wave_out[k] & bit) != 0) {  // engine.py:274
-            flood_wave_out[k] = (flood_wave_out[k] & (uint8_t)((int16_t)(~bit)));  // engine.py:275
-            return (uint8_t)(6 + (uint8_t)(2 * k));  // engine.py:276
-        }
-        if ((flood_echo_out[k] & bit) != 0) {  // engine.py:277
-            flood_echo_out[k] = (flood_echo_out[k] & (uint8_t)((int16_t)(~bit)));  // engine.py:278
-            return (uint8_t)((uint8_t)(6 + (uint8_t)(2 * k)) + 1);  // engine.py:279
+    uint8_t j = 0;
+    for (j = 0; j < 4; j++) {  // engine.py:274
+        if ((flood_out[j] & bit) != 0) {  // engine.py:275
+            flood_out[j] = (flood_out[j] & (uint8_t)((int16_t)(~bit)));  // engine.py:276
+            return (uint8_t)(6 + j);  // engine.py:277
         }
     }
-    return 0;  // engine.py:280
+    return 0;  // engine.py:278
 }
 
-// [engine.py:283]
+// [engine.py:281]
 static void flood_start(uint8_t k) {
-    if (flood_parent[k] == 255) {  // engine.py:284
-        flood_enter(k, 7);  // engine.py:285
+    if (flood_parent[k] == 255) {  // engine.py:282
+        flood_enter(k, 7);  // engine.py:283
     }
 }
 
-// [engine.py:288]
+// [engine.py:286]
 static void flood_enter(uint8_t k, uint8_t parent) {
     uint8_t waiting = 0;
-    flood_parent[k] = parent;  // engine.py:289
-    waiting = ((uint8_t)((int16_t)(~gone_mask)) & 63);  // engine.py:290
-    if (parent != 7) {  // engine.py:291
-        waiting = (waiting & (uint8_t)((int16_t)(~((int16_t)(1U * 1 << parent)))));  // engine.py:292
+    flood_parent[k] = parent;  // engine.py:287
+    waiting = ((uint8_t)((int16_t)(~gone_mask)) & 63);  // engine.py:288
+    if (parent != 7) {  // engine.py:289
+        waiting = (waiting & (uint8_t)((int16_t)(~((int16_t)(1U * 1 << parent)))));  // engine.py:290
     }
-    flood_waiting[k] = waiting;  // engine.py:293
-    flood_wave_out[k] = (flood_wave_out[k] | waiting);  // engine.py:294
-    on_flood(k);  // engine.py:295
-    flood_check(k);  // engine.py:296
+    flood_waiting[k] = waiting;  // engine.py:291
+    flood_out[(uint8_t)(2 * k)] = (flood_out[(uint8_t)(2 * k)] | waiting);  // engine.py:292
+    on_flood(k);  // engine.py:293
+    flood_check(k);  // engine.py:294
 }
 
-// [engine.py:299]
+// [engine.py:297]
 static void flood_receive(uint8_t k, uint8_t face) {
-    if (flood_parent[k] == 255) {  // engine.py:300
-        flood_enter(k, face);  // engine.py:301
+    if (flood_parent[k] == 255) {  // engine.py:298
+        flood_enter(k, face);  // engine.py:299
     } else {
-        flood_echo_out[k] = (flood_echo_out[k] | (uint8_t)(1 << face));  // engine.py:306
+        flood_out[(uint8_t)((uint8_t)(2 * k) + 1)] = (flood_out[(uint8_t)((uint8_t)(2 * k) + 1)] | (uint8_t)(1 << face));  // engine.py:304
     }
 }
 
-// An echo came back, or the face can no longer answer (its link ended).  [engine.py:309]
+// An echo came back, or the face can no longer answer (its link ended).  [engine.py:307]
 static void flood_answered(uint8_t k, uint8_t face) {
-    flood_waiting[k] = (flood_waiting[k] & (uint8_t)((int16_t)(~(uint8_t)(1 << face))));  // engine.py:311
-    flood_check(k);  // engine.py:312
+    flood_waiting[k] = (flood_waiting[k] & (uint8_t)((int16_t)(~(uint8_t)(1 << face))));  // engine.py:309
+    flood_check(k);  // engine.py:310
 }
 
-// [engine.py:315]
+// [engine.py:313]
 static void flood_check(uint8_t k) {
     uint8_t parent = 0;
-    parent = flood_parent[k];  // engine.py:316
-    if ((parent != 255) && (flood_waiting[k] == 0)) {  // engine.py:317
-        flood_parent[k] = 255;  // engine.py:318
-        if (parent == 7) {  // engine.py:319
+    parent = flood_parent[k];  // engine.py:314
+    if ((parent != 255) && (flood_waiting[k] == 0)) {  // engine.py:315
+        flood_parent[k] = 255;  // engine.py:316
+        if (parent == 7) {  // engine.py:317
         } else {
-            flood_echo_out[k] = (uint8_t)((int16_t)(flood_echo_out[k] | ((int16_t)(1U * 1 << parent))));  // engine.py:322
+            flood_out[(uint8_t)((uint8_t)(2 * k) + 1)] = (uint8_t)((int16_t)(flood_out[(uint8_t)((uint8_t)(2 * k) + 1)] | ((int16_t)(1U * 1 << parent))));  // engine.py:320
         }
     }
 }
 
-// [engine.py:330]
+// [engine.py:328]
 static void timer_start(uint8_t k, uint16_t ms) {
-    timer_end[k] = ((uint16_t)(1U * (uint16_t)millis() + ms));  // engine.py:331
-    timer_on = (timer_on | (uint8_t)(1 << k));  // engine.py:332
+    timer_end[k] = ((uint16_t)(1U * (uint16_t)millis() + ms));  // engine.py:329
+    timer_on = (timer_on | (uint8_t)(1 << k));  // engine.py:330
 }
 
-// [engine.py:339]
+// [engine.py:337]
 static bool timer_running(uint8_t k) {
-    return (((timer_on >> k) & 1) != 0);  // engine.py:340
+    return (((timer_on >> k) & 1) != 0);  // engine.py:338
 }
 
-// [engine.py:343]
+// [engine.py:341]
 __attribute__((unused)) static uint16_t timer_remaining(uint8_t k) {
     int16_t left = 0;
-    if (((timer_on >> k) & 1) == 0) {  // engine.py:344
-        return 0;  // engine.py:345
+    if (((timer_on >> k) & 1) == 0) {  // engine.py:342
+        return 0;  // engine.py:343
     }
-    left = (int16_t)((uint16_t)(1U * timer_end[k] - (uint16_t)millis()));  // engine.py:346
-    if (left < 0) {  // engine.py:347
-        return 0;  // engine.py:348
+    left = (int16_t)((uint16_t)(1U * timer_end[k] - (uint16_t)millis()));  // engine.py:344
+    if (left < 0) {  // engine.py:345
+        return 0;  // engine.py:346
     }
-    return (uint16_t)left;  // engine.py:349
+    return (uint16_t)left;  // engine.py:347
 }
 
-// [engine.py:352]
+// [engine.py:350]
 static void timers(void) {
     uint8_t k = 0;
     uint8_t k_bit = 0;
-    for (k = 0, k_bit = 1; k < 2; k++, k_bit <<= 1) {  // engine.py:353
-        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)(1U * (uint16_t)millis() - timer_end[k])) >= 0)) {  // engine.py:354
-            timer_on = (timer_on & (uint8_t)((int16_t)(~k_bit)));  // engine.py:355
+    for (k = 0, k_bit = 1; k < 2; k++, k_bit <<= 1) {  // engine.py:351
+        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)(1U * (uint16_t)millis() - timer_end[k])) >= 0)) {  // engine.py:352
+            timer_on = (timer_on & (uint8_t)((int16_t)(~k_bit)));  // engine.py:353
         }
     }
 }
 
-// [engine.py:359]
+// [engine.py:357]
 __attribute__((unused)) static uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
     uint8_t k = 0;
     uint8_t k_bit = 0;
     uint32_t ends = 0;
-    until = 4294967295UL;  // engine.py:360
-    for (k = 0, k_bit = 1; k < 2; k++, k_bit <<= 1) {  // engine.py:361
-        if ((timer_on & k_bit) != 0) {  // engine.py:362
-            ends = ((uint32_t)(1UL * millis() + timer_remaining(k)));  // engine.py:363
-            if (ends < until) {  // engine.py:364
-                until = ends;  // engine.py:365
+    until = 4294967295UL;  // engine.py:358
+    for (k = 0, k_bit = 1; k < 2; k++, k_bit <<= 1) {  // engine.py:359
+        if ((timer_on & k_bit) != 0) {  // engine.py:360
+            ends = ((uint32_t)(1UL * millis() + timer_remaining(k)));  // engine.py:361
+            if (ends < until) {  // engine.py:362
+                until = ends;  // engine.py:363
             }
         }
     }
-    return until;  // engine.py:366
+    return until;  // engine.py:364
 }
 
-// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:369]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:367]
 __attribute__((unused)) static uint8_t engine_links(void) {
-    return up_mask;  // engine.py:371
+    return up_mask;  // engine.py:369
 }
 
-// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:374]
+// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:372]
 __attribute__((unused)) static bool engine_idle(void) {
     uint8_t k = 0;
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((int16_t)(((int16_t)(~(up_mask | gone_mask))) & 63)) != 0)) {  // engine.py:377
-        return false;  // engine.py:378
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((int16_t)(((int16_t)(~(up_mask | gone_mask))) & 63)) != 0)) {  // engine.py:375
+        return false;  // engine.py:376
     }
-    for (k = 0; k < 2; k++) {  // engine.py:379
-        if ((flood_parent[k] != 255) || ((flood_wave_out[k] | flood_echo_out[k]) != 0)) {  // engine.py:380
-            return false;  // engine.py:381
+    for (k = 0; k < 2; k++) {  // engine.py:377
+        if ((flood_parent[k] != 255) || ((flood_out[(uint8_t)(2 * k)] | flood_out[(uint8_t)((uint8_t)(2 * k) + 1)]) != 0)) {  // engine.py:378
+            return false;  // engine.py:379
         }
     }
-    return true;  // engine.py:382
+    return true;  // engine.py:380
 }
 
 // Run the handlers of the button events the game uses.  [generated by blinkc]
