@@ -50,9 +50,24 @@ class Game:
         positions = [self.pos[n] for n in names]
         self.expected = [s2 for s in self.expected for s2 in s.fire_together(positions)]
 
+    def lift(self, name: str) -> None:
+        self.cluster.lift(name)
+        for s in self.expected:
+            s.lift(name, self.pos[name])
+
+    def place(self, name: str, pos: tuple[int, int], rot: int | None = None) -> None:
+        """Put a lifted tile down; a sunk tile sinks what it is put against."""
+        self.cluster.place(name, pos, rot)
+        self.cluster.settle()
+        for s in self.expected:
+            s.place(name, pos, rot)
+        self.pos[name] = pos
+
     def view(self) -> dict:
+        """Every tile on the table, by place (a tile in the hand is not part of the ship)."""
+        world = self.cluster.world
         return {self.pos[n]: {k: st[k] for k in ("kind", "hp", "orient", "sunk")}
-                for n, st in self.cluster.states().items()}
+                for n, st in self.cluster.states().items() if world.tile(n).pos is not None}
 
     def agrees(self) -> bool:
         return self.view() in [s.view() for s in self.expected]
