@@ -1,7 +1,7 @@
 """The protocol soak: random legal Pirates & Lasers ships played by the rules, at scale.
 
     python bench/protocol_soak.py [--ships 10000] [--condition NAME ...] [--jobs 2]
-                                  [--backend native|python] [--seed 0]
+                                  [--backend native|python] [--seed 0] [--moves]
 
 For every condition (identical clocks, ±0.1 %, the default ±1 %, 10 % drop + 2 ms
 jitter + ±10 % skew, 30 % drop, 50 % drop) it plays `--ships` random ships of 3-30
@@ -29,8 +29,9 @@ from tests.games.soak import CONDITIONS, Outcome, soak_ship  # noqa: E402
 
 
 def _chunk(args: tuple) -> list[tuple[int, Outcome]]:
-    condition, indices, seed, backend = args
-    return [(i, soak_ship(i, condition, base_seed=seed, backend=backend)) for i in indices]
+    condition, indices, seed, backend, moves = args
+    return [(i, soak_ship(i, condition, base_seed=seed, backend=backend, moves=moves))
+            for i in indices]
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -40,8 +41,9 @@ def _percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def run(condition: str, ships: int, jobs: int, seed: int, backend: str) -> dict:
-    chunks = [(condition, range(i, min(i + 50, ships)), seed, backend) for i in range(0, ships, 50)]
+def run(condition: str, ships: int, jobs: int, seed: int, backend: str, moves: bool) -> dict:
+    chunks = [(condition, range(i, min(i + 50, ships)), seed, backend, moves)
+              for i in range(0, ships, 50)]
     totals = {"ships": 0, "tiles": 0, "actions": 0, "lost": 0, "duplicated": 0, "other": 0,
               "stalled": 0, "sim_s": 0.0}
     latencies: list[float] = []
@@ -72,14 +74,16 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--backend", choices=["native", "python"], default="native")
+    ap.add_argument("--moves", action="store_true",
+                    help="turns start, more often than not, by splitting the ship and joining it again")
     args = ap.parse_args()
     print(f"protocol soak: {args.ships:,} random P&L ships of 3-30 tiles per condition, "
-          f"{args.backend} backend, seed {args.seed}")
+          f"{args.backend} backend, seed {args.seed}" + (", with rearrangements" if args.moves else ""))
     print(f"{'condition':32} {'ships':>6} {'tiles':>7} {'actions':>7} {'lost':>5} {'dup':>4} "
           f"{'stall':>5} {'other':>5}  press->idle ms p50/p90/p99/max   wall")
     bad = 0
     for condition in args.condition or list(CONDITIONS):
-        t = run(condition, args.ships, args.jobs, args.seed, args.backend)
+        t = run(condition, args.ships, args.jobs, args.seed, args.backend, args.moves)
         lat = t["latency"]
         print(f"{condition:32} {t['ships']:>6,} {t['tiles']:>7,} {t['actions']:>7,} {t['lost']:>5} "
               f"{t['duplicated']:>4} {t['stalled']:>5} {t['other']:>5}  "

@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, field
 
 from blinkc.world import Faults
+from blinkc.world.geometry import DIRECTIONS
 
 from .pirates import Game
 from .ships import random_ship
@@ -47,8 +48,11 @@ class Outcome:
     wall_s: float = 0.0
 
 
-def turns_by_the_rules(rng: random.Random, tiles: list[tuple], n_turns: int) -> list[tuple]:
-    """Actions ("click", name) / ("together", [a, b]) / ("multi_click", name), turn after turn."""
+def turns_by_the_rules(rng: random.Random, tiles: list[tuple], n_turns: int,
+                       moves: bool = False) -> list[tuple]:
+    """Actions ("click", name) / ("together", [a, b]) / ("multi_click", name), turn after turn;
+    with `moves`, a turn may start with ("rearrange", seed): split the ship in two and
+    put the chunks back together elsewhere (worked out on the ship as it stands then)."""
     by_kind: dict[str, list[str]] = {}
     for name, _pos, _rot, settings in tiles:
         by_kind.setdefault(settings.get("kind", "HULL"), []).append(name)
@@ -56,6 +60,8 @@ def turns_by_the_rules(rng: random.Random, tiles: list[tuple], n_turns: int) -> 
     redirectors = by_kind.get("REDIRECTOR", [])
     actions: list[tuple] = []
     for _ in range(n_turns):
+        if moves and rng.random() < 0.6:
+            actions.append(("rearrange", rng.randrange(2**16)))
         if hulls:
             actions.append(("click", rng.choice(hulls)))
         if redirectors:
@@ -101,12 +107,79 @@ def play(tiles: list[tuple], actions: list[tuple], *, seed: int, faults: Faults 
     return out
 
 
+def rearrangement(g: Game, seed: int) -> tuple[list[str], tuple[int, int]] | None:
+    """A chunk of the ship and a shift that puts it back against the rest: the ship split in
+    two (the rest stays connected) and joined again, nothing overlapping. None if the seed
+    finds none."""
+    rng = random.Random(seed)
+    where = {n: p for n, p in g.pos.items()}
+    names = sorted(where)
+    for _ in range(40):
+        start = rng.choice(names)
+        size = rng.randint(1, max(1, len(names) // 2))
+        chunk, todo = {start}, [start]
+        while todo and len(chunk) < size:
+            n = todo.pop(rng.randrange(len(todo)))
+            for m in names:
+                if m not in chunk and _touch(where[n], where[m]):
+                    chunk.add(m)
+                    todo.append(m)
+        rest = [n for n in names if n not in chunk]
+        if not rest or not _connected([where[n] for n in rest]):
+            continue
+        dq, dr = rng.choice(DIRECTIONS)
+        k = rng.randint(1, 2)
+        moved = {n: (where[n][0] + k * dq, where[n][1] + k * dr) for n in chunk}
+        taken = {where[n] for n in rest}
+        if taken & set(moved.values()):
+            continue
+        if not _connected(list(taken | set(moved.values()))):
+            continue
+        return sorted(chunk), (k * dq, k * dr)
+    return None
+
+
+def _touch(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return (b[0] - a[0], b[1] - a[1]) in DIRECTIONS
+
+
+def _connected(cells: list[tuple[int, int]]) -> bool:
+    seen, todo = {cells[0]}, [cells[0]]
+    while todo:
+        c = todo.pop()
+        for d in DIRECTIONS:
+            n = (c[0] + d[0], c[1] + d[1])
+            if n in cells and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return len(seen) == len(cells)
+
+
+def _rearrange(g: Game, seed: int) -> None:
+    move = rearrangement(g, seed)
+    if move is None:
+        return
+    chunk, (dq, dr) = move
+    for n in chunk:
+        g.lift(n)
+    g.cluster.wait(300)  # the player's hand moves the chunk
+    for n in chunk:
+        q, r = g.pos[n]
+        g.cluster.place(n, (q + dq, r + dr))
+        for s in g.expected:
+            s.place(n, (q + dq, r + dr))
+        g.pos[n] = (q + dq, r + dr)
+    g.cluster.settle()
+
+
 def _do(g: Game, action: tuple, out: Outcome) -> None:
     kind, who = action
     world = g.cluster.world
     start = world.now_ms
     try:
-        if kind == "together":
+        if kind == "rearrange":
+            _rearrange(g, who)
+        elif kind == "together":
             g.act_together(who)
         else:
             g.act(who, kind)
@@ -157,10 +230,11 @@ def _count_resets(g: Game) -> dict[str, int]:
 
 
 def soak_ship(index: int, condition: str, *, base_seed: int = 0, backend: str = "native",
-              min_tiles: int = 3, max_tiles: int = 30, count_resets: bool = False) -> Outcome:
+              min_tiles: int = 3, max_tiles: int = 30, count_resets: bool = False,
+              moves: bool = False) -> Outcome:
     """Ship number `index` of a soak run: its layout, turns and world seed follow from it."""
     rng = random.Random(f"{base_seed}:{index}")
     tiles = random_ship(rng, min_tiles, max_tiles)
-    actions = turns_by_the_rules(rng, tiles, rng.randint(1, 3))
+    actions = turns_by_the_rules(rng, tiles, rng.randint(1, 3), moves=moves)
     return play(tiles, actions, seed=rng.randrange(2**16), faults=CONDITIONS[condition],
                 backend=backend, count_resets=count_resets)

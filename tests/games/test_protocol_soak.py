@@ -23,3 +23,13 @@ def test_random_ships_played_by_the_rules_lose_and_duplicate_nothing(condition):
         assert not o.failures, f"ship {i} ({condition}): " + "\n".join(o.failures)
         played += o.actions
     assert played >= SHIPS  # every ship played at least one action
+
+
+@pytest.mark.parametrize("condition", ["identical clocks", "30 % drop"])
+def test_rearranged_ships_lose_and_duplicate_nothing(condition):
+    # Turns that start by splitting the ship and joining it again elsewhere (the Rearrange
+    # phase): links end and start while the game goes on.
+    for i in range(SHIPS):
+        o = soak_ship(i, condition, base_seed=11, backend="python", max_tiles=12,
+                      count_resets=True, moves=True)
+        assert not o.failures, f"ship {i} ({condition}): " + "\n".join(o.failures)
