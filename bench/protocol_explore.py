@@ -41,7 +41,8 @@ def main() -> int:
             for run, problems in report.violations[:3]:
                 small, problems = shrink(subject(args.game), run)
                 out = Path("explore-out") / f"{n}-{clock.replace(' ', '_')}-{bad}"
-                print("   ", problems[:3], "\n    replay:", write_counterexample(args.game, small, problems, out))
+                command = write_counterexample(args.game, small, problems, out)
+                print("   ", problems[:3], "\n    replay:", command)
             bad += len(report.violations)
     return 1 if bad else 0
 
