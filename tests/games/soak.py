@@ -86,7 +86,7 @@ def play(tiles: list[tuple], actions: list[tuple], *, seed: int, faults: Faults 
         out.stalled += 1
         out.failures.append(f"boot: {e}")
         return out
-    resets = _count_resets(g) if count_resets else None
+    resets = reset_counter(g) if count_resets else None
     asked = 0
     hulls = [t[0] for t in tiles if t[3].get("kind", "HULL") == "HULL"]
     for action in actions:
@@ -213,7 +213,7 @@ def _as_ship(g: Game):
     return ship
 
 
-def _count_resets(g: Game) -> dict[str, int]:
+def reset_counter(g: Game) -> dict[str, int]:
     """Per tile, how often the Reset flood's handler ran (Python backend: a duplicate changes
     no state, so it is counted where it runs)."""
     counts = dict.fromkeys(g.pos, 0)
