@@ -1,0 +1,42 @@
+"""`blinkc check`: what it says about a game, and its exit status."""
+
+import textwrap
+
+from click.testing import CliRunner
+
+from blinkc.cli import main
+
+GAME = """\
+from blinkc.dsl import *
+game = Game("g")
+hp = game.field(range(0, 6), default=5)
+
+@game.display
+def look(t):
+    t.color_all(BLUE)
+"""
+
+
+def check(tmp_path, body: str = "", *options: str):
+    path = tmp_path / "game.py"
+    path.write_text(GAME + textwrap.dedent(body))
+    return path, CliRunner().invoke(main, ["check", str(path), *options])
+
+
+def test_a_game_without_problems_is_clean(tmp_path):
+    path, r = check(tmp_path)
+    assert r.exit_code == 0, r.output
+    assert f"{path}: g is clean" in r.output
+
+
+def test_a_game_with_warnings_is_not_called_clean(tmp_path):
+    path, r = check(tmp_path, 'Ping = game.message("Ping")\n')
+    assert r.exit_code == 0, r.output
+    assert "clean" not in r.output
+    assert f"{path}: g has no errors, but 2 warnings" in r.output
+
+
+def test_strict_makes_warnings_fail_the_check(tmp_path):
+    path, r = check(tmp_path, 'Ping = game.message("Ping")\n', "--strict")
+    assert r.exit_code == 1, r.output
+    assert "2 warnings (--strict)" in r.output
