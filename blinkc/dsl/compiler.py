@@ -201,12 +201,31 @@ _CMPOPS = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">
 
 
 def parse_function(fn: Callable) -> tuple[ast.FunctionDef, str, int]:
-    """The AST of a function, its file, and the file line of the AST's line 1."""
-    lines, first = inspect.getsourcelines(fn)
-    tree = ast.parse(textwrap.dedent("".join(lines)))
-    node = tree.body[0]
-    assert isinstance(node, ast.FunctionDef)
-    return node, inspect.getsourcefile(fn) or "<game>", first
+    """The AST of a function, its file, and the file line of the AST's line 1.
+
+    Raises DslError for what blinkc cannot compile: a function without source in the game
+    file, a lambda, an `async def`."""
+    code = getattr(fn, "__code__", None)
+    where = SrcLoc(code.co_filename, code.co_firstlineno) if code else SrcLoc("<game>", 0)
+    name = getattr(fn, "__name__", "")
+    if name == "<lambda>":
+        raise DslError(where, "a lambda cannot be compiled for the tile",
+                       "write it as a def at the top level of the game file")
+    try:
+        lines, first = inspect.getsourcelines(fn)
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+    except (OSError, TypeError, SyntaxError):
+        raise DslError(where, f"cannot read the source of {name or 'this function'}()",
+                       "handlers and helpers must be written in the game file") from None
+    node = tree.body[0] if tree.body else None
+    file = inspect.getsourcefile(fn) or where.file
+    if isinstance(node, ast.AsyncFunctionDef):
+        raise DslError(SrcLoc(file, first + node.lineno - 1), "async def is not available on the tile",
+                       f"write a plain def: def {node.name}({ast.unparse(node.args)}):")
+    if not isinstance(node, ast.FunctionDef):
+        raise DslError(where, f"{name or 'this'} is not a def function",
+                       "handlers and helpers are plain def functions of the game file")
+    return node, file, first
 
 
 class FunctionCompiler:
@@ -983,7 +1002,11 @@ _ANNOTATIONS: dict[str, IntType] = {"int": I16, "bool": BOOL, "Face": U8}
 
 def helper_signature(caller: FunctionCompiler, fn: Callable, call: ast.Call) -> tuple[str, Signature, bool]:
     """The IR signature of a game helper: parameters typed by annotation (int by default)."""
-    node, _file, _first = parse_function(fn)
+    try:
+        node, _file, _first = parse_function(fn)
+    except DslError as e:
+        caller.errors.append(e)
+        raise _Skip() from None
     names = [a.arg for a in node.args.args]
     takes_tile = bool(call.args) and caller.is_tile(call.args[0]) and bool(names)
     params = node.args.args[1:] if takes_tile else node.args.args

@@ -428,13 +428,12 @@ class GameLowering:
         self.handler_fns: dict[int, str] = {}
         for h in self.game.handlers:
             expected = EVENTS[h.event]
-            if h.event == "message" and h.target is not None and h.target.payload is not None:
+            if h.event == "message" and getattr(h.target, "payload", None) is not None:
                 expected = (*expected, "payload")
             try:
                 node, file, first = parse_function(h.fn)
-            except (OSError, TypeError):
-                self.err(h.loc, "cannot read this function's source",
-                         "handlers must be written in the game file")
+            except DslError as e:
+                self.errors.append(e)
                 continue
             h.loc = SrcLoc(file, first + node.lineno - 1)  # the def line, not the decorator
             args = node.args

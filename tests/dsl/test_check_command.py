@@ -37,6 +37,28 @@ def test_a_game_with_warnings_is_not_called_clean(tmp_path):
 
 
 def test_strict_makes_warnings_fail_the_check(tmp_path):
-    path, r = check(tmp_path, 'Ping = game.message("Ping")\n', "--strict")
+    _, r = check(tmp_path, 'Ping = game.message("Ping")\n', "--strict")
     assert r.exit_code == 1, r.output
     assert "2 warnings (--strict)" in r.output
+
+
+def test_a_flood_given_to_on_message_is_an_error_not_a_traceback(tmp_path):
+    path, r = check(tmp_path, """
+        Reset = game.flood("Reset")
+
+        @game.on_message(Reset)
+        def got(t, face):
+            t.flood(Reset)
+        """)
+    assert r.exit_code == 1 and isinstance(r.exception, SystemExit), r.output
+    assert f"{path}:11: error: @game.on_message() takes a message, not the flood 'Reset'" in r.output
+
+
+def test_an_async_handler_is_an_error_not_a_traceback(tmp_path):
+    path, r = check(tmp_path, """
+        @game.on_click
+        async def press(t):
+            t.hp = 1
+        """)
+    assert r.exit_code == 1 and isinstance(r.exception, SystemExit), r.output
+    assert f"{path}:10: error: async def is not available on the tile" in r.output

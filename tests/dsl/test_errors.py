@@ -237,6 +237,52 @@ CASES = [
             return True
         """, "# here", "derived value cannot change the tile: this starts a timer",
      "in a handler"),
+    ("decorator used without its message", """
+        @game.on_message  # here
+        def got(t, face):
+            t.hp = 1
+        """, "# here", "@game.on_message needs the message it handles", "@game.on_message(Ping)"),
+    ("a flood given to on_message", """
+        Reset = game.flood("Reset")
+
+        @game.on_message(Reset)  # here
+        def got(t, face):
+            t.flood(Reset)
+        """, "# here", "@game.on_message() takes a message, not the flood 'Reset'",
+     "@game.on_flood(Reset)"),
+    ("a message given to on_timer", """
+        @game.on_timer(Ping)  # here
+        def rang(t):
+            pass
+        """, "# here", "@game.on_timer() takes a timer, not the message 'Ping'", "@game.on_timer(flash)"),
+    ("on_timer used without its timer", """
+        @game.on_timer  # here
+        def rang(t):
+            pass
+        """, "# here", "@game.on_timer needs the timer it handles", "@game.on_timer(flash)"),
+    ("derived used without its type", """
+        @game.derived  # here
+        def full(t):
+            return t.hp == 5
+        """, "# here", "@game.derived needs the type of its value", "@game.derived(bool)"),
+    ("an alone guard that is not a bool", """
+        @game.on_click(alone=1)  # here
+        def press(t):
+            t.hp = 1
+        """, "# here", "alone= is True or False", "alone=True"),
+    ("an async handler", """
+        @game.on_click
+        async def press(t):  # here
+            t.hp = 1
+        """, "# here", "async def is not available on the tile", "def press(t):"),
+    ("a lambda as a handler", """
+        game.on_click(lambda t: None)  # here
+        """, "# here", "a handler is a def function, not a lambda", "@game.on_click"),
+    ("a class as a handler", """
+        @game.on_click  # here
+        class Press:
+            pass
+        """, "# here", "@game.on_click decorates a def function, not a class", "def "),
     ("loop longer than a byte can count", """
         @game.on_click
         def f(t):
@@ -407,3 +453,25 @@ def test_a_payload_the_ranges_keep_inside_needs_no_clamp_and_no_warning(tmp_path
         """
     _, errors, warnings = errors_of(tmp_path, body, PAYLOAD_HEADER)
     assert errors == [] and warnings == []
+
+
+def test_decorators_without_arguments_may_be_called_with_parentheses(tmp_path):
+    header = """\
+from blinkc.dsl import *
+game = Game("g")
+hp = game.field(range(0, 6), default=5)
+
+@game.setup()
+def start(t):
+    t.hp = 3
+
+@game.on_neighbor_joined()
+def hello(t, face):
+    t.hp = 4
+
+@game.display()
+def look(t):
+    t.color_all(BLUE)
+"""
+    _, errors, warnings = errors_of(tmp_path, "", header)
+    assert errors == [] and warnings == [], (errors, warnings)
