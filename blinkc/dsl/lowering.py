@@ -9,6 +9,9 @@ alongside, then everything unreachable is pruned away.
 from __future__ import annotations
 
 import ast
+import inspect
+import linecache
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -139,12 +142,34 @@ class GameLowering:
                 if not value.name:
                     value.name = name
         for f in self.game.fields:
-            if not f.name:
+            if not f.name and not self._lost_name(f, "field"):
                 self.err(f.loc, "this field has no name",
                          "bind it to a module-level name: hp = game.field(range(0, 6), default=5)")
         for t in self.game.timers:
-            if not t.name:
+            if not t.name and not self._lost_name(t, "timer"):
                 self.err(t.loc, "this timer has no name", "bind it: flash = game.timer()")
+
+    def _lost_name(self, decl: Any, what: str) -> bool:
+        """A declaration whose name was bound again later (`hp = game.field(...)`, then
+        `def hp(t)`): say so (True), rather than that it has no name."""
+        line = linecache.getline(decl.loc.file, decl.loc.line)
+        m = re.match(r"\s*([A-Za-z_]\w*)\s*(?::[^=]*)?=", line)
+        if not m or m.group(1) not in self.g:
+            return False
+        name, now = m.group(1), self.g[m.group(1)]
+        roles = {"derived": "derived value", "broadcast": "broadcast value"}
+        handler = next((h for h in self.game.handlers if h.fn is now), None)
+        if handler is not None:
+            taker = f"the {roles.get(handler.event, 'handler')} {name}()"
+        elif inspect.isfunction(now):
+            taker = f"the function {name}()"
+        else:
+            taker = f"{type(now).__name__} {now!r}"
+        where = getattr(getattr(now, "__code__", None), "co_firstlineno", None)
+        self.err(decl.loc, f"the {what} {name!r} has lost its name to {taker}"
+                           + (f" (line {where})" if where else ""),
+                 f"rename one of them: the game reads the {what} as t.{name}")
+        return True
 
     def declare_fields(self) -> None:
         seen: set[str] = set()
@@ -229,6 +254,37 @@ class GameLowering:
             for extra in hs[1:]:
                 self.err(extra.loc, f"a game has one @game.{ev} function",
                          f"merge the {ev} functions into one")
+        # One handler per event (and message, flood, timer): a second one would run too, in
+        # the order of the file, which is rarely what was meant. Guards that exclude each
+        # other (alone=True and alone=False) are two handlers of two events.
+        seen: list[Handler] = []
+        for h in self.game.handlers:
+            if h.event in ("display", "setup"):
+                continue
+            if h.event in ("derived", "broadcast"):
+                first = next((o for o in seen if o.event in ("derived", "broadcast")
+                              and o.fn.__name__ == h.fn.__name__), None)
+                if first is not None:
+                    self.err(h.loc, f"two {'derived' if h.event == first.event else 'computed'} "
+                                    f"values are named {h.fn.__name__!r} (the first at line "
+                                    f"{first.loc.line})", "rename one of them")
+                elif h.event == "broadcast" and h.fn.__name__ in {f.name for f in self.game.fields}:
+                    self.err(h.loc, f"{h.fn.__name__!r} is both a field and a broadcast value",
+                             "rename one of them")
+                seen.append(h)
+                continue
+            first = next((o for o in seen if o.event == h.event and o.target is h.target
+                          and (o.alone is None or h.alone is None or o.alone == h.alone)), None)
+            seen.append(h)
+            if first is None:
+                continue
+            target = getattr(h.target, "name", "")
+            decorator = f"@game.on_{h.event}" + (f"({target})" if target else "")
+            self.err(h.loc, f"a second {decorator} handler (the first is {first.fn.__name__}() "
+                            f"at line {first.loc.line}): both would run, one after the other",
+                     "merge them into one function"
+                     + (" (or guard them with alone=True and alone=False)"
+                        if h.event in ("click", "double_click", "multi_click", "long_press") else ""))
 
     def broadcast_items(self) -> list[tuple[str, tuple[int, int], SrcLoc, str]]:
         items = [(f.name, _value_range(f.type), f.loc, "field") for f in self.game.fields

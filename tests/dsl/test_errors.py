@@ -283,6 +283,57 @@ CASES = [
         class Press:
             pass
         """, "# here", "@game.on_click decorates a def function, not a class", "def "),
+    ("two click handlers", """
+        @game.on_click
+        def a(t):
+            t.hp = 1
+
+        @game.on_click  # here
+        def b(t):
+            t.hp = 2
+        """, "# here", "a second @game.on_click handler", "merge them into one function"),
+    ("two handlers of one message", """
+        @game.on_message(Ping)
+        def a(t, face):
+            t.hp = 1
+
+        @game.on_message(Ping)  # here
+        def b(t, face):
+            t.hp = 2
+        """, "# here", "a second @game.on_message(Ping) handler", "merge them"),
+    ("two handlers of one timer", """
+        @game.on_timer(flash)
+        def a(t):
+            t.hp = 1
+
+        @game.on_timer(flash)  # here
+        def b(t):
+            t.hp = 2
+        """, "# here", "a second @game.on_timer(flash) handler", "merge them"),
+    ("two derived values of one name", """
+        @game.derived(bool)
+        def full(t):
+            return t.hp == 5
+
+        @game.derived(bool)  # here
+        def full(t):
+            return t.hp == 4
+        """, "# here", "two derived values are named 'full'", "rename one"),
+    ("a broadcast value named like a field", """
+        level = game.field(range(0, 3))  # here
+
+        @game.broadcast(bool)
+        def level(t):
+            return True
+        """, "# here", "the field 'level' has lost its name to the broadcast value level()",
+     "rename one of them"),
+    ("a field declared after a derived value of its name", """
+        @game.derived(bool)
+        def level(t):  # here
+            return True
+
+        level = game.field(range(0, 3))
+        """, "# here", "'level' is both a field and a derived value", "rename one"),
     ("loop longer than a byte can count", """
         @game.on_click
         def f(t):
@@ -475,3 +526,16 @@ def look(t):
 """
     _, errors, warnings = errors_of(tmp_path, "", header)
     assert errors == [] and warnings == [], (errors, warnings)
+
+
+def test_click_handlers_with_exclusive_guards_are_not_duplicates(tmp_path):
+    _, errors, _ = errors_of(tmp_path, """
+        @game.on_click(alone=True)
+        def a(t):
+            t.hp = 1
+
+        @game.on_click(alone=False)
+        def b(t):
+            t.hp = 2
+        """)
+    assert errors == []
