@@ -127,6 +127,7 @@ class GameLowering:
         self.compile_engine(engine_tree)
         self.generate()
         self.check_usage()
+        self.check_recursion()
         self.check_views_are_pure()
         self.check_payloads()
         if self.errors:
@@ -719,6 +720,46 @@ class GameLowering:
                 self.err(h.loc, f"{h.fn.__name__!r} is both a field and a derived value",
                          "rename one of them")
 
+    def check_recursion(self) -> None:
+        """A helper or derived value that calls itself, directly or through others: Python
+        would raise RecursionError and the tile overrun its small stack (there is no
+        recursion on the tile). Each cycle is reported once, at the call that closes it."""
+        game_fns = {f.name: f for f in self.functions if f.role in _GAME_ROLES}
+        author = {fname: f"t.{name}" for name, fname in self.sym.derived.items()}
+        author.update({fname: f"{name}()" for name, (fname, _, _) in self.sym.helpers.items()})
+        calls = {name: [(loc, c.func) for loc, c in _calls_at(f.body) if c.func in game_fns]
+                 for name, f in game_fns.items()}
+        done: set[str] = set()
+        reported: set[frozenset[str]] = set()
+
+        def visit(name: str, path: list[str]) -> None:
+            path.append(name)
+            for loc, callee in calls[name]:
+                if callee in path:
+                    cycle = [*path[path.index(callee):], callee]
+                    if frozenset(cycle) not in reported:
+                        reported.add(frozenset(cycle))
+                        self._recursion(loc, [author.get(n, f"{n}()") for n in cycle])
+                elif callee not in done:
+                    visit(callee, path)
+            path.pop()
+            done.add(name)
+
+        for name in game_fns:
+            if name not in done:
+                visit(name, [])
+
+    def _recursion(self, loc: SrcLoc, cycle: list[str]) -> None:
+        first = cycle[0]
+        through = f": {' -> '.join(cycle)}" if len(cycle) > 2 else ""
+        if first.startswith("t."):
+            self.err(loc, f"the derived value {first} reads itself{through}: it would be "
+                          "computed for ever",
+                     "compute it from fields and other values it does not depend on")
+        else:
+            self.err(loc, f"{first} calls itself{through}: the tile has no room for recursion",
+                     "write it as a loop (for i in range(n):) over the steps")
+
     def check_views_are_pure(self) -> None:
         """Derived values and the display only look: they are computed whenever they are read
         (in no fixed order) and, in the emulator, drawn on demand for idle tiles."""
@@ -947,6 +988,21 @@ def _first_effect(body: tuple[Stmt, ...]) -> tuple[SrcLoc, str] | None:
         if isinstance(node, Call) and node.func in _EFFECT_CALLS and loc is not None:
             return loc, _EFFECT_CALLS[node.func]
     return None
+
+
+#: Roles of the functions the game's author wrote (the rest is the engine and dispatch).
+_GAME_ROLES = ("handler", "helper", "derived", "display")
+
+
+def _calls_at(body: tuple[Stmt, ...]) -> list[tuple[SrcLoc, Call]]:
+    """Every call in a body, with the line of the statement it is in."""
+    out = []
+    loc = None
+    for node in walk_stmts(body):
+        loc = getattr(node, "loc", loc)
+        if isinstance(node, Call) and loc is not None:
+            out.append((loc, node))
+    return out
 
 
 def _calls(body: tuple[Stmt, ...]):

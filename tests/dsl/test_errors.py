@@ -334,6 +334,37 @@ CASES = [
 
         level = game.field(range(0, 3))
         """, "# here", "'level' is both a field and a derived value", "rename one"),
+    ("mutual recursion", """
+        def a(t, n: int) -> int:
+            return b(t, n)
+
+        def b(t, n: int) -> int:
+            return a(t, n)  # here
+
+        @game.on_click
+        def press(t):
+            t.hp = a(t, 1)
+        """, "# here", "a() calls itself: a() -> b() -> a()", "loop"),
+    ("a helper that calls itself", """
+        def down(t, n: int) -> int:
+            if n == 0:
+                return 0
+            return down(t, n - 1)  # here
+
+        @game.on_click
+        def press(t):
+            t.hp = down(t, 3)
+        """, "# here", "down() calls itself", "loop"),
+    ("a derived value that reads itself", """
+        @game.derived(bool)
+        def odd(t):
+            return not t.odd  # here
+
+        @game.on_click
+        def press(t):
+            if t.odd:
+                t.hp = 1
+        """, "# here", "the derived value t.odd reads itself", "fields"),
     ("loop longer than a byte can count", """
         @game.on_click
         def f(t):
