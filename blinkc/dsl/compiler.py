@@ -71,6 +71,10 @@ class ColorConst(int):
     """A colour constant authors use (RED, makeColorRGB(...) at module level, ...)."""
 
 
+#: What `FunctionCompiler.kind_of` says of a value that is certainly a number, not a kind.
+NUMBER = "number"
+
+
 @dataclass(frozen=True)
 class Builtin:
     """A blinklib (runtime) function callable from IR."""
@@ -125,6 +129,9 @@ class Symbols:
     constants: dict[str, int] = field(default_factory=dict)
     functions: dict[str, Signature] = field(default_factory=dict)
     derived: dict[str, str] = field(default_factory=dict)  # t.<name> → function
+    #: Derived values and broadcasts whose type is a kinds enum: name → Enum.
+    derived_enums: dict[str, Any] = field(default_factory=dict)
+    neighbor_enums: dict[str, Any] = field(default_factory=dict)
     neighbor_getters: dict[str, str] = field(default_factory=dict)  # .<name> → function
     timers: dict[int, int] = field(default_factory=dict)  # id(TimerDecl) → index
     timer_names: dict[str, int] = field(default_factory=dict)  # t.<name> → index
@@ -259,6 +266,10 @@ class FunctionCompiler:
         #: Loop variables whose loop is over: Python leaves them at the last value, the tile
         #: one past it, so reading them is refused until they are assigned again.
         self.finished_loops: set[str] = set()
+        #: Locals that hold one of a kinds' members on every assignment so far (None: not so).
+        self.local_kinds: dict[str, Any] = {}
+        #: The kinds enum a derived value gives, if its type is one.
+        self.ret_enum: Any = None
 
     # ------------------------------------------------------------------ helpers
     def loc(self, node: ast.AST) -> SrcLoc:
@@ -299,7 +310,7 @@ class FunctionCompiler:
         if isinstance(n, ast.Assign):
             if len(n.targets) != 1 or isinstance(n.targets[0], ast.Tuple | ast.List):
                 raise self.fail(n, "assign one value at a time", "write a = 1 and b = 2 on two lines")
-            return self.assign(n.targets[0], self.expr(n.value), loc, n)
+            return self.assign(n.targets[0], self.expr(n.value), loc, n, self.kind_of(n.value))
         if isinstance(n, ast.AnnAssign):
             if not isinstance(n.target, ast.Name) or n.value is None:
                 raise self.fail(n, "annotated assignments must be `name: type = value`")
@@ -320,7 +331,7 @@ class FunctionCompiler:
             current = self.expr(self.load_version(n.target))
             value = self.expr(n.value)
             self.check_arith(n, op, current, value)
-            return self.assign(n.target, binop(op, current, value), loc, n)
+            return self.assign(n.target, binop(op, current, value), loc, n, NUMBER)
         if isinstance(n, ast.If):
             test = truth(self.expr(n.test))
             before = set(self.defined)
@@ -359,9 +370,14 @@ class FunctionCompiler:
             node.lineno = target.lineno  # type: ignore[attr-defined]
         return copy
 
-    def assign(self, target: ast.expr, value: Expr, loc: SrcLoc, node: ast.AST) -> list[Stmt]:
+    def assign(self, target: ast.expr, value: Expr, loc: SrcLoc, node: ast.AST,
+               kind: Any = None) -> list[Stmt]:
         if isinstance(target, ast.Name):
             name = target.id
+            if name not in self.local_kinds:
+                self.local_kinds[name] = kind if name not in self.locals else None
+            elif self.local_kinds[name] is not kind:
+                self.local_kinds[name] = None
             if name in self.param_types:
                 raise self.fail(node, f"cannot assign to the parameter {name!r}",
                                 "copy it into a new local first")
@@ -406,6 +422,9 @@ class FunctionCompiler:
             if isinstance(value.type, ColorType):
                 raise self.fail(node, "a colour cannot be stored in a field",
                                 "compute the colour in the display function")
+            self.check_kind_into(node, f"t.{attr}", self.sym.field_enums.get(attr), kind,
+                                 f"store it in a field of that kind: {attr} = game.field"
+                                 f"({getattr(kind, 'name', '')})")
             clamp = g.range if g.range is not None and not self.fits(value, g.range) else None
             v = convert(value, g.type) if clamp is None else value
             return [Assign(Name(attr, g.type, "global", g.is_bool), v, loc, clamp)]
@@ -467,11 +486,95 @@ class FunctionCompiler:
         if self.ret is None:
             raise self.fail(n, "handlers do not return values", "just `return` to stop early")
         value = self.expr(n.value)
+        if self.ret_enum is not None:
+            self.check_kind_into(n, f"{self.node.name}()", self.ret_enum, self.kind_of(n.value), "",
+                                 verb="gives")
         if isinstance(self.ret, ColorType) != isinstance(value.type, ColorType):
             raise self.fail(n, "this returns the wrong kind of value")
         if self.ret_is_bool and not is_bool(value):
             value = truth(value)
         return Return(convert(value, self.ret), loc)
+
+    # -------------------------------------------------------------------- faces
+    def face(self, n: ast.expr) -> Expr:
+        """A face argument (0..5): a number, never a colour, a kind or a bool; a constant one
+        must exist (computed ones are checked against their value ranges by the lint)."""
+        e = self.expr(n)
+        text = ast.unparse(n)
+        kind = self.kind_of(n)
+        if isinstance(e.type, ColorType):
+            raise self.fail(n, f"{text} is a colour, not a face", "faces are 0..5")
+        if kind is not None and kind is not NUMBER:
+            raise self.fail(n, f"{text} is one of {kind.name}'s kinds, not a face", "faces are 0..5")
+        if is_bool(e):
+            raise self.fail(n, f"{text} is a bool, not a face", "faces are 0..5")
+        if isinstance(e, Const) and not 0 <= e.value <= 5:
+            raise self.fail(n, f"face {e.value} does not exist: faces are 0..5",
+                            "count faces from 0; cw(f), ccw(f) and opposite(f) stay in 0..5")
+        return convert(e, U8)
+
+    # -------------------------------------------------------------------- kinds
+    def kind_of(self, n: ast.expr) -> Any:
+        """What an expression is, as far as its words show: a kinds `Enum` (one of its
+        members), NUMBER (certainly not a kind: literals, number fields, arithmetic), or None
+        (cannot tell: a call, a local assigned different things)."""
+        from .game import Enum, EnumMember  # local import: game imports this module's users
+
+        if isinstance(n, ast.Constant):
+            return NUMBER if isinstance(n.value, int) else None
+        if isinstance(n, ast.Name):
+            if n.id in self.local_kinds:
+                return self.local_kinds[n.id]
+            if n.id in self.locals or n.id in self.param_types or n.id not in self.pyglobals:
+                return None
+            v = self.pyglobals[n.id]
+            if isinstance(v, EnumMember):
+                return v.enum
+            return NUMBER if isinstance(v, int) and not isinstance(v, ColorConst) else None
+        if isinstance(n, ast.Attribute):
+            if self.is_tile(n.value):
+                if n.attr in self.sym.field_enums:
+                    return self.sym.field_enums[n.attr]
+                if n.attr in self.sym.derived_enums:
+                    return self.sym.derived_enums[n.attr]
+                return NUMBER if n.attr in self.sym.fields or n.attr in self.sym.derived else None
+            if (isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Attribute)
+                    and self.is_tile(n.value.func.value) and n.value.func.attr == "neighbor"):
+                return self.sym.neighbor_enums.get(n.attr, NUMBER)
+            if isinstance(n.value, ast.Name) and isinstance(self.pyglobals.get(n.value.id), Enum):
+                member = getattr(self.pyglobals[n.value.id], n.attr, None) \
+                    if n.attr in self.pyglobals[n.value.id].members else None
+                return member.enum if isinstance(member, EnumMember) else None
+            return None
+        if isinstance(n, ast.Call):
+            f = n.func
+            if (isinstance(f, ast.Attribute) and f.attr == "next" and isinstance(f.value, ast.Attribute)
+                    and self.is_tile(f.value.value)):
+                return self.sym.field_enums.get(f.value.attr)
+            return None
+        if isinstance(n, ast.IfExp):
+            a, b = self.kind_of(n.body), self.kind_of(n.orelse)
+            return a if a is b else NUMBER if NUMBER in (a, b) else None
+        if isinstance(n, ast.BinOp | ast.UnaryOp | ast.Compare | ast.BoolOp):
+            return NUMBER
+        return None
+
+    def check_kind_into(self, n: ast.AST, where: str, want: Any, got: Any, number_hint: str,
+                        verb: str = "holds") -> None:
+        """A kinds field (or derived kinds value) takes its kinds' members only; a number
+        field no kinds' member."""
+        if want is not None:
+            first = f"{want.name}.{want.members[0]}" if want.members else want.name
+            if got is NUMBER:
+                hint = (f"{where} = {first}" if verb == "holds" else f"return {first}")
+                if where.startswith("t.") and verb == "holds":
+                    hint += f" (or {where}.next() for the next one)"
+                raise self.fail(n, f"{where} {verb} one of {want.name}'s kinds, not a number", hint)
+            if got is not None and got is not want:
+                raise self.fail(n, f"{where} {verb} one of {want.name}'s kinds, not one of "
+                                   f"{got.name}'s", f"use one of {', '.join(want.members)}: {first}")
+        elif got is not None and got is not NUMBER and verb == "holds":
+            raise self.fail(n, f"{where} is a number, not one of {got.name}'s kinds", number_hint)
 
     # -------------------------------------------------------------- expressions
     def is_tile(self, node: ast.expr) -> bool:
@@ -669,7 +772,7 @@ class FunctionCompiler:
                                 f"declare it with broadcast=True or @game.broadcast "
                                 f"(broadcast now: {known})")
             sig = self.sym.functions[getter]
-            return Call(getter, (convert(self.expr(call.args[0]), U8),), sig.ret,
+            return Call(getter, (self.face(call.args[0]),), sig.ret,
                         is_bool=sig.is_bool)
         base = self.expr_or_symbol(n.value)
         if isinstance(base, _Symbol):
@@ -805,14 +908,14 @@ class FunctionCompiler:
             want = 2 if method == "color" else 1
             if len(args) != want:
                 raise self.fail(n, "t.color(face, colour) / t.color_all(colour)")
-            vals = [self.expr(a) for a in args]
+            vals = [self.expr(a) for a in args[:-1]] + [self.expr(args[-1])]
             colour = vals[-1]
             if not isinstance(colour.type, ColorType):
                 raise self.fail(n, "that is a number, not a colour",
                                 "use RED, makeColorRGB(r, g, b), dim(c, b)...")
             if method == "color_all":
                 return Call("setColor", (colour,), None, builtin=True)
-            return Call("setColorOnFace", (colour, convert(vals[0], U8)), None, builtin=True)
+            return Call("setColorOnFace", (colour, self.face(args[0])), None, builtin=True)
         if method == "random":
             if len(args) != 1:
                 raise self.fail(n, "t.random(limit) takes the largest value to draw")
@@ -824,7 +927,7 @@ class FunctionCompiler:
         if method == "has_neighbor":
             if len(args) != 1:
                 raise self.fail(n, "t.has_neighbor(face) takes one face")
-            expired = Call("isValueReceivedOnFaceExpired", (convert(self.expr(args[0]), U8),),
+            expired = Call("isValueReceivedOnFaceExpired", (self.face(args[0]),),
                            BOOL, builtin=True, is_bool=True)
             return not_(expired)
         if method == "neighbor":
@@ -851,7 +954,7 @@ class FunctionCompiler:
             raise self.fail(n, f"t.send({mname}, face) needs the face to send out of")
         if kw or rest:
             raise self.fail(n, "t.send(Message, face[, payload]) takes no other arguments")
-        face = convert(self.expr(face_node), U8)
+        face = self.face(face_node)
         if payload is None:
             if pay_node is not None:
                 raise self.fail(n, f"{mname} carries no payload",
@@ -861,6 +964,10 @@ class FunctionCompiler:
             raise self.fail(n, f"{mname} carries a payload: pass it",
                             f"t.send({mname}, face, value)")
         pay = self.expr(pay_node)
+        if isinstance(pay.type, ColorType):
+            raise self.fail(n, "a colour cannot be a payload",
+                            f"send a number in {payload.start}..{payload.stop - 1}; the "
+                            "receiver can pick the colour")
         lo, hi = payload.start, payload.stop - 1
         if isinstance(pay, Const) and pay.value not in payload:
             raise self.fail(n, f"payload {pay.value} is outside {mname}'s range {lo}..{hi}",

@@ -47,7 +47,7 @@ from ..ir.walk import walk_exprs, walk_stmts
 from ..runtime.timer import NEVER
 from .compiler import FunctionCompiler, Signature, Symbols, parse_function
 from .errors import DslError
-from .game import EVENTS, Enum, FaceType, FieldDecl, Game, Handler, TimerDecl
+from .game import EVENTS, Enum, EnumMember, FaceType, FieldDecl, Game, Handler, TimerDecl
 from .types import TYPE_NAMES, binop, compare, convert, storage_type
 
 ENGINE_FILE = Path(__file__).with_name("engine.py")
@@ -188,10 +188,21 @@ class GameLowering:
             default = f.default
             if default is None:
                 default = 0 if rng[0] <= 0 <= rng[1] else rng[0]
-            if hasattr(default, "value") and hasattr(default, "enum"):
+            if isinstance(default, EnumMember):
                 if isinstance(f.type, Enum) and default.enum is not f.type:
                     self.err(f.loc, f"the default of {f.name!r} belongs to another kind")
+                elif not isinstance(f.type, Enum):
+                    self.err(f.loc, f"the default of {f.name!r} is one of {default.enum.name}'s "
+                                    "kinds, not a number",
+                             f"give a number: default={rng[0] if rng[0] > 0 else 0}, or make it "
+                             f"a kinds field: game.field({default.enum.name})")
+                    continue
                 default = default.value
+            elif isinstance(f.type, Enum) and f.default is not None:
+                first = f"{f.type.name}.{f.type.members[0]}" if f.type.members else f.type.name
+                self.err(f.loc, f"the default of {f.name!r} is a number, not one of "
+                                f"{f.type.name}'s kinds", f"name the member: default={first}")
+                continue
             if isinstance(default, bool):
                 default = int(default)
             if not isinstance(default, int) or not rng[0] <= default <= rng[1]:
@@ -413,6 +424,9 @@ class GameLowering:
             getter = f"neighbor_{name}"
             f[getter] = Signature((U8,), t, t == BOOL)
             self.sym.neighbor_getters[name] = getter
+            kinds = self._kinds_of_broadcast(name)
+            if kinds is not None:
+                self.sym.neighbor_enums[name] = kinds
             self.sym.pure.add(getter)
         for h in self.game.handlers:
             if h.event in ("derived", "broadcast"):
@@ -427,7 +441,18 @@ class GameLowering:
                 f[fname] = Signature((), t, t == BOOL)
                 self.sym.derived[h.fn.__name__] = fname
                 self.sym.pure.add(fname)
+                if isinstance(h.value_type, Enum):
+                    self.sym.derived_enums[h.fn.__name__] = h.value_type
         self.sym.pure |= {"timer_running", "timer_remaining"}
+
+    def _kinds_of_broadcast(self, name: str) -> Enum | None:
+        for fd in self.game.fields:
+            if fd.name == name and isinstance(fd.type, Enum):
+                return fd.type
+        for h in self.handlers_by_event.get("broadcast", []):
+            if h.fn.__name__ == name and isinstance(h.value_type, Enum):
+                return h.value_type
+        return None
 
     def _is_bool_broadcast(self, name: str) -> bool:
         for fd in self.game.fields:
@@ -543,6 +568,8 @@ class GameLowering:
                                   params=params, ret=ret, role=role, tile=names[0],
                                   pyglobals=h.fn.__globals__, errors=self.errors,
                                   ret_is_bool=ret_bool)
+            if h.event in ("derived", "broadcast") and isinstance(h.value_type, Enum):
+                fc.ret_enum = h.value_type
             fn = fc.compile()
             fn = _with_param_ranges(fn, param_ranges)
             if ret is not None and not _always_returns(fn.body):

@@ -365,6 +365,77 @@ CASES = [
             if t.odd:
                 t.hp = 1
         """, "# here", "the derived value t.odd reads itself", "fields"),
+    ("a face that does not exist", """
+        @game.on_click
+        def press(t):
+            t.send(Ping, 6)  # here
+        """, "# here", "face 6 does not exist: faces are 0..5", "cw(f)"),
+    ("a neighbour on a face that does not exist", """
+        near = game.field(bool, broadcast=True)
+
+        @game.on_click
+        def press(t):
+            if t.neighbor(7).near:  # here
+                t.hp = 1
+        """, "# here", "face 7 does not exist: faces are 0..5", "cw(f)"),
+    ("a colour as a face", """
+        @game.on_click
+        def press(t):
+            t.send(Ping, RED)  # here
+        """, "# here", "RED is a colour, not a face", "0..5"),
+    ("a kind as a face", """
+        Piece = game.kinds("HULL", "HAZARD")
+
+        @game.on_click
+        def press(t):
+            t.color(Piece.HAZARD, RED)  # here
+        """, "# here", "Piece.HAZARD is one of Piece's kinds, not a face", "0..5"),
+    ("a number into a kinds field", """
+        Piece = game.kinds("HULL", "HAZARD")
+        kind = game.field(Piece)
+
+        @game.on_click
+        def press(t):
+            t.kind = 1  # here
+        """, "# here", "t.kind holds one of Piece's kinds, not a number", "t.kind = Piece.HULL"),
+    ("arithmetic into a kinds field", """
+        Piece = game.kinds("HULL", "HAZARD")
+        kind = game.field(Piece)
+
+        @game.on_click
+        def press(t):
+            t.kind = t.kind + 1  # here
+        """, "# here", "t.kind holds one of Piece's kinds, not a number", "t.kind.next()"),
+    ("a kind of other kinds into a kinds field", """
+        Piece = game.kinds("HULL", "HAZARD")
+        Mood = game.kinds("CALM", "ANGRY")
+        kind = game.field(Piece)
+
+        @game.on_click
+        def press(t):
+            t.kind = Mood.ANGRY  # here
+        """, "# here", "t.kind holds one of Piece's kinds, not one of Mood's", "Piece.HULL"),
+    ("a kind into a number field", """
+        Piece = game.kinds("HULL", "HAZARD")
+
+        @game.on_click
+        def press(t):
+            t.hp = Piece.HAZARD  # here
+        """, "# here", "t.hp is a number, not one of Piece's kinds", "game.field(Piece)"),
+    ("a derived kind that returns a number", """
+        Piece = game.kinds("HULL", "HAZARD")
+
+        @game.derived(Piece)
+        def looks(t):
+            return 1  # here
+        """, "# here", "looks() gives one of Piece's kinds, not a number", "return Piece.HULL"),
+    ("a colour as a payload", """
+        Beam = game.message("Beam", payload=range(4))
+
+        @game.on_click
+        def press(t):
+            t.send(Beam, 0, RED)  # here
+        """, "# here", "a colour cannot be a payload", "number"),
     ("loop longer than a byte can count", """
         @game.on_click
         def f(t):
@@ -392,6 +463,10 @@ DECLARATION_CASES = [
     ("unnamed field", 'game.field(range(0, 3))\n', "has no name", "bind it"),
     ("duplicate message", 'Ping2 = game.message("Ping")\n', "two messages or floods", "own name"),
     ("bad kinds", 'K = game.kinds("HULL", "HULL")\n', "same member twice", "different name"),
+    ("a number as a kinds default", 'K = game.kinds("HULL", "HAZARD"); k = game.field(K, default=1)\n',
+     "the default of 'k' is a number, not one of K's kinds", "default=K.HULL"),
+    ("a kind as a number default", 'K = game.kinds("HULL", "HAZARD"); x = game.field(range(0, 4), '
+     'default=K.HAZARD)\n', "the default of 'x' is one of K's kinds, not a number", "default=0"),
 ]
 
 
@@ -568,5 +643,34 @@ def test_click_handlers_with_exclusive_guards_are_not_duplicates(tmp_path):
         @game.on_click(alone=False)
         def b(t):
             t.hp = 2
+        """)
+    assert errors == []
+
+
+def test_kinds_and_faces_used_rightly_are_accepted(tmp_path):
+    _, errors, _ = errors_of(tmp_path, """
+        Piece = game.kinds("HULL", "HAZARD", "REDIRECTOR")
+        kind = game.field(Piece, default=Piece.HAZARD, broadcast=True)
+        last = game.field(Piece)
+        where = game.field(Face, default=5)
+
+        @game.derived(Piece)
+        def looks(t):
+            return Piece.HULL if t.hp > 2 else t.kind
+
+        @game.on_message(Ping)
+        def got(t, face):
+            k = Piece.HULL
+            if t.hp > 3:
+                k = Piece.REDIRECTOR
+            t.last = k
+            t.kind = t.neighbor(face).kind
+            t.kind = t.kind.next()
+            t.last = t.looks
+            t.send(Ping, opposite(face))
+            t.send(Ping, t.where)
+            t.send(Ping, 5)
+            for f in faces():
+                t.color(cw(f, 2), RED)
         """)
     assert errors == []
