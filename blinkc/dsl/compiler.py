@@ -49,7 +49,7 @@ from ..runtime.color import makeColorHSB as _hsb
 from ..runtime.color import makeColorRGB as _rgb
 from ..runtime.color import rgb5 as _rgb5
 from ..runtime.mathfns import sin8_C as _sin8
-from .errors import DslError
+from .errors import DslError, did_you_mean
 from .types import (
     COLOR,
     TYPE_NAMES,
@@ -418,7 +418,7 @@ class FunctionCompiler:
                     raise self.fail(node, f"t.{attr} is a timer",
                                     f"start it with t.{attr}.start(ms)")
                 raise self.fail(node, f"the tile has no field {attr!r}",
-                                f"declare it: {attr} = game.field(range(0, 10), default=0)")
+                                self.suggest_field(attr, writable=True))
             if isinstance(value.type, ColorType):
                 raise self.fail(node, "a colour cannot be stored in a field",
                                 "compute the colour in the display function")
@@ -724,7 +724,19 @@ class FunctionCompiler:
         hint = ""
         if ident in self.sym.fields or ident in self.sym.derived:
             hint = f"fields are read through the tile: {self.tile or 't'}.{ident}"
-        raise self.fail(n, f"unknown name {ident!r}", hint or "define it, or check the spelling")
+        raise self.fail(n, f"unknown name {ident!r}", hint or self.suggest_name(ident))
+
+    def suggest_name(self, ident: str) -> str:
+        """The hint for an unknown name: the closest local, parameter or module name (a field
+        is read through the tile), or the usual advice."""
+        from .game import FieldDecl  # local import: game imports this module's users
+
+        fields = {k for k, v in self.pyglobals.items() if isinstance(v, FieldDecl)}
+        names = [*self.locals, *self.param_types, *(k for k in self.pyglobals
+                                                    if not k.startswith("_") and k not in fields)]
+        tile = self.tile or "t"
+        hint = did_you_mean(ident, names) or did_you_mean(ident, fields, f"{tile}.{{}}")
+        return f"check the spelling: {hint}" if hint else "define it, or check the spelling"
 
     def python_value(self, n: ast.AST, v: Any) -> Expr | _Symbol:
         """A module-level Python value used in a body: constants become IR constants."""
@@ -758,7 +770,8 @@ class FunctionCompiler:
             if n.attr == "remaining":
                 return Call("timer_remaining", (Const(k, U8),), U16)
             raise self.fail(n, f"timers have .running and .remaining, not .{n.attr}",
-                            f"t.{n.value.attr}.start(ms) starts it")
+                            did_you_mean(n.attr, ("running", "remaining"), ".{}")
+                            or f"t.{n.value.attr}.start(ms) starts it")
         # t.neighbor(f).<broadcast>
         if (isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Attribute)
                 and self.is_tile(n.value.func.value) and n.value.func.attr == "neighbor"):
@@ -769,8 +782,9 @@ class FunctionCompiler:
             if getter is None:
                 known = ", ".join(sorted(self.sym.neighbor_getters)) or "none declared"
                 raise self.fail(n, f"neighbours cannot read {n.attr!r}: it is not broadcast",
-                                f"declare it with broadcast=True or @game.broadcast "
-                                f"(broadcast now: {known})")
+                                did_you_mean(n.attr, self.sym.neighbor_getters, ".{}")
+                                or f"declare it with broadcast=True or @game.broadcast "
+                                   f"(broadcast now: {known})")
             sig = self.sym.functions[getter]
             return Call(getter, (self.face(call.args[0]),), sig.ret,
                         is_bool=sig.is_bool)
@@ -779,7 +793,7 @@ class FunctionCompiler:
             try:
                 return self.python_value(n, getattr(base.value, n.attr))
             except AttributeError as exc:
-                raise self.fail(n, str(exc)) from None
+                raise self.fail(n, str(exc), getattr(exc, "hint", "")) from None
         raise self.fail(n, f"numbers have no attribute .{n.attr}", _SUBSET_HINT)
 
     def tile_attribute(self, n: ast.Attribute) -> Expr | _Symbol:
@@ -799,8 +813,14 @@ class FunctionCompiler:
             return Call("neighbor_mask", (), U8)
         if attr in self.sym.timer_names:
             return _Symbol(("timer", self.sym.timer_names[attr], attr))
-        raise self.fail(n, f"the tile has no field {attr!r}",
-                        f"declare it: {attr} = game.field(range(0, 10), default=0)")
+        raise self.fail(n, f"the tile has no field {attr!r}", self.suggest_field(attr))
+
+    def suggest_field(self, attr: str, writable: bool = False) -> str:
+        """The hint for an unknown t.<attr>: the closest name the tile has, or how to declare it."""
+        names = list(self.sym.fields) + ([] if writable else [
+            *self.sym.derived, *self.sym.timer_names, "now", "alone", "neighbor_mask"])
+        return (did_you_mean(attr, names, "t.{}")
+                or f"declare it: {attr} = game.field(range(0, 10), default=0)")
 
     def array(self, n: ast.Subscript) -> Index:
         if not isinstance(n.value, ast.Name) or n.value.id not in self.sym.engine_globals:
@@ -933,8 +953,11 @@ class FunctionCompiler:
         if method == "neighbor":
             raise self.fail(n, "t.neighbor(face) is read through a broadcast value",
                             "t.neighbor(f).kind, for a field declared with broadcast=True")
+        methods = ("send", "flood", "color", "color_all", "random", "random_word", "has_neighbor",
+                   "neighbor")
         raise self.fail(n, f"the tile has no method {method}()",
-                        "tile methods: send, flood, color, color_all, random, random_word, has_neighbor")
+                        did_you_mean(method, methods, "t.{}()")
+                        or f"tile methods: {', '.join(methods)}")
 
     def send(self, n: ast.Call) -> Call:
         kw = {k.arg: k.value for k in n.keywords}
@@ -997,7 +1020,7 @@ class FunctionCompiler:
         if method == "stop" and not args:
             return Call("timer_stop", (Const(k, U8),), None)
         raise self.fail(n, f"timers have .start(ms), .stop(), .running and .remaining, "
-                           f"not .{method}()")
+                           f"not .{method}()", did_you_mean(method, ("start", "stop"), ".{}()"))
 
     # ------------------------------------------------------------- intrinsics
     def _want(self, n: ast.Call, args: list[Expr], count: int, usage: str) -> None:

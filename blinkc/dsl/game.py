@@ -11,18 +11,27 @@ line so errors can point at it.
 from __future__ import annotations
 
 import inspect
+import linecache
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..ir.nodes import SrcLoc
-from .errors import DslError
+from .errors import DslError, MisspeltName, did_you_mean
 
 
 def _caller_loc(depth: int = 2) -> SrcLoc:
     frame = sys._getframe(depth)
     return SrcLoc(frame.f_code.co_filename, frame.f_lineno)
+
+
+def _assigned_name(loc: SrcLoc) -> str:
+    """The name a declaration's line binds (`Piece = game.kinds(...)`: "Piece"), or ""."""
+    line = linecache.getline(loc.file, loc.line)
+    m = re.match(r"\s*([A-Za-z_]\w*)\s*(?::[^=]*)?=[^=]", line)
+    return m.group(1) if m else ""
 
 
 class FaceType:
@@ -51,8 +60,12 @@ class Enum:
         return len(self.members)
 
     def __getattr__(self, item: str) -> Any:
-        raise AttributeError(f"{self.name or 'this kind'} has no member {item!r}; "
-                             f"members are {', '.join(self.members)}")
+        if item.startswith("__"):
+            raise AttributeError(item)  # Python's own protocols (copy, pickle...)
+        name = self.name or "this kind"
+        hint = did_you_mean(item, self.members, f"{name}.{{}}")
+        raise MisspeltName(f"{name} has no member {item!r}",
+                           hint or f"its members are {', '.join(self.members)}")
 
 
 @dataclass(frozen=True, eq=False)
@@ -202,7 +215,7 @@ class Game:
         if len(set(names)) != len(names):
             self.problems.append(DslError(loc, "an enum lists the same member twice",
                                           "give every member a different name"))
-        e = Enum(tuple(m for m in names if isinstance(m, str)), loc)
+        e = Enum(tuple(m for m in names if isinstance(m, str)), loc, _assigned_name(loc))
         self.enums.append(e)
         return e
 

@@ -436,6 +436,57 @@ CASES = [
         def press(t):
             t.send(Beam, 0, RED)  # here
         """, "# here", "a colour cannot be a payload", "number"),
+    ("a misspelt field", """
+        hue = game.field(range(0, 6))
+
+        @game.on_click
+        def press(t):
+            t.hu = 1  # here
+        """, "# here", "the tile has no field 'hu'", "did you mean t.hue?"),
+    ("a misspelt field read", """
+        hue = game.field(range(0, 6))
+
+        @game.on_click
+        def press(t):
+            t.hp = t.hu  # here
+        """, "# here", "the tile has no field 'hu'", "did you mean t.hue?"),
+    ("a misspelt message", """
+        @game.on_click
+        def press(t):
+            t.send(Pnig, 0)  # here
+        """, "# here", "unknown name 'Pnig'", "did you mean Ping?"),
+    ("a misspelt kind", """
+        Piece = game.kinds("HULL", "HAZARD")
+        kind = game.field(Piece)
+
+        @game.on_click
+        def press(t):
+            t.kind = Piece.HAZRD  # here
+        """, "# here", "Piece has no member 'HAZRD'", "did you mean Piece.HAZARD?"),
+    ("a misspelt tile method", """
+        @game.on_click
+        def press(t):
+            t.sned(Ping, 0)  # here
+        """, "# here", "the tile has no method sned()", "did you mean t.send()?"),
+    ("a misspelt broadcast value", """
+        near = game.field(bool, broadcast=True)
+
+        @game.on_click
+        def press(t):
+            if t.neighbor(0).naer:  # here
+                t.hp = 1
+        """, "# here", "neighbours cannot read 'naer'", "did you mean .near?"),
+    ("a misspelt timer property", """
+        @game.on_click
+        def press(t):
+            if t.flash.runing:  # here
+                t.hp = 1
+        """, "# here", "timers have .running and .remaining, not .runing", "did you mean .running?"),
+    ("a misspelt message in a decorator", """
+        @game.on_message(Pnig)  # here
+        def got(t, face):
+            t.hp = 1
+        """, "# here", "NameError: name 'Pnig' is not defined", "did you mean Ping?"),
     ("loop longer than a byte can count", """
         @game.on_click
         def f(t):
@@ -463,6 +514,8 @@ DECLARATION_CASES = [
     ("unnamed field", 'game.field(range(0, 3))\n', "has no name", "bind it"),
     ("duplicate message", 'Ping2 = game.message("Ping")\n', "two messages or floods", "own name"),
     ("bad kinds", 'K = game.kinds("HULL", "HULL")\n', "same member twice", "different name"),
+    ("a misspelt kind in a default", 'K = game.kinds("HULL", "HAZARD"); k = game.field(K, default=K.HAZRD)\n',
+     "K has no member 'HAZRD'", "did you mean K.HAZARD?"),
     ("a number as a kinds default", 'K = game.kinds("HULL", "HAZARD"); k = game.field(K, default=1)\n',
      "the default of 'k' is a number, not one of K's kinds", "default=K.HULL"),
     ("a kind as a number default", 'K = game.kinds("HULL", "HAZARD"); x = game.field(range(0, 4), '
