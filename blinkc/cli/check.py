@@ -44,6 +44,7 @@ def check(game: str, verbose: bool, strict: bool) -> None:
     """Check a game file: every error and warning with its file:line and a hint.
 
     Exits 0 when the game has no errors (warnings allowed, unless --strict), 1 otherwise.
+    A `# blinkc: ignore` comment on a line silences the warnings of that line.
 
     \b
     Example:
@@ -62,9 +63,12 @@ def check(game: str, verbose: bool, strict: bool) -> None:
     warnings = f"{n} warning{'s' if n != 1 else ''}"
     if strict and n:
         raise click.ClickException(f"{game}: {warnings} (--strict)")
+    silenced = len(lowered.silenced)
+    quiet = (f" ({silenced} warning{'s' if silenced != 1 else ''} silenced by # blinkc: ignore)"
+             if silenced else "")
     if n:
-        click.echo(f"{game}: {program.name} has no errors, but {warnings}")
+        click.echo(f"{game}: {program.name} has no errors, but {warnings}{quiet}")
     else:
-        click.echo(f"{game}: {program.name} is clean")
+        click.echo(f"{game}: {program.name} is clean{quiet}")
     if verbose:
         click.echo(describe(program))

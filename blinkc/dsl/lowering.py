@@ -12,10 +12,12 @@ import ast
 import inspect
 import linecache
 import re
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..backends.ranges import Ranges
 from ..ir.nodes import (
     BOOL,
     I16,
@@ -23,8 +25,13 @@ from ..ir.nodes import (
     Assign,
     BinOp,
     BoolOp,
+    Break,
     Call,
+    Cast,
+    Compare,
+    Cond,
     Const,
+    Continue,
     Expr,
     ExprStmt,
     For,
@@ -64,6 +71,8 @@ class Lowered:
     errors: list[DslError]
     warnings: list[DslError]
     notes: list[str] = field(default_factory=list)
+    #: Warnings silenced by a `# blinkc: ignore` comment on their line.
+    silenced: list[DslError] = field(default_factory=list)
 
 
 def _value_range(decl_type: Any) -> tuple[int, int] | None:
@@ -130,11 +139,12 @@ class GameLowering:
         self.check_recursion()
         self.check_views_are_pure()
         self.check_payloads()
+        self.check_ranges()
+        silenced = self.silence_ignored()
         if self.errors:
-            return Lowered(None, self.errors, self.warnings)
+            return Lowered(None, self.errors, self.warnings, silenced=silenced)
         program = self.prune()
-        self.check_ranges(program)
-        return Lowered(program, self.errors, self.warnings)
+        return Lowered(program, self.errors, self.warnings, silenced=silenced)
 
     # ---------------------------------------------------------- declarations
     def name_declarations(self) -> None:
@@ -835,42 +845,26 @@ class GameLowering:
                                f"{lo}..{hi}: it is clamped to the range",
                           "make sure the value stays in range (e.g. min(x, hi)), or widen the payload")
 
-    def check_ranges(self, program: Program) -> None:
-        """What value ranges show in the game's own code: arithmetic that can wrap around
-        its 8/16/32-bit type (a warning), and loops that can count past a byte (an error:
-        loop counters are bytes on the tile)."""
-        from ..backends.ranges import Ranges  # late: the backends import the IR this builds
+    def check_ranges(self) -> None:
+        """What value ranges show in the game's own code, as the author wrote it (before the
+        optimiser narrows types, so a warning names the types the author's code computes in):
+        arithmetic that can wrap around its 8/16/32-bit type (a warning), and loops that can
+        count past a byte (an error: loop counters are bytes on the tile)."""
+        ranges = _LintRanges(Program(self.game.name, self.source, tuple(self.globals),
+                                     tuple(self.functions), (), (), (), {}, False))
+        lint = _RangeLint(self, ranges)
+        for fn in self.functions:
+            if fn.role in _GAME_ROLES:
+                lint.function(fn)
 
-        ranges = Ranges(program)
-        for fn in program.functions:
-            if fn.role not in ("handler", "helper", "derived", "display"):
-                continue
-            ranges.enter(fn)
-            for stmt in fn.body:
-                for s in walk_stmts((stmt,)):
-                    loc = getattr(s, "loc", None)
-                    if loc is None:
-                        continue
-                    for e in _direct_exprs(s):
-                        self._overflow_in(e, ranges, loc)
-                    if isinstance(s, For) and ranges.of(s.stop)[1] > 255:
-                        self.err(loc, f"this loop can count to {ranges.of(s.stop)[1]:,}: loop "
-                                      "counters are bytes on the tile (at most 255)",
-                                 "keep the stop at most 255, e.g. range(min(n, 255))")
-
-    def _overflow_in(self, e: Expr, ranges: Any, loc: SrcLoc) -> None:
-        for node in walk_exprs(e):
-            if isinstance(node, BinOp) and node.op in ("+", "-", "*", "<<"):
-                if any(_unknown(ranges.of(x), x.type) for x in (node.left, node.right)):
-                    continue  # nothing is known about an operand: a warning would only be noise
-                lo, hi = ranges.exact(node)
-                if lo < node.type.min or hi > node.type.max:
-                    worst = hi if hi > node.type.max else lo
-                    self.warn(loc, f"this {_OP_NAMES[node.op]} can reach {worst:,}, beyond "
-                                   f"{node.type.c_name} ({node.type.min:,}..{node.type.max:,}): "
-                                   "it wraps around on the tile",
-                              "reorder or scale it (e.g. divide first, or shift), or clamp it with min()")
-                    return  # one warning per statement is enough
+    def silence_ignored(self) -> list[DslError]:
+        """Drop the warnings whose line says `# blinkc: ignore` (errors stay); return them."""
+        kept, silenced = [], []
+        for w in self.warnings:
+            line = linecache.getline(w.loc.file, w.loc.line) if w.loc.line > 0 else ""
+            (silenced if _IGNORE.search(line) else kept).append(w)
+        self.warnings[:] = kept
+        return silenced
 
     # ------------------------------------------------------------------- prune
     def drop_empty_calls(self) -> None:
@@ -978,6 +972,143 @@ def _code_of(e: Expr) -> int | None:
 
 
 _OP_NAMES = {"+": "sum", "-": "difference", "*": "product", "<<": "shift"}
+
+#: The comment that silences a warning on its line.
+_IGNORE = re.compile(r"#.*\bblinkc:\s*ignore\b")
+
+
+class _LintRanges(Ranges):
+    """The value ranges, a little sharper where the lints need it: `x & m` with m >= 0 is in
+    0..m whatever x is (two's complement), so `(x & 7) + 1` is 1..8 even for a signed x."""
+
+    def exact(self, e: BinOp) -> tuple[int, int]:
+        if e.op == "&":
+            a, b = self.operand(e.left, e.type), self.operand(e.right, e.type)
+            tops = [r[1] for r in (a, b) if r[0] >= 0]
+            if tops:
+                return (0, min(tops))
+        return super().exact(e)
+
+
+class _RangeLint:
+    """Walks the author's functions with what the tests around each statement teach the
+    ranges (`if d != 0:`, `if f >= 6: return`, `x if c else y`, `a and b`), and reports what
+    the ranges show."""
+
+    def __init__(self, lowering: GameLowering, ranges: _LintRanges) -> None:
+        self.low = lowering
+        self.ranges = ranges
+
+    def function(self, fn: Function) -> None:
+        self.ranges.enter(fn)
+        self.block(fn.body, ())
+
+    # ------------------------------------------------------------- the walk
+    def block(self, body: tuple[Stmt, ...], facts: tuple[tuple[Expr, bool], ...]) -> None:
+        for s in body:
+            self.stmt(s, facts)
+            facts = tuple(f for f in facts if not _invalidates(s, f[0]))
+            if isinstance(s, If) and _leaves(s.body) != _leaves(s.orelse):
+                facts = (*facts, (s.test, not _leaves(s.body)))  # `if c: return`: below, not c
+
+    def stmt(self, s: Stmt, facts: tuple[tuple[Expr, bool], ...]) -> None:
+        self.warned = False  # one overflow warning per statement is enough
+        loc = s.loc
+        for e in _direct_exprs(s):
+            self.expr(e, facts, loc)
+        if isinstance(s, If):
+            self.block(s.body, (*facts, (s.test, True)))
+            self.block(s.orelse, (*facts, (s.test, False)))
+        elif isinstance(s, For):
+            with self.assuming(facts):
+                top = self.ranges.of(s.stop)[1]
+            if top > 255:
+                self.low.err(loc, f"this loop can count to {top:,}: loop counters are bytes on "
+                                  "the tile (at most 255)",
+                             "keep the stop at most 255, e.g. range(min(n, 255))")
+            # What holds before the loop holds in it unless the loop changes it (on any turn).
+            self.block(s.body, tuple(f for f in facts if not _invalidates(s, f[0])))
+
+    def expr(self, e: Expr, facts: tuple[tuple[Expr, bool], ...], loc: SrcLoc) -> None:
+        """Check e and what is inside it, each part knowing the tests that guard it."""
+        self.check(e, facts, loc)
+        if isinstance(e, Cond):
+            self.expr(e.test, facts, loc)
+            self.expr(e.body, (*facts, (e.test, True)), loc)
+            self.expr(e.orelse, (*facts, (e.test, False)), loc)
+        elif isinstance(e, BoolOp):
+            for v in e.values:
+                self.expr(v, facts, loc)
+                facts = (*facts, (v, e.op == "and"))  # the next is evaluated only if so
+        else:
+            for part in _parts(e):
+                self.expr(part, facts, loc)
+
+    @contextmanager
+    def assuming(self, facts: tuple[tuple[Expr, bool], ...]):
+        with ExitStack() as stack:
+            for test, outcome in facts:
+                stack.enter_context(self.ranges.assuming(test, outcome))
+            yield
+
+    # ------------------------------------------------------------ the checks
+    def check(self, e: Expr, facts: tuple[tuple[Expr, bool], ...], loc: SrcLoc) -> None:
+        if isinstance(e, BinOp) and e.op in _OP_NAMES and not self.warned:
+            with self.assuming(facts):
+                self.overflow(e, loc)
+
+    def overflow(self, node: BinOp, loc: SrcLoc) -> None:
+        ranges = self.ranges
+        if any(_unknown(ranges.of(x), x.type) for x in (node.left, node.right)):
+            return  # nothing is known about an operand: a warning would only be noise
+        lo, hi = ranges.exact(node)
+        if lo < node.type.min or hi > node.type.max:
+            worst = hi if hi > node.type.max else lo
+            self.low.warn(loc, f"this {_OP_NAMES[node.op]} can reach {worst:,}, beyond "
+                               f"{node.type.c_name} ({node.type.min:,}..{node.type.max:,}): "
+                               "it wraps around on the tile",
+                          "reorder or scale it (e.g. divide first, or shift), or clamp it with min()")
+            self.warned = True
+
+
+def _parts(e: Expr) -> tuple[Expr, ...]:
+    """The expressions directly inside e."""
+    if isinstance(e, BinOp | Compare):
+        return (e.left, e.right)
+    if isinstance(e, UnOp):
+        return (e.operand,)
+    if isinstance(e, Cast):
+        return (e.value,)
+    if isinstance(e, Call):
+        return e.args
+    if isinstance(e, Index):
+        return (e.index,)
+    return ()
+
+
+def _leaves(body: tuple[Stmt, ...]) -> bool:
+    """The block never falls through to what follows it (return, break or continue)."""
+    return bool(body) and (isinstance(body[-1], Return | Break | Continue)
+                           or (isinstance(body[-1], If) and _leaves(body[-1].body)
+                               and _leaves(body[-1].orelse)))
+
+
+def _invalidates(s: Stmt, test: Expr) -> bool:
+    """Whether running s can change what `test` computes (it assigns a name the test reads,
+    or calls a function of the program, which may assign fields, when the test reads one)."""
+    reads = {(n.name, n.scope == "global") for n in walk_exprs(test) if isinstance(n, Name)}
+    if any(isinstance(n, Call) and not n.builtin for n in walk_exprs(test)):
+        return True
+    globals_read = any(g for _, g in reads)
+    for node in walk_stmts((s,)):
+        if isinstance(node, Local) and (node.name, False) in reads:
+            return True
+        if isinstance(node, Assign) and isinstance(node.target, Name) and (
+                node.target.name, node.target.scope == "global") in reads:
+            return True
+        if globals_read and isinstance(node, Call) and not node.builtin:
+            return True
+    return False
 
 
 def _unknown(r: tuple[int, int], t: IntType) -> bool:

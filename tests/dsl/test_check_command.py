@@ -62,3 +62,10 @@ def test_an_async_handler_is_an_error_not_a_traceback(tmp_path):
         """)
     assert r.exit_code == 1 and isinstance(r.exception, SystemExit), r.output
     assert f"{path}:10: error: async def is not available on the tile" in r.output
+
+
+def test_check_says_how_many_warnings_were_silenced(tmp_path):
+    path, r = check(tmp_path, 'Ping = game.message("Ping")  # blinkc: ignore\n')
+    assert r.exit_code == 0, r.output
+    assert f"{path}: g is clean (2 warnings silenced by # blinkc: ignore)" in r.output
+    assert "warning:" not in r.output
