@@ -121,6 +121,11 @@ class CppRenderer:
     # ------------------------------------------------------------ expressions
     def conv(self, e: Expr, t: IntType) -> str:
         """e's value as type t: a cast only where the value might not fit."""
+        if (isinstance(e, Const) and t.bits == 32 and t.signed and not isinstance(t, ColorType)
+                and 0x7FFF < e.value <= 0xFFFF):
+            # 32768U is 16 bits on the tile but 32 on the host, where it would turn a 32-bit
+            # signed comparison or sum unsigned: say long, as the tile computes it.
+            return f"{e.value}L"
         code = self.expr(e)
         if t == BOOL or isinstance(t, ColorType) or self.ranges.fits(self.ranges.of(e), t):
             return code
