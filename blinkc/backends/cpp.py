@@ -107,6 +107,7 @@ class CppRenderer:
         self.p = program
         self.ranges = Ranges(program)
         self.names = self._names()
+        self.needs_signed_div = False
 
     def _names(self) -> dict[str, str]:
         out = {}
@@ -168,6 +169,16 @@ class CppRenderer:
         t = e.type
         a, b = self.conv(e.left, t), self.conv(e.right, t)
         c_op = "/" if e.op == "//" else e.op
+        if e.op in ("//", "%") and t.signed:
+            lo = self.ranges.operand(e.left, t)[0]
+            d_lo, d_hi = self.ranges.operand(e.right, t)
+            if lo <= t.min and d_lo <= -1 <= d_hi:
+                # MIN / -1 overflows (C leaves it undefined; the host traps): it wraps, as the
+                # tile's divide routine and the emulator compute it (docs/dsl.md: Numbers).
+                self.needs_signed_div = True
+                if e.op == "//":
+                    return f"blinkc_div<{ctype(t)}, u{ctype(t)}>({a}, {b})"
+                return f"blinkc_mod<{ctype(t)}>({a}, {b})"
         exact = self.ranges.exact(e)
         if self.ranges.fits(exact, t):
             if e.op in ("+", "-", "*", "<<") and 0 <= exact[0] and exact[1] <= 255:
@@ -317,6 +328,7 @@ class CppRenderer:
             "needs_skip_frame": "blinkc_skip_frame" in uses,
             "needs_clamp": any(isinstance(s, Assign) and s.clamp for f in p.functions
                                for s in walk_stmts(f.body)),
+            "needs_signed_div": self.needs_signed_div,  # set while rendering the functions
         }
 
     def global_decl(self, g: GlobalVar) -> dict:

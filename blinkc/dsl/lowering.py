@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..backends.ranges import Ranges
+from ..backends.ranges import Ranges, repeatable
 from ..ir.nodes import (
     BOOL,
     I16,
@@ -998,18 +998,52 @@ class _RangeLint:
     def __init__(self, lowering: GameLowering, ranges: _LintRanges) -> None:
         self.low = lowering
         self.ranges = ranges
+        sym = lowering.sym
+        #: Calls that take a face: the argument's position (send_code(code, face), ...).
+        self.face_args = {"send_code": 1, "setColorOnFace": 1, "isValueReceivedOnFaceExpired": 0,
+                          **{getter: 0 for getter in sym.neighbor_getters.values()}}
+        #: Helpers' Face parameters (typed U8): IR name → (author's name, {position: name}).
+        self.helper_faces: dict[str, tuple[str, dict[int, str]]] = {}
+        for name, (fname, sig, _) in sym.helpers.items():
+            fn = next((f for f in lowering.functions if f.name == fname), None)
+            if fn is not None:
+                faces = {i: p.name for i, (p, t) in enumerate(zip(fn.params, sig.params, strict=True))
+                         if t == U8}
+                self.helper_faces[fname] = (name, faces)
 
     def function(self, fn: Function) -> None:
-        self.ranges.enter(fn)
+        # Inside a helper, a Face parameter is taken to be 0..5: its callers are checked.
+        faces = self.helper_faces.get(fn.name, ("", {}))[1]
+        self.ranges.enter(_with_param_ranges(fn, [(0, 5) if i in faces else None
+                                                  for i in range(len(fn.params))]))
         self.block(fn.body, ())
 
     # ------------------------------------------------------------- the walk
-    def block(self, body: tuple[Stmt, ...], facts: tuple[tuple[Expr, bool], ...]) -> None:
+    def block(self, body: tuple[Stmt, ...], facts: tuple[tuple[Expr, Any], ...]) -> None:
+        """A fact is (test, outcome): a test and how it came out; or (local, (lo, hi)): the
+        range of the value a local was just given (until something assigns it again)."""
         for s in body:
             self.stmt(s, facts)
+            pin = self.pin(s, facts)
             facts = tuple(f for f in facts if not _invalidates(s, f[0]))
-            if isinstance(s, If) and _leaves(s.body) != _leaves(s.orelse):
+            if (isinstance(s, If) and _leaves(s.body) != _leaves(s.orelse)
+                    and not _invalidates(s, s.test)):
                 facts = (*facts, (s.test, not _leaves(s.body)))  # `if c: return`: below, not c
+            if pin is not None:
+                facts = (*facts, pin)
+
+    def pin(self, s: Stmt, facts: tuple[tuple[Expr, Any], ...]) -> tuple[Expr, Any] | None:
+        """What a local is right after `x = value` (the ranges alone know only the union of
+        everything the function ever assigns it)."""
+        if isinstance(s, Local):
+            target = Name(s.name, s.type, "local", s.type == BOOL)
+        elif isinstance(s, Assign) and isinstance(s.target, Name) and s.target.scope == "local":
+            target = s.target
+        else:
+            return None
+        with self.assuming(facts) as live:
+            r = self.ranges.of(s.value)
+        return (target, r) if live and self.ranges.fits(r, target.type) else None
 
     def stmt(self, s: Stmt, facts: tuple[tuple[Expr, bool], ...]) -> None:
         self.warned = False  # one overflow warning per statement is enough
@@ -1020,8 +1054,8 @@ class _RangeLint:
             self.block(s.body, (*facts, (s.test, True)))
             self.block(s.orelse, (*facts, (s.test, False)))
         elif isinstance(s, For):
-            with self.assuming(facts):
-                top = self.ranges.of(s.stop)[1]
+            with self.assuming(facts) as live:
+                top = self.ranges.of(s.stop)[1] if live else 0
             if top > 255:
                 self.low.err(loc, f"this loop can count to {top:,}: loop counters are bytes on "
                                   "the tile (at most 255)",
@@ -1045,17 +1079,81 @@ class _RangeLint:
                 self.expr(part, facts, loc)
 
     @contextmanager
-    def assuming(self, facts: tuple[tuple[Expr, bool], ...]):
+    def assuming(self, facts: tuple[tuple[Expr, Any], ...]):
+        """Ranges as the facts make them; yields False where they cannot all hold (the code
+        there never runs: `if f == 7:` in a face loop), which is checked no further."""
         with ExitStack() as stack:
-            for test, outcome in facts:
+            for test, outcome in _flat(facts):
+                if isinstance(outcome, tuple):
+                    stack.enter_context(self.pinned(test, outcome))
+                    continue
+                decided = self.ranges.decided(_const_right(test))
+                if decided is not None and decided != outcome:
+                    yield False
+                    return
                 stack.enter_context(self.ranges.assuming(test, outcome))
+            yield True
+
+    @contextmanager
+    def pinned(self, e: Expr, r: tuple[int, int]):
+        pins = self.ranges.pinned
+        saved = pins.get(e)
+        pins[e] = r
+        try:
             yield
+        finally:
+            if saved is None:
+                del pins[e]
+            else:
+                pins[e] = saved
 
     # ------------------------------------------------------------ the checks
     def check(self, e: Expr, facts: tuple[tuple[Expr, bool], ...], loc: SrcLoc) -> None:
         if isinstance(e, BinOp) and e.op in _OP_NAMES and not self.warned:
-            with self.assuming(facts):
-                self.overflow(e, loc)
+            with self.assuming(facts) as live:
+                if live:
+                    self.overflow(e, loc)
+        elif isinstance(e, BinOp) and e.op in ("//", "%"):
+            with self.assuming(facts) as live:
+                if live:
+                    self.division(e, facts, loc)
+        elif isinstance(e, Call) and not e.builtin and e.func in self.helper_faces:
+            name, faces = self.helper_faces[e.func]
+            with self.assuming(facts) as live:
+                for i, param in faces.items() if live else ():
+                    self.face(e.args[i], loc, f" ({name}()'s {param})", self.low.warn)
+        elif isinstance(e, Call) and e.func in self.face_args and len(e.args) > self.face_args[e.func]:
+            with self.assuming(facts) as live:
+                if live:
+                    self.face(e.args[self.face_args[e.func]], loc)
+
+    def division(self, e: BinOp, facts: tuple[tuple[Expr, bool], ...], loc: SrcLoc) -> None:
+        """A divisor that can be 0 is refused: Python would raise, C leaves it undefined (the
+        host dies of SIGFPE, the tile computes something). Where the ranges (and the tests
+        around it) show it is never 0, the division is defined (docs/dsl.md: Numbers)."""
+        lo, hi = self.ranges.of(e.right)
+        if not _meets_zero(lo, hi, e.type) or _nonzero(e.right, facts):
+            return
+        if not e.type.contains(lo) or not e.type.contains(hi):
+            lo, hi = e.type.min, e.type.max
+        what = "division" if e.op == "//" else "remainder"
+        d = _text(e.right)
+        self.low.err(loc, f"this {what} can divide by 0: its divisor can be {lo:,}..{hi:,}",
+                     f"make sure it is never 0: test it first (if {d} != 0:), or divide by "
+                     f"max({d}, 1)")
+
+    def face(self, arg: Expr, loc: SrcLoc, whose: str = "", report: Any = None) -> None:
+        """A face is 0..5: a face outside does not exist (the emulator fails on it, the tile
+        reads and writes past its six faces' state). A helper's Face parameter is taken to
+        be 0..5 inside it, and what its callers pass is warned about (`report`)."""
+        inner = arg.value if isinstance(arg, Cast) and arg.type == U8 else arg
+        lo, hi = self.ranges.of(inner)
+        hint = "keep it in 0..5: cw(f, n) or (f + n) % 6, or test it first (if f < 6:)"
+        report = report or self.low.err
+        if hi < 0 or lo > 5:
+            report(loc, f"this face{whose} is always outside 0..5 (it is {lo:,}..{hi:,})", hint)
+        elif lo < 0 or hi > 5:
+            report(loc, f"this face{whose} can be {lo:,}..{hi:,}, but faces are 0..5", hint)
 
     def overflow(self, node: BinOp, loc: SrcLoc) -> None:
         ranges = self.ranges
@@ -1069,6 +1167,67 @@ class _RangeLint:
                                "it wraps around on the tile",
                           "reorder or scale it (e.g. divide first, or shift), or clamp it with min()")
             self.warned = True
+
+
+def _flat(facts: tuple[tuple[Expr, bool], ...]) -> list[tuple[Expr, bool]]:
+    """Facts one comparison each: `a and b` true is a true and b true; `not a` true is a false."""
+    out: list[tuple[Expr, Any]] = []
+    for test, outcome in facts:
+        if isinstance(outcome, tuple):
+            out.append((test, outcome))  # a local's range
+        elif isinstance(test, BoolOp) and (test.op == "and") == outcome:
+            out += _flat(tuple((v, outcome) for v in test.values))
+        elif isinstance(test, UnOp) and test.op == "not":
+            out += _flat(((test.operand, not outcome),))
+        elif not isinstance(test, BoolOp):
+            out.append((test, outcome))
+    return out
+
+
+def _meets_zero(lo: int, hi: int, t: IntType) -> bool:
+    """Whether a value in lo..hi can be 0 once converted to t (which wraps modulo 2**bits:
+    -6 as a uint32_t is 4,294,967,290, 65,536 as a uint16_t is 0)."""
+    m = 1 << t.bits
+    return -(-lo // m) * m <= hi  # the first multiple of 2**bits from lo on
+
+
+_MIRRORED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+
+
+def _const_right(test: Expr) -> Expr:
+    """`7 == f` as `f == 7` (the ranges read comparisons with the constant on the right)."""
+    if isinstance(test, Compare) and isinstance(test.left, Const) and not isinstance(test.right, Const):
+        return Compare(_MIRRORED[test.op], test.right, test.left, test.optype)
+    return test
+
+
+def _uncast(e: Expr) -> Expr:
+    while isinstance(e, Cast) and e.type != BOOL:
+        e = e.value
+    return e
+
+
+def _nonzero(e: Expr, facts: tuple[tuple[Expr, bool], ...]) -> bool:
+    """A test around e says it is not 0 (`if d != 0:`, `if d:`, `if d == 0: return`)."""
+    target = _uncast(e)
+    if not repeatable(target):
+        return False  # t.random(3) in the test and in the division are two draws
+    for test, outcome in _flat(facts):
+        if (isinstance(test, Compare) and (test.op, outcome) in {("!=", True), ("==", False)}
+                and {type(test.left), type(test.right)} & {Const}):
+            other, zero = (test.left, test.right) if isinstance(test.right, Const) else (test.right,
+                                                                                        test.left)
+            if zero.value == 0 and _uncast(other) == target:
+                return True
+    return False
+
+
+def _text(e: Expr) -> str:
+    """A divisor as the author would write it, when it is a name (for hints)."""
+    e = _uncast(e)
+    if isinstance(e, Name):
+        return f"t.{e.name}" if e.scope == "global" else e.name
+    return "d"
 
 
 def _parts(e: Expr) -> tuple[Expr, ...]:

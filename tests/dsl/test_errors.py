@@ -487,6 +487,50 @@ CASES = [
         def got(t, face):
             t.hp = 1
         """, "# here", "NameError: name 'Pnig' is not defined", "did you mean Ping?"),
+    ("division by a value that can be 0", """
+        @game.on_click
+        def press(t):
+            t.hp = 10 // t.hp  # here
+        """, "# here", "this division can divide by 0: its divisor can be 0..5", "if t.hp != 0:"),
+    ("remainder by a value that can be 0", """
+        @game.on_click
+        def press(t):
+            t.hp = 10 % (t.hp - 2)  # here
+        """, "# here", "this remainder can divide by 0: its divisor can be -2..3", "max("),
+    ("division after the guard was undone", """
+        @game.on_click
+        def press(t):
+            if t.hp != 0:
+                t.hp -= 1
+                t.hp = 10 // t.hp  # here
+        """, "# here", "this division can divide by 0", ""),
+    ("division in a loop that undoes the guard", """
+        @game.on_click
+        def press(t):
+            if t.hp > 0:
+                for i in range(3):
+                    t.hp = 10 // t.hp  # here
+                    t.hp -= 1
+        """, "# here", "this division can divide by 0", ""),
+    ("division after a guard whose other branch undoes it", """
+        @game.on_click
+        def press(t):
+            if t.hp == 0:
+                return
+            else:
+                t.hp -= 1
+            t.hp = 10 // t.hp  # here
+        """, "# here", "this division can divide by 0", ""),
+    ("a computed face that can be 6", """
+        @game.on_click
+        def press(t):
+            t.send(Ping, t.hp + 1)  # here
+        """, "# here", "this face can be 1..6, but faces are 0..5", "cw(f, n)"),
+    ("a computed face always outside 0..5", """
+        @game.on_click
+        def press(t):
+            t.color(t.hp + 6, RED)  # here
+        """, "# here", "this face is always outside 0..5 (it is 6..11)", "cw(f, n)"),
     ("loop longer than a byte can count", """
         @game.on_click
         def f(t):
@@ -727,3 +771,65 @@ def test_kinds_and_faces_used_rightly_are_accepted(tmp_path):
                 t.color(cw(f, 2), RED)
         """)
     assert errors == []
+
+
+def test_guarded_divisions_and_faces_are_accepted(tmp_path):
+    _, errors, warnings = errors_of(tmp_path, """
+        s = game.field(range(-5, 5), default=1)
+
+        def hit(t, f: Face):
+            t.send(Ping, f)
+            t.color(f, RED)
+
+        @game.on_message(Ping)
+        def got(t, face):
+            x = 0
+            if t.hp != 0:
+                x = 10 // t.hp
+                for i in range(3):
+                    x += 10 % t.hp
+            x += 10 // max(t.hp, 1)
+            x += 10 // t.hp if t.hp else 0
+            if t.hp > 0 and 10 // t.hp > 1:
+                x += 1
+            if t.s != 0:
+                x += 100 // t.s
+            x += 100 // ((t.now & 7) + 1)
+            x += 100 // ((t.s & 7) + 1)
+            t.hp = x
+            out = face + 1
+            if out < 6:
+                t.send(Ping, out)
+            hit(t, opposite(face))
+            for g in faces():
+                if g == 7:
+                    t.color(g, RED)  # never runs: no face is 7
+
+        @game.on_click
+        def press(t):
+            if t.hp == 0:
+                return
+            t.hp = 10 // t.hp
+        """)
+    assert errors == [], errors
+    assert warnings == [], warnings
+
+
+def test_a_helper_face_outside_0_to_5_is_a_warning(tmp_path):
+    # Inside hit(), f is taken to be a face (0..5); what its callers pass is warned about.
+    body = """
+        def hit(t, f: Face):
+            t.send(Ping, f)
+
+        @game.on_click
+        def press(t):
+            hit(t, t.hp + 1)  # here
+            hit(t, t.hp + 6)  # there
+        """
+    _, errors, warnings = errors_of(tmp_path, body)
+    assert errors == []
+    w1, w2 = [w for w in warnings if "face" in w.message]
+    assert w1.loc.line == line_of(body, "# here")
+    assert "this face (hit()'s f) can be 1..6, but faces are 0..5" in w1.message
+    assert w2.loc.line == line_of(body, "# there")
+    assert "this face (hit()'s f) is always outside 0..5 (it is 6..11)" in w2.message
