@@ -302,7 +302,7 @@ class FunctionCompiler:
         if isinstance(n, ast.Expr):
             if isinstance(n.value, ast.Constant) and isinstance(n.value.value, str):
                 return []  # a docstring or a string used as a comment
-            e = self.expr(n.value)
+            e = self.expr(n.value, void_ok=True)
             if not isinstance(e, Call):
                 raise self.fail(n, "this expression does nothing",
                                 "did you mean an assignment (=) rather than a comparison (==)?")
@@ -417,6 +417,9 @@ class FunctionCompiler:
                 if attr in self.sym.timer_names:
                     raise self.fail(node, f"t.{attr} is a timer",
                                     f"start it with t.{attr}.start(ms)")
+                if attr in ("now", "alone", "neighbor_mask"):
+                    raise self.fail(node, f"t.{attr} is read from the tile, it cannot be assigned",
+                                    "keep what you need in a field")
                 raise self.fail(node, f"the tile has no field {attr!r}",
                                 self.suggest_field(attr, writable=True))
             if isinstance(value.type, ColorType):
@@ -580,13 +583,28 @@ class FunctionCompiler:
     def is_tile(self, node: ast.expr) -> bool:
         return self.tile is not None and isinstance(node, ast.Name) and node.id == self.tile
 
-    def expr(self, n: ast.expr) -> Expr:
+    def expr(self, n: ast.expr, void_ok: bool = False) -> Expr:
         e = self.expr_or_symbol(n)
         if isinstance(e, _Symbol):
             v = e.value
+            if isinstance(v, tuple) and v[:1] == ("timer",):
+                raise self.fail(n, f"t.{v[2]} is a timer, not a value",
+                                f"t.{v[2]}.running (a bool) or t.{v[2]}.remaining (ms)")
             what = getattr(v, "name", None) or type(v).__name__
             raise self.fail(n, f"{what} is not a value here",
                             "messages are sent with t.send(Msg, face); floods with t.flood(F)")
+        if not void_ok and isinstance(e, Call) and e.type is None:
+            what = ast.unparse(n.func) if isinstance(n, ast.Call) else ast.unparse(n)
+            raise self.fail(n, f"{what}() gives no value",
+                            "call it on a line of its own; a helper that computes a value "
+                            "says so: def h(t) -> int: ... return x")
+        return e
+
+    def number(self, n: ast.AST, e: Expr, what: str) -> Expr:
+        """e where a number is needed: not a colour."""
+        if isinstance(e.type, ColorType):
+            raise self.fail(n, f"{what} is a number, not a colour",
+                            "colours are only made (makeColorRGB...), dimmed and shown")
         return e
 
     def expr_or_symbol(self, n: ast.expr) -> Expr | _Symbol:
@@ -666,6 +684,12 @@ class FunctionCompiler:
                             "use dim(c, brightness), lighten(c, amount) or makeColorRGB(r, g, b)")
         if op in ("//", "%") and isinstance(right, Const) and right.value == 0:
             raise self.fail(n, "division by zero", "divide by a number that is never 0")
+        if op in ("<<", ">>") and isinstance(right, Const):
+            t = promote(left.type)
+            if not 0 <= right.value < t.bits:
+                raise self.fail(n, f"a shift by {right.value} has no meaning in {t.c_name} "
+                                   f"({t.bits} bits): C leaves it undefined",
+                                f"shift by 0..{t.bits - 1}")
 
     def comparison(self, n: ast.Compare) -> Expr:
         parts: list[Expr] = []
@@ -847,6 +871,9 @@ class FunctionCompiler:
                 if owner in self.sym.timer_names:
                     return self.timer_method(n, self.sym.timer_names[owner], owner, f.attr)
                 if owner in self.sym.field_enums and f.attr == "next":
+                    if n.args or n.keywords:
+                        raise self.fail(n, f"t.{owner}.next() takes no arguments",
+                                        f"t.{owner}.next() is the next kind (after the last, the first)")
                     enum = self.sym.field_enums[owner]
                     g = self.sym.fields[owner]
                     cur = Name(owner, g.type, "global")
@@ -896,7 +923,7 @@ class FunctionCompiler:
             if not arg_nodes or not self.is_tile(arg_nodes[0]):
                 raise self.fail(n, f"{name}() takes the tile first", f"{name}({self.tile or 't'}, ...)")
             arg_nodes = arg_nodes[1:]
-        args = [self.expr(a) for a in arg_nodes]
+        args = [self.number(a, self.expr(a), f"an argument of {name}()") for a in arg_nodes]
         if len(args) != len(sig.params):
             raise self.fail(n, f"{name}() takes {len(sig.params)} values, not {len(args)}")
         return Call(fname, tuple(convert(a, t) for a, t in zip(args, sig.params, strict=True)),
@@ -939,7 +966,8 @@ class FunctionCompiler:
         if method == "random":
             if len(args) != 1:
                 raise self.fail(n, "t.random(limit) takes the largest value to draw")
-            return Call("random", (convert(self.expr(args[0]), U16),), U16, builtin=True)
+            limit = self.number(args[0], self.expr(args[0]), "t.random()'s limit")
+            return Call("random", (convert(limit, U16),), U16, builtin=True)
         if method == "random_word":
             if args:
                 raise self.fail(n, "t.random_word() takes no arguments")
@@ -971,6 +999,10 @@ class FunctionCompiler:
                             'declare it: Laser = game.message("Laser")')
         code, payload, mname = info
         rest = args[1:]
+        for key in ("face", "payload"):
+            if key in kw and len(rest) > ("face", "payload").index(key):
+                raise self.fail(n, f"t.send() is given its {key} twice",
+                                f"t.send({mname}, face[, payload]) or t.send({mname}, face=f)")
         face_node = kw.pop("face", rest.pop(0) if rest else None)
         pay_node = kw.pop("payload", rest.pop(0) if rest else None)
         if face_node is None:
@@ -1012,7 +1044,7 @@ class FunctionCompiler:
         if method == "start":
             if len(args) != 1:
                 raise self.fail(n, f"t.{name}.start(ms) takes a duration in milliseconds")
-            ms = args[0]
+            ms = self.number(n, args[0], f"t.{name}.start()'s duration")
             if isinstance(ms, Const) and not 0 <= ms.value <= 30000:
                 raise self.fail(n, f"timers run 0..30000 ms, not {ms.value}",
                                 "for longer waits, count in a field")
@@ -1061,17 +1093,20 @@ class FunctionCompiler:
 
     def fn_opposite(self, n: ast.Call, args: list[Expr]) -> Expr:
         self._want(n, args, 1, "opposite(face)")
+        self._numbers(n, args)
         return convert(binop("%", binop("+", args[0], Const(3, I16)), Const(6, I16)), U8)
 
     def fn_cw(self, n: ast.Call, args: list[Expr]) -> Expr:
         if len(args) not in (1, 2):
             raise self.fail(n, "cw(face, steps=1) turns a face clockwise")
+        self._numbers(n, args)
         steps = args[1] if len(args) == 2 else Const(1, I16)
         return convert(binop("%", binop("+", args[0], steps), Const(6, I16)), U8)
 
     def fn_ccw(self, n: ast.Call, args: list[Expr]) -> Expr:
         if len(args) not in (1, 2):
             raise self.fail(n, "ccw(face, steps=1) turns a face anticlockwise")
+        self._numbers(n, args)
         steps = args[1] if len(args) == 2 else Const(1, I16)
         back = binop("-", Const(6, I16), binop("%", steps, Const(6, I16)))
         return convert(binop("%", binop("+", args[0], back), Const(6, I16)), U8)
@@ -1079,6 +1114,8 @@ class FunctionCompiler:
     def fn_bit(self, n: ast.Call, args: list[Expr]) -> Expr:
         """bit(mask, i): is bit i of mask set."""
         self._want(n, args, 2, "bit(mask, i)")
+        self._numbers(n, args)
+        self.check_arith(n, ">>", args[0], args[1])
         return truth(binop("&", binop(">>", args[0], args[1]), Const(1, I16)))
 
     def fn_makeColorRGB(self, n: ast.Call, args: list[Expr]) -> Expr:

@@ -232,12 +232,19 @@ class Game:
         `payload=range(n)` carries a small number (the handler gets it as a third argument).
         """
         m = MessageDecl(name, _caller_loc(), payload)
+        self._check_name(m.loc, name, "message", "Laser")
         self.messages.append(m)
         return m
+
+    def _check_name(self, loc: SrcLoc, name: Any, what: str, example: str) -> None:
+        if not isinstance(name, str) or not name.isidentifier():
+            self._problem(loc, f"a {what}'s name is a word such as {example!r}, not {name!r}",
+                          f'{example} = game.{what}("{example}")')
 
     def flood(self, name: str) -> FloodDecl:
         """A wave reaching every tile of the connected cluster exactly once."""
         f = FloodDecl(name, _caller_loc())
+        self._check_name(f.loc, name, "flood", "Reset")
         self.floods.append(f)
         return f
 

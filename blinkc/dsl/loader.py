@@ -57,6 +57,12 @@ def load_module(path: str | Path) -> tuple[types.ModuleType | None, list[DslErro
     except Exception as exc:  # the game file is user code: report, never crash
         names = [*module.__dict__, *vars(builtins)]
         return None, [_error_from_exception(path, exc, names)]
+    except SystemExit as exc:  # sys.exit() in the game file: not a success
+        line = max((f.lineno or 0 for f in traceback.extract_tb(exc.__traceback__)
+                    if Path(f.filename).resolve() == path.resolve()), default=0)
+        return None, [DslError(SrcLoc(str(path), line),
+                               f"the game file called sys.exit({exc.code!r}) while blinkc read it",
+                               "a game file only declares the game: take the exit out")]
     return module, []
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import inspect
 import linecache
+import os
 import re
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
@@ -114,6 +115,22 @@ class GameLowering:
 
     # --------------------------------------------------------------------- run
     def lower(self) -> Lowered:
+        """The game as one IR Program, or every problem found; never an exception (a bug of
+        blinkc's own is reported as one error, at the game's line)."""
+        try:
+            return self._lower()
+        except DslError as exc:
+            return Lowered(None, [*self.errors, exc], self.warnings)
+        except Exception as exc:  # a blinkc bug: say so, without a traceback
+            if os.environ.get("BLINKC_DEBUG"):
+                raise
+            where = next((e.loc for e in self.errors), self.game.loc)
+            return Lowered(None, [*self.errors, DslError(
+                where, f"blinkc failed on this game (internal error: {type(exc).__name__}: {exc})",
+                "this is a bug in blinkc, not in the game: please report it with the game file "
+                "(BLINKC_DEBUG=1 shows where it happened)")], self.warnings)
+
+    def _lower(self) -> Lowered:
         self.name_declarations()
         self.declare_fields()
         self.allocate_codes()
@@ -190,6 +207,7 @@ class GameLowering:
             if f.name in seen:
                 self.err(f.loc, f"two fields are named {f.name!r}", "rename one of them")
             seen.add(f.name)
+            self._reserved(f.loc, f.name, "a field")
             rng = _value_range(f.type)
             if rng is None:
                 self.err(f.loc, f"field {f.name!r} has an unsupported type {f.type!r}",
@@ -220,6 +238,8 @@ class GameLowering:
                                 f"{rng[0]}..{rng[1]}",
                          "pick a default inside the range; note range(0, 6) is 0..5")
                 continue
+            if self._too_wide(f.loc, f"field {f.name!r}", rng):
+                continue
             t = BOOL if f.type is bool else storage_type(*rng)
             g = GlobalVar(f.name, t, default, f.loc, range=rng, role="state", doc=f.doc,
                           is_bool=f.type is bool,
@@ -228,6 +248,20 @@ class GameLowering:
             self.sym.fields[f.name] = g
             if isinstance(f.type, Enum):
                 self.sym.field_enums[f.name] = f.type
+
+    def _too_wide(self, loc: SrcLoc, what: str, rng: tuple[int, int]) -> bool:
+        """A range no 32-bit type holds (the tile's widest): an error."""
+        lo, hi = rng
+        if (lo >= -(1 << 31) and hi < (1 << 31)) or (lo >= 0 and hi < (1 << 32)):
+            return False
+        self.err(loc, f"{what} needs more than 32 bits: {lo:,}..{hi:,}",
+                 "the tile holds at most 32 bits: range(-2**31, 2**31) or range(0, 2**32)")
+        return True
+
+    def _reserved(self, loc: SrcLoc, name: str, what: str) -> None:
+        if name in _TILE_NAMES:
+            self.err(loc, f"{what} cannot be named {name!r}: t.{name} is the tile's own",
+                     "give it another name")
 
     def allocate_codes(self) -> None:
         code = 1
@@ -265,6 +299,7 @@ class GameLowering:
             self.err(self.game.timers[8].loc, "a game may have at most 8 timers")
         for k, t in enumerate(self.game.timers):
             self.sym.timers[id(t)] = k
+            self._reserved(t.loc, t.name, "a timer")
             if t.name:
                 self.sym.timer_names[t.name] = k
 
@@ -284,6 +319,7 @@ class GameLowering:
             if h.event in ("display", "setup"):
                 continue
             if h.event in ("derived", "broadcast"):
+                self._reserved(h.loc, h.fn.__name__, f"a {h.event} value")
                 first = next((o for o in seen if o.event in ("derived", "broadcast")
                               and o.fn.__name__ == h.fn.__name__), None)
                 if first is not None:
@@ -445,6 +481,8 @@ class GameLowering:
                     if h.event == "derived":
                         self.err(h.loc, f"@game.derived({h.value_type!r}) needs a type like "
                                         "bool or range(0, 4)")
+                    continue
+                if self._too_wide(h.loc, f"{h.fn.__name__}()", rng):
                     continue
                 t = BOOL if h.value_type is bool else storage_type(*rng)
                 fname = f"value_{h.fn.__name__}"
@@ -973,6 +1011,10 @@ def _code_of(e: Expr) -> int | None:
 
 _OP_NAMES = {"+": "sum", "-": "difference", "*": "product", "<<": "shift"}
 
+#: What t.<name> already means: no field, timer or value can take the name.
+_TILE_NAMES = frozenset({"now", "alone", "neighbor_mask", "send", "flood", "color", "color_all",
+                         "random", "random_word", "has_neighbor", "neighbor"})
+
 #: The comment that silences a warning on its line.
 _IGNORE = re.compile(r"#.*\bblinkc:\s*ignore\b")
 
@@ -1109,6 +1151,10 @@ class _RangeLint:
 
     # ------------------------------------------------------------ the checks
     def check(self, e: Expr, facts: tuple[tuple[Expr, bool], ...], loc: SrcLoc) -> None:
+        if isinstance(e, BinOp) and e.op in ("<<", ">>"):
+            with self.assuming(facts) as live:
+                if live:
+                    self.shift(e, loc)
         if isinstance(e, BinOp) and e.op in _OP_NAMES and not self.warned:
             with self.assuming(facts) as live:
                 if live:
@@ -1126,6 +1172,21 @@ class _RangeLint:
             with self.assuming(facts) as live:
                 if live:
                     self.face(e.args[self.face_args[e.func]], loc)
+
+    def shift(self, e: BinOp, loc: SrcLoc) -> None:
+        """A shift by less than 0 or by the type's width or more: C gives it no meaning (the
+        tile, the host and the emulator compute different things; Python fails on < 0)."""
+        lo, hi = self.ranges.of(e.right)
+        bits = e.type.bits
+        if (0 <= lo and hi < bits) or _unknown((lo, hi), e.right.type):
+            return
+        message = f"this shift is by {lo:,}..{hi:,}: in {e.type.c_name} only 0..{bits - 1} mean something"
+        hint = f"keep the count in 0..{bits - 1} (e.g. n & {bits - 1}), or test it first"
+        if hi < 0 or lo >= bits:
+            self.low.err(loc, message, hint)
+        else:
+            self.low.warn(loc, message, hint)
+        self.warned = True  # what it can reach says no more
 
     def division(self, e: BinOp, facts: tuple[tuple[Expr, bool], ...], loc: SrcLoc) -> None:
         """A divisor that can be 0 is refused: Python would raise, C leaves it undefined (the

@@ -531,6 +531,80 @@ CASES = [
         def press(t):
             t.color(t.hp + 6, RED)  # here
         """, "# here", "this face is always outside 0..5 (it is 6..11)", "cw(f, n)"),
+    ("a helper without a result used as a value", """
+        def bump(t):
+            t.hp += 1
+
+        @game.on_click
+        def press(t):
+            t.hp = bump(t) + 1  # here
+        """, "# here", "bump() gives no value", "-> int"),
+    ("a face given twice", """
+        @game.on_click
+        def press(t):
+            t.send(Ping, 0, face=2)  # here
+        """, "# here", "t.send() is given its face twice", "face=f"),
+    ("a timer used as a value", """
+        @game.on_click
+        def press(t):
+            t.hp = t.flash  # here
+        """, "# here", "t.flash is a timer, not a value", "t.flash.running"),
+    ("next() with an argument", """
+        Piece = game.kinds("HULL", "HAZARD")
+        kind = game.field(Piece)
+
+        @game.on_click
+        def press(t):
+            t.kind = t.kind.next(2)  # here
+        """, "# here", "t.kind.next() takes no arguments", "next kind"),
+    ("assigning the clock", """
+        @game.on_click
+        def press(t):
+            t.now = 0  # here
+        """, "# here", "t.now is read from the tile, it cannot be assigned", "field"),
+    ("a colour as t.random's limit", """
+        @game.on_click
+        def press(t):
+            t.hp = t.random(RED)  # here
+        """, "# here", "t.random()'s limit is a number, not a colour", "colours"),
+    ("a colour as a timer's duration", """
+        @game.on_click
+        def press(t):
+            t.flash.start(RED)  # here
+        """, "# here", "t.flash.start()'s duration is a number, not a colour", "colours"),
+    ("a colour into a helper", """
+        def twice(t, n: int) -> int:
+            return n * 2
+
+        @game.on_click
+        def press(t):
+            t.hp = twice(t, RED)  # here
+        """, "# here", "an argument of twice() is a number, not a colour", "colours"),
+    ("a colour turned like a face", """
+        @game.on_click
+        def press(t):
+            t.send(Ping, cw(RED))  # here
+        """, "# here", "this needs numbers, not colours", ""),
+    ("a shift by more than the type's width", """
+        @game.on_click
+        def press(t):
+            t.hp = 1 << 16  # here
+        """, "# here", "a shift by 16 has no meaning in int16_t (16 bits)", "0..15"),
+    ("a negative shift", """
+        @game.on_click
+        def press(t):
+            t.hp = t.hp >> -1  # here
+        """, "# here", "a shift by -1 has no meaning in int16_t", "0..15"),
+    ("a computed shift always too far", """
+        @game.on_click
+        def press(t):
+            t.hp = 1 << (t.hp + 16)  # here
+        """, "# here", "this shift is by 16..21: in int16_t only 0..15 mean something", "n & 15"),
+    ("a derived value named like the tile's own", """
+        @game.derived(bool)  # here
+        def alone(t):
+            return True
+        """, "# here", "a derived value cannot be named 'alone': t.alone is the tile's own", "another name"),
     ("loop longer than a byte can count", """
         @game.on_click
         def f(t):
@@ -558,6 +632,14 @@ DECLARATION_CASES = [
     ("unnamed field", 'game.field(range(0, 3))\n', "has no name", "bind it"),
     ("duplicate message", 'Ping2 = game.message("Ping")\n', "two messages or floods", "own name"),
     ("bad kinds", 'K = game.kinds("HULL", "HULL")\n', "same member twice", "different name"),
+    ("a field of more than 32 bits", 'big = game.field(range(0, 2**40))\n',
+     "field 'big' needs more than 32 bits: 0..1,099,511,627,775", "range(0, 2**32)"),
+    ("a field named like the tile's own", 'now = game.field(range(0, 3))\n',
+     "a field cannot be named 'now': t.now is the tile's own", "another name"),
+    ("a message named by a number", 'M = game.message(3)\n',
+     "a message's name is a word such as 'Laser', not 3", 'game.message("Laser")'),
+    ("sys.exit() in the game file", 'import sys; sys.exit(0)\n',
+     "the game file called sys.exit(0) while blinkc read it", "take the exit out"),
     ("a misspelt kind in a default", 'K = game.kinds("HULL", "HAZARD"); k = game.field(K, default=K.HAZRD)\n',
      "K has no member 'HAZRD'", "did you mean K.HAZARD?"),
     ("a number as a kinds default", 'K = game.kinds("HULL", "HAZARD"); k = game.field(K, default=1)\n',
@@ -833,3 +915,33 @@ def test_a_helper_face_outside_0_to_5_is_a_warning(tmp_path):
     assert "this face (hit()'s f) can be 1..6, but faces are 0..5" in w1.message
     assert w2.loc.line == line_of(body, "# there")
     assert "this face (hit()'s f) is always outside 0..5 (it is 6..11)" in w2.message
+
+
+def test_a_shift_that_may_go_too_far_is_a_warning(tmp_path):
+    body = """
+        n = game.field(range(0, 40), default=0)
+
+        @game.on_click
+        def press(t):
+            t.hp = 1 << t.n  # here
+        """
+    _, errors, warnings = errors_of(tmp_path, body)
+    assert errors == []
+    (w,) = [w for w in warnings if "shift" in w.message]
+    assert w.loc.line == line_of(body, "# here")
+    assert "this shift is by 0..39: in int16_t only 0..15 mean something" in w.message
+
+
+def test_a_bug_of_blinkc_is_one_error_not_a_traceback(tmp_path, monkeypatch):
+    from blinkc.dsl import lowering
+
+    def broken(self):
+        raise RuntimeError("boom")
+
+    monkeypatch.delenv("BLINKC_DEBUG", raising=False)
+    monkeypatch.setattr(lowering.GameLowering, "check_usage", broken)
+    path, errors, _ = errors_of(tmp_path, "")
+    (e,) = errors
+    assert e.loc.file == str(path) and e.loc.line == 2
+    assert e.message == "blinkc failed on this game (internal error: RuntimeError: boom)"
+    assert "a bug in blinkc" in e.hint
