@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..backends.ranges import Ranges, repeatable
 from ..ir.nodes import (
     BOOL,
     I16,
@@ -51,6 +50,7 @@ from ..ir.nodes import (
     UnOp,
 )
 from ..ir.optimize import optimize
+from ..ir.ranges import Ranges, repeatable
 from ..ir.walk import walk_exprs, walk_stmts
 from ..runtime.timer import NEVER
 from .compiler import FunctionCompiler, Signature, Symbols, parse_function
@@ -869,7 +869,6 @@ class GameLowering:
     def check_payloads(self) -> None:
         """A payload always outside its message's range is an error; one that may leave it is
         clamped to the range (docs/dsl.md), with a warning."""
-        from ..backends.ranges import Ranges  # late: the backends import the IR this builds
 
         by_name = {f.name: f for f in self.functions}
         ranges = Ranges(Program(self.game.name, self.source, tuple(self.globals), tuple(self.functions),

@@ -8,10 +8,10 @@ import pytest
 
 from blinkc.backends.cpp import generate_cpp
 from blinkc.backends.python import program_class
-from blinkc.backends.ranges import Ranges
 from blinkc.dsl.loader import compile_game
-from blinkc.dsl.types import ColorType
 from blinkc.ir.nodes import Cond, Local
+from blinkc.ir.ranges import Ranges
+from blinkc.ir.types import ColorType
 from blinkc.runtime.api import Blinklib
 
 from .test_optimizer_fuzz import reference_values
