@@ -51,6 +51,7 @@ from ..runtime.color import makeColorRGB as _rgb
 from ..runtime.color import rgb5 as _rgb5
 from ..runtime.mathfns import sin8_C as _sin8
 from .errors import DslError, did_you_mean
+from .game import Enum, EnumMember, FieldDecl
 from .types import (
     COLOR,
     TYPE_NAMES,
@@ -485,7 +486,6 @@ class FunctionCompiler:
         """What an expression is, as far as its words show: a kinds `Enum` (one of its
         members), NUMBER (certainly not a kind: literals, number fields, arithmetic), or None
         (cannot tell: a call, a local assigned different things)."""
-        from .game import Enum, EnumMember  # local import: game imports this module's users
 
         if isinstance(n, ast.Constant):
             return NUMBER if isinstance(n.value, int) else None
@@ -717,7 +717,6 @@ class FunctionCompiler:
     def suggest_name(self, ident: str) -> str:
         """The hint for an unknown name: the closest local, parameter or module name (a field
         is read through the tile), or the usual advice."""
-        from .game import FieldDecl  # local import: game imports this module's users
 
         fields = {k for k, v in self.pyglobals.items() if isinstance(v, FieldDecl)}
         names = [*self.locals, *self.param_types, *(k for k in self.pyglobals
@@ -728,7 +727,6 @@ class FunctionCompiler:
 
     def python_value(self, n: ast.AST, v: Any) -> Expr | _Symbol:
         """A module-level Python value used in a body: constants become IR constants."""
-        from .game import EnumMember  # local import: game imports this module's users
 
         if isinstance(v, ColorConst):
             return Const(int(v), COLOR)
