@@ -70,6 +70,14 @@ class Cluster:
         self.world.run_for(hold_ms)
         self.world.button(name, False)
 
+    def click_together(self, *names: str) -> None:
+        """Click several tiles at the same moment (two players' hands, or one quick player)."""
+        for name in names:
+            self.world.button(name, True)
+        self.world.run_for(CLICK_MS)
+        for name in names:
+            self.world.button(name, False)
+
     def clicks(self, name: str, n: int) -> None:
         for i in range(n):
             if i:

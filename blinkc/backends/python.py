@@ -38,8 +38,8 @@ from ..ir.nodes import (
     Stmt,
     UnOp,
 )
+from ..ir.ranges import Ranges
 from ..runtime.arith import c_div, c_mod
-from .ranges import Ranges
 
 
 def _wrap(code: str, t: IntType) -> str:
@@ -174,6 +174,10 @@ class PythonRenderer:
         self.emit(1, f"GAME = {p.name!r}")
         fields = tuple(g.name for g in p.state_fields)
         self.emit(1, f"FIELDS = {fields!r}")
+        messages = {label: code for code, label in p.codes if not label.endswith(("(wave)", "(echo)"))}
+        floods = [label[:-len(" (wave)")] for _, label in p.codes if label.endswith(" (wave)")]
+        self.emit(1, f"MESSAGES = {messages!r}  # code of each message, as check --verbose names them")
+        self.emit(1, f"FLOODS = {dict((f, k) for k, f in enumerate(floods))!r}")
         self.emit(0, "")
         self.emit(1, "def __init__(self, **initial):")
         self.emit(2, "self.api = None")
@@ -195,6 +199,14 @@ class PythonRenderer:
         self.emit(0, "")
         self.emit(1, "def idle(self, api):")
         self.emit(2, "return bool(self.f_engine_idle())")
+        self.emit(0, "")
+        self.emit(1, "def send(self, label, face):")
+        self.emit(2, '"""Queue MESSAGES[label] out of face, as a handler\'s t.send would (the explorer)."""')
+        self.emit(2, "self.f_send_code(self.MESSAGES[label], face)")
+        self.emit(0, "")
+        self.emit(1, "def start_flood(self, name):")
+        self.emit(2, '"""Start flood `name`, as a handler\'s t.flood would (the explorer)."""')
+        self.emit(2, "self.f_flood_start(self.FLOODS[name])")
         self.emit(0, "")
         self.emit(1, "def links(self, api):")
         self.emit(2, '"""Bit f: face f has a working session with its neighbour."""')

@@ -22,18 +22,22 @@ crosses a session in a four-phase handshake:
 # ruff: noqa
 
 # --- per-face link state --------------------------------------------------------
-# A face is in a session (up), waiting for one (HELLO shown), or gone (nobody has
-# answered for GRACE: messages to it bounce at once). A face that is not in a
-# working session (expired, or no session yet) has GRACE from `bad_at` to get one.
+# A face is in a session (up), waiting for one (HELLO shown), or gone (nobody answers:
+# messages to it bounce at once). A face is taken for gone when it has heard nothing for
+# GRACE, or when it has waited 2 x GRACE for a session while hearing its neighbour (who
+# then cannot hear it).
 up_mask: u8 = 0  # bit f: a session with the neighbour on face f is running
 seen_mask: u8 = 0  # bit f: no session yet, and we have seen the neighbour's HELLO
 gone_mask: u8 = 0  # bit f: nobody answers on face f
-bad_mask: u8 = 0  # bit f: face f is not in a working session, since bad_at[f]
-bad_at: u8[6] = 0  # millis256() when face f stopped working
+heard_mask: u8 = 0  # bit f: face f heard its neighbour in the last 200 ms (the SDK's expiry)
+silent_at: u8[6] = 0  # millis256() when face f last fell silent
 coin_state: u16 = 0  # a per-tile random sequence (seeded from the serial number)
 
 # --- per-face protocol state ------------------------------------------------------
-tx_code: u8[6] = 0  # the code we present on face f (0: idle)
+# tx_code[f] is the code on the wire while face f is in a session; outside one (where
+# nothing can be on the wire) it holds the millis256() when the face began to wait for
+# one: a byte of RAM per face is dear on a tile.
+tx_code: u8[6] = 0
 tx_wait: u8 = 0  # bit f: waiting for the neighbour's ack of tx_code[f]
 tx_release: u8 = 0  # bit f: we withdrew tx_code[f]; waiting for the ack to clear
 ack_mask: u8 = 0  # bit f: we acknowledged the neighbour's current message
@@ -92,27 +96,27 @@ def queue_take(face: u8) -> u8:
 
 
 def link_step(f: u8, bit: u8, now256: u8) -> None:
-    """Keep face f's link state: working, waiting for a session, or gone.
+    """Keep face f's link state: in a session, waiting for one, or gone.
 
-    A face that has no working session (the neighbour is silent, or no session
-    has started) gets GRACE to get one; after that it is gone: what waits for
-    it bounces. A gone face that hears somebody starts a new link from scratch.
+    A gone face that hears somebody starts a new link from scratch; a face that has heard
+    nothing for GRACE, or has waited twice that for a session, is gone: what waits for it
+    bounces.
     """
-    present: bool = not isValueReceivedOnFaceExpired(f)
-    if present:
+    if not isValueReceivedOnFaceExpired(f):
         if gone_mask & bit:
             gone_mask &= ~bit
-            bad_at[f] = now256
+            tx_code[f] = now256  # it waits for a session from now
+        heard_mask |= bit
         session(f, bit)
-    # After the session step, so a session that just ended starts its grace in this pass.
-    if present and up_mask & bit:
-        bad_mask &= ~bit
-    elif not bad_mask & bit:
-        bad_mask |= bit
-        bad_at[f] = now256
-    elif not gone_mask & bit and u8(now256 - bad_at[f]) > GRACE_UNITS:
-        link_end(f, bit)
-        gone_mask |= bit
+    elif heard_mask & bit:
+        heard_mask &= ~bit
+        silent_at[f] = now256
+    if not (gone_mask | (heard_mask & up_mask)) & bit:
+        silent: u8 = u8(now256 - silent_at[f])
+        if (not heard_mask & bit and silent > GRACE_UNITS) or (
+                not up_mask & bit and u8(now256 - tx_code[f]) > 2 * GRACE_UNITS):
+            link_end(f, bit, now256)
+            gone_mask |= bit
 
 
 def session(f: u8, bit: u8) -> None:
@@ -124,7 +128,7 @@ def session(f: u8, bit: u8) -> None:
         if up_mask & bit:
             if their_ack:
                 return  # the tail of the greeting that began this session
-            link_end(f, bit)  # the neighbour started over (it lost us): so do we
+            link_end(f, bit, millis256())  # the neighbour started over (it lost us): so do we
         seen_mask |= bit
         if their_ack:
             link_begin(f, bit)
@@ -139,27 +143,30 @@ def session(f: u8, bit: u8) -> None:
 def link_begin(f: u8, bit: u8) -> None:
     up_mask |= bit
     seen_mask &= ~bit
+    tx_code[f] = 0  # (it held when the face began to wait)
     on_neighbor_joined(f)
 
 
-def link_end(f: u8, bit: u8) -> None:
+def link_end(f: u8, bit: u8, now256: u8) -> None:
     """The session on face f is over: everything sent there and not known delivered bounces."""
     if up_mask & bit:
         on_neighbor_left(f)
     up_mask &= ~bit
     seen_mask &= ~bit
-    if tx_wait & bit:
-        bounce(tx_code[f], f)
+    if tx_wait & bit and tx_code[f] < FLOOD_CODE:
+        bounce(tx_code[f], f)  # (a flood's message is answered below)
     code: u8 = queue_take(f)
     for i in range(QUEUE_LEN):
         if code == 0:
             break
         bounce(code, f)
         code = queue_take(f)
-    tx_code[f] = 0
+    tx_code[f] = now256  # it waits for a new session from now
     tx_wait &= ~bit
     tx_release &= ~bit
     ack_mask &= ~bit
+    for j in range(N_FLOOD_CODES):
+        flood_out[j] &= ~bit
     for k in range(N_FLOODS):
         flood_answered(k, f)
 
@@ -188,7 +195,9 @@ def transmit() -> None:
         value: u8 = shown
         if up_mask & bit:
             if not (tx_wait | tx_release) & bit:
-                code: u8 = queue_take(f)
+                code: u8 = flood_take(bit)
+                if code == 0:
+                    code = queue_take(f)
                 if code != 0:
                     tx_code[f] = code
                     tx_wait |= bit
@@ -221,7 +230,7 @@ def unsettled() -> bool:
     and the SDK's probes keep them in step for as long as their clocks agree. A
     tile with such a face skips a frame now and then, at random, to break the step.
     """
-    return PROTOCOL and ((bad_mask & ~gone_mask) != 0 or gone_mask == 63)
+    return PROTOCOL and ((~(gone_mask | (heard_mask & up_mask)) & 63) != 0 or gone_mask == 63)
 
 
 def engine_quiet_until() -> u32:
@@ -248,11 +257,25 @@ def loop() -> None:
 
 # --- floods: the echo algorithm ---------------------------------------------------------
 # A wave enters a tile once (from its first sender, the parent), runs the
-# flood's handler, and goes on to every other linked face. A tile leaves the
-# wave when every face it sent to has answered (with the wave itself, or an
-# echo); it then echoes to its parent. The starter learns the wave is done.
+# flood's handler, and goes on to every other face that is not gone. Every wave is
+# answered by one echo: at once by a tile in the wave already, or by a tile it entered
+# once all of its own waves are answered. The starter learns the wave is done.
+# A flood's waves and echoes wait in per-face bits, not in the message queue: a full
+# queue never holds a flood up, and they go out before the queued messages of a face.
 flood_parent: u8[N_FLOODS] = 255  # the face the wave came from; STARTER: we started it; 255: none
 flood_waiting: u8[N_FLOODS] = 0  # faces that have not answered yet
+# flood_out[2k] bit f: the wave of flood k still has to go out of face f; flood_out[2k + 1]:
+# its echo (so flood_out[j] holds the message of code FLOOD_CODE + j).
+flood_out: u8[N_FLOOD_CODES] = 0
+
+
+def flood_take(bit: u8) -> u8:
+    """The code of the next flood message for the face of `bit` (taken), or 0."""
+    for j in range(N_FLOOD_CODES):
+        if flood_out[j] & bit:
+            flood_out[j] &= ~bit
+            return FLOOD_CODE + j
+    return 0
 
 
 def flood_start(k: u8) -> None:
@@ -262,14 +285,11 @@ def flood_start(k: u8) -> None:
 
 def flood_enter(k: u8, parent: u8) -> None:
     flood_parent[k] = parent
-    waiting: u8 = 0
-    bit: u8 = 1
-    for f in range(6):
-        if f != parent and not gone_mask & bit:
-            waiting |= bit
-            send_code(FLOOD_CODE + 2 * k, f)
-        bit <<= 1
+    waiting: u8 = ~gone_mask & 63
+    if parent != STARTER:
+        waiting &= ~(1 << parent)
     flood_waiting[k] = waiting
+    flood_out[2 * k] |= waiting
     on_flood(k)
     flood_check(k)
 
@@ -277,15 +297,15 @@ def flood_enter(k: u8, parent: u8) -> None:
 def flood_receive(k: u8, face: u8) -> None:
     if flood_parent[k] == 255:
         flood_enter(k, face)
-    elif flood_waiting[k] & (1 << face):
-        flood_answered(k, face)
     else:
-        # A wave started elsewhere meets ours: answer it so it can finish.
-        send_code(FLOOD_CODE + 2 * k + 1, face)
+        # We are in the wave already: answer it at once. Every wave gets exactly one echo
+        # (and only an echo answers a wave we sent): taking a wave that crosses ours for an
+        # answer would swallow the wave of a later flood of the same kind for ever.
+        flood_out[2 * k + 1] |= 1 << face
 
 
 def flood_answered(k: u8, face: u8) -> None:
-    """An echo came back, or the face can no longer answer (bounced, neighbour gone)."""
+    """An echo came back, or the face can no longer answer (its link ended)."""
     flood_waiting[k] &= ~(1 << face)
     flood_check(k)
 
@@ -297,7 +317,7 @@ def flood_check(k: u8) -> None:
         if parent == STARTER:
             on_flood_done(k)
         else:
-            send_code(FLOOD_CODE + 2 * k + 1, parent)
+            flood_out[2 * k + 1] |= 1 << parent
 
 
 # --- timers ----------------------------------------------------------------------------
@@ -355,6 +375,6 @@ def engine_idle() -> bool:
     if queue_len != 0 or (tx_wait | tx_release | ack_mask) != 0 or (~(up_mask | gone_mask) & 63) != 0:
         return False
     for k in range(N_FLOODS):
-        if flood_parent[k] != 255:
+        if flood_parent[k] != 255 or (flood_out[2 * k] | flood_out[2 * k + 1]) != 0:
             return False
     return True

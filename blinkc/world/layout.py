@@ -26,6 +26,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..programs import PROGRAMS
+from .clock import FRAME_US
 from .geometry import DIRECTION_NAMES, Pos, neighbour_pos
 from .syntax import (
     SourceError,
@@ -36,6 +38,7 @@ from .syntax import (
     check_name,
     did_you_mean,
     format_value,
+    parse_duration,
     parse_int,
     parse_key_value,
     parse_value,
@@ -113,8 +116,6 @@ Resolver = Callable[[TileSpec], Any]
 
 
 def builtin_programs() -> dict[str, type]:
-    from ..programs import PROGRAMS  # late: programs import the runtime only, but keep it lazy
-
     return dict(PROGRAMS)
 
 
@@ -144,9 +145,10 @@ def resolve_program(spec: TileSpec) -> Any:
 
 
 def make_program(spec: TileSpec, resolver: Resolver) -> Any:
-    """Resolve a spec's program, turning the resolver's complaint into a LayoutError."""
+    """Resolve a spec's program (its clock settings are the world's, not the program's),
+    turning the resolver's complaint into a LayoutError."""
     try:
-        return resolver(spec)
+        return resolver(clock_settings(spec)[0])
     except ProgramError as e:
         raise LayoutError(e.message, spec.where, e.hint) from None
 
@@ -193,11 +195,13 @@ class Layout:
 
     def build(self, world: World, resolver: Resolver = resolve_program) -> list[Tile]:
         """Power up every tile of the layout in `world`; returns the world's Tiles."""
+        clocks = [clock_settings(spec) for spec in self.tiles]
         programs = [make_program(spec, resolver) for spec in self.tiles]
         out = []
-        for spec, program in zip(self.tiles, programs, strict=True):
+        for (spec, (ppm, phase)), program in zip(clocks, programs, strict=True):
             try:
-                out.append(world.add_tile(spec.name, program, spec.pos, spec.rot))
+                out.append(world.add_tile(spec.name, program, spec.pos, spec.rot,
+                                          ppm=ppm, phase_us=phase))
             except WorldError as e:
                 raise LayoutError(str(e), spec.where) from None
         return out
@@ -219,6 +223,41 @@ class Layout:
             parts += [f"{k}={format_value(v)}" for k, v in t.params.items()]
             lines.append(" ".join(parts))
         return "\n".join(lines) + "\n"
+
+
+#: Tile settings that belong to the world, not to the tile's program: its clock.
+CLOCK_KEYS = ("clock", "phase")
+
+
+def clock_settings(spec: TileSpec) -> tuple[TileSpec, tuple[int | None, int | None]]:
+    """The spec without its clock settings, and them: `clock=+0.1%` (or `clock=-1000ppm`), the
+    tile's clock error; `phase=1.2ms`, where in the 7.7 ms display frame its passes fall."""
+    params = dict(spec.params)
+    ppm = phase = None
+    where = spec.where or Where()
+    if "clock" in params:
+        text = str(params.pop("clock")).strip()
+        try:
+            if text.endswith("ppm"):
+                ppm = int(text[:-3])
+            elif text.endswith("%"):
+                ppm = round(float(text[:-1]) * 10_000)
+            else:
+                raise ValueError(text)
+        except ValueError:
+            raise LayoutError(f"tile {spec.name!r}: bad clock {text!r}", where,
+                              "a clock error is clock=+0.1% or clock=-1000ppm") from None
+        if not -500_000 <= ppm <= 500_000:
+            raise LayoutError(f"tile {spec.name!r}: clock {text} is beyond ±50 %", where)
+    if "phase" in params:
+        text = str(params.pop("phase"))
+        phase = round(parse_duration(text, where, LayoutError, "phase") * 1000)
+        if not 0 <= phase < FRAME_US:
+            raise LayoutError(f"tile {spec.name!r}: phase {text} is not inside a frame", where,
+                              f"a phase is 0..{FRAME_US / 1000:g} ms")
+    if ppm is None and phase is None:
+        return spec, (None, None)
+    return replace(spec, params=params), (ppm, phase)
 
 
 def _game_path(game: str | None, layout_path: str | None) -> str | None:

@@ -355,15 +355,29 @@ class NativeWorld(World):
 
     # ------------------------------------------------------------- actions
     def add_tile(self, name: str, program: Any, pos: Any = None, rot: int = 0,
-                 api: Blinklib | None = None) -> Tile:
+                 api: Blinklib | None = None, ppm: int | None = None,
+                 phase_us: int | None = None) -> Tile:
         if self._w is not None and native_of(program) is None:
             raise WorldError(f"tile {name!r}: this world runs in the C++ core, which only runs "
                              f"native programs, not {type(program).__name__} (make the world "
                              f"with engine='python' to mix programs)")
         try:
-            return super().add_tile(name, program, pos, rot, api)
+            return super().add_tile(name, program, pos, rot, api, ppm, phase_us)
         finally:
             self._refresh()
+
+    def cut(self, name: str, face: int, ms: float) -> None:
+        self._python_only("cutting a link")
+        super().cut(name, face, ms)
+
+    def stall(self, name: str, ms: float) -> None:
+        self._python_only("stalling a tile")
+        super().stall(name, ms)
+
+    def _python_only(self, what: str) -> None:
+        if self._w is not None:
+            raise WorldError(f"{what} is done by the Python world only: run it with "
+                             "--world python (Cluster(..., world='python'))")
 
     def _joined(self, tile: Tile) -> None:
         if self._w is not None:

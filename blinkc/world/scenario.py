@@ -32,11 +32,13 @@ from .geometry import Pos, neighbour_pos
 from .layout import (
     Beside,
     Layout,
+    LayoutError,
     Place,
     ProgramError,
     Resolver,
     TileDraft,
     TileSpec,
+    clock_settings,
     parse_place,
     parse_rotation,
     parse_tile_words,
@@ -74,8 +76,11 @@ MAX_TIME_MS = 86_400_000.0
 GESTURES = ("click", "double", "multi", "long")
 BUTTON_ACTIONS = (*GESTURES, "press", "release")
 TILE_ACTIONS = ("add", "lift", "place", "rotate")
+#: What the protocol explorer does (docs/scenarios.md): lose one direction of a link for a
+#: while, keep a tile busy, make a game send a message or start a flood.
+HAND_ACTIONS = ("cut", "stall", "send", "flood")
 ALIASES = {"remove": "lift", "move": "place"}
-ACTION_WORDS = (*BUTTON_ACTIONS, *TILE_ACTIONS, *ALIASES, "at", "wait")
+ACTION_WORDS = (*BUTTON_ACTIONS, *TILE_ACTIONS, *HAND_ACTIONS, *ALIASES, "at", "wait")
 
 
 class ScenarioError(SourceError):
@@ -98,6 +103,12 @@ class Step:
     relative: bool = False
     #: The new tile of `add`.
     draft: TileDraft | None = None
+    #: `cut`: the face; `send`: the face the message goes out of.
+    face: int | None = None
+    #: `cut` and `stall`: how long.
+    duration_ms: float | None = None
+    #: `send`: the message, as `blinkc check --verbose` names it (Laser(2)); `flood`: the flood.
+    message: str | None = None
     #: Extra words for the description (durations, counts).
     detail: str = ""
     where: Where | None = field(default=None, compare=False)
@@ -122,6 +133,14 @@ class Step:
                 words.append(f"{self.rot:+d}" if self.relative else str(self.rot))
             elif self.action in ("place", "add"):
                 words.append(f"rot {self.rot}")
+        if self.action == "cut":
+            words += [str(self.face), "for", format_duration(self.duration_ms or 0)]
+        elif self.action == "stall":
+            words.append(format_duration(self.duration_ms or 0))
+        elif self.action == "send":
+            words += [str(self.message), str(self.face)]
+        elif self.action == "flood":
+            words.append(str(self.message))
         if self.detail:
             words.append(self.detail)
         return " ".join(words)
@@ -293,6 +312,42 @@ class Scenario:
         self.steps.append(step)
         return self
 
+    # ------------------------------------------------- the explorer's hand
+    def cut(self, name: str, face: int, ms: float, where: Where | None = None) -> Scenario:
+        """Lose every packet that leaves `face` of the tile for `ms` (one direction of a link)."""
+        where = where or caller_where()
+        self.steps.append(Step(self.cursor_ms, "cut", self._names([name], "cut", where),
+                               face=self._face(face, where),
+                               duration_ms=self._time(ms, "cut time", where), where=where))
+        return self
+
+    def stall(self, name: str, ms: float, where: Where | None = None) -> Scenario:
+        """Keep the tile busy `ms` longer in its next pass."""
+        where = where or caller_where()
+        self.steps.append(Step(self.cursor_ms, "stall", self._names([name], "stall", where),
+                               duration_ms=self._time(ms, "stall time", where), where=where))
+        return self
+
+    def send(self, name: str, message: str, face: int, where: Where | None = None) -> Scenario:
+        """Make the tile's game send `message` out of `face` (as a handler would)."""
+        where = where or caller_where()
+        self.steps.append(Step(self.cursor_ms, "send", self._names([name], "send", where),
+                               face=self._face(face, where), message=message, where=where))
+        return self
+
+    def flood(self, name: str, flood: str, where: Where | None = None) -> Scenario:
+        """Make the tile's game start `flood` (as a handler would)."""
+        where = where or caller_where()
+        self.steps.append(Step(self.cursor_ms, "flood", self._names([name], "flood", where),
+                               message=flood, where=where))
+        return self
+
+    @staticmethod
+    def _face(face: Any, where: Where) -> int:
+        if isinstance(face, bool) or not isinstance(face, int) or not 0 <= face <= 5:
+            raise ScenarioError(f"bad face {face!r}", where, "a face is 0..5")
+        return face
+
     @staticmethod
     def _rot(rot: Any, where: Where) -> int:
         if isinstance(rot, bool) or not isinstance(rot, int) or not 0 <= rot <= 5:
@@ -429,14 +484,17 @@ class _Planner:
                         None, step.where)
         spec = with_defaults(spec, self.layout)
         try:
+            spec, (ppm, phase) = clock_settings(spec)
             program = self.resolver(spec)
         except ProgramError as e:
+            raise ScenarioError(e.message, self._where(step), e.hint) from None
+        except LayoutError as e:
             raise ScenarioError(e.message, self._where(step), e.hint) from None
         self.tiles[draft.name] = _Tile(pos, spec.rot)
         world = self.world
 
         def add() -> None:
-            world.add_tile(spec.name, program, spec.pos, spec.rot)
+            world.add_tile(spec.name, program, spec.pos, spec.rot, ppm=ppm, phase_us=phase)
 
         return add
 
@@ -456,6 +514,50 @@ class _Planner:
             tile.rot = step.rot
         world, rot = self.world, step.rot
         return lambda: world.place(name, pos, rot)
+
+    def _cut(self, step: Step) -> Callable[[], None]:
+        name = step.tiles[0]
+        self._known(name, step)
+        world, face, ms = self.world, step.face, step.duration_ms
+        return lambda: world.cut(name, face, ms)  # type: ignore[arg-type]
+
+    def _stall(self, step: Step) -> Callable[[], None]:
+        name = step.tiles[0]
+        self._known(name, step)
+        world, ms = self.world, step.duration_ms
+        return lambda: world.stall(name, ms)  # type: ignore[arg-type]
+
+    def _send(self, step: Step) -> Callable[[], None]:
+        return self._game_action(step, "MESSAGES", "send", "message")
+
+    def _flood(self, step: Step) -> Callable[[], None]:
+        return self._game_action(step, "FLOODS", "start_flood", "flood")
+
+    def _game_action(self, step: Step, table: str, method: str, what: str) -> Callable[[], None]:
+        name = step.tiles[0]
+        self._known(name, step)
+        tile = self.world.tile(name)
+        known = getattr(tile.program, table, None)
+        if known is None:
+            raise ScenarioError(f"{step.action} {name}: the tile does not run a blinkc game on "
+                                "the Python backend", self._where(step),
+                                f"`{step.action}` drives a game's own {what}s (emulate GAME.py)")
+        if step.message not in known:
+            hint = did_you_mean(step.message or "", known) or (
+                f"its {what}s are: {', '.join(known) or 'none'}")
+            raise ScenarioError(f"the game has no {what} {step.message!r}", self._where(step),
+                                hint)
+        world, label, face = self.world, step.message, step.face
+
+        def act() -> None:
+            program = world.tile(name).program
+            if what == "message":
+                getattr(program, method)(label, face)
+            else:
+                getattr(program, method)(label)
+            world.touch(name)
+
+        return act
 
     def _rotate(self, step: Step) -> Callable[[], None]:
         name = step.tiles[0]
@@ -553,11 +655,39 @@ def _parse_action(sc: Scenario, words: Sequence[Word], where: Where) -> None:
         _parse_place(sc, word, rest, where)
     elif action == "rotate":
         _parse_rotate(sc, rest, where)
+    elif action in HAND_ACTIONS:
+        _parse_hand(sc, action, [w.text for w in rest], where)
     else:
         hint = did_you_mean(word, ACTION_WORDS) or (
             "steps are: at, wait, click, double, multi, long, press, release, "
-            "add, lift (remove), place (move), rotate")
+            "add, lift (remove), place (move), rotate, cut, stall, send, flood")
         raise ScenarioError(f"unknown action {word!r}", where, hint)
+
+
+_HAND_FORMS = {"cut": "cut TILE FACE for TIME", "stall": "stall TILE TIME",
+               "send": "send TILE MESSAGE FACE", "flood": "flood TILE FLOOD"}
+
+
+def _parse_hand(sc: Scenario, action: str, rest: list[str], where: Where) -> None:
+    form = _HAND_FORMS[action]
+    words = [w for w in rest if w not in ("for", "face", "out", "of")]
+    want = {"cut": 3, "stall": 2, "send": 3, "flood": 2}[action]
+    if len(words) != want:
+        raise ScenarioError(f"`{action}` takes {want} words", where, f"write {form}")
+    name = check_name(words[0], where, ScenarioError)
+    if action in ("cut", "send"):
+        face = parse_int(words[1] if action == "cut" else words[2])
+        if face is None:
+            raise ScenarioError(f"bad face {words[1] if action == 'cut' else words[2]!r}", where,
+                                f"a face is 0..5; write {form}")
+        if action == "cut":
+            sc.cut(name, face, parse_duration(words[2], where, ScenarioError, "cut time"), where)
+        else:
+            sc.send(name, words[1], face, where)
+    elif action == "stall":
+        sc.stall(name, parse_duration(words[1], where, ScenarioError, "stall time"), where)
+    else:
+        sc.flood(name, words[1], where)
 
 
 _OPTIONS = {"click": ("down",), "double": ("down", "gap"), "multi": ("down", "gap"),

@@ -125,6 +125,8 @@ class World:
         self._drop = self.faults.drop
         self._jitter_us = int(self.faults.jitter_ms * 1000)
         self.idle_skip = idle_skip
+        #: (tile index, face) -> world time (µs) until which packets leaving that face are lost.
+        self._cuts: dict[tuple[int, int], int] = {}
         #: Sleeping stops a tile's packets, and with them their fault draws: only without loss.
         self._may_sleep = self._drop == 0.0
         self.stats = {"passes": 0, "skipped": 0, "solo": 0, "packets": 0, "absorbed": 0,
@@ -132,9 +134,13 @@ class World:
 
     # ------------------------------------------------------------------ tiles
     def add_tile(self, name: str, program: Any, pos: Pos | None = None, rot: int = 0,
-                 api: Blinklib | None = None) -> Tile:
-        """Power up a new tile now, placed at `pos` (or held in the hand if None)."""
-        tile = self._new_tile(name, program, api)
+                 api: Blinklib | None = None, ppm: int | None = None,
+                 phase_us: int | None = None) -> Tile:
+        """Power up a new tile now, placed at `pos` (or held in the hand if None).
+
+        `ppm` and `phase_us` set the tile's clock error and the phase of its display
+        frames (by default both are drawn from the seed, within Faults.skew)."""
+        tile = self._new_tile(name, program, api, ppm, phase_us)
         self.tiles.append(tile)
         self._topology += 1
         self.by_name[name] = tile
@@ -145,14 +151,20 @@ class World:
         self._record(tile, "power", {"pos": list(pos) if pos else None, "rot": rot})
         return tile
 
-    def _new_tile(self, name: str, program: Any, api: Blinklib | None) -> Tile:
+    def _new_tile(self, name: str, program: Any, api: Blinklib | None, ppm: int | None = None,
+                  phase_us: int | None = None) -> Tile:
         """A tile record with its seeded clock, entropy and serial number (not yet in the world)."""
         if name in self.by_name:
             raise WorldError(f"there is already a tile named {name!r}")
+        if ppm is not None and not -500_000 <= ppm <= 500_000:
+            raise WorldError(f"a clock error of {ppm:,} ppm is beyond ±50 %")
         rng = random.Random(f"{self.seed}:tile:{name}")
         skew = self.faults.skew
-        ppm = round(rng.uniform(-skew, skew) * 1_000_000) if skew else 0
-        clock = Clock(ppm=ppm, frame_phase=rng.randrange(FRAME_US))
+        drawn = round(rng.uniform(-skew, skew) * 1_000_000) if skew else 0
+        phase = rng.randrange(FRAME_US)
+        clock = Clock(ppm=drawn if ppm is None else ppm,
+                      frame_phase=phase if phase_us is None else phase_us)
+        ppm = clock.ppm
         # Local time reads BOOT_MS (plus up to a frame) when the tile powers up now.
         boot_local = BOOT_MS * 1000 + rng.randrange(FRAME_US)
         clock.offset = boot_local - self.now * (1_000_000 + ppm) // 1_000_000
@@ -249,6 +261,32 @@ class World:
         if n is None:
             return None
         return n, facing_face(face, tile.rot, n.rot)
+
+    # -------------------------------------------------- a hand on the world
+    def cut(self, name: str, face: int, ms: float) -> None:
+        """Lose every packet that leaves `face` of the tile for the next `ms` (one direction of
+        one link: the explorer's asymmetric failures). Nothing sleeps from then on."""
+        tile = self.tile(name)
+        if not 0 <= face < FACE_COUNT:
+            raise WorldError(f"a face is 0..5, not {face}")
+        self._cuts[(tile.index, face)] = self.now + round(ms * 1000)
+        self._may_sleep = False
+        for t in self.tiles:
+            self._wake(t)
+
+    def touch(self, name: str) -> None:
+        """Something changed inside the tile's program from outside a pass (the explorer made
+        its game send a message): it runs its loop again instead of sleeping through it."""
+        tile = self.tile(name)
+        self._wake(tile)
+        tile.quiet_until = None
+        tile.loop_inputs = None
+
+    def stall(self, name: str, ms: float) -> None:
+        """Keep the tile's CPU busy `ms` longer in its next pass (it transmits that much later)."""
+        tile = self.tile(name)
+        self._wake(tile)
+        tile.api.extra_cpu_ms += max(0, round(ms))
 
     # ---------------------------------------------------------------- button
     def button(self, name: str, down: bool, at_ms: float | None = None) -> None:
@@ -461,6 +499,10 @@ class World:
         if link is None:
             return
         receiver, rface = link
+        if self._cuts and self._cuts.get((sender.index, face), -1) > start:
+            self.stats["dropped"] += 1
+            self._record(sender, "drop", {"face": face, "cut": True})
+            return
         if self._drop and self._fault_rng.random() < self._drop:
             self.stats["dropped"] += 1
             self._record(sender, "drop", {"face": face})

@@ -196,7 +196,7 @@ def test_ctrl_c_stops_a_long_run_of_sketches(sketches, tmp_path, world, trace):
     scenario.write_text("at 100ms click a\nat 200ms click b\n")
     assert_interrupted(*interrupt([sketches["Relay"], "-l", cluster, "-s", str(scenario),
                                    "--render-steps", "--world", world, "--time", "10000000s",
-                                   *(["--trace", os.devnull] if trace else [])]))
+                                   *(["--trace", str(tmp_path / "run.trace")] if trace else [])]))
 
 
 def test_ctrl_c_stops_a_long_run_of_python_tiles(tmp_path):

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from blinkc.referee import Piece, Ship
 from blinkc.testing import Cluster
 from blinkc.world import Faults
+
+from .referee import Piece, Ship
 
 GAME = Path(__file__).resolve().parents[2] / "firmware" / "pirates_lasers.py"
 DEEP_ORANGE_TAN_FACE = 0  # a Hull's face 0 shows tan (legal) or deep orange (illegal) when undamaged
@@ -43,9 +44,31 @@ class Game:
             for s in self.expected:
                 getattr(s, action)(pos)
 
+    def act_together(self, names: list[str]) -> None:
+        """Hazards pressed at the same moment: each shot deals its full damage."""
+        self.cluster.click_together(*names)
+        self.cluster.settle()
+        positions = [self.pos[n] for n in names]
+        self.expected = [s2 for s in self.expected for s2 in s.fire_together(positions)]
+
+    def lift(self, name: str) -> None:
+        self.cluster.lift(name)
+        for s in self.expected:
+            s.lift(name, self.pos[name])
+
+    def place(self, name: str, pos: tuple[int, int], rot: int | None = None) -> None:
+        """Put a lifted tile down; a sunk tile sinks what it is put against."""
+        self.cluster.place(name, pos, rot)
+        self.cluster.settle()
+        for s in self.expected:
+            s.place(name, pos, rot)
+        self.pos[name] = pos
+
     def view(self) -> dict:
+        """Every tile on the table, by place (a tile in the hand is not part of the ship)."""
+        world = self.cluster.world
         return {self.pos[n]: {k: st[k] for k in ("kind", "hp", "orient", "sunk")}
-                for n, st in self.cluster.states().items()}
+                for n, st in self.cluster.states().items() if world.tile(n).pos is not None}
 
     def agrees(self) -> bool:
         return self.view() in [s.view() for s in self.expected]

@@ -1,6 +1,14 @@
-"""Random legal ships for property tests (a hypothesis strategy)."""
+"""Random legal Pirates & Lasers ships: a hypothesis strategy and a seeded generator.
+
+Both build ships with the same rules (`ship_from`), choosing through a small
+chooser so hypothesis can shrink its choices and the soak bench can use a
+plain `random.Random`.
+"""
 
 from __future__ import annotations
+
+import random
+from typing import Any, Protocol
 
 from hypothesis import strategies as st
 
@@ -11,23 +19,59 @@ def neighbours(p):
     return [(p[0] + dq, p[1] + dr) for dq, dr in DIRECTIONS]
 
 
-@st.composite
-def legal_ships(draw, min_tiles: int = 3, max_tiles: int = 30):
+class Chooser(Protocol):
+    def integer(self, lo: int, hi: int) -> int: ...
+    def choice(self, options: list) -> Any: ...
+    def sample(self, population: list, k: int) -> list: ...
+
+
+class _Drawn:
+    """Choices drawn by hypothesis (so failing ships shrink)."""
+
+    def __init__(self, draw) -> None:
+        self.draw = draw
+
+    def integer(self, lo: int, hi: int) -> int:
+        return self.draw(st.integers(lo, hi))
+
+    def choice(self, options: list) -> Any:
+        return self.draw(st.sampled_from(options))
+
+    def sample(self, population: list, k: int) -> list:
+        return self.draw(st.lists(st.sampled_from(population), min_size=k, max_size=k, unique=True))
+
+
+class _Seeded:
+    """Choices from a seeded random.Random (the soak bench)."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def integer(self, lo: int, hi: int) -> int:
+        return self.rng.randint(lo, hi)
+
+    def choice(self, options: list) -> Any:
+        return self.rng.choice(options)
+
+    def sample(self, population: list, k: int) -> list:
+        return self.rng.sample(population, k)
+
+
+def ship_from(ch: Chooser, min_tiles: int = 3, max_tiles: int = 30) -> list[tuple]:
     """(name, pos, rot, settings) tuples for a connected ship with no weak link, where every
     Hazard and Redirector touches a Hull. Each new tile touches two tiles that touch each
     other, so no tile ever hangs on by a single edge."""
-    n = draw(st.integers(min_tiles, max_tiles))
+    n = ch.integer(min_tiles, max_tiles)
     cells = [(0, 0), (0, 1), (1, 0)]  # a triangle
     while len(cells) < n:
         taken = set(cells)
         options = sorted({c for p in cells for c in neighbours(p) if c not in taken
                           and _touches_a_pair(c, taken)})
-        cells.append(draw(st.sampled_from(options)))
+        cells.append(ch.choice(options))
     kinds = ["HULL"] * n
-    n_hazards = draw(st.integers(1, min(3, n - 2)))
-    n_redirectors = draw(st.integers(0, min(2, n - 1 - n_hazards)))
-    others = draw(st.lists(st.integers(0, n - 1), min_size=n_hazards + n_redirectors,
-                           max_size=n_hazards + n_redirectors, unique=True))
+    n_hazards = ch.integer(1, min(3, n - 2))
+    n_redirectors = ch.integer(0, min(2, n - 1 - n_hazards))
+    others = ch.sample(list(range(n)), n_hazards + n_redirectors)
     for i, idx in enumerate(others):
         kinds[idx] = "HAZARD" if i < n_hazards else "REDIRECTOR"
     for i, c in enumerate(cells):  # a Hazard or Redirector with no Hull next to it becomes a Hull
@@ -36,11 +80,20 @@ def legal_ships(draw, min_tiles: int = 3, max_tiles: int = 30):
             kinds[i] = "HULL"
     tiles = []
     for i, (c, kind) in enumerate(zip(cells, kinds, strict=True)):
-        settings = {"kind": kind, "orient": draw(st.integers(0, 5))}
+        settings = {"kind": kind, "orient": ch.integer(0, 5)}
         if kind == "HULL":
-            settings["hp"] = draw(st.integers(1, 5))
-        tiles.append((f"t{i}", c, draw(st.integers(0, 5)), settings))
+            settings["hp"] = ch.integer(1, 5)
+        tiles.append((f"t{i}", c, ch.integer(0, 5), settings))
     return tiles
+
+
+@st.composite
+def legal_ships(draw, min_tiles: int = 3, max_tiles: int = 30):
+    return ship_from(_Drawn(draw), min_tiles, max_tiles)
+
+
+def random_ship(rng: random.Random, min_tiles: int = 3, max_tiles: int = 30) -> list[tuple]:
+    return ship_from(_Seeded(rng), min_tiles, max_tiles)
 
 
 def _touches_a_pair(c, taken) -> bool:

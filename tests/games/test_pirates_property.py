@@ -14,30 +14,16 @@ from blinkc.world import Faults
 
 from .pirates import Game
 from .ships import legal_ships, turns
+from .soak import reset_counter
 
 EXAMPLES = int(os.environ.get("BLINKC_PROPERTY_EXAMPLES", "60"))
 COMMON = settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
-def count_resets(g):
-    """Count, per tile, how often the Reset flood's handler ran (a duplicate changes no state)."""
-    counts = dict.fromkeys(g.pos, 0)
-    for name in g.pos:
-        program = g.cluster.program(name)
-        real = program.f_reset
-
-        def counted(real=real, name=name):
-            counts[name] += 1
-            real()
-
-        program.f_reset = counted
-    return counts
-
-
 def play(tiles, actions, seed, faults=None):
     g = Game(tiles, seed=seed, faults=faults)
-    resets = count_resets(g)
+    resets = reset_counter(g)  # a duplicated reset changes no state: it is counted where it runs
     asked = 0
     for name, action in actions:
         g.act(name, action)

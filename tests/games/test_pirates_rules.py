@@ -278,3 +278,35 @@ def test_repair_shows_a_white_pulse():
     g.cluster.wait(520)
     assert channels(g.cluster.colors("b")[4])[0] > 20  # lightened toward white
     assert channels(WHITE) == (31, 31, 31)
+
+
+# --- a split ship ----------------------------------------------------------------------
+SPLIT = [("z", (0, -1), 0, {"kind": Z, "orient": 3}), ("c0", (0, 0), 0, {"hp": 1, "water": 15}),
+         ("c1", (1, -1), 0, {}), ("b0", (1, 0), 0, {"hp": 3, "water": 3}), ("b1", (0, 1), 0, {})]
+
+
+@pytest.mark.parametrize("away_ms", [300, 1500, 6000], ids=["moments", "within-grace", "beyond-grace"])
+def test_a_chunk_put_back_against_a_sunk_ship_sinks(away_ms):
+    # b0 and b1 are taken away; z sinks the rest (its beam floods c0); b0 and b1 come back,
+    # after a moment, within the links' grace, or after it: they sink too.
+    g = Game(SPLIT)
+    g.lift("b0")
+    g.lift("b1")
+    g.act("z")
+    g.check()
+    assert g.state("c0")["sunk"] and not g.state("b0")["sunk"]
+    g.cluster.wait(away_ms)
+    g.place("b0", (1, 0))
+    g.place("b1", (0, 1))
+    g.check()
+    assert all(g.state(n)["sunk"] for n in g.pos)
+    assert g.state("b0")["hp"] == 3  # sunk, not damaged
+
+
+def test_a_chunk_put_against_another_face_of_a_sunk_ship_sinks():
+    g = Game(SPLIT)
+    g.lift("b1")
+    g.act("z")
+    g.place("b1", (-1, 0))  # beside c0 now, where it never was
+    g.check()
+    assert g.state("b1")["sunk"]

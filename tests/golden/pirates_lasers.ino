@@ -26,6 +26,7 @@ static const uint8_t HELLO = 15;  // the code a face shows while it has no sessi
 static const uint8_t PROTOCOL = 1;  // the game sends messages or floods
 static const uint8_t RANDOMIZED = 1;  // the game calls randomize() at power-up
 static const uint8_t N_FLOODS = 2;  // floods the game declares
+static const uint8_t N_FLOOD_CODES = 4;  // a wave and an echo per flood
 static const uint8_t N_TIMERS = 2;  // timers the game declares
 static const uint8_t QUEUE_LEN = 12;  // messages that can wait for a busy face (a full queue bounces)
 static const uint8_t GRACE_UNITS = 15;  // a face without a working session is gone after 3,840-4,096 ms (in 256 ms units)
@@ -42,22 +43,23 @@ static uint8_t shots = 0;  // pirates_lasers.py:36: 0..255; shots a Hazard has f
 static uint8_t flash_faces = 0;  // pirates_lasers.py:37: 0..63; faces a beam passed through, flashed red
 
 // ---- Protocol engine state ------------------------------------------------------
-static uint8_t up_mask = 0;  // engine.py:28
-static uint8_t seen_mask = 0;  // engine.py:29
-static uint8_t gone_mask = 0;  // engine.py:30
-static uint8_t bad_mask = 0;  // engine.py:31
-static uint8_t bad_at[6];  // engine.py:32
-static uint16_t coin_state = 0;  // engine.py:33
-static uint8_t tx_code[6];  // engine.py:36
-static uint8_t tx_wait = 0;  // engine.py:37
-static uint8_t tx_release = 0;  // engine.py:38
-static uint8_t ack_mask = 0;  // engine.py:39
-static uint8_t queue[12];  // engine.py:42
-static uint8_t queue_len = 0;  // engine.py:43
-static uint8_t flood_parent[2] = {255, 255};  // engine.py:254
-static uint8_t flood_waiting[2];  // engine.py:255
-static uint8_t timer_on = 0;  // engine.py:304
-static uint16_t timer_end[2];  // engine.py:305
+static uint8_t up_mask = 0;  // engine.py:29
+static uint8_t seen_mask = 0;  // engine.py:30
+static uint8_t gone_mask = 0;  // engine.py:31
+static uint8_t heard_mask = 0;  // engine.py:32
+static uint8_t silent_at[6];  // engine.py:33
+static uint16_t coin_state = 0;  // engine.py:34
+static uint8_t tx_code[6];  // engine.py:40
+static uint8_t tx_wait = 0;  // engine.py:41
+static uint8_t tx_release = 0;  // engine.py:42
+static uint8_t ack_mask = 0;  // engine.py:43
+static uint8_t queue[12];  // engine.py:46
+static uint8_t queue_len = 0;  // engine.py:47
+static uint8_t flood_parent[2] = {255, 255};  // engine.py:265
+static uint8_t flood_waiting[2];  // engine.py:266
+static uint8_t flood_out[4];  // engine.py:269
+static uint8_t timer_on = 0;  // engine.py:324
+static uint16_t timer_end[2];  // engine.py:325
 
 // A constant colour as the tile's 16-bit pixel word (a reserved bit set to 1, then
 // 5 bits each of red, green and blue), so that it costs one 16-bit load.
@@ -101,11 +103,12 @@ static uint8_t queue_take(uint8_t face);
 static void link_step(uint8_t f, uint8_t bit, uint8_t now256);
 static void session(uint8_t f, uint8_t bit);
 static void link_begin(uint8_t f, uint8_t bit);
-static void link_end(uint8_t f, uint8_t bit);
+static void link_end(uint8_t f, uint8_t bit, uint8_t now256);
 static void handshake(uint8_t f, uint8_t bit, uint8_t code, uint8_t their_ack);
 static void transmit(void);
 static bool unsettled(void);
 __attribute__((unused)) static uint32_t engine_quiet_until(void);
+static uint8_t flood_take(uint8_t bit);
 static void flood_start(uint8_t k);
 static void flood_enter(uint8_t k, uint8_t parent);
 static void flood_receive(uint8_t k, uint8_t face);
@@ -120,7 +123,6 @@ __attribute__((unused)) static uint8_t engine_links(void);
 __attribute__((unused)) static bool engine_idle(void);
 static void buttons(void);
 static void deliver(uint8_t code, uint8_t face);
-static void bounce(uint8_t code, uint8_t face);
 static void on_flood(uint8_t k);
 static void on_neighbor_joined(uint8_t face);
 static bool neighbor_hull(uint8_t face);
@@ -343,354 +345,362 @@ static void helper_gain_hp(void) {
     }
 }
 
-// The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [engine.py:46]
+// The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [engine.py:50]
 static uint8_t millis256(void) {
-    return ((uint16_t)millis() >> 8);  // engine.py:48
+    return ((uint16_t)millis() >> 8);  // engine.py:52
 }
 
-// One toss: the SDK's random numbers when the game randomizes them, else one step of a  [engine.py:61]
+// One toss: the SDK's random numbers when the game randomizes them, else one step of a  [engine.py:65]
 static bool coin(void) {
     uint8_t heads = 0;
-    return (((uint8_t)randomWord() & 1) != 0);  // engine.py:65
-    heads = ((uint8_t)coin_state & 1);  // engine.py:66
-    coin_state = (coin_state >> 1);  // engine.py:67
-    if (heads != 0) {  // engine.py:68
-        coin_state = (coin_state ^ 46080U);  // engine.py:69
+    return (((uint8_t)randomWord() & 1) != 0);  // engine.py:69
+    heads = ((uint8_t)coin_state & 1);  // engine.py:70
+    coin_state = (coin_state >> 1);  // engine.py:71
+    if (heads != 0) {  // engine.py:72
+        coin_state = (coin_state ^ 46080U);  // engine.py:73
     }
-    return (heads != 0);  // engine.py:70
+    return (heads != 0);  // engine.py:74
 }
 
-// Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:73]
+// Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:77]
 static void send_code(uint8_t code, uint8_t face) {
-    if ((((gone_mask >> face) & 1) != 0) || (queue_len >= 12)) {  // engine.py:75
-        bounce(code, face);  // engine.py:76
-        return;  // engine.py:77
+    if ((((gone_mask >> face) & 1) != 0) || (queue_len >= 12)) {  // engine.py:79
+        return;  // engine.py:81
     }
-    queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:78
-    queue_len = (uint8_t)(queue_len + 1);  // engine.py:79
+    queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:82
+    queue_len = (uint8_t)(queue_len + 1);  // engine.py:83
 }
 
-// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:82]
+// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:86]
 static uint8_t queue_take(uint8_t face) {
     uint8_t i = 0;
     uint8_t i_end = 0;
     uint8_t entry = 0;
     uint8_t j = 0;
     uint8_t j_end = 0;
-    i_end = queue_len;  // engine.py:84
+    i_end = queue_len;  // engine.py:88
     for (i = 0; i < i_end; i++) {
-        entry = queue[i];  // engine.py:85
-        if ((entry >> 5) == face) {  // engine.py:86
-            queue_len = (uint8_t)(queue_len - 1);  // engine.py:87
-            j_end = queue_len;  // engine.py:88
+        entry = queue[i];  // engine.py:89
+        if ((entry >> 5) == face) {  // engine.py:90
+            queue_len = (uint8_t)(queue_len - 1);  // engine.py:91
+            j_end = queue_len;  // engine.py:92
             for (j = i; j < j_end; j++) {
-                queue[j] = queue[(uint8_t)(j + 1)];  // engine.py:89
+                queue[j] = queue[(uint8_t)(j + 1)];  // engine.py:93
             }
-            return (entry & 31);  // engine.py:90
+            return (entry & 31);  // engine.py:94
         }
     }
-    return 0;  // engine.py:91
+    return 0;  // engine.py:95
 }
 
-// Keep face f's link state: working, waiting for a session, or gone.  [engine.py:94]
+// Keep face f's link state: in a session, waiting for one, or gone.  [engine.py:98]
 static void link_step(uint8_t f, uint8_t bit, uint8_t now256) {
-    bool present = 0;
-    present = (!isValueReceivedOnFaceExpired(f));  // engine.py:101
-    if (present) {  // engine.py:102
-        if ((gone_mask & bit) != 0) {  // engine.py:103
-            gone_mask = (gone_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:104
-            bad_at[f] = now256;  // engine.py:105
+    uint8_t silent = 0;
+    if (!isValueReceivedOnFaceExpired(f)) {  // engine.py:105
+        if ((gone_mask & bit) != 0) {  // engine.py:106
+            gone_mask = (gone_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:107
+            tx_code[f] = now256;  // engine.py:108
         }
-        session(f, bit);  // engine.py:106
+        heard_mask = (heard_mask | bit);  // engine.py:109
+        session(f, bit);  // engine.py:110
+    } else if ((heard_mask & bit) != 0) {  // engine.py:111
+        heard_mask = (heard_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:112
+        silent_at[f] = now256;  // engine.py:113
     }
-    if (present && ((up_mask & bit) != 0)) {  // engine.py:108
-        bad_mask = (bad_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:109
-    } else if ((bad_mask & bit) == 0) {  // engine.py:110
-        bad_mask = (bad_mask | bit);  // engine.py:111
-        bad_at[f] = now256;  // engine.py:112
-    } else if (((gone_mask & bit) == 0) && ((uint8_t)(now256 - bad_at[f]) > 15)) {  // engine.py:113
-        link_end(f, bit);  // engine.py:114
-        gone_mask = (gone_mask | bit);  // engine.py:115
+    if (((gone_mask | (heard_mask & up_mask)) & bit) == 0) {  // engine.py:114
+        silent = (uint8_t)(now256 - silent_at[f]);  // engine.py:115
+        if ((((heard_mask & bit) == 0) && (silent > 15)) || (((up_mask & bit) == 0) && ((uint8_t)(now256 - tx_code[f]) > 30))) {  // engine.py:116
+            link_end(f, bit, now256);  // engine.py:118
+            gone_mask = (gone_mask | bit);  // engine.py:119
+        }
     }
 }
 
-// Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:118]
+// Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:122]
 static void session(uint8_t f, uint8_t bit) {
     uint8_t value = 0;
     uint8_t code = 0;
     uint8_t their_ack = 0;
-    value = getLastValueReceivedOnFace(f);  // engine.py:120
-    code = ((value >> 1) & 15);  // engine.py:121
-    their_ack = ((value >> 5) & 1);  // engine.py:122
-    if (code == 15) {  // engine.py:123
-        if ((up_mask & bit) != 0) {  // engine.py:124
-            if (their_ack != 0) {  // engine.py:125
-                return;  // engine.py:126
+    value = getLastValueReceivedOnFace(f);  // engine.py:124
+    code = ((value >> 1) & 15);  // engine.py:125
+    their_ack = ((value >> 5) & 1);  // engine.py:126
+    if (code == 15) {  // engine.py:127
+        if ((up_mask & bit) != 0) {  // engine.py:128
+            if (their_ack != 0) {  // engine.py:129
+                return;  // engine.py:130
             }
-            link_end(f, bit);  // engine.py:127
+            link_end(f, bit, millis256());  // engine.py:131
         }
-        seen_mask = (seen_mask | bit);  // engine.py:128
-        if (their_ack != 0) {  // engine.py:129
-            link_begin(f, bit);  // engine.py:130
+        seen_mask = (seen_mask | bit);  // engine.py:132
+        if (their_ack != 0) {  // engine.py:133
+            link_begin(f, bit);  // engine.py:134
         }
-        return;  // engine.py:131
+        return;  // engine.py:135
     }
-    if ((up_mask & bit) == 0) {  // engine.py:132
-        if ((seen_mask & bit) == 0) {  // engine.py:133
-            return;  // engine.py:134
+    if ((up_mask & bit) == 0) {  // engine.py:136
+        if ((seen_mask & bit) == 0) {  // engine.py:137
+            return;  // engine.py:138
         }
-        link_begin(f, bit);  // engine.py:135
+        link_begin(f, bit);  // engine.py:139
     }
-    handshake(f, bit, code, their_ack);  // engine.py:136
+    handshake(f, bit, code, their_ack);  // engine.py:140
 }
 
-// [engine.py:139]
+// [engine.py:143]
 static void link_begin(uint8_t f, uint8_t bit) {
-    up_mask = (up_mask | bit);  // engine.py:140
-    seen_mask = (seen_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:141
-    on_neighbor_joined(f);  // engine.py:142
+    up_mask = (up_mask | bit);  // engine.py:144
+    seen_mask = (seen_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:145
+    tx_code[f] = 0;  // engine.py:146
+    on_neighbor_joined(f);  // engine.py:147
 }
 
-// The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:145]
-static void link_end(uint8_t f, uint8_t bit) {
+// The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:150]
+static void link_end(uint8_t f, uint8_t bit, uint8_t now256) {
     uint8_t code = 0;
     uint8_t i = 0;
+    uint8_t j = 0;
     uint8_t k = 0;
-    up_mask = (up_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:149
-    seen_mask = (seen_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:150
-    if ((tx_wait & bit) != 0) {  // engine.py:151
-        bounce(tx_code[f], f);  // engine.py:152
-    }
-    code = queue_take(f);  // engine.py:153
-    for (i = 0; i < 12; i++) {  // engine.py:154
-        if (code == 0) {  // engine.py:155
-            break;  // engine.py:156
+    up_mask = (up_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:154
+    seen_mask = (seen_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:155
+    code = queue_take(f);  // engine.py:158
+    for (i = 0; i < 12; i++) {  // engine.py:159
+        if (code == 0) {  // engine.py:160
+            break;  // engine.py:161
         }
-        bounce(code, f);  // engine.py:157
-        code = queue_take(f);  // engine.py:158
+        code = queue_take(f);  // engine.py:163
     }
-    tx_code[f] = 0;  // engine.py:159
-    tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:160
-    tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:161
-    ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:162
-    for (k = 0; k < 2; k++) {  // engine.py:163
-        flood_answered(k, f);  // engine.py:164
+    tx_code[f] = now256;  // engine.py:164
+    tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:165
+    tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:166
+    ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:167
+    for (j = 0; j < 4; j++) {  // engine.py:168
+        flood_out[j] = (flood_out[j] & (uint8_t)((int16_t)(~bit)));  // engine.py:169
+    }
+    for (k = 0; k < 2; k++) {  // engine.py:170
+        flood_answered(k, f);  // engine.py:171
     }
 }
 
-// Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:167]
+// Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:174]
 static void handshake(uint8_t f, uint8_t bit, uint8_t code, uint8_t their_ack) {
-    if (code == 0) {  // engine.py:169
-        ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:170
-    } else if ((ack_mask & bit) == 0) {  // engine.py:171
-        ack_mask = (ack_mask | bit);  // engine.py:172
-        deliver(code, f);  // engine.py:173
+    if (code == 0) {  // engine.py:176
+        ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:177
+    } else if ((ack_mask & bit) == 0) {  // engine.py:178
+        ack_mask = (ack_mask | bit);  // engine.py:179
+        deliver(code, f);  // engine.py:180
     }
-    if ((tx_wait & bit) != 0) {  // engine.py:174
-        if (their_ack != 0) {  // engine.py:175
-            tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:176
-            tx_release = (tx_release | bit);  // engine.py:177
-            tx_code[f] = 0;  // engine.py:178
+    if ((tx_wait & bit) != 0) {  // engine.py:181
+        if (their_ack != 0) {  // engine.py:182
+            tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:183
+            tx_release = (tx_release | bit);  // engine.py:184
+            tx_code[f] = 0;  // engine.py:185
         }
-    } else if (their_ack == 0) {  // engine.py:179
-        tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:180
+    } else if (their_ack == 0) {  // engine.py:186
+        tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:187
     }
 }
 
-// Present a queued message on every idle face in session, then publish the face values.  [engine.py:183]
+// Present a queued message on every idle face in session, then publish the face values.  [engine.py:190]
 static void transmit(void) {
     uint8_t shown = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
     uint8_t value = 0;
     uint8_t code = 0;
-    shown = broadcast_bits();  // engine.py:185
-    bit = 1;  // engine.py:186
-    for (f = 0; f < 6; f++) {  // engine.py:187
-        value = shown;  // engine.py:188
-        if ((up_mask & bit) != 0) {  // engine.py:189
-            if (((tx_wait | tx_release) & bit) == 0) {  // engine.py:190
-                code = queue_take(f);  // engine.py:191
-                if (code != 0) {  // engine.py:192
-                    tx_code[f] = code;  // engine.py:193
-                    tx_wait = (tx_wait | bit);  // engine.py:194
+    shown = broadcast_bits();  // engine.py:192
+    bit = 1;  // engine.py:193
+    for (f = 0; f < 6; f++) {  // engine.py:194
+        value = shown;  // engine.py:195
+        if ((up_mask & bit) != 0) {  // engine.py:196
+            if (((tx_wait | tx_release) & bit) == 0) {  // engine.py:197
+                code = flood_take(bit);  // engine.py:198
+                if (code == 0) {  // engine.py:199
+                    code = queue_take(f);  // engine.py:200
+                }
+                if (code != 0) {  // engine.py:201
+                    tx_code[f] = code;  // engine.py:202
+                    tx_wait = (tx_wait | bit);  // engine.py:203
                 }
             }
-            value = (uint8_t)(value | (tx_code[f] << 1));  // engine.py:195
-            if ((ack_mask & bit) != 0) {  // engine.py:196
-                value = (value | 32);  // engine.py:197
+            value = (uint8_t)(value | (tx_code[f] << 1));  // engine.py:204
+            if ((ack_mask & bit) != 0) {  // engine.py:205
+                value = (value | 32);  // engine.py:206
             }
         } else {
-            value = (value | 30);  // engine.py:199
-            if ((seen_mask & bit) != 0) {  // engine.py:200
-                value = (value | 32);  // engine.py:201
+            value = (value | 30);  // engine.py:208
+            if ((seen_mask & bit) != 0) {  // engine.py:209
+                value = (value | 32);  // engine.py:210
             }
         }
-        setValueSentOnFace(value, f);  // engine.py:202
-        bit = (uint8_t)(bit << 1);  // engine.py:203
+        setValueSentOnFace(value, f);  // engine.py:211
+        bit = (uint8_t)(bit << 1);  // engine.py:212
     }
 }
 
-// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:217]
+// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:226]
 static bool unsettled(void) {
-    return ((((int16_t)(bad_mask & ((int16_t)(~gone_mask)))) != 0) || (gone_mask == 63));  // engine.py:224
+    return ((((int16_t)(((int16_t)(~(gone_mask | (heard_mask & up_mask)))) & 63)) != 0) || (gone_mask == 63));  // engine.py:233
 }
 
-// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:227]
+// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:236]
 __attribute__((unused)) static uint32_t engine_quiet_until(void) {
-    if (unsettled()) {  // engine.py:229
-        return 0;  // engine.py:230
+    if (unsettled()) {  // engine.py:238
+        return 0;  // engine.py:239
     }
-    return timers_quiet_until();  // engine.py:231
+    return timers_quiet_until();  // engine.py:240
 }
 
-// [engine.py:234]
+// [engine.py:243]
 void loop(void) {
     uint8_t now256 = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
-    now256 = millis256();  // engine.py:236
-    bit = 1;  // engine.py:237
-    for (f = 0; f < 6; f++) {  // engine.py:238
-        link_step(f, bit, now256);  // engine.py:239
-        bit = (uint8_t)(bit << 1);  // engine.py:240
+    now256 = millis256();  // engine.py:245
+    bit = 1;  // engine.py:246
+    for (f = 0; f < 6; f++) {  // engine.py:247
+        link_step(f, bit, now256);  // engine.py:248
+        bit = (uint8_t)(bit << 1);  // engine.py:249
     }
-    buttons();  // engine.py:241
-    timers();  // engine.py:242
-    transmit();  // engine.py:243
-    display();  // engine.py:244
-    if (unsettled() && coin()) {  // engine.py:245
-        blinkc_skip_frame();  // engine.py:246
+    buttons();  // engine.py:250
+    timers();  // engine.py:251
+    transmit();  // engine.py:252
+    display();  // engine.py:253
+    if (unsettled() && coin()) {  // engine.py:254
+        blinkc_skip_frame();  // engine.py:255
     }
 }
 
-// [engine.py:258]
+// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:272]
+static uint8_t flood_take(uint8_t bit) {
+    uint8_t j = 0;
+    for (j = 0; j < 4; j++) {  // engine.py:274
+        if ((flood_out[j] & bit) != 0) {  // engine.py:275
+            flood_out[j] = (flood_out[j] & (uint8_t)((int16_t)(~bit)));  // engine.py:276
+            return (uint8_t)(6 + j);  // engine.py:277
+        }
+    }
+    return 0;  // engine.py:278
+}
+
+// [engine.py:281]
 static void flood_start(uint8_t k) {
-    if (flood_parent[k] == 255) {  // engine.py:259
-        flood_enter(k, 7);  // engine.py:260
+    if (flood_parent[k] == 255) {  // engine.py:282
+        flood_enter(k, 7);  // engine.py:283
     }
 }
 
-// [engine.py:263]
+// [engine.py:286]
 static void flood_enter(uint8_t k, uint8_t parent) {
     uint8_t waiting = 0;
-    uint8_t bit = 0;
-    uint8_t f = 0;
-    flood_parent[k] = parent;  // engine.py:264
-    waiting = 0;  // engine.py:265
-    bit = 1;  // engine.py:266
-    for (f = 0; f < 6; f++) {  // engine.py:267
-        if ((f != parent) && ((gone_mask & bit) == 0)) {  // engine.py:268
-            waiting = (waiting | bit);  // engine.py:269
-            send_code((uint8_t)(6 + (uint8_t)(2 * k)), f);  // engine.py:270
-        }
-        bit = (uint8_t)(bit << 1);  // engine.py:271
+    flood_parent[k] = parent;  // engine.py:287
+    waiting = ((uint8_t)((int16_t)(~gone_mask)) & 63);  // engine.py:288
+    if (parent != 7) {  // engine.py:289
+        waiting = (waiting & (uint8_t)((int16_t)(~((int16_t)(1U * 1 << parent)))));  // engine.py:290
     }
-    flood_waiting[k] = waiting;  // engine.py:272
-    on_flood(k);  // engine.py:273
-    flood_check(k);  // engine.py:274
+    flood_waiting[k] = waiting;  // engine.py:291
+    flood_out[(uint8_t)(2 * k)] = (flood_out[(uint8_t)(2 * k)] | waiting);  // engine.py:292
+    on_flood(k);  // engine.py:293
+    flood_check(k);  // engine.py:294
 }
 
-// [engine.py:277]
+// [engine.py:297]
 static void flood_receive(uint8_t k, uint8_t face) {
-    if (flood_parent[k] == 255) {  // engine.py:278
-        flood_enter(k, face);  // engine.py:279
-    } else if ((flood_waiting[k] & (uint8_t)(1 << face)) != 0) {  // engine.py:280
-        flood_answered(k, face);  // engine.py:281
+    if (flood_parent[k] == 255) {  // engine.py:298
+        flood_enter(k, face);  // engine.py:299
     } else {
-        send_code((uint8_t)((uint8_t)(6 + (uint8_t)(2 * k)) + 1), face);  // engine.py:284
+        flood_out[(uint8_t)((uint8_t)(2 * k) + 1)] = (flood_out[(uint8_t)((uint8_t)(2 * k) + 1)] | (uint8_t)(1 << face));  // engine.py:304
     }
 }
 
-// An echo came back, or the face can no longer answer (bounced, neighbour gone).  [engine.py:287]
+// An echo came back, or the face can no longer answer (its link ended).  [engine.py:307]
 static void flood_answered(uint8_t k, uint8_t face) {
-    flood_waiting[k] = (flood_waiting[k] & (uint8_t)((int16_t)(~(uint8_t)(1 << face))));  // engine.py:289
-    flood_check(k);  // engine.py:290
+    flood_waiting[k] = (flood_waiting[k] & (uint8_t)((int16_t)(~(uint8_t)(1 << face))));  // engine.py:309
+    flood_check(k);  // engine.py:310
 }
 
-// [engine.py:293]
+// [engine.py:313]
 static void flood_check(uint8_t k) {
     uint8_t parent = 0;
-    parent = flood_parent[k];  // engine.py:294
-    if ((parent != 255) && (flood_waiting[k] == 0)) {  // engine.py:295
-        flood_parent[k] = 255;  // engine.py:296
-        if (parent == 7) {  // engine.py:297
+    parent = flood_parent[k];  // engine.py:314
+    if ((parent != 255) && (flood_waiting[k] == 0)) {  // engine.py:315
+        flood_parent[k] = 255;  // engine.py:316
+        if (parent == 7) {  // engine.py:317
         } else {
-            send_code((uint8_t)((uint8_t)(6 + (uint8_t)(2 * k)) + 1), parent);  // engine.py:300
+            flood_out[(uint8_t)((uint8_t)(2 * k) + 1)] = (uint8_t)((int16_t)(flood_out[(uint8_t)((uint8_t)(2 * k) + 1)] | ((int16_t)(1U * 1 << parent))));  // engine.py:320
         }
     }
 }
 
-// [engine.py:308]
+// [engine.py:328]
 static void timer_start(uint8_t k, uint16_t ms) {
-    timer_end[k] = ((uint16_t)(1U * (uint16_t)millis() + ms));  // engine.py:309
-    timer_on = (timer_on | (uint8_t)(1 << k));  // engine.py:310
-}
-
-// [engine.py:317]
-static bool timer_running(uint8_t k) {
-    return (((timer_on >> k) & 1) != 0);  // engine.py:318
-}
-
-// [engine.py:321]
-__attribute__((unused)) static uint16_t timer_remaining(uint8_t k) {
-    int16_t left = 0;
-    if (((timer_on >> k) & 1) == 0) {  // engine.py:322
-        return 0;  // engine.py:323
-    }
-    left = (int16_t)((uint16_t)(1U * timer_end[k] - (uint16_t)millis()));  // engine.py:324
-    if (left < 0) {  // engine.py:325
-        return 0;  // engine.py:326
-    }
-    return (uint16_t)left;  // engine.py:327
-}
-
-// [engine.py:330]
-static void timers(void) {
-    uint8_t k = 0;
-    uint8_t k_bit = 0;
-    for (k = 0, k_bit = 1; k < 2; k++, k_bit <<= 1) {  // engine.py:331
-        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)(1U * (uint16_t)millis() - timer_end[k])) >= 0)) {  // engine.py:332
-            timer_on = (timer_on & (uint8_t)((int16_t)(~k_bit)));  // engine.py:333
-        }
-    }
+    timer_end[k] = ((uint16_t)(1U * (uint16_t)millis() + ms));  // engine.py:329
+    timer_on = (timer_on | (uint8_t)(1 << k));  // engine.py:330
 }
 
 // [engine.py:337]
+static bool timer_running(uint8_t k) {
+    return (((timer_on >> k) & 1) != 0);  // engine.py:338
+}
+
+// [engine.py:341]
+__attribute__((unused)) static uint16_t timer_remaining(uint8_t k) {
+    int16_t left = 0;
+    if (((timer_on >> k) & 1) == 0) {  // engine.py:342
+        return 0;  // engine.py:343
+    }
+    left = (int16_t)((uint16_t)(1U * timer_end[k] - (uint16_t)millis()));  // engine.py:344
+    if (left < 0) {  // engine.py:345
+        return 0;  // engine.py:346
+    }
+    return (uint16_t)left;  // engine.py:347
+}
+
+// [engine.py:350]
+static void timers(void) {
+    uint8_t k = 0;
+    uint8_t k_bit = 0;
+    for (k = 0, k_bit = 1; k < 2; k++, k_bit <<= 1) {  // engine.py:351
+        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)(1U * (uint16_t)millis() - timer_end[k])) >= 0)) {  // engine.py:352
+            timer_on = (timer_on & (uint8_t)((int16_t)(~k_bit)));  // engine.py:353
+        }
+    }
+}
+
+// [engine.py:357]
 __attribute__((unused)) static uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
     uint8_t k = 0;
     uint8_t k_bit = 0;
     uint32_t ends = 0;
-    until = 4294967295UL;  // engine.py:338
-    for (k = 0, k_bit = 1; k < 2; k++, k_bit <<= 1) {  // engine.py:339
-        if ((timer_on & k_bit) != 0) {  // engine.py:340
-            ends = ((uint32_t)(1UL * millis() + timer_remaining(k)));  // engine.py:341
-            if (ends < until) {  // engine.py:342
-                until = ends;  // engine.py:343
+    until = 4294967295UL;  // engine.py:358
+    for (k = 0, k_bit = 1; k < 2; k++, k_bit <<= 1) {  // engine.py:359
+        if ((timer_on & k_bit) != 0) {  // engine.py:360
+            ends = ((uint32_t)(1UL * millis() + timer_remaining(k)));  // engine.py:361
+            if (ends < until) {  // engine.py:362
+                until = ends;  // engine.py:363
             }
         }
     }
-    return until;  // engine.py:344
+    return until;  // engine.py:364
 }
 
-// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:347]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:367]
 __attribute__((unused)) static uint8_t engine_links(void) {
-    return up_mask;  // engine.py:349
+    return up_mask;  // engine.py:369
 }
 
-// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:352]
+// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:372]
 __attribute__((unused)) static bool engine_idle(void) {
     uint8_t k = 0;
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((int16_t)(((int16_t)(~(up_mask | gone_mask))) & 63)) != 0)) {  // engine.py:355
-        return false;  // engine.py:356
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((int16_t)(((int16_t)(~(up_mask | gone_mask))) & 63)) != 0)) {  // engine.py:375
+        return false;  // engine.py:376
     }
-    for (k = 0; k < 2; k++) {  // engine.py:357
-        if (flood_parent[k] != 255) {  // engine.py:358
-            return false;  // engine.py:359
+    for (k = 0; k < 2; k++) {  // engine.py:377
+        if ((flood_parent[k] != 255) || ((flood_out[(uint8_t)(2 * k)] | flood_out[(uint8_t)((uint8_t)(2 * k) + 1)]) != 0)) {  // engine.py:378
+            return false;  // engine.py:379
         }
     }
-    return true;  // engine.py:360
+    return true;  // engine.py:380
 }
 
 // Run the handlers of the button events the game uses.  [generated by blinkc]
@@ -719,16 +729,6 @@ static void deliver(uint8_t code, uint8_t face) {
             flood_answered(((uint8_t)(code - 6) >> 1), face);
         } else {
             flood_receive(((uint8_t)(code - 6) >> 1), face);
-        }
-    }
-}
-
-// A message could not be delivered out of `face`: nobody is there.  [generated by blinkc]
-static void bounce(uint8_t code, uint8_t face) {
-    if (code >= 6) {  // pirates_lasers.py:44
-        if (((uint8_t)(code - 6) & 1) != 0) {
-        } else {
-            flood_answered(((uint8_t)(code - 6) >> 1), face);
         }
     }
 }

@@ -19,7 +19,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
-from .world.geometry import DIRECTIONS, Pos
+from blinkc.world.geometry import DIRECTIONS, Pos
 
 HULL, HAZARD, REDIRECTOR = "HULL", "HAZARD", "REDIRECTOR"
 KINDS = (HULL, HAZARD, REDIRECTOR)
@@ -28,7 +28,7 @@ REPAIR_FACE = 5
 #: A beam ends at the Redirector that would bend it once more than this.
 MAX_BENDS = 3
 
-#: A beam in flight: it leaves `pos` out of the local face `out`, having bent `bends` times.
+#: A beam in flight: it leaves `pos` out of the local face `out`, and may bend `left` more times.
 Beam = tuple[Pos, int, int]
 
 
@@ -49,6 +49,8 @@ class Ship:
     """Pieces on the lattice by position."""
 
     pieces: dict[Pos, Piece] = field(default_factory=dict)
+    #: Pieces lifted off the lattice, by a name of the caller's choosing.
+    held: dict[str, Piece] = field(default_factory=dict)
     #: What happened (for test failure messages).
     log: list[str] = field(default_factory=list)
 
@@ -126,48 +128,60 @@ class Ship:
         return self.fire_together([pos])
 
     def fire_together(self, hazards: list[Pos]) -> list[Ship]:
-        """Hazards pressed at once (or while each other's beams fly): every outcome."""
-        ship = copy.deepcopy(self)
-        beams: list[Beam] = []
-        for pos in hazards:
-            hazard = ship.pieces[pos]
-            if hazard.sunk or hazard.kind != HAZARD:
-                continue
-            beams += [(pos, (hazard.orient + 2 * b) % 6, 0) for b in range(3)]
-            hazard.orient = (hazard.orient + 1) % 6
+        """Hazards pressed at once (or while each other's beams fly): every outcome.
+
+        Each Hazard fires when its click is recognised, which on a tile of its own can come
+        a little before or after the others' beams have moved on; a Hazard that the ship's
+        sinking reached first does nothing (a sunk ship only takes a reset)."""
         outcomes: dict[str, Ship] = {}
         seen: set[tuple] = set()
-        ship._explore(tuple(beams), outcomes, seen)
+        copy.deepcopy(self)._explore((), tuple(sorted(hazards)), outcomes, seen)
         return list(outcomes.values())
 
+    def _fire(self, pos: Pos) -> tuple[Beam, ...]:
+        hazard = self.pieces[pos]
+        if hazard.sunk or hazard.kind != HAZARD:
+            return ()
+        beams = tuple((pos, (hazard.orient + 2 * b) % 6, MAX_BENDS) for b in range(3))
+        hazard.orient = (hazard.orient + 1) % 6
+        return beams
+
     # --------------------------------------------------------------- beams
-    def _explore(self, beams: tuple[Beam, ...], outcomes: dict[str, Ship], seen: set[tuple]) -> None:
-        ship, beams = self._advance_free(beams)
-        if not beams:
+    def _explore(self, beams: tuple[Beam, ...], fires: tuple[Pos, ...], outcomes: dict[str, Ship],
+                 seen: set[tuple]) -> None:
+        ship, beams = self._advance_free(beams, careful=bool(fires))
+        if not beams and not fires:
             outcomes.setdefault(repr(ship.view()), ship)
             return
-        key = (beams, repr(ship.view()))
+        key = (beams, fires, repr(ship.view()))
         if key in seen:
             return
         seen.add(key)
-        for i in range(len(beams)):  # every beam here is about to enter a Redirector
+        for i in range(len(fires)):  # a Hazard's click is recognised now
+            branch = copy.deepcopy(ship)
+            new = branch._fire(fires[i])
+            branch._explore(tuple(sorted(beams + new)), fires[:i] + fires[i + 1:], outcomes, seen)
+        for i in range(len(beams)):  # a beam about to enter a Redirector (or to sink the ship) does
             branch = copy.deepcopy(ship)
             nxt = branch._hop(beams[i])
             rest = beams[:i] + beams[i + 1:] + ((nxt,) if nxt is not None else ())
-            branch._explore(tuple(sorted(rest)), outcomes, seen)
+            branch._explore(tuple(sorted(rest)), fires, outcomes, seen)
 
-    def _advance_free(self, beams: tuple[Beam, ...]) -> tuple[Ship, tuple[Beam, ...]]:
-        """Take every hop that does not enter a Redirector (they commute); returns the beams
-        left, each about to enter one."""
+    def _advance_free(self, beams: tuple[Beam, ...], careful: bool) -> tuple[Ship, tuple[Beam, ...]]:
+        """Take every hop whose order does not matter; returns the beams left, each about to
+        enter a Redirector (or, while a Hazard has yet to fire, to sink the ship)."""
         ship = copy.deepcopy(self)
         todo = list(beams)
         waiting: list[Beam] = []
         while todo:
             beam = todo.pop()
             nxt = ship.neighbour(beam[0], beam[1])
-            if nxt is not None and ship.pieces[nxt[0]].kind == REDIRECTOR:
-                waiting.append(beam)
-                continue
+            if nxt is not None:
+                piece = ship.pieces[nxt[0]]
+                if piece.kind == REDIRECTOR or (careful and piece.kind == HULL and piece.hp == 1
+                                                and not piece.sunk):
+                    waiting.append(beam)
+                    continue
             moved = ship._hop(beam)
             if moved is not None:
                 todo.append(moved)
@@ -175,7 +189,7 @@ class Ship:
 
     def _hop(self, beam: Beam) -> Beam | None:
         """The beam crosses one edge and acts on the piece it enters; None when it ends."""
-        pos, out, bends = beam
+        pos, out, left = beam
         nxt = self.neighbour(pos, out)
         if nxt is None:
             return None  # the beam leaves into open water
@@ -188,20 +202,28 @@ class Ship:
             o = piece.orient
             piece.orient = (o + 1) % 6
             if entry in (o, (o + 2) % 6):
-                out = (o + 2) % 6 if entry == o else o
-                if bends == MAX_BENDS:
+                if left == 0:
                     self.log.append(f"beam stopped at {pos}: a fourth bend")
                     return None
-                bends += 1
-        return pos, out, bends
+                out = (o + 2) % 6 if entry == o else o
+                left -= 1
+        return pos, out, left
 
     # ------------------------------------------------------------ moving
-    def move(self, pos: Pos, to: Pos, rot: int) -> None:
-        """Lift the piece at pos and put it down at `to`; a sunk piece sinks what it touches."""
-        piece = self.pieces.pop(pos)
-        piece.rot = rot
+    def lift(self, name: str, pos: Pos) -> None:
+        self.held[name] = self.pieces.pop(pos)
+
+    def place(self, name: str, to: Pos, rot: int | None = None) -> None:
+        """Put a lifted piece down; a sunk piece sinks whatever it is put against."""
+        piece = self.held.pop(name)
+        if rot is not None:
+            piece.rot = rot
         self.pieces[to] = piece
         self.spread_sinking()
+
+    def move(self, pos: Pos, to: Pos, rot: int | None = None) -> None:
+        self.lift("moving", pos)
+        self.place("moving", to, rot)
 
     def spread_sinking(self) -> None:
         for p, piece in list(self.pieces.items()):

@@ -11,7 +11,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 
-from ..ir.nodes import (
+from .builtins import BLINKLIB
+from .nodes import (
     BOOL,
     Assign,
     BinOp,
@@ -33,7 +34,7 @@ from ..ir.nodes import (
     Return,
     UnOp,
 )
-from ..ir.walk import walk_stmts
+from .walk import walk_stmts
 
 Range = tuple[int, int]
 
@@ -286,8 +287,6 @@ def repeatable(e: Expr) -> bool:
     """True when e has the same value wherever it appears (in one pass), so what a test taught
     about it still holds in the branch. Not so for a call that draws a random number or reads
     a button event, nor for a call of the program's own functions (which may do either)."""
-    from ..dsl.compiler import BLINKLIB  # late: the DSL imports this module's users
-
     if isinstance(e, Call):
         builtin = BLINKLIB.get(e.func) if e.builtin else None
         return builtin is not None and builtin.pure and all(repeatable(a) for a in e.args)

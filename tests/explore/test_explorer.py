@@ -1,0 +1,108 @@
+"""The protocol explorer: it finds nothing wrong in the protocol as it is, and it catches,
+shrinks and writes out a planted protocol bug as files that `blinkc emulate` replays.
+(The long runs are bench/protocol_explore.py.)"""
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import blinkc.dsl.lowering as lowering
+from blinkc import games
+from blinkc.cli import main
+from blinkc.explore import Run, check, explore, play, shapes, shrink, subject, write_counterexample
+
+GAME = Path(__file__).resolve().parents[2] / "firmware" / "pirates_lasers.py"
+
+
+def test_every_shape_of_up_to_four_tiles_up_to_a_turn_of_the_whole_cluster():
+    # One-sided polyhexes: 1, 1, 3, 10 (each turn of the whole cluster is the same cluster).
+    assert [len(shapes(n)) for n in (1, 2, 3, 4)] == [1, 1, 3, 10]
+
+
+@pytest.mark.parametrize("clock", ["identical, in step", "±10 %"])
+def test_a_sample_of_two_tile_clusters_keeps_every_invariant(clock):
+    report = explore(GAME, 2, clocks=[clock], random_runs=1, limit=4, stop_at_first=False)
+    assert report.violations == []
+    assert report.runs == 4 * 9 and report.messages > 500 and report.floods > 50
+
+
+def test_a_sample_of_three_tile_clusters_keeps_every_invariant():
+    report = explore(GAME, 3, clocks=["identical"], random_runs=1, limit=3, stop_at_first=False,
+                     seed=5)
+    assert report.violations == []
+
+
+# The planted bugs: a one-line change to the engine each.
+DUPLICATE = ("    elif not ack_mask & bit:\n        ack_mask |= bit\n        deliver(code, f)",
+             "    elif True:  # (planted: deliver on every pass the code is shown)\n"
+             "        ack_mask |= bit\n        deliver(code, f)")
+CROSSING = ("    else:\n        # We are in the wave already: answer it at once.",
+            "    elif flood_waiting[k] & (1 << face):  # (planted: a crossing wave answers ours)\n"
+            "        flood_answered(k, face)\n"
+            "    else:\n        # We are in the wave already: answer it at once.")
+
+
+@pytest.fixture
+def planted(tmp_path, monkeypatch):
+    def plant(bug: tuple[str, str]) -> None:
+        source = lowering.ENGINE_FILE.read_text()
+        assert bug[0] in source
+        mutated = tmp_path / "engine.py"
+        mutated.write_text(source.replace(bug[0], bug[1]))
+        monkeypatch.setattr(lowering, "ENGINE_FILE", mutated)
+        monkeypatch.setattr(games, "_programs", {})  # no game compiled with the real engine
+        monkeypatch.setattr(games, "_classes", {})
+
+    return plant
+
+
+def test_a_planted_duplicate_is_caught_shrunk_and_replayed(planted, tmp_path):
+    planted(DUPLICATE)
+    report = explore(GAME, 2, clocks=["±0.1 %"], random_runs=0, limit=2)
+    assert report.violations, "the explorer missed a protocol that delivers twice"
+    watched = subject(GAME)
+    small, problems = shrink(watched, report.violations[0][0])
+    assert any("duplicate" in p for p in problems)
+    assert len(small.steps) <= 2  # shrunk to a message or two
+    command = write_counterexample(GAME, small, problems, tmp_path / "cx")
+    layout, scenario = tmp_path / "cx" / "explore.layout", tmp_path / "cx" / "explore.scenario"
+    # The files give the same run back ...
+    again = Run.from_files(layout, scenario, seed=small.seed)
+    assert check(watched, again) == problems
+    # ... and `blinkc emulate` replays it to the same end (the command the explorer printed).
+    args = command.split()[1:]
+    assert args[:2] == ["emulate", str(GAME)]
+    result = CliRunner().invoke(main, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    emulated = {t["name"]: t["state"] for t in json.loads(result.output)["tiles"]}
+    explored = {t.name: t.program.state() for t in play(watched, again).world.tiles}
+    assert emulated == explored
+
+
+def test_a_planted_flood_deadlock_is_caught(planted):
+    # The bug the soak found at 50 % drop: a wave that crosses ours taken for its answer
+    # swallows the wave of a flood started again at once, and that flood never ends.
+    planted(CROSSING)
+    report = explore(GAME, 2, clocks=["±0.1 %"], random_runs=0, limit=4)
+    assert report.violations
+    small, problems = shrink(subject(GAME), report.violations[0][0])
+    assert any("never finished" in p for p in problems)
+    assert len(small.steps) <= 4
+
+
+def test_the_explore_command_reports_and_checks(tmp_path):
+    runner = CliRunner()
+    result = runner.invoke(main, ["explore", str(GAME), "--tiles", "2", "--limit", "1",
+                                  "--clock", "identical", "--random", "1"])
+    assert result.exit_code == 0, result.output
+    assert "1 configurations" in result.output and "0 violation(s)" in result.output
+    layout = tmp_path / "a.layout"
+    layout.write_text("tile t0 at 0,0 clock=+0ppm phase=0.1ms\n"
+                      "tile t1 at 0,1 rot 2 clock=+0ppm phase=0.1ms\n")
+    scenario = tmp_path / "a.scenario"
+    scenario.write_text("at 1s send t0 Repair 3\nat 1.01s cut t1 0 for 500ms\n")
+    result = runner.invoke(main, ["explore", str(GAME), "--check", str(layout), str(scenario)])
+    assert result.exit_code == 0, result.output
+    assert "every invariant held" in result.output
