@@ -44,15 +44,13 @@ from ..ir.walk import walk_stmts
 from ..runtime.timer import NEVER
 from .compiler import FunctionCompiler, Signature, Symbols, parse_function
 from .errors import DslError
-from .game import EVENTS, Enum, EnumMember, FaceType, FieldDecl, Game, Handler, TimerDecl
+from .game import EVENTS, Enum, EnumMember, FieldDecl, Game, Handler, TimerDecl
 from .lints import run_lints
 from .prune import prune
 from .types import TYPE_NAMES, binop, compare, convert, storage_type
+from .wire import GRACE_TICK_MS, Wire, allocate, value_range
 
 ENGINE_FILE = Path(__file__).with_name("engine.py")
-FACE_VALUE_BITS = 6
-#: The engine's link clock ticks every 256 ms (a byte of millis() >> 8).
-GRACE_TICK_MS = 256
 QUEUE_LEN = 12
 #: The engine's calls into the game that the protocol explorer watches.
 OBSERVABLE_HOOKS = frozenset({"on_flood", "on_flood_done", "bounce", "on_neighbor_joined",
@@ -70,22 +68,6 @@ class Lowered:
     silenced: list[DslError] = field(default_factory=list)
 
 
-def _value_range(decl_type: Any) -> tuple[int, int] | None:
-    if decl_type is bool:
-        return (0, 1)
-    if isinstance(decl_type, FaceType):
-        return (0, 5)
-    if isinstance(decl_type, Enum):
-        return (0, max(0, len(decl_type) - 1))
-    if isinstance(decl_type, range) and decl_type.step == 1 and len(decl_type) > 0:
-        return (decl_type.start, decl_type.stop - 1)
-    return None
-
-
-def _bits_for(lo: int, hi: int) -> int:
-    return max(1, (hi - lo).bit_length())
-
-
 class GameLowering:
     def __init__(self, game: Game, module_globals: dict[str, Any], source: str,
                  observable: bool = False) -> None:
@@ -100,8 +82,7 @@ class GameLowering:
         self.functions: list[Function] = []
         self.globals: list[GlobalVar] = []
         self.constants: list[tuple[str, int, str]] = []
-        self.layout: list[tuple[str, int, int, str]] = []
-        self.codes: list[tuple[int, str]] = []
+        self.wire = Wire()
         self.handlers_by_event: dict[str, list[Handler]] = {}
 
     def err(self, loc: SrcLoc, msg: str, hint: str = "") -> None:
@@ -130,10 +111,11 @@ class GameLowering:
     def _lower(self) -> Lowered:
         self.name_declarations()
         self.declare_fields()
-        self.allocate_codes()
         self.declare_timers()
         self.group_handlers()
-        self.allocate_bits()
+        self.wire = allocate(self.game, self.handlers_by_event.get("broadcast", []),
+                             self.err)
+        self.sym.messages, self.sym.floods = self.wire.messages, self.wire.floods
         if self.errors:
             return Lowered(None, self.errors, self.warnings)
         engine_tree = ast.parse(ENGINE_FILE.read_text(), filename=str(ENGINE_FILE))
@@ -155,7 +137,7 @@ class GameLowering:
         functions, globals_ = prune(self.functions, self.globals, self.kept)
         enums = {e.name: e.members for e in self.game.enums if e.name}
         program = optimize(Program(self.game.name, self.source, globals_, functions,
-                                   tuple(self.constants), tuple(self.layout), tuple(self.codes),
+                                   tuple(self.constants), tuple(self.wire.layout), tuple(self.wire.codes),
                                    enums, self.game.randomize))
         return Lowered(program, self.errors, self.warnings, silenced=silenced)
 
@@ -204,7 +186,7 @@ class GameLowering:
                 self.err(f.loc, f"two fields are named {f.name!r}", "rename one of them")
             seen.add(f.name)
             self._reserved(f.loc, f.name, "a field")
-            rng = _value_range(f.type)
+            rng = value_range(f.type)
             if rng is None:
                 self.err(f.loc, f"field {f.name!r} has an unsupported type {f.type!r}",
                          "use range(lo, hi), bool, Face, or a kinds enum")
@@ -259,36 +241,6 @@ class GameLowering:
             self.err(loc, f"{what} cannot be named {name!r}: t.{name} is the tile's own",
                      "give it another name")
 
-    def allocate_codes(self) -> None:
-        code = 1
-        names: set[str] = set()
-        for m in self.game.messages:
-            if m.name in names:
-                self.err(m.loc, f"two messages or floods are named {m.name!r}",
-                         "give each its own name")
-            names.add(m.name)
-            n = 1
-            if m.payload is not None:
-                if not isinstance(m.payload, range) or m.payload.step != 1 or not m.payload:
-                    self.err(m.loc, "payload must be a range like range(3)")
-                    continue
-                n = len(m.payload)
-            self.sym.messages[id(m)] = (code, m.payload, m.name)
-            for i in range(n):
-                label = m.name if m.payload is None else f"{m.name}({m.payload.start + i})"
-                self.codes.append((code + i, label))
-            code += n
-        self.flood_code = code
-        for k, fl in enumerate(self.game.floods):
-            if fl.name in names:
-                self.err(fl.loc, f"two messages or floods are named {fl.name!r}",
-                         "give each its own name")
-            names.add(fl.name)
-            self.sym.floods[id(fl)] = k
-            self.codes.append((code, f"{fl.name} (wave)"))
-            self.codes.append((code + 1, f"{fl.name} (echo)"))
-            code += 2
-        self.n_codes = code
 
     def declare_timers(self) -> None:
         if len(self.game.timers) > 8:
@@ -340,68 +292,18 @@ class GameLowering:
                      + (" (or guard them with alone=True and alone=False)"
                         if h.event in ("click", "double_click", "multi_click", "long_press") else ""))
 
-    def broadcast_items(self) -> list[tuple[str, tuple[int, int], SrcLoc, str]]:
-        items = [(f.name, _value_range(f.type), f.loc, "field") for f in self.game.fields
-                 if f.broadcast and f.name and _value_range(f.type)]
-        for h in self.handlers_by_event.get("broadcast", []):
-            rng = _value_range(h.value_type)
-            if rng is None:
-                self.err(h.loc, f"@game.broadcast({h.value_type!r}) needs a type like bool or "
-                                "range(0, 4)")
-                continue
-            items.append((h.fn.__name__, rng, h.loc, "value"))
-        return items  # type: ignore[return-value]
 
-    def allocate_bits(self) -> None:
-        grace = self.game.grace_ms
-        if not isinstance(grace, int) or isinstance(grace, bool) or not 1000 <= grace <= 60_000:
-            self.err(self.game.loc, f"grace_ms must be a whole number of milliseconds in "
-                                    f"1000..60000, not {grace!r}",
-                     "Game(\"name\", grace_ms=4000) is the default; see docs/protocol.md")
-            grace = 4000
-        self.grace_units = grace // GRACE_TICK_MS
-        shift = 0
-        costs: list[str] = []
-        self.broadcast = self.broadcast_items()
-        for name, (lo, hi), _loc, what in self.broadcast:
-            bits = _bits_for(lo, hi)
-            self.layout.append((name, shift, bits, f"broadcast {what} {lo}..{hi}"))
-            costs.append(f"{name}: {bits} bit{'s' if bits > 1 else ''}")
-            shift += bits
-        self.code_shift = shift
-        # Codes 1..n_codes-1 are messages and floods; the all-ones code is HELLO (no session).
-        code_bits = self.n_codes.bit_length() if self.n_codes > 1 else 0
-        self.hello = (1 << code_bits) - 1
-        if code_bits:
-            self.layout.append(("message code", shift, code_bits,
-                                f"0 idle, 1..{self.n_codes - 1} messages and floods, "
-                                f"{self.hello} HELLO"))
-            costs.append(f"message code: {code_bits} bits for {self.n_codes - 1} codes and HELLO")
-            shift += code_bits
-            self.ack_shift = shift
-            self.layout.append(("ack", shift, 1, "handshake acknowledgement / HELLO seen"))
-            costs.append("ack: 1 bit")
-            shift += 1
-        else:
-            self.ack_shift = 8  # no protocol: the ack bit never reaches the 6-bit value
-        self.code_mask = (1 << code_bits) - 1
-        if shift > FACE_VALUE_BITS:
-            self.err(self.game.loc,
-                     f"the face value needs {shift} bits but a Blinks face value has 6: "
-                     + "; ".join(costs),
-                     "broadcast less (e.g. a bool instead of the whole kind), or use fewer "
-                     "message types (a payload shares codes)")
 
     # ------------------------------------------------------------------ engine
     def declare_engine(self, tree: ast.Module) -> None:
         consts = {
-            "CODE_SHIFT": self.code_shift, "CODE_MASK": self.code_mask,
-            "ACK_SHIFT": self.ack_shift, "FLOOD_CODE": self.flood_code,
-            "HELLO": self.hello, "PROTOCOL": int(self.n_codes > 1),
+            "CODE_SHIFT": self.wire.code_shift, "CODE_MASK": self.wire.code_mask,
+            "ACK_SHIFT": self.wire.ack_shift, "FLOOD_CODE": self.wire.flood_code,
+            "HELLO": self.wire.hello, "PROTOCOL": int(self.wire.n_codes > 1),
             "RANDOMIZED": int(bool(self.game.randomize)),
             "N_FLOODS": len(self.game.floods), "N_FLOOD_CODES": 2 * len(self.game.floods),
             "N_TIMERS": len(self.game.timers),
-            "QUEUE_LEN": QUEUE_LEN, "GRACE_UNITS": self.grace_units, "NEVER": NEVER,
+            "QUEUE_LEN": QUEUE_LEN, "GRACE_UNITS": self.wire.grace_units, "NEVER": NEVER,
             "STARTER": 7,
         }
         self.sym.constants.update(consts)
@@ -417,8 +319,8 @@ class GameLowering:
             "RANDOMIZED": "the game calls randomize() at power-up",
             "QUEUE_LEN": "messages that can wait for a busy face (a full queue bounces)",
             "GRACE_UNITS": f"a face without a working session is gone after "
-                           f"{(self.grace_units) * GRACE_TICK_MS:,}-"
-                           f"{(self.grace_units + 1) * GRACE_TICK_MS:,} ms (in 256 ms units)",
+                           f"{(self.wire.grace_units) * GRACE_TICK_MS:,}-"
+                           f"{(self.wire.grace_units + 1) * GRACE_TICK_MS:,} ms (in 256 ms units)",
             "NEVER": "no deadline",
             "STARTER": "flood_parent of a wave this tile started",
         }
@@ -463,7 +365,7 @@ class GameLowering:
         f["broadcast_bits"] = Signature((), U8)
         f["display"] = Signature((), None)
         f["setup"] = Signature((), None)
-        for name, (lo, hi), _loc, _what in self.broadcast:
+        for name, (lo, hi), _loc, _what in self.wire.broadcast:
             t = BOOL if (lo, hi) == (0, 1) and self._is_bool_broadcast(name) else storage_type(lo, hi)
             getter = f"neighbor_{name}"
             f[getter] = Signature((U8,), t, t == BOOL)
@@ -474,7 +376,7 @@ class GameLowering:
             self.sym.pure.add(getter)
         for h in self.game.handlers:
             if h.event in ("derived", "broadcast"):
-                rng = _value_range(h.value_type)
+                rng = value_range(h.value_type)
                 if rng is None:
                     if h.event == "derived":
                         self.err(h.loc, f"@game.derived({h.value_type!r}) needs a type like "
@@ -681,9 +583,9 @@ class GameLowering:
                     out.append(If(test, tuple(calls), (), m.loc))
         if self.game.floods:
             # Flood codes come in pairs (wave, echo) from FLOOD_CODE on: one test for them all.
-            rel = convert(binop("-", code, Const(self.flood_code, I16)), U8)
+            rel = convert(binop("-", code, Const(self.wire.flood_code, I16)), U8)
             k_of = convert(binop(">>", rel, Const(1, I16)), U8)
-            is_flood = compare(">=", code, Const(self.flood_code, U8))
+            is_flood = compare(">=", code, Const(self.wire.flood_code, U8))
             loc = self.game.floods[0].loc
             is_echo = compare("!=", binop("&", rel, Const(1, I16)), Const(0, I16))
             deliver.append(If(is_flood, (If(is_echo,
@@ -718,7 +620,7 @@ class GameLowering:
         # Broadcast values and the getters neighbours use to read them.
         value: Expr = Const(0, U8)
         for (name, (lo, _hi), _loc, what), (_, shift, bits, _) in zip(
-                self.broadcast, self.layout, strict=False):
+                self.wire.broadcast, self.wire.layout, strict=False):
             if what == "field":
                 g = self.sym.fields[name]
                 src: Expr = Name(name, g.type, "global", g.is_bool)
