@@ -30,6 +30,7 @@ from .nodes import (
     IntType,
     Local,
     Name,
+    Param,
     Program,
     Return,
     UnOp,
@@ -303,3 +304,10 @@ def repeatable(e: Expr) -> bool:
     if isinstance(e, Cond):
         return all(repeatable(v) for v in (e.test, e.body, e.orelse))
     return True
+
+
+def with_param_ranges(fn: Function, ranges: list) -> Function:
+    """`fn` with its parameters' ranges set (None: leave that parameter's as it is)."""
+    params = tuple(Param(p.name, p.type, r) if r is not None else p
+                   for p, r in zip(fn.params, list(ranges) + [None] * len(fn.params), strict=False))
+    return Function(fn.name, params, fn.ret, fn.body, fn.loc, fn.doc, fn.role)
