@@ -1,9 +1,10 @@
 """Lower a game's declarations, handlers and blinkc's engine into one IR Program.
 
-This is where the DSL's sugar is given its one meaning: message codes and the
-face-value bit layout are allocated, handlers are compiled, dispatch
-functions are generated, and the protocol engine (engine.py) is compiled
-alongside, then everything unreachable is pruned away.
+This is where the DSL's sugar is given its one meaning, in steps: declarations are
+checked and become globals; the face-value wire is allocated (wire.py); handlers,
+helpers and the protocol engine (engine.py, DSL source) are compiled; the dispatch
+around the handlers is generated (dispatch.py); the checks and lints read the result
+(lints.py); what the tile never runs is pruned (prune.py); the optimiser runs last.
 """
 
 from __future__ import annotations
@@ -19,35 +20,27 @@ from typing import Any
 
 from ..ir.nodes import (
     BOOL,
-    I16,
     U8,
-    BoolOp,
-    Call,
-    Const,
-    Expr,
-    ExprStmt,
     Function,
     GlobalVar,
     If,
     IntType,
-    Name,
-    Param,
     Program,
     Return,
     SrcLoc,
     Stmt,
-    UnOp,
 )
 from ..ir.optimize import optimize
 from ..ir.ranges import with_param_ranges
 from ..ir.walk import walk_stmts
 from ..runtime.timer import NEVER
 from .compiler import FunctionCompiler, Signature, Symbols, parse_function
+from .dispatch import generate_dispatch
 from .errors import DslError
 from .game import EVENTS, Enum, EnumMember, FieldDecl, Game, Handler, TimerDecl
 from .lints import run_lints
 from .prune import prune
-from .types import TYPE_NAMES, binop, compare, convert, storage_type
+from .types import TYPE_NAMES, storage_type
 from .wire import GRACE_TICK_MS, Wire, allocate, value_range
 
 ENGINE_FILE = Path(__file__).with_name("engine.py")
@@ -55,7 +48,6 @@ QUEUE_LEN = 12
 #: The engine's calls into the game that the protocol explorer watches.
 OBSERVABLE_HOOKS = frozenset({"on_flood", "on_flood_done", "bounce", "on_neighbor_joined",
                               "on_neighbor_left"})
-BLINKC = SrcLoc("blinkc", 0)
 
 
 @dataclass
@@ -130,7 +122,8 @@ class GameLowering:
         self.compile_handlers()
         self.compile_helpers()
         self.compile_engine(engine_tree)
-        self.generate()
+        self.functions += generate_dispatch(self.game, self.sym, self.wire, self.handlers_of,
+                                            self.handler_fns)
         silenced = run_lints(self)
         if self.errors:
             return Lowered(None, self.errors, self.warnings, silenced=silenced)
@@ -526,143 +519,8 @@ class GameLowering:
             self.functions.append(fn)
             self.handler_fns[id(h)] = fname
 
-    # -------------------------------------------------------------- generation
-    def _fn(self, name: str, params: tuple[Param, ...], ret: IntType | None,
-            body: list[Stmt], doc: str) -> None:
-        ranged = tuple(Param(p.name, p.type, (0, 5)) if p.name == "face" else p for p in params)
-        self.functions.append(Function(name, ranged, ret, tuple(body), BLINKC, doc, "dispatch"))
-
-    def _call_handler(self, h: Handler, args: tuple[Expr, ...]) -> Stmt:
-        return ExprStmt(Call(self.handler_fns[id(h)], args, None), h.loc)
-
     def handlers_of(self, event: str) -> list[Handler]:
         return [h for h in self.handlers_by_event.get(event, []) if id(h) in self.handler_fns]
-
-    def generate(self) -> None:
-        face, code, k = Name("face", U8, "param"), Name("code", U8, "param"), Name("k", U8, "param")
-        # Buttons: read each event the game handles (reading consumes it).
-        body: list[Stmt] = []
-        for event, api in (("click", "buttonSingleClicked"), ("double_click", "buttonDoubleClicked"),
-                           ("multi_click", "buttonMultiClicked"), ("long_press", "buttonLongPressed")):
-            hs = self.handlers_of(event)
-            if not hs:
-                continue
-            test = Call(api, (), BOOL, builtin=True, is_bool=True)
-            inner: list[Stmt] = []
-            for h in hs:
-                stmt = self._call_handler(h, ())
-                if h.alone is not None:
-                    alone: Expr = Call("isAlone", (), BOOL, builtin=True, is_bool=True)
-                    if not h.alone:
-                        alone = UnOp("not", alone, BOOL, True)
-                    stmt = If(alone, (stmt,), (), h.loc)
-                inner.append(stmt)
-            body.append(If(test, tuple(inner), (), hs[0].loc))
-        self._fn("buttons", (), None, body, "Run the handlers of the button events the game uses.")
-
-        # Messages arriving, and messages that found nobody to take them.
-        deliver: list[Stmt] = []
-        bounce: list[Stmt] = []
-        for m in self.game.messages:
-            base, payload, _ = self.sym.messages[id(m)]
-            n = len(payload) if payload is not None else 1
-            if n == 1:
-                test: Expr = compare("==", code, Const(base, U8))
-            else:
-                test = BoolOp("and", (compare(">=", code, Const(base, U8)),
-                                      compare("<", code, Const(base + n, U8))))
-            payload_arg: tuple[Expr, ...] = ()
-            if payload is not None:
-                payload_arg = (convert(binop("+", binop("-", code, Const(base, I16)),
-                                             Const(payload.start, I16)), U8),)
-            for event, out in (("message", deliver), ("bounce", bounce)):
-                calls = [self._call_handler(h, (face, *payload_arg) if event == "message"
-                                            else (face,))
-                         for h in self.handlers_of(event) if h.target is m]
-                if calls:
-                    out.append(If(test, tuple(calls), (), m.loc))
-        if self.game.floods:
-            # Flood codes come in pairs (wave, echo) from FLOOD_CODE on: one test for them all.
-            rel = convert(binop("-", code, Const(self.wire.flood_code, I16)), U8)
-            k_of = convert(binop(">>", rel, Const(1, I16)), U8)
-            is_flood = compare(">=", code, Const(self.wire.flood_code, U8))
-            loc = self.game.floods[0].loc
-            is_echo = compare("!=", binop("&", rel, Const(1, I16)), Const(0, I16))
-            deliver.append(If(is_flood, (If(is_echo,
-                (ExprStmt(Call("flood_answered", (k_of, face), None), loc),),
-                (ExprStmt(Call("flood_receive", (k_of, face), None), loc),), loc),), (), loc))
-            # (A flood's messages never bounce: a link that ends answers its waits itself.)
-        self._fn("deliver", (Param("code", U8), Param("face", U8)), None, _chain(deliver),
-                 "A message arrived on `face`: run its handler.")
-        self._fn("bounce", (Param("code", U8), Param("face", U8)), None, _chain(bounce),
-                 "A message could not be delivered out of `face`: nobody is there.")
-
-        for event, fname, doc in (("flood", "on_flood", "Flood k reached this tile."),
-                                  ("flood_done", "on_flood_done",
-                                   "Flood k, started here, has reached every tile.")):
-            stmts = []
-            for kk, fl in enumerate(self.game.floods):
-                calls = [self._call_handler(h, ()) for h in self.handlers_of(event) if h.target is fl]
-                if calls:
-                    stmts.append(If(compare("==", k, Const(kk, U8)), tuple(calls), (), fl.loc))
-            self._fn(fname, (Param("k", U8),), None, _chain(stmts), doc)
-        stmts = []
-        for tk, t in enumerate(self.game.timers):
-            calls = [self._call_handler(h, ()) for h in self.handlers_of("timer") if h.target is t]
-            if calls:
-                stmts.append(If(compare("==", k, Const(tk, U8)), tuple(calls), (), t.loc))
-        self._fn("on_timer", (Param("k", U8),), None, _chain(stmts), "Timer k has ended.")
-        for event in ("neighbor_joined", "neighbor_left"):
-            self._fn(f"on_{event}", (Param("face", U8),), None,
-                     [self._call_handler(h, (face,)) for h in self.handlers_of(event)],
-                     f"A neighbour {'arrived on' if event.endswith('joined') else 'left'} `face`.")
-
-        # Broadcast values and the getters neighbours use to read them.
-        value: Expr = Const(0, U8)
-        for (name, (lo, _hi), _loc, what), (_, shift, bits, _) in zip(
-                self.wire.broadcast, self.wire.layout, strict=False):
-            if what == "field":
-                g = self.sym.fields[name]
-                src: Expr = Name(name, g.type, "global", g.is_bool)
-            else:
-                fname = self.sym.derived[name]
-                sig = self.sym.functions[fname]
-                src = Call(fname, (), sig.ret, is_bool=sig.is_bool)
-            part = binop("<<", binop("-", src, Const(lo, I16)), Const(shift, I16))
-            value = binop("|", value, part)
-            getter = self.sym.neighbor_getters[name]
-            sig = self.sym.functions[getter]
-            raw = Call("getLastValueReceivedOnFace", (face,), U8, builtin=True)
-            got = binop("+", binop("&", binop(">>", raw, Const(shift, I16)),
-                                   Const((1 << bits) - 1, I16)), Const(lo, I16))
-            if sig.is_bool:
-                got = compare("!=", got, Const(0, I16))
-            self._fn(getter, (Param("face", U8),), sig.ret,
-                     [Return(convert(got, sig.ret), BLINKC)],  # type: ignore[arg-type]
-                     f"The {name} the neighbour on `face` broadcasts.")
-        self._fn("broadcast_bits", (), U8, [Return(convert(value, U8), BLINKC)],
-                 "The broadcast part of this tile's face value.")
-
-        show = self.handlers_of("display")
-        self._fn("display", (), None,
-                 [ExprStmt(Call("show", (), None), show[0].loc)] if show else [],
-                 "Set the LEDs (every pass).")
-        setup: list[Stmt] = [ExprStmt(Call("engine_setup", (), None), BLINKC)]
-        if self.game.randomize:
-            setup.append(ExprStmt(Call("randomize", (), None, builtin=True), self.game.loc))
-        if self.handlers_of("setup"):
-            setup.append(self._call_handler(self.handlers_of("setup")[0], ()))
-        self._fn("setup", (), None, setup, "Runs once at power-up.")
-
-
-def _chain(stmts: list[Stmt]) -> list[Stmt]:
-    """if/elif chain of mutually exclusive tests (each an If with no else)."""
-    out: Stmt | None = None
-    for s in reversed(stmts):
-        assert isinstance(s, If)
-        out = If(s.test, s.body, (out,) if out is not None else (), s.loc)
-    return [out] if out is not None else []
-
 
 def _always_returns(body: tuple[Stmt, ...]) -> bool:
     for s in body:
