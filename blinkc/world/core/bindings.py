@@ -19,6 +19,10 @@ REC_PASS, REC_SLEEP, REC_WAKE, REC_DROP, REC_BUTTON, REC_SPECIAL = range(6)
 
 STAT_NAMES = ("passes", "skipped", "solo", "packets", "absorbed", "dropped", "collisions", "sleeps")
 
+# What core_run returns (world_core.cpp: Status), and the calls core_failure names (Phase).
+REACHED, CALL_DUE, TILE_STOPPED, INTERRUPTED = range(4)
+PHASES = ("setup", "loop", "quiet_until")
+
 RECORD_FN = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_int, ctypes.c_int64, ctypes.c_int64)
 
 #: core_view_t: 71 int64 fields, then the datagram slots and the serial number.
@@ -64,6 +68,8 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "core_schedule_seq": (None, [_vp, _i64, _i64, _int, _int, _i64]),
     "core_set_seq": (None, [_vp, _i64]),
     "core_run": (_int, [_vp, _i64, ctypes.POINTER(_i64)]),
+    "core_set_guard": (None, [_vp, _vp, _vp, _vp]),
+    "core_failure": (_int, [_vp, ctypes.POINTER(_i64)]),
     "core_now": (_i64, [_vp]),
     "core_events": (_i64, [_vp]),
     "core_stats": (None, [_vp, ctypes.POINTER(_i64)]),
