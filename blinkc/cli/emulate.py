@@ -180,7 +180,7 @@ def _source(source: str, layout_opt: str | None, backend: str) -> tuple[str, Res
             raise click.UsageError(f"running {source} needs a cluster: add --layout FILE "
                                    "(see docs/layouts.md)")
         if source.endswith(".ino"):
-            from ..native import sketch_resolver
+            from ..sketches import sketch_resolver
 
             return layout_opt, sketch_resolver(source)
         return layout_opt, game_resolver(source, backend)

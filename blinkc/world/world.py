@@ -172,7 +172,7 @@ class World:
             api = Blinklib(entropy=rng.getrandbits(32), serial=rng.randbytes(9))
         return Tile(len(self.tiles), name, program, api, clock)
 
-    # Hooks for a world whose event core runs elsewhere (native_world.NativeWorld):
+    # Hooks for a world whose event core runs elsewhere (blinkc.native.world.NativeWorld):
     # a tile joined, a tile moved (placed, lifted or turned), a button contact changed.
     def _joined(self, tile: Tile) -> None:
         pass

@@ -3,7 +3,7 @@
 The Python world spends its time in its own event loop once tiles are
 compiled sketches (blinkc.native): ~2.4 µs of Python per event against a
 fraction of that in the tile. A NativeWorld is a `World` (same methods, same
-results) that hands the event loop to the C++ port in `world/core`, which
+results) that hands the event loop to the C++ port in `native/core`, which
 calls each tile's compiled entry points directly.
 
 It starts as a plain Python world. At the first `run_until`, if every tile
@@ -35,14 +35,14 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from ..native import guard
-from ..native.program import NativeProgram
-from ..native.toolchain import ToolMissing, have
 from ..runtime.api import BUTTON_EVENT_NAMES, Blinklib
+from ..world.tile import Tile
+from ..world.watchdog import TileOverrun
+from ..world.world import _CALL, _PASS, Faults, TileHangError, World, WorldError
+from . import guard
 from .core import bindings as cb
-from .tile import Tile
-from .watchdog import TileOverrun
-from .world import _CALL, _PASS, Faults, TileHangError, World, WorldError
+from .program import NativeProgram
+from .toolchain import ToolMissing, have
 
 #: The longest stretch of simulated time (µs) the core runs without returning to Python.
 _SLICE_US = 60_000_000

@@ -7,7 +7,7 @@
  * ButtonModel) are mirrors, refreshed from this record after the core has
  * run (only for tiles that changed) and written back through it after Python
  * code ran a program hook on the tile (a display, a derived value).
- * blinkc/world/core/bindings.py mirrors the layout with one `struct` format;
+ * blinkc/native/core/bindings.py mirrors the layout with one `struct` format;
  * core_view_size() lets it check that both agree.
  */
 #ifndef BLINKC_CORE_VIEW_H
