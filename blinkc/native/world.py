@@ -356,15 +356,20 @@ class NativeWorld(World):
     # ------------------------------------------------------------- actions
     def add_tile(self, name: str, program: Any, pos: Any = None, rot: int = 0,
                  api: Blinklib | None = None, ppm: int | None = None,
-                 phase_us: int | None = None) -> Tile:
+                 phase_us: int | None = None, start_state: int | None = None) -> Tile:
         if self._w is not None and native_of(program) is None:
             raise WorldError(f"tile {name!r}: this world runs in the C++ core, which only runs "
                              f"native programs, not {type(program).__name__} (make the world "
                              f"with engine='python' to mix programs)")
         try:
-            return super().add_tile(name, program, pos, rot, api, ppm, phase_us)
+            return super().add_tile(name, program, pos, rot, api, ppm, phase_us, start_state)
         finally:
             self._refresh()
+
+    def set_start_state(self, name: str, start_state: int) -> None:
+        super().set_start_state(name, start_state)
+        if self._w is not None:
+            self._push(self.tile(name))  # the mirrors are fresh between runs
 
     def cut(self, name: str, face: int, ms: float) -> None:
         self._python_only("cutting a link")

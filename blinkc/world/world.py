@@ -41,6 +41,9 @@ from ..runtime.api import (
     BUTTON_PRESSED,
     FACE_COUNT,
     RX_EXPIRE_TIME_MS,
+    START_STATE_DOWNLOAD_SUCCESS,
+    START_STATE_POWER_UP,
+    START_STATE_WE_ARE_ROOT,
     TX_PROBE_TIME_MS,
     Blinklib,
 )
@@ -60,6 +63,7 @@ from .tile import Incoming, Packet, Tile
 from .watchdog import TileOverrun
 
 VIRAL_LOCKOUT_MS = 2000
+START_STATES = (START_STATE_POWER_UP, START_STATE_WE_ARE_ROOT, START_STATE_DOWNLOAD_SUCCESS)
 #: Local millis at which a freshly powered tile first runs (BIOS start-up).
 BOOT_MS = 40
 
@@ -135,12 +139,18 @@ class World:
     # ------------------------------------------------------------------ tiles
     def add_tile(self, name: str, program: Any, pos: Pos | None = None, rot: int = 0,
                  api: Blinklib | None = None, ppm: int | None = None,
-                 phase_us: int | None = None) -> Tile:
+                 phase_us: int | None = None, start_state: int | None = None) -> Tile:
         """Power up a new tile now, placed at `pos` (or held in the hand if None).
 
         `ppm` and `phase_us` set the tile's clock error and the phase of its display
-        frames (by default both are drawn from the seed, within Faults.skew)."""
+        frames (by default both are drawn from the seed, within Faults.skew);
+        `start_state` what its startState() reports (START_STATE_*, by default power-up)."""
+        if start_state is not None and start_state not in START_STATES:
+            raise WorldError(f"a start state is 0 (power-up), 1 (we are root) or 2 (download "
+                             f"success), not {start_state!r}")
         tile = self._new_tile(name, program, api, ppm, phase_us)
+        if start_state is not None:
+            tile.api.start_state = start_state
         self.tiles.append(tile)
         self._topology += 1
         self.by_name[name] = tile
@@ -150,6 +160,15 @@ class World:
         self._schedule(self.now, _PASS, tile)
         self._record(tile, "power", {"pos": list(pos) if pos else None, "rot": rot})
         return tile
+
+    def set_start_state(self, name: str, start_state: int) -> None:
+        """What the tile's startState() reports from now on (START_STATE_*). On a tile it is set
+        once, at start-up; a harness sets it here, never on `tile.api` directly (in the C++
+        world core the api object is a mirror, and writing it changes nothing)."""
+        if start_state not in START_STATES:
+            raise WorldError(f"a start state is 0 (power-up), 1 (we are root) or 2 (download "
+                             f"success), not {start_state!r}")
+        self.tile(name).api.start_state = start_state
 
     def _new_tile(self, name: str, program: Any, api: Blinklib | None, ppm: int | None = None,
                   phase_us: int | None = None) -> Tile:
