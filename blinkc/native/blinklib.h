@@ -112,6 +112,27 @@ typedef Color pixelColor_t;
 
 #define MAX_BRIGHTNESS (255)
 
+/* The BIOS's pixel names, which the SDK's blinklib.h brings in too. */
+#define PIXELCOLOR_PRIMARY_FULL 31
+#define PIXELCOLOR_PRIMARY_HALF 15
+#define PIXEL_COLOR_FULL_GREEN pixelColor_t(0, PIXELCOLOR_PRIMARY_FULL, 0)
+#define PIXEL_COLOR_HALF_GREEN pixelColor_t(0, PIXELCOLOR_PRIMARY_HALF, 0)
+#define PIXEL_COLOR_FULL_RED pixelColor_t(PIXELCOLOR_PRIMARY_FULL, 0, 0)
+#define PIXEL_COLOR_HALF_RED pixelColor_t(PIXELCOLOR_PRIMARY_HALF, 0, 0)
+#define PIXEL_COLOR_FULL_BLUE pixelColor_t(0, 0, PIXELCOLOR_PRIMARY_FULL)
+#define PIXEL_COLOR_OFF pixelColor_t()
+
+/* A pixel as the BIOS drives it (the emulator never does): 255 is off. */
+struct rawpixel_t {
+    uint8_t rawValueR;
+    uint8_t rawValueG;
+    uint8_t rawValueB;
+    uint8_t paddng;
+    rawpixel_t(uint8_t r, uint8_t g, uint8_t b) : rawValueR(r), rawValueG(g), rawValueB(b), paddng(0) {}
+    rawpixel_t() {}
+};
+const rawpixel_t RAW_PIXEL_OFF(0xff, 0xff, 0xff);
+
 Color dim(Color color, byte brightness);
 Color lighten(Color color, byte brightness);
 Color makeColorRGB(byte red, byte green, byte blue);
@@ -156,9 +177,14 @@ byte sin8_C(byte theta);
 
 #define SERIAL_NUMBER_LEN 9
 byte getSerialNumberByte(byte n);
+/* In the emulator: 2, what the BIOS of SDK v1.1.0-GM reports. */
 byte getBlinkbiosVersion();
 
 uint8_t hasWoken(void);
+
+#define BLINKBIOS_START_STATE_POWER_UP 0
+#define BLINKBIOS_START_STATE_WE_ARE_ROOT 1
+#define BLINKBIOS_START_STATE_DOWNLOAD_SUCCESS 2
 
 #define START_STATE_POWER_UP 0
 #define START_STATE_WE_ARE_ROOT 1

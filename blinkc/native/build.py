@@ -35,7 +35,7 @@ HOST_FLAGS = (
 )
 RUNTIME_SOURCES = ("blinklib_host.cpp",)
 RUNTIME_FILES = (*RUNTIME_SOURCES, "blinklib.h", "blinkc_hooks.h", "blinkc_native.h",
-                 "Arduino.h", "ArduinoTypes.h", "Serial.h", "host_include/avr/pgmspace.h")
+                 "Arduino.h", "ArduinoTypes.h", "Serial.h", "Print.h", "host_include/avr/pgmspace.h")
 
 
 class NativeBuildError(Exception):

@@ -447,6 +447,8 @@ class World:
         tile.skipped = False
         sent = list(api.out_value)
         program.loop(api)
+        if tile._serial_hook is not None:
+            self._take_serial(tile)
         if self.idle_skip and tile.sleeping_neighbours:
             self._wake_listeners(tile, sent)
         if self.trace is not None:
@@ -652,6 +654,17 @@ class World:
                     self._wake(link[0])
                     api.send_time[f] = 0  # tell it at the next transmit slot
 
+    def _take_serial(self, tile: Tile) -> None:
+        """Collect what the tile's loop() (and setup()) wrote to its service port."""
+        text = tile._serial_hook()
+        if text:
+            self._serial(tile, text)
+
+    def _serial(self, tile: Tile, text: bytes) -> None:
+        tile.serial_out += text
+        if self.trace is not None:
+            self._record(tile, "serial", {"text": text.decode("utf-8", "replace")})
+
     def _button_snapshot(self, tile: Tile, now: int) -> None:
         """blinklib's button snapshot: sticky flags OR-ed in, the current debounced state."""
         button = tile.button
@@ -682,6 +695,8 @@ class World:
         button = tile.button
         self._button_snapshot(tile, now)
         tile.program.loop(api)
+        if tile._serial_hook is not None:
+            self._take_serial(tile)
         tile.passes += 1
         self.stats["passes"] += 1
         self.stats["solo"] += 1
@@ -794,6 +809,8 @@ class World:
                 "expired": [e < api.now for e in api.expire_time],
                 "state": t.program_state(),
             })
+            if t.serial_out:  # only a tile that wrote to its service port has the key
+                out[-1]["serial"] = t.serial_text
         return out
 
     # ----------------------------------------------------------------- traces
