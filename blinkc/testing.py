@@ -14,9 +14,9 @@
 A `Cluster` builds a world from a layout (text or file) whose tiles run the
 game (a game file, or an unmodified sketch `Name/Name.ino` compiled for the
 host), presses buttons like a person does, runs until nothing changes any
-more, and reads each tile's state (and what a sketch printed: `serial()`). The `cluster` pytest fixture (enabled by
-`pytest_plugins = ["blinkc.testing"]` in a conftest.py) makes one per test
-with `cluster(game, layout)`.
+more, and reads each tile's state (and what a sketch printed: `serial()`).
+The `cluster` pytest fixture (enabled by `pytest_plugins = ["blinkc.testing"]` in a
+conftest.py) makes one per test with `cluster(game, layout)`.
 """
 
 from __future__ import annotations
