@@ -72,7 +72,6 @@ class Print {
     }
 
   public:
-    virtual ~Print() {}
     virtual size_t write(uint8_t) = 0;
     size_t write(const char *str) {
         if (str == NULL) return 0;
@@ -121,6 +120,12 @@ class Print {
     size_t println(double n, int digits = 2) { return print(n, digits) + println(); }
 
     virtual void flush() {}
+};
+
+/* Declared by the SDK too; print() does not take one (neither does the SDK's). */
+class Printable {
+  public:
+    virtual size_t printTo(Print &p) const = 0;
 };
 
 #endif /* BLINKC_PRINT_H */

@@ -7,7 +7,7 @@
  * which the world collects after each pass: trace records (ev "serial"),
  * `blinkc emulate`'s "service port" section, Cluster.serial() (see
  * docs/native.md). Nothing is connected to the other end: available() is 0
- * and read() finds no data.
+ * and read() finds no data. (SDK v1.1.0's Serial.h has no readWait().)
  */
 #ifndef BLINKC_SERIAL_H
 #define BLINKC_SERIAL_H
@@ -20,26 +20,15 @@
 
 #define DEF_SERVICE_PORT_BAUDRATE 1000000
 
-#if !defined(__AVR__)
-/* blinklib_host.cpp: one byte into this tile's service-port buffer. */
-void blinkc_service_port_write(uint8_t c);
-#endif
-
 class ServicePortSerial : public Print {
   public:
     void begin(void) {}
     void end(void) {}
     virtual int available(void) { return 0; }
     virtual int read(void) { return -1; }
-    virtual uint8_t readWait(void) { return 0; }
-#if defined(__AVR__)
-    virtual size_t write(uint8_t) { return 1; } /* the AVR check only compiles */
-#else
-    virtual size_t write(uint8_t c) {
-        blinkc_service_port_write(c);
-        return 1;
-    }
-#endif
+    /* On the host (blinklib_host.cpp): into this tile's service-port buffer. The AVR
+     * check only compiles, so it needs no definition. */
+    virtual size_t write(uint8_t c);
     void flush(void) {}
     using Print::write;
 };

@@ -3,7 +3,9 @@
 Two checks, both compile-only (`-c`), so they need avr-gcc but not the SDK:
 
 - `avr_compile_check`: the sketch compiles for the tile with `-Os -Wall
-  -Wextra`; returns the warnings (a clean sketch returns none).
+  -Wextra`; returns the warnings (a clean sketch returns none). blinkc's own
+  functions (blinkc_extras.h: `lighten()`, ...) are refused, as the SDK
+  build would refuse them, with a message that says so.
 - `int16_warnings`: what the compiler can prove about the tile's 16-bit
   `int` that the host (32-bit `int`) would hide:
     * constant expressions that overflow 16 bits (`60 * 1000`, `int x = 40000`),
@@ -18,6 +20,7 @@ Two checks, both compile-only (`-c`), so they need avr-gcc but not the SDK:
 
 from __future__ import annotations
 
+import re
 import subprocess
 import tempfile
 from pathlib import Path
@@ -40,8 +43,14 @@ AVR_FLAGS = (
     "-mmcu=atmega168pb", "-Os", "-Wall", "-Wextra", "-std=gnu++11", "-fpermissive",
     "-Wno-error=narrowing", "-fno-exceptions", "-fno-threadsafe-statics",
 )
-_INT16_FLAGS = ("-Wconversion", "-Wno-sign-conversion", "-Woverflow")
+_INT16_FLAGS = ("-Wconversion", "-Wno-sign-conversion", "-Woverflow", "-DBLINKC_EXTRAS_OK=1")
 _INT_TARGETS = ("conversion to 'int' ", "conversion to 'unsigned int' ")
+
+
+#: blinkc's own functions (blinkc_extras.h), deleted in an SDK-style compile for the tile.
+BLINKC_EXTRAS = ("lighten", "blinkc_host_spend_ms")
+#: Lets them through, for blinkc's own AVR compiles (the 16-bit int check, code sizes).
+_EXTRAS_OK = "-DBLINKC_EXTRAS_OK=1"
 
 
 class AvrBuildError(NativeBuildError):
@@ -49,8 +58,24 @@ class AvrBuildError(NativeBuildError):
 
     def __init__(self, sketch: Sketch, output: str) -> None:
         super().__init__(sketch, output)
-        self.args = (f"{sketch.path}: the sketch does not compile for the tile "
-                     f"(avr-gcc, blinkc's headers):\n{output.rstrip()}",)
+        used = not_in_sdk(output)
+        #: blinkc-only functions the sketch calls (not in SDK v1.1.0), if that is why.
+        self.not_in_sdk = used
+        head = f"{sketch.path}: the sketch does not compile for the tile"
+        if used:
+            names = ", ".join(f"{n}()" for n in used)
+            head += (f": it uses {names}, blinkc's own and not in Blinks SDK v1.1.0, so the "
+                     f"SDK build fails although the emulator runs it (define your own; "
+                     f"see blinkc_extras.h and docs/native.md)")
+        self.args = (f"{head} (avr-gcc, blinkc's headers):\n{output.rstrip()}",)
+
+
+def not_in_sdk(output: str) -> list[str]:
+    """The blinkc-only functions (blinkc_extras.h) a failed AVR compile's messages name."""
+    if "deleted function" not in output:
+        return []
+    return [name for name in BLINKC_EXTRAS
+            if re.search(rf"deleted function '[^']*\b{name}\(", output)]
 
 
 def _as_sketch(sketch: str | Path | Sketch) -> Sketch:
@@ -85,7 +110,7 @@ def avr_code_size(sketch_path: str | Path | Sketch) -> dict[str, int]:
         unit = Path(tmp) / f"{sketch.name}.ino.cpp"
         unit.write_text(sketch.unit)
         obj = Path(tmp) / "out.o"
-        cmd = [cxx, *AVR_FLAGS, "-ffunction-sections", "-fdata-sections",
+        cmd = [cxx, *AVR_FLAGS, _EXTRAS_OK, "-ffunction-sections", "-fdata-sections",
                *(f"-I{d}" for d in sketch.include_dirs), f"-I{NATIVE_DIR}",
                "-c", "-x", "c++", str(unit), "-o", str(obj)]
         proc = subprocess.run(cmd, capture_output=True, text=True, env=c_locale_env(), check=False)

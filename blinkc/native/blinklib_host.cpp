@@ -283,12 +283,13 @@ byte getBlinkbiosVersion() { return BLINKBIOS_VERSION; }
 
 /* --- The service port -------------------------------------------------- */
 
-void blinkc_service_port_write(uint8_t c) {
+size_t ServicePortSerial::write(uint8_t c) {
     if (service_port.len < BLINKC_SERVICE_PORT_LEN) {
         service_port.data[service_port.len++] = c;
     } else {
         ++service_port.lost;
     }
+    return 1;
 }
 
 uint8_t hasWoken(void) {
