@@ -19,7 +19,8 @@ from ..render.terminal import show, use_color
 from ..user_files import FileRefused, check_writable, is_picture, is_trace
 from ..world import Trace, World, WorldError, emulation
 from ..world.emulation import Emulation, EmulationOptions, FaultsError, Interrupted, parse_faults
-from ..world.layout import Layout, Resolver, load_layout, resolve_program
+from ..world.layout import Layout, Resolver, resolve_program
+from ..world.layout_file import load_layout
 from ..world.scenario import Scenario, Step, load_scenario
 from ..world.syntax import SourceError, format_value, parse_duration
 from . import main

@@ -38,13 +38,11 @@ from .layout import (
     Resolver,
     TileDraft,
     TileSpec,
-    parse_place,
-    parse_rotation,
-    parse_tile_words,
     resolve_program,
     tile_settings,
     with_defaults,
 )
+from .layout_file import parse_place, parse_rotation, parse_tile_words
 from .syntax import (
     SourceError,
     Where,

@@ -23,7 +23,7 @@ from blinkc.sketches import sketch_resolver
 from blinkc.testing import Cluster
 from blinkc.world import Faults, Trace, World, WorldError, make_world
 from blinkc.world.emulation import EmulationOptions, emulate
-from blinkc.world.layout import parse_layout
+from blinkc.world.layout_file import parse_layout
 from blinkc.world.scenario import parse_scenario
 
 from ..tools import require_tool

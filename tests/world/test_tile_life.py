@@ -15,7 +15,8 @@ from blinkc.runtime.api import (
 )
 from blinkc.world import Trace, WorldError, make_world
 from blinkc.world.emulation import EmulationOptions, emulate
-from blinkc.world.layout import LayoutError, parse_layout
+from blinkc.world.layout import LayoutError
+from blinkc.world.layout_file import parse_layout
 from blinkc.world.scenario import parse_scenario
 
 from ..tools import require_tool

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import ctypes
+import re
 import struct
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from .build import core_library
@@ -25,27 +27,60 @@ PHASES = ("setup", "loop", "quiet_until")
 
 RECORD_FN = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_int, ctypes.c_int64, ctypes.c_int64)
 
-#: core_view_t: 71 int64 fields, then the datagram slots and the serial number.
-VIEW = struct.Struct("<71q6B6B96s96s9s3x")
+def _view_layout(header: str) -> tuple[struct.Struct, dict[str, int | slice]]:
+    """The `struct` format of core_view_t and each field's place in an unpacked tuple, read
+    from view.h itself: the layout is declared once, there (an int64 is one tuple item, and
+    so is each element of an int64 array or of a uint8 array of VIEW_FACES; any other uint8
+    array, the serial number and the datagram slots, is one bytes item; `pad` is padding)."""
+    body = header[header.index("typedef struct core_view {"):header.index("} core_view_t;")]
+    body = re.sub(r"/\*.*?\*/", "", body, flags=re.S)
+    sizes = {"VIEW_FACES": FACES, "VIEW_DGRAM": 16}
+    for name, value in re.findall(r"#define (VIEW_\w+) (\d+)", header):
+        sizes[name] = int(value)
+    fmt, places, n = "<", {}, 0
+    for ctype, names in re.findall(r"(int64_t|uint8_t)\s+([^;]+);", body):
+        for decl in names.split(","):
+            name, *dims = [p.strip("[] ") for p in decl.strip().split("[")]
+            dims = [sizes.get(d, None) or int(d) for d in dims]
+            if name == "pad":
+                fmt += f"{dims[0]}x"
+            elif ctype == "int64_t" or dims == [FACES]:
+                count = dims[0] if dims else 1
+                fmt += f"{count}{'q' if ctype == 'int64_t' else 'B'}"
+                places[name] = slice(n, n + count) if dims else n
+                n += count
+            else:   # bytes: serial[9], or the datagram slots [6][16] as one item of 96
+                total = 1
+                for d in dims:
+                    total *= d
+                fmt += f"{total}s"
+                places[name] = n
+                n += 1
+    return struct.Struct(fmt), places
 
-# Positions inside a VIEW tuple.
-V_NOW = 0
-V_IN = slice(1, 7)
-V_OUT = slice(7, 13)
-V_EXPIRE = slice(13, 19)
-V_SEND = slice(19, 25)
-V_PIXELS = slice(25, 31)
-(V_BUTTON_DOWN, V_BUTTON_FLAGS, V_CLICK_COUNT, V_RNG, V_ENTROPY, V_WOKEN, V_START_STATE,
- V_EXTRA_MS) = range(31, 39)
-(V_STARTED, V_EPOCH, V_FROZEN, V_HAS_QUIET, V_QUIET_UNTIL, V_SKIPPED, V_PASSES,
- V_SLEEPING_NEIGHBOURS, V_VIRAL_FACES, V_VIRAL_LOCKOUT) = range(39, 49)
-V_TX_START = slice(49, 55)
-V_TX_END = slice(55, 61)
-(V_B_DOWN, V_B_FLAGS, V_B_CLICKS, V_B_RAW_DOWN, V_B_LAST_ACCEPT, V_B_PENDING, V_B_WINDOW_END,
- V_B_DOWN_SINCE, V_B_LONG_FIRED, V_B_RAW_COUNT) = range(61, 71)
-V_IN_DLEN = slice(71, 77)
-V_OUT_DLEN = slice(77, 83)
-V_IN_DGRAM, V_OUT_DGRAM, V_SERIAL = 83, 84, 85
+
+VIEW, FIELDS = _view_layout((Path(__file__).with_name("view.h")).read_text())
+
+# Places inside a VIEW tuple, by the names view.h gives the fields.
+V_NOW = FIELDS["now"]
+V_IN, V_OUT = FIELDS["in_value"], FIELDS["out_value"]
+V_EXPIRE, V_SEND, V_PIXELS = FIELDS["expire_time"], FIELDS["send_time"], FIELDS["pixels"]
+V_BUTTON_DOWN, V_BUTTON_FLAGS = FIELDS["button_down"], FIELDS["button_flags"]
+V_CLICK_COUNT, V_RNG, V_ENTROPY = FIELDS["click_count"], FIELDS["rng_state"], FIELDS["entropy"]
+V_WOKEN, V_START_STATE, V_EXTRA_MS = FIELDS["woken"], FIELDS["start_state"], FIELDS["extra_cpu_ms"]
+V_STARTED, V_EPOCH, V_FROZEN = FIELDS["started"], FIELDS["epoch"], FIELDS["frozen"]
+V_HAS_QUIET, V_QUIET_UNTIL = FIELDS["has_quiet"], FIELDS["quiet_until"]
+V_SKIPPED, V_PASSES = FIELDS["skipped"], FIELDS["passes"]
+V_SLEEPING_NEIGHBOURS, V_VIRAL_FACES = FIELDS["sleeping_neighbours"], FIELDS["viral_faces"]
+V_VIRAL_LOCKOUT = FIELDS["viral_lockout_until"]
+V_TX_START, V_TX_END = FIELDS["tx_start"], FIELDS["tx_end"]
+V_B_DOWN, V_B_FLAGS, V_B_CLICKS = FIELDS["b_down"], FIELDS["b_flags"], FIELDS["b_click_count"]
+V_B_RAW_DOWN, V_B_LAST_ACCEPT = FIELDS["b_raw_down"], FIELDS["b_last_accept"]
+V_B_PENDING, V_B_WINDOW_END = FIELDS["b_pending_clicks"], FIELDS["b_window_end"]
+V_B_DOWN_SINCE, V_B_LONG_FIRED = FIELDS["b_down_since"], FIELDS["b_long_fired"]
+V_B_RAW_COUNT = FIELDS["b_raw_count"]
+V_IN_DLEN, V_OUT_DLEN = FIELDS["in_dgram_len"], FIELDS["out_dgram_len"]
+V_IN_DGRAM, V_OUT_DGRAM, V_SERIAL = FIELDS["in_dgram"], FIELDS["out_dgram"], FIELDS["serial"]
 
 _i64, _int, _vp = ctypes.c_int64, ctypes.c_int, ctypes.c_void_p
 
