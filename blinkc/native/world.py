@@ -367,7 +367,26 @@ class NativeWorld(World):
                                 data or 0)
 
     def _pending_calls(self) -> bool:
-        return bool(self._calls) if self._w is not None else super()._pending_calls()
+        if self._w is None:
+            return super()._pending_calls()
+        return any(not getattr(fn, "internal", False) for fn in self._calls.values())
+
+    def _fresh_mirrors(self) -> None:
+        self._refresh()
+
+    def _dormant(self, tile: Tile, asleep: bool) -> None:
+        if self._w is None:
+            super()._dormant(tile, asleep)
+            return
+        # The Python objects were fresh and World changed them (button, clock, api, lockout):
+        # hand them to the core, then let it stop or restart the tile's events.
+        lib, w, i = self._lib, self._w, tile.index
+        self._push(tile)
+        lib.core_load(w, i)
+        lib.core_set_clock_offset(w, i, tile.clock.offset)
+        self._configure()
+        lib.core_dormant(w, i, int(asleep))
+        self._refresh()
 
     # ------------------------------------------------------------- actions
     def add_tile(self, name: str, program: Any, pos: Any = None, rot: int = 0,

@@ -103,6 +103,16 @@ class Tile:
         self._quiet_hook = getattr(program, "quiet_until", None)
         self._display_hook = getattr(program, "display", None)
         self._state_hook = getattr(program, "state", None)
+        #: In warm sleep (blinklib's warm_sleep_cycle): LEDs off, no passes, no packets.
+        self.asleep = False
+        #: Local µs when it fell asleep (millis() resumes from there on waking).
+        self.asleep_local_us = 0
+        #: Local ms from which the 10-minute warm-sleep timer last ran (power-up or a wake);
+        #: button presses and viral presses reset it too (World._warm_deadline).
+        self.sleep_base_ms = 0
+        #: Bumped when a sleep check chain starts over, and at every contact change.
+        self.sleep_gen = 0
+        self.contact_seq = 0
         #: Everything the tile wrote to its service port since power-up (Serial.h).
         self.serial_out = bytearray()
         self._serial_hook = serial_hook(program)

@@ -220,3 +220,122 @@ def test_the_sdks_bios_macros_are_there(engine):
     api = done.world.tile("a").api
     assert api.out_value[0] == 40 + 2 + 1 + 15
     assert api.pixels[:3] == [15, 31 << 10, 0]
+
+
+# ------------------------------------------------------------------ sleep and wake
+SLEEPY = """
+byte wakes, presses;
+void setup() {}
+void loop() {
+  if (buttonPressed()) presses++;
+  if (hasWoken()) wakes++;
+  setValueSentOnAllFaces(wakes);
+  setColor(wakes ? GREEN : BLUE);
+}
+#ifdef BLINKC_HOST
+const blinkc_field_t blinkc_state_fields[] = {
+  BLINKC_FIELD(wakes), BLINKC_FIELD(presses), BLINKC_FIELDS_END};
+#endif
+"""
+GREEN, BLUE = 31 << 5, 31 << 10
+MINUTE = 60_000
+
+
+@pytest.fixture(scope="module")
+def sleepy():
+    require_tool("g++")
+    return load_sketch_text(SLEEPY, "sleepy", check_int16=False)
+
+
+def sleepy_world(sleepy, engine, trace=None):
+    world = make_world(seed=4, engine=engine, trace=trace)
+    world.add_tile("a", sleepy(), (0, 0))
+    world.add_tile("b", sleepy(), (1, 0))
+    world.add_tile("c", sleepy(), None)
+    return world
+
+
+def click(world, name):
+    world.button(name, True)
+    world.run_for(80)
+    world.button(name, False)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_tiles_sleep_after_10_minutes_and_a_click_wakes_them(sleepy, engine):
+    world = sleepy_world(sleepy, engine)
+    world.run_for(5 * MINUTE)
+    click(world, "a")  # resets a's timer, and b's through the viral flag; not c's
+    world.run_for(5 * MINUTE + 500)
+    assert [t.asleep for t in world.tiles] == [False, False, True]
+    assert world.colors(world.tile("c")) == [0] * 6
+    world.run_for(5 * MINUTE)
+    assert all(t.asleep for t in world.tiles)
+    assert world.is_quiet()
+    passes = world.stats["passes"]
+    millis = world.tile("a").api.now
+    world.run_for(60 * MINUTE)  # sleeping costs nothing
+    assert world.stats["passes"] == passes
+    click(world, "b")  # wakes b, and a through its wake packets; c is alone
+    world.run_for(1000)
+    a, b, c = world.tiles
+    assert not a.asleep and not b.asleep and c.asleep
+    assert a.program.state()["wakes"] == 1 and b.program.state()["wakes"] == 1
+    assert world.colors(b) == [GREEN] * 6 and world.colors(c) == [0] * 6
+    assert millis < a.api.now < millis + 2000  # millis() went on from where it stopped
+    assert b.program.state()["presses"] == 1  # the press that woke it (a's came before)
+    world.run_for(9 * MINUTE)
+    assert not a.asleep  # the timer started again at the wake
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_holding_the_button_6_s_puts_the_cluster_to_sleep(sleepy, engine):
+    world = sleepy_world(sleepy, engine)
+    world.run_for(1000)
+    world.button("a", True)
+    world.run_for(5900)
+    assert not world.tile("a").asleep
+    world.run_for(200)
+    assert world.tile("a").asleep and world.tile("b").asleep and not world.tile("c").asleep
+    world.button("a", False)  # letting go does not wake it
+    world.run_for(2000)
+    assert world.tile("a").asleep
+    click(world, "a")
+    world.run_for(500)
+    assert not world.tile("a").asleep and world.tile("a").program.state()["wakes"] == 1
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_awake_tile_put_beside_a_sleeping_one_wakes_it(sleepy, engine):
+    world = sleepy_world(sleepy, engine)
+    world.run_for(1000)
+    world.button("a", True)
+    world.run_for(6200)
+    world.button("a", False)
+    assert world.tile("b").asleep and not world.tile("c").asleep
+    world.place("c", (0, 1))
+    world.run_for(500)
+    assert not any(t.asleep for t in world.tiles)
+
+
+def test_sleep_and_wake_traces_agree_between_engines(sleepy):
+    traces = []
+    for engine in ENGINES:
+        trace = Trace()
+        world = sleepy_world(sleepy, engine, trace)
+        world.run_for(3 * MINUTE)
+        click(world, "c")
+        world.run_for(8 * MINUTE)
+        click(world, "b")
+        world.run_for(1000)
+        world.button("b", True)
+        world.run_for(7000)
+        world.button("b", False)
+        world.place("c", (0, 1))
+        world.run_for(12 * MINUTE)
+        click(world, "a")
+        world.run_for(2000)
+        traces.append((trace.lines, dict(world.stats), world.snapshot()))
+    assert traces[0] == traces[1]
+    events = "".join(traces[0][0])
+    assert '"warm-sleep"' in events and '"warm-wake"' in events

@@ -179,6 +179,7 @@ struct Tile {
     int64_t tx_start[FACES], tx_end[FACES];
     int64_t viral_faces = 0, viral_lockout_until = -1;
     bool started = false, frozen = false, skipped = false;
+    bool asleep = false; /* warm sleep (World._dormant): no events at all */
     int64_t epoch = 0, passes = 0, sleeping_neighbours = 0;
     bool has_quiet = false;
     int64_t quiet_until = 0;
@@ -316,6 +317,20 @@ class World {
         }
         schedule(t.clock.next_frame(now), PASS, &t);
         if (record) record(REC_WAKE, t.index, 0, now);
+    }
+
+    /* World._dormant: stop (or restart) all of a tile's events for its warm sleep. */
+    void dormant(Tile &t, bool asleep) {
+        touch(t);
+        t.asleep = asleep;
+        ++t.epoch;
+        for (int f = 0; f < FACES; ++f) {
+            t.incoming[f].id = 0;
+            t.has_rx[f] = false;
+        }
+        t.has_quiet = false;
+        t.loop_inputs.valid = false;
+        if (!asleep) schedule(t.clock.next_frame(now), PASS, &t);
     }
 
     void touch(Tile &t) {
@@ -630,6 +645,7 @@ class World {
         if (link.tile < 0) return;
         Tile &receiver = *tiles[link.tile];
         int rface = link.face;
+        if (receiver.asleep) return; /* warm sleep: it hears nothing */
         if (drop != 0.0 && fault_rng.random() < drop) {
             ++stats[S_DROPPED];
             if (record) record(REC_DROP, sender.index, face, now);
@@ -895,6 +911,18 @@ EXPORT int core_add_tile(void *wp, int64_t ppm, int64_t offset, int64_t frame_ph
     t->clock.frame_phase = frame_phase;
     w.tiles.push_back(t);
     return t->index;
+}
+
+/* Warm sleep (World._dormant): the view and core_load() carry the rest. */
+EXPORT void core_dormant(void *wp, int i, int asleep) {
+    World &w = *static_cast<World *>(wp);
+    Tile &t = *w.tiles[i];
+    if (asleep) t.button.raw.clear(); /* the Python side reset its button model */
+    w.dormant(t, asleep != 0);
+}
+
+EXPORT void core_set_clock_offset(void *wp, int i, int64_t offset) {
+    static_cast<World *>(wp)->tiles[i]->clock.offset = offset;
 }
 
 /* The tile's service-port buffer (NativeProgram.service_port_addr; 0: none). */
