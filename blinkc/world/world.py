@@ -423,9 +423,7 @@ class World:
         tile.asleep = False
         # millis() goes on from where it stopped (blinklib restores it).
         tile.clock.offset -= tile.clock.local_us(self.now) - tile.asleep_local_us
-        now = tile.clock.millis(self.now)
-        tile.sleep_base_ms = now
-        tile.viral_lockout_until = -1  # (its time is of before the sleep)
+        tile.sleep_base_ms = tile.clock.millis(self.now)  # reset_warm_sleep_timer()
         tile.api.woken = True  # hasWoken(), once
         self._dormant(tile, False)
         self._record(tile, "warm-wake", {})
