@@ -56,6 +56,9 @@ class Session:
         #: Bumped whenever the world is rebuilt or changed by an input.
         self.version = 0
         self._added = 0
+        #: True after a rewind, while the log has inputs ahead of the world (they replay as
+        #: time runs on, until a new input drops them).
+        self._rewound = False
         self.world = self._replay(self.log, 0.0)
 
     # --------------------------------------------------------------- worlds
@@ -89,12 +92,13 @@ class Session:
     def act(self, lines: list[str]) -> Input:
         """Do `lines` (scenario steps) to the world, just ahead of now; SimError if they can't."""
         world = self.world
-        if self.log and self.log[-1].at_ms > world.now_ms:
+        if self._rewound and self.log and self.log[-1].at_ms > world.now_ms:
             # After a rewind: the inputs still ahead are dropped, the world rebuilt without them.
             kept = [i for i in self.log if i.at_ms <= world.now_ms]
             self.world = world = self._replay(kept, world.now_ms)
             self.log = kept
             self.horizon_ms = world.now_ms
+        self._rewound = False
         at = math.floor(world.now_ms) + 1
         if self.log:
             at = max(at, self.log[-1].at_ms + 1)
@@ -187,6 +191,7 @@ class Session:
             self._run_to(t)
         else:
             self.world = self._replay(self.log, t)
+            self._rewound = True
 
     def run_until(self, t_ms: float) -> None:
         """Run the world on to `t_ms` (a world time ahead of now), whatever the speed."""
