@@ -41,6 +41,8 @@ def inspect(session: Session, name: str) -> dict[str, Any] | None:
         return None
     api = tile.api
     now = tile.clock.millis(world.now)
+    # As the tile's program would see it now (a sleeping tile's links are alive by definition).
+    expired = world.evaluate(tile, lambda a: [e < a.now for e in a.expire_time])
     faces = []
     for f in range(FACE_COUNT):
         link = world.neighbour(tile, f)
@@ -49,7 +51,7 @@ def inspect(session: Session, name: str) -> dict[str, Any] | None:
             "face": f,
             "out": api.out_value[f],
             "in": api.in_value[f],
-            "expired": api.expire_time[f] < now,
+            "expired": expired[f],
             "neighbour": None if link is None else [link[0].name, link[1]],
             "in_flight": None if inc is None else _packet(inc.packet.byte0, inc.packet.datagram,
                                                           world, inc),

@@ -217,7 +217,7 @@
     $("rate").textContent = frame.achieved ? `${frame.achieved.toFixed(1)}× real time` : "";
     $("play").textContent = frame.running ? "Pause" : "Run";
     const seek = $("seek");
-    seek.max = String(Math.ceil(frame.horizon));
+    seek.max = String(frame.horizon);
     if (document.activeElement !== seek) { seek.value = String(frame.t); $("seekinfo").textContent = `${secs(frame.t)} of ${secs(frame.horizon)}`; }
     for (const [id, key] of [["drop", "drop"], ["jitter", "jitter_ms"], ["skew", "skew"]]) {
       if (document.activeElement !== $(id)) $(id).value = String(frame.faults[key]);
@@ -266,6 +266,7 @@
     draws: () => draws,
     framesIn: () => framesIn,
     selected: () => selected,
+    select,
     send,
     // page coordinates of a tile's centre, of a lattice place, of a face's LED segment
     tileCentre(name) { return toPage(view.placeOf(frame.tiles).get(name)); },
