@@ -3,7 +3,9 @@
 A game file is compiled once (per path and content) to IR; the chosen
 backend makes a tile program class from it. Layouts name the game and give
 each tile its initial state (`kind=HAZARD orient=2`); the resolver here checks
-those settings against the game's fields.
+those settings against the game's fields. Settings are the fields' values
+before `@game.setup` runs (setup sees them); a setting of a field that setup
+assigns would not hold, so it is refused (docs/dsl.md).
 """
 
 from __future__ import annotations
@@ -12,9 +14,10 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from .dsl.errors import GameErrors
+from .dsl.errors import GameErrors, did_you_mean
 from .dsl.loader import compile_game
-from .ir.nodes import Program
+from .ir.nodes import Assign, Call, Name, Program, SrcLoc
+from .ir.walk import walk_stmts
 from .world.layout import ProgramError, Resolver, TileSpec, resolve_program
 
 _programs: dict[tuple[str, str], Program] = {}
@@ -52,15 +55,43 @@ def tile_class(path: str | Path, backend: str = "python") -> type:
     return _classes[key]
 
 
+def setup_assigns(program: Program) -> dict[str, SrcLoc]:
+    """The fields the game's @game.setup (or a helper it calls) may assign, and where."""
+    functions = {f.name: f for f in program.functions}
+    state = {g.name for g in program.state_fields}
+    out: dict[str, SrcLoc] = {}
+    todo, seen = ["game_setup"], set()
+    while todo:
+        f = functions.get(todo.pop())
+        if f is None or f.name in seen:
+            continue
+        seen.add(f.name)
+        for node in walk_stmts(f.body):
+            if (isinstance(node, Assign) and isinstance(node.target, Name)
+                    and node.target.scope == "global" and node.target.name in state):
+                out.setdefault(node.target.name, node.loc)
+            elif (isinstance(node, Call) and not node.builtin and node.func in functions
+                    and functions[node.func].role in ("handler", "helper")):
+                todo.append(node.func)
+    return out
+
+
 def initial_state(program: Program, settings: dict[str, Any], tile: str) -> dict[str, int]:
     """Check a layout's key=value settings against the game's fields; values as integers."""
     fields = {g.name: g for g in program.state_fields}
+    by_setup = setup_assigns(program)
     out: dict[str, int] = {}
     for key, value in settings.items():
         g = fields.get(key)
         if g is None:
             raise ProgramError(f"tile {tile!r}: the game has no field {key!r}",
-                               f"its fields are: {', '.join(fields)}")
+                               did_you_mean(key, fields, "{}=")
+                               or f"its fields are: {', '.join(fields)}")
+        if key in by_setup:
+            raise ProgramError(f"tile {tile!r}: {key}={value} would not hold: the game's "
+                               f"@game.setup assigns t.{key} at power-up ({by_setup[key]})",
+                               "settings are the fields' values before setup runs (setup sees "
+                               f"them): leave {key} out of the layout, or let setup not assign it")
         if g.enum is not None and isinstance(value, str):
             members = program.enums[g.enum]
             if value not in members:

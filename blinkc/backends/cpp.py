@@ -107,6 +107,7 @@ class CppRenderer:
         self.p = program
         self.ranges = Ranges(program)
         self.names = self._names()
+        self.needs_signed_div = False
 
     def _names(self) -> dict[str, str]:
         out = {}
@@ -121,6 +122,11 @@ class CppRenderer:
     # ------------------------------------------------------------ expressions
     def conv(self, e: Expr, t: IntType) -> str:
         """e's value as type t: a cast only where the value might not fit."""
+        if (isinstance(e, Const) and t.bits == 32 and t.signed and not isinstance(t, ColorType)
+                and 0x7FFF < e.value <= 0xFFFF):
+            # 32768U is 16 bits on the tile but 32 on the host, where it would turn a 32-bit
+            # signed comparison or sum unsigned: say long, as the tile computes it.
+            return f"{e.value}L"
         code = self.expr(e)
         if t == BOOL or isinstance(t, ColorType) or self.ranges.fits(self.ranges.of(e), t):
             return code
@@ -163,6 +169,16 @@ class CppRenderer:
         t = e.type
         a, b = self.conv(e.left, t), self.conv(e.right, t)
         c_op = "/" if e.op == "//" else e.op
+        if e.op in ("//", "%") and t.signed:
+            lo = self.ranges.operand(e.left, t)[0]
+            d_lo, d_hi = self.ranges.operand(e.right, t)
+            if lo <= t.min and d_lo <= -1 <= d_hi:
+                # MIN / -1 overflows (C leaves it undefined; the host traps): it wraps, as the
+                # tile's divide routine and the emulator compute it (docs/dsl.md: Numbers).
+                self.needs_signed_div = True
+                if e.op == "//":
+                    return f"blinkc_div<{ctype(t)}, u{ctype(t)}>({a}, {b})"
+                return f"blinkc_mod<{ctype(t)}>({a}, {b})"
         exact = self.ranges.exact(e)
         if self.ranges.fits(exact, t):
             if e.op in ("+", "-", "*", "<<") and 0 <= exact[0] and exact[1] <= 255:
@@ -312,6 +328,7 @@ class CppRenderer:
             "needs_skip_frame": "blinkc_skip_frame" in uses,
             "needs_clamp": any(isinstance(s, Assign) and s.clamp for f in p.functions
                                for s in walk_stmts(f.body)),
+            "needs_signed_div": self.needs_signed_div,  # set while rendering the functions
         }
 
     def global_decl(self, g: GlobalVar) -> dict:

@@ -162,18 +162,21 @@ def _build(source: Path, out: Path, sdk: Sdk, backend: str, toolchain: Toolchain
 
 
 def build_for_flash(
-    path: str | Path, sdk: Sdk | str | Path | None = None, out_dir: str | Path | None = None
+    path: str | Path, sdk: Sdk | str | Path | None = None, out_dir: str | Path | None = None,
+    force: bool = False,
 ) -> Path:
     """Build `path` and return the with-bootloader hex to write to a tile.
-    The build goes to `out_dir` (default: build/<name> under the working folder)."""
+    The build goes to `out_dir` (default: build/<name> under the working folder); a folder
+    blinkc did not make is refused unless `force`."""
     path = Path(path)
     name = path.stem if path.suffix else path.name
     out = Path(out_dir or Path("build") / name)
     try:
-        return build(path, out, sdk=sdk).with_bootloader
+        return build(path, out, sdk=sdk, force=force).with_bootloader
     except OutputRefused as refused:
         raise OutputRefused(
             refused.message,
-            f"Move {out} away, or build into a folder of your choice with "
-            f"`blinkc build {path} -o FOLDER` and flash FOLDER/{name}.ino.with_bootloader.hex.",
+            f"Move {out} away, flash with --force to build into it anyway, or build into a "
+            f"folder of your choice with `blinkc build {path} -o FOLDER` and flash "
+            f"FOLDER/{name}.ino.with_bootloader.hex.",
         ) from None

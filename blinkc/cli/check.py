@@ -38,10 +38,13 @@ def describe(program: Program) -> str:
 @click.argument("game", type=click.Path(dir_okay=False))
 @click.option("-v", "--verbose", is_flag=True,
               help="Also show what blinkc decided: face-value bits, message codes, RAM.")
-def check(game: str, verbose: bool) -> None:
+@click.option("--strict", is_flag=True,
+              help="Count warnings as errors: exit 1 when there is any.")
+def check(game: str, verbose: bool, strict: bool) -> None:
     """Check a game file: every error and warning with its file:line and a hint.
 
-    Exits 0 when the game has no errors (warnings allowed), 1 otherwise.
+    Exits 0 when the game has no errors (warnings allowed, unless --strict), 1 otherwise.
+    A `# blinkc: ignore` comment on a line silences the warnings of that line.
 
     \b
     Example:
@@ -56,8 +59,16 @@ def check(game: str, verbose: bool) -> None:
         n = len(lowered.errors)
         raise click.ClickException(f"{game}: {n} error{'s' if n != 1 else ''}")
     program = lowered.program
-    click.echo(f"{game}: {program.name} is clean"
-               + (f" ({len(lowered.warnings)} warning{'s' if len(lowered.warnings) != 1 else ''})"
-                  if lowered.warnings else ""))
+    n = len(lowered.warnings)
+    warnings = f"{n} warning{'s' if n != 1 else ''}"
+    if strict and n:
+        raise click.ClickException(f"{game}: {warnings} (--strict)")
+    silenced = len(lowered.silenced)
+    quiet = (f" ({silenced} warning{'s' if silenced != 1 else ''} silenced by # blinkc: ignore)"
+             if silenced else "")
+    if n:
+        click.echo(f"{game}: {program.name} has no errors, but {warnings}{quiet}")
+    else:
+        click.echo(f"{game}: {program.name} is clean{quiet}")
     if verbose:
         click.echo(describe(program))

@@ -104,9 +104,11 @@ def _efuse_for(part: Part, raw: bool) -> int | None:
               "checks and do not touch the extended fuse.")
 @click.option("--sync-timeout", type=click.FloatRange(min=0.2), default=4.0, show_default=True,
               help="Seconds to wait for the programmer to answer at all.")
+@click.option("--force", is_flag=True,
+              help="GAME.py: build into build/<game> even if blinkc did not make that folder.")
 def flash_cmd(source: Path, port: str | None, programmer: str | None, baud: int | None,
               part: str, sdk: Path | None, dry_run: bool, verify_only: bool, repeat: bool,
-              count: int | None, raw: bool, sync_timeout: float) -> None:
+              count: int | None, raw: bool, sync_timeout: float, force: bool) -> None:
     """Flash GAME.py (built first) or a .hex onto Blinks tiles, and verify it.
 
     Every flash erases the chip, writes the game and the BIOS, verifies every
@@ -117,7 +119,7 @@ def flash_cmd(source: Path, port: str | None, programmer: str | None, baud: int 
     with _friendly_errors(err):
         the_part = get_part(part)
         spec = _pick_programmer(programmer, port)
-        src = resolve(source, the_part, raw=raw, sdk=str(sdk) if sdk else None)
+        src = resolve(source, the_part, raw=raw, sdk=str(sdk) if sdk else None, force=force)
         for w in src.warnings:
             err.print(f"[yellow]Warning:[/] {w}", highlight=False)
         efuse = _efuse_for(the_part, raw)

@@ -49,7 +49,7 @@ from ..runtime.color import makeColorHSB as _hsb
 from ..runtime.color import makeColorRGB as _rgb
 from ..runtime.color import rgb5 as _rgb5
 from ..runtime.mathfns import sin8_C as _sin8
-from .errors import DslError
+from .errors import DslError, did_you_mean
 from .types import (
     COLOR,
     TYPE_NAMES,
@@ -69,6 +69,10 @@ from .types import (
 
 class ColorConst(int):
     """A colour constant authors use (RED, makeColorRGB(...) at module level, ...)."""
+
+
+#: What `FunctionCompiler.kind_of` says of a value that is certainly a number, not a kind.
+NUMBER = "number"
 
 
 @dataclass(frozen=True)
@@ -125,6 +129,9 @@ class Symbols:
     constants: dict[str, int] = field(default_factory=dict)
     functions: dict[str, Signature] = field(default_factory=dict)
     derived: dict[str, str] = field(default_factory=dict)  # t.<name> → function
+    #: Derived values and broadcasts whose type is a kinds enum: name → Enum.
+    derived_enums: dict[str, Any] = field(default_factory=dict)
+    neighbor_enums: dict[str, Any] = field(default_factory=dict)
     neighbor_getters: dict[str, str] = field(default_factory=dict)  # .<name> → function
     timers: dict[int, int] = field(default_factory=dict)  # id(TimerDecl) → index
     timer_names: dict[str, int] = field(default_factory=dict)  # t.<name> → index
@@ -201,12 +208,31 @@ _CMPOPS = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">
 
 
 def parse_function(fn: Callable) -> tuple[ast.FunctionDef, str, int]:
-    """The AST of a function, its file, and the file line of the AST's line 1."""
-    lines, first = inspect.getsourcelines(fn)
-    tree = ast.parse(textwrap.dedent("".join(lines)))
-    node = tree.body[0]
-    assert isinstance(node, ast.FunctionDef)
-    return node, inspect.getsourcefile(fn) or "<game>", first
+    """The AST of a function, its file, and the file line of the AST's line 1.
+
+    Raises DslError for what blinkc cannot compile: a function without source in the game
+    file, a lambda, an `async def`."""
+    code = getattr(fn, "__code__", None)
+    where = SrcLoc(code.co_filename, code.co_firstlineno) if code else SrcLoc("<game>", 0)
+    name = getattr(fn, "__name__", "")
+    if name == "<lambda>":
+        raise DslError(where, "a lambda cannot be compiled for the tile",
+                       "write it as a def at the top level of the game file")
+    try:
+        lines, first = inspect.getsourcelines(fn)
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+    except (OSError, TypeError, SyntaxError):
+        raise DslError(where, f"cannot read the source of {name or 'this function'}()",
+                       "handlers and helpers must be written in the game file") from None
+    node = tree.body[0] if tree.body else None
+    file = inspect.getsourcefile(fn) or where.file
+    if isinstance(node, ast.AsyncFunctionDef):
+        raise DslError(SrcLoc(file, first + node.lineno - 1), "async def is not available on the tile",
+                       f"write a plain def: def {node.name}({ast.unparse(node.args)}):")
+    if not isinstance(node, ast.FunctionDef):
+        raise DslError(where, f"{name or 'this'} is not a def function",
+                       "handlers and helpers are plain def functions of the game file")
+    return node, file, first
 
 
 class FunctionCompiler:
@@ -240,6 +266,10 @@ class FunctionCompiler:
         #: Loop variables whose loop is over: Python leaves them at the last value, the tile
         #: one past it, so reading them is refused until they are assigned again.
         self.finished_loops: set[str] = set()
+        #: Locals that hold one of a kinds' members on every assignment so far (None: not so).
+        self.local_kinds: dict[str, Any] = {}
+        #: The kinds enum a derived value gives, if its type is one.
+        self.ret_enum: Any = None
 
     # ------------------------------------------------------------------ helpers
     def loc(self, node: ast.AST) -> SrcLoc:
@@ -272,7 +302,7 @@ class FunctionCompiler:
         if isinstance(n, ast.Expr):
             if isinstance(n.value, ast.Constant) and isinstance(n.value.value, str):
                 return []  # a docstring or a string used as a comment
-            e = self.expr(n.value)
+            e = self.expr(n.value, void_ok=True)
             if not isinstance(e, Call):
                 raise self.fail(n, "this expression does nothing",
                                 "did you mean an assignment (=) rather than a comparison (==)?")
@@ -280,7 +310,7 @@ class FunctionCompiler:
         if isinstance(n, ast.Assign):
             if len(n.targets) != 1 or isinstance(n.targets[0], ast.Tuple | ast.List):
                 raise self.fail(n, "assign one value at a time", "write a = 1 and b = 2 on two lines")
-            return self.assign(n.targets[0], self.expr(n.value), loc, n)
+            return self.assign(n.targets[0], self.expr(n.value), loc, n, self.kind_of(n.value))
         if isinstance(n, ast.AnnAssign):
             if not isinstance(n.target, ast.Name) or n.value is None:
                 raise self.fail(n, "annotated assignments must be `name: type = value`")
@@ -301,7 +331,7 @@ class FunctionCompiler:
             current = self.expr(self.load_version(n.target))
             value = self.expr(n.value)
             self.check_arith(n, op, current, value)
-            return self.assign(n.target, binop(op, current, value), loc, n)
+            return self.assign(n.target, binop(op, current, value), loc, n, NUMBER)
         if isinstance(n, ast.If):
             test = truth(self.expr(n.test))
             before = set(self.defined)
@@ -340,9 +370,14 @@ class FunctionCompiler:
             node.lineno = target.lineno  # type: ignore[attr-defined]
         return copy
 
-    def assign(self, target: ast.expr, value: Expr, loc: SrcLoc, node: ast.AST) -> list[Stmt]:
+    def assign(self, target: ast.expr, value: Expr, loc: SrcLoc, node: ast.AST,
+               kind: Any = None) -> list[Stmt]:
         if isinstance(target, ast.Name):
             name = target.id
+            if name not in self.local_kinds:
+                self.local_kinds[name] = kind if name not in self.locals else None
+            elif self.local_kinds[name] is not kind:
+                self.local_kinds[name] = None
             if name in self.param_types:
                 raise self.fail(node, f"cannot assign to the parameter {name!r}",
                                 "copy it into a new local first")
@@ -382,11 +417,17 @@ class FunctionCompiler:
                 if attr in self.sym.timer_names:
                     raise self.fail(node, f"t.{attr} is a timer",
                                     f"start it with t.{attr}.start(ms)")
+                if attr in ("now", "alone", "neighbor_mask"):
+                    raise self.fail(node, f"t.{attr} is read from the tile, it cannot be assigned",
+                                    "keep what you need in a field")
                 raise self.fail(node, f"the tile has no field {attr!r}",
-                                f"declare it: {attr} = game.field(range(0, 10), default=0)")
+                                self.suggest_field(attr, writable=True))
             if isinstance(value.type, ColorType):
                 raise self.fail(node, "a colour cannot be stored in a field",
                                 "compute the colour in the display function")
+            self.check_kind_into(node, f"t.{attr}", self.sym.field_enums.get(attr), kind,
+                                 f"store it in a field of that kind: {attr} = game.field"
+                                 f"({getattr(kind, 'name', '')})")
             clamp = g.range if g.range is not None and not self.fits(value, g.range) else None
             v = convert(value, g.type) if clamp is None else value
             return [Assign(Name(attr, g.type, "global", g.is_bool), v, loc, clamp)]
@@ -448,23 +489,122 @@ class FunctionCompiler:
         if self.ret is None:
             raise self.fail(n, "handlers do not return values", "just `return` to stop early")
         value = self.expr(n.value)
+        if self.ret_enum is not None:
+            self.check_kind_into(n, f"{self.node.name}()", self.ret_enum, self.kind_of(n.value), "",
+                                 verb="gives")
         if isinstance(self.ret, ColorType) != isinstance(value.type, ColorType):
             raise self.fail(n, "this returns the wrong kind of value")
         if self.ret_is_bool and not is_bool(value):
             value = truth(value)
         return Return(convert(value, self.ret), loc)
 
+    # -------------------------------------------------------------------- faces
+    def face(self, n: ast.expr) -> Expr:
+        """A face argument (0..5): a number, never a colour, a kind or a bool; a constant one
+        must exist (computed ones are checked against their value ranges by the lint)."""
+        e = self.expr(n)
+        text = ast.unparse(n)
+        kind = self.kind_of(n)
+        if isinstance(e.type, ColorType):
+            raise self.fail(n, f"{text} is a colour, not a face", "faces are 0..5")
+        if kind is not None and kind is not NUMBER:
+            raise self.fail(n, f"{text} is one of {kind.name}'s kinds, not a face", "faces are 0..5")
+        if is_bool(e):
+            raise self.fail(n, f"{text} is a bool, not a face", "faces are 0..5")
+        if isinstance(e, Const) and not 0 <= e.value <= 5:
+            raise self.fail(n, f"face {e.value} does not exist: faces are 0..5",
+                            "count faces from 0; cw(f), ccw(f) and opposite(f) stay in 0..5")
+        return convert(e, U8)
+
+    # -------------------------------------------------------------------- kinds
+    def kind_of(self, n: ast.expr) -> Any:
+        """What an expression is, as far as its words show: a kinds `Enum` (one of its
+        members), NUMBER (certainly not a kind: literals, number fields, arithmetic), or None
+        (cannot tell: a call, a local assigned different things)."""
+        from .game import Enum, EnumMember  # local import: game imports this module's users
+
+        if isinstance(n, ast.Constant):
+            return NUMBER if isinstance(n.value, int) else None
+        if isinstance(n, ast.Name):
+            if n.id in self.local_kinds:
+                return self.local_kinds[n.id]
+            if n.id in self.locals or n.id in self.param_types or n.id not in self.pyglobals:
+                return None
+            v = self.pyglobals[n.id]
+            if isinstance(v, EnumMember):
+                return v.enum
+            return NUMBER if isinstance(v, int) and not isinstance(v, ColorConst) else None
+        if isinstance(n, ast.Attribute):
+            if self.is_tile(n.value):
+                if n.attr in self.sym.field_enums:
+                    return self.sym.field_enums[n.attr]
+                if n.attr in self.sym.derived_enums:
+                    return self.sym.derived_enums[n.attr]
+                return NUMBER if n.attr in self.sym.fields or n.attr in self.sym.derived else None
+            if (isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Attribute)
+                    and self.is_tile(n.value.func.value) and n.value.func.attr == "neighbor"):
+                return self.sym.neighbor_enums.get(n.attr, NUMBER)
+            if isinstance(n.value, ast.Name) and isinstance(self.pyglobals.get(n.value.id), Enum):
+                member = getattr(self.pyglobals[n.value.id], n.attr, None) \
+                    if n.attr in self.pyglobals[n.value.id].members else None
+                return member.enum if isinstance(member, EnumMember) else None
+            return None
+        if isinstance(n, ast.Call):
+            f = n.func
+            if (isinstance(f, ast.Attribute) and f.attr == "next" and isinstance(f.value, ast.Attribute)
+                    and self.is_tile(f.value.value)):
+                return self.sym.field_enums.get(f.value.attr)
+            return None
+        if isinstance(n, ast.IfExp):
+            a, b = self.kind_of(n.body), self.kind_of(n.orelse)
+            return a if a is b else NUMBER if NUMBER in (a, b) else None
+        if isinstance(n, ast.BinOp | ast.UnaryOp | ast.Compare | ast.BoolOp):
+            return NUMBER
+        return None
+
+    def check_kind_into(self, n: ast.AST, where: str, want: Any, got: Any, number_hint: str,
+                        verb: str = "holds") -> None:
+        """A kinds field (or derived kinds value) takes its kinds' members only; a number
+        field no kinds' member."""
+        if want is not None:
+            first = f"{want.name}.{want.members[0]}" if want.members else want.name
+            if got is NUMBER:
+                hint = (f"{where} = {first}" if verb == "holds" else f"return {first}")
+                if where.startswith("t.") and verb == "holds":
+                    hint += f" (or {where}.next() for the next one)"
+                raise self.fail(n, f"{where} {verb} one of {want.name}'s kinds, not a number", hint)
+            if got is not None and got is not want:
+                raise self.fail(n, f"{where} {verb} one of {want.name}'s kinds, not one of "
+                                   f"{got.name}'s", f"use one of {', '.join(want.members)}: {first}")
+        elif got is not None and got is not NUMBER and verb == "holds":
+            raise self.fail(n, f"{where} is a number, not one of {got.name}'s kinds", number_hint)
+
     # -------------------------------------------------------------- expressions
     def is_tile(self, node: ast.expr) -> bool:
         return self.tile is not None and isinstance(node, ast.Name) and node.id == self.tile
 
-    def expr(self, n: ast.expr) -> Expr:
+    def expr(self, n: ast.expr, void_ok: bool = False) -> Expr:
         e = self.expr_or_symbol(n)
         if isinstance(e, _Symbol):
             v = e.value
+            if isinstance(v, tuple) and v[:1] == ("timer",):
+                raise self.fail(n, f"t.{v[2]} is a timer, not a value",
+                                f"t.{v[2]}.running (a bool) or t.{v[2]}.remaining (ms)")
             what = getattr(v, "name", None) or type(v).__name__
             raise self.fail(n, f"{what} is not a value here",
                             "messages are sent with t.send(Msg, face); floods with t.flood(F)")
+        if not void_ok and isinstance(e, Call) and e.type is None:
+            what = ast.unparse(n.func) if isinstance(n, ast.Call) else ast.unparse(n)
+            raise self.fail(n, f"{what}() gives no value",
+                            "call it on a line of its own; a helper that computes a value "
+                            "says so: def h(t) -> int: ... return x")
+        return e
+
+    def number(self, n: ast.AST, e: Expr, what: str) -> Expr:
+        """e where a number is needed: not a colour."""
+        if isinstance(e.type, ColorType):
+            raise self.fail(n, f"{what} is a number, not a colour",
+                            "colours are only made (makeColorRGB...), dimmed and shown")
         return e
 
     def expr_or_symbol(self, n: ast.expr) -> Expr | _Symbol:
@@ -544,6 +684,12 @@ class FunctionCompiler:
                             "use dim(c, brightness), lighten(c, amount) or makeColorRGB(r, g, b)")
         if op in ("//", "%") and isinstance(right, Const) and right.value == 0:
             raise self.fail(n, "division by zero", "divide by a number that is never 0")
+        if op in ("<<", ">>") and isinstance(right, Const):
+            t = promote(left.type)
+            if not 0 <= right.value < t.bits:
+                raise self.fail(n, f"a shift by {right.value} has no meaning in {t.c_name} "
+                                   f"({t.bits} bits): C leaves it undefined",
+                                f"shift by 0..{t.bits - 1}")
 
     def comparison(self, n: ast.Compare) -> Expr:
         parts: list[Expr] = []
@@ -602,7 +748,19 @@ class FunctionCompiler:
         hint = ""
         if ident in self.sym.fields or ident in self.sym.derived:
             hint = f"fields are read through the tile: {self.tile or 't'}.{ident}"
-        raise self.fail(n, f"unknown name {ident!r}", hint or "define it, or check the spelling")
+        raise self.fail(n, f"unknown name {ident!r}", hint or self.suggest_name(ident))
+
+    def suggest_name(self, ident: str) -> str:
+        """The hint for an unknown name: the closest local, parameter or module name (a field
+        is read through the tile), or the usual advice."""
+        from .game import FieldDecl  # local import: game imports this module's users
+
+        fields = {k for k, v in self.pyglobals.items() if isinstance(v, FieldDecl)}
+        names = [*self.locals, *self.param_types, *(k for k in self.pyglobals
+                                                    if not k.startswith("_") and k not in fields)]
+        tile = self.tile or "t"
+        hint = did_you_mean(ident, names) or did_you_mean(ident, fields, f"{tile}.{{}}")
+        return f"check the spelling: {hint}" if hint else "define it, or check the spelling"
 
     def python_value(self, n: ast.AST, v: Any) -> Expr | _Symbol:
         """A module-level Python value used in a body: constants become IR constants."""
@@ -636,7 +794,8 @@ class FunctionCompiler:
             if n.attr == "remaining":
                 return Call("timer_remaining", (Const(k, U8),), U16)
             raise self.fail(n, f"timers have .running and .remaining, not .{n.attr}",
-                            f"t.{n.value.attr}.start(ms) starts it")
+                            did_you_mean(n.attr, ("running", "remaining"), ".{}")
+                            or f"t.{n.value.attr}.start(ms) starts it")
         # t.neighbor(f).<broadcast>
         if (isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Attribute)
                 and self.is_tile(n.value.func.value) and n.value.func.attr == "neighbor"):
@@ -647,17 +806,18 @@ class FunctionCompiler:
             if getter is None:
                 known = ", ".join(sorted(self.sym.neighbor_getters)) or "none declared"
                 raise self.fail(n, f"neighbours cannot read {n.attr!r}: it is not broadcast",
-                                f"declare it with broadcast=True or @game.broadcast "
-                                f"(broadcast now: {known})")
+                                did_you_mean(n.attr, self.sym.neighbor_getters, ".{}")
+                                or f"declare it with broadcast=True or @game.broadcast "
+                                   f"(broadcast now: {known})")
             sig = self.sym.functions[getter]
-            return Call(getter, (convert(self.expr(call.args[0]), U8),), sig.ret,
+            return Call(getter, (self.face(call.args[0]),), sig.ret,
                         is_bool=sig.is_bool)
         base = self.expr_or_symbol(n.value)
         if isinstance(base, _Symbol):
             try:
                 return self.python_value(n, getattr(base.value, n.attr))
             except AttributeError as exc:
-                raise self.fail(n, str(exc)) from None
+                raise self.fail(n, str(exc), getattr(exc, "hint", "")) from None
         raise self.fail(n, f"numbers have no attribute .{n.attr}", _SUBSET_HINT)
 
     def tile_attribute(self, n: ast.Attribute) -> Expr | _Symbol:
@@ -677,8 +837,14 @@ class FunctionCompiler:
             return Call("neighbor_mask", (), U8)
         if attr in self.sym.timer_names:
             return _Symbol(("timer", self.sym.timer_names[attr], attr))
-        raise self.fail(n, f"the tile has no field {attr!r}",
-                        f"declare it: {attr} = game.field(range(0, 10), default=0)")
+        raise self.fail(n, f"the tile has no field {attr!r}", self.suggest_field(attr))
+
+    def suggest_field(self, attr: str, writable: bool = False) -> str:
+        """The hint for an unknown t.<attr>: the closest name the tile has, or how to declare it."""
+        names = list(self.sym.fields) + ([] if writable else [
+            *self.sym.derived, *self.sym.timer_names, "now", "alone", "neighbor_mask"])
+        return (did_you_mean(attr, names, "t.{}")
+                or f"declare it: {attr} = game.field(range(0, 10), default=0)")
 
     def array(self, n: ast.Subscript) -> Index:
         if not isinstance(n.value, ast.Name) or n.value.id not in self.sym.engine_globals:
@@ -705,6 +871,9 @@ class FunctionCompiler:
                 if owner in self.sym.timer_names:
                     return self.timer_method(n, self.sym.timer_names[owner], owner, f.attr)
                 if owner in self.sym.field_enums and f.attr == "next":
+                    if n.args or n.keywords:
+                        raise self.fail(n, f"t.{owner}.next() takes no arguments",
+                                        f"t.{owner}.next() is the next kind (after the last, the first)")
                     enum = self.sym.field_enums[owner]
                     g = self.sym.fields[owner]
                     cur = Name(owner, g.type, "global")
@@ -754,7 +923,7 @@ class FunctionCompiler:
             if not arg_nodes or not self.is_tile(arg_nodes[0]):
                 raise self.fail(n, f"{name}() takes the tile first", f"{name}({self.tile or 't'}, ...)")
             arg_nodes = arg_nodes[1:]
-        args = [self.expr(a) for a in arg_nodes]
+        args = [self.number(a, self.expr(a), f"an argument of {name}()") for a in arg_nodes]
         if len(args) != len(sig.params):
             raise self.fail(n, f"{name}() takes {len(sig.params)} values, not {len(args)}")
         return Call(fname, tuple(convert(a, t) for a, t in zip(args, sig.params, strict=True)),
@@ -786,18 +955,19 @@ class FunctionCompiler:
             want = 2 if method == "color" else 1
             if len(args) != want:
                 raise self.fail(n, "t.color(face, colour) / t.color_all(colour)")
-            vals = [self.expr(a) for a in args]
+            vals = [self.expr(a) for a in args[:-1]] + [self.expr(args[-1])]
             colour = vals[-1]
             if not isinstance(colour.type, ColorType):
                 raise self.fail(n, "that is a number, not a colour",
                                 "use RED, makeColorRGB(r, g, b), dim(c, b)...")
             if method == "color_all":
                 return Call("setColor", (colour,), None, builtin=True)
-            return Call("setColorOnFace", (colour, convert(vals[0], U8)), None, builtin=True)
+            return Call("setColorOnFace", (colour, self.face(args[0])), None, builtin=True)
         if method == "random":
             if len(args) != 1:
                 raise self.fail(n, "t.random(limit) takes the largest value to draw")
-            return Call("random", (convert(self.expr(args[0]), U16),), U16, builtin=True)
+            limit = self.number(args[0], self.expr(args[0]), "t.random()'s limit")
+            return Call("random", (convert(limit, U16),), U16, builtin=True)
         if method == "random_word":
             if args:
                 raise self.fail(n, "t.random_word() takes no arguments")
@@ -805,14 +975,17 @@ class FunctionCompiler:
         if method == "has_neighbor":
             if len(args) != 1:
                 raise self.fail(n, "t.has_neighbor(face) takes one face")
-            expired = Call("isValueReceivedOnFaceExpired", (convert(self.expr(args[0]), U8),),
+            expired = Call("isValueReceivedOnFaceExpired", (self.face(args[0]),),
                            BOOL, builtin=True, is_bool=True)
             return not_(expired)
         if method == "neighbor":
             raise self.fail(n, "t.neighbor(face) is read through a broadcast value",
                             "t.neighbor(f).kind, for a field declared with broadcast=True")
+        methods = ("send", "flood", "color", "color_all", "random", "random_word", "has_neighbor",
+                   "neighbor")
         raise self.fail(n, f"the tile has no method {method}()",
-                        "tile methods: send, flood, color, color_all, random, random_word, has_neighbor")
+                        did_you_mean(method, methods, "t.{}()")
+                        or f"tile methods: {', '.join(methods)}")
 
     def send(self, n: ast.Call) -> Call:
         kw = {k.arg: k.value for k in n.keywords}
@@ -826,13 +999,17 @@ class FunctionCompiler:
                             'declare it: Laser = game.message("Laser")')
         code, payload, mname = info
         rest = args[1:]
+        for key in ("face", "payload"):
+            if key in kw and len(rest) > ("face", "payload").index(key):
+                raise self.fail(n, f"t.send() is given its {key} twice",
+                                f"t.send({mname}, face[, payload]) or t.send({mname}, face=f)")
         face_node = kw.pop("face", rest.pop(0) if rest else None)
         pay_node = kw.pop("payload", rest.pop(0) if rest else None)
         if face_node is None:
             raise self.fail(n, f"t.send({mname}, face) needs the face to send out of")
         if kw or rest:
             raise self.fail(n, "t.send(Message, face[, payload]) takes no other arguments")
-        face = convert(self.expr(face_node), U8)
+        face = self.face(face_node)
         if payload is None:
             if pay_node is not None:
                 raise self.fail(n, f"{mname} carries no payload",
@@ -842,6 +1019,10 @@ class FunctionCompiler:
             raise self.fail(n, f"{mname} carries a payload: pass it",
                             f"t.send({mname}, face, value)")
         pay = self.expr(pay_node)
+        if isinstance(pay.type, ColorType):
+            raise self.fail(n, "a colour cannot be a payload",
+                            f"send a number in {payload.start}..{payload.stop - 1}; the "
+                            "receiver can pick the colour")
         lo, hi = payload.start, payload.stop - 1
         if isinstance(pay, Const) and pay.value not in payload:
             raise self.fail(n, f"payload {pay.value} is outside {mname}'s range {lo}..{hi}",
@@ -863,7 +1044,7 @@ class FunctionCompiler:
         if method == "start":
             if len(args) != 1:
                 raise self.fail(n, f"t.{name}.start(ms) takes a duration in milliseconds")
-            ms = args[0]
+            ms = self.number(n, args[0], f"t.{name}.start()'s duration")
             if isinstance(ms, Const) and not 0 <= ms.value <= 30000:
                 raise self.fail(n, f"timers run 0..30000 ms, not {ms.value}",
                                 "for longer waits, count in a field")
@@ -871,7 +1052,7 @@ class FunctionCompiler:
         if method == "stop" and not args:
             return Call("timer_stop", (Const(k, U8),), None)
         raise self.fail(n, f"timers have .start(ms), .stop(), .running and .remaining, "
-                           f"not .{method}()")
+                           f"not .{method}()", did_you_mean(method, ("start", "stop"), ".{}()"))
 
     # ------------------------------------------------------------- intrinsics
     def _want(self, n: ast.Call, args: list[Expr], count: int, usage: str) -> None:
@@ -912,17 +1093,20 @@ class FunctionCompiler:
 
     def fn_opposite(self, n: ast.Call, args: list[Expr]) -> Expr:
         self._want(n, args, 1, "opposite(face)")
+        self._numbers(n, args)
         return convert(binop("%", binop("+", args[0], Const(3, I16)), Const(6, I16)), U8)
 
     def fn_cw(self, n: ast.Call, args: list[Expr]) -> Expr:
         if len(args) not in (1, 2):
             raise self.fail(n, "cw(face, steps=1) turns a face clockwise")
+        self._numbers(n, args)
         steps = args[1] if len(args) == 2 else Const(1, I16)
         return convert(binop("%", binop("+", args[0], steps), Const(6, I16)), U8)
 
     def fn_ccw(self, n: ast.Call, args: list[Expr]) -> Expr:
         if len(args) not in (1, 2):
             raise self.fail(n, "ccw(face, steps=1) turns a face anticlockwise")
+        self._numbers(n, args)
         steps = args[1] if len(args) == 2 else Const(1, I16)
         back = binop("-", Const(6, I16), binop("%", steps, Const(6, I16)))
         return convert(binop("%", binop("+", args[0], back), Const(6, I16)), U8)
@@ -930,6 +1114,8 @@ class FunctionCompiler:
     def fn_bit(self, n: ast.Call, args: list[Expr]) -> Expr:
         """bit(mask, i): is bit i of mask set."""
         self._want(n, args, 2, "bit(mask, i)")
+        self._numbers(n, args)
+        self.check_arith(n, ">>", args[0], args[1])
         return truth(binop("&", binop(">>", args[0], args[1]), Const(1, I16)))
 
     def fn_makeColorRGB(self, n: ast.Call, args: list[Expr]) -> Expr:
@@ -983,7 +1169,11 @@ _ANNOTATIONS: dict[str, IntType] = {"int": I16, "bool": BOOL, "Face": U8}
 
 def helper_signature(caller: FunctionCompiler, fn: Callable, call: ast.Call) -> tuple[str, Signature, bool]:
     """The IR signature of a game helper: parameters typed by annotation (int by default)."""
-    node, _file, _first = parse_function(fn)
+    try:
+        node, _file, _first = parse_function(fn)
+    except DslError as e:
+        caller.errors.append(e)
+        raise _Skip() from None
     names = [a.arg for a in node.args.args]
     takes_tile = bool(call.args) and caller.is_tile(call.args[0]) and bool(names)
     params = node.args.args[1:] if takes_tile else node.args.args

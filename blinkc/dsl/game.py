@@ -10,18 +10,28 @@ line so errors can point at it.
 
 from __future__ import annotations
 
+import inspect
+import linecache
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..ir.nodes import SrcLoc
-from .errors import DslError
+from .errors import DslError, MisspeltName, did_you_mean
 
 
 def _caller_loc(depth: int = 2) -> SrcLoc:
     frame = sys._getframe(depth)
     return SrcLoc(frame.f_code.co_filename, frame.f_lineno)
+
+
+def _assigned_name(loc: SrcLoc) -> str:
+    """The name a declaration's line binds (`Piece = game.kinds(...)`: "Piece"), or ""."""
+    line = linecache.getline(loc.file, loc.line)
+    m = re.match(r"\s*([A-Za-z_]\w*)\s*(?::[^=]*)?=[^=]", line)
+    return m.group(1) if m else ""
 
 
 class FaceType:
@@ -50,8 +60,12 @@ class Enum:
         return len(self.members)
 
     def __getattr__(self, item: str) -> Any:
-        raise AttributeError(f"{self.name or 'this kind'} has no member {item!r}; "
-                             f"members are {', '.join(self.members)}")
+        if item.startswith("__"):
+            raise AttributeError(item)  # Python's own protocols (copy, pickle...)
+        name = self.name or "this kind"
+        hint = did_you_mean(item, self.members, f"{name}.{{}}")
+        raise MisspeltName(f"{name} has no member {item!r}",
+                           hint or f"its members are {', '.join(self.members)}")
 
 
 @dataclass(frozen=True, eq=False)
@@ -201,7 +215,7 @@ class Game:
         if len(set(names)) != len(names):
             self.problems.append(DslError(loc, "an enum lists the same member twice",
                                           "give every member a different name"))
-        e = Enum(tuple(m for m in names if isinstance(m, str)), loc)
+        e = Enum(tuple(m for m in names if isinstance(m, str)), loc, _assigned_name(loc))
         self.enums.append(e)
         return e
 
@@ -218,12 +232,19 @@ class Game:
         `payload=range(n)` carries a small number (the handler gets it as a third argument).
         """
         m = MessageDecl(name, _caller_loc(), payload)
+        self._check_name(m.loc, name, "message", "Laser")
         self.messages.append(m)
         return m
+
+    def _check_name(self, loc: SrcLoc, name: Any, what: str, example: str) -> None:
+        if not isinstance(name, str) or not name.isidentifier():
+            self._problem(loc, f"a {what}'s name is a word such as {example!r}, not {name!r}",
+                          f'{example} = game.{what}("{example}")')
 
     def flood(self, name: str) -> FloodDecl:
         """A wave reaching every tile of the connected cluster exactly once."""
         f = FloodDecl(name, _caller_loc())
+        self._check_name(f.loc, name, "flood", "Reset")
         self.floods.append(f)
         return f
 
@@ -233,72 +254,155 @@ class Game:
         return t
 
     # ----------------------------------------------------------------- handlers
-    def _register(self, event: str, fn: Callable, **options: Any) -> Callable:
-        if not callable(fn):
-            self.problems.append(DslError(_caller_loc(3), f"@{event} decorates a function",
-                                          "put the decorator on a def"))
+    # Every decorator checks how it is used, where it is used (the decorator's line):
+    # a decorator that needs an argument but got the function (`@game.on_message`
+    # without the message) would otherwise make the handler vanish.
+    def _problem(self, loc: SrcLoc, message: str, hint: str = "") -> None:
+        self.problems.append(DslError(loc, message, hint))
+
+    def _register(self, event: str, fn: Any, loc: SrcLoc | None = None, **options: Any) -> Any:
+        loc = loc or _caller_loc(3)
+        decorator = f"@game.{_DECORATORS.get(event, event)}"
+        if not inspect.isfunction(fn):
+            what = "a class" if inspect.isclass(fn) else f"{type(fn).__name__} {fn!r}"
+            self._problem(loc, f"{decorator} decorates a def function, not {what}",
+                          f"put it on a def: {decorator}\ndef handle(t): ...")
             return fn
         code = fn.__code__
-        loc = SrcLoc(code.co_filename, code.co_firstlineno)
-        self.handlers.append(Handler(event, fn, loc, **options))
+        if fn.__name__ == "<lambda>":
+            self._problem(SrcLoc(code.co_filename, code.co_firstlineno),
+                          "a handler is a def function, not a lambda",
+                          f"write it out: {decorator}\ndef handle(t): ...")
+            return fn
+        self.handlers.append(Handler(event, fn, SrcLoc(code.co_filename, code.co_firstlineno),
+                                     **options))
         return fn
 
-    def _decorator(self, event: str, fn: Callable | None, **options: Any):
-        if fn is not None:
-            return self._register(event, fn, **options)
-        return lambda f: self._register(event, f, **options)
+    def _plain(self, event: str, fn: Any, **options: Any) -> Any:
+        """A decorator that takes no argument: `@game.display` and `@game.display()` alike."""
+        loc = _caller_loc(3)
+        if fn is None:
+            return lambda f: self._register(event, f, loc, **options)
+        return self._register(event, fn, loc, **options)
 
-    def setup(self, fn: Callable) -> Callable:
+    def _decorator(self, event: str, fn: Any, alone: Any) -> Any:
+        loc = _caller_loc(3)
+        if alone is not None and not isinstance(alone, bool):
+            self._problem(loc, f"alone= is True or False, not {alone!r}",
+                          f"@game.on_{event}(alone=True): only while the tile has no neighbour; "
+                          "alone=False: only while it has one")
+            alone = None
+        if fn is not None:
+            return self._register(event, fn, loc, alone=alone)
+        return lambda f: self._register(event, f, loc, alone=alone)
+
+    def _targeted(self, event: str, target: Any, want: type, example: str, **options: Any) -> Any:
+        """A decorator that names what it reacts to: `@game.on_message(Ping)`."""
+        loc = _caller_loc(3)
+        decorator = f"@game.{_DECORATORS[event]}"
+        noun = _TARGET_NOUNS[want]
+        if inspect.isfunction(target):
+            self._problem(loc, f"{decorator} needs the {noun} it handles",
+                          f"name it: {decorator}({self._example(want, example)})")
+            return target  # keeps the function bound to its name; nothing is registered
+        if not isinstance(target, want):
+            self._problem(loc, f"{decorator}() takes a {noun}, not {_describe(target)}",
+                          _wrong_target_hint(target, self._example(want, example), decorator))
+            return lambda f: f
+        return lambda f: self._register(event, f, loc, target=target, **options)
+
+    def _example(self, want: type, fallback: str) -> str:
+        declared = {MessageDecl: self.messages, FloodDecl: self.floods, TimerDecl: self.timers}[want]
+        return next((d.name for d in declared if d.name), fallback)
+
+    def _valued(self, event: str, value_type: Any) -> Any:
+        loc = _caller_loc(3)
+        if inspect.isfunction(value_type):
+            self._problem(loc, f"@game.{event} needs the type of its value",
+                          f"give it: @game.{event}(bool), or a range such as "
+                          f"@game.{event}(range(0, 4))")
+            return value_type
+        return lambda fn: self._register(event, fn, loc, value_type=value_type)
+
+    def setup(self, fn: Callable | None = None) -> Any:
         """Runs once at power-up, after the fields have their defaults."""
-        return self._register("setup", fn)
+        return self._plain("setup", fn)
 
     def on_click(self, fn: Callable | None = None, *, alone: bool | None = None):
         """A single click. `alone=True`: only while the tile has no neighbour."""
-        return self._decorator("click", fn, alone=alone)
+        return self._decorator("click", fn, alone)
 
     def on_double_click(self, fn: Callable | None = None, *, alone: bool | None = None):
-        return self._decorator("double_click", fn, alone=alone)
+        return self._decorator("double_click", fn, alone)
 
     def on_multi_click(self, fn: Callable | None = None, *, alone: bool | None = None):
         """Three or more clicks in a row."""
-        return self._decorator("multi_click", fn, alone=alone)
+        return self._decorator("multi_click", fn, alone)
 
     def on_long_press(self, fn: Callable | None = None, *, alone: bool | None = None):
-        return self._decorator("long_press", fn, alone=alone)
+        return self._decorator("long_press", fn, alone)
 
     def on_message(self, message: MessageDecl):
         """`def handler(t, face)` (plus `payload` if the message has one)."""
-        return lambda fn: self._register("message", fn, target=message)
+        return self._targeted("message", message, MessageDecl, "Ping")
 
     def on_bounce(self, message: MessageDecl):
         """`def handler(t, face)`: a message could not be delivered: nobody on that face."""
-        return lambda fn: self._register("bounce", fn, target=message)
+        return self._targeted("bounce", message, MessageDecl, "Ping")
 
     def on_flood(self, flood: FloodDecl):
         """Runs exactly once on every tile the flood reaches (the starter included)."""
-        return lambda fn: self._register("flood", fn, target=flood)
+        return self._targeted("flood", flood, FloodDecl, "Reset")
 
     def on_flood_done(self, flood: FloodDecl):
         """Runs on the tile that started the flood once every tile has seen it."""
-        return lambda fn: self._register("flood_done", fn, target=flood)
+        return self._targeted("flood_done", flood, FloodDecl, "Reset")
 
-    def on_neighbor_joined(self, fn: Callable) -> Callable:
-        return self._register("neighbor_joined", fn)
+    def on_neighbor_joined(self, fn: Callable | None = None) -> Any:
+        return self._plain("neighbor_joined", fn)
 
-    def on_neighbor_left(self, fn: Callable) -> Callable:
-        return self._register("neighbor_left", fn)
+    def on_neighbor_left(self, fn: Callable | None = None) -> Any:
+        return self._plain("neighbor_left", fn)
 
     def on_timer(self, timer: TimerDecl):
-        return lambda fn: self._register("timer", fn, target=timer)
+        return self._targeted("timer", timer, TimerDecl, "flash")
 
     def derived(self, value_type: Any):
         """A value computed from the state and the neighbours whenever it is read."""
-        return lambda fn: self._register("derived", fn, value_type=value_type)
+        return self._valued("derived", value_type)
 
     def broadcast(self, value_type: Any):
         """A derived value sent to the neighbours: they read it as `t.neighbor(f).<name>`."""
-        return lambda fn: self._register("broadcast", fn, value_type=value_type)
+        return self._valued("broadcast", value_type)
 
-    def display(self, fn: Callable) -> Callable:
+    def display(self, fn: Callable | None = None) -> Any:
         """What the LEDs show, recomputed every pass; may animate with `t.now`."""
-        return self._register("display", fn)
+        return self._plain("display", fn)
+
+
+#: The decorator of each event, as the author writes it.
+_DECORATORS = {e: e if e in ("setup", "derived", "broadcast", "display") else f"on_{e}"
+               for e in EVENTS}
+
+_TARGET_NOUNS = {MessageDecl: "message", FloodDecl: "flood", TimerDecl: "timer"}
+
+
+def _describe(value: Any) -> str:
+    for cls, noun in _TARGET_NOUNS.items():
+        if isinstance(value, cls):
+            return f"the {noun} {value.name!r}" if value.name else f"a {noun}"
+    if isinstance(value, Enum | EnumMember | FieldDecl):
+        return f"the {'kinds' if isinstance(value, Enum) else type(value).__name__} {value!r}"
+    return f"{type(value).__name__} {value!r}"
+
+
+def _wrong_target_hint(target: Any, example: str, decorator: str) -> str:
+    name = getattr(target, "name", "") or "it"
+    usage = f"{decorator}({example})"
+    if isinstance(target, FloodDecl):
+        return f"{usage}; for a flood: @game.on_flood({name}) or @game.on_flood_done({name})"
+    if isinstance(target, MessageDecl):
+        return f"{usage}; for a message: @game.on_message({name}) or @game.on_bounce({name})"
+    if isinstance(target, TimerDecl):
+        return f"{usage}; for a timer: @game.on_timer({name})"
+    return usage

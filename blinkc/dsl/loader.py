@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
+import builtins
 import linecache
 import sys
 import traceback
 import types
 import warnings
+from collections.abc import Iterable
 from pathlib import Path
 
 from ..ir.nodes import SrcLoc
-from .errors import DslError, GameErrors
+from .errors import DslError, GameErrors, MisspeltName, did_you_mean
 from .game import Game
 from .lowering import GameLowering, Lowered
 
 
-def _error_from_exception(path: Path, exc: BaseException) -> DslError:
+def _error_from_exception(path: Path, exc: BaseException, names: Iterable[str] | None = None) -> DslError:
     """Point at the game file's line where a Python error happened."""
     if isinstance(exc, DslError):
         return exc
@@ -26,8 +28,12 @@ def _error_from_exception(path: Path, exc: BaseException) -> DslError:
     for frame in traceback.extract_tb(exc.__traceback__):
         if Path(frame.filename).resolve() == path.resolve():
             line = frame.lineno or 0
-    return DslError(SrcLoc(str(path), line), f"{type(exc).__name__}: {exc}",
-                    "the game file must run as plain Python before blinkc can read it")
+    if isinstance(exc, MisspeltName):
+        return DslError(SrcLoc(str(path), line), str(exc), exc.hint)
+    hint = "the game file must run as plain Python before blinkc can read it"
+    if isinstance(exc, NameError) and getattr(exc, "name", None) and names is not None:
+        hint = did_you_mean(exc.name, [n for n in names if not n.startswith("__")]) or hint
+    return DslError(SrcLoc(str(path), line), f"{type(exc).__name__}: {exc}", hint)
 
 
 def load_module(path: str | Path) -> tuple[types.ModuleType | None, list[DslError]]:
@@ -49,7 +55,14 @@ def load_module(path: str | Path) -> tuple[types.ModuleType | None, list[DslErro
             code = compile(source, str(path), "exec")
         exec(code, module.__dict__)
     except Exception as exc:  # the game file is user code: report, never crash
-        return None, [_error_from_exception(path, exc)]
+        names = [*module.__dict__, *vars(builtins)]
+        return None, [_error_from_exception(path, exc, names)]
+    except SystemExit as exc:  # sys.exit() in the game file: not a success
+        line = max((f.lineno or 0 for f in traceback.extract_tb(exc.__traceback__)
+                    if Path(f.filename).resolve() == path.resolve()), default=0)
+        return None, [DslError(SrcLoc(str(path), line),
+                               f"the game file called sys.exit({exc.code!r}) while blinkc read it",
+                               "a game file only declares the game: take the exit out")]
     return module, []
 
 

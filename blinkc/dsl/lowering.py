@@ -9,10 +9,16 @@ alongside, then everything unreachable is pruned away.
 from __future__ import annotations
 
 import ast
+import inspect
+import linecache
+import os
+import re
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..backends.ranges import Ranges, repeatable
 from ..ir.nodes import (
     BOOL,
     I16,
@@ -20,8 +26,13 @@ from ..ir.nodes import (
     Assign,
     BinOp,
     BoolOp,
+    Break,
     Call,
+    Cast,
+    Compare,
+    Cond,
     Const,
+    Continue,
     Expr,
     ExprStmt,
     For,
@@ -44,7 +55,7 @@ from ..ir.walk import walk_exprs, walk_stmts
 from ..runtime.timer import NEVER
 from .compiler import FunctionCompiler, Signature, Symbols, parse_function
 from .errors import DslError
-from .game import EVENTS, Enum, FaceType, FieldDecl, Game, Handler, TimerDecl
+from .game import EVENTS, Enum, EnumMember, FaceType, FieldDecl, Game, Handler, TimerDecl
 from .types import TYPE_NAMES, binop, compare, convert, storage_type
 
 ENGINE_FILE = Path(__file__).with_name("engine.py")
@@ -64,6 +75,8 @@ class Lowered:
     errors: list[DslError]
     warnings: list[DslError]
     notes: list[str] = field(default_factory=list)
+    #: Warnings silenced by a `# blinkc: ignore` comment on their line.
+    silenced: list[DslError] = field(default_factory=list)
 
 
 def _value_range(decl_type: Any) -> tuple[int, int] | None:
@@ -108,6 +121,22 @@ class GameLowering:
 
     # --------------------------------------------------------------------- run
     def lower(self) -> Lowered:
+        """The game as one IR Program, or every problem found; never an exception (a bug of
+        blinkc's own is reported as one error, at the game's line)."""
+        try:
+            return self._lower()
+        except DslError as exc:
+            return Lowered(None, [*self.errors, exc], self.warnings)
+        except Exception as exc:  # a blinkc bug: say so, without a traceback
+            if os.environ.get("BLINKC_DEBUG"):
+                raise
+            where = next((e.loc for e in self.errors), self.game.loc)
+            return Lowered(None, [*self.errors, DslError(
+                where, f"blinkc failed on this game (internal error: {type(exc).__name__}: {exc})",
+                "this is a bug in blinkc, not in the game: please report it with the game file "
+                "(BLINKC_DEBUG=1 shows where it happened)")], self.warnings)
+
+    def _lower(self) -> Lowered:
         self.name_declarations()
         self.declare_fields()
         self.allocate_codes()
@@ -130,13 +159,15 @@ class GameLowering:
         self.compile_engine(engine_tree)
         self.generate()
         self.check_usage()
+        self.check_recursion()
         self.check_views_are_pure()
         self.check_payloads()
+        self.check_ranges()
+        silenced = self.silence_ignored()
         if self.errors:
-            return Lowered(None, self.errors, self.warnings)
+            return Lowered(None, self.errors, self.warnings, silenced=silenced)
         program = self.prune()
-        self.check_ranges(program)
-        return Lowered(program, self.errors, self.warnings)
+        return Lowered(program, self.errors, self.warnings, silenced=silenced)
 
     # ---------------------------------------------------------- declarations
     def name_declarations(self) -> None:
@@ -145,12 +176,34 @@ class GameLowering:
                 if not value.name:
                     value.name = name
         for f in self.game.fields:
-            if not f.name:
+            if not f.name and not self._lost_name(f, "field"):
                 self.err(f.loc, "this field has no name",
                          "bind it to a module-level name: hp = game.field(range(0, 6), default=5)")
         for t in self.game.timers:
-            if not t.name:
+            if not t.name and not self._lost_name(t, "timer"):
                 self.err(t.loc, "this timer has no name", "bind it: flash = game.timer()")
+
+    def _lost_name(self, decl: Any, what: str) -> bool:
+        """A declaration whose name was bound again later (`hp = game.field(...)`, then
+        `def hp(t)`): say so (True), rather than that it has no name."""
+        line = linecache.getline(decl.loc.file, decl.loc.line)
+        m = re.match(r"\s*([A-Za-z_]\w*)\s*(?::[^=]*)?=", line)
+        if not m or m.group(1) not in self.g:
+            return False
+        name, now = m.group(1), self.g[m.group(1)]
+        roles = {"derived": "derived value", "broadcast": "broadcast value"}
+        handler = next((h for h in self.game.handlers if h.fn is now), None)
+        if handler is not None:
+            taker = f"the {roles.get(handler.event, 'handler')} {name}()"
+        elif inspect.isfunction(now):
+            taker = f"the function {name}()"
+        else:
+            taker = f"{type(now).__name__} {now!r}"
+        where = getattr(getattr(now, "__code__", None), "co_firstlineno", None)
+        self.err(decl.loc, f"the {what} {name!r} has lost its name to {taker}"
+                           + (f" (line {where})" if where else ""),
+                 f"rename one of them: the game reads the {what} as t.{name}")
+        return True
 
     def declare_fields(self) -> None:
         seen: set[str] = set()
@@ -160,6 +213,7 @@ class GameLowering:
             if f.name in seen:
                 self.err(f.loc, f"two fields are named {f.name!r}", "rename one of them")
             seen.add(f.name)
+            self._reserved(f.loc, f.name, "a field")
             rng = _value_range(f.type)
             if rng is None:
                 self.err(f.loc, f"field {f.name!r} has an unsupported type {f.type!r}",
@@ -168,16 +222,29 @@ class GameLowering:
             default = f.default
             if default is None:
                 default = 0 if rng[0] <= 0 <= rng[1] else rng[0]
-            if hasattr(default, "value") and hasattr(default, "enum"):
+            if isinstance(default, EnumMember):
                 if isinstance(f.type, Enum) and default.enum is not f.type:
                     self.err(f.loc, f"the default of {f.name!r} belongs to another kind")
+                elif not isinstance(f.type, Enum):
+                    self.err(f.loc, f"the default of {f.name!r} is one of {default.enum.name}'s "
+                                    "kinds, not a number",
+                             f"give a number: default={rng[0] if rng[0] > 0 else 0}, or make it "
+                             f"a kinds field: game.field({default.enum.name})")
+                    continue
                 default = default.value
+            elif isinstance(f.type, Enum) and f.default is not None:
+                first = f"{f.type.name}.{f.type.members[0]}" if f.type.members else f.type.name
+                self.err(f.loc, f"the default of {f.name!r} is a number, not one of "
+                                f"{f.type.name}'s kinds", f"name the member: default={first}")
+                continue
             if isinstance(default, bool):
                 default = int(default)
             if not isinstance(default, int) or not rng[0] <= default <= rng[1]:
                 self.err(f.loc, f"the default of {f.name!r} ({f.default!r}) is outside its range "
                                 f"{rng[0]}..{rng[1]}",
                          "pick a default inside the range; note range(0, 6) is 0..5")
+                continue
+            if self._too_wide(f.loc, f"field {f.name!r}", rng):
                 continue
             t = BOOL if f.type is bool else storage_type(*rng)
             g = GlobalVar(f.name, t, default, f.loc, range=rng, role="state", doc=f.doc,
@@ -187,6 +254,20 @@ class GameLowering:
             self.sym.fields[f.name] = g
             if isinstance(f.type, Enum):
                 self.sym.field_enums[f.name] = f.type
+
+    def _too_wide(self, loc: SrcLoc, what: str, rng: tuple[int, int]) -> bool:
+        """A range no 32-bit type holds (the tile's widest): an error."""
+        lo, hi = rng
+        if (lo >= -(1 << 31) and hi < (1 << 31)) or (lo >= 0 and hi < (1 << 32)):
+            return False
+        self.err(loc, f"{what} needs more than 32 bits: {lo:,}..{hi:,}",
+                 "the tile holds at most 32 bits: range(-2**31, 2**31) or range(0, 2**32)")
+        return True
+
+    def _reserved(self, loc: SrcLoc, name: str, what: str) -> None:
+        if name in _TILE_NAMES:
+            self.err(loc, f"{what} cannot be named {name!r}: t.{name} is the tile's own",
+                     "give it another name")
 
     def allocate_codes(self) -> None:
         code = 1
@@ -224,6 +305,7 @@ class GameLowering:
             self.err(self.game.timers[8].loc, "a game may have at most 8 timers")
         for k, t in enumerate(self.game.timers):
             self.sym.timers[id(t)] = k
+            self._reserved(t.loc, t.name, "a timer")
             if t.name:
                 self.sym.timer_names[t.name] = k
 
@@ -235,6 +317,38 @@ class GameLowering:
             for extra in hs[1:]:
                 self.err(extra.loc, f"a game has one @game.{ev} function",
                          f"merge the {ev} functions into one")
+        # One handler per event (and message, flood, timer): a second one would run too, in
+        # the order of the file, which is rarely what was meant. Guards that exclude each
+        # other (alone=True and alone=False) are two handlers of two events.
+        seen: list[Handler] = []
+        for h in self.game.handlers:
+            if h.event in ("display", "setup"):
+                continue
+            if h.event in ("derived", "broadcast"):
+                self._reserved(h.loc, h.fn.__name__, f"a {h.event} value")
+                first = next((o for o in seen if o.event in ("derived", "broadcast")
+                              and o.fn.__name__ == h.fn.__name__), None)
+                if first is not None:
+                    self.err(h.loc, f"two {'derived' if h.event == first.event else 'computed'} "
+                                    f"values are named {h.fn.__name__!r} (the first at line "
+                                    f"{first.loc.line})", "rename one of them")
+                elif h.event == "broadcast" and h.fn.__name__ in {f.name for f in self.game.fields}:
+                    self.err(h.loc, f"{h.fn.__name__!r} is both a field and a broadcast value",
+                             "rename one of them")
+                seen.append(h)
+                continue
+            first = next((o for o in seen if o.event == h.event and o.target is h.target
+                          and (o.alone is None or h.alone is None or o.alone == h.alone)), None)
+            seen.append(h)
+            if first is None:
+                continue
+            target = getattr(h.target, "name", "")
+            decorator = f"@game.on_{h.event}" + (f"({target})" if target else "")
+            self.err(h.loc, f"a second {decorator} handler (the first is {first.fn.__name__}() "
+                            f"at line {first.loc.line}): both would run, one after the other",
+                     "merge them into one function"
+                     + (" (or guard them with alone=True and alone=False)"
+                        if h.event in ("click", "double_click", "multi_click", "long_press") else ""))
 
     def broadcast_items(self) -> list[tuple[str, tuple[int, int], SrcLoc, str]]:
         items = [(f.name, _value_range(f.type), f.loc, "field") for f in self.game.fields
@@ -364,6 +478,9 @@ class GameLowering:
             getter = f"neighbor_{name}"
             f[getter] = Signature((U8,), t, t == BOOL)
             self.sym.neighbor_getters[name] = getter
+            kinds = self._kinds_of_broadcast(name)
+            if kinds is not None:
+                self.sym.neighbor_enums[name] = kinds
             self.sym.pure.add(getter)
         for h in self.game.handlers:
             if h.event in ("derived", "broadcast"):
@@ -373,12 +490,25 @@ class GameLowering:
                         self.err(h.loc, f"@game.derived({h.value_type!r}) needs a type like "
                                         "bool or range(0, 4)")
                     continue
+                if self._too_wide(h.loc, f"{h.fn.__name__}()", rng):
+                    continue
                 t = BOOL if h.value_type is bool else storage_type(*rng)
                 fname = f"value_{h.fn.__name__}"
                 f[fname] = Signature((), t, t == BOOL)
                 self.sym.derived[h.fn.__name__] = fname
                 self.sym.pure.add(fname)
+                if isinstance(h.value_type, Enum):
+                    self.sym.derived_enums[h.fn.__name__] = h.value_type
         self.sym.pure |= {"timer_running", "timer_remaining"}
+
+    def _kinds_of_broadcast(self, name: str) -> Enum | None:
+        for fd in self.game.fields:
+            if fd.name == name and isinstance(fd.type, Enum):
+                return fd.type
+        for h in self.handlers_by_event.get("broadcast", []):
+            if h.fn.__name__ == name and isinstance(h.value_type, Enum):
+                return h.value_type
+        return None
 
     def _is_bool_broadcast(self, name: str) -> bool:
         for fd in self.game.fields:
@@ -436,13 +566,12 @@ class GameLowering:
         self.handler_fns: dict[int, str] = {}
         for h in self.game.handlers:
             expected = EVENTS[h.event]
-            if h.event == "message" and h.target is not None and h.target.payload is not None:
+            if h.event == "message" and getattr(h.target, "payload", None) is not None:
                 expected = (*expected, "payload")
             try:
                 node, file, first = parse_function(h.fn)
-            except (OSError, TypeError):
-                self.err(h.loc, "cannot read this function's source",
-                         "handlers must be written in the game file")
+            except DslError as e:
+                self.errors.append(e)
                 continue
             h.loc = SrcLoc(file, first + node.lineno - 1)  # the def line, not the decorator
             args = node.args
@@ -495,6 +624,8 @@ class GameLowering:
                                   params=params, ret=ret, role=role, tile=names[0],
                                   pyglobals=h.fn.__globals__, errors=self.errors,
                                   ret_is_bool=ret_bool)
+            if h.event in ("derived", "broadcast") and isinstance(h.value_type, Enum):
+                fc.ret_enum = h.value_type
             fn = fc.compile()
             fn = _with_param_ranges(fn, param_ranges)
             if ret is not None and not _always_returns(fn.body):
@@ -670,6 +801,46 @@ class GameLowering:
                 self.err(h.loc, f"{h.fn.__name__!r} is both a field and a derived value",
                          "rename one of them")
 
+    def check_recursion(self) -> None:
+        """A helper or derived value that calls itself, directly or through others: Python
+        would raise RecursionError and the tile overrun its small stack (there is no
+        recursion on the tile). Each cycle is reported once, at the call that closes it."""
+        game_fns = {f.name: f for f in self.functions if f.role in _GAME_ROLES}
+        author = {fname: f"t.{name}" for name, fname in self.sym.derived.items()}
+        author.update({fname: f"{name}()" for name, (fname, _, _) in self.sym.helpers.items()})
+        calls = {name: [(loc, c.func) for loc, c in _calls_at(f.body) if c.func in game_fns]
+                 for name, f in game_fns.items()}
+        done: set[str] = set()
+        reported: set[frozenset[str]] = set()
+
+        def visit(name: str, path: list[str]) -> None:
+            path.append(name)
+            for loc, callee in calls[name]:
+                if callee in path:
+                    cycle = [*path[path.index(callee):], callee]
+                    if frozenset(cycle) not in reported:
+                        reported.add(frozenset(cycle))
+                        self._recursion(loc, [author.get(n, f"{n}()") for n in cycle])
+                elif callee not in done:
+                    visit(callee, path)
+            path.pop()
+            done.add(name)
+
+        for name in game_fns:
+            if name not in done:
+                visit(name, [])
+
+    def _recursion(self, loc: SrcLoc, cycle: list[str]) -> None:
+        first = cycle[0]
+        through = f": {' -> '.join(cycle)}" if len(cycle) > 2 else ""
+        if first.startswith("t."):
+            self.err(loc, f"the derived value {first} reads itself{through}: it would be "
+                          "computed for ever",
+                     "compute it from fields and other values it does not depend on")
+        else:
+            self.err(loc, f"{first} calls itself{through}: the tile has no room for recursion",
+                     "write it as a loop (for i in range(n):) over the steps")
+
     def check_views_are_pure(self) -> None:
         """Derived values and the display only look: they are computed whenever they are read
         (in no fixed order) and, in the emulator, drawn on demand for idle tiles."""
@@ -718,42 +889,26 @@ class GameLowering:
                                f"{lo}..{hi}: it is clamped to the range",
                           "make sure the value stays in range (e.g. min(x, hi)), or widen the payload")
 
-    def check_ranges(self, program: Program) -> None:
-        """What value ranges show in the game's own code: arithmetic that can wrap around
-        its 8/16/32-bit type (a warning), and loops that can count past a byte (an error:
-        loop counters are bytes on the tile)."""
-        from ..backends.ranges import Ranges  # late: the backends import the IR this builds
+    def check_ranges(self) -> None:
+        """What value ranges show in the game's own code, as the author wrote it (before the
+        optimiser narrows types, so a warning names the types the author's code computes in):
+        arithmetic that can wrap around its 8/16/32-bit type (a warning), and loops that can
+        count past a byte (an error: loop counters are bytes on the tile)."""
+        ranges = _LintRanges(Program(self.game.name, self.source, tuple(self.globals),
+                                     tuple(self.functions), (), (), (), {}, False))
+        lint = _RangeLint(self, ranges)
+        for fn in self.functions:
+            if fn.role in _GAME_ROLES:
+                lint.function(fn)
 
-        ranges = Ranges(program)
-        for fn in program.functions:
-            if fn.role not in ("handler", "helper", "derived", "display"):
-                continue
-            ranges.enter(fn)
-            for stmt in fn.body:
-                for s in walk_stmts((stmt,)):
-                    loc = getattr(s, "loc", None)
-                    if loc is None:
-                        continue
-                    for e in _direct_exprs(s):
-                        self._overflow_in(e, ranges, loc)
-                    if isinstance(s, For) and ranges.of(s.stop)[1] > 255:
-                        self.err(loc, f"this loop can count to {ranges.of(s.stop)[1]:,}: loop "
-                                      "counters are bytes on the tile (at most 255)",
-                                 "keep the stop at most 255, e.g. range(min(n, 255))")
-
-    def _overflow_in(self, e: Expr, ranges: Any, loc: SrcLoc) -> None:
-        for node in walk_exprs(e):
-            if isinstance(node, BinOp) and node.op in ("+", "-", "*", "<<"):
-                if any(_unknown(ranges.of(x), x.type) for x in (node.left, node.right)):
-                    continue  # nothing is known about an operand: a warning would only be noise
-                lo, hi = ranges.exact(node)
-                if lo < node.type.min or hi > node.type.max:
-                    worst = hi if hi > node.type.max else lo
-                    self.warn(loc, f"this {_OP_NAMES[node.op]} can reach {worst:,}, beyond "
-                                   f"{node.type.c_name} ({node.type.min:,}..{node.type.max:,}): "
-                                   "it wraps around on the tile",
-                              "reorder or scale it (e.g. divide first, or shift), or clamp it with min()")
-                    return  # one warning per statement is enough
+    def silence_ignored(self) -> list[DslError]:
+        """Drop the warnings whose line says `# blinkc: ignore` (errors stay); return them."""
+        kept, silenced = [], []
+        for w in self.warnings:
+            line = linecache.getline(w.loc.file, w.loc.line) if w.loc.line > 0 else ""
+            (silenced if _IGNORE.search(line) else kept).append(w)
+        self.warnings[:] = kept
+        return silenced
 
     # ------------------------------------------------------------------- prune
     def drop_empty_calls(self) -> None:
@@ -863,6 +1018,325 @@ def _code_of(e: Expr) -> int | None:
 
 _OP_NAMES = {"+": "sum", "-": "difference", "*": "product", "<<": "shift"}
 
+#: What t.<name> already means: no field, timer or value can take the name.
+_TILE_NAMES = frozenset({"now", "alone", "neighbor_mask", "send", "flood", "color", "color_all",
+                         "random", "random_word", "has_neighbor", "neighbor"})
+
+#: The comment that silences a warning on its line.
+_IGNORE = re.compile(r"#.*\bblinkc:\s*ignore\b")
+
+
+class _LintRanges(Ranges):
+    """The value ranges, a little sharper where the lints need it: `x & m` with m >= 0 is in
+    0..m whatever x is (two's complement), so `(x & 7) + 1` is 1..8 even for a signed x."""
+
+    def exact(self, e: BinOp) -> tuple[int, int]:
+        if e.op == "&":
+            a, b = self.operand(e.left, e.type), self.operand(e.right, e.type)
+            tops = [r[1] for r in (a, b) if r[0] >= 0]
+            if tops:
+                return (0, min(tops))
+        return super().exact(e)
+
+
+class _RangeLint:
+    """Walks the author's functions with what the tests around each statement teach the
+    ranges (`if d != 0:`, `if f >= 6: return`, `x if c else y`, `a and b`), and reports what
+    the ranges show."""
+
+    def __init__(self, lowering: GameLowering, ranges: _LintRanges) -> None:
+        self.low = lowering
+        self.ranges = ranges
+        sym = lowering.sym
+        #: Calls that take a face: the argument's position (send_code(code, face), ...).
+        self.face_args = {"send_code": 1, "setColorOnFace": 1, "isValueReceivedOnFaceExpired": 0,
+                          **{getter: 0 for getter in sym.neighbor_getters.values()}}
+        #: Helpers' Face parameters (typed U8): IR name → (author's name, {position: name}).
+        self.helper_faces: dict[str, tuple[str, dict[int, str]]] = {}
+        for name, (fname, sig, _) in sym.helpers.items():
+            fn = next((f for f in lowering.functions if f.name == fname), None)
+            if fn is not None:
+                faces = {i: p.name for i, (p, t) in enumerate(zip(fn.params, sig.params, strict=True))
+                         if t == U8}
+                self.helper_faces[fname] = (name, faces)
+
+    def function(self, fn: Function) -> None:
+        # Inside a helper, a Face parameter is taken to be 0..5: its callers are checked.
+        faces = self.helper_faces.get(fn.name, ("", {}))[1]
+        self.ranges.enter(_with_param_ranges(fn, [(0, 5) if i in faces else None
+                                                  for i in range(len(fn.params))]))
+        self.block(fn.body, ())
+
+    # ------------------------------------------------------------- the walk
+    def block(self, body: tuple[Stmt, ...], facts: tuple[tuple[Expr, Any], ...]) -> None:
+        """A fact is (test, outcome): a test and how it came out; or (local, (lo, hi)): the
+        range of the value a local was just given (until something assigns it again)."""
+        for s in body:
+            self.stmt(s, facts)
+            pin = self.pin(s, facts)
+            facts = tuple(f for f in facts if not _invalidates(s, f[0]))
+            if (isinstance(s, If) and _leaves(s.body) != _leaves(s.orelse)
+                    and not _invalidates(s, s.test)):
+                facts = (*facts, (s.test, not _leaves(s.body)))  # `if c: return`: below, not c
+            if pin is not None:
+                facts = (*facts, pin)
+
+    def pin(self, s: Stmt, facts: tuple[tuple[Expr, Any], ...]) -> tuple[Expr, Any] | None:
+        """What a local is right after `x = value` (the ranges alone know only the union of
+        everything the function ever assigns it)."""
+        if isinstance(s, Local):
+            target = Name(s.name, s.type, "local", s.type == BOOL)
+        elif isinstance(s, Assign) and isinstance(s.target, Name) and s.target.scope == "local":
+            target = s.target
+        else:
+            return None
+        with self.assuming(facts) as live:
+            r = self.ranges.of(s.value)
+        return (target, r) if live and self.ranges.fits(r, target.type) else None
+
+    def stmt(self, s: Stmt, facts: tuple[tuple[Expr, bool], ...]) -> None:
+        self.warned = False  # one overflow warning per statement is enough
+        loc = s.loc
+        for e in _direct_exprs(s):
+            self.expr(e, facts, loc)
+        if isinstance(s, If):
+            self.block(s.body, (*facts, (s.test, True)))
+            self.block(s.orelse, (*facts, (s.test, False)))
+        elif isinstance(s, For):
+            with self.assuming(facts) as live:
+                top = self.ranges.of(s.stop)[1] if live else 0
+            if top > 255:
+                self.low.err(loc, f"this loop can count to {top:,}: loop counters are bytes on "
+                                  "the tile (at most 255)",
+                             "keep the stop at most 255, e.g. range(min(n, 255))")
+            # What holds before the loop holds in it unless the loop changes it (on any turn).
+            self.block(s.body, tuple(f for f in facts if not _invalidates(s, f[0])))
+
+    def expr(self, e: Expr, facts: tuple[tuple[Expr, bool], ...], loc: SrcLoc) -> None:
+        """Check e and what is inside it, each part knowing the tests that guard it."""
+        self.check(e, facts, loc)
+        if isinstance(e, Cond):
+            self.expr(e.test, facts, loc)
+            self.expr(e.body, (*facts, (e.test, True)), loc)
+            self.expr(e.orelse, (*facts, (e.test, False)), loc)
+        elif isinstance(e, BoolOp):
+            for v in e.values:
+                self.expr(v, facts, loc)
+                facts = (*facts, (v, e.op == "and"))  # the next is evaluated only if so
+        else:
+            for part in _parts(e):
+                self.expr(part, facts, loc)
+
+    @contextmanager
+    def assuming(self, facts: tuple[tuple[Expr, Any], ...]):
+        """Ranges as the facts make them; yields False where they cannot all hold (the code
+        there never runs: `if f == 7:` in a face loop), which is checked no further."""
+        with ExitStack() as stack:
+            for test, outcome in _flat(facts):
+                if isinstance(outcome, tuple):
+                    stack.enter_context(self.pinned(test, outcome))
+                    continue
+                decided = self.ranges.decided(_const_right(test))
+                if decided is not None and decided != outcome:
+                    yield False
+                    return
+                stack.enter_context(self.ranges.assuming(test, outcome))
+            yield True
+
+    @contextmanager
+    def pinned(self, e: Expr, r: tuple[int, int]):
+        pins = self.ranges.pinned
+        saved = pins.get(e)
+        pins[e] = r
+        try:
+            yield
+        finally:
+            if saved is None:
+                del pins[e]
+            else:
+                pins[e] = saved
+
+    # ------------------------------------------------------------ the checks
+    def check(self, e: Expr, facts: tuple[tuple[Expr, bool], ...], loc: SrcLoc) -> None:
+        if isinstance(e, BinOp) and e.op in ("<<", ">>"):
+            with self.assuming(facts) as live:
+                if live:
+                    self.shift(e, loc)
+        if isinstance(e, BinOp) and e.op in _OP_NAMES and not self.warned:
+            with self.assuming(facts) as live:
+                if live:
+                    self.overflow(e, loc)
+        elif isinstance(e, BinOp) and e.op in ("//", "%"):
+            with self.assuming(facts) as live:
+                if live:
+                    self.division(e, facts, loc)
+        elif isinstance(e, Call) and not e.builtin and e.func in self.helper_faces:
+            name, faces = self.helper_faces[e.func]
+            with self.assuming(facts) as live:
+                for i, param in faces.items() if live else ():
+                    self.face(e.args[i], loc, f" ({name}()'s {param})", self.low.warn)
+        elif isinstance(e, Call) and e.func in self.face_args and len(e.args) > self.face_args[e.func]:
+            with self.assuming(facts) as live:
+                if live:
+                    self.face(e.args[self.face_args[e.func]], loc)
+
+    def shift(self, e: BinOp, loc: SrcLoc) -> None:
+        """A shift by less than 0 or by the type's width or more: C gives it no meaning (the
+        tile, the host and the emulator compute different things; Python fails on < 0)."""
+        lo, hi = self.ranges.of(e.right)
+        bits = e.type.bits
+        if (0 <= lo and hi < bits) or _unknown((lo, hi), e.right.type):
+            return
+        message = f"this shift is by {lo:,}..{hi:,}: in {e.type.c_name} only 0..{bits - 1} mean something"
+        hint = f"keep the count in 0..{bits - 1} (e.g. n & {bits - 1}), or test it first"
+        if hi < 0 or lo >= bits:
+            self.low.err(loc, message, hint)
+        else:
+            self.low.warn(loc, message, hint)
+        self.warned = True  # what it can reach says no more
+
+    def division(self, e: BinOp, facts: tuple[tuple[Expr, bool], ...], loc: SrcLoc) -> None:
+        """A divisor that can be 0 is refused: Python would raise, C leaves it undefined (the
+        host dies of SIGFPE, the tile computes something). Where the ranges (and the tests
+        around it) show it is never 0, the division is defined (docs/dsl.md: Numbers)."""
+        lo, hi = self.ranges.of(e.right)
+        if not _meets_zero(lo, hi, e.type) or _nonzero(e.right, facts):
+            return
+        if not e.type.contains(lo) or not e.type.contains(hi):
+            lo, hi = e.type.min, e.type.max
+        what = "division" if e.op == "//" else "remainder"
+        d = _text(e.right)
+        self.low.err(loc, f"this {what} can divide by 0: its divisor can be {lo:,}..{hi:,}",
+                     f"make sure it is never 0: test it first (if {d} != 0:), or divide by "
+                     f"max({d}, 1)")
+
+    def face(self, arg: Expr, loc: SrcLoc, whose: str = "", report: Any = None) -> None:
+        """A face is 0..5: a face outside does not exist (the emulator fails on it, the tile
+        reads and writes past its six faces' state). A helper's Face parameter is taken to
+        be 0..5 inside it, and what its callers pass is warned about (`report`)."""
+        inner = arg.value if isinstance(arg, Cast) and arg.type == U8 else arg
+        lo, hi = self.ranges.of(inner)
+        hint = "keep it in 0..5: cw(f, n) or (f + n) % 6, or test it first (if f < 6:)"
+        report = report or self.low.err
+        if hi < 0 or lo > 5:
+            report(loc, f"this face{whose} is always outside 0..5 (it is {lo:,}..{hi:,})", hint)
+        elif lo < 0 or hi > 5:
+            report(loc, f"this face{whose} can be {lo:,}..{hi:,}, but faces are 0..5", hint)
+
+    def overflow(self, node: BinOp, loc: SrcLoc) -> None:
+        ranges = self.ranges
+        if any(_unknown(ranges.of(x), x.type) for x in (node.left, node.right)):
+            return  # nothing is known about an operand: a warning would only be noise
+        lo, hi = ranges.exact(node)
+        if lo < node.type.min or hi > node.type.max:
+            worst = hi if hi > node.type.max else lo
+            self.low.warn(loc, f"this {_OP_NAMES[node.op]} can reach {worst:,}, beyond "
+                               f"{node.type.c_name} ({node.type.min:,}..{node.type.max:,}): "
+                               "it wraps around on the tile",
+                          "reorder or scale it (e.g. divide first, or shift), or clamp it with min()")
+            self.warned = True
+
+
+def _flat(facts: tuple[tuple[Expr, bool], ...]) -> list[tuple[Expr, bool]]:
+    """Facts one comparison each: `a and b` true is a true and b true; `not a` true is a false."""
+    out: list[tuple[Expr, Any]] = []
+    for test, outcome in facts:
+        if isinstance(outcome, tuple):
+            out.append((test, outcome))  # a local's range
+        elif isinstance(test, BoolOp) and (test.op == "and") == outcome:
+            out += _flat(tuple((v, outcome) for v in test.values))
+        elif isinstance(test, UnOp) and test.op == "not":
+            out += _flat(((test.operand, not outcome),))
+        elif not isinstance(test, BoolOp):
+            out.append((test, outcome))
+    return out
+
+
+def _meets_zero(lo: int, hi: int, t: IntType) -> bool:
+    """Whether a value in lo..hi can be 0 once converted to t (which wraps modulo 2**bits:
+    -6 as a uint32_t is 4,294,967,290, 65,536 as a uint16_t is 0)."""
+    m = 1 << t.bits
+    return -(-lo // m) * m <= hi  # the first multiple of 2**bits from lo on
+
+
+_MIRRORED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+
+
+def _const_right(test: Expr) -> Expr:
+    """`7 == f` as `f == 7` (the ranges read comparisons with the constant on the right)."""
+    if isinstance(test, Compare) and isinstance(test.left, Const) and not isinstance(test.right, Const):
+        return Compare(_MIRRORED[test.op], test.right, test.left, test.optype)
+    return test
+
+
+def _uncast(e: Expr) -> Expr:
+    while isinstance(e, Cast) and e.type != BOOL:
+        e = e.value
+    return e
+
+
+def _nonzero(e: Expr, facts: tuple[tuple[Expr, bool], ...]) -> bool:
+    """A test around e says it is not 0 (`if d != 0:`, `if d:`, `if d == 0: return`)."""
+    target = _uncast(e)
+    if not repeatable(target):
+        return False  # t.random(3) in the test and in the division are two draws
+    for test, outcome in _flat(facts):
+        if (isinstance(test, Compare) and (test.op, outcome) in {("!=", True), ("==", False)}
+                and {type(test.left), type(test.right)} & {Const}):
+            other, zero = (test.left, test.right) if isinstance(test.right, Const) else (test.right,
+                                                                                        test.left)
+            if zero.value == 0 and _uncast(other) == target:
+                return True
+    return False
+
+
+def _text(e: Expr) -> str:
+    """A divisor as the author would write it, when it is a name (for hints)."""
+    e = _uncast(e)
+    if isinstance(e, Name):
+        return f"t.{e.name}" if e.scope == "global" else e.name
+    return "d"
+
+
+def _parts(e: Expr) -> tuple[Expr, ...]:
+    """The expressions directly inside e."""
+    if isinstance(e, BinOp | Compare):
+        return (e.left, e.right)
+    if isinstance(e, UnOp):
+        return (e.operand,)
+    if isinstance(e, Cast):
+        return (e.value,)
+    if isinstance(e, Call):
+        return e.args
+    if isinstance(e, Index):
+        return (e.index,)
+    return ()
+
+
+def _leaves(body: tuple[Stmt, ...]) -> bool:
+    """The block never falls through to what follows it (return, break or continue)."""
+    return bool(body) and (isinstance(body[-1], Return | Break | Continue)
+                           or (isinstance(body[-1], If) and _leaves(body[-1].body)
+                               and _leaves(body[-1].orelse)))
+
+
+def _invalidates(s: Stmt, test: Expr) -> bool:
+    """Whether running s can change what `test` computes (it assigns a name the test reads,
+    or calls a function of the program, which may assign fields, when the test reads one)."""
+    reads = {(n.name, n.scope == "global") for n in walk_exprs(test) if isinstance(n, Name)}
+    if any(isinstance(n, Call) and not n.builtin for n in walk_exprs(test)):
+        return True
+    globals_read = any(g for _, g in reads)
+    for node in walk_stmts((s,)):
+        if isinstance(node, Local) and (node.name, False) in reads:
+            return True
+        if isinstance(node, Assign) and isinstance(node.target, Name) and (
+                node.target.name, node.target.scope == "global") in reads:
+            return True
+        if globals_read and isinstance(node, Call) and not node.builtin:
+            return True
+    return False
+
 
 def _unknown(r: tuple[int, int], t: IntType) -> bool:
     return t.bits >= 16 and r == (t.min, t.max)
@@ -899,6 +1373,21 @@ def _first_effect(body: tuple[Stmt, ...]) -> tuple[SrcLoc, str] | None:
         if isinstance(node, Call) and node.func in _EFFECT_CALLS and loc is not None:
             return loc, _EFFECT_CALLS[node.func]
     return None
+
+
+#: Roles of the functions the game's author wrote (the rest is the engine and dispatch).
+_GAME_ROLES = ("handler", "helper", "derived", "display")
+
+
+def _calls_at(body: tuple[Stmt, ...]) -> list[tuple[SrcLoc, Call]]:
+    """Every call in a body, with the line of the statement it is in."""
+    out = []
+    loc = None
+    for node in walk_stmts(body):
+        loc = getattr(node, "loc", loc)
+        if isinstance(node, Call) and loc is not None:
+            out.append((loc, node))
+    return out
 
 
 def _calls(body: tuple[Stmt, ...]):

@@ -27,7 +27,7 @@ def layout_for(part: Part, raw: bool) -> BlinksLayout | None:
     return None if raw or part != BLINKS_PART else BLINKS
 
 
-def build_game(path: Path, sdk: str | None) -> Path:
+def build_game(path: Path, sdk: str | None, force: bool = False) -> Path:
     """GAME.py / SKETCH.ino -> a with-bootloader hex, via blinkc.build if this blinkc has it."""
     try:
         build = importlib.import_module("blinkc.build")
@@ -42,7 +42,7 @@ def build_game(path: Path, sdk: str | None) -> Path:
             "of blinkc.",
             fix="build the game into a .hex (merged with the BIOS) and flash that file")
     try:
-        return Path(fn(path, sdk=sdk))
+        return Path(fn(path, sdk=sdk, force=force))
     except FlashError:
         raise
     except Exception as e:   # the build layer's own errors (BuildError): shown as its message
@@ -52,13 +52,16 @@ def build_game(path: Path, sdk: str | None) -> Path:
                          ) from None
 
 
-def resolve(source: Path, part: Part, *, raw: bool = False, sdk: str | None = None) -> Source:
+def resolve(source: Path, part: Part, *, raw: bool = False, sdk: str | None = None,
+            force: bool = False) -> Source:
+    """The checked image of `source`; a game is built first (into build/<name>, which must be
+    blinkc's own unless `force`)."""
     suffix = source.suffix.lower()
     built = False
     if suffix in BUILD_SUFFIXES:
         if not source.exists():
             raise HexFileError(f"{source}: no such file.", fix="check the path")
-        hex_path, built = build_game(source, sdk), True
+        hex_path, built = build_game(source, sdk, force), True
     elif suffix in HEX_SUFFIXES or not suffix:
         hex_path = source
     elif suffix == ".eep":

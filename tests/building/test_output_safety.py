@@ -221,3 +221,12 @@ def test_flash_builds_refuse_a_users_folder_and_say_what_to_do(game: Path, stand
     assert type(info.value).__name__ == "OutputRefused"
     assert "blinkc build" in str(info.value) and "-o" in str(info.value)
     assert (tmp_path / "build/counter/notes.txt").read_text() == "mine"
+
+
+def test_flash_force_builds_into_a_users_folder_and_keeps_its_other_files(game: Path, standin_sdk,
+                                                                         tmp_path: Path):
+    (tmp_path / "build/counter").mkdir(parents=True)
+    (tmp_path / "build/counter/notes.txt").write_text("mine")
+    hex_path = build_for_flash(game, sdk=standin_sdk, force=True)
+    assert hex_path.exists() and hex_path.parent == tmp_path / "build/counter"
+    assert (tmp_path / "build/counter/notes.txt").read_text() == "mine"

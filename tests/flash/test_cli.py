@@ -166,8 +166,8 @@ def test_a_game_source_is_built_first(tmp_path, monkeypatch, game_image):
     game_image.write_hex(built)
     calls = []
 
-    def build_for_flash(path, sdk=None):
-        calls.append((path.name, sdk))
+    def build_for_flash(path, sdk=None, force=False):
+        calls.append((path.name, sdk, force))
         return built
 
     monkeypatch.setitem(sys.modules, "blinkc.build",
@@ -176,7 +176,10 @@ def test_a_game_source_is_built_first(tmp_path, monkeypatch, game_image):
     game.write_text("game = None\n")
     r = blinkc("flash", game, "--dry-run", "--sdk", tmp_path)
     assert r.exit_code == 0, r.output
-    assert calls == [("GAME.py", str(tmp_path))] and str(built) in r.output
+    assert calls == [("GAME.py", str(tmp_path), False)] and str(built) in r.output
+    r = blinkc("flash", game, "--dry-run", "--force")
+    assert r.exit_code == 0, r.output
+    assert calls[-1] == ("GAME.py", None, True)
 
 
 def test_workshop_mode_counts_tiles(game_hex, game_image):
@@ -323,7 +326,7 @@ def test_avrdude_workshop_counts_a_tile_lost_to_a_link_drop(avrdude, game_hex, m
 def test_a_build_error_reads_as_one_message(tmp_path, monkeypatch):
     from blinkc.build.errors import BuildError
 
-    def build_for_flash(path, sdk=None):
+    def build_for_flash(path, sdk=None, force=False):
         raise BuildError("The game is 6,000 bytes, 112 over.", "make it smaller")
 
     monkeypatch.setitem(sys.modules, "blinkc.build",

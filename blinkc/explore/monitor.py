@@ -1,0 +1,305 @@
+"""The explorer's monitor: it watches every tile's protocol engine during a run and collects
+what went wrong (docs/protocol.md, "How it is checked")."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..games import initial_state
+from ..ir.nodes import Program
+from ..world.geometry import DIRECTIONS, facing_face
+from ..world.layout import TileSpec
+from .clusters import Run
+
+#: A tile put down this shortly before a flood starts may not be linked yet: the flood may
+#: miss it (it is not in the cluster yet as far as its neighbours know).
+JOIN_MS = 3000
+
+
+# ------------------------------------------------------------------ monitor
+@dataclass
+class Message:
+    code: int
+    sent_ms: float
+
+
+@dataclass
+class Wave:
+    k: int
+    starter: str
+    start_ms: float
+    done_ms: float | None = None
+    entered: dict[str, int] = field(default_factory=dict)
+
+
+class Monitor:
+    """Watches every tile's protocol engine during one run and collects what went wrong."""
+
+    def __init__(self, program: Program, run: Run) -> None:
+        self.run = run
+        consts = {k: v for k, v, _ in program.constants}
+        self.flood_code = consts["FLOOD_CODE"]
+        self.queue_len = consts["QUEUE_LEN"]
+        self.n_floods = consts["N_FLOODS"]
+        self.grace_ms = (consts["GRACE_UNITS"] + 1) * 256
+        #: A face may be taken for gone after hearing nothing for this long: the SDK's 200 ms
+        #: expiry, then more than GRACE_UNITS whole ticks of 256 ms.
+        self.silence_ok = 200 + consts["GRACE_UNITS"] * 256 - 256
+        #: (tile, face) -> the times (ms) a packet from the neighbour arrived whole.
+        self.heard: dict[tuple[str, int], list[float]] = {}
+        self.by_pos = {t.pos: t for t in run.tiles}
+        self.links: dict[tuple[str, int], tuple[str, int] | None] = {}
+        for t in run.tiles:
+            for f in range(6):
+                dq, dr = DIRECTIONS[(f + t.rot) % 6]
+                n = self.by_pos.get((t.pos[0] + dq, t.pos[1] + dr))
+                self.links[(t.name, f)] = None if n is None else (n.name, facing_face(f, t.rot, n.rot))
+        self.pending: dict[tuple[str, int], deque[Message]] = {k: deque() for k in self.links}
+        self.delivered: dict[tuple[str, int], list[Message]] = {k: [] for k in self.links}
+        #: Messages reported bounced, oldest first (one may still arrive: its ack was lost).
+        self.bounced: dict[tuple[str, int], deque[Message]] = {k: deque() for k in self.links}
+        self.bounces = 0
+        self.waves: list[Wave] = []
+        self.problems: list[str] = []
+        self.world: Any = None
+        self.messages = 0
+        #: Per tile, the (from, to) ms intervals it was off the table.
+        self.away: dict[str, list[list[float]]] = {t.name: [] for t in run.tiles}
+        for at, what in run.steps:
+            words = what.split()
+            if words[0] == "lift":
+                self.away[words[1]].append([at, float("inf")])
+            elif words[0] == "place":
+                self.away[words[1]][-1][1] = at
+
+    # --------------------------------------------------------------- hooks
+    def resolver(self, cls: type, program: Program) -> Callable[[TileSpec], Any]:
+        def resolve(spec: TileSpec) -> Any:
+            tile = cls(**initial_state(program, spec.params, spec.name))
+            self._watch(spec.name, tile)
+            return tile
+
+        return resolve
+
+    def _now(self) -> float:
+        return self.world.now_ms
+
+    def _watch(self, name: str, p: Any) -> None:
+        """Wrap the engine's entry points of one tile's program (messages only: a flood's
+        waves and echoes are the flood checks' business)."""
+        real_send, real_deliver, real_end = p.f_send_code, p.f_deliver, p.f_link_end
+        flood_code, queue_len = self.flood_code, self.queue_len
+        reported: list[tuple[int, int]] = []  # what the engine told the game bounced, lately
+
+        def bounce(code: int, face: int) -> None:
+            reported.append((code, face))
+
+        def send_code(code: int, face: int) -> None:
+            before = p.queue_len
+            self.messages += 1
+            reported.clear()
+            real_send(code, face)
+            if p.queue_len > before:
+                self.pending[(name, face)].append(Message(code, self._now()))
+                return
+            if (code, face) not in reported:
+                self.problem(f"{name} dropped code {code} for face {face} without a word")
+            if before < queue_len:  # bounced at once: nobody is there (a full queue is fine)
+                self._bounced(name, face, Message(code, self._now()), immediate=True)
+
+        def deliver(code: int, face: int) -> None:
+            if code < flood_code:
+                self._delivered(name, face, code)
+            real_deliver(code, face)
+
+        def link_end(face: int, *rest: int) -> None:
+            reported.clear()
+            real_end(face, *rest)
+            queue = self.pending[(name, face)]
+            told = [c for c, f in reported if f == face]
+            while queue:  # whatever was still on its way there has bounced
+                msg = queue.popleft()
+                if msg.code in told:
+                    told.remove(msg.code)
+                else:
+                    self.problem(f"{name} dropped code {msg.code} for face {face} without a word "
+                                 "when its link ended")
+                self._bounced(name, face, msg, immediate=False)
+
+        p.f_send_code, p.f_deliver, p.f_link_end, p.f_bounce = send_code, deliver, link_end, bounce
+        real_entered, real_done, real_start = p.f_on_flood, p.f_on_flood_done, p.f_flood_start
+
+        def entered(k: int) -> None:
+            self._entered(name, k)
+            real_entered(k)
+
+        def done(k: int) -> None:
+            self._done(name, k)
+            real_done(k)
+
+        def flood_start(k: int) -> None:  # the explorer's floods and the game's own
+            if p.flood_parent[k] == 255:  # a start inside a wave of the same flood merges
+                self.waves.append(Wave(k, name, self._now()))
+            real_start(k)
+
+        p.f_on_flood, p.f_on_flood_done, p.f_flood_start = entered, done, flood_start
+
+    # ------------------------------------------------------------- checks
+    def problem(self, text: str) -> None:
+        self.problems.append(f"at {self._now():.0f} ms: {text}")
+
+    def _flapped(self, name: str, face: int, since: float, until: float, margin: float = 0) -> bool:
+        """Whether the link of (name, face) could rightly be taken for gone at some time in
+        [since - margin, until]: a tile of it was away, or one of its directions heard
+        nothing for about the grace (a cut, the lock-step of probes, or both)."""
+        other = self.links[(name, face)]
+        for t in [name] + ([other[0]] if other else []):
+            for a, b in self.away[t]:
+                if a <= until and b >= since - margin:
+                    return True
+        for key in [(name, face)] + ([other] if other else []):
+            if self._longest_silence(key, since - margin - self.grace_ms, until) >= self.silence_ok:
+                return True
+        return False
+
+    def _longest_silence(self, key: tuple[str, int], since: float, until: float) -> float:
+        """The longest time within [since, until] that the face heard nothing (ms)."""
+        longest, last = 0.0, max(0.0, since)
+        for t in self.heard.get(key, ()):
+            if t < since:
+                last = t
+                continue
+            if t > until:
+                break
+            longest, last = max(longest, t - last), t
+        return max(longest, until - last)
+
+    def watch_world(self, world: Any) -> None:
+        """Note when each face hears its neighbour (packets that arrive whole)."""
+        self.world = world
+        real = world._arrive
+        heard = self.heard
+
+        def arrive(tile: Any, data: Any) -> None:
+            face, inc = data
+            ready = tile.rx_buf[face]
+            real(tile, data)
+            if tile.rx_buf[face] is not ready and tile.rx_buf[face] is inc.packet:
+                heard.setdefault((tile.name, face), []).append(world.now / 1000)
+
+        world._arrive = arrive
+
+    def _delivered(self, name: str, face: int, code: int) -> None:
+        other = self.links[(name, face)]
+        if other is None:
+            self.problem(f"{name} got code {code} on face {face}, where no tile ever is")
+            return
+        queue = self.pending[other]
+        if queue and queue[0].code == code:
+            self.delivered[other].append(queue.popleft())
+            return
+        late = self.bounced[other]
+        if late and late[0].code == code:
+            msg = late.popleft()  # delivered after its sender reported it bounced
+            if not self._flapped(other[0], other[1], msg.sent_ms, self._now()):
+                self.problem(f"{name} face {face} got code {code} that {other[0]} had reported "
+                             "bounced, though the link never broke")
+            return
+        again = any(m.code == code for m in self.delivered[other])
+        what = "again (a duplicate)" if again else "out of order or from nowhere"
+        self.problem(f"{name} face {face} got code {code} {what}: {other[0]} face {other[1]} "
+                     f"has {[m.code for m in queue]} waiting")
+
+    def _bounced(self, name: str, face: int, msg: Message, immediate: bool) -> None:
+        key = (name, face)
+        self.bounced[key].append(msg)
+        self.bounces += 1
+        if self.links[key] is None:
+            return  # nobody is there: a bounce is the right answer
+        now = self._now()
+        if immediate:
+            ok = self._flapped(name, face, now, now, margin=self.grace_ms + 3000)
+        else:
+            ok = self._flapped(name, face, msg.sent_ms, now)
+        if not ok:
+            self.problem(f"{name} face {face} bounced code {msg.code} (sent at {msg.sent_ms:.0f} ms) "
+                         "though its neighbour was there all along")
+
+    def _entered(self, name: str, k: int) -> None:
+        for wave in reversed(self.waves):
+            if wave.k == k:
+                wave.entered[name] = wave.entered.get(name, 0) + 1
+                return
+        self.problem(f"{name} entered flood {k}, which nobody started")
+
+    def _done(self, name: str, k: int) -> None:
+        for wave in self.waves:
+            if wave.k == k and wave.starter == name and wave.done_ms is None:
+                wave.done_ms = self._now()
+                return
+        self.problem(f"{name} heard flood {k} done, which it did not start")
+
+    def finish(self) -> None:
+        """The end-of-run checks (after the quiet period)."""
+        world = self.world
+        for (name, face), queue in self.pending.items():
+            if queue:
+                self.problem(f"{name} face {face}: codes {[m.code for m in queue]} were never "
+                             "delivered nor bounced")
+        for t in world.tiles:
+            if not t.program.idle(t.api):
+                self.problem(f"{t.name} is not idle: its protocol never settled")
+            up = t.program.links(t.api)
+            for f, n, nf in world.neighbours_of(t):
+                if not (up >> f) & 1:
+                    self.problem(f"the link {t.name}:{f}-{n.name}:{nf} is not up")
+        for wave in self.waves:
+            if wave.done_ms is None:
+                self.problem(f"flood {wave.k} started by {wave.starter} at {wave.start_ms:.0f} ms "
+                             "never finished")
+        for group in self._overlapping():
+            # Floods of one kind that overlap in time merge where they meet: each tile runs the
+            # handler at most once per flood, and at least once if it stayed in the cluster.
+            first = group[0]
+            stayed = set.union(*(self._stayed(w) for w in group))
+            for t in self.run.tiles:
+                n = sum(w.entered.get(t.name, 0) for w in group)
+                if n > len(group):
+                    self.problem(f"flood {first.k} (started {len(group)} time(s) from "
+                                 f"{first.start_ms:.0f} ms) ran {n} times on {t.name}")
+                if n == 0 and t.name in stayed:
+                    self.problem(f"flood {first.k} started by {first.starter} at "
+                                 f"{first.start_ms:.0f} ms never reached {t.name}")
+
+    def _overlapping(self) -> list[list[Wave]]:
+        """The finished waves in groups of one flood kind whose lives overlap."""
+        groups: list[list[Wave]] = []
+        for wave in sorted((w for w in self.waves if w.done_ms is not None), key=lambda w: (w.k, w.start_ms)):
+            last = groups[-1] if groups else None
+            if last and last[0].k == wave.k and wave.start_ms <= max(w.done_ms or 0 for w in last):
+                last.append(wave)
+            else:
+                groups.append([wave])
+        return groups
+
+    def _stayed(self, wave: Wave) -> set[str]:
+        """Tiles connected to the starter, through tiles never away, during the whole wave
+        (and for JOIN_MS before it)."""
+        a, b = wave.start_ms - JOIN_MS, wave.done_ms or float("inf")
+        steady = {t.name for t in self.run.tiles
+                  if not any(x <= b and y >= a for x, y in self.away[t.name])}
+        if wave.starter not in steady:
+            return set()
+        seen = {wave.starter}
+        todo = [wave.starter]
+        while todo:
+            name = todo.pop()
+            for f in range(6):
+                other = self.links[(name, f)]
+                if other and other[0] in steady and other[0] not in seen:
+                    seen.add(other[0])
+                    todo.append(other[0])
+        return seen

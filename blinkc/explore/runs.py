@@ -1,0 +1,101 @@
+"""One explorer run in the reference world, shrinking a failing one, writing it out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from ..backends.python import program_class
+from ..dsl.loader import compile_game
+from ..ir.nodes import Program
+from ..world import Faults, make_world
+from ..world.layout import parse_layout
+from ..world.scenario import parse_scenario
+from .clusters import Run
+from .monitor import Monitor
+
+
+@dataclass(frozen=True)
+class Subject:
+    """A game compiled for watching: its IR (hooks kept) and the Python tile class of it."""
+
+    path: Path
+    program: Program
+    cls: type
+
+
+def subject(game: Path) -> Subject:
+    program = compile_game(game, observable=True)
+    return Subject(game, program, program_class(program))
+
+
+def play(game: Subject, run: Run) -> Monitor:
+    """Play one run in the reference world with every tile watched; returns the monitor."""
+    monitor = Monitor(game.program, run)
+    layout = parse_layout(run.layout_text(game.path), "<explorer>")
+    scenario = parse_scenario(run.scenario_text(), "<explorer>")
+    resolver = monitor.resolver(game.cls, game.program)
+    # (The tiles' clocks are set by the layout; the default skew keeps the seed's draws as
+    # `blinkc emulate` makes them.)
+    world = make_world(seed=run.seed, faults=Faults(drop=run.drop), engine="python")
+    monitor.watch_world(world)
+    layout.build(world, resolver)
+    scenario.apply(world, resolver, layout, start_ms=0.0)
+    world.run_until(run.end_ms)
+    monitor.finish()
+    return monitor
+
+
+def check(game: Subject, run: Run) -> list[str]:
+    """Play one run and return what went wrong (empty: every invariant held)."""
+    return play(game, run).problems
+
+
+def shrink(game: Subject, run: Run, budget: int = 300) -> tuple[Run, list[str]]:
+    """A smaller run that still goes wrong: drop steps while it does (delta debugging).
+    A lift and the place that puts the tile back go (or stay) together."""
+    problems = check(game, run)
+    units = _units(sorted(run.steps))
+    tries = 0
+    chunk = max(1, len(units) // 2)
+    while chunk >= 1 and tries < budget:
+        i = 0
+        progressed = False
+        while i < len(units) and tries < budget:
+            candidate = units[:i] + units[i + chunk:]
+            tries += 1
+            trial = replace(run, steps=tuple(s for u in candidate for s in u))
+            found = check(game, trial)
+            if found:
+                units, problems, progressed = candidate, found, True
+            else:
+                i += chunk
+        if not progressed:
+            chunk //= 2
+    return replace(run, steps=tuple(s for u in units for s in u)), problems
+
+
+def _units(steps: list[tuple[float, str]]) -> list[list[tuple[float, str]]]:
+    units: list[list[tuple[float, str]]] = []
+    lifted: dict[str, list[tuple[float, str]]] = {}
+    for step in steps:
+        words = step[1].split()
+        if words[0] == "lift":
+            unit = [step]
+            lifted[words[1]] = unit
+            units.append(unit)
+        elif words[0] == "place" and words[1] in lifted:
+            lifted.pop(words[1]).append(step)
+        else:
+            units.append([step])
+    return units
+
+
+def write_counterexample(game: Path, run: Run, problems: list[str], folder: Path) -> str:
+    """Write the run as a layout and a scenario; returns the command that replays it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    layout, scenario = folder / "explore.layout", folder / "explore.scenario"
+    layout.write_text(run.layout_text(game.resolve()))
+    body = "".join(f"# {p}\n" for p in problems)
+    scenario.write_text("# found by blinkc explore; what went wrong:\n" + body + run.scenario_text())
+    return run.command(game, layout, scenario)

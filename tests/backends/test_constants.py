@@ -1,0 +1,54 @@
+"""Constants mean the same in the C++ on the host as on the tile.
+
+Found by the optimiser fuzzer: `32768 > t.a0` with a 32-bit signed a0 rendered as
+`32768U > a0`; 32768U is a 16-bit unsigned int on the tile (so the comparison is made in
+long, as the IR says) but a 32-bit one on the host, where it made the comparison unsigned
+(-40000 became 4,294,927,296).
+"""
+
+from pathlib import Path
+
+from blinkc.backends.cpp import generate_cpp
+from blinkc.backends.native_game import native_class
+from blinkc.backends.python import program_class
+from blinkc.dsl.loader import compile_game
+from blinkc.runtime.api import Blinklib
+
+from ..tools import require_tool
+
+GAME = """\
+from blinkc.dsl import *
+game = Game("consts")
+a = game.field(range(-40000, 40000), default=-40000)
+
+@game.derived(bool)
+def below(t):
+    return 32768 > t.a
+
+@game.derived(range(-2**31, 2**31))
+def sum(t):
+    return t.a + 40000
+
+@game.display
+def look(t):
+    if t.below or t.sum == 3:
+        t.color_all(RED)
+"""
+
+
+def value(cls, name):
+    tile = cls()
+    api = Blinklib()
+    tile.setup(api)
+    return tile.value(api, name)
+
+
+def test_a_16_bit_unsigned_constant_in_32_bit_signed_arithmetic_is_a_long(tmp_path):
+    require_tool("g++")
+    path = tmp_path / "consts.py"
+    path.write_text(GAME)
+    program = compile_game(path)
+    assert "32768L > a" in generate_cpp(program)
+    native, python = native_class(program, Path(path)), program_class(program)
+    assert value(python, "below") is True and value(native, "below") is True
+    assert value(python, "sum") == 0 == value(native, "sum")

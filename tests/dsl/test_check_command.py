@@ -1,0 +1,71 @@
+"""`blinkc check`: what it says about a game, and its exit status."""
+
+import textwrap
+
+from click.testing import CliRunner
+
+from blinkc.cli import main
+
+GAME = """\
+from blinkc.dsl import *
+game = Game("g")
+hp = game.field(range(0, 6), default=5)
+
+@game.display
+def look(t):
+    t.color_all(BLUE)
+"""
+
+
+def check(tmp_path, body: str = "", *options: str):
+    path = tmp_path / "game.py"
+    path.write_text(GAME + textwrap.dedent(body))
+    return path, CliRunner().invoke(main, ["check", str(path), *options])
+
+
+def test_a_game_without_problems_is_clean(tmp_path):
+    path, r = check(tmp_path)
+    assert r.exit_code == 0, r.output
+    assert f"{path}: g is clean" in r.output
+
+
+def test_a_game_with_warnings_is_not_called_clean(tmp_path):
+    path, r = check(tmp_path, 'Ping = game.message("Ping")\n')
+    assert r.exit_code == 0, r.output
+    assert "clean" not in r.output
+    assert f"{path}: g has no errors, but 2 warnings" in r.output
+
+
+def test_strict_makes_warnings_fail_the_check(tmp_path):
+    _, r = check(tmp_path, 'Ping = game.message("Ping")\n', "--strict")
+    assert r.exit_code == 1, r.output
+    assert "2 warnings (--strict)" in r.output
+
+
+def test_a_flood_given_to_on_message_is_an_error_not_a_traceback(tmp_path):
+    path, r = check(tmp_path, """
+        Reset = game.flood("Reset")
+
+        @game.on_message(Reset)
+        def got(t, face):
+            t.flood(Reset)
+        """)
+    assert r.exit_code == 1 and isinstance(r.exception, SystemExit), r.output
+    assert f"{path}:11: error: @game.on_message() takes a message, not the flood 'Reset'" in r.output
+
+
+def test_an_async_handler_is_an_error_not_a_traceback(tmp_path):
+    path, r = check(tmp_path, """
+        @game.on_click
+        async def press(t):
+            t.hp = 1
+        """)
+    assert r.exit_code == 1 and isinstance(r.exception, SystemExit), r.output
+    assert f"{path}:10: error: async def is not available on the tile" in r.output
+
+
+def test_check_says_how_many_warnings_were_silenced(tmp_path):
+    path, r = check(tmp_path, 'Ping = game.message("Ping")  # blinkc: ignore\n')
+    assert r.exit_code == 0, r.output
+    assert f"{path}: g is clean (2 warnings silenced by # blinkc: ignore)" in r.output
+    assert "warning:" not in r.output
