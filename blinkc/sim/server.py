@@ -16,7 +16,7 @@ from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from . import export, inputs, view
 from .session import Session
@@ -27,6 +27,8 @@ HOST = "127.0.0.1"
 TICK_S = 1 / 120
 #: Inspector views (tile details and the trace) are sent this often (s).
 INSPECT_S = 0.1
+#: How long a stopping server waits for requests still being answered (s).
+SHUTDOWN_S = 2.0
 #: The assets the page may load, with their types; nothing else is served.
 ASSETS = {"index.html": "text/html", "sim.css": "text/css", "draw.js": "text/javascript",
           "app.js": "text/javascript"}
@@ -60,6 +62,7 @@ class SimServer:
             web.get("/export/command", self._export_command),
         ])
         self.app.on_startup.append(self._start_ticker)
+        self.app.on_shutdown.append(self._close_pages)
         self.app.on_cleanup.append(self._stop_ticker)
         self._ticker: asyncio.Task[None] | None = None
         #: The real-time factor the ticker achieved over the last second (for the page).
@@ -129,6 +132,12 @@ class SimServer:
     # ---------------------------------------------------------------- ticker
     async def _start_ticker(self, app: web.Application) -> None:
         self._ticker = asyncio.create_task(self._tick_forever())
+
+    async def _close_pages(self, app: web.Application) -> None:
+        # Open websockets would hold the shutdown up until its timeout: say goodbye instead.
+        for client in list(self.clients):
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await client.ws.close(code=WSCloseCode.GOING_AWAY, message=b"blinkc sim stopped")
 
     async def _stop_ticker(self, app: web.Application) -> None:
         if self._ticker is not None:
@@ -274,7 +283,8 @@ def url_of(sock: socket.socket) -> str:
 async def serve(server: SimServer, sock: socket.socket,
                 started: Callable[[], None] | None = None) -> None:
     """Serve on the bound socket until cancelled; `started()` once the page can load."""
-    runner = web.AppRunner(server.app, access_log=None, handle_signals=False)
+    runner = web.AppRunner(server.app, access_log=None, handle_signals=False,
+                           shutdown_timeout=SHUTDOWN_S)
     await runner.setup()
     try:
         await web.SockSite(runner, sock).start()
