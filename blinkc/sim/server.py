@@ -25,7 +25,7 @@ from .source import SimError
 HOST = "127.0.0.1"
 #: Between two frames (s): faster than the display, so a click shows within a frame.
 TICK_S = 1 / 120
-#: Inspector views (tile details and the trace) are sent this often (s).
+#: The inspector's view of the selected tile and the trace are sent this often (s).
 INSPECT_S = 0.1
 #: How long a stopping server waits for requests still being answered (s).
 SHUTDOWN_S = 2.0
@@ -175,12 +175,13 @@ class SimServer:
         with contextlib.suppress(ConnectionError, RuntimeError):
             await ws.send_json(frame)
             now = time.perf_counter()
-            if client.selected is not None and (force_inspect or
-                                                now - client.inspected_at >= INSPECT_S):
+            if force_inspect or now - client.inspected_at >= INSPECT_S:
                 client.inspected_at = now
-                detail = view.inspect(self.session, client.selected)
-                if detail is not None:
-                    await ws.send_json(detail)
+                if client.selected is not None:
+                    detail = view.inspect(self.session, client.selected)
+                    if detail is not None:
+                        await ws.send_json(detail)
+                await ws.send_json(view.trace(self.session, client.selected))
 
     async def _broadcast(self, message: dict[str, Any]) -> None:
         for client in list(self.clients):

@@ -64,6 +64,12 @@ def test_websocket_hello_frames_inputs_and_errors():
         detail = await _next(ws, "inspect")
         assert detail["name"] == "h1" and detail["state"]["kind"] == "HULL"
         assert [f["neighbour"] for f in detail["faces"]][3] == ["z", 0]
+        trace = await _next(ws, "trace")
+        assert trace["tile"] == "h1" and {r["tile"] for r in trace["records"]} <= {"h1", None}
+        await ws.send_json({"op": "select", "tile": None, "id": 4})
+        while (trace := await _next(ws, "trace"))["tile"] is not None:
+            pass
+        assert {r["tile"] for r in trace["records"]} >= {"z", "h1"}  # every tile's
         for bad, message in ((b"not json", "a request is JSON"),
                              ({"op": "explode"}, "unknown request 'explode'"),
                              ({"op": "press", "tile": "zz"}, "no tile named 'zz'"),

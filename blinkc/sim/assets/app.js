@@ -4,7 +4,7 @@
   const $ = (id) => document.getElementById(id);
   const canvas = $("board"), ctx = canvas.getContext("2d");
   const view = new BlinkcDraw.View(canvas, 36);
-  let ws = null, hello = null, frame = null, inspect = null, centred = false;
+  let ws = null, hello = null, frame = null, inspect = null, trace = null, centred = false;
   let selected = null, drag = null, pressing = null, nextId = 1;
   const pending = new Map();
   let draws = 0, drawTimes = [], framesIn = 0;
@@ -17,6 +17,7 @@
       if (m.type === "frame") { frame = m; framesIn++; if (!centred && m.tiles.length) { view.centreOn(m.tiles); centred = true; } showStatus(); }
       else if (m.type === "hello") { hello = m; showHello(); }
       else if (m.type === "inspect") { if (m.name === selected) { inspect = m; showInspect(); } }
+      else if (m.type === "trace") { if (m.tile === selected) { trace = m; showTrace(); } }
       else if (m.type === "error") { say(m.message); settle(m.id, m); }
       else if (m.type === "ok") settle(m.id, m);
     };
@@ -159,6 +160,7 @@
   function select(name) {
     selected = name;
     inspect = null;
+    trace = null;
     $("insname").textContent = name || "(click one)";
     $("insbody").textContent = "";
     $("trace").textContent = "";
@@ -209,9 +211,11 @@
     const choices = hello.default_program === null ? [["", "the game"]] : [];
     for (const p of hello.programs) choices.push([p, p]);
     for (const [value, label] of choices) { const o = document.createElement("option"); o.value = value; o.textContent = label; sel.appendChild(o); }
+  }
+  let lastVersion = -1, commandAt = 0, commandT = -1;
+  function showCommand() {
     fetch("/export/command").then((r) => r.json()).then((c) => { $("command").textContent = c.command.join(" "); });
   }
-  let lastVersion = -1;
   function showStatus() {
     $("clock").textContent = `t = ${secs(frame.t)}`;
     $("rate").textContent = frame.achieved ? `${frame.achieved.toFixed(1)}× real time` : "";
@@ -223,9 +227,14 @@
       if (document.activeElement !== $(id)) $(id).value = String(frame.faults[key]);
     }
     showFaultValues();
-    if (frame.version !== lastVersion) {
+    // The replay command names the time it ends at: refresh it when the world changes, and
+    // at most every second as time goes on.
+    const now = performance.now();
+    if (frame.version !== lastVersion || (frame.t !== commandT && now - commandAt > 1000)) {
       lastVersion = frame.version;
-      fetch("/export/command").then((r) => r.json()).then((c) => { $("command").textContent = c.command.join(" "); });
+      commandAt = now;
+      commandT = frame.t;
+      showCommand();
     }
   }
   function cell(tr, text, tag) { const td = document.createElement(tag || "td"); td.textContent = text; tr.appendChild(td); return td; }
@@ -235,24 +244,43 @@
     for (const r of rows) { const tr = document.createElement("tr"); for (const c of r) cell(tr, c); t.appendChild(tr); }
     return t;
   }
+  function section(body, title, rows, head, id) {
+    const h = document.createElement("h4");
+    h.textContent = title;
+    body.appendChild(h);
+    const t = table(rows, head);
+    t.id = id;
+    body.appendChild(t);
+  }
   function showInspect() {
     const m = inspect, body = $("insbody");
     body.textContent = "";
     const info = document.createElement("p");
-    info.textContent = `${m.program}, millis ${m.millis}, clock ${m.clock_ppm >= 0 ? "+" : ""}${m.clock_ppm} ppm, ${m.passes} passes${m.asleep ? ", asleep" : ""}, button ${m.button.down ? "down" : "up"}`;
+    info.id = "insinfo";
+    info.textContent = `${m.program}, millis ${m.millis}, clock ${m.clock_ppm >= 0 ? "+" : ""}${m.clock_ppm} ppm, ${m.passes} passes${m.asleep ? ", asleep" : ""}, button ${m.button.down ? "down" : "up"}${m.button.clicks ? `, last multi click ${m.button.clicks}` : ""}`;
     body.appendChild(info);
     const state = Object.entries(m.state).map(([k, v]) => [k, JSON.stringify(v)]);
-    if (state.length) { body.appendChild(table(state, ["field", "value"])); body.lastChild.id = "insstate"; }
+    if (state.length) section(body, "State", state, ["field", "value"], "insstate");
     const t = frame && frame.tiles.find((x) => x.name === m.name);
-    const faces = m.faces.map((f) => [String(f.face), String(f.out), f.expired ? "—" : String(f.in),
-      f.neighbour ? `${f.neighbour[0]}:${f.neighbour[1]}` : "", f.in_flight ? `${f.in_flight.value ?? "datagram"} from ${f.in_flight.from}` : "",
+    const faces = m.faces.map((f) => [String(f.face), String(f.out),
+      f.expired ? "— (expired)" : `${f.in} (${m.asleep ? "settled" : f.expires_in_ms + " ms"})`,
+      f.neighbour ? `${f.neighbour[0]}:${f.neighbour[1]}` : "",
+      f.in_flight ? `${f.in_flight.value ?? "datagram " + f.in_flight.datagram.join(" ")} from ${f.in_flight.from}` : "",
       t ? BlinkcDraw.rgb888(t.colors[f.face]).join(",") : ""]);
-    body.appendChild(table(faces, ["face", "out", "in", "touches", "in flight", "LED"]));
-    const engine = Object.entries(m.engine).map(([k, v]) => [k, JSON.stringify(v)]);
-    if (engine.length) body.appendChild(table(engine, ["engine", "value"]));
-    $("trace").textContent = m.trace.map((r) => {
+    section(body, "Faces", faces, ["face", "out", "in (valid for)", "touches", "packet in flight", "LED"], "insfaces");
+    const messages = m.messages.map((x) => [String(x.face), x.message, x.where]);
+    section(body, "Messages on their way", messages.length ? messages : [["", "none", ""]], ["face", "message", ""], "insmessages");
+    if (m.timers.length) {
+      section(body, "Timers", m.timers.map((x) => [String(x.timer), x.running ? `${x.left_ms} ms left` : "off"]), ["timer", ""], "instimers");
+    }
+  }
+  function showTrace() {
+    const head = trace.tile ? `${trace.tile} (and the world)` : "every tile";
+    $("tracewhat").textContent = `${head}, last ${trace.seconds} s`;
+    $("trace").textContent = trace.records.slice().reverse().map((r) => {  // newest first
       const {t, tile, ev, ...rest} = r;
-      return `${(t / 1e6).toFixed(3)} ${tile || "-"} ${ev} ${JSON.stringify(rest)}`;
+      const more = Object.entries(rest).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(" ");
+      return `${(t / 1e6).toFixed(3)} ${tile || "-"} ${ev} ${more}`;
     }).join("\n");
   }
 
@@ -260,6 +288,7 @@
   window.blinkcSim = {
     frame: () => frame,
     inspect: () => inspect,
+    trace: () => trace,
     hello: () => hello,
     ready: () => !!(frame && hello),
     fps: () => drawTimes.length,
