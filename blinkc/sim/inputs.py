@@ -76,6 +76,14 @@ def rotate(tile: Any, rot: Any) -> list[str]:
     return [f"rotate {name(tile)} {rotation(rot)}"]
 
 
+def turn(tile: Any, by: Any) -> list[str]:
+    """Turn a tile by steps (clockwise if positive) from wherever it is turned when the turn
+    happens: two quick turns are two steps, whatever the page has seen."""
+    if isinstance(by, bool) or not isinstance(by, int) or not -5 <= by <= 5 or by == 0:
+        raise SimError(f"bad turn {by!r}: a turn is -5..5 steps, not 0")
+    return [f"rotate {name(tile)} {by:+d}"]
+
+
 def add(tile: Any, pos: Any, program: Any = None) -> list[str]:
     where = "held" if pos is None else "at {},{}".format(*place(pos))
     line = f"add {name(tile)} {where}"

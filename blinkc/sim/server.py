@@ -241,7 +241,8 @@ _OPS: dict[str, Handler] = {
     "release": _act(lambda r: inputs.release(r.get("tile"))),
     "move": _act(lambda r: inputs.move(r.get("moves"), r.get("rots"))),
     "lift": _act(lambda r: inputs.lift(r.get("tiles"))),
-    "rotate": _act(lambda r: inputs.rotate(r.get("tile"), r.get("rot"))),
+    "rotate": _act(lambda r: inputs.turn(r.get("tile"), r.get("by")) if "by" in r
+                   else inputs.rotate(r.get("tile"), r.get("rot"))),
     "add": _add,
     "faults": _faults,
     "select": _select,

@@ -3,10 +3,11 @@
 The world is always what a fresh world would be after the log's scenario was
 applied at the start and run to `now`: that is how a rewind, a replay and an
 export are exact. A live input is applied as the scenario lines it stands for,
-at a whole millisecond just ahead of the world's time; if an event is already
-queued for that very microsecond, the input moves one more millisecond on
-(a call scheduled at the start would run before such an event, a later one
-after it). After a rewind, the log's later inputs replay as time runs on; a
+at a whole millisecond just ahead of the world's time, once the input before it
+has happened (so that it meets the world the log's replay gives it); if an
+event is already queued for that very microsecond, the input moves one more
+millisecond on (a call scheduled at the start would run before such an event,
+a later one after it). After a rewind, the log's later inputs replay as time runs on; a
 new input then drops them (the timeline forks there).
 """
 
@@ -99,6 +100,11 @@ class Session:
             self.log = kept
             self.horizon_ms = world.now_ms
         self._rewound = False
+        if self.log and self.log[-1].at_ms > world.now_ms:
+            # The last input has not happened yet: let it, so that this one is checked and
+            # planned against the world it will meet (a turn by a step turns from there), as
+            # it is when the whole log replays.
+            self._run_to(self.log[-1].at_ms)
         at = math.floor(world.now_ms) + 1
         if self.log:
             at = max(at, self.log[-1].at_ms + 1)

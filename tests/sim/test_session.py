@@ -93,6 +93,18 @@ def test_step_takes_one_pass():
     assert session.now_ms > start
 
 
+def test_quick_inputs_meet_the_world_the_replay_gives_them(tmp_path):
+    session = ship_session()
+    for _ in range(2):  # two turns by a step, sent before the world has run on: two steps
+        session.act(ask.turn("h2", 1))
+    session.act(ask.add("t1", [0, -3]))
+    session.act(ask.turn("t1", -1))  # the tile the input before added
+    assert session.now_ms < BOOTED_MS + 5
+    session.run_until(session.now_ms + 300)
+    assert session.world.tile("h2").rot == 2 and session.world.tile("t1").rot == 5
+    assert replay_with_emulate(session, tmp_path) == session.world.snapshot()
+
+
 def test_paused_inputs_show_at_once():
     session = ship_session()
     session.running = False

@@ -153,10 +153,7 @@
     if (ev.key === "r" || ev.key === "R") { if (selected) turn(selected, ev.shiftKey ? -1 : 1); }
     else if (ev.key === " ") { ev.preventDefault(); $("play").click(); }
   });
-  function turn(name, by) {
-    const t = frame && frame.tiles.find((x) => x.name === name);
-    if (t) return send("rotate", {tile: name, rot: (t.rot + by + 6) % 6});
-  }
+  function turn(name, by) { return send("rotate", {tile: name, by}); }
   function select(name) {
     selected = name;
     inspect = null;
