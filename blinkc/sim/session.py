@@ -26,8 +26,11 @@ from .source import SimError, SimSource
 
 #: The slowest and fastest speeds the page may ask for (times real time).
 MIN_SPEED, MAX_SPEED = 0.05, 1000.0
-#: The longest a single `step` runs while waiting for a tile's next pass (ms).
-STEP_LIMIT_MS = 100.0
+#: The longest a single `step` runs while waiting for a tile's next pass (ms): a sleeping
+#: tile takes none until something wakes it (its button window, a timer, a neighbour).
+STEP_LIMIT_MS = 10_000.0
+#: A step looks for the pass this finely (ms): two passes of one tile are further apart.
+STEP_GRAIN_MS = 0.1
 #: How long a run may go on without looking at the clock (ms of simulated time).
 CHUNK_MS = 5.0
 
@@ -178,13 +181,14 @@ class Session:
         return self.world.now_ms - start
 
     def step(self, tile: str | None = None) -> None:
-        """Run until the tile (or any tile) has taken one more pass (at most 100 ms)."""
+        """Run until the tile (or any tile) has taken one more pass, however long it sleeps
+        before it (up to STEP_LIMIT_MS)."""
         world = self.world
         tiles = [self._tile(tile)] if tile is not None else world.tiles
         before = [t.passes for t in tiles]
         end = world.now_ms + STEP_LIMIT_MS
         while world.now_ms < end:
-            self._run_to(world.now_ms + 0.1)
+            self._run_to(round(world.now_ms + STEP_GRAIN_MS, 1))
             if any(t.passes != b for t, b in zip(tiles, before, strict=True)):
                 break
 

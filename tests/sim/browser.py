@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 from collections.abc import Iterator
@@ -61,9 +62,19 @@ def open_sim(context: Any, url: str) -> Any:
     return page
 
 
+#: Colours kept in a saved screenshot: the page's few colours survive, the file stays small.
+SCREENSHOT_COLOURS = 96
+
+
 def screenshot(page: Any, name: str) -> None:
-    """Save a picture for docs/sim.md when BLINKC_SIM_SCREENSHOTS names a folder."""
+    """Save a picture for docs/sim.md when BLINKC_SIM_SCREENSHOTS names a folder (the page as
+    the test sees it, in a small palette PNG)."""
     folder = os.environ.get("BLINKC_SIM_SCREENSHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / name))
+    if not folder:
+        return
+    from PIL import Image
+
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    picture = Image.open(io.BytesIO(page.screenshot())).convert("RGB")
+    small = picture.quantize(SCREENSHOT_COLOURS, method=Image.Quantize.MEDIANCUT)
+    small.save(Path(folder) / name, optimize=True)

@@ -181,7 +181,9 @@
   function freeSpot() {
     const placed = frame.tiles.filter((t) => t.pos);
     const taken = new Set(placed.map((t) => t.pos.join(",")));
-    const near = selected && placed.find((t) => t.name === selected) ? [placed.find((t) => t.name === selected)] : placed;
+    // beside the selected tile if it has room, else beside the first tile that has
+    const mine = placed.find((t) => t.name === selected);
+    const near = mine ? [mine, ...placed.filter((t) => t !== mine)] : placed;
     const dirs = [[0, -1], [1, -1], [1, 0], [0, 1], [-1, 1], [-1, 0]];
     for (const t of near) for (const [dq, dr] of dirs) {
       const p = [t.pos[0] + dq, t.pos[1] + dr];
@@ -265,8 +267,10 @@
       f.in_flight ? `${f.in_flight.value ?? "datagram " + f.in_flight.datagram.join(" ")} from ${f.in_flight.from}` : "",
       t ? BlinkcDraw.rgb888(t.colors[f.face]).join(",") : ""]);
     section(body, "Faces", faces, ["face", "out", "in (valid for)", "touches", "packet in flight", "LED"], "insfaces");
-    const messages = m.messages.map((x) => [String(x.face), x.message, x.where]);
-    section(body, "Messages on their way", messages.length ? messages : [["", "none", ""]], ["face", "message", ""], "insmessages");
+    if (Object.keys(m.engine).length) {  // a blinkc game: its messages
+      const messages = m.messages.map((x) => [String(x.face), x.message, x.where]);
+      section(body, "Messages on their way", messages.length ? messages : [["", "none", ""]], ["face", "message", ""], "insmessages");
+    }
     if (m.timers.length) {
       section(body, "Timers", m.timers.map((x) => [String(x.timer), x.running ? `${x.left_ms} ms left` : "off"]), ["timer", ""], "instimers");
     }
