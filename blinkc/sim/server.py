@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import socket
 import time
 from collections.abc import Callable
@@ -268,6 +269,10 @@ def _download(text: str, filename: str, content_type: str = "text/plain") -> web
 def bind(port: int = 0) -> socket.socket:
     """A listening socket on 127.0.0.1 (a free port if 0); OSError if the port is taken."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    if os.name == "posix":
+        # The port of a server just stopped is free again at once (not after TIME_WAIT); one
+        # that another server listens on is still refused.
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((HOST, port))
         sock.listen(64)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import site
 import socket
 import subprocess
 import sys
+import tempfile
 import urllib.request
 from pathlib import Path
 
@@ -81,3 +84,75 @@ def test_a_port_in_use_is_one_clear_error():
     assert result.exit_code == 1
     assert f"cannot serve on 127.0.0.1:{port}:" in result.output
     assert "Traceback" not in result.output
+
+
+_WATCH_FILES = r'''
+import json, os, sys, threading, time, urllib.request
+seen = []
+WRITE = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND
+
+
+def hook(event, args):
+    if event == "open":  # (path, mode, flags): a mode from open(), flags from os.open()
+        mode, flags = args[1], args[2]
+        writes = (isinstance(mode, str) and any(c in mode for c in "wax+")) or bool(flags & WRITE)
+        seen.append((event, str(args[0]), writes))
+    elif event in ("os.listdir", "os.scandir"):
+        seen.append((event, str(args[0]), False))
+
+
+sys.addaudithook(hook)
+from blinkc.cli import main
+from blinkc.sim.server import ASSETS
+game, layout, port = sys.argv[1:4]
+threading.Thread(target=lambda: main(["sim", game, "--layout", layout, "--no-browser",
+                                      "--port", port], standalone_mode=False),
+                 daemon=True).start()
+base = f"http://127.0.0.1:{port}"
+for _ in range(400):
+    try:
+        urllib.request.urlopen(base + "/", timeout=5).read()
+        break
+    except OSError:
+        time.sleep(0.05)
+for path in ["/", *[f"/assets/{n}" for n in ASSETS], "/export/session.layout",
+             "/export/session.scenario", "/export/session.html", "/export/command",
+             "/assets/../../firmware/pirates_lasers.py", "/../examples/ship.layout"]:
+    try:
+        urllib.request.urlopen(base + path, timeout=10).read()
+    except OSError:
+        pass
+print(json.dumps(seen))
+'''
+
+
+def test_reads_no_file_but_the_game_and_the_layout(tmp_path):
+    """Every file the command opens while it serves the page, its assets and its exports (and
+    refuses other paths) is the game, the layout, or part of Python and its packages."""
+    import blinkc
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    out = subprocess.run([sys.executable, "-c", _WATCH_FILES, GAME, SHIP, str(port)],
+                         capture_output=True, text=True, timeout=120, cwd=tmp_path, check=True)
+    events = json.loads(out.stdout.splitlines()[-1])
+    ours = {str(Path(GAME).resolve()), str(Path(SHIP).resolve())}
+    python = tuple(str(Path(p).resolve()) + "/" for p in
+                   {sys.prefix, sys.base_prefix, *site.getsitepackages(),
+                    str(Path(blinkc.__file__).parent)})
+    system = ("/etc/", "/dev/", "/proc/", "/sys/")  # mime types, time zones, urandom
+    folders = {str(tmp_path.resolve()), str(Path(tempfile.gettempdir()).resolve())}
+    others = []
+    for event, path, writes in events:
+        full = str((tmp_path / path).resolve())
+        if writes:
+            others.append((event, path, "written"))  # nothing is written
+        elif full in ours or f"{full}/".startswith(python) or full.startswith(system):
+            continue
+        elif event != "open" and full in folders:
+            continue  # imports looking in the working folder (empty), tempfile in its own
+        else:
+            others.append((event, path, "read"))
+    assert others == []
+    assert {str((tmp_path / p).resolve()) for e, p, _ in events if e == "open"} >= ours

@@ -8,6 +8,7 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from blinkc.sim.server import ASSETS, HOST, SimServer, bind, url_of
@@ -121,3 +122,25 @@ def test_binds_loopback_only():
         assert url_of(sock) == f"http://127.0.0.1:{port}/"
     finally:
         sock.close()
+
+
+def test_a_stopped_servers_port_is_free_at_once():
+    """`blinkc sim --port N` again right after Ctrl-C: the old connections' TIME_WAIT does not
+    hold the port (while another server listening on it still does)."""
+    import socket
+
+    sock = bind(0)
+    port = sock.getsockname()[1]
+    sock.setblocking(True)
+    client = socket.create_connection((HOST, port))
+    conn, _ = sock.accept()
+    conn.close()  # the server closes first: its side waits in TIME_WAIT
+    client.close()
+    sock.close()
+    again = bind(port)
+    try:
+        assert again.getsockname()[1] == port
+        with pytest.raises(OSError):
+            bind(port)
+    finally:
+        again.close()
