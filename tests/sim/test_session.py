@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from blinkc.sim import SimError
+from blinkc.sim import Session, SimError, load_source
 from blinkc.sim import inputs as ask
 from blinkc.sim.session import STEP_LIMIT_MS
 from blinkc.world.emulation import EmulationOptions, emulate
 from blinkc.world.scenario import parse_scenario
 
-from .helpers import BOOTED_MS, colours, replay_with_emulate, ship_session
+from ..tools import require_tool
+from .helpers import BOOTED_MS, ROOT, colours, replay_with_emulate, ship_session
 
 
 def click(session, tile: str, down_ms: float = 80.0) -> None:
@@ -178,3 +179,16 @@ def test_watching_does_not_change_the_run():
             watched.world.colors(t)
     unwatched.run_until(watched.now_ms)
     assert watched.world.snapshot() == unwatched.world.snapshot()
+
+
+def test_an_unmodified_sketch_plays_and_replays(tmp_path):
+    require_tool("g++")
+    sketch = ROOT / "tests" / "native" / "sketches" / "Spinner" / "Spinner.ino"
+    session = Session(load_source(str(sketch), seed=5))  # on the default three tiles
+    session.run_until(1000)
+    before = colours(session.world.snapshot())
+    click(session, "a")  # the pointer spins for 600 ms, then tags a neighbour
+    session.run_until(session.now_ms + 1500)
+    after = session.world.snapshot()
+    assert colours(after)["a"] != before["a"]
+    assert replay_with_emulate(session, tmp_path) == after
