@@ -149,8 +149,15 @@ class SimServer:
     async def _tick_forever(self) -> None:
         last = time.perf_counter()
         window_start, window_sim = last, 0.0
+        next_tick = last
         while True:
-            await asyncio.sleep(TICK_S)
+            # Ticks keep their cadence whatever each one costs; one that is late starts the
+            # cadence again from now rather than running several back to back.
+            next_tick += TICK_S
+            delay = next_tick - time.perf_counter()
+            if delay <= 0:
+                next_tick = time.perf_counter()
+            await asyncio.sleep(max(0.0, delay))
             now = time.perf_counter()
             wall_ms = min((now - last) * 1000, 100.0)
             last = now

@@ -16,13 +16,16 @@
       const m = JSON.parse(ev.data);
       if (m.type === "frame") { frame = m; framesIn++; if (!centred && m.tiles.length) { view.centreOn(m.tiles); centred = true; } showStatus(); }
       else if (m.type === "hello") { hello = m; showHello(); }
-      else if (m.type === "inspect") { if (m.name === selected) { inspect = m; showInspect(); } }
-      else if (m.type === "trace") { if (m.tile === selected) { trace = m; showTrace(); } }
+      else if (m.type === "inspect") { if (m.name === selected) { inspect = m; if (changed("inspect", ev.data)) showInspect(); } }
+      else if (m.type === "trace") { if (m.tile === selected) { trace = m; if (changed("trace", ev.data)) showTrace(); } }
       else if (m.type === "error") { say(m.message); settle(m.id, m); }
       else if (m.type === "ok") settle(m.id, m);
     };
     ws.onclose = () => say("the simulator has stopped (the server is gone)");
   }
+  // The panels are rebuilt only when what they show has changed (the page stays light).
+  const shown = {};
+  function changed(what, text) { if (shown[what] === text) return false; shown[what] = text; return true; }
   function settle(id, m) { const p = pending.get(id); if (p) { pending.delete(id); p(m); } }
   function send(op, args) {
     const id = nextId++;
@@ -158,6 +161,7 @@
     selected = name;
     inspect = null;
     trace = null;
+    shown.inspect = shown.trace = null;
     $("insname").textContent = name || "(click one)";
     $("insbody").textContent = "";
     $("trace").textContent = "";
