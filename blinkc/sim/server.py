@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import os
+import shlex
 import socket
 import time
 from collections.abc import Callable
@@ -89,7 +90,8 @@ class SimServer:
         return _download(export.html(self.session), "session.html", "text/html")
 
     async def _export_command(self, request: web.Request) -> web.Response:
-        return web.json_response({"command": export.command(self.session)})
+        words = export.command(self.session)
+        return web.json_response({"command": words, "text": shlex.join(words)})
 
     # ------------------------------------------------------------- websocket
     async def _websocket(self, request: web.Request) -> web.WebSocketResponse:

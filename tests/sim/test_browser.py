@@ -149,7 +149,6 @@ def hp(sim: BackgroundServer) -> dict[str, int]:
 def test_a_hazard_click_changes_the_hit_hulls_leds_as_the_emulator_says(context, sim):
     page = open_sim(context, sim.url)
     before = page_pixels(page, ["h1", "h4", "h6"])
-    screenshot(page, "sim-ship.png")
     click_button(page, "z")  # the Hazard fires north, south-east and south-west
     wait_for(lambda: all(hp(sim)[n] < 5 for n in ("h1", "h4", "h6")), what="the hits")
     time.sleep(0.3)
@@ -436,6 +435,9 @@ def test_export_replays_with_blinkc_emulate_and_offline(context, sim, tmp_path: 
     assert "faults drop=0.05" in text and "add t1 at -1,-1" in text
     command = next(l for l in text.splitlines() if l.startswith("#   blinkc emulate"))
     words = shlex.split(command[len("#   "):])
+    # the page shows the same command, ending at the time it is paused at
+    wait_for(lambda: shlex.split(page.text_content("#command")) == words,
+             what="the command shown")
     out = subprocess.run([sys.executable, "-m", "blinkc", *words[1:], "--json"], cwd=tmp_path,
                          capture_output=True, text=True, check=True)
     assert json.loads(out.stdout)["tiles"] == final

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shlex
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -107,8 +108,10 @@ def test_exports_are_downloads():
             r = await client.get(f"/export/{name}")
             assert r.status == 200
             assert r.headers["Content-Disposition"] == f'attachment; filename="{name}"'
-        command = (await (await client.get("/export/command")).json())["command"]
+        reply = await (await client.get("/export/command")).json()
+        command = reply["command"]
         assert command[:2] == ["blinkc", "emulate"] and "--time" in command
+        assert shlex.split(reply["text"]) == command
         html = await (await client.get("/export/session.html")).text()
         assert "/*DATA*/" not in html and "<script src" not in html and "http" not in html
     run(test)

@@ -217,7 +217,7 @@
   }
   let lastVersion = -1, commandAt = 0, commandT = -1;
   function showCommand() {
-    fetch("/export/command").then((r) => r.json()).then((c) => { $("command").textContent = c.command.join(" "); });
+    fetch("/export/command").then((r) => r.json()).then((c) => { $("command").textContent = c.text; });
   }
   function showStatus() {
     $("clock").textContent = `t = ${secs(frame.t)}`;
@@ -231,9 +231,10 @@
     }
     showFaultValues();
     // The replay command names the time it ends at: refresh it when the world changes, and
-    // at most every second as time goes on.
+    // as time goes on: at once when paused, at most every second while running.
     const now = performance.now();
-    if (frame.version !== lastVersion || (frame.t !== commandT && now - commandAt > 1000)) {
+    if (frame.version !== lastVersion ||
+        (frame.t !== commandT && (!frame.running || now - commandAt > 1000))) {
       lastVersion = frame.version;
       commandAt = now;
       commandT = frame.t;

@@ -73,8 +73,8 @@ const BlinkcDraw = (() => {
       ctx.fillRect(0, this.trayTop(), this.canvas.width, this.trayHeight());
       ctx.fillStyle = "rgb(120,120,130)";
       ctx.font = "11px sans-serif";
-      ctx.textAlign = "left";
-      ctx.fillText("in the hand", 6, this.trayTop() + 13);
+      ctx.textAlign = "right";
+      ctx.fillText("in the hand", this.canvas.width - 6, this.trayTop() + 13);
     }
     hexPath(ctx, cx, cy, radius) {
       ctx.beginPath();
