@@ -14,9 +14,11 @@ import pytest
 
 from ..tools import require_tool
 
-#: Chromium's switches for a machine without a network or a GPU.
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+#: Chromium's switches for a machine without a network or a GPU (and, in a container, as root
+#: and with a small /dev/shm).
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
 VIEWPORT = {"width": 1400, "height": 860}
 
 
