@@ -198,6 +198,27 @@ def test_a_tile_dragged_away_and_back_and_its_neighbours_view(context, sim):
     drag(page, "z", (0, 0), shift=True)
     placed(page, sim, "z", (0, 0))
     assert sim.call(lambda: sim.session.world.tile("r").pos) == (1, -2)
+    # a split: ctrl-click picks h6 and h7, a drag takes the two away together, and back
+    page.keyboard.down("Control")
+    for name in ("h6", "h7"):
+        x, y = page.evaluate(f"blinkcSim.rimPoint({name!r})")
+        page.mouse.click(x, y)
+    page.keyboard.up("Control")
+    assert page.evaluate("blinkcSim.picked()") == ["h6", "h7"]
+    drag(page, "h7", (1, 3))
+    placed(page, sim, "h6", (0, 3))
+    placed(page, sim, "h7", (1, 3))
+    t = sim.call(lambda: sim.session.now_ms)
+    wait_for(lambda: sim.call(lambda: sim.session.now_ms) > t + 400)
+    faces = lambda name: sim.call(lambda: view.inspect(sim.session, name)["faces"])  # noqa: E731
+    assert [f["neighbour"][0] for f in faces("h7") if f["neighbour"]] == ["h6"]
+    assert faces("z")[3]["neighbour"] is None and faces("z")[3]["expired"]
+    drag(page, "h7", (0, 1))  # rejoined
+    placed(page, sim, "h7", (0, 1))
+    placed(page, sim, "h6", (-1, 1))
+    wait_for(lambda: not faces("z")[3]["expired"], what="z hearing h7 again")
+    assert log_lines(sim)[-2:] == [("lift h6", "lift h7", "place h6 at 0,3", "place h7 at 1,3"),
+                                   ("lift h6", "lift h7", "place h6 at -1,1", "place h7 at 0,1")]
     assert page.errors == []
 
 

@@ -6,6 +6,7 @@
   const view = new BlinkcDraw.View(canvas, 36);
   let ws = null, hello = null, frame = null, inspect = null, trace = null, centred = false;
   let selected = null, drag = null, pressing = null, nextId = 1;
+  const picked = new Set();  // tiles picked with ctrl-click: a drag of one moves them all
   const pending = new Map();
   let draws = 0, drawTimes = [], framesIn = 0;
 
@@ -45,7 +46,8 @@
   function render(ts) {
     const tiles = tilesNow();
     const hidden = drag && drag.moved ? new Set(drag.group) : null;
-    view.draw(ctx, tiles, {selected, hidden, pressed: pressing ? new Set([pressing]) : null});
+    for (const name of picked) if (!tiles.some((t) => t.name === name)) picked.delete(name);
+    view.draw(ctx, tiles, {selected, picked, hidden, pressed: pressing ? new Set([pressing]) : null});
     if (drag && drag.moved) {
       for (const name of drag.group) {
         const t = tiles.find((x) => x.name === name);
@@ -96,7 +98,13 @@
     if (ev.button !== 0) return;
     const [px, py] = canvasPoint(ev);
     const hit = tileAt(px, py);
-    if (!hit) { select(null); return; }
+    if (!hit) { picked.clear(); select(null); return; }
+    if (ev.ctrlKey || ev.metaKey) {  // pick tiles to move together (a part of a cluster)
+      const name = hit.tile.name;
+      if (picked.has(name)) picked.delete(name); else picked.add(name);
+      select(name);
+      return;
+    }
     canvas.setPointerCapture(ev.pointerId);
     select(hit.tile.name);
     if (!ev.shiftKey && hit.dist < view.size * BlinkcDraw.INNER) {
@@ -104,7 +112,8 @@
       send("press", {tile: pressing});
       return;
     }
-    const group = ev.shiftKey ? groupOf(hit.tile) : [hit.tile.name];
+    const name = hit.tile.name;
+    const group = ev.shiftKey ? groupOf(hit.tile) : picked.has(name) ? [...picked] : [name];
     const places = view.placeOf(frame.tiles);
     drag = {anchor: hit.tile, group, start: [px, py], now: [px, py], moved: false, targets: new Map(),
             offsetOf: (name) => { const [x, y] = places.get(name); return [x + drag.now[0] - drag.start[0], y + drag.now[1] - drag.start[1]]; }};
@@ -301,6 +310,7 @@
     draws: () => draws,
     framesIn: () => framesIn,
     selected: () => selected,
+    picked: () => [...picked],
     select,
     send,
     // page coordinates of a tile's centre, of a lattice place, of a face's LED segment

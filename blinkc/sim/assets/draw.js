@@ -117,11 +117,13 @@ const BlinkcDraw = (() => {
       ctx.textAlign = "center";
       ctx.textBaseline = "middle";
       ctx.fillText(tile.name, cx, cy + s * 0.08);
-      if (opts.selected) {
+      if (opts.selected || opts.picked) {
         this.hexPath(ctx, cx, cy, s * 0.99);
-        ctx.strokeStyle = "rgb(255,255,255)";
+        ctx.strokeStyle = opts.selected ? "rgb(255,255,255)" : "rgb(143,199,255)";
         ctx.lineWidth = 2;
+        ctx.setLineDash(opts.selected ? [] : [4, 3]);
         ctx.stroke();
+        ctx.setLineDash([]);
       }
       ctx.globalAlpha = 1;
     }
@@ -133,6 +135,7 @@ const BlinkcDraw = (() => {
         if (opts.hidden && opts.hidden.has(t.name)) continue;
         const [x, y] = places.get(t.name);
         this.drawTile(ctx, t, x, y, {selected: opts.selected === t.name,
+                                     picked: opts.picked && opts.picked.has(t.name),
                                      pressed: opts.pressed && opts.pressed.has(t.name)});
       }
       return places;
