@@ -7,6 +7,8 @@ from typing import Any
 
 #: At most this many records are kept, however busy the world (memory stays bounded).
 MAX_RECORDS = 20_000
+#: What the BIOS made of a tile's presses, as the page labels them for a moment.
+GESTURES = ("single", "double", "multi", "long", "longlong")
 
 
 class RingTrace:
@@ -15,8 +17,14 @@ class RingTrace:
     def __init__(self, seconds: float = 5.0, max_records: int = MAX_RECORDS) -> None:
         self.window_us = round(seconds * 1_000_000)
         self.records: deque[dict[str, Any]] = deque(maxlen=max_records)
+        #: Each tile's last button gesture: (world time in us, its name).
+        self.gestures: dict[str, tuple[int, str]] = {}
 
     def write(self, t_us: int, tile: str | None, event: str, data: dict[str, Any]) -> None:
+        if event == "button" and tile is not None:
+            for gesture in data.get("events", ()):
+                if gesture in GESTURES:
+                    self.gestures[tile] = (t_us, gesture)
         record = {"t": t_us, "tile": tile, "ev": event}
         record.update(data)
         records = self.records

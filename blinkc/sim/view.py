@@ -14,8 +14,25 @@ ENGINE_FIELDS = ("queue", "queue_len", "tx_code", "tx_wait", "timer_on", "timer_
                  "flood_waiting", "up_mask", "gone_mask")
 
 
+#: How long the page labels a tile with the gesture its button just made (ms of world time).
+GESTURE_MS = 700.0
+_GESTURE_LABELS = {"single": "click", "double": "double", "long": "long",
+                   "longlong": "long-long"}
+
+
+def gesture(session: Session, tile: Tile) -> str | None:
+    """What the BIOS made of the tile's presses, if it did so in the last GESTURE_MS."""
+    last = session.trace.gestures.get(tile.name)
+    if last is None or session.world.now - last[0] > GESTURE_MS * 1000:
+        return None
+    if last[1] == "multi":
+        return f"×{tile.button.click_count}"
+    return _GESTURE_LABELS[last[1]]
+
+
 def frame(session: Session) -> dict[str, Any]:
-    """Every tile's place, rotation and six LED colours (5-bit `r | g << 5 | b << 10`), now."""
+    """Every tile's place, rotation and six LED colours (5-bit `r | g << 5 | b << 10`), now,
+    and the gesture its button just made (a click, a double, ×3, a long press)."""
     world = session.world
     faults = world.faults
     return {
@@ -29,7 +46,8 @@ def frame(session: Session) -> dict[str, Any]:
         "held": sorted(session.held),
         "faults": {"drop": faults.drop, "jitter_ms": faults.jitter_ms, "skew": faults.skew},
         "tiles": [{"name": t.name, "pos": list(t.pos) if t.pos is not None else None,
-                   "rot": t.rot, "colors": world.colors(t)} for t in world.tiles],
+                   "rot": t.rot, "colors": world.colors(t), "gesture": gesture(session, t)}
+                  for t in world.tiles],
     }
 
 

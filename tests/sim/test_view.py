@@ -83,3 +83,24 @@ def test_a_triple_click_is_a_multi_click_of_three():
     assert mid["button"]["clicks"] == 3
     assert mid["state"]["multis"] == 1 and mid["state"]["clicks"] == 0
     assert [i.lines for i in session.log] == [(f"{w} mid",) for w in ("press", "release") * 3]
+
+
+def test_a_frame_labels_the_gesture_a_button_just_made():
+    session = Session(load_source(str(ROOT / "examples" / "flower.layout")))
+    session.run_until(1000)
+
+    def label() -> str | None:
+        return next(t["gesture"] for t in view.frame(session)["tiles"] if t["name"] == "mid")
+
+    assert label() is None
+    for presses, expected in ((1, "click"), (2, "double"), (3, "×3")):
+        for _ in range(presses):
+            click(session, "mid", 60)
+            session.run_until(session.now_ms + 60)
+        session.run_until(session.now_ms + 350)  # the click window has closed
+        assert label() == expected
+        session.run_until(session.now_ms + view.GESTURE_MS)
+        assert label() is None
+    session.act(["press mid"])
+    session.run_until(session.now_ms + 1300)
+    assert label() == "long"

@@ -117,6 +117,11 @@ const BlinkcDraw = (() => {
       ctx.textAlign = "center";
       ctx.textBaseline = "middle";
       ctx.fillText(tile.name, cx, cy + s * 0.08);
+      if (tile.gesture) {  // what the BIOS just made of the presses, for a moment
+        ctx.font = `bold ${Math.round(s * 0.3)}px sans-serif`;
+        ctx.fillStyle = "rgb(255,230,120)";
+        ctx.fillText(tile.gesture, cx, cy - s * 0.25);
+      }
       if (opts.selected || opts.picked) {
         this.hexPath(ctx, cx, cy, s * 0.99);
         ctx.strokeStyle = opts.selected ? "rgb(255,255,255)" : "rgb(143,199,255)";
