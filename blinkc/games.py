@@ -47,7 +47,7 @@ def tile_class(path: str | Path, backend: str = "python") -> type:
 
             _classes[key] = program_class(program)
         elif backend == "native":
-            from .backends.native_game import native_class
+            from .native.game import native_class
 
             _classes[key] = native_class(program, Path(path))
         else:

@@ -16,7 +16,6 @@ from pathlib import Path
 import jinja2
 
 from .. import __version__
-from ..dsl.types import ColorType
 from ..ir.nodes import (
     BOOL,
     I16,
@@ -47,9 +46,10 @@ from ..ir.nodes import (
     Stmt,
     UnOp,
 )
+from ..ir.ranges import Ranges, repeatable
+from ..ir.types import ColorType
 from ..ir.walk import walk_stmts
 from ..runtime.color import channels
-from .ranges import Ranges, repeatable
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 

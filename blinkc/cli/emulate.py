@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
+from pathlib import Path
 from typing import IO, Any
 
 import click
@@ -13,6 +14,7 @@ import click
 from ..render import faces_text
 from ..render.png import save_png
 from ..render.terminal import show, use_color
+from ..user_files import FileRefused, check_writable, is_picture, is_trace
 from ..world import Trace, World, WorldError, emulation
 from ..world.emulation import Emulation, EmulationOptions, FaultsError, parse_faults
 from ..world.layout import Layout, Resolver, load_layout, resolve_program
@@ -73,12 +75,15 @@ def _faults(ctx: click.Context, param: click.Parameter, value: str | None) -> An
               help="Print the final state of every tile as JSON (pictures then go to stderr).")
 @click.option("--trace", "trace_file", metavar="FILE", type=click.Path(dir_okay=False),
               help="Write everything that happened, one JSON object per line.")
+@click.option("--force", is_flag=True,
+              help="Replace the --trace or --png file even if blinkc did not write it.")
 @click.option("--color/--no-color", default=None,
               help="Colour the pictures. Default: only on a terminal, and not if NO_COLOR is set.")
 def emulate(source: str, layout_opt: str | None, backend: str, world_engine: str,
             script_file: str | None,
             time_ms: float | None, seed: int, faults: Any, render: bool, render_steps: bool,
-            png_file: str | None, as_json: bool, trace_file: str | None, color: bool | None) -> None:
+            png_file: str | None, as_json: bool, trace_file: str | None, force: bool,
+            color: bool | None) -> None:
     """Run a game (or a layout's tiles) in the emulator, play a scenario, show the result.
 
     SOURCE is a game file (GAME.py, with --layout), a Blinks sketch (SKETCH.ino,
@@ -95,6 +100,9 @@ def emulate(source: str, layout_opt: str | None, backend: str, world_engine: str
     docs/scenarios.md.
     """
     layout_file, resolver = _source(source, layout_opt, backend)
+    # Before the run: a refusal should not come after minutes of emulation.
+    _may_write(trace_file, is_trace, "the trace", force)
+    _may_write(png_file, is_picture, "the picture", force)
     layout, scenario = load_inputs(layout_file, script_file, resolver)
     options = EmulationOptions(seed=seed, time_ms=time_ms, resolver=resolver, world=world_engine)
     if faults is not None:
@@ -157,6 +165,14 @@ def load_inputs(layout_file: str, script_file: str | None,
     except SourceError as e:
         raise click.ClickException(str(e)) from None
     return layout, scenario
+
+
+def _may_write(path: str | None, ours: Callable[[Path], bool], what: str, force: bool) -> None:
+    if path is not None:
+        try:
+            check_writable(Path(path), ours, what, force)
+        except FileRefused as e:
+            raise click.ClickException(str(e)) from None
 
 
 def _open(stack: ExitStack, path: str) -> IO[str]:

@@ -9,6 +9,8 @@ import click
 
 from ..dsl.errors import GameErrors
 from ..explore import CLOCKS, SCRIPTS, Run, check, explore, shrink, subject, write_counterexample
+from ..explore.runs import check_counterexample_folder
+from ..user_files import FileRefused
 from ..world.syntax import SourceError
 from . import main
 
@@ -32,9 +34,11 @@ from . import main
 @click.option("--check", "replay", nargs=2, type=click.Path(dir_okay=False, exists=True, path_type=Path),
               default=None, metavar="LAYOUT SCENARIO",
               help="Check one run given as files (a counterexample) instead of exploring.")
+@click.option("--force", is_flag=True,
+              help="Replace explore.layout/explore.scenario in OUT even if blinkc did not write them.")
 def explore_cmd(game: Path, n_tiles: int, clocks: tuple[str, ...], random_runs: int,
                 no_scripts: bool, limit: int | None, seed: int, keep_going: bool, out: Path,
-                replay: tuple[Path, Path] | None) -> None:
+                replay: tuple[Path, Path] | None, force: bool) -> None:
     """Explore GAME's protocol on every cluster of a few tiles, against an adversary.
 
     The tiles send the game's own messages and start its floods; the adversary cuts one
@@ -55,6 +59,7 @@ def explore_cmd(game: Path, n_tiles: int, clocks: tuple[str, ...], random_runs: 
         if replay is not None:
             _replay(game, replay, seed)
             return
+        check_counterexample_folder(out, force)   # before the run, not after it
         start = time.perf_counter()
         report = explore(game, n_tiles, clocks=list(clocks) or None, random_runs=random_runs,
                          seed=seed, exhaustive=not no_scripts, limit=limit,
@@ -75,7 +80,7 @@ def explore_cmd(game: Path, n_tiles: int, clocks: tuple[str, ...], random_runs: 
             raise SystemExit(1)
     except GameErrors as e:
         raise click.ClickException(f"{game} has errors (run `blinkc check {game}`):\n{e}") from None
-    except (SourceError, ValueError) as e:
+    except (SourceError, ValueError, FileRefused) as e:
         raise click.ClickException(str(e)) from None
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from ..backends.python import program_class
 from ..dsl.loader import compile_game
 from ..ir.nodes import Program
+from ..user_files import EXPLORE_MARK, FileRefused, check_writable, is_counterexample
 from ..world import Faults, make_world
 from ..world.layout import parse_layout
 from ..world.scenario import parse_scenario
@@ -91,11 +92,26 @@ def _units(steps: list[tuple[float, str]]) -> list[list[tuple[float, str]]]:
     return units
 
 
+def counterexample_files(folder: Path) -> tuple[Path, Path]:
+    """The layout and the scenario a counterexample is written to in `folder`."""
+    return folder / "explore.layout", folder / "explore.scenario"
+
+
+def check_counterexample_folder(folder: Path, force: bool = False) -> None:
+    """FileRefused unless a counterexample may be written into `folder` (user_files rules)."""
+    if folder.exists() and not folder.is_dir():
+        raise FileRefused(f"{folder} is a file, not a folder: blinkc explore writes its "
+                          "counterexamples into a folder. Give another --out.")
+    if folder.is_dir():
+        for path in counterexample_files(folder):
+            check_writable(path, is_counterexample, "a counterexample", force)
+
+
 def write_counterexample(game: Path, run: Run, problems: list[str], folder: Path) -> str:
     """Write the run as a layout and a scenario; returns the command that replays it."""
     folder.mkdir(parents=True, exist_ok=True)
-    layout, scenario = folder / "explore.layout", folder / "explore.scenario"
-    layout.write_text(run.layout_text(game.resolve()))
+    layout, scenario = counterexample_files(folder)
+    layout.write_text(f"{EXPLORE_MARK}: the cluster\n" + run.layout_text(game.resolve()))
     body = "".join(f"# {p}\n" for p in problems)
-    scenario.write_text("# found by blinkc explore; what went wrong:\n" + body + run.scenario_text())
+    scenario.write_text(f"{EXPLORE_MARK}; what went wrong:\n" + body + run.scenario_text())
     return run.command(game, layout, scenario)

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, PngImagePlugin
 
 from ..runtime.color import OFF, to_rgb888
+from ..user_files import SOFTWARE
 from ..world.geometry import centre
 from . import TileLook, looks
 
@@ -148,5 +149,7 @@ def save_png(tiles: Iterable[Mapping], dest: str | Path | IO[bytes], title: str 
              size: int = 48) -> Image.Image:
     """Draw the cluster and write it as a PNG file."""
     img = draw_cluster(tiles, title, size)
-    img.save(dest, format="PNG")
+    info = PngImagePlugin.PngInfo()
+    info.add_text("Software", SOFTWARE)   # how blinkc knows the file is its own to replace
+    img.save(dest, format="PNG", pnginfo=info)
     return img

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..programs import PROGRAMS
 from .clock import FRAME_US
 from .geometry import DIRECTION_NAMES, Pos, neighbour_pos
 from .syntax import (
@@ -115,8 +116,6 @@ Resolver = Callable[[TileSpec], Any]
 
 
 def builtin_programs() -> dict[str, type]:
-    from ..programs import PROGRAMS  # late: programs import the runtime only, but keep it lazy
-
     return dict(PROGRAMS)
 
 

@@ -112,7 +112,7 @@ def test_bad_files_give_one_message_with_file_and_line(tmp_path, layout, script,
 def test_missing_files_are_reported(tmp_path):
     assert "cannot read layout" in run(str(tmp_path / "nope.layout"), code=1).stderr
     assert "cannot read scenario" in run(CHAIN, "-s", str(tmp_path / "no.scenario"), code=1).stderr
-    assert "cannot write" in run(CHAIN, "--png", str(tmp_path / "no" / "x.png"), code=1).stderr
+    assert "Cannot write the picture" in run(CHAIN, "--png", str(tmp_path / "no" / "x.png"), code=1).stderr
 
 
 @pytest.mark.parametrize("args,message", [

@@ -44,7 +44,6 @@ static uint8_t seen_mask = 0;  // engine.py:30
 static uint8_t gone_mask = 0;  // engine.py:31
 static uint8_t heard_mask = 0;  // engine.py:32
 static uint8_t silent_at[6];  // engine.py:33
-static uint16_t coin_state = 0;  // engine.py:34
 static uint8_t tx_code[6];  // engine.py:40
 static uint8_t tx_wait = 0;  // engine.py:41
 static uint8_t tx_release = 0;  // engine.py:42
@@ -205,14 +204,7 @@ static uint8_t millis256(void) {
 
 // One toss: the SDK's random numbers when the game randomizes them, else one step of a  [engine.py:65]
 static bool coin(void) {
-    uint8_t heads = 0;
     return (((uint8_t)randomWord() & 1) != 0);  // engine.py:69
-    heads = ((uint8_t)coin_state & 1);  // engine.py:70
-    coin_state = (coin_state >> 1);  // engine.py:71
-    if (heads != 0) {  // engine.py:72
-        coin_state = (coin_state ^ 46080U);  // engine.py:73
-    }
-    return (heads != 0);  // engine.py:74
 }
 
 // Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:77]
