@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..world import Faults
-from ..world.layout import Layout, Resolver, load_layout, parse_layout
+from ..world.layout import Layout, Resolver
+from ..world.layout_file import load_layout, parse_layout
 from ..world.syntax import SourceError
 
 #: The cluster a game or sketch runs on when no layout is given: three tiles that touch.
@@ -74,7 +75,7 @@ def load_source(source: str, layout_file: str | None = None, seed: int = 0,
     if source.endswith((".py", ".ino")):
         program_file = source
         if source.endswith(".ino"):
-            from ..native import sketch_resolver
+            from ..sketches import sketch_resolver
 
             resolver = sketch_resolver(source)
         else:

@@ -39,12 +39,10 @@ from .layout import (
     TileDraft,
     TileSpec,
     clock_settings,
-    parse_place,
-    parse_rotation,
-    parse_tile_words,
     resolve_program,
     with_defaults,
 )
+from .layout_file import parse_place, parse_rotation, parse_tile_words
 from .syntax import (
     SourceError,
     Where,

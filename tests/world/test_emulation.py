@@ -9,7 +9,7 @@ from blinkc.world.emulation import (
     emulate,
     parse_faults,
 )
-from blinkc.world.layout import load_layout, parse_layout
+from blinkc.world.layout_file import load_layout, parse_layout
 from blinkc.world.scenario import parse_scenario
 from blinkc.world.world import Faults
 

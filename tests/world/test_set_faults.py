@@ -7,7 +7,7 @@ import pytest
 from blinkc.programs.examples import NeighbourColours as Neighbours
 from blinkc.world import Faults, Trace, World
 from blinkc.world.emulation import EmulationOptions, emulate
-from blinkc.world.layout import parse_layout
+from blinkc.world.layout_file import parse_layout
 from blinkc.world.scenario import ScenarioError, parse_scenario
 
 LAYOUT = """
