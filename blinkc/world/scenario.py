@@ -55,7 +55,7 @@ from .syntax import (
     parse_int,
     split_line,
 )
-from .world import World, WorldError
+from .world import Faults, World, WorldError
 
 #: A person's click: the button is down this long (ms).
 DOWN_MS = 80.0
@@ -77,8 +77,11 @@ TILE_ACTIONS = ("add", "lift", "place", "rotate")
 #: What the protocol explorer does (docs/scenarios.md): lose one direction of a link for a
 #: while, keep a tile busy, make a game send a message or start a flood.
 HAND_ACTIONS = ("cut", "stall", "send", "flood")
+#: Steps on the world itself: `faults` changes the drop rate, jitter and skew from then on.
+WORLD_ACTIONS = ("faults",)
 ALIASES = {"remove": "lift", "move": "place"}
-ACTION_WORDS = (*BUTTON_ACTIONS, *TILE_ACTIONS, *HAND_ACTIONS, *ALIASES, "at", "wait")
+ACTION_WORDS = (*BUTTON_ACTIONS, *TILE_ACTIONS, *HAND_ACTIONS, *WORLD_ACTIONS, *ALIASES, "at",
+                "wait")
 
 
 class ScenarioError(SourceError):
@@ -107,6 +110,8 @@ class Step:
     duration_ms: float | None = None
     #: `send`: the message, as `blinkc check --verbose` names it (Laser(2)); `flood`: the flood.
     message: str | None = None
+    #: `faults`: the faults from then on.
+    faults: Faults | None = None
     #: Extra words for the description (durations, counts).
     detail: str = ""
     where: Where | None = field(default=None, compare=False)
@@ -139,9 +144,17 @@ class Step:
             words += [str(self.message), str(self.face)]
         elif self.action == "flood":
             words.append(str(self.message))
+        elif self.action == "faults" and self.faults is not None:
+            words.append(format_faults(self.faults))
         if self.detail:
             words.append(self.detail)
         return " ".join(words)
+
+
+def format_faults(faults: Faults) -> str:
+    """Faults as the `faults` step and `--faults` write them: drop=0.1,jitter=2ms,skew=0.01."""
+    return (f"drop={faults.drop:g},jitter={format_duration(faults.jitter_ms)},"
+            f"skew={faults.skew:g}")
 
 
 def _place_text(place: Place) -> str:
@@ -338,6 +351,16 @@ class Scenario:
         where = where or caller_where()
         self.steps.append(Step(self.cursor_ms, "flood", self._names([name], "flood", where),
                                message=flood, where=where))
+        return self
+
+    # ------------------------------------------------------------ the world
+    def faults(self, faults: Faults, where: Where | None = None) -> Scenario:
+        """From now on, lose, delay and skew as `faults` says (World.set_faults)."""
+        where = where or caller_where()
+        if not isinstance(faults, Faults):
+            raise ScenarioError(f"bad faults {faults!r}", where,
+                                "give a Faults(drop=..., jitter_ms=..., skew=...)")
+        self.steps.append(Step(self.cursor_ms, "faults", (), faults=faults, where=where))
         return self
 
     @staticmethod
@@ -557,6 +580,11 @@ class _Planner:
 
         return act
 
+    def _faults(self, step: Step) -> Callable[[], None]:
+        world, faults = self.world, step.faults
+        assert faults is not None
+        return lambda: world.set_faults(faults)
+
     def _rotate(self, step: Step) -> Callable[[], None]:
         name = step.tiles[0]
         tile = self._known(name, step)
@@ -655,11 +683,27 @@ def _parse_action(sc: Scenario, words: Sequence[Word], where: Where) -> None:
         _parse_rotate(sc, rest, where)
     elif action in HAND_ACTIONS:
         _parse_hand(sc, action, [w.text for w in rest], where)
+    elif action == "faults":
+        _parse_faults(sc, [w.text for w in rest], where)
     else:
         hint = did_you_mean(word, ACTION_WORDS) or (
             "steps are: at, wait, click, double, multi, long, press, release, "
-            "add, lift (remove), place (move), rotate, cut, stall, send, flood")
+            "add, lift (remove), place (move), rotate, cut, stall, send, flood, faults")
         raise ScenarioError(f"unknown action {word!r}", where, hint)
+
+
+def _parse_faults(sc: Scenario, rest: list[str], where: Where) -> None:
+    from .emulation import FaultsError, parse_faults  # emulation imports this module
+
+    if not rest:
+        raise ScenarioError("`faults` needs the faults", where,
+                            "e.g. faults drop=0.1,jitter=2ms,skew=10% (parts left out are 0, "
+                            "skew 1 %)")
+    try:
+        faults = parse_faults(",".join(rest))
+    except FaultsError as e:
+        raise ScenarioError(e.message, where, e.hint) from None
+    sc.faults(faults, where)
 
 
 _HAND_FORMS = {"cut": "cut TILE FACE for TIME", "stall": "stall TILE TIME",
