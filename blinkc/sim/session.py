@@ -19,7 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..world import World, WorldError
-from ..world.scenario import Scenario, ScenarioError, parse_scenario
+from ..world.scenario import Scenario, ScenarioError
+from ..world.scenario_file import parse_scenario
 from ..world.syntax import SourceError
 from .ring import RingTrace
 from .source import SimError, SimSource

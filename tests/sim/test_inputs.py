@@ -6,7 +6,7 @@ import pytest
 
 from blinkc.sim import SimError
 from blinkc.sim import inputs as ask
-from blinkc.world.scenario import parse_scenario
+from blinkc.world.scenario_file import parse_scenario
 
 
 def test_lines_parse_as_scenario_steps():

@@ -8,7 +8,7 @@ from blinkc.sim import Session, SimError, load_source
 from blinkc.sim import inputs as ask
 from blinkc.sim.session import STEP_LIMIT_MS
 from blinkc.world.emulation import EmulationOptions, emulate
-from blinkc.world.scenario import parse_scenario
+from blinkc.world.scenario_file import parse_scenario
 
 from ..tools import require_tool
 from .helpers import BOOTED_MS, ROOT, colours, replay_with_emulate, ship_session

@@ -8,7 +8,8 @@ from blinkc.programs.examples import NeighbourColours as Neighbours
 from blinkc.world import Faults, Trace, World
 from blinkc.world.emulation import EmulationOptions, emulate
 from blinkc.world.layout_file import parse_layout
-from blinkc.world.scenario import ScenarioError, parse_scenario
+from blinkc.world.scenario import ScenarioError
+from blinkc.world.scenario_file import parse_scenario
 
 LAYOUT = """
 program hops
