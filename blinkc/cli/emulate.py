@@ -21,7 +21,8 @@ from ..world import Trace, World, WorldError, emulation
 from ..world.emulation import Emulation, EmulationOptions, FaultsError, Interrupted, parse_faults
 from ..world.layout import Layout, Resolver, resolve_program
 from ..world.layout_file import load_layout
-from ..world.scenario import Scenario, Step, load_scenario
+from ..world.scenario import Scenario, Step
+from ..world.scenario_file import load_scenario
 from ..world.syntax import SourceError, format_value, parse_duration
 from . import main
 

@@ -414,6 +414,14 @@ class NativeWorld(World):
         self._python_only("stalling a tile")
         super().stall(name, ms)
 
+    def set_faults(self, faults: Faults) -> None:
+        self._python_only("changing the faults during a run")
+        super().set_faults(faults)
+
+    def has_event_at(self, at_ms: float) -> bool:
+        self._python_only("looking at the event queue")
+        return super().has_event_at(at_ms)
+
     def _python_only(self, what: str) -> None:
         if self._w is not None:
             raise WorldError(f"{what} is done by the Python world only: run it with "

@@ -139,6 +139,8 @@ class World:
         self._cuts: dict[tuple[int, int], int] = {}
         #: Sleeping stops a tile's packets, and with them their fault draws: only without loss.
         self._may_sleep = self._drop == 0.0
+        #: Indices of the tiles whose clock error was given (not drawn within the skew).
+        self._given_ppm: set[int] = set()
         self.stats = {"passes": 0, "skipped": 0, "solo": 0, "packets": 0, "absorbed": 0,
                       "dropped": 0, "collisions": 0, "sleeps": 0}
 
@@ -187,6 +189,7 @@ class World:
             raise WorldError(f"there is already a tile named {name!r}")
         if ppm is not None and not -500_000 <= ppm <= 500_000:
             raise WorldError(f"a clock error of {ppm:,} ppm is beyond ±50 %")
+        ppm_given = ppm is not None
         rng = random.Random(f"{self.seed}:tile:{name}")
         skew = self.faults.skew
         drawn = round(rng.uniform(-skew, skew) * 1_000_000) if skew else 0
@@ -199,6 +202,8 @@ class World:
         clock.offset = boot_local - self.now * (1_000_000 + ppm) // 1_000_000
         if api is None:
             api = Blinklib(entropy=rng.getrandbits(32), serial=rng.randbytes(9))
+        if ppm_given:
+            self._given_ppm.add(len(self.tiles))
         return Tile(len(self.tiles), name, program, api, clock)
 
     # Hooks for a world whose event core runs elsewhere (blinkc.native.world.NativeWorld):
@@ -293,6 +298,39 @@ class World:
         return n, facing_face(face, tile.rot, n.rot)
 
     # -------------------------------------------------- a hand on the world
+    def set_faults(self, faults: Faults) -> None:
+        """Change the faults from now on (the browser simulator's fault panel, the scenario step
+        `faults`). Drop and jitter apply to the next packets, drawn on the same fault stream; a
+        new skew redraws the clock rate of every tile whose clock error was not given, from the
+        same seeded draw scaled to the new range, its local time going on without a jump.
+        Every tile wakes, and nothing sleeps while packets may be lost."""
+        old = self.faults
+        self.faults = faults
+        self._drop = faults.drop
+        self._jitter_us = int(faults.jitter_ms * 1000)
+        self._may_sleep = self._drop == 0.0 and not self._cuts
+        if faults.skew != old.skew:
+            for tile in self.tiles:
+                if tile.index in self._given_ppm:
+                    continue
+                rng = random.Random(f"{self.seed}:tile:{tile.name}")
+                skew = faults.skew
+                ppm = round(rng.uniform(-skew, skew) * 1_000_000) if skew else 0
+                old_clock = tile.clock
+                clock = Clock(ppm=ppm, frame_phase=old_clock.frame_phase)
+                clock.offset = old_clock.local_us(self.now) - clock.local_us(self.now)
+                tile.clock = clock
+                self._moved(tile)
+        for tile in self.tiles:
+            self._wake(tile)
+
+    def has_event_at(self, at_ms: float) -> bool:
+        """True if an event is queued for exactly this world time. A call scheduled now for that
+        time would run after it, where the same call scheduled earlier (a scenario applied at the
+        start) runs before it: a live front end picks another time to stay replayable."""
+        t = round(at_ms * 1000)
+        return any(item[0] == t for item in self._queue)
+
     def cut(self, name: str, face: int, ms: float) -> None:
         """Lose every packet that leaves `face` of the tile for the next `ms` (one direction of
         one link: the explorer's asymmetric failures). Nothing sleeps from then on."""

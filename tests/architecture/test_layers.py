@@ -16,6 +16,7 @@ LAYERS = [
     ["world", "render", "flash", "progsim"],
     ["native"],
     ["build", "differential", "explore", "games", "sketches", "testing"],
+    ["sim"],
     ["cli", "demo", "__main__"],
 ]
 

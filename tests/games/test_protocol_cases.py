@@ -14,7 +14,7 @@ import pytest
 from blinkc.games import game_resolver
 from blinkc.world.emulation import EmulationOptions, emulate, parse_faults
 from blinkc.world.layout_file import load_layout
-from blinkc.world.scenario import load_scenario
+from blinkc.world.scenario_file import load_scenario
 
 from ..tools import require_tool
 from .referee import Piece, Ship

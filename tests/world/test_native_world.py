@@ -24,7 +24,7 @@ from blinkc.testing import Cluster
 from blinkc.world import Faults, Trace, World, WorldError, make_world
 from blinkc.world.emulation import EmulationOptions, emulate
 from blinkc.world.layout_file import parse_layout
-from blinkc.world.scenario import parse_scenario
+from blinkc.world.scenario_file import parse_scenario
 
 from ..tools import require_tool
 

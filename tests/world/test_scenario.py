@@ -7,15 +7,8 @@ from hypothesis import strategies as st
 from blinkc.world import Trace, World
 from blinkc.world.layout import Beside
 from blinkc.world.layout_file import parse_layout
-from blinkc.world.scenario import (
-    DOWN_MS,
-    GAP_MS,
-    SETTLE_MS,
-    Scenario,
-    ScenarioError,
-    load_scenario,
-    parse_scenario,
-)
+from blinkc.world.scenario import DOWN_MS, GAP_MS, SETTLE_MS, Scenario, ScenarioError
+from blinkc.world.scenario_file import load_scenario, parse_scenario
 
 CLICKERS = parse_layout("tile k at 0,0 clicks\ntile j at SE of k clicks\ntile h at 3,0 hops")
 

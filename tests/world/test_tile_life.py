@@ -17,7 +17,7 @@ from blinkc.world import Trace, WorldError, make_world
 from blinkc.world.emulation import EmulationOptions, emulate
 from blinkc.world.layout import LayoutError
 from blinkc.world.layout_file import parse_layout
-from blinkc.world.scenario import parse_scenario
+from blinkc.world.scenario_file import parse_scenario
 
 from ..tools import require_tool
 
