@@ -12,10 +12,11 @@
         assert ship.state("b")["hp"] == 4
 
 A `Cluster` builds a world from a layout (text or file) whose tiles run the
-game, presses buttons like a person does, runs until nothing changes any
-more, and reads each tile's state. The `cluster` pytest fixture (enabled by
-`pytest_plugins = ["blinkc.testing"]` in a conftest.py) makes one per test
-with `cluster(game, layout)`.
+game (a game file, or an unmodified sketch `Name/Name.ino` compiled for the
+host), presses buttons like a person does, runs until nothing changes any
+more, and reads each tile's state (and what a sketch printed: `serial()`).
+The `cluster` pytest fixture (enabled by `pytest_plugins = ["blinkc.testing"]` in a
+conftest.py) makes one per test with `cluster(game, layout)`.
 """
 
 from __future__ import annotations
@@ -41,18 +42,27 @@ class Cluster:
     def __init__(self, game: str | Path, layout: str | Path, *, seed: int = 0,
                  faults: Faults | None = None, backend: str = "python", trace: bool = False,
                  boot_ms: float = 1000, world: str = "auto", boot_timeout_ms: float = 30_000) -> None:
-        """`world`: "auto" runs native tiles in the C++ world core (when g++ is here),
+        """`game`: a game file, or a sketch (`.ino`; then `backend` does not matter, and
+        settle() can only wait for buttons and a quiet moment, since a sketch cannot say
+        it is idle). `world`: "auto" runs native tiles in the C++ world core (when g++ is here),
         "python" forces the reference world, "native" insists on the core.
 
         The tiles power up, run at least `boot_ms`, and then until every tile has a
         working link with each neighbour that touches it and knows its open faces
         are open (so the first action is never lost to a link still coming up)."""
         self.game = Path(game)
-        engine = "python" if backend == "python" and world == "auto" else world
+        python_game = backend == "python" and self.game.suffix != ".ino"
+        engine = "python" if python_game and world == "auto" else world
         self.world = make_world(seed=seed, faults=faults, trace=Trace() if trace else None,
                                 engine=engine)
         self.layout = self._layout(layout)
-        self.layout.build(self.world, game_resolver(self.game, backend))
+        if self.game.suffix == ".ino":  # an unmodified Blinks sketch, compiled for the host
+            from .sketches import sketch_resolver
+
+            resolver = sketch_resolver(self.game)
+        else:
+            resolver = game_resolver(self.game, backend)
+        self.layout.build(self.world, resolver)
         self.world.run_for(boot_ms)
         self.settle(timeout_ms=boot_timeout_ms, what="boot")
 
@@ -152,7 +162,11 @@ class Cluster:
             if not t.button.idle() or t.button.flags:
                 return False
             idle = getattr(t.program, "idle", None)
-            if idle is None or not idle(t.api):
+            if idle is None:
+                if getattr(t.program, "is_native_program", False):
+                    continue  # a sketch cannot say: idle once its button is
+                return False
+            if not idle(t.api):
                 return False
         return True
 
@@ -170,6 +184,14 @@ class Cluster:
         """A derived value of the game (`@game.derived`) on a tile, as it is now."""
         tile = self.world.tile(name)
         return self.world.evaluate(tile, lambda api: tile.program.value(api, derived))
+
+    def serial(self, name: str) -> str:
+        """Everything the tile wrote to its service port (`Serial.print...`) since power-up."""
+        return self.world.tile(name).serial_text
+
+    def serial_lines(self, name: str) -> list[str]:
+        """The same, as lines (println ends a line with "\r\n")."""
+        return self.serial(name).replace("\r\n", "\n").splitlines()
 
     def names(self) -> list[str]:
         return [t.name for t in self.world.tiles]

@@ -261,7 +261,8 @@ def pretty_json(value: Any, indent: str = "") -> str:
 def summary(result: Emulation) -> str:
     """One line per tile: name, place, rotation, faces, the program's state."""
     rows = []
-    for t in result.snapshot():
+    snapshot = result.snapshot()
+    for t in snapshot:
         place = "held" if t["pos"] is None else f"at {t['pos'][0]},{t['pos'][1]}"
         state = " ".join(f"{k}={_show_value(v)}" for k, v in t["state"].items())
         rows.append((t["name"], place, f"rot {t['rot']}", faces_text(t["colors"]), state))
@@ -270,7 +271,22 @@ def summary(result: Emulation) -> str:
     for r in rows:
         lines.append("  ".join(c.ljust(w) for c, w in zip(r[:4], widths, strict=True))
                      + ("  " + r[4] if r[4] else ""))
+    lines += service_port_lines(snapshot)
     return "\n".join(line.rstrip() for line in lines)
+
+
+def service_port_lines(snapshot: list[dict]) -> list[str]:
+    """The "service port" section: each tile's Serial output, a line per line it printed."""
+    out = []
+    for t in snapshot:
+        text = t.get("serial")
+        if not text:
+            continue
+        if not out:
+            out.append("service port:")
+        for line in text.replace("\r\n", "\n").replace("\r", "\n").rstrip("\n").split("\n"):
+            out.append(f"  {t['name']}| {line}")
+    return out
 
 
 def _show_value(v: Any) -> str:

@@ -1,9 +1,13 @@
 /*
- * Serial.h (blinkc): the tile's service-port serial class, as a harmless stub.
+ * Serial.h (blinkc): the tile's service-port serial class.
  *
- * On a tile the service port prints debug text at 1 Mbaud. In the emulator
- * (and for the AVR compile check) nothing is connected: every call compiles
- * and does nothing, reads find no data.
+ * On a tile the service port prints debug text at 1 Mbaud (a sketch makes
+ * its own `ServicePortSerial Serial;` and calls Serial.begin()). In the
+ * emulator every byte written goes into the tile's service-port buffer,
+ * which the world collects after each pass: trace records (ev "serial"),
+ * `blinkc emulate`'s "service port" section, Cluster.serial() (see
+ * docs/native.md). Nothing is connected to the other end: available() is 0
+ * and read() finds no data. (SDK v1.1.0's Serial.h has no readWait().)
  */
 #ifndef BLINKC_SERIAL_H
 #define BLINKC_SERIAL_H
@@ -12,38 +16,21 @@
 #include <stdint.h>
 
 #include "ArduinoTypes.h"
+#include "Print.h"
 
 #define DEF_SERVICE_PORT_BAUDRATE 1000000
 
-/* Number bases for print(value, base), and F("text") for strings kept in flash. */
-#define DEC 10
-#define HEX 16
-#define OCT 8
-#ifndef BIN
-#define BIN 2
-#endif
-#ifndef F
-#define F(string_literal) (string_literal)
-#endif
-
-class ServicePortSerial {
+class ServicePortSerial : public Print {
   public:
     void begin(void) {}
     void end(void) {}
-    int available(void) { return 0; }
-    int read(void) { return -1; }
-    uint8_t readWait(void) { return 0; }
+    virtual int available(void) { return 0; }
+    virtual int read(void) { return -1; }
+    /* On the host (blinklib_host.cpp): into this tile's service-port buffer. The AVR
+     * check only compiles, so it needs no definition. */
+    virtual size_t write(uint8_t c);
     void flush(void) {}
-    size_t write(uint8_t) { return 1; }
-    size_t write(const uint8_t *, size_t n) { return n; }
-    size_t write(const char *) { return 0; }
-
-    /* print()/println() accept what Arduino's Print class accepts. */
-    template <typename T> size_t print(const T &) { return 0; }
-    template <typename T> size_t print(const T &, int) { return 0; }
-    template <typename T> size_t println(const T &) { return 0; }
-    template <typename T> size_t println(const T &, int) { return 0; }
-    size_t println(void) { return 0; }
+    using Print::write;
 };
 
 #endif /* BLINKC_SERIAL_H */

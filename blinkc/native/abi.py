@@ -74,6 +74,16 @@ OUT_VALUES = slice(4, 10)
 OUT_PIXELS = slice(10, 16)
 OUT_EXTRA_MS, OUT_DGRAM_SENT, OUT_DGRAM_READ = 16, 17, 18
 
+#: blinkc_service_port_t: len, lost, then the bytes.
+SERVICE_PORT_LEN = 4096
+
+
+class ServicePort(ctypes.Structure):
+    """ctypes mirror of `blinkc_service_port_t` (what a tile wrote to its service port)."""
+
+    _fields_ = [("len", _u32), ("lost", _u32), ("data", _u8 * SERVICE_PORT_LEN)]
+
+
 # Type codes of blinkc_state_fields (blinkc_hooks.h) and their ctypes.
 FIELD_TYPES: dict[int, type] = {
     1: ctypes.c_uint8, 2: ctypes.c_int8, 3: ctypes.c_uint16, 4: ctypes.c_int16,

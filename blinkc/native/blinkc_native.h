@@ -57,4 +57,15 @@ typedef struct blinkc_tile {
     uint8_t pad4[3];
 } blinkc_tile_t;
 
+/* The tile's service port (Serial.h): what the sketch wrote since the world
+ * last took it (after every setup() and loop()). Bytes past the buffer are
+ * counted in `lost`. Reached through blinkc_service_port(). */
+#define BLINKC_SERVICE_PORT_LEN 4096
+
+typedef struct blinkc_service_port {
+    uint32_t len;
+    uint32_t lost;
+    uint8_t data[BLINKC_SERVICE_PORT_LEN];
+} blinkc_service_port_t;
+
 #endif /* BLINKC_NATIVE_H */

@@ -11,7 +11,10 @@
  *     needing the SDK.
  *
  * Names, parameter types and return types follow the SDK's API so an
- * unmodified sketch compiles against either.
+ * unmodified sketch compiles against either; this header, Arduino.h,
+ * ArduinoTypes.h, Serial.h and Print.h declare exactly the names SDK v1.1.0
+ * declares (tests/native/test_sdk_api.py). What blinkc adds is in
+ * blinkc_extras.h.
  */
 #ifndef BLINKC_BLINKLIB_H
 #define BLINKC_BLINKLIB_H
@@ -21,9 +24,6 @@
 
 #include "ArduinoTypes.h"
 
-#if !defined(__AVR__) && !defined(BLINKC_HOST)
-#define BLINKC_HOST 1
-#endif
 
 #define FACE_COUNT 6
 #define PIXEL_COUNT 6
@@ -68,7 +68,7 @@ bool buttonLongLongPressed(void);
  * blue (0..31). The bit layout matches the tile, so `as_uint16` reads the
  * same number on both builds.
  */
-union Color {
+union pixelColor_t {
     struct {
         uint16_t reserved : 1;
         uint16_t r : 5;
@@ -77,20 +77,20 @@ union Color {
     };
     uint16_t as_uint16;
 
-    Color() : as_uint16(0) {}
-    Color(uint8_t r_in, uint8_t g_in, uint8_t b_in) : as_uint16(0) {
+    pixelColor_t() : as_uint16(0) {}
+    pixelColor_t(uint8_t r_in, uint8_t g_in, uint8_t b_in) : as_uint16(0) {
         r = r_in & 31;
         g = g_in & 31;
         b = b_in & 31;
     }
-    Color(uint8_t r_in, uint8_t g_in, uint8_t b_in, uint8_t reserved_in) : as_uint16(0) {
+    pixelColor_t(uint8_t r_in, uint8_t g_in, uint8_t b_in, uint8_t reserved_in) : as_uint16(0) {
         r = r_in & 31;
         g = g_in & 31;
         b = b_in & 31;
         reserved = reserved_in & 1;
     }
 };
-typedef Color pixelColor_t;
+typedef pixelColor_t Color;
 
 #define BRIGHTNESS_LEVELS_5BIT 32
 #define MAX_BRIGHTNESS_5BIT (BRIGHTNESS_LEVELS_5BIT - 1)
@@ -112,8 +112,28 @@ typedef Color pixelColor_t;
 
 #define MAX_BRIGHTNESS (255)
 
+/* The BIOS's pixel names, which the SDK's blinklib.h brings in too. */
+#define PIXELCOLOR_PRIMARY_FULL 31
+#define PIXELCOLOR_PRIMARY_HALF 15
+#define PIXEL_COLOR_FULL_GREEN pixelColor_t(0, PIXELCOLOR_PRIMARY_FULL, 0)
+#define PIXEL_COLOR_HALF_GREEN pixelColor_t(0, PIXELCOLOR_PRIMARY_HALF, 0)
+#define PIXEL_COLOR_FULL_RED pixelColor_t(PIXELCOLOR_PRIMARY_FULL, 0, 0)
+#define PIXEL_COLOR_HALF_RED pixelColor_t(PIXELCOLOR_PRIMARY_HALF, 0, 0)
+#define PIXEL_COLOR_FULL_BLUE pixelColor_t(0, 0, PIXELCOLOR_PRIMARY_FULL)
+#define PIXEL_COLOR_OFF pixelColor_t()
+
+/* A pixel as the BIOS drives it (the emulator never does): 255 is off. */
+struct rawpixel_t {
+    uint8_t rawValueR;
+    uint8_t rawValueG;
+    uint8_t rawValueB;
+    uint8_t paddng;
+    rawpixel_t(uint8_t r, uint8_t g, uint8_t b) : rawValueR(r), rawValueG(g), rawValueB(b), paddng(0) {}
+    rawpixel_t() {}
+};
+const rawpixel_t RAW_PIXEL_OFF(0xff, 0xff, 0xff);
+
 Color dim(Color color, byte brightness);
-Color lighten(Color color, byte brightness);
 Color makeColorRGB(byte red, byte green, byte blue);
 Color makeColorHSB(byte hue, byte saturation, byte brightness);
 
@@ -156,9 +176,14 @@ byte sin8_C(byte theta);
 
 #define SERIAL_NUMBER_LEN 9
 byte getSerialNumberByte(byte n);
+/* In the emulator: 2, what the BIOS of SDK v1.1.0-GM reports. */
 byte getBlinkbiosVersion();
 
 uint8_t hasWoken(void);
+
+#define BLINKBIOS_START_STATE_POWER_UP 0
+#define BLINKBIOS_START_STATE_WE_ARE_ROOT 1
+#define BLINKBIOS_START_STATE_DOWNLOAD_SUCCESS 2
 
 #define START_STATE_POWER_UP 0
 #define START_STATE_WE_ARE_ROOT 1
@@ -173,10 +198,7 @@ void loop();
 #define FOREACH_FACE(x) for (uint8_t x = 0; x < FACE_COUNT; ++x)
 #define COUNT_OF(x) ((sizeof(x) / sizeof(x[0])))
 
-#if defined(BLINKC_HOST)
-#include "blinkc_hooks.h"
-/* blinkc's own: the pass blocks the CPU for `ms` more (a busy wait on the tile). */
-void blinkc_host_spend_ms(uint16_t ms);
-#endif
+/* blinkc's own additions (lighten(), the host hooks): not part of the SDK's API. */
+#include "blinkc_extras.h"
 
 #endif /* BLINKC_BLINKLIB_H */

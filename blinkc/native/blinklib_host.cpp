@@ -13,12 +13,14 @@
  */
 #include <string.h>
 
+#include "Serial.h"
 #include "blinkc_native.h"
 #include "blinklib.h"
 
 static const uint32_t RANDOM_SEED = 2463534242UL;
 static const uint32_t RANDOMIZE_MS = 512;  /* 32 watchdog periods of ~16 ms */
 static const uint32_t TIMER_NEVER = 0xFFFFFFFFUL;
+static const uint8_t BLINKBIOS_VERSION = 2;  /* what the BIOS of SDK v1.1.0-GM reports */
 
 enum {
     BUTTON_PRESSED = 0x01,
@@ -35,6 +37,7 @@ enum {
 static blinkc_tile_t tile = {};
 static Color pixel_buffer[FACE_COUNT];
 static uint8_t value_seen[FACE_COUNT];  /* didValueOnFaceChange()'s memory */
+static blinkc_service_port_t service_port = {};
 
 static inline bool face_ok(uint8_t face) { return face < FACE_COUNT; }
 
@@ -276,7 +279,18 @@ byte sin8_C(byte theta) {
 
 byte getSerialNumberByte(byte n) { return n < SERIAL_NUMBER_LEN ? tile.serial[n] : 0; }
 
-byte getBlinkbiosVersion() { return 0; }  /* not modelled */
+byte getBlinkbiosVersion() { return BLINKBIOS_VERSION; }
+
+/* --- The service port -------------------------------------------------- */
+
+size_t ServicePortSerial::write(uint8_t c) {
+    if (service_port.len < BLINKC_SERVICE_PORT_LEN) {
+        service_port.data[service_port.len++] = c;
+    } else {
+        ++service_port.lost;
+    }
+    return 1;
+}
 
 uint8_t hasWoken(void) {
     uint8_t woke = tile.woken ? 1 : 0;
@@ -311,6 +325,8 @@ BLINKC_EXPORT uint32_t blinkc_abi_version(void) { return BLINKC_ABI_VERSION; }
 BLINKC_EXPORT uint32_t blinkc_tile_size(void) { return (uint32_t)sizeof(blinkc_tile_t); }
 
 BLINKC_EXPORT blinkc_tile_t *blinkc_tile(void) { return &tile; }
+
+BLINKC_EXPORT blinkc_service_port_t *blinkc_service_port(void) { return &service_port; }
 
 BLINKC_EXPORT void blinkc_tile_setup(void) {
     begin_pass();

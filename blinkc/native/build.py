@@ -34,8 +34,8 @@ HOST_FLAGS = (
     "-fno-threadsafe-statics", "-Wall", "-DBLINKC_HOST=1",
 )
 RUNTIME_SOURCES = ("blinklib_host.cpp",)
-RUNTIME_FILES = (*RUNTIME_SOURCES, "blinklib.h", "blinkc_hooks.h", "blinkc_native.h",
-                 "Arduino.h", "ArduinoTypes.h", "Serial.h", "host_include/avr/pgmspace.h")
+RUNTIME_FILES = (*RUNTIME_SOURCES, "blinklib.h", "blinkc_extras.h", "blinkc_hooks.h", "blinkc_native.h",
+                 "Arduino.h", "ArduinoTypes.h", "Serial.h", "Print.h", "host_include/avr/pgmspace.h")
 
 
 class NativeBuildError(Exception):

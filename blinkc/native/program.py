@@ -70,6 +70,11 @@ class NativeProgram:
         self._hook_quiet = self._optional("blinkc_quiet_until", ctypes.c_uint32)
         self._hook_display = self._optional("blinkc_display", None)
         self._fields = self._state_fields()
+        port = self._optional("blinkc_service_port", ctypes.c_void_p)
+        #: The sketch's service-port buffer (Serial.h), or None (a library without one).
+        self.service_port = abi.ServicePort.from_address(port()) if port is not None else None
+        #: Its address, for the C++ world core (0: none).
+        self.service_port_addr: int = port() if port is not None else 0
         # Offer only the hooks the sketch has: the world probes with getattr().
         if self._hook_quiet is not None:
             self.quiet_until = self._quiet_until
@@ -155,6 +160,18 @@ class NativeProgram:
                 n = tile.out_datagram_len[f]
                 # A zero-length send cancels an unsent datagram, as on the tile.
                 api.out_datagram[f] = bytes(tile.out_datagram[f][:n]) if n else None
+
+    # --- the service port ----------------------------------------------------
+    def take_serial(self) -> bytes:
+        """What the sketch wrote to its service port since the last call (and empties it)."""
+        port = self.service_port
+        if port is None or not (port.len or port.lost):
+            return b""
+        out = ctypes.string_at(ctypes.addressof(port.data), port.len)
+        if port.lost:
+            out += f"[{port.lost} bytes lost: more than {abi.SERVICE_PORT_LEN} in one pass]".encode()
+        port.len = port.lost = 0
+        return out
 
     # --- optional hooks ------------------------------------------------------
     def _quiet_until(self, api: Blinklib) -> int | None:
@@ -253,10 +270,11 @@ class NativeProgram:
         def closed(*_: Any) -> Any:
             raise RuntimeError(f"{self!r} was closed")
 
-        for name in ("setup", "loop", "quiet_until", "display", "state"):
+        for name in ("setup", "loop", "quiet_until", "display", "state", "take_serial"):
             setattr(self, name, closed)
         self._mem = bytearray(ctypes.sizeof(abi.TileState))
         self.tile = None  # type: ignore[assignment]
+        self.service_port = None
         self._finalizer()
 
     def __repr__(self) -> str:

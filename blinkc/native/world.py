@@ -166,6 +166,8 @@ class NativeWorld(World):
         i = lib.core_add_tile(w, c.ppm, c.offset, c.frame_phase, native._addr,
                               addr(native._setup_fn), addr(native._loop_fn), addr(quiet))
         assert i == tile.index
+        if native.service_port_addr:
+            lib.core_set_port(w, i, native.service_port_addr)
         self._views.append((ctypes.c_char * cb.VIEW.size).from_address(lib.core_view(w, i)))
         self._dirty = (ctypes.c_int32 * len(self.tiles))()
         self._push(tile)
@@ -250,6 +252,9 @@ class NativeWorld(World):
         for k in range(n):
             self._pull(tiles[self._dirty[k]])
         self.now = lib.core_now(w)
+        if lib.core_serial_pending(w):
+            for tile in tiles:
+                self._take_core_serial(tile)
         counts = (ctypes.c_int64 * len(cb.STAT_NAMES))()
         lib.core_stats(w, counts)
         for name, value in zip(cb.STAT_NAMES, counts, strict=True):
@@ -266,6 +271,9 @@ class NativeWorld(World):
                 self._trace_pass(tile)
             elif kind in (cb.REC_SLEEP, cb.REC_WAKE):
                 self.trace.write(t, tile.name, "sleep" if kind == cb.REC_SLEEP else "wake", {})
+            elif kind == cb.REC_SERIAL:
+                self._take_core_serial(tile)  # anything drained while nothing recorded
+                self._take_serial(tile)
             elif kind == cb.REC_DROP:
                 self._record(tile, "drop", {"face": arg})
             elif kind == cb.REC_BUTTON:
@@ -276,6 +284,14 @@ class NativeWorld(World):
         except BaseException as e:  # raised once the core has returned
             if self._callback_error is None:
                 self._callback_error = e
+
+    def _take_core_serial(self, tile: Tile) -> None:
+        """The service-port bytes the core drained for the tile while nothing recorded."""
+        n = self._lib.core_serial_take(self._w, tile.index, None, 0)
+        if n:
+            out = ctypes.create_string_buffer(n)
+            self._lib.core_serial_take(self._w, tile.index, out, n)
+            self._serial(tile, out.raw)
 
     def _check_callback(self) -> None:
         err, self._callback_error = self._callback_error, None
@@ -351,20 +367,44 @@ class NativeWorld(World):
                                 data or 0)
 
     def _pending_calls(self) -> bool:
-        return bool(self._calls) if self._w is not None else super()._pending_calls()
+        if self._w is None:
+            return super()._pending_calls()
+        return any(not getattr(fn, "internal", False) for fn in self._calls.values())
+
+    def _fresh_mirrors(self) -> None:
+        self._refresh()
+
+    def _dormant(self, tile: Tile, asleep: bool) -> None:
+        if self._w is None:
+            super()._dormant(tile, asleep)
+            return
+        # The Python objects were fresh and World changed them (button, clock, api, lockout):
+        # hand them to the core, then let it stop or restart the tile's events.
+        lib, w, i = self._lib, self._w, tile.index
+        self._push(tile)
+        lib.core_load(w, i)
+        lib.core_set_clock_offset(w, i, tile.clock.offset)
+        self._configure()
+        lib.core_dormant(w, i, int(asleep))
+        self._refresh()
 
     # ------------------------------------------------------------- actions
     def add_tile(self, name: str, program: Any, pos: Any = None, rot: int = 0,
                  api: Blinklib | None = None, ppm: int | None = None,
-                 phase_us: int | None = None) -> Tile:
+                 phase_us: int | None = None, start_state: int | None = None) -> Tile:
         if self._w is not None and native_of(program) is None:
             raise WorldError(f"tile {name!r}: this world runs in the C++ core, which only runs "
                              f"native programs, not {type(program).__name__} (make the world "
                              f"with engine='python' to mix programs)")
         try:
-            return super().add_tile(name, program, pos, rot, api, ppm, phase_us)
+            return super().add_tile(name, program, pos, rot, api, ppm, phase_us, start_state)
         finally:
             self._refresh()
+
+    def set_start_state(self, name: str, start_state: int) -> None:
+        super().set_start_state(name, start_state)
+        if self._w is not None:
+            self._push(self.tile(name))  # the mirrors are fresh between runs
 
     def cut(self, name: str, face: int, ms: float) -> None:
         self._python_only("cutting a link")

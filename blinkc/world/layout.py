@@ -139,10 +139,10 @@ def resolve_program(spec: TileSpec) -> Any:
 
 
 def make_program(spec: TileSpec, resolver: Resolver) -> Any:
-    """Resolve a spec's program (its clock settings are the world's, not the program's),
+    """Resolve a spec's program (its clock and start settings are the world's, not the program's),
     turning the resolver's complaint into a LayoutError."""
     try:
-        return resolver(clock_settings(spec)[0])
+        return resolver(tile_settings(spec)[0])
     except ProgramError as e:
         raise LayoutError(e.message, spec.where, e.hint) from None
 
@@ -189,13 +189,12 @@ class Layout:
 
     def build(self, world: World, resolver: Resolver = resolve_program) -> list[Tile]:
         """Power up every tile of the layout in `world`; returns the world's Tiles."""
-        clocks = [clock_settings(spec) for spec in self.tiles]
+        settings = [tile_settings(spec) for spec in self.tiles]
         programs = [make_program(spec, resolver) for spec in self.tiles]
         out = []
-        for (spec, (ppm, phase)), program in zip(clocks, programs, strict=True):
+        for (spec, options), program in zip(settings, programs, strict=True):
             try:
-                out.append(world.add_tile(spec.name, program, spec.pos, spec.rot,
-                                          ppm=ppm, phase_us=phase))
+                out.append(world.add_tile(spec.name, program, spec.pos, spec.rot, **options))
             except WorldError as e:
                 raise LayoutError(str(e), spec.where) from None
         return out
@@ -221,6 +220,28 @@ class Layout:
 
 #: Tile settings that belong to the world, not to the tile's program: its clock.
 CLOCK_KEYS = ("clock", "phase")
+#: ... and how its game was loaded (startState()).
+START_KEY = "start"
+#: `start=` values: the SDK's START_STATE_* (blinkc.runtime.api), by name or number.
+START_STATES = {"power-up": 0, "powerup": 0, "root": 1, "we-are-root": 1,
+                "download": 2, "download-success": 2, "0": 0, "1": 1, "2": 2}
+
+
+def tile_settings(spec: TileSpec) -> tuple[TileSpec, dict[str, int]]:
+    """The spec without the world's settings of the tile (clock=, phase=, start=), and them as
+    keyword arguments of `World.add_tile` (only those given)."""
+    spec, (ppm, phase) = clock_settings(spec)
+    options = {k: v for k, v in (("ppm", ppm), ("phase_us", phase)) if v is not None}
+    if START_KEY in spec.params:
+        params = dict(spec.params)
+        text = str(params.pop(START_KEY)).strip().lower().replace("_", "-")
+        if text not in START_STATES:
+            raise LayoutError(f"tile {spec.name!r}: bad start state {text!r}",
+                              spec.where or Where(),
+                              "start=power-up (0), start=root (1) or start=download (2)")
+        options["start_state"] = START_STATES[text]
+        spec = replace(spec, params=params)
+    return spec, options
 
 
 def clock_settings(spec: TileSpec) -> tuple[TileSpec, tuple[int | None, int | None]]:

@@ -37,8 +37,8 @@ from .layout import (
     Resolver,
     TileDraft,
     TileSpec,
-    clock_settings,
     resolve_program,
+    tile_settings,
     with_defaults,
 )
 from .syntax import (
@@ -499,7 +499,7 @@ class _Planner:
                         None, step.where)
         spec = with_defaults(spec, self.layout)
         try:
-            spec, (ppm, phase) = clock_settings(spec)
+            spec, options = tile_settings(spec)
             program = self.resolver(spec)
         except ProgramError as e:
             raise ScenarioError(e.message, self._where(step), e.hint) from None
@@ -509,7 +509,7 @@ class _Planner:
         world = self.world
 
         def add() -> None:
-            world.add_tile(spec.name, program, spec.pos, spec.rot, ppm=ppm, phase_us=phase)
+            world.add_tile(spec.name, program, spec.pos, spec.rot, **options)
 
         return add
 

@@ -23,11 +23,22 @@ class TileProgram(Protocol):
     - `display(api)`: recompute `api.pixels` for `api.now` alone, so an
       animated look can be rendered while the tile's logic is idle.
     - `state() -> dict`: the program's own state, for traces and `--json`.
+    - `take_serial() -> bytes`: what it wrote to its service port since the
+      last call (a native sketch's `Serial`), collected after every loop().
     """
 
     def setup(self, api: Blinklib) -> None: ...
 
     def loop(self, api: Blinklib) -> None: ...
+
+
+def serial_hook(program: Any) -> Any:
+    """The program's `take_serial()` (what it wrote to its service port since the last call), or
+    that of the native program it wraps (`.native`, the native game backend's tiles), or None."""
+    hook = getattr(program, "take_serial", None)
+    if hook is None:
+        hook = getattr(getattr(program, "native", None), "take_serial", None)
+    return hook
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,10 +103,28 @@ class Tile:
         self._quiet_hook = getattr(program, "quiet_until", None)
         self._display_hook = getattr(program, "display", None)
         self._state_hook = getattr(program, "state", None)
+        #: In warm sleep (blinklib's warm_sleep_cycle): LEDs off, no passes, no packets.
+        self.asleep = False
+        #: Local µs when it fell asleep (millis() resumes from there on waking).
+        self.asleep_local_us = 0
+        #: Local ms from which the 10-minute warm-sleep timer last ran (power-up or a wake);
+        #: button presses and viral presses reset it too (World._warm_deadline).
+        self.sleep_base_ms = 0
+        #: Bumped when a sleep check chain starts over, and at every contact change.
+        self.sleep_gen = 0
+        self.contact_seq = 0
+        #: Everything the tile wrote to its service port since power-up (Serial.h).
+        self.serial_out = bytearray()
+        self._serial_hook = serial_hook(program)
 
     @property
     def placed(self) -> bool:
         return self.pos is not None
+
+    @property
+    def serial_text(self) -> str:
+        """The service-port output as text (bytes that are not UTF-8 shown as U+FFFD)."""
+        return self.serial_out.decode("utf-8", "replace")
 
     def program_state(self) -> dict:
         return dict(self._state_hook()) if self._state_hook else {}

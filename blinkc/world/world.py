@@ -41,11 +41,15 @@ from ..runtime.api import (
     BUTTON_PRESSED,
     FACE_COUNT,
     RX_EXPIRE_TIME_MS,
+    START_STATE_DOWNLOAD_SUCCESS,
+    START_STATE_POWER_UP,
+    START_STATE_WE_ARE_ROOT,
     TX_PROBE_TIME_MS,
     Blinklib,
 )
 from ..runtime.timer import NEVER as TIMER_NEVER
 from . import watchdog
+from .button import ButtonModel
 from .clock import FRAME_US, Clock
 from .geometry import DIRECTIONS, Pos, facing_face
 from .ir import (
@@ -60,6 +64,12 @@ from .tile import Incoming, Packet, Tile
 from .watchdog import TileOverrun
 
 VIRAL_LOCKOUT_MS = 2000
+#: blinklib warm-sleeps a tile this long after the last button press (its own or, spread
+#: by the viral flag, a neighbour's).
+WARM_SLEEP_TIMEOUT_MS = 10 * 60 * 1000
+#: ... and when its button is held this long (the BIOS's 6-second flag).
+SLEEP_HOLD_MS = 6000
+START_STATES = (START_STATE_POWER_UP, START_STATE_WE_ARE_ROOT, START_STATE_DOWNLOAD_SUCCESS)
 #: Local millis at which a freshly powered tile first runs (BIOS start-up).
 BOOT_MS = 40
 
@@ -137,12 +147,18 @@ class World:
     # ------------------------------------------------------------------ tiles
     def add_tile(self, name: str, program: Any, pos: Pos | None = None, rot: int = 0,
                  api: Blinklib | None = None, ppm: int | None = None,
-                 phase_us: int | None = None) -> Tile:
+                 phase_us: int | None = None, start_state: int | None = None) -> Tile:
         """Power up a new tile now, placed at `pos` (or held in the hand if None).
 
         `ppm` and `phase_us` set the tile's clock error and the phase of its display
-        frames (by default both are drawn from the seed, within Faults.skew)."""
+        frames (by default both are drawn from the seed, within Faults.skew);
+        `start_state` what its startState() reports (START_STATE_*, by default power-up)."""
+        if start_state is not None and start_state not in START_STATES:
+            raise WorldError(f"a start state is 0 (power-up), 1 (we are root) or 2 (download "
+                             f"success), not {start_state!r}")
         tile = self._new_tile(name, program, api, ppm, phase_us)
+        if start_state is not None:
+            tile.api.start_state = start_state
         self.tiles.append(tile)
         self._topology += 1
         self.by_name[name] = tile
@@ -151,7 +167,20 @@ class World:
             self._place(tile, pos, rot)
         self._schedule(self.now, _PASS, tile)
         self._record(tile, "power", {"pos": list(pos) if pos else None, "rot": rot})
+        tile.sleep_base_ms = tile.clock.millis(self.now)
+        self._schedule_sleep_check(tile)
+        if pos is not None:
+            self._wake_sleepers_beside(tile)
         return tile
+
+    def set_start_state(self, name: str, start_state: int) -> None:
+        """What the tile's startState() reports from now on (START_STATE_*). On a tile it is set
+        once, at start-up; a harness sets it here, never on `tile.api` directly (in the C++
+        world core the api object is a mirror, and writing it changes nothing)."""
+        if start_state not in START_STATES:
+            raise WorldError(f"a start state is 0 (power-up), 1 (we are root) or 2 (download "
+                             f"success), not {start_state!r}")
+        self.tile(name).api.start_state = start_state
 
     def _new_tile(self, name: str, program: Any, api: Blinklib | None, ppm: int | None = None,
                   phase_us: int | None = None) -> Tile:
@@ -202,6 +231,7 @@ class World:
             self._unplace(tile)
         self._place(tile, pos, tile.rot if rot is None else rot)
         self._record(tile, "place", {"pos": list(pos), "rot": tile.rot})
+        self._wake_sleepers_beside(tile)
 
     def lift(self, name: str) -> None:
         """Pick a tile up off the lattice; it keeps running, alone."""
@@ -337,8 +367,131 @@ class World:
             self.call_at(at_ms, lambda: self.button(name, down))  # type: ignore[arg-type]
             return
         self._wake_around(tile)
+        tile.contact_seq += 1
+        if tile.asleep:
+            self._record(tile, "contact", {"down": down})
+            if down:  # a press wakes a sleeping tile, and it wakes its neighbours
+                self._warm_wake_group(tile)
+                self._contact(tile, tile.clock.millis(self.now), down)
+            return  # a release while asleep: the BIOS forgot the hold when it slept
         self._contact(tile, tile.clock.millis(self.now), down)
         self._record(tile, "contact", {"down": down})
+        if down:
+            self._schedule_hold_check(tile, tile.contact_seq,
+                                      tile.clock.millis(self.now) + SLEEP_HOLD_MS)
+
+    # ------------------------------------------------------------- warm sleep
+    # blinklib's warm sleep (docs/native.md#sleep-and-wake): after 10 minutes without a button
+    # press, or on the 6 s hold, a tile fades out, sends "sleep" to its neighbours (so the
+    # whole cluster it touches sleeps), and waits, LEDs off and silent, until its button is
+    # pressed or a packet other than "sleep" comes in; then it wakes its neighbours, millis()
+    # goes on from where it stopped, and hasWoken() reports it once. The checks are internal
+    # scheduled calls, so both world engines run them in Python, at the same moments.
+    def _call_internal(self, t: int, fn: Callable[[], None]) -> None:
+        fn.internal = True  # type: ignore[attr-defined]  # not a scenario's: quiet ignores it
+        self._schedule(max(t, self.now), _CALL, None, fn)
+
+    def _warm_deadline(self, tile: Tile) -> int:
+        """The local ms after which the tile's warm-sleep timer has run out."""
+        base = tile.sleep_base_ms
+        if tile.viral_lockout_until >= 0:  # a press (own or viral) reset it then
+            base = max(base, tile.viral_lockout_until - VIRAL_LOCKOUT_MS)
+        return base + WARM_SLEEP_TIMEOUT_MS
+
+    def _schedule_sleep_check(self, tile: Tile) -> None:
+        tile.sleep_gen += 1
+        gen = tile.sleep_gen
+        due = self._warm_deadline(tile) + 1  # Timer::isExpired: strictly after
+        self._call_internal(tile.clock.world_at_millis(due), lambda: self._sleep_check(tile, gen))
+
+    def _sleep_check(self, tile: Tile, gen: int) -> None:
+        if gen != tile.sleep_gen or tile.asleep:
+            return
+        if tile.clock.millis(self.now) > self._warm_deadline(tile):
+            self._warm_sleep_group(tile, "timeout")
+        else:
+            self._schedule_sleep_check(tile)
+
+    def _schedule_hold_check(self, tile: Tile, seq: int, due_ms: int) -> None:
+        self._call_internal(tile.clock.world_at_millis(due_ms),
+                            lambda: self._hold_check(tile, seq))
+
+    def _hold_check(self, tile: Tile, seq: int) -> None:
+        """The button went down (contact `seq`) 6 s ago: asleep once the BIOS saw the 6 s mark."""
+        if seq != tile.contact_seq or tile.asleep:
+            return
+        if tile.button._long_fired & 4:  # the 6 s mark (button.py's "sleep")
+            self._warm_sleep_group(tile, "hold")
+        elif tile.button.down or tile.button.raw:  # not seen yet: look again a frame later
+            self._schedule_hold_check(tile, seq, tile.clock.millis(self.now) + 8)
+
+    def _warm_sleep_group(self, tile: Tile, why: str) -> None:
+        """The tile sleeps, and so does every tile it touches, and every tile they touch."""
+        todo = [tile]
+        while todo:
+            t = todo.pop()
+            if t.asleep:
+                continue
+            self._warm_sleep(t, why if t is tile else "neighbour")
+            todo += [n for _, n, _ in self.neighbours_of(t) if not n.asleep]
+
+    def _warm_sleep(self, tile: Tile, why: str) -> None:
+        self._wake(tile)  # out of the emulator's idle sleep first
+        self._fresh_mirrors()
+        tile.asleep = True
+        tile.asleep_local_us = tile.clock.local_us(self.now)
+        click_count = tile.button.click_count
+        tile.button = ButtonModel()  # the BIOS clears its flags; a hold going on is forgotten
+        tile.button.click_count = click_count
+        self._dormant(tile, True)
+        self._record(tile, "warm-sleep", {"why": why})
+
+    def _warm_wake_group(self, tile: Tile) -> None:
+        """The tile wakes, and its wake packets wake the sleeping tiles it touches, and so on."""
+        todo = [tile]
+        while todo:
+            t = todo.pop()
+            if not t.asleep:
+                continue
+            self._warm_wake(t)
+            todo += [n for _, n, _ in self.neighbours_of(t) if n.asleep]
+
+    def _warm_wake(self, tile: Tile) -> None:
+        self._fresh_mirrors()
+        tile.asleep = False
+        # millis() goes on from where it stopped (blinklib restores it).
+        tile.clock.offset -= tile.clock.local_us(self.now) - tile.asleep_local_us
+        tile.sleep_base_ms = tile.clock.millis(self.now)  # reset_warm_sleep_timer()
+        tile.api.woken = True  # hasWoken(), once
+        self._dormant(tile, False)
+        self._record(tile, "warm-wake", {})
+        self._schedule_sleep_check(tile)
+
+    def _wake_sleepers_beside(self, tile: Tile) -> None:
+        """An awake tile put beside sleeping ones wakes them (its packets are not "sleep");
+        a sleeping tile put beside awake ones is woken by theirs."""
+        if tile.pos is None:
+            return
+        near = [n for _, n, _ in self.neighbours_of(tile)]
+        if tile.asleep and any(not n.asleep for n in near):
+            self._warm_wake_group(tile)
+        elif not tile.asleep:
+            for n in near:
+                if n.asleep:
+                    self._warm_wake_group(n)
+
+    def _fresh_mirrors(self) -> None:
+        """(In a world whose events run elsewhere: bring the Python objects up to date.)"""
+
+    def _dormant(self, tile: Tile, asleep: bool) -> None:
+        """Stop (or restart) a tile's events: nothing of it runs while it warm-sleeps."""
+        tile.epoch += 1
+        tile.incoming = [None] * FACE_COUNT
+        tile.rx_buf = [None] * FACE_COUNT
+        tile.quiet_until = None
+        tile.loop_inputs = None
+        if not asleep:
+            self._schedule(tile.clock.next_frame(self.now), _PASS, tile)
 
     # ------------------------------------------------------------- scheduling
     def _schedule(self, t: int, kind: int, tile: Tile | None, data: Any = None) -> None:
@@ -466,6 +619,8 @@ class World:
         tile.skipped = False
         sent = list(api.out_value)
         program.loop(api)
+        if tile._serial_hook is not None:
+            self._take_serial(tile)
         if self.idle_skip and tile.sleeping_neighbours:
             self._wake_listeners(tile, sent)
         if self.trace is not None:
@@ -537,6 +692,8 @@ class World:
         if link is None:
             return
         receiver, rface = link
+        if receiver.asleep:
+            return  # it listens only for a wake, and awake tiles beside it woke it already
         if self._cuts and self._cuts.get((sender.index, face), -1) > start:
             self.stats["dropped"] += 1
             self._record(sender, "drop", {"face": face, "cut": True})
@@ -671,6 +828,17 @@ class World:
                     self._wake(link[0])
                     api.send_time[f] = 0  # tell it at the next transmit slot
 
+    def _take_serial(self, tile: Tile) -> None:
+        """Collect what the tile's loop() (and setup()) wrote to its service port."""
+        text = tile._serial_hook()
+        if text:
+            self._serial(tile, text)
+
+    def _serial(self, tile: Tile, text: bytes) -> None:
+        tile.serial_out += text
+        if self.trace is not None:
+            self._record(tile, "serial", {"text": text.decode("utf-8", "replace")})
+
     def _button_snapshot(self, tile: Tile, now: int) -> None:
         """blinklib's button snapshot: sticky flags OR-ed in, the current debounced state."""
         button = tile.button
@@ -701,6 +869,8 @@ class World:
         button = tile.button
         self._button_snapshot(tile, now)
         tile.program.loop(api)
+        if tile._serial_hook is not None:
+            self._take_serial(tile)
         tile.passes += 1
         self.stats["passes"] += 1
         self.stats["solo"] += 1
@@ -748,7 +918,7 @@ class World:
 
     def is_quiet(self) -> bool:
         """True when every tile sleeps: nothing changes until something touches them."""
-        return all(t.frozen for t in self.tiles)
+        return all(t.frozen or t.asleep for t in self.tiles)
 
     def run_until_quiet(self, timeout_ms: float = 60_000, step_ms: float = 50) -> bool:
         """Run until every tile is frozen (or the timeout passes); True if quiet."""
@@ -760,11 +930,14 @@ class World:
         return self.is_quiet()
 
     def _pending_calls(self) -> bool:
-        return any(item[2] == _CALL for item in self._queue)
+        return any(item[2] == _CALL and not getattr(item[5], "internal", False)
+                   for item in self._queue)
 
     # ------------------------------------------------------------------ views
     def colors(self, tile: Tile) -> list[int]:
         """What the tile's LEDs show now (an idle tile's animation is computed on demand)."""
+        if tile.asleep:
+            return [0] * FACE_COUNT  # LEDs off
         hook = tile._display_hook
         if (tile.frozen or tile.skipped) and hook is not None:
             self.evaluate(tile, hook)
@@ -813,6 +986,10 @@ class World:
                 "expired": [e < api.now for e in api.expire_time],
                 "state": t.program_state(),
             })
+            if t.asleep:  # only a sleeping tile has the key
+                out[-1]["asleep"] = True
+            if t.serial_out:  # only a tile that wrote to its service port has the key
+                out[-1]["serial"] = t.serial_text
         return out
 
     # ----------------------------------------------------------------- traces

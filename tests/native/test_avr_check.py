@@ -91,3 +91,40 @@ def test_a_third_party_style_sketch_compiles_for_the_tile_too(avr, tmp_path):
     path = tmp_path / "Early.ino"
     path.write_text(CALLS_BEFORE_DEFINING)
     assert [str(w) for w in avr_compile_check(path)] == []
+
+
+STRUCTS = """
+struct Wide { byte face; unsigned seq; unsigned inverted; };    // 5 bytes on the tile, 12 here
+struct Fixed { uint32_t seq; uint16_t a, b; };                  // 8 on both
+struct Padded { byte face; uint16_t seq; };                      // 3 on the tile, 4 here
+Wide wide;
+void setup() {}
+void loop() {
+  Fixed fixed;
+  byte raw[3] = {1, 2, 3};
+  sendDatagramOnFace(&wide, sizeof(wide), 0);
+  sendDatagramOnFace(&fixed, sizeof(fixed), 1);
+  sendDatagramOnFace(raw, sizeof(raw), 2);
+  Wide local;
+  sendDatagramOnFace(&local, sizeof(local), 3);
+  sendDatagramOnFace(&local, sizeof(Wide), 4);
+  Padded padded;
+  sendDatagramOnFace(&padded, sizeof padded, 5);
+}
+"""
+
+
+def test_datagram_sizes_that_differ_on_the_tile_are_found(avr, gxx, tmp_path):
+    from blinkc.native.avr_check import datagram_size_warnings
+
+    path = tmp_path / "Structs.ino"
+    path.write_text(STRUCTS)
+    found = {w.line: w.message for w in datagram_size_warnings(path)}
+    assert set(found) == {10, 14, 15, 17}, found
+    assert found[10].startswith("datagram of sizeof(wide): 5 bytes on the tile, 12 on the host")
+    assert "sizeof(local): 5 bytes on the tile, 12" in found[14]
+    assert "sizeof(Wide)" in found[15]
+    assert "sizeof(padded): 3 bytes on the tile, 4" in found[17]
+    assert all(w.file == str(path.resolve()) for w in datagram_size_warnings(path))
+    # ... and loading the sketch warns about them with the other 16-bit int hazards.
+    assert {w.line for w in int16_warnings(path)} >= {10, 14, 15, 17}

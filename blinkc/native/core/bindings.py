@@ -17,7 +17,7 @@ FACES = 6
 PASS, TX, ARRIVE, CALL, DEADLINE = range(5)
 
 # Trace callback kinds (world_core.cpp: Record).
-REC_PASS, REC_SLEEP, REC_WAKE, REC_DROP, REC_BUTTON, REC_SPECIAL = range(6)
+REC_PASS, REC_SLEEP, REC_WAKE, REC_DROP, REC_BUTTON, REC_SPECIAL, REC_SERIAL = range(7)
 
 STAT_NAMES = ("passes", "skipped", "solo", "packets", "absorbed", "dropped", "collisions", "sleeps")
 
@@ -92,6 +92,11 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "core_set_fault_rng": (None, [_vp, ctypes.POINTER(ctypes.c_uint32), _int]),
     "core_add_tile": (_int, [_vp, _i64, _i64, _i64, _vp, _vp, _vp, _vp]),
     "core_view": (_vp, [_vp, _int]),
+    "core_set_port": (None, [_vp, _int, _vp]),
+    "core_dormant": (None, [_vp, _int, _int]),
+    "core_set_clock_offset": (None, [_vp, _int, _i64]),
+    "core_serial_pending": (_int, [_vp]),
+    "core_serial_take": (_i64, [_vp, _int, ctypes.c_char_p, _i64]),
     "core_load": (None, [_vp, _int]),
     "core_place": (None, [_vp, _int, _i64, _i64, _i64]),
     "core_unplace": (None, [_vp, _int]),

@@ -25,9 +25,11 @@
  * Python at once.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <queue>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -54,7 +56,7 @@ const int64_t ONE_US = 194, ZERO_US = 476, SYNC_US = 758, OVERHEAD_US = 160;
 enum Kind { PASS, TX, ARRIVE, CALL, DEADLINE };
 
 /* Trace callback kinds (bindings.py: TRACE_*) */
-enum Record { REC_PASS, REC_SLEEP, REC_WAKE, REC_DROP, REC_BUTTON, REC_SPECIAL };
+enum Record { REC_PASS, REC_SLEEP, REC_WAKE, REC_DROP, REC_BUTTON, REC_SPECIAL, REC_SERIAL };
 typedef void (*record_fn)(int kind, int tile, int64_t arg, int64_t t);
 
 typedef void (*entry_fn)(void);
@@ -165,6 +167,8 @@ struct Tile {
     blinkc_tile_t *st = nullptr;
     entry_fn setup_fn = nullptr, loop_fn = nullptr;
     quiet_fn quiet = nullptr;
+    blinkc_service_port_t *port = nullptr; /* the sketch's service-port buffer (Serial.h) */
+    std::string port_out;                  /* drained from it while nothing records */
     Clock clock;
     bool placed = false;
     int64_t q = 0, r = 0, rot = 0;
@@ -175,6 +179,7 @@ struct Tile {
     int64_t tx_start[FACES], tx_end[FACES];
     int64_t viral_faces = 0, viral_lockout_until = -1;
     bool started = false, frozen = false, skipped = false;
+    bool asleep = false; /* warm sleep (World._dormant): no events at all */
     int64_t epoch = 0, passes = 0, sleeping_neighbours = 0;
     bool has_quiet = false;
     int64_t quiet_until = 0;
@@ -218,6 +223,7 @@ class World {
     double drop = 0.0;
     int64_t jitter_us = 0;
     record_fn record = nullptr; /* set only when a trace is attached */
+    bool serial_pending = false; /* some tile's port_out has bytes */
     PyRandom fault_rng;
     std::vector<Tile *> tiles;
     std::vector<int32_t> dirty;
@@ -311,6 +317,20 @@ class World {
         }
         schedule(t.clock.next_frame(now), PASS, &t);
         if (record) record(REC_WAKE, t.index, 0, now);
+    }
+
+    /* World._dormant: stop (or restart) all of a tile's events for its warm sleep. */
+    void dormant(Tile &t, bool asleep) {
+        touch(t);
+        t.asleep = asleep;
+        ++t.epoch;
+        for (int f = 0; f < FACES; ++f) {
+            t.incoming[f].id = 0;
+            t.has_rx[f] = false;
+        }
+        t.has_quiet = false;
+        t.loop_inputs.valid = false;
+        if (!asleep) schedule(t.clock.next_frame(now), PASS, &t);
     }
 
     void touch(Tile &t) {
@@ -478,6 +498,24 @@ class World {
         return true;
     }
 
+    /* World._take_serial: with a trace, Python takes the bytes from the sketch's buffer and
+     * writes the record; without, they wait here for core_serial_take. */
+    void take_serial(Tile &t) {
+        if (record) {
+            record(REC_SERIAL, t.index, 0, now);
+            return;
+        }
+        t.port_out.append(reinterpret_cast<const char *>(t.port->data), t.port->len);
+        if (t.port->lost) { /* as NativeProgram.take_serial says it */
+            char note[80];
+            snprintf(note, sizeof note, "[%u bytes lost: more than %d in one pass]",
+                     (unsigned)t.port->lost, BLINKC_SERVICE_PORT_LEN);
+            t.port_out += note;
+        }
+        t.port->len = t.port->lost = 0;
+        serial_pending = true;
+    }
+
     /* ------------------------------------------------------------ passes */
     void pass(Tile &t) {
         touch(t);
@@ -526,6 +564,7 @@ class World {
         int64_t sent[FACES];
         memcpy(sent, a.out_value, sizeof sent);
         run_program(t, t.loop_fn, PHASE_LOOP);
+        if (t.port && (t.port->len || t.port->lost)) take_serial(t);
         if (idle_skip && t.sleeping_neighbours) wake_listeners(t, sent);
         if (record) record(REC_PASS, t.index, 0, now);
         int64_t ready = now;
@@ -606,6 +645,7 @@ class World {
         if (link.tile < 0) return;
         Tile &receiver = *tiles[link.tile];
         int rface = link.face;
+        if (receiver.asleep) return; /* warm sleep: it hears nothing */
         if (drop != 0.0 && fault_rng.random() < drop) {
             ++stats[S_DROPPED];
             if (record) record(REC_DROP, sender.index, face, now);
@@ -813,6 +853,7 @@ class World {
         memcpy(sent, a.out_value, sizeof sent);
         button_snapshot(t, ms);
         run_program(t, t.loop_fn, PHASE_LOOP);
+        if (t.port && (t.port->len || t.port->lost)) take_serial(t);
         ++t.passes;
         ++stats[S_PASSES];
         ++stats[S_SOLO];
@@ -870,6 +911,43 @@ EXPORT int core_add_tile(void *wp, int64_t ppm, int64_t offset, int64_t frame_ph
     t->clock.frame_phase = frame_phase;
     w.tiles.push_back(t);
     return t->index;
+}
+
+/* Warm sleep (World._dormant): the view and core_load() carry the rest. */
+EXPORT void core_dormant(void *wp, int i, int asleep) {
+    World &w = *static_cast<World *>(wp);
+    Tile &t = *w.tiles[i];
+    if (asleep) t.button.raw.clear(); /* the Python side reset its button model */
+    w.dormant(t, asleep != 0);
+}
+
+EXPORT void core_set_clock_offset(void *wp, int i, int64_t offset) {
+    static_cast<World *>(wp)->tiles[i]->clock.offset = offset;
+}
+
+/* The tile's service-port buffer (NativeProgram.service_port_addr; 0: none). */
+EXPORT void core_set_port(void *wp, int i, void *port) {
+    static_cast<World *>(wp)->tiles[i]->port = static_cast<blinkc_service_port_t *>(port);
+}
+
+/* Whether any tile has service-port bytes waiting (and forget it: Python takes them all). */
+EXPORT int core_serial_pending(void *wp) {
+    World &w = *static_cast<World *>(wp);
+    bool any = w.serial_pending;
+    w.serial_pending = false;
+    return any ? 1 : 0;
+}
+
+/* Copy up to `cap` waiting bytes of tile i to `out` and drop them; returns how many remain
+ * before the copy (call with cap 0 to ask). */
+EXPORT int64_t core_serial_take(void *wp, int i, uint8_t *out, int64_t cap) {
+    Tile &t = *static_cast<World *>(wp)->tiles[i];
+    int64_t n = (int64_t)t.port_out.size();
+    if (cap >= n && n) {
+        memcpy(out, t.port_out.data(), (size_t)n);
+        t.port_out.clear();
+    }
+    return n;
 }
 
 EXPORT core_view_t *core_view(void *w, int i) { return static_cast<World *>(w)->tiles[i]->v; }
