@@ -123,3 +123,16 @@ def test_two_floods_of_one_kind_started_together_on_a_triangle():
                                   str(KNOWN / "same_flood_twice.scenario"), "--seed", "39966"])
     assert "Traceback" not in r.output
     assert r.exit_code == 0, r.output
+
+
+@pytest.mark.xfail(strict=True, reason="known protocol bug (issue 10 note): a 3 s one-way cut of "
+                   "t2's face 3 (shorter than the 3.84 s grace) while t0 starts a Reset flood: the "
+                   "flood ends without t2 ever running it, though t2 never left the cluster. Strict: "
+                   "a fix makes this fail, so remove the mark then.")
+def test_a_flood_across_a_one_way_cut_shorter_than_the_grace():
+    # Found by `blinkc explore --tiles 3 --clock identical --random 1` (1 of 3,576 runs).
+    r = CliRunner().invoke(main, ["explore", str(GAME), "--check",
+                                  str(KNOWN / "flood_across_a_cut.layout"),
+                                  str(KNOWN / "flood_across_a_cut.scenario"), "--seed", "65360"])
+    assert "Traceback" not in r.output
+    assert r.exit_code == 0, r.output
