@@ -310,6 +310,8 @@ class CppRenderer:
         p = self.p
         firmware = _reachable(p, ("setup", "loop"))
         uses = {c.func for f in p.functions for c in walk_stmts(f.body) if isinstance(c, Call)}
+        # What no code reads any more (the coin's LFSR when the game randomizes) is left out.
+        used = {n for f in p.functions for n in _globals_read(f.body)}
         return {
             "name": p.name, "source": p.source, "version": __version__,
             "layout": [(n, shift, bits, what) for n, shift, bits, what in p.value_layout],
@@ -317,7 +319,7 @@ class CppRenderer:
             "constants": [(k, _const_type(v), const_literal(v, _const_type_ir(v)), doc)
                           for k, v, doc in p.constants],
             "state": [self.global_decl(g) for g in p.globals if g.role == "state"],
-            "engine": [self.global_decl(g) for g in p.globals if g.role != "state"],
+            "engine": [self.global_decl(g) for g in p.globals if g.role != "state" and g.name in used],
             "prototypes": [self.signature(f, f.name not in firmware) + ";" for f in p.functions
                            if f.name not in ("setup", "loop")],
             "functions": [self.function(f, f.name not in firmware) for f in p.functions],
@@ -378,6 +380,16 @@ def _comment_lines(lines: list[Line]) -> list[str]:
             last = (ln.loc.file, ln.loc.line)
             text = f"{text}  // {Path(ln.loc.file).name}:{ln.loc.line}"
         out.append(text)
+    return out
+
+
+def _globals_read(body: tuple[Stmt, ...]) -> set[str]:
+    out = set()
+    for n in walk_stmts(body):
+        if isinstance(n, Name) and n.scope == "global":
+            out.add(n.name)
+        elif isinstance(n, Index):
+            out.add(n.array)
     return out
 
 

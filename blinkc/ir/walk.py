@@ -8,10 +8,12 @@ from .nodes import (
     Assign,
     BinOp,
     BoolOp,
+    Break,
     Call,
     Cast,
     Compare,
     Cond,
+    Continue,
     Expr,
     ExprStmt,
     For,
@@ -68,3 +70,13 @@ def walk_stmts(body: tuple[Stmt, ...] | list[Stmt]) -> Iterator[Stmt | Expr]:
             yield from walk_exprs(s.value)
         elif isinstance(s, ExprStmt):
             yield from walk_exprs(s.value)
+
+
+def leaves(body: tuple[Stmt, ...] | list[Stmt]) -> bool:
+    """The block never falls through to what follows it: it ends in a return, a break or a
+    continue, or in an if of which both branches do."""
+    if not body:
+        return False
+    last = body[-1]
+    return (isinstance(last, Return | Break | Continue)
+            or (isinstance(last, If) and leaves(last.body) and leaves(last.orelse)))

@@ -44,7 +44,6 @@ static uint8_t seen_mask = 0;  // engine.py:30
 static uint8_t gone_mask = 0;  // engine.py:31
 static uint8_t heard_mask = 0;  // engine.py:32
 static uint8_t silent_at[6];  // engine.py:33
-static uint16_t coin_state = 0;  // engine.py:34
 static uint8_t tx_code[6];  // engine.py:40
 static uint8_t tx_wait = 0;  // engine.py:41
 static uint8_t tx_release = 0;  // engine.py:42
@@ -149,7 +148,7 @@ static void pulsed(uint8_t face, uint8_t strength) {
     hops = blinkc_at_least<int16_t>((hops - strength), -3);  // beacon.py:32
     timer_start(0, (250 * strength));  // beacon.py:33
     if (strength > 1) {  // beacon.py:34
-        send_code((((uint8_t)(strength - 1) < 1) ? 1 : (uint8_t)(strength - 1)), (((uint8_t)(face + 3) >= 6) ? (uint8_t)((uint8_t)(face + 3) - 6) : (uint8_t)(face + 3)));  // beacon.py:35
+        send_code((uint8_t)(strength - 1), (((uint8_t)(face + 3) >= 6) ? (uint8_t)((uint8_t)(face + 3) - 6) : (uint8_t)(face + 3)));  // beacon.py:35
     }
 }
 
@@ -205,14 +204,7 @@ static uint8_t millis256(void) {
 
 // One toss: the SDK's random numbers when the game randomizes them, else one step of a  [engine.py:65]
 static bool coin(void) {
-    uint8_t heads = 0;
     return (((uint8_t)randomWord() & 1) != 0);  // engine.py:69
-    heads = ((uint8_t)coin_state & 1);  // engine.py:70
-    coin_state = (coin_state >> 1);  // engine.py:71
-    if (heads != 0) {  // engine.py:72
-        coin_state = (coin_state ^ 46080U);  // engine.py:73
-    }
-    return (heads != 0);  // engine.py:74
 }
 
 // Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:77]
@@ -396,7 +388,7 @@ static void transmit(void) {
 
 // Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:226]
 static bool unsettled(void) {
-    return ((((int16_t)(((int16_t)(~(gone_mask | (heard_mask & up_mask)))) & 63)) != 0) || (gone_mask == 63));  // engine.py:233
+    return (((((int16_t)(~(gone_mask | (heard_mask & up_mask)))) & 63) != 0) || (gone_mask == 63));  // engine.py:233
 }
 
 // Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:236]
@@ -551,7 +543,7 @@ __attribute__((unused)) static uint8_t engine_links(void) {
 // No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:372]
 __attribute__((unused)) static bool engine_idle(void) {
     uint8_t k = 0;
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((int16_t)(((int16_t)(~(up_mask | gone_mask))) & 63)) != 0)) {  // engine.py:375
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || ((((int16_t)(~(up_mask | gone_mask))) & 63) != 0)) {  // engine.py:375
         return false;  // engine.py:376
     }
     for (k = 0; k < 1; k++) {  // engine.py:377

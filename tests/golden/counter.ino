@@ -314,7 +314,7 @@ static void transmit(void) {
 
 // Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:226]
 static bool unsettled(void) {
-    return ((((int16_t)(((int16_t)(~(gone_mask | (heard_mask & up_mask)))) & 63)) != 0) || (gone_mask == 63));  // engine.py:233
+    return (((((int16_t)(~(gone_mask | (heard_mask & up_mask)))) & 63) != 0) || (gone_mask == 63));  // engine.py:233
 }
 
 // Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:236]
@@ -363,7 +363,7 @@ __attribute__((unused)) static uint8_t engine_links(void) {
 
 // No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:372]
 __attribute__((unused)) static bool engine_idle(void) {
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((int16_t)(((int16_t)(~(up_mask | gone_mask))) & 63)) != 0)) {  // engine.py:375
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || ((((int16_t)(~(up_mask | gone_mask))) & 63) != 0)) {  // engine.py:375
         return false;  // engine.py:376
     }
     return true;  // engine.py:380

@@ -48,7 +48,6 @@ static uint8_t seen_mask = 0;  // engine.py:30
 static uint8_t gone_mask = 0;  // engine.py:31
 static uint8_t heard_mask = 0;  // engine.py:32
 static uint8_t silent_at[6];  // engine.py:33
-static uint16_t coin_state = 0;  // engine.py:34
 static uint8_t tx_code[6];  // engine.py:40
 static uint8_t tx_wait = 0;  // engine.py:41
 static uint8_t tx_release = 0;  // engine.py:42
@@ -319,7 +318,7 @@ static void helper_lose_hp(void) {
             pick = ((uint16_t)(1U * pick - 1));  // pirates_lasers.py:92
         }
     }
-    hp = blinkc_at_least<int16_t>((hp - 1), 0);  // pirates_lasers.py:93
+    hp = (uint8_t)(hp - 1);  // pirates_lasers.py:93
     if (hp == 0) {  // pirates_lasers.py:94
         flood_start(1);  // pirates_lasers.py:95
     }
@@ -340,8 +339,8 @@ static void helper_fire(void) {
 // A Hull below full HP gets one back (its lowest damaged segment turns tan again);  [pirates_lasers.py:98]
 static void helper_gain_hp(void) {
     if ((0 < hp) && (hp < 5)) {  // pirates_lasers.py:101
-        hp = blinkc_at_most<int16_t>((uint8_t)(hp + 1), 5);  // pirates_lasers.py:102
-        water = blinkc_clamp<int16_t>(((int16_t)(water & (water - 1))), 0, 31);  // pirates_lasers.py:103
+        hp = (uint8_t)(hp + 1);  // pirates_lasers.py:102
+        water = (water & (water - 1));  // pirates_lasers.py:103
     }
 }
 
@@ -352,14 +351,7 @@ static uint8_t millis256(void) {
 
 // One toss: the SDK's random numbers when the game randomizes them, else one step of a  [engine.py:65]
 static bool coin(void) {
-    uint8_t heads = 0;
     return (((uint8_t)randomWord() & 1) != 0);  // engine.py:69
-    heads = ((uint8_t)coin_state & 1);  // engine.py:70
-    coin_state = (coin_state >> 1);  // engine.py:71
-    if (heads != 0) {  // engine.py:72
-        coin_state = (coin_state ^ 46080U);  // engine.py:73
-    }
-    return (heads != 0);  // engine.py:74
 }
 
 // Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:77]
@@ -539,7 +531,7 @@ static void transmit(void) {
 
 // Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:226]
 static bool unsettled(void) {
-    return ((((int16_t)(((int16_t)(~(gone_mask | (heard_mask & up_mask)))) & 63)) != 0) || (gone_mask == 63));  // engine.py:233
+    return (((((int16_t)(~(gone_mask | (heard_mask & up_mask)))) & 63) != 0) || (gone_mask == 63));  // engine.py:233
 }
 
 // Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:236]
@@ -624,8 +616,7 @@ static void flood_check(uint8_t k) {
     parent = flood_parent[k];  // engine.py:314
     if ((parent != 255) && (flood_waiting[k] == 0)) {  // engine.py:315
         flood_parent[k] = 255;  // engine.py:316
-        if (parent == 7) {  // engine.py:317
-        } else {
+        if (parent != 7) {  // engine.py:317
             flood_out[(uint8_t)((uint8_t)(2 * k) + 1)] = (uint8_t)((int16_t)(flood_out[(uint8_t)((uint8_t)(2 * k) + 1)] | ((int16_t)(1U * 1 << parent))));  // engine.py:320
         }
     }
@@ -692,7 +683,7 @@ __attribute__((unused)) static uint8_t engine_links(void) {
 // No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:372]
 __attribute__((unused)) static bool engine_idle(void) {
     uint8_t k = 0;
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((int16_t)(((int16_t)(~(up_mask | gone_mask))) & 63)) != 0)) {  // engine.py:375
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || ((((int16_t)(~(up_mask | gone_mask))) & 63) != 0)) {  // engine.py:375
         return false;  // engine.py:376
     }
     for (k = 0; k < 2; k++) {  // engine.py:377
