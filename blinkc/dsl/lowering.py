@@ -48,15 +48,16 @@ from ..ir.nodes import (
     Return,
     SrcLoc,
     Stmt,
+    Symbol,
     UnOp,
 )
 from ..ir.optimize import optimize
 from ..ir.walk import walk_exprs, walk_stmts
 from ..runtime.timer import NEVER
-from .compiler import FunctionCompiler, Signature, Symbols, parse_function
+from .compiler import ColorConst, FunctionCompiler, Signature, Symbols, parse_function
 from .errors import DslError
 from .game import EVENTS, Enum, EnumMember, FaceType, FieldDecl, Game, Handler, TimerDecl
-from .types import TYPE_NAMES, binop, compare, convert, storage_type
+from .types import COLOR, TYPE_NAMES, binop, compare, convert, literal_type, storage_type
 
 ENGINE_FILE = Path(__file__).with_name("engine.py")
 FACE_VALUE_BITS = 6
@@ -674,14 +675,15 @@ class GameLowering:
         for m in self.game.messages:
             base, payload, _ = self.sym.messages[id(m)]
             n = len(payload) if payload is not None else 1
+            named = f"message:{m.name}"
             if n == 1:
-                test: Expr = compare("==", code, Const(base, U8))
+                test: Expr = compare("==", code, Const(base, U8, name=named))
             else:
-                test = BoolOp("and", (compare(">=", code, Const(base, U8)),
-                                      compare("<", code, Const(base + n, U8))))
+                test = BoolOp("and", (compare(">=", code, Const(base, U8, name=named)),
+                                      compare("<", code, Const(base + n, U8, name=f"{named}+{n}"))))
             payload_arg: tuple[Expr, ...] = ()
             if payload is not None:
-                payload_arg = (convert(binop("+", binop("-", code, Const(base, I16)),
+                payload_arg = (convert(binop("+", binop("-", code, Const(base, I16, name=named)),
                                              Const(payload.start, I16)), U8),)
             for event, out in (("message", deliver), ("bounce", bounce)):
                 calls = [self._call_handler(h, (face, *payload_arg) if event == "message"
@@ -691,9 +693,10 @@ class GameLowering:
                     out.append(If(test, tuple(calls), (), m.loc))
         if self.game.floods:
             # Flood codes come in pairs (wave, echo) from FLOOD_CODE on: one test for them all.
-            rel = convert(binop("-", code, Const(self.flood_code, I16)), U8)
+            first = "engine:FLOOD_CODE"
+            rel = convert(binop("-", code, Const(self.flood_code, I16, name=first)), U8)
             k_of = convert(binop(">>", rel, Const(1, I16)), U8)
-            is_flood = compare(">=", code, Const(self.flood_code, U8))
+            is_flood = compare(">=", code, Const(self.flood_code, U8, name=first))
             loc = self.game.floods[0].loc
             is_echo = compare("!=", binop("&", rel, Const(1, I16)), Const(0, I16))
             deliver.append(If(is_flood, (If(is_echo,
@@ -712,13 +715,15 @@ class GameLowering:
             for kk, fl in enumerate(self.game.floods):
                 calls = [self._call_handler(h, ()) for h in self._handlers(event) if h.target is fl]
                 if calls:
-                    stmts.append(If(compare("==", k, Const(kk, U8)), tuple(calls), (), fl.loc))
+                    stmts.append(If(compare("==", k, Const(kk, U8, name=f"flood:{fl.name}")),
+                                    tuple(calls), (), fl.loc))
             self._fn(fname, (Param("k", U8),), None, _chain(stmts), doc)
         stmts = []
         for tk, t in enumerate(self.game.timers):
             calls = [self._call_handler(h, ()) for h in self._handlers("timer") if h.target is t]
             if calls:
-                stmts.append(If(compare("==", k, Const(tk, U8)), tuple(calls), (), t.loc))
+                stmts.append(If(compare("==", k, Const(tk, U8, name=f"timer:{t.name}")),
+                                tuple(calls), (), t.loc))
         self._fn("on_timer", (Param("k", U8),), None, _chain(stmts), "Timer k has ended.")
         for event in ("neighbor_joined", "neighbor_left"):
             self._fn(f"on_{event}", (Param("face", U8),), None,
@@ -953,7 +958,59 @@ class GameLowering:
         enums = {e.name: e.members for e in self.game.enums if e.name}
         return optimize(Program(self.game.name, self.source, globals_, functions,
                                 tuple(self.constants), tuple(self.layout), tuple(self.codes), enums,
-                                self.game.randomize))
+                                self.game.randomize, self.symbols(functions)))
+
+    def symbols(self, functions: tuple[Function, ...]) -> tuple[Symbol, ...]:
+        """What the game names, for generated code to say: its kinds, messages, floods and
+        timers, and the module constants its code uses (with the lines that define them)."""
+        out = [Symbol(f"kind:{e.name}.{m}", i, U8, e.loc)
+               for e in self.game.enums if e.name for i, m in enumerate(e.members)]
+        for m in self.game.messages:
+            if id(m) in self.sym.messages:
+                code, payload, _ = self.sym.messages[id(m)]
+                doc = "" if payload is None else (
+                    f"codes {code}..{code + len(payload) - 1} carry the payload "
+                    f"{payload.start}..{payload.stop - 1}")
+                out.append(Symbol(f"message:{m.name}", code, U8, m.loc, doc))
+        out += [Symbol(f"flood:{fl.name}", k, U8, fl.loc) for k, fl in enumerate(self.game.floods)]
+        out += [Symbol(f"timer:{t.name}", k, U8, t.loc) for k, t in enumerate(self.game.timers)
+                if t.name]
+        used = {n.name for f in functions for n in walk_stmts(f.body)
+                if isinstance(n, Const) and n.name and n.name.startswith("const:")}
+        lines = _module_constant_lines(self.source)
+        for key in sorted(used, key=lambda k: lines.get(k[len("const:"):], (0, ""))[0]):
+            ident = key[len("const:"):]
+            v = self.g.get(ident)
+            if isinstance(v, bool | int) and ident in lines:  # the game's own, not imported
+                t = COLOR if isinstance(v, ColorConst) else BOOL if isinstance(v, bool) else (
+                    literal_type(v))
+                line, comment = lines.get(ident, (0, ""))
+                out.append(Symbol(key, int(v), t, SrcLoc(self.source, line) if line else None,
+                                  comment))
+        return tuple(out)
+
+
+def _module_constant_lines(path: str) -> dict[str, tuple[int, str]]:
+    """Where the game file assigns each module-level name (`FULL_HP = 5  # why`): its line
+    and the comment at its end."""
+    try:
+        source = Path(path).read_text()
+        tree = ast.parse(source)
+    except (OSError, SyntaxError, ValueError):
+        return {}
+    lines = source.splitlines()
+    out: dict[str, tuple[int, str]] = {}
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else (
+            [node.target] if isinstance(node, ast.AnnAssign) else [])
+        for target in targets:
+            if isinstance(target, ast.Name) and target.id not in out:
+                text = lines[node.lineno - 1] if node.lineno <= len(lines) else ""
+                comment = ""
+                if node.end_lineno == node.lineno and "#" in text[node.end_col_offset or 0:]:
+                    comment = text[node.end_col_offset or 0:].split("#", 1)[1].strip()
+                out[target.id] = (node.lineno, comment)
+    return out
 
 
 def _with_param_ranges(fn: Function, ranges: list) -> Function:

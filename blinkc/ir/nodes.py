@@ -26,7 +26,7 @@ __all__ = [
     "BOOL", "I16", "I32", "U8", "U16", "U32", "Assign", "BinOp", "BoolOp", "Break", "Call",
     "Cast", "Compare", "Cond", "Const", "Continue", "Expr", "ExprStmt", "For", "Function",
     "GlobalVar", "If", "Index", "IntType", "Local", "Name", "Param", "Program", "Return",
-    "SrcLoc", "Stmt", "UnOp",
+    "SrcLoc", "Stmt", "Symbol", "UnOp",
 ]
 
 @dataclass(frozen=True)
@@ -56,6 +56,11 @@ class Const:
     value: int
     type: IntType
     is_bool: bool = False
+    #: The name the game (or the engine) gives this value, for readers of generated code: a
+    #: `Symbol.key` of the program ("kind:Piece.HULL", "const:FULL_HP", "message:Repair",
+    #: "flood:Sunk", "timer:pulse", "engine:QUEUE_LEN"), with an offset when the value is one
+    #: ("message:Laser+3"). It does not take part in equality: Const(5) is Const(5).
+    name: str | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,6 +255,18 @@ class GlobalVar:
 
 
 @dataclass(frozen=True, slots=True)
+class Symbol:
+    """A value the game names: a kind, a message's code, a flood, a timer, a module constant
+    (what `Const.name` refers to), and where the game declares it."""
+
+    key: str  # "kind:Piece.HULL", "message:Repair", "flood:Sunk", "timer:pulse", "const:FULL_HP"
+    value: int
+    type: IntType
+    loc: SrcLoc | None = None
+    doc: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Program:
     """A whole tile program: globals, functions, and what describes them."""
 
@@ -266,6 +283,9 @@ class Program:
     #: Kinds (enum names) and their members, for views and traces.
     enums: dict[str, tuple[str, ...]] = field(default_factory=dict)
     randomize: bool = False
+    #: The values the game names (kinds, messages, floods, timers, the module constants its
+    #: code uses), which `Const.name` refers to.
+    symbols: tuple[Symbol, ...] = ()
 
     def function(self, name: str) -> Function:
         for f in self.functions:
