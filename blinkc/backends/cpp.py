@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import os
 import re
-from contextlib import ExitStack
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -231,11 +232,8 @@ class CppRenderer:
             return self.name(e.name)
         if isinstance(e, Index):
             # An index is an address offset: no byte hints in it (they cost code there).
-            hints, self.byte_hints = self.byte_hints, False
-            try:
+            with self.hints(False):
                 return f"{self.name(e.array)}[{self.arg(e.index, U8)}]"
-            finally:
-                self.byte_hints = hints
         if isinstance(e, BinOp):
             return self.binop(e)
         if isinstance(e, UnOp):
@@ -247,7 +245,8 @@ class CppRenderer:
                 return f"(~{_atom(self.expr(e.operand))})"
             return f"(({ctype(e.type)})(~{self.conv(e.operand, e.type)}))"
         if isinstance(e, Compare):
-            return f"({self.conv(e.left, e.optype)} {e.op} {self.conv(e.right, e.optype)})"
+            with self.hints(True):  # a comparison is where a byte-sized sum pays
+                return f"({self.conv(e.left, e.optype)} {e.op} {self.conv(e.right, e.optype)})"
         if isinstance(e, BoolOp):
             op = " && " if e.op == "and" else " || "
             return "(" + op.join(self.expr(v) for v in e.values) + ")"
@@ -525,6 +524,14 @@ class CppRenderer:
         code = self.into(e, t) if t is not None else self.expr(e)
         return code[1:-1] if code.startswith("(") and _balanced_outer(code) else code
 
+    @contextmanager
+    def hints(self, on: bool) -> Iterator[None]:
+        saved, self.byte_hints = self.byte_hints, on
+        try:
+            yield
+        finally:
+            self.byte_hints = saved
+
     def into(self, e: Expr, t: IntType) -> str:
         """e's value stored into a variable (or passed to a parameter, or returned) of type t:
         C converts it to t there (modulo 2**bits, as a cast does), so a cast to t is not
@@ -534,6 +541,14 @@ class CppRenderer:
         e = _widened(e, t.bits)
         if isinstance(e, BinOp) and self.ranges.fits(self.ranges.exact(e), t):
             return self.binop(e, byte_hint=False)  # the store says it is a byte
+        if (isinstance(e, Cond) and e.type.bits >= t.bits and not isinstance(e.type, ColorType)
+                and self.turn(e) is None):
+            # Each branch is stored: x + 1 >= 3 ? x + 1 - 3 : x + 1 needs no casts in them.
+            with self.ranges.assuming(e.test, True):
+                body = self.into(e.body, t)
+            with self.ranges.assuming(e.test, False):
+                orelse = self.into(e.orelse, t)
+            return f"({self.expr(e.test)} ? {body} : {orelse})"
         code = _unwrapped(self.conv(e, t), t.bits)
         if code.startswith(("(1U * ", "(1UL * ")):
             # Arithmetic that wraps on purpose: the cast says so.

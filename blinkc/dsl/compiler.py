@@ -22,6 +22,7 @@ from ..ir.nodes import (
     U16,
     U32,
     Assign,
+    BinOp,
     Break,
     Call,
     Const,
@@ -1044,7 +1045,9 @@ class FunctionCompiler:
             return Call("send_code", (Const(code + offset, U8, name=f"message:{mname}"
                                             + (f"+{offset}" if offset else "")), face), None)
         base = Const(code - lo, I16, name=f"message:{mname}" + (f"-{lo}" if lo else ""))
-        return Call("send_code", (convert(binop("+", base, clamped), U8), face), None)
+        # (Not folded when the base is 0: the sum says which message the code is.)
+        total = binop("+", base, clamped) if base.value else BinOp("+", base, clamped, I16)
+        return Call("send_code", (convert(total, U8), face), None)
 
     def timer_method(self, n: ast.Call, k: int, name: str, method: str) -> Call:
         args = [self.expr(a) for a in n.args]

@@ -170,9 +170,9 @@ static bool value_crowded(void) {
 // [beacon.py:24]
 static void press(void) {
     uint8_t f = 0;
-    level = (((uint8_t)(level + 1) >= 4) ? (uint8_t)((uint8_t)(level + 1) - 4) : (uint8_t)(level + 1));  // beacon.py:25
+    level = (((uint8_t)(level + 1) >= 4) ? ((uint8_t)(level + 1) - 4) : (level + 1));  // beacon.py:25
     for (f = 0; f < 6; f++) {  // beacon.py:26
-        send_code((level > 0) ? level : 1, f);  // beacon.py:27
+        send_code((MSG_PULSE - 1) + ((level > 0) ? level : 1), f);  // beacon.py:27
     }
 }
 
@@ -181,7 +181,7 @@ static void pulsed(uint8_t face, uint8_t strength) {
     hops = blinkc_at_least<int8_t>((hops - strength), -3);  // beacon.py:32
     timer_start(TIMER_GLOW, 250 * strength);  // beacon.py:33
     if (strength > 1) {  // beacon.py:34
-        send_code(strength - 1, opposite(face));  // beacon.py:35
+        send_code((MSG_PULSE - 1) + (uint8_t)(strength - 1), opposite(face));  // beacon.py:35
     }
 }
 

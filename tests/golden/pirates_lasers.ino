@@ -195,7 +195,7 @@ static void cycle_kind(void) {
     if (sunk) {  // pirates_lasers.py:109
         return;  // pirates_lasers.py:110
     }
-    kind = (((uint8_t)(kind + 1) >= 3) ? (uint8_t)((uint8_t)(kind + 1) - 3) : (uint8_t)(kind + 1));  // pirates_lasers.py:111
+    kind = (((uint8_t)(kind + 1) >= 3) ? ((uint8_t)(kind + 1) - 3) : (kind + 1));  // pirates_lasers.py:111
     hp = FULL_HP;  // pirates_lasers.py:112
     water = 0;  // pirates_lasers.py:113
 }
