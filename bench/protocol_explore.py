@@ -7,7 +7,7 @@ For 2 and 3 tiles: every connected shape (up to a turn of the whole cluster), ev
 rotation of every tile, under every clock condition, each with the scripted schedules
 and --random seeded ones. For 4 tiles: the first --four configurations of each clock
 condition. Prints what was explored and checked and every violation (exit 1), shrunk,
-with the command that replays it (docs/protocol.md, blinkc/explore.py).
+with the command that replays it (docs/protocol.md, blinkc/explore/).
 """
 
 from __future__ import annotations

@@ -41,9 +41,11 @@ def _percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def run(condition: str, ships: int, jobs: int, seed: int, backend: str, moves: bool) -> dict:
-    chunks = [(condition, range(i, min(i + 50, ships)), seed, backend, moves)
-              for i in range(0, ships, 50)]
+def run(condition: str, ships: int, jobs: int, seed: int, backend: str, moves: bool,
+        first: int = 0) -> dict:
+    end = first + ships
+    chunks = [(condition, range(i, min(i + 50, end)), seed, backend, moves)
+              for i in range(first, end, 50)]
     totals = {"ships": 0, "tiles": 0, "actions": 0, "lost": 0, "duplicated": 0, "other": 0,
               "stalled": 0, "sim_s": 0.0}
     latencies: list[float] = []
@@ -73,17 +75,22 @@ def main() -> int:
                     help="run only these conditions (repeatable; default: all)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--first", type=int, default=0,
+                    help="number of the first ship (ship i is the same in every run: a long "
+                         "soak can be run in parts, e.g. --first 2000 --ships 8000)")
     ap.add_argument("--backend", choices=["native", "python"], default="native")
     ap.add_argument("--moves", action="store_true",
                     help="turns start, more often than not, by splitting the ship and joining it again")
     args = ap.parse_args()
     print(f"protocol soak: {args.ships:,} random P&L ships of 3-30 tiles per condition, "
-          f"{args.backend} backend, seed {args.seed}" + (", with rearrangements" if args.moves else ""))
+          f"{args.backend} backend, seed {args.seed}"
+          + (f", ships {args.first:,}..{args.first + args.ships - 1:,}" if args.first else "")
+          + (", with rearrangements" if args.moves else ""))
     print(f"{'condition':32} {'ships':>6} {'tiles':>7} {'actions':>7} {'lost':>5} {'dup':>4} "
           f"{'stall':>5} {'other':>5}  press->idle ms p50/p90/p99/max   wall")
     bad = 0
     for condition in args.condition or list(CONDITIONS):
-        t = run(condition, args.ships, args.jobs, args.seed, args.backend, args.moves)
+        t = run(condition, args.ships, args.jobs, args.seed, args.backend, args.moves, args.first)
         lat = t["latency"]
         print(f"{condition:32} {t['ships']:>6,} {t['tiles']:>7,} {t['actions']:>7,} {t['lost']:>5} "
               f"{t['duplicated']:>4} {t['stalled']:>5} {t['other']:>5}  "

@@ -22,7 +22,8 @@ from .ir.nodes import Program
 from .world import Faults, Trace
 from .world.emulation import EmulationOptions, emulate
 from .world.geometry import DIRECTIONS
-from .world.layout import Layout, parse_layout
+from .world.layout import Layout
+from .world.layout_file import parse_layout
 from .world.scenario import Scenario
 
 

@@ -14,6 +14,7 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
+from . import native  # noqa: F401  (registers the native world engine for make_world)
 from .dsl.errors import GameErrors, did_you_mean
 from .dsl.loader import compile_game
 from .ir.nodes import Assign, Call, Name, Program, SrcLoc
@@ -47,7 +48,7 @@ def tile_class(path: str | Path, backend: str = "python") -> type:
 
             _classes[key] = program_class(program)
         elif backend == "native":
-            from .backends.native_game import native_class
+            from .native.game import native_class
 
             _classes[key] = native_class(program, Path(path))
         else:

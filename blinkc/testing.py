@@ -26,7 +26,8 @@ from typing import Any
 
 from .games import game_resolver
 from .world import Faults, Trace, make_world
-from .world.layout import Layout, load_layout, parse_layout
+from .world.layout import Layout
+from .world.layout_file import load_layout, parse_layout
 
 #: A person's click: the button is down this long.
 CLICK_MS = 80

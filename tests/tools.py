@@ -18,6 +18,7 @@ _HINTS = {
     "avr-objcopy": "avr-objcopy: apt-get install binutils-avr",
     "avr-size": "avr-size: apt-get install binutils-avr",
     "avrdude": "avrdude: apt-get install avrdude",
+    "chromium": "chromium (the browser simulator's tests drive it): apt-get install chromium",
 }
 
 

@@ -20,7 +20,6 @@ from pathlib import Path
 import jinja2
 
 from .. import __version__
-from ..dsl.types import COLOR, ColorType
 from ..ir.nodes import (
     BOOL,
     I16,
@@ -53,10 +52,11 @@ from ..ir.nodes import (
     Stmt,
     UnOp,
 )
-from ..ir.walk import walk_stmts
+from ..ir.ranges import Ranges, repeatable
+from ..ir.types import COLOR, ColorType
+from ..ir.walk import global_names, walk_stmts
 from ..runtime.color import NAMED as NAMED_COLOURS
 from ..runtime.color import channels
-from .ranges import Ranges, repeatable
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
@@ -614,7 +614,7 @@ class CppRenderer:
         uses = {c.func for f in p.functions for c in walk_stmts(f.body) if isinstance(c, Call)}
         # Rendering the functions tells which helpers they need (the face turns, division).
         functions = [self.function(f, f.name not in firmware) for f in p.functions]
-        used = {n for f in p.functions for n in _globals_read(f.body)}
+        used = {n for f in p.functions for n in global_names(f.body)}
         return {
             "name": p.name, "source": p.source, "version": __version__,
             **self.declarations(),
@@ -865,16 +865,6 @@ def _lines(origins: list[str]) -> str:
 def _upper_snake(name: str) -> str:
     """BeamFlash, beam_flash, Beam -> BEAM_FLASH, BEAM_FLASH, BEAM."""
     return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).upper()
-
-
-def _globals_read(body: tuple[Stmt, ...]) -> set[str]:
-    out = set()
-    for n in walk_stmts(body):
-        if isinstance(n, Name) and n.scope == "global":
-            out.add(n.name)
-        elif isinstance(n, Index):
-            out.add(n.array)
-    return out
 
 
 def _reachable(p: Program, roots: tuple[str, ...]) -> set[str]:

@@ -38,8 +38,8 @@ from ..ir.nodes import (
     Stmt,
     UnOp,
 )
+from ..ir.ranges import Ranges
 from ..runtime.arith import c_div, c_mod
-from .ranges import Ranges
 
 
 def _wrap(code: str, t: IntType) -> str:

@@ -5,21 +5,14 @@ from __future__ import annotations
 import click
 
 from ..dsl.loader import lower_game
+from ..dsl.wire import describe as describe_wire
 from ..ir.nodes import Program
 from . import main
 
 
 def describe(program: Program) -> str:
     """What blinkc decided: the face-value bits, message codes, RAM, functions."""
-    lines = ["Face value (6 bits, sent continuously on every face):"]
-    for name, shift, bits, what in program.value_layout:
-        span = f"bit {shift}" if bits == 1 else f"bits {shift}-{shift + bits - 1}"
-        lines.append(f"  {span:<10} {name:<14} {what}")
-    used = sum(bits for _, _, bits, _ in program.value_layout)
-    lines.append(f"  {used} of 6 bits used")
-    if program.codes:
-        lines.append("Message codes:")
-        lines += [f"  {code:>2}  {name}" for code, name in program.codes]
+    lines = describe_wire(program.value_layout, program.codes)
     lines.append("State fields:")
     for g in program.state_fields:
         lo, hi = g.range or (g.type.min, g.type.max)

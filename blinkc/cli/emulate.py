@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import signal
 import sys
-from collections.abc import Callable, Sequence
-from contextlib import ExitStack
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import IO, Any
 
@@ -16,9 +18,11 @@ from ..render.png import save_png
 from ..render.terminal import show, use_color
 from ..user_files import FileRefused, check_writable, is_picture, is_trace
 from ..world import Trace, World, WorldError, emulation
-from ..world.emulation import Emulation, EmulationOptions, FaultsError, parse_faults
-from ..world.layout import Layout, Resolver, load_layout, resolve_program
-from ..world.scenario import Scenario, Step, load_scenario
+from ..world.emulation import Emulation, EmulationOptions, FaultsError, Interrupted, parse_faults
+from ..world.layout import Layout, Resolver, resolve_program
+from ..world.layout_file import load_layout
+from ..world.scenario import Scenario, Step
+from ..world.scenario_file import load_scenario
 from ..world.syntax import SourceError, format_value, parse_duration
 from . import main
 
@@ -97,8 +101,39 @@ def emulate(source: str, layout_opt: str | None, backend: str, world_engine: str
 
     Without --json, each tile's final state is printed, one line per tile.
     The formats of LAYOUT and SCENARIO are described in docs/layouts.md and
-    docs/scenarios.md.
+    docs/scenarios.md. A tile whose setup() or loop() never returns stops the
+    run with an error (see docs/emulator.md); Ctrl-C stops it with status 130.
     """
+    with _ctrl_c_stops():
+        _emulate(source, layout_opt, backend, world_engine, script_file, time_ms, seed, faults,
+                 render, render_steps, png_file, as_json, trace_file, force, color)
+
+
+@contextmanager
+def _ctrl_c_stops() -> Iterator[None]:
+    """Ctrl-C (SIGINT) ends the command with a message and status 130, never a traceback;
+    also when we were started with SIGINT ignored (in the background by a script)."""
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler) if main_thread else None
+    try:
+        yield
+    except KeyboardInterrupt as e:
+        if main_thread:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C cannot cut this short
+        where = f" at t = {_secs(e.at_ms)}" if isinstance(e, Interrupted) else ""
+        click.echo(f"\nInterrupted (Ctrl-C){where}: the run was stopped.", err=True)
+        if isinstance(e, Interrupted) and e.stuck:
+            click.echo(f"  {e.stuck.splitlines()[0]}", err=True)
+        sys.exit(130)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+
+
+def _emulate(source: str, layout_opt: str | None, backend: str, world_engine: str,
+             script_file: str | None, time_ms: float | None, seed: int, faults: Any, render: bool,
+             render_steps: bool, png_file: str | None, as_json: bool, trace_file: str | None,
+             force: bool, color: bool | None) -> None:
     layout_file, resolver = _source(source, layout_opt, backend)
     # Before the run: a refusal should not come after minutes of emulation.
     _may_write(trace_file, is_trace, "the trace", force)
@@ -147,7 +182,7 @@ def _source(source: str, layout_opt: str | None, backend: str) -> tuple[str, Res
             raise click.UsageError(f"running {source} needs a cluster: add --layout FILE "
                                    "(see docs/layouts.md)")
         if source.endswith(".ino"):
-            from ..native import sketch_resolver
+            from ..sketches import sketch_resolver
 
             return layout_opt, sketch_resolver(source)
         return layout_opt, game_resolver(source, backend)

@@ -17,13 +17,12 @@ from ..flash import errors
 from ..flash.avrdude import AvrdudeBackend
 from ..flash.console import RichProgress, WorkshopPrinter, tally_text
 from ..flash.flasher import (
+    FlashResult,
     ProgrammerSpec,
-    Tally,
     flash_image,
     open_programmer,
     parse_programmer,
     read_flash_all,
-    workshop,
 )
 from ..flash.hexfile import Image, check_image, load_image
 from ..flash.isp import IspProgrammer, Timeouts
@@ -31,6 +30,7 @@ from ..flash.outputs import check_output, write_dump
 from ..flash.ports import all_ports, guess_programmer
 from ..flash.source import Source, layout_for, resolve
 from ..flash.targets import PARTS, Part, get_part
+from ..flash.workshop import ClipStation, PromptStation, Station, Tally, workshop
 from . import main
 
 PROGRAMMER_HELP = ("arduinoisp (19200 baud), stk500v1, stk500v2 (115200; Pololu and other "
@@ -137,7 +137,7 @@ def flash_cmd(source: Path, port: str | None, programmer: str | None, baud: int 
             err.print(f"Connecting to {prog.transport.description}...", highlight=False)
             err.print(prog.connect(), highlight=False)
             if repeat:
-                _workshop(out, err, prog, src.image, the_part, efuse, count)
+                _isp_workshop(out, err, prog, src.image, the_part, efuse, count)
             else:
                 _flash_once(out, err, prog, src.image, the_part, efuse, verify_only)
         finally:
@@ -152,8 +152,7 @@ def _describe_image(image: Image) -> str:
 
 def _dry_run(out: Console, src: Source, part: Part, spec: ProgrammerSpec, port: str | None,
              baud: int | None, efuse: int | None, verify_only: bool, repeat: bool) -> None:
-    blank = b"\xff" * part.page_size
-    pages = [a for a, d in src.image.pages(part.page_size) if d != blank]
+    pages = src.image.pages_to_write(part.page_size)
     out.print(f"Image: {src.hex_path}: {_describe_image(src.image)}; fits the {part.desc} "
               f"({part.flash_size // 1024} KB).", highlight=False)
     if spec.avrdude:
@@ -202,16 +201,23 @@ def _flash_once(out: Console, err: Console, prog: IspProgrammer, image: Image, p
                                              verify_only), highlight=False)
 
 
-def _workshop(out: Console, err: Console, prog: IspProgrammer, image: Image, part: Part,
-              efuse: int | None, count: int | None) -> None:
+def _isp_workshop(out: Console, err: Console, prog: IspProgrammer, image: Image, part: Part,
+                  efuse: int | None, count: int | None) -> None:
+    printer = WorkshopPrinter(err)
+    with RichProgress(err) as progress:
+        _workshop(out, err, ClipStation(prog, part, printer), printer, count,
+                  lambda: flash_image(prog, image, part, efuse=efuse, progress=progress))
+
+
+def _workshop(out: Console, err: Console, station: Station, printer: WorkshopPrinter,
+              count: int | None, flash_tile: Callable[[], FlashResult | None]) -> None:
+    """Run the workshop; whatever ends it (Ctrl-C, a dead programmer), say how far it got."""
     tally = Tally()
     try:
-        with RichProgress(err) as progress:
-            workshop(prog, image, part, efuse=efuse, events=WorkshopPrinter(err), tally=tally,
-                     count=count, progress=progress)
-    except KeyboardInterrupt:
+        workshop(flash_tile, station, printer, tally, count=count)
+    except (KeyboardInterrupt, click.Abort):
         err.print("\nStopped.")
-    finally:            # also when the programmer itself fails: say how far we got
+    finally:
         out.print(f"Workshop: {tally_text(tally)}.", highlight=False)
         for line in tally.failures:
             out.print(f"  {line}", highlight=False)
@@ -243,41 +249,12 @@ def _flash_with_avrdude(out: Console, err: Console, src: Source, part: Part,
 def _avrdude_workshop(err: Console, out: Console, one: Callable[[], None],
                       count: int | None) -> None:
     """avrdude cannot poll for a tile cheaply, so the person presses Enter."""
-    tally = Tally()
-    try:
-        while count is None or tally.total < count:
-            tile = tally.total + 1
-            answer = click.prompt(f"Tile {tile}: put it on the programmer and press Enter "
-                                  "(q to finish)", default="", show_default=False)
-            if answer.strip().lower() in ("q", "quit"):
-                break
-            try:
-                one()
-            except (errors.NoTargetError, errors.WrongChipError) as e:
-                # Nothing (or not a Blink) on the clip: not a tile that failed.
-                err.print(f"[yellow]{e.what}[/] {e.fix or ''}", highlight=False)
-                continue
-            except errors.VerifyError as e:
-                tally.failed += 1
-                tally.failures.append(f"tile {tile}: {e.what}")
-                err.print(f"[bold red]Tile {tile}: FAILED[/] - {e.what}", highlight=False)
-            except errors.FlashError as e:
-                # avrdude or the link gave up with this tile on the clip: it failed,
-                # and the workshop ends with this error (after the summary).
-                tally.failed += 1
-                tally.failures.append(f"tile {tile}: {e.what}")
-                raise
-            else:
-                tally.ok += 1
-            err.print(tally_text(tally))
-    except (KeyboardInterrupt, click.Abort):
-        err.print("\nStopped.")
-    finally:
-        out.print(f"Workshop: {tally_text(tally)}.", highlight=False)
-        for line in tally.failures:
-            out.print(f"  {line}", highlight=False)
-    if tally.failed:
-        sys.exit(1)
+    def ask(tile: int) -> bool:
+        answer = click.prompt(f"Tile {tile}: put it on the programmer and press Enter "
+                              "(q to finish)", default="", show_default=False)
+        return answer.strip().lower() not in ("q", "quit")
+
+    _workshop(out, err, PromptStation(ask), WorkshopPrinter(err, polling=False), count, one)
 
 
 # -- blinkc read -----------------------------------------------------------------

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..ir.builtins import BLINKLIB
 from ..ir.nodes import (
     BOOL,
     I16,
@@ -51,6 +52,7 @@ from ..runtime.color import makeColorRGB as _rgb
 from ..runtime.color import rgb5 as _rgb5
 from ..runtime.mathfns import sin8_C as _sin8
 from .errors import DslError, did_you_mean
+from .game import Enum, EnumMember, FieldDecl
 from .types import (
     COLOR,
     TYPE_NAMES,
@@ -74,43 +76,6 @@ class ColorConst(int):
 
 #: What `FunctionCompiler.kind_of` says of a value that is certainly a number, not a kind.
 NUMBER = "number"
-
-
-@dataclass(frozen=True)
-class Builtin:
-    """A blinklib (runtime) function callable from IR."""
-
-    params: tuple[IntType, ...]
-    ret: IntType | None
-    pure: bool = True
-    is_bool: bool = False
-
-
-#: The blinklib API the IR may call, with the types the SDK gives them.
-BLINKLIB: dict[str, Builtin] = {
-    "millis": Builtin((), U32),
-    "getLastValueReceivedOnFace": Builtin((U8,), U8),
-    "isValueReceivedOnFaceExpired": Builtin((U8,), BOOL, is_bool=True),
-    "isAlone": Builtin((), BOOL, is_bool=True),
-    "setValueSentOnFace": Builtin((U8, U8), None, pure=False),
-    "setColor": Builtin((COLOR,), None, pure=False),
-    "setColorOnFace": Builtin((COLOR, U8), None, pure=False),
-    "random": Builtin((U16,), U16, pure=False),
-    "randomize": Builtin((), None, pure=False),
-    "randomWord": Builtin((), U16, pure=False),
-    "makeColorRGB": Builtin((U8, U8, U8), COLOR),
-    "makeColorHSB": Builtin((U8, U8, U8), COLOR),
-    "dim": Builtin((COLOR, U8), COLOR),
-    "lighten": Builtin((COLOR, U8), COLOR),
-    "sin8_C": Builtin((U8,), U8),
-    "buttonSingleClicked": Builtin((), BOOL, pure=False, is_bool=True),
-    "buttonDoubleClicked": Builtin((), BOOL, pure=False, is_bool=True),
-    "buttonMultiClicked": Builtin((), BOOL, pure=False, is_bool=True),
-    "buttonLongPressed": Builtin((), BOOL, pure=False, is_bool=True),
-    "getSerialNumberByte": Builtin((U8,), U8),
-    # blinkc's own (not the SDK's): spend about a display frame, so this pass transmits a frame late.
-    "blinkc_skip_frame": Builtin((), None, pure=False),
-}
 
 
 @dataclass(frozen=True)
@@ -522,7 +487,6 @@ class FunctionCompiler:
         """What an expression is, as far as its words show: a kinds `Enum` (one of its
         members), NUMBER (certainly not a kind: literals, number fields, arithmetic), or None
         (cannot tell: a call, a local assigned different things)."""
-        from .game import Enum, EnumMember  # local import: game imports this module's users
 
         if isinstance(n, ast.Constant):
             return NUMBER if isinstance(n.value, int) else None
@@ -754,7 +718,6 @@ class FunctionCompiler:
     def suggest_name(self, ident: str) -> str:
         """The hint for an unknown name: the closest local, parameter or module name (a field
         is read through the tile), or the usual advice."""
-        from .game import FieldDecl  # local import: game imports this module's users
 
         fields = {k for k, v in self.pyglobals.items() if isinstance(v, FieldDecl)}
         names = [*self.locals, *self.param_types, *(k for k in self.pyglobals
@@ -766,7 +729,6 @@ class FunctionCompiler:
     def python_value(self, n: ast.AST, v: Any, ident: str | None = None) -> Expr | _Symbol:
         """A module-level Python value used in a body: constants become IR constants (named
         after the module's name for them, `ident`, so generated code can say it)."""
-        from .game import EnumMember  # local import: game imports this module's users
 
         name = f"const:{ident}" if ident is not None else None
         if isinstance(v, ColorConst):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..ir.nodes import (
     BOOL,
     I16,
@@ -24,15 +22,8 @@ from ..ir.nodes import (
     Name,
     UnOp,
 )
+from ..ir.types import COLOR, ColorType
 from ..runtime.arith import c_div, c_mod, common_type, promote
-
-
-@dataclass(frozen=True)
-class ColorType(IntType):
-    """A colour value (16 bits); only made, dimmed and shown, never computed with."""
-
-
-COLOR = ColorType(16, False)
 
 TYPE_NAMES: dict[str, IntType] = {
     "u8": U8, "u16": U16, "u32": U32, "i16": I16, "i32": I32, "bool": BOOL,

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..world.geometry import DIRECTIONS, Pos
-from ..world.layout import clock_settings, load_layout
-from ..world.scenario import load_scenario
+from ..world.layout import clock_settings
+from ..world.layout_file import load_layout
+from ..world.scenario_file import load_scenario
 
 #: Quiet time after the adversary's last step: long enough for the grace and a flood.
 QUIET_MS = 12_000

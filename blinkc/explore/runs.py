@@ -10,8 +10,8 @@ from ..dsl.loader import compile_game
 from ..ir.nodes import Program
 from ..user_files import EXPLORE_MARK, FileRefused, check_writable, is_counterexample
 from ..world import Faults, make_world
-from ..world.layout import parse_layout
-from ..world.scenario import parse_scenario
+from ..world.layout_file import parse_layout
+from ..world.scenario_file import parse_scenario
 from .clusters import Run
 from .monitor import Monitor
 

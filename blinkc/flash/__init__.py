@@ -1,8 +1,9 @@
 """Flashing Blinks: Intel HEX in, pages out, verified, over ISP.
 
 Layers, bottom up: `transport` (pyserial), `stk500v1` / `stk500v2` (the
-protocols, one class each), `flasher` (erase, write, verify, efuse; the
-workshop loop), `avrdude` (USB programmers through avrdude). `targets` holds
+protocols, one class each), `flasher` (erase, write, verify, efuse),
+`workshop` (tile after tile, for any programmer), `avrdude` (USB programmers
+through avrdude), `source` (what to flash: a .hex, or a game built first). `targets` holds
 the parts and the Blink flash map, `hexfile` the strict reader and the image
 checks, `outputs` the files blinkc may write, `errors` the messages people see.
 """
@@ -17,7 +18,6 @@ from .flasher import (
     open_programmer,
     parse_programmer,
     read_flash_all,
-    workshop,
 )
 from .hexfile import (
     Image,
@@ -28,10 +28,30 @@ from .hexfile import (
     synthetic_image,
 )
 from .targets import ATMEGA168PB, ATMEGA328PB, BLINKS, PARTS, Part, get_part
+from .workshop import ClipStation, PromptStation, Tally, workshop
 
 __all__ = [
-    "ATMEGA168PB", "ATMEGA328PB", "BLINKS", "PARTS", "FlashError", "FlashResult", "Image",
-    "Part", "ProgrammerSpec", "check_image", "flash_image", "get_part", "load_image",
-    "open_programmer", "parse_hex", "parse_programmer", "read_flash_all",
-    "synthetic_blinks_image", "synthetic_image", "workshop",
+    "ATMEGA168PB",
+    "ATMEGA328PB",
+    "BLINKS",
+    "PARTS",
+    "ClipStation",
+    "FlashError",
+    "FlashResult",
+    "Image",
+    "Part",
+    "ProgrammerSpec",
+    "PromptStation",
+    "Tally",
+    "check_image",
+    "flash_image",
+    "get_part",
+    "load_image",
+    "open_programmer",
+    "parse_hex",
+    "parse_programmer",
+    "read_flash_all",
+    "synthetic_blinks_image",
+    "synthetic_image",
+    "workshop",
 ]

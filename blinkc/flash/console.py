@@ -16,7 +16,8 @@ from rich.progress import (
 from rich.text import Text
 
 from .errors import DisconnectedError, FlashError, NoResponseError, ProtocolError, WrongChipError
-from .flasher import FlashResult, Tally
+from .flasher import FlashResult
+from .workshop import Tally
 
 
 class _SizedOnly:
@@ -100,17 +101,19 @@ LINK_ERRORS = (NoResponseError, DisconnectedError, ProtocolError)
 class WorkshopPrinter:
     """Workshop-mode messages: what to do next, and the running count."""
 
-    def __init__(self, console: Console) -> None:
+    def __init__(self, console: Console, polling: bool = True) -> None:
         self.console = console
+        self.polling = polling   # False: the person is asked instead (the prompt says it)
 
     def waiting(self, tile: int) -> None:
-        self.console.print(f"[bold]Tile {tile}:[/] waiting for a tile on the programmer "
-                           "(Ctrl-C to finish)...")
+        if self.polling:
+            self.console.print(f"[bold]Tile {tile}:[/] waiting for a tile on the programmer "
+                               "(Ctrl-C to finish)...")
 
     def flashing(self, tile: int) -> None:
         self.console.print(f"[bold]Tile {tile}:[/] found it, flashing...")
 
-    def done(self, tile: int, result: FlashResult, tally: Tally) -> None:
+    def done(self, tile: int, result: FlashResult | None, tally: Tally) -> None:
         self.console.print(f"[bold green]Tile {tile}: done[/] - {tally_text(tally)}")
 
     def failed(self, tile: int, error: FlashError, tally: Tally) -> None:
@@ -125,6 +128,10 @@ class WorkshopPrinter:
     def wrong_chip(self, error: WrongChipError) -> None:
         self.console.print(f"[yellow]{error.what}[/] Not flashing it; waiting for a Blink.",
                            highlight=False)
+
+    def nothing_flashed(self, tile: int, error: FlashError) -> None:
+        # Nothing (or not a Blink) on the clip: not a tile that failed.
+        self.console.print(f"[yellow]{error.what}[/] {error.fix or ''}", highlight=False)
 
     def remove(self, tile: int) -> None:
         self.console.print("Take the tile off; put the next one on.")

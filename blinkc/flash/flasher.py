@@ -11,8 +11,7 @@ The policy lives here, whatever the protocol:
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
 
 from .errors import (
@@ -143,8 +142,7 @@ def write_image(prog: IspProgrammer, image: Image, part: Part, progress: Progres
     """Erase, then write every page that holds something other than 0xFF."""
     progress.phase("Erasing")
     prog.chip_erase()
-    blank = b"\xff" * part.page_size
-    pages = [(a, d) for a, d in image.pages(part.page_size) if d != blank]
+    pages = image.pages_to_write(part.page_size)
     progress.phase("Writing", len(pages) * part.page_size, len(pages))
     for addr, data in pages:
         prog.write_page(addr, data)
@@ -347,32 +345,7 @@ def _leave_quietly(prog: IspProgrammer) -> None:
         pass
 
 
-# -- workshop mode: tile after tile --------------------------------------------
-
-@dataclass
-class Tally:
-    ok: int = 0
-    failed: int = 0
-    failures: list[str] = field(default_factory=list)
-
-    @property
-    def total(self) -> int:
-        return self.ok + self.failed
-
-
-class WorkshopEvents(Protocol):
-    def waiting(self, tile: int) -> None: ...
-
-    def flashing(self, tile: int) -> None: ...
-
-    def done(self, tile: int, result: FlashResult, tally: Tally) -> None: ...
-
-    def failed(self, tile: int, error: FlashError, tally: Tally) -> None: ...
-
-    def wrong_chip(self, error: WrongChipError) -> None: ...
-
-    def remove(self, tile: int) -> None: ...
-
+# -- what is on the clip ---------------------------------------------------------
 
 def probe(prog: IspProgrammer) -> bytes | None:
     """The signature of whatever is on the clip, or None if nothing answers."""
@@ -385,63 +358,3 @@ def probe(prog: IspProgrammer) -> bytes | None:
     finally:
         _leave_quietly(prog)
     return None if signature_is_blank(sig) else sig
-
-
-def wait_for_tile(prog: IspProgrammer, part: Part, poll: float,
-                  on_wrong: Callable[[WrongChipError], None]) -> None:
-    reported = False
-    while True:
-        sig = probe(prog)
-        if sig == part.signature:
-            return
-        if sig is not None and not reported:
-            try:
-                validate_signature(sig, part)
-            except WrongChipError as e:
-                on_wrong(e)
-            reported = True
-        elif sig is None:
-            reported = False
-        prog.transport.sleep(poll)
-
-
-def wait_for_removal(prog: IspProgrammer, poll: float) -> None:
-    while probe(prog) is not None:
-        prog.transport.sleep(poll)
-
-
-def workshop(prog: IspProgrammer, image: Image, part: Part, *, efuse: int | None,
-             events: WorkshopEvents, tally: Tally, count: int | None = None,
-             poll: float = 0.3, progress: Progress | None = None) -> Tally:
-    """Flash tile after tile on a connected programmer until `count` tiles (or Ctrl-C).
-
-    A tile that fails is counted and reported, and the workshop goes on; only a
-    broken link to the programmer ends it (that error propagates, after the tile
-    that was on the clip has been counted as failed).
-    """
-    while count is None or tally.total < count:
-        tile = tally.total + 1
-        events.waiting(tile)
-        wait_for_tile(prog, part, poll, events.wrong_chip)
-        events.flashing(tile)
-        try:
-            result = flash_image(prog, image, part, efuse=efuse, progress=progress)
-        except (NoTargetError, WrongChipError, VerifyError) as e:
-            tally.failed += 1
-            tally.failures.append(f"tile {tile}: {e.what}")
-            events.failed(tile, e, tally)
-        except (NoResponseError, DisconnectedError, ProtocolError) as e:
-            # The link broke with this tile on the clip, maybe half written: it failed,
-            # and without a programmer the workshop cannot go on.
-            tally.failed += 1
-            tally.failures.append(f"tile {tile}: {e.what}")
-            events.failed(tile, e, tally)
-            raise
-        else:
-            tally.ok += 1
-            events.done(tile, result, tally)
-        if count is not None and tally.total >= count:
-            break
-        events.remove(tile)
-        wait_for_removal(prog, poll)
-    return tally

@@ -88,6 +88,12 @@ class Image:
             total += max(0, hi - lo)
         return total
 
+    def pages_to_write(self, page_size: int) -> list[tuple[int, bytes]]:
+        """The pages a flash writes: those holding a byte other than 0xFF (an erase leaves
+        0xFF everywhere, so a blank page needs no write)."""
+        blank = b"\xff" * page_size
+        return [(a, d) for a, d in self.pages(page_size) if d != blank]
+
     def pages(self, page_size: int) -> list[tuple[int, bytes]]:
         """Page-aligned pages that hold any defined byte, padded with 0xFF."""
         touched = sorted({a // page_size

@@ -1,6 +1,6 @@
 """The parts we can flash, and where things live on a Blink.
 
-Numbers come from the platform facts page (docs/blinks-platform.md) and
+Numbers come from the platform facts page (docs/platform.md) and
 avrdude.conf; tests pin them. To add a part, add one `Part` to `PARTS`.
 """
 
@@ -86,7 +86,7 @@ class Part:
 
 @dataclass(frozen=True)
 class BlinksLayout:
-    """The flash map of a Blink (facts page, "Memory and flash")."""
+    """The flash map of a Blink (docs/platform.md, "Flash and RAM")."""
 
     active_game: range = range(0x0000, 0x1700)
     builtin_game: range = range(0x1700, 0x2E00)

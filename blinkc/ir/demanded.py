@@ -23,7 +23,6 @@ changes, so chains of locals narrow together.
 
 from __future__ import annotations
 
-from ..dsl.types import ColorType
 from .nodes import (
     BOOL,
     Assign,
@@ -47,6 +46,7 @@ from .nodes import (
     Stmt,
     UnOp,
 )
+from .types import ColorType
 from .walk import walk_stmts
 
 #: Operations whose result's low byte depends only on the operands' low bytes.

@@ -21,21 +21,44 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..runtime.arith import I16, I32, U8, U16, U32, IntType
+from .types import BOOL, BoolType
 
 __all__ = [
-    "BOOL", "I16", "I32", "U8", "U16", "U32", "Assign", "BinOp", "BoolOp", "Break", "Call",
-    "Cast", "Compare", "Cond", "Const", "Continue", "Expr", "ExprStmt", "For", "Function",
-    "GlobalVar", "If", "Index", "IntType", "Local", "Name", "Param", "Program", "Return",
-    "SrcLoc", "Stmt", "Symbol", "UnOp",
+    "BOOL",
+    "I16",
+    "I32",
+    "U8",
+    "U16",
+    "U32",
+    "Assign",
+    "BinOp",
+    "BoolOp",
+    "BoolType",
+    "Break",
+    "Call",
+    "Cast",
+    "Compare",
+    "Cond",
+    "Const",
+    "Continue",
+    "Expr",
+    "ExprStmt",
+    "For",
+    "Function",
+    "GlobalVar",
+    "If",
+    "Index",
+    "IntType",
+    "Local",
+    "Name",
+    "Param",
+    "Program",
+    "Return",
+    "SrcLoc",
+    "Stmt",
+    "Symbol",
+    "UnOp",
 ]
-
-@dataclass(frozen=True)
-class BoolType(IntType):
-    """Booleans: stored as uint8 0/1, but a type of their own (never equal to U8)."""
-
-
-BOOL = BoolType(8, False)
-
 
 @dataclass(frozen=True, slots=True)
 class SrcLoc:

@@ -26,8 +26,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..backends.ranges import Ranges, type_range
-from ..dsl.types import ColorType as _ColorType
 from .demanded import LOW_BYTE_OPS, low_byte_locals
 from .loop_bits import with_loop_bits
 from .nodes import (
@@ -56,6 +54,8 @@ from .nodes import (
     Stmt,
     UnOp,
 )
+from .ranges import Ranges, type_range
+from .types import ColorType as _ColorType
 from .walk import leaves
 
 

@@ -20,7 +20,9 @@ from .nodes import (
     If,
     Index,
     Local,
+    Name,
     Return,
+    SrcLoc,
     Stmt,
     UnOp,
 )
@@ -70,6 +72,33 @@ def walk_stmts(body: tuple[Stmt, ...] | list[Stmt]) -> Iterator[Stmt | Expr]:
             yield from walk_exprs(s.value)
         elif isinstance(s, ExprStmt):
             yield from walk_exprs(s.value)
+
+
+def calls_at(body: tuple[Stmt, ...]) -> list[tuple[SrcLoc, Call]]:
+    """Every call in a body, with the line of the statement it is in."""
+    out = []
+    loc = None
+    for node in walk_stmts(body):
+        loc = getattr(node, "loc", loc)
+        if isinstance(node, Call) and loc is not None:
+            out.append((loc, node))
+    return out
+
+
+def calls(body: tuple[Stmt, ...]) -> list[Call]:
+    """Every call in a body."""
+    return [n for n in walk_stmts(body) if isinstance(n, Call)]
+
+
+def global_names(body: tuple[Stmt, ...]) -> set[str]:
+    """The globals (variables and arrays) a body reads or writes."""
+    out = set()
+    for n in walk_stmts(body):
+        if isinstance(n, Name) and n.scope == "global":
+            out.add(n.name)
+        elif isinstance(n, Index):
+            out.add(n.array)
+    return out
 
 
 def leaves(body: tuple[Stmt, ...] | list[Stmt]) -> bool:

@@ -1,7 +1,7 @@
 /*
  * ArduinoTypes.h (blinkc): the integer type names Blinks sketches use.
  *
- * Written for blinkc from the documented platform facts; not the SDK's file.
+ * Written for blinkc from the documented platform facts (docs/platform.md); not the SDK's file.
  * On the tile (avr-gcc) `int` is 16-bit, so `word` is `unsigned int`. On the
  * host `int` is 32-bit, so `word` is spelled `uint16_t` to keep its width:
  * a value stored in a word wraps at 65536 on both.

@@ -3,16 +3,21 @@
     factory = load_sketch("Spinner/Spinner.ino")
     world.add_tile("a", factory(), pos=(0, 0))   # every call: a tile with its own globals
 
+Importing this package registers the native world engine (blinkc.world.make_world).
 See docs/native.md.
 """
 
+from ..world.factory import register_engine
 from .avr_check import AvrBuildError, avr_code_size, avr_compile_check, int16_warnings
 from .build import NativeBuildError, build_library, cache_dir
 from .loader import HostIntWarning, NativeSketch, load_sketch, load_sketch_text
 from .program import NativeAbiError, NativeProgram
-from .resolve import sketch_resolver
 from .sketch import Sketch, SketchError, looks_like_sketch, read_sketch, sketch_from_text
-from .toolchain import Diagnostic, ToolMissing
+from .toolchain import Diagnostic, ToolMissing, have
+from .world import NativeWorld
+
+# make_world(engine="auto" or "native") runs native tiles' clusters in the C++ event core.
+register_engine("native", NativeWorld, lambda: have("host"))
 
 __all__ = [
     "AvrBuildError",
@@ -22,6 +27,7 @@ __all__ = [
     "NativeBuildError",
     "NativeProgram",
     "NativeSketch",
+    "NativeWorld",
     "Sketch",
     "SketchError",
     "ToolMissing",
@@ -35,5 +41,4 @@ __all__ = [
     "looks_like_sketch",
     "read_sketch",
     "sketch_from_text",
-    "sketch_resolver",
 ]

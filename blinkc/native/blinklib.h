@@ -2,7 +2,7 @@
  * blinklib.h (blinkc): the Blinks blinklib API, declared by blinkc.
  *
  * Written for blinkc from the documented behaviour (docs/native.md and the
- * platform facts); it is not the SDK's header. One header serves two builds:
+ * platform facts, docs/platform.md); it is not the SDK's header. One header serves two builds:
  *
  *   - the host (g++): the emulator's native tiles; blinklib_host.cpp holds
  *     the implementation and BLINKC_HOST is defined;

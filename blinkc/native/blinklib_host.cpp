@@ -2,7 +2,7 @@
  * blinklib_host.cpp (blinkc): the blinklib API on the host, for native tiles.
  *
  * Written for blinkc from the documented behaviour (docs/native.md, the
- * platform facts and blinkc.runtime, whose numbers it matches bit for bit);
+ * platform facts (docs/platform.md) and blinkc.runtime, whose numbers it matches bit for bit);
  * it is not the SDK's code. The emulator (blinkc.world) plays the BIOS and
  * the physics: before each pass it writes the frozen millis(), the button
  * snapshot and the latched face values into `tile`, calls blinkc_tile_loop(),

@@ -36,7 +36,8 @@ class NativeSketch:
         return self.library.path
 
     def __call__(self) -> NativeProgram:
-        return NativeProgram(self.library.path, name=self.sketch.name)
+        return NativeProgram(self.library.path, name=self.sketch.name,
+                             source=str(self.sketch.path))
 
 
 def load_sketch(path: str | Path, *, check_int16: bool = True) -> NativeSketch:

@@ -5,6 +5,10 @@ object into the C state (one `struct.pack_into`), makes one ctypes call,
 and copies the outputs back (one `struct.unpack_from`). Datagrams are
 copied only when they change. The C side keeps what only the sketch can
 see (its globals, didValueOnFaceChange's memory, the pixel buffer).
+
+Every call into the sketch goes through the watchdog (guard.py): a call that
+does not return within its budget (`while (1);`) is stopped, raises
+`TileOverrun`, and the program cannot run again.
 """
 
 from __future__ import annotations
@@ -15,7 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from ..runtime.api import Blinklib
-from . import abi
+from ..world import watchdog
+from ..world.watchdog import TileOverrun
+from . import abi, guard
 from .library import close_library, load_private_copy
 
 
@@ -36,8 +42,13 @@ class NativeProgram:
     optional `quiet_until`, `display` and `state`.
     """
 
-    def __init__(self, library: str | Path, name: str = "") -> None:
+    #: For messages (blinkc.world.watchdog.program_label).
+    is_native_program = True
+
+    def __init__(self, library: str | Path, name: str = "", source: str | None = None) -> None:
         self.name = name or Path(library).stem
+        #: The sketch it was compiled from, for messages.
+        self.source = source
         lib = load_private_copy(Path(library))
         self._finalizer = weakref.finalize(self, close_library, lib._handle)
         self.lib = lib
@@ -67,23 +78,52 @@ class NativeProgram:
             self._display_fn = self._entry("blinkc_tile_display")
         if self._fields is not None:
             self.state = self._state
+        self._guard(guard.library())
+
+    def _guard(self, watchdog: guard.Guard | None) -> None:
+        """Call the entry points through the watchdog (or, without one, directly)."""
+        fns = {"setup": self._setup_fn, "loop": self._loop_fn,
+               "display": getattr(self, "_display_fn", None), "quiet_until": self._hook_quiet}
+        self._addrs = {what: ctypes.cast(fn, ctypes.c_void_p).value
+                       for what, fn in fns.items() if fn is not None}
+        self._names = {addr: what for what, addr in self._addrs.items()}
+        self._setup_addr, self._loop_addr = self._addrs["setup"], self._addrs["loop"]
+        self._display_addr = self._addrs.get("display")
+        self._quiet_addr = self._addrs.get("quiet_until")
+        if watchdog is not None:
+            self._call, self._call_u32 = watchdog.call, watchdog.call_u32
+        else:
+            by_addr = {self._addrs[what]: fn for what, fn in fns.items() if fn is not None}
+            self._call = lambda addr: by_addr[addr]() or 0
+            self._call_u32 = lambda addr: by_addr[addr]()
 
     # --- the TileProgram protocol ------------------------------------------
     def setup(self, api: Blinklib) -> None:
         ctypes.memmove(self._addr + _SERIAL_OFF, bytes(api.serial[:9]).ljust(9, b"\0"), 9)
-        self._run(api, self._setup_fn)
+        self._run(api, self._setup_fn, self._setup_addr)
 
     def loop(self, api: Blinklib) -> None:
-        self._run(api, self._loop_fn)
+        self._run(api, self._loop_fn, self._loop_addr)
 
-    def _run(self, api: Blinklib, fn: Any) -> None:
+    def _run(self, api: Blinklib, fn: Any, addr: int | None = None) -> None:
+        """One call with the world's inputs in and the outputs out: of an entry point (its
+        address given), under the watchdog; or of any callable `fn`."""
         abi.PASS_IN.pack_into(
             self._mem, abi.PASS_IN_OFFSET, api.now, *api.expire_time, *api.in_value,
             api.button_down, api.click_count, api.start_state,
             api.rng.state, api._entropy, api.button_flags, api.woken)
         if api.in_datagram != self._seen_in_datagrams:
             self._push_datagrams(api.in_datagram)
-        fn()
+        if addr is None:
+            fn()
+        else:
+            try:
+                code = self._call(addr)
+                if code:
+                    self._stopped(self._names[addr], code)
+            except KeyboardInterrupt as e:
+                self._interrupted(e, addr)
+                raise
         out = abi.PASS_OUT.unpack_from(self._mem, abi.PASS_OUT_OFFSET)
         api.rng.state, api._entropy, api.button_flags, woken = out[:4]
         api.woken = bool(woken)
@@ -118,12 +158,51 @@ class NativeProgram:
 
     # --- optional hooks ------------------------------------------------------
     def _quiet_until(self, api: Blinklib) -> int | None:
-        until = self._hook_quiet()
+        try:
+            until = self._call_u32(self._quiet_addr)
+            if until < 0:
+                self._stopped("quiet_until", -until)
+        except KeyboardInterrupt as e:
+            self._interrupted(e, self._quiet_addr)
+            raise
         return until or None
 
     def _display(self, api: Blinklib) -> None:
         # The whole input state goes in: a display may read expiry and neighbours, not just time.
-        self._run(api, self._display_fn)
+        self._run(api, self._display_fn, self._display_addr)
+
+    # --- a call that did not return ------------------------------------------
+    def _stopped(self, what: str, code: int) -> None:
+        """The watchdog stopped `what` (out of budget, or Ctrl-C while it was stuck)."""
+        seconds = self.mark_stopped(what, code)
+        if code == guard.GUARD_INTERRUPTED:
+            guard.check_signals()  # raises KeyboardInterrupt, as Python's SIGINT handler does
+        raise TileOverrun(what, seconds, interrupted=code == guard.GUARD_INTERRUPTED)
+
+    def _interrupted(self, e: KeyboardInterrupt, addr: int) -> None:
+        """Ctrl-C: Python raises it as soon as the call returns, before `_stopped` can run.
+        If the watchdog stopped this call, the program is dead all the same, and the
+        KeyboardInterrupt says so (`tile_overrun`, for the world)."""
+        watchdog = guard.loaded()
+        code = watchdog.last_stop() if watchdog is not None else guard.GUARD_OK
+        if code == guard.GUARD_OK:
+            return
+        what = self._names[addr]
+        overrun = TileOverrun(what, self.mark_stopped(what, code),
+                              interrupted=code == guard.GUARD_INTERRUPTED)
+        e.tile_overrun = overrun  # type: ignore[attr-defined]
+
+    def mark_stopped(self, what: str, code: int) -> float:
+        """Record that `what` was stopped half way: the sketch's state is torn, so every
+        later call raises. Returns the CPU seconds it had run."""
+        watchdog = guard.loaded()
+        seconds = watchdog.ran_s() if watchdog is not None else 0.0
+
+        def stopped(*_: Any) -> Any:
+            raise TileOverrun(what, seconds, interrupted=code == guard.GUARD_INTERRUPTED)
+
+        self._call = self._call_u32 = stopped
+        return seconds
 
     def _state(self) -> dict[str, Any]:
         assert self._fields is not None
@@ -182,3 +261,6 @@ class NativeProgram:
 
     def __repr__(self) -> str:
         return f"NativeProgram({self.name!r})"
+
+
+watchdog.native_callers(NativeProgram._run, NativeProgram._quiet_until)

@@ -42,6 +42,16 @@ class EmulationOptions:
     world: str = "auto"
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C (SIGINT) stopped a run; `at_ms` is the world time it had reached, `stuck` what
+    the world says if Ctrl-C stopped a tile stuck in its code (World.dead)."""
+
+    def __init__(self, at_ms: float, stuck: str | None = None) -> None:
+        super().__init__(at_ms)
+        self.at_ms = at_ms
+        self.stuck = stuck
+
+
 @dataclass
 class Emulation:
     """What a run produced."""
@@ -69,7 +79,8 @@ def emulate(layout: Layout, scenario: Scenario | None = None,
             options: EmulationOptions | None = None, on_step: StepHook | None = None) -> Emulation:
     """Build `layout` in a new world, apply `scenario`, and run it to the end time.
 
-    Raises LayoutError / ScenarioError (both SourceError) for mistakes in the inputs.
+    Raises LayoutError / ScenarioError (both SourceError) for mistakes in the inputs,
+    TileHangError (a WorldError) when a tile's code does not return, Interrupted on Ctrl-C.
     """
     opts = options or EmulationOptions()
     world = make_world(seed=opts.seed, faults=opts.faults, trace=opts.trace,
@@ -80,10 +91,13 @@ def emulate(layout: Layout, scenario: Scenario | None = None,
     if scenario is not None:
         scenario.apply(world, opts.resolver, layout, start_ms=0.0)
         steps = sorted(scenario.steps, key=lambda s: s.at_ms)
-    if on_step is None:
-        world.run_until(end)
-    else:
-        _run_in_steps(world, steps, end, on_step)
+    try:
+        if on_step is None:
+            world.run_until(end)
+        else:
+            _run_in_steps(world, steps, end, on_step)
+    except KeyboardInterrupt:
+        raise Interrupted(world.now_ms, world.dead) from None
     late = [s for s in steps if s.end_ms > end]
     return Emulation(world, layout, scenario, end, late)
 

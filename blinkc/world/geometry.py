@@ -22,7 +22,7 @@ def neighbour_pos(pos: Pos, direction: int) -> Pos:
 
 
 def facing_face(face: int, rot: int, neighbour_rot: int) -> int:
-    """The neighbour's face that touches our `face` (the facts page's mapping)."""
+    """The neighbour's face that touches our `face` (docs/platform.md's mapping)."""
     return (face + rot + 3 - neighbour_rot) % 6
 
 

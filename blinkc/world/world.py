@@ -23,6 +23,9 @@ unchanged value to a sleeper are absorbed, and it wakes when a value toward
 it changes, when an action touches it, or takes a single pass at its
 deadline. Nothing sleeps when packets may be lost (a link could expire, and
 every packet draws on the fault stream), but loops are still skipped.
+
+A call into a tile's code that does not return within its budget stops the
+run with a TileHangError, and the world cannot continue (watchdog.py).
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from ..runtime.api import (
     Blinklib,
 )
 from ..runtime.timer import NEVER as TIMER_NEVER
+from . import watchdog
 from .clock import FRAME_US, Clock
 from .geometry import DIRECTIONS, Pos, facing_face
 from .ir import (
@@ -53,6 +57,7 @@ from .ir import (
     encode_value_byte,
 )
 from .tile import Incoming, Packet, Tile
+from .watchdog import TileOverrun
 
 VIRAL_LOCKOUT_MS = 2000
 #: Local millis at which a freshly powered tile first runs (BIOS start-up).
@@ -63,6 +68,11 @@ _PASS, _TX, _ARRIVE, _CALL, _DEADLINE = range(5)
 
 class WorldError(Exception):
     """A request the world cannot carry out (unknown tile, occupied place, ...)."""
+
+
+class TileHangError(WorldError):
+    """A tile's setup() or loop() did not return within its budget (or was stopped by
+    Ctrl-C while stuck): the run stopped, and the world cannot continue."""
 
 
 @dataclass(frozen=True)
@@ -91,6 +101,13 @@ class Faults:
 class World:
     """A cluster of emulated Blinks."""
 
+    #: CPU seconds one call into a tile's code may take before the run is stopped
+    #: (None: $BLINKC_TILE_BUDGET, else 2 s; 0: no limit). See watchdog.py.
+    tile_budget_s: float | None = None
+    #: Why the world cannot run any more (a tile was stopped inside its code), or None.
+    dead: str | None = None
+    _env_budget: float | None = None
+
     def __init__(self, seed: int = 0, faults: Faults | None = None, trace: Any = None,
                  idle_skip: bool = True) -> None:
         self.seed = seed
@@ -112,6 +129,8 @@ class World:
         self._cuts: dict[tuple[int, int], int] = {}
         #: Sleeping stops a tile's packets, and with them their fault draws: only without loss.
         self._may_sleep = self._drop == 0.0
+        #: Indices of the tiles whose clock error was given (not drawn within the skew).
+        self._given_ppm: set[int] = set()
         self.stats = {"passes": 0, "skipped": 0, "solo": 0, "packets": 0, "absorbed": 0,
                       "dropped": 0, "collisions": 0, "sleeps": 0}
 
@@ -141,6 +160,7 @@ class World:
             raise WorldError(f"there is already a tile named {name!r}")
         if ppm is not None and not -500_000 <= ppm <= 500_000:
             raise WorldError(f"a clock error of {ppm:,} ppm is beyond ±50 %")
+        ppm_given = ppm is not None
         rng = random.Random(f"{self.seed}:tile:{name}")
         skew = self.faults.skew
         drawn = round(rng.uniform(-skew, skew) * 1_000_000) if skew else 0
@@ -153,9 +173,11 @@ class World:
         clock.offset = boot_local - self.now * (1_000_000 + ppm) // 1_000_000
         if api is None:
             api = Blinklib(entropy=rng.getrandbits(32), serial=rng.randbytes(9))
+        if ppm_given:
+            self._given_ppm.add(len(self.tiles))
         return Tile(len(self.tiles), name, program, api, clock)
 
-    # Hooks for a world whose event core runs elsewhere (native_world.NativeWorld):
+    # Hooks for a world whose event core runs elsewhere (blinkc.native.world.NativeWorld):
     # a tile joined, a tile moved (placed, lifted or turned), a button contact changed.
     def _joined(self, tile: Tile) -> None:
         pass
@@ -246,6 +268,39 @@ class World:
         return n, facing_face(face, tile.rot, n.rot)
 
     # -------------------------------------------------- a hand on the world
+    def set_faults(self, faults: Faults) -> None:
+        """Change the faults from now on (the browser simulator's fault panel, the scenario step
+        `faults`). Drop and jitter apply to the next packets, drawn on the same fault stream; a
+        new skew redraws the clock rate of every tile whose clock error was not given, from the
+        same seeded draw scaled to the new range, its local time going on without a jump.
+        Every tile wakes, and nothing sleeps while packets may be lost."""
+        old = self.faults
+        self.faults = faults
+        self._drop = faults.drop
+        self._jitter_us = int(faults.jitter_ms * 1000)
+        self._may_sleep = self._drop == 0.0 and not self._cuts
+        if faults.skew != old.skew:
+            for tile in self.tiles:
+                if tile.index in self._given_ppm:
+                    continue
+                rng = random.Random(f"{self.seed}:tile:{tile.name}")
+                skew = faults.skew
+                ppm = round(rng.uniform(-skew, skew) * 1_000_000) if skew else 0
+                old_clock = tile.clock
+                clock = Clock(ppm=ppm, frame_phase=old_clock.frame_phase)
+                clock.offset = old_clock.local_us(self.now) - clock.local_us(self.now)
+                tile.clock = clock
+                self._moved(tile)
+        for tile in self.tiles:
+            self._wake(tile)
+
+    def has_event_at(self, at_ms: float) -> bool:
+        """True if an event is queued for exactly this world time. A call scheduled now for that
+        time would run after it, where the same call scheduled earlier (a scenario applied at the
+        start) runs before it: a live front end picks another time to stay replayable."""
+        t = round(at_ms * 1000)
+        return any(item[0] == t for item in self._queue)
+
     def cut(self, name: str, face: int, ms: float) -> None:
         """Lose every packet that leaves `face` of the tile for the next `ms` (one direction of
         one link: the explorer's asymmetric failures). Nothing sleeps from then on."""
@@ -304,6 +359,42 @@ class World:
 
     def run_until(self, t_ms: float) -> None:
         """Advance world time to `t_ms`, processing everything before it."""
+        budget = self._check_alive()
+        armed = watchdog.arm(self, budget)
+        try:
+            self._run_events(t_ms)
+        except TileOverrun as e:
+            raise self._hang(e, budget) from None
+        except KeyboardInterrupt as e:  # Ctrl-C; if it stopped a stuck native tile, it is dead
+            overrun = getattr(e, "tile_overrun", None)
+            if overrun is not None:
+                self._hang(overrun, budget, watchdog.tile_in_traceback(e.__traceback__))
+            raise
+        finally:
+            if armed:
+                watchdog.disarm()
+
+    def _check_alive(self) -> float:
+        """Refuse to run a dead world; the budget of a tile call (s) otherwise."""
+        if self.dead is not None:
+            raise WorldError(f"this world cannot run any more: {self.dead.splitlines()[0]}")
+        return self._budget()
+
+    def _budget(self) -> float:
+        if self.tile_budget_s is not None:
+            return self.tile_budget_s
+        if self._env_budget is None:  # read once, when the world first runs
+            self._env_budget = watchdog.budget_from_env()
+        return self._env_budget
+
+    def _hang(self, e: TileOverrun, budget: float, tile: Tile | None = None) -> TileHangError:
+        """The error for a tile stopped inside its code; from now on the world is dead."""
+        tile = tile or e.tile or watchdog.tile_in_traceback(e.__traceback__)
+        message = watchdog.hang_message(tile, e.what, budget, self.now_ms, e.interrupted, e.seconds)
+        self.dead = message
+        return TileHangError(message)
+
+    def _run_events(self, t_ms: float) -> None:
         end = round(t_ms * 1000)
         q = self._queue
         pop = heapq.heappop
@@ -686,9 +777,15 @@ class World:
         api.now = tile.clock.millis(self.now)
         if tile.frozen:
             self._links_alive(tile, api.now)  # a frozen group's links are alive by definition
+        budget = self._budget()
+        armed = watchdog.arm(self, budget)
         try:
             return fn(api)
+        except TileOverrun as e:  # e.g. a display hook that does not return
+            raise self._hang(e, budget, tile) from None
         finally:
+            if armed:
+                watchdog.disarm()
             api.now, api.expire_time[:] = saved
 
     def neighbours_of(self, tile: Tile) -> list[tuple[int, Tile, int]]:
@@ -745,3 +842,6 @@ class World:
                 tile.seen_state = state
                 write(self.now, tile.name, "state", state)
 
+
+
+watchdog.tile_callers(World._pass, World._solo_pass, World._check_quiet, World.evaluate)

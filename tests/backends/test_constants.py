@@ -9,9 +9,9 @@ long, as the IR says) but a 32-bit one on the host, where it made the comparison
 from pathlib import Path
 
 from blinkc.backends.cpp import generate_cpp
-from blinkc.backends.native_game import native_class
 from blinkc.backends.python import program_class
 from blinkc.dsl.loader import compile_game
+from blinkc.native.game import native_class
 from blinkc.runtime.api import Blinklib
 
 from ..tools import require_tool

@@ -1,5 +1,5 @@
 """Against the real Blinks SDK (only with BLINKS_SDK): sizes close to the
-reference figures of the platform facts (Debian avr-gcc 5.4, SDK recipe)."""
+reference figures of docs/platform.md (Debian avr-gcc 5.4, SDK recipe)."""
 
 from __future__ import annotations
 

@@ -58,7 +58,7 @@ if sys.argv[2] == "python":
     from blinkc.backends.python import program_class
     cls = program_class(program)
 else:
-    from blinkc.backends.native_game import native_class
+    from blinkc.native.game import native_class
     cls = native_class(program, Path(sys.argv[1]))
 out = []
 for x, d, y, e in json.loads(sys.argv[3]):

@@ -939,7 +939,7 @@ def test_a_bug_of_blinkc_is_one_error_not_a_traceback(tmp_path, monkeypatch):
         raise RuntimeError("boom")
 
     monkeypatch.delenv("BLINKC_DEBUG", raising=False)
-    monkeypatch.setattr(lowering.GameLowering, "check_usage", broken)
+    monkeypatch.setattr(lowering, "run_lints", broken)
     path, errors, _ = errors_of(tmp_path, "")
     (e,) = errors
     assert e.loc.file == str(path) and e.loc.line == 2

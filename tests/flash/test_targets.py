@@ -1,4 +1,4 @@
-"""The numbers of the platform facts page, pinned."""
+"""The numbers of docs/platform.md (flash map, fuses, parts), pinned."""
 
 from blinkc.flash.targets import (
     ATMEGA168PB,

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from blinkc.referee import Piece, Ship
 from blinkc.testing import Cluster
 from blinkc.world import Faults
+
+from .referee import Piece, Ship
 
 GAME = Path(__file__).resolve().parents[2] / "firmware" / "pirates_lasers.py"
 DEEP_ORANGE_TAN_FACE = 0  # a Hull's face 0 shows tan (legal) or deep orange (illegal) when undamaged

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 from blinkc.games import game_resolver
-from blinkc.referee import Piece, Ship
 from blinkc.world.emulation import EmulationOptions, emulate, parse_faults
-from blinkc.world.layout import load_layout
-from blinkc.world.scenario import load_scenario
+from blinkc.world.layout_file import load_layout
+from blinkc.world.scenario_file import load_scenario
 
 from ..tools import require_tool
+from .referee import Piece, Ship
 
 CASES = Path(__file__).parent / "protocol_cases"
 GAME = Path(__file__).resolve().parents[2] / "firmware" / "pirates_lasers.py"

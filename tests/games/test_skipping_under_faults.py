@@ -17,7 +17,7 @@ from blinkc.differential import _scenario, cases
 from blinkc.games import game_resolver, load_program
 from blinkc.world import Faults, Trace
 from blinkc.world.emulation import EmulationOptions, emulate
-from blinkc.world.layout import parse_layout
+from blinkc.world.layout_file import parse_layout
 
 GAME = Path(__file__).resolve().parents[2] / "firmware" / "pirates_lasers.py"
 LOSSY = Faults(drop=0.1, jitter_ms=2, skew=0.1)

@@ -640,7 +640,7 @@ def check_game(text, fields, names, tmp_path, data, native: bool = False) -> Non
     opt_cls, plain_cls = program_class(optimised), program_class(plain)
     native_tile = None
     if native:
-        from blinkc.backends.native_game import native_class
+        from blinkc.native.game import native_class
 
         native_tile = native_class(optimised, tmp_path / "fuzz.py")
     for _ in range(INPUTS):

@@ -8,10 +8,10 @@ import pytest
 
 from blinkc.backends.cpp import generate_cpp
 from blinkc.backends.python import program_class
-from blinkc.backends.ranges import Ranges
 from blinkc.dsl.loader import compile_game
-from blinkc.dsl.types import ColorType
 from blinkc.ir.nodes import Cond, Local
+from blinkc.ir.ranges import Ranges
+from blinkc.ir.types import ColorType
 from blinkc.runtime.api import Blinklib
 
 from .test_optimizer_fuzz import reference_values
@@ -167,7 +167,7 @@ def test_a_test_on_a_random_draw_teaches_nothing_about_the_next_draw(tmp_path):
 
 @pytest.mark.parametrize("seed", range(3))
 def test_random_branches_agree_between_backends(tmp_path, seed):
-    from blinkc.backends.native_game import native_class
+    from blinkc.native.game import native_class
 
     from ..tools import require_tool
 
@@ -246,7 +246,7 @@ def test_a_loop_to_a_negative_stop_is_empty_in_cpp(tmp_path):
 
 
 def test_a_negative_stop_natively(tmp_path):
-    from blinkc.backends.native_game import native_class
+    from blinkc.native.game import native_class
 
     from ..tools import require_tool
 

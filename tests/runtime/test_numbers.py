@@ -1,4 +1,4 @@
-"""The runtime reproduces every number of blinks-platform.md."""
+"""The runtime reproduces every number of docs/platform.md."""
 
 import pytest
 from hypothesis import given

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from blinkc.world import World
-from blinkc.world.layout import parse_layout
+from blinkc.world.layout_file import parse_layout
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 

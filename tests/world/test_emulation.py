@@ -9,8 +9,8 @@ from blinkc.world.emulation import (
     emulate,
     parse_faults,
 )
-from blinkc.world.layout import load_layout, parse_layout
-from blinkc.world.scenario import parse_scenario
+from blinkc.world.layout_file import load_layout, parse_layout
+from blinkc.world.scenario_file import parse_scenario
 from blinkc.world.world import Faults
 
 CHAIN = load_layout("examples/chain.layout")

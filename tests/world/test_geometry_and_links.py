@@ -39,7 +39,7 @@ def test_all_36_rotation_pairs_map_faces(rot_a, rot_b):
     b = w.add_tile("b", FaceIds(30), neighbour_pos((0, 0), direction), rot_b)
     w.run_for(1500)
     face_a = (direction - rot_a) % 6             # A's local face toward B
-    face_b = (direction + 3 - rot_b) % 6          # the facts page's mapping
+    face_b = (direction + 3 - rot_b) % 6          # docs/platform.md's mapping
     assert facing_face(face_a, rot_a, rot_b) == face_b
     assert b.api.in_value[face_b] == 10 + face_a
     assert a.api.in_value[face_a] == 30 + face_b
@@ -119,7 +119,7 @@ def test_connected_faces_ping_pong_much_faster_than_probes():
     times = [s for name, face, s, _ in sends if name == "a" and face == 3]
     gaps = sorted((b - a) / 1000 for a, b in pairwise(times[10:]))
     median = gaps[len(gaps) // 2]
-    assert 7 <= median <= 50  # the facts page: a connected face refreshes every 15–50 ms or so
+    assert 7 <= median <= 50  # docs/platform.md: a connected face refreshes every 15–50 ms or so
 
 
 def test_directions_are_clockwise_from_north():

@@ -6,14 +6,8 @@ from hypothesis import strategies as st
 
 from blinkc.programs import PROGRAMS
 from blinkc.world import World
-from blinkc.world.layout import (
-    Layout,
-    LayoutError,
-    ProgramError,
-    TileSpec,
-    load_layout,
-    parse_layout,
-)
+from blinkc.world.layout import Layout, LayoutError, ProgramError, TileSpec
+from blinkc.world.layout_file import load_layout, parse_layout
 
 
 def test_tile_lines_give_places_rotations_programs_and_typed_settings():

@@ -18,13 +18,13 @@ from hypothesis import strategies as st
 from blinkc.differential import cases, reproducer, run_world
 from blinkc.games import game_resolver, load_program
 from blinkc.native import load_sketch_text
-from blinkc.native.resolve import sketch_resolver
+from blinkc.native.world import NativeWorld
+from blinkc.sketches import sketch_resolver
 from blinkc.testing import Cluster
 from blinkc.world import Faults, Trace, World, WorldError, make_world
 from blinkc.world.emulation import EmulationOptions, emulate
-from blinkc.world.layout import parse_layout
-from blinkc.world.native_world import NativeWorld
-from blinkc.world.scenario import parse_scenario
+from blinkc.world.layout_file import parse_layout
+from blinkc.world.scenario_file import parse_scenario
 
 from ..tools import require_tool
 
@@ -308,8 +308,8 @@ def test_a_closed_tile_program_stops_the_run_instead_of_crashing():
 def test_clock_arithmetic_is_pythons(ppm, offset, phase, t, local):
     import ctypes
 
+    from blinkc.native.core.bindings import core
     from blinkc.world.clock import Clock
-    from blinkc.world.core.bindings import core
 
     out = (ctypes.c_int64 * 5)()
     core().core_clock(ppm, offset, phase, t, local, out)
@@ -324,7 +324,7 @@ def test_the_fault_stream_is_pythons(seed, bound):
     import ctypes
     import random
 
-    from blinkc.world.core.bindings import core
+    from blinkc.native.core.bindings import core
 
     rng = random.Random(f"{seed}:faults")
     state = rng.getstate()[1]

@@ -5,16 +5,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from blinkc.world import Trace, World
-from blinkc.world.layout import Beside, parse_layout
-from blinkc.world.scenario import (
-    DOWN_MS,
-    GAP_MS,
-    SETTLE_MS,
-    Scenario,
-    ScenarioError,
-    load_scenario,
-    parse_scenario,
-)
+from blinkc.world.layout import Beside
+from blinkc.world.layout_file import parse_layout
+from blinkc.world.scenario import DOWN_MS, GAP_MS, SETTLE_MS, Scenario, ScenarioError
+from blinkc.world.scenario_file import load_scenario, parse_scenario
 
 CLICKERS = parse_layout("tile k at 0,0 clicks\ntile j at SE of k clicks\ntile h at 3,0 hops")
 
@@ -210,7 +204,7 @@ def test_a_missing_scenario_file_is_an_error_not_a_crash(tmp_path):
 
 
 def test_example_scenarios_apply_to_their_layouts():
-    from blinkc.world.layout import load_layout
+    from blinkc.world.layout_file import load_layout
 
     for layout, script in (("chain", "clicks"), ("flower", "flower")):
         lay = load_layout(f"examples/{layout}.layout")

@@ -19,7 +19,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
-from .world.geometry import DIRECTIONS, Pos
+from blinkc.world.geometry import DIRECTIONS, Pos
 
 HULL, HAZARD, REDIRECTOR = "HULL", "HAZARD", "REDIRECTOR"
 KINDS = (HULL, HAZARD, REDIRECTOR)

@@ -7,8 +7,9 @@
  * ButtonModel) are mirrors, refreshed from this record after the core has
  * run (only for tiles that changed) and written back through it after Python
  * code ran a program hook on the tile (a display, a derived value).
- * blinkc/world/core/bindings.py mirrors the layout with one `struct` format;
- * core_view_size() lets it check that both agree.
+ * blinkc/native/core/bindings.py reads this very struct (so the layout is
+ * declared once, here): keep one field or array per name, of int64_t or uint8_t,
+ * with sizes given by the VIEW_ macros; core_view_size() checks the result.
  */
 #ifndef BLINKC_CORE_VIEW_H
 #define BLINKC_CORE_VIEW_H

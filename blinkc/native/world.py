@@ -3,7 +3,7 @@
 The Python world spends its time in its own event loop once tiles are
 compiled sketches (blinkc.native): ~2.4 µs of Python per event against a
 fraction of that in the tile. A NativeWorld is a `World` (same methods, same
-results) that hands the event loop to the C++ port in `world/core`, which
+results) that hands the event loop to the C++ port in `native/core`, which
 calls each tile's compiled entry points directly.
 
 It starts as a plain Python world. At the first `run_until`, if every tile
@@ -18,6 +18,12 @@ A world with a Python tile stays in Python; adding one after the move is an
 error. Not mirrored: packets in flight and buffered (`incoming`, `rx_buf`),
 `loop_inputs`, and the fault generator (its state lives in the core).
 
+The core calls tile code through the watchdog (blinkc/native/guard.cpp): a
+call that does not return within its budget stops the run with the same
+TileHangError as world.py's, and Ctrl-C returns from the core between two
+events (or stops a stuck call); Python sees it once the core's state is
+copied out.
+
 world.py stays the reference; tests/world/test_native_world.py checks that
 both produce the same traces and statistics.
 """
@@ -29,12 +35,14 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from ..native.program import NativeProgram
-from ..native.toolchain import ToolMissing, have
 from ..runtime.api import BUTTON_EVENT_NAMES, Blinklib
+from ..world.tile import Tile
+from ..world.watchdog import TileOverrun
+from ..world.world import _CALL, _PASS, Faults, TileHangError, World, WorldError
+from . import guard
 from .core import bindings as cb
-from .tile import Tile
-from .world import _CALL, _PASS, Faults, World, WorldError
+from .program import NativeProgram
+from .toolchain import ToolMissing, have
 
 #: The longest stretch of simulated time (µs) the core runs without returning to Python.
 _SLICE_US = 60_000_000
@@ -125,6 +133,10 @@ class NativeWorld(World):
         weakref.finalize(self, lib.core_free, w)
         state = self._fault_rng.getstate()[1]
         lib.core_set_fault_rng(w, (ctypes.c_uint32 * 624)(*state[:624]), state[624])
+        watchdog = guard.library()
+        if watchdog is not None:
+            lib.core_set_guard(w, watchdog.call_addr, watchdog.call_u32_addr,
+                               watchdog.interrupts_addr)
         for tile in self.tiles:
             self._register(tile)
         for item in sorted(self._queue):
@@ -279,20 +291,45 @@ class NativeWorld(World):
         for native in self._natives:
             if not native._finalizer.alive:  # its code is unmapped: the core must not call it
                 raise RuntimeError(f"{native!r} was closed")
+        budget = self._check_alive()
+        watchdog = guard.loaded()
+        if watchdog is not None:
+            watchdog.prepare(budget)
         end = round(t_ms * 1000)
         call = ctypes.c_int64()
         lib, w = self._lib, self._w
         while True:
             self._configure()
-            # In slices of simulated time, so that Ctrl-C is seen during a long run; the
-            # events and their order are the same as in one go.
-            due = lib.core_run(w, min(end, self.now + _SLICE_US), ctypes.byref(call))
-            self._sync()
-            self._check_callback()
-            if due:
-                self._calls.pop(call.value)()
-            elif self.now >= end:
+            # Ctrl-C during the slice reaches Python only once the mirrors are up to date, a
+            # stopped tile is recorded and a due call has run: never half way through a trace
+            # callback, and the world can run on.
+            if watchdog is not None:
+                watchdog.defer()
+            try:
+                # In slices of simulated time (the events and their order are the same as in
+                # one go), so that Ctrl-C is seen even without the watchdog.
+                status = lib.core_run(w, min(end, self.now + _SLICE_US), ctypes.byref(call))
+                self._sync()
+                self._check_callback()
+                if status == cb.TILE_STOPPED:
+                    raise self._stopped_in_core(budget)
+                if status == cb.CALL_DUE:
+                    self._calls.pop(call.value)()  # a scenario action: quick
+            finally:
+                if watchdog is not None and watchdog.resume():
+                    guard.check_signals()  # KeyboardInterrupt, normally; else run on
+            if status == cb.REACHED and self.now >= end:
                 return
+
+    def _stopped_in_core(self, budget: float) -> TileHangError:
+        """The error for a tile the watchdog stopped inside the core (the world is dead)."""
+        out = (ctypes.c_int64 * 3)()
+        self._lib.core_failure(self._w, out)
+        tile = self.tiles[out[0]]
+        what, code = cb.PHASES[out[1]], out[2]
+        native = native_of(tile.program)
+        seconds = native.mark_stopped(what, code) if native is not None else 0.0
+        return self._hang(TileOverrun(what, seconds, code == guard.GUARD_INTERRUPTED), budget, tile)
 
     def _configure(self) -> None:
         # World reads these at every use, so they may change between runs and calls.
@@ -336,6 +373,14 @@ class NativeWorld(World):
     def stall(self, name: str, ms: float) -> None:
         self._python_only("stalling a tile")
         super().stall(name, ms)
+
+    def set_faults(self, faults: Faults) -> None:
+        self._python_only("changing the faults during a run")
+        super().set_faults(faults)
+
+    def has_event_at(self, at_ms: float) -> bool:
+        self._python_only("looking at the event queue")
+        return super().has_event_at(at_ms)
 
     def _python_only(self, what: str) -> None:
         if self._w is not None:

@@ -15,8 +15,8 @@ import tempfile
 from functools import cache
 from pathlib import Path
 
-from ...native.build import cache_dir
-from ...native.toolchain import NATIVE_DIR, c_locale_env, compiler_identity, host_cxx
+from ..build import cache_dir
+from ..toolchain import NATIVE_DIR, c_locale_env, compiler_identity, host_cxx
 
 CORE_DIR = Path(__file__).resolve().parent
 SOURCES = ("world_core.cpp",)

@@ -11,11 +11,18 @@
  * Function names follow world.py so the two can be read side by side; where
  * a comment there explains why, it is not repeated here.
  *
- * What stays in Python (blinkc/world/native_world.py): creating tiles, the
+ * What stays in Python (blinkc/native/world.py): creating tiles, the
  * checks and messages of actions, scheduled calls (the core returns to
  * Python when one is due) and trace records (a callback writes them, with
  * the tile's mirror refreshed first). Native tiles are called directly
  * through their blinkc_tile_* entry points, with no Python in between.
+ *
+ * Tile code runs under the watchdog (blinkc/native/guard.cpp, its entry
+ * points given by core_set_guard): a call stopped there (it did not return
+ * within its budget, or Ctrl-C came while it was stuck) ends the run, and
+ * the core refuses to run again (core_failure says which tile and call).
+ * The watchdog's SIGINT count is read between events, so Ctrl-C returns to
+ * Python at once.
  */
 #include <stdint.h>
 #include <string.h>
@@ -52,6 +59,15 @@ typedef void (*record_fn)(int kind, int tile, int64_t arg, int64_t t);
 
 typedef void (*entry_fn)(void);
 typedef uint32_t (*quiet_fn)(void);
+/* guard.cpp: blinkc_guard_call (0: returned) and blinkc_guard_call_u32 (< 0: stopped). */
+typedef int (*guard_fn)(entry_fn);
+typedef int64_t (*guard_u32_fn)(quiet_fn);
+
+/* What core_run returns: `end` reached, a scheduled call due, a tile stopped, SIGINT. */
+enum Status { REACHED, CALL_DUE, TILE_STOPPED, INTERRUPTED };
+/* Which call of a tile was stopped (core_failure). */
+enum Phase { PHASE_SETUP, PHASE_LOOP, PHASE_QUIET };
+struct Stopped {}; /* thrown out of the event loop when the watchdog stopped a tile */
 
 /* Python's // and the ceiling -(-a // b), for b > 0. */
 inline int64_t floordiv(int64_t a, int64_t b) {
@@ -207,6 +223,11 @@ class World {
     std::vector<int32_t> dirty;
     int64_t pending_call = 0;
     int64_t events = 0; /* processed (not stale) events, for benchmarks */
+    guard_fn guard = nullptr; /* none: tile code is called directly */
+    guard_u32_fn guard_u32 = nullptr;
+    const volatile int *interrupts = nullptr;
+    /* The stopped call: its tile (-1: none), Phase and watchdog code. */
+    int failed_tile = -1, failed_phase = 0, failed_code = 0;
 
     ~World() {
         for (Tile *t : tiles) {
@@ -247,10 +268,13 @@ class World {
                           data2});
     }
 
-    /* Process events up to `end`; returns 1 when a scheduled call is due (its id in
-     * pending_call, `now` at its time), 0 when `end` is reached. */
+    /* Process events up to `end`; returns CALL_DUE when a scheduled call is due (its id in
+     * pending_call, `now` at its time), REACHED when `end` is reached, INTERRUPTED between
+     * two events when a SIGINT came. */
     int run_until(int64_t end) {
+        int seen = interrupts ? *interrupts : 0;
         while (!queue_.empty() && queue_.top().t <= end) {
+            if (interrupts && *interrupts != seen) return INTERRUPTED;
             Event e = queue_.top();
             queue_.pop();
             Tile *tile = e.tile >= 0 ? tiles[e.tile] : nullptr;
@@ -261,12 +285,12 @@ class World {
                 case PASS: pass(*tile); break;
                 case TX: transmit(*tile, (int)e.data); break;
                 case ARRIVE: arrive(*tile, (int)e.data, e.data2); break;
-                case CALL: pending_call = e.data; return 1;
+                case CALL: pending_call = e.data; return CALL_DUE;
                 default: deadline(*tile); break;
             }
         }
         if (end > now) now = end;
-        return 0;
+        return REACHED;
     }
 
     void wake(Tile &t) {
@@ -375,7 +399,7 @@ class World {
 
     /* ------------------------------------------------ running a native tile */
     /* NativeProgram._run: inputs in, one call, outputs out. */
-    void run_program(Tile &t, entry_fn fn) {
+    void run_program(Tile &t, entry_fn fn, int phase) {
         core_view_t &a = *t.v;
         blinkc_tile_t &s = *t.st;
         s.now = (uint32_t)a.now;
@@ -399,7 +423,12 @@ class World {
                 memcpy(s.in_datagram[f], a.in_dgram[f], n);
             }
         }
-        fn();
+        if (guard) {
+            int code = guard(fn);
+            if (code) stopped(t, phase, code);
+        } else {
+            fn();
+        }
         a.rng_state = s.rng_state;
         a.entropy = s.entropy;
         a.button_flags = s.button_flags;
@@ -423,13 +452,27 @@ class World {
 
     void setup(Tile &t) {
         memcpy(t.st->serial, t.v->serial, 9);
-        run_program(t, t.setup_fn);
+        run_program(t, t.setup_fn, PHASE_SETUP);
+    }
+
+    [[noreturn]] void stopped(Tile &t, int phase, int code) {
+        failed_tile = t.index;
+        failed_phase = phase;
+        failed_code = code;
+        throw Stopped();
     }
 
     /* tile._quiet_hook: NativeProgram._quiet_until (0 is None). */
     bool quiet_hook(Tile &t, int64_t *until) {
         if (!t.quiet) return false;
-        uint32_t u = t.quiet();
+        uint32_t u;
+        if (guard_u32) {
+            int64_t r = guard_u32(t.quiet);
+            if (r < 0) stopped(t, PHASE_QUIET, (int)-r);
+            u = (uint32_t)r;
+        } else {
+            u = t.quiet();
+        }
         if (!u) return false;
         *until = u;
         return true;
@@ -482,7 +525,7 @@ class World {
         t.skipped = false;
         int64_t sent[FACES];
         memcpy(sent, a.out_value, sizeof sent);
-        run_program(t, t.loop_fn);
+        run_program(t, t.loop_fn, PHASE_LOOP);
         if (idle_skip && t.sleeping_neighbours) wake_listeners(t, sent);
         if (record) record(REC_PASS, t.index, 0, now);
         int64_t ready = now;
@@ -769,7 +812,7 @@ class World {
         int64_t sent[FACES];
         memcpy(sent, a.out_value, sizeof sent);
         button_snapshot(t, ms);
-        run_program(t, t.loop_fn);
+        run_program(t, t.loop_fn, PHASE_LOOP);
         ++t.passes;
         ++stats[S_PASSES];
         ++stats[S_SOLO];
@@ -895,9 +938,32 @@ EXPORT void core_schedule_seq(void *wp, int64_t t, int64_t seq, int kind, int ti
 
 EXPORT int core_run(void *wp, int64_t end, int64_t *call_id) {
     World &w = *static_cast<World *>(wp);
-    int status = w.run_until(end);
+    if (w.failed_tile >= 0) return TILE_STOPPED; /* its state is torn: never run on */
+    int status;
+    try {
+        status = w.run_until(end);
+    } catch (const Stopped &) {
+        status = TILE_STOPPED;
+    }
     *call_id = w.pending_call;
     return status;
+}
+
+/* The watchdog (guard.cpp) to call tile code through, and where it counts SIGINTs. */
+EXPORT void core_set_guard(void *wp, void *call, void *call_u32, const volatile int *interrupts) {
+    World &w = *static_cast<World *>(wp);
+    w.guard = reinterpret_cast<guard_fn>(call);
+    w.guard_u32 = reinterpret_cast<guard_u32_fn>(call_u32);
+    w.interrupts = interrupts;
+}
+
+/* After TILE_STOPPED: out = {tile, Phase, watchdog code}; returns 0 if no tile was stopped. */
+EXPORT int core_failure(void *wp, int64_t *out) {
+    World &w = *static_cast<World *>(wp);
+    out[0] = w.failed_tile;
+    out[1] = w.failed_phase;
+    out[2] = w.failed_code;
+    return w.failed_tile >= 0;
 }
 
 EXPORT int64_t core_now(void *w) { return static_cast<World *>(w)->now; }

@@ -1,4 +1,6 @@
-"""Run an unmodified Blinks sketch on a layout's tiles (`blinkc emulate Sketch.ino -l ...`)."""
+"""Run an unmodified Blinks sketch on a layout's tiles (`blinkc emulate Sketch.ino -l ...`):
+the resolver that gives each tile without a program of its own the sketch. (The resolvers
+of game files are in blinkc.games.)"""
 
 from __future__ import annotations
 
@@ -6,11 +8,11 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from ..world.layout import ProgramError, Resolver, TileSpec, resolve_program
-from .build import NativeBuildError
-from .loader import HostIntWarning, NativeSketch, load_sketch
-from .sketch import SketchError
-from .toolchain import ToolMissing
+from .native.build import NativeBuildError
+from .native.loader import HostIntWarning, NativeSketch, load_sketch
+from .native.sketch import SketchError
+from .native.toolchain import ToolMissing
+from .world.layout import ProgramError, Resolver, TileSpec, resolve_program
 
 
 def sketch_resolver(path: str | Path, fallback: Resolver = resolve_program) -> Resolver:

@@ -18,7 +18,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 
-from ..ir.nodes import (
+from .builtins import BLINKLIB
+from .nodes import (
     BOOL,
     Assign,
     BinOp,
@@ -36,12 +37,13 @@ from ..ir.nodes import (
     IntType,
     Local,
     Name,
+    Param,
     Program,
     Return,
     Stmt,
     UnOp,
 )
-from ..ir.walk import leaves, walk_exprs, walk_stmts
+from .walk import leaves, walk_exprs, walk_stmts
 
 Range = tuple[int, int]
 
@@ -405,8 +407,6 @@ def repeatable(e: Expr) -> bool:
     """True when e has the same value wherever it appears (in one pass), so what a test taught
     about it still holds in the branch. Not so for a call that draws a random number or reads
     a button event, nor for a call of the program's own functions (which may do either)."""
-    from ..dsl.compiler import BLINKLIB  # late: the DSL imports this module's users
-
     if isinstance(e, Call):
         builtin = BLINKLIB.get(e.func) if e.builtin else None
         return builtin is not None and builtin.pure and all(repeatable(a) for a in e.args)
@@ -423,3 +423,10 @@ def repeatable(e: Expr) -> bool:
     if isinstance(e, Cond):
         return all(repeatable(v) for v in (e.test, e.body, e.orelse))
     return True
+
+
+def with_param_ranges(fn: Function, ranges: list) -> Function:
+    """`fn` with its parameters' ranges set (None: leave that parameter's as it is)."""
+    params = tuple(Param(p.name, p.type, r) if r is not None else p
+                   for p, r in zip(fn.params, list(ranges) + [None] * len(fn.params), strict=False))
+    return Function(fn.name, params, fn.ret, fn.body, fn.loc, fn.doc, fn.role)

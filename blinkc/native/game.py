@@ -13,10 +13,10 @@ import ctypes
 from pathlib import Path
 from typing import Any
 
+from ..backends.cpp import generate_cpp
 from ..ir.nodes import Program
-from ..native import load_sketch_text
 from ..runtime.api import Blinklib
-from .cpp import generate_cpp
+from . import load_sketch_text
 
 
 def native_class(program: Program, game_path: Path) -> type:

@@ -1,0 +1,184 @@
+"""The functions blinkc writes around the game's handlers: the dispatch.
+
+`buttons` reads each button event the game handles, `deliver` and `bounce` pick a message's
+handler by its code (and answer floods), `on_flood`, `on_flood_done`, `on_timer` and the
+neighbour hooks pick handlers by index, `broadcast_bits` packs the broadcast values into the
+face value (and one getter per value reads a neighbour's), `display` and `setup` call the
+game's. Each says which game line it came from (the handler's, or the declaration's).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..ir.nodes import (
+    BOOL,
+    I16,
+    U8,
+    BoolOp,
+    Call,
+    Const,
+    Expr,
+    ExprStmt,
+    Function,
+    If,
+    IntType,
+    Name,
+    Param,
+    Return,
+    SrcLoc,
+    Stmt,
+    UnOp,
+)
+from .compiler import Symbols
+from .game import Game, Handler
+from .types import binop, compare, convert
+from .wire import Wire
+
+#: Where blinkc's own code comes from (no game line).
+BLINKC = SrcLoc("blinkc", 0)
+
+
+def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
+                      handlers_of: Callable[[str], list[Handler]],
+                      handler_fns: dict[int, str]) -> list[Function]:
+    """The dispatch functions of `game`, whose handlers are compiled as `handler_fns`
+    (id(handler) -> function name)."""
+    made: list[Function] = []
+
+    def fn(name: str, params: tuple[Param, ...], ret: IntType | None, body: list[Stmt],
+           doc: str) -> None:
+        ranged = tuple(Param(p.name, p.type, (0, 5)) if p.name == "face" else p for p in params)
+        made.append(Function(name, ranged, ret, tuple(body), BLINKC, doc, "dispatch"))
+
+    def call(h: Handler, args: tuple[Expr, ...]) -> Stmt:
+        return ExprStmt(Call(handler_fns[id(h)], args, None), h.loc)
+
+    face, code, k = Name("face", U8, "param"), Name("code", U8, "param"), Name("k", U8, "param")
+    # Buttons: read each event the game handles (reading consumes it).
+    body: list[Stmt] = []
+    for event, api in (("click", "buttonSingleClicked"), ("double_click", "buttonDoubleClicked"),
+                       ("multi_click", "buttonMultiClicked"), ("long_press", "buttonLongPressed")):
+        hs = handlers_of(event)
+        if not hs:
+            continue
+        test = Call(api, (), BOOL, builtin=True, is_bool=True)
+        inner: list[Stmt] = []
+        for h in hs:
+            stmt = call(h, ())
+            if h.alone is not None:
+                alone: Expr = Call("isAlone", (), BOOL, builtin=True, is_bool=True)
+                if not h.alone:
+                    alone = UnOp("not", alone, BOOL, True)
+                stmt = If(alone, (stmt,), (), h.loc)
+            inner.append(stmt)
+        body.append(If(test, tuple(inner), (), hs[0].loc))
+    fn("buttons", (), None, body, "Run the handlers of the button events the game uses.")
+
+    # Messages arriving, and messages that found nobody to take them.
+    deliver: list[Stmt] = []
+    bounce: list[Stmt] = []
+    for m in game.messages:
+        base, payload, _ = sym.messages[id(m)]
+        n = len(payload) if payload is not None else 1
+        named = f"message:{m.name}"  # (the sketch says MSG_LASER)
+        if n == 1:
+            test: Expr = compare("==", code, Const(base, U8, name=named))
+        else:
+            test = BoolOp("and", (compare(">=", code, Const(base, U8, name=named)),
+                                  compare("<", code, Const(base + n, U8, name=f"{named}+{n}"))))
+        payload_arg: tuple[Expr, ...] = ()
+        if payload is not None:
+            payload_arg = (convert(binop("+", binop("-", code, Const(base, I16, name=named)),
+                                         Const(payload.start, I16)), U8),)
+        for event, out in (("message", deliver), ("bounce", bounce)):
+            calls = [call(h, (face, *payload_arg) if event == "message"
+                                        else (face,))
+                     for h in handlers_of(event) if h.target is m]
+            if calls:
+                out.append(If(test, tuple(calls), (), m.loc))
+    if game.floods:
+        # Flood codes come in pairs (wave, echo) from FLOOD_CODE on: one test for them all.
+        first = "engine:FLOOD_CODE"
+        rel = convert(binop("-", code, Const(wire.flood_code, I16, name=first)), U8)
+        k_of = convert(binop(">>", rel, Const(1, I16)), U8)
+        is_flood = compare(">=", code, Const(wire.flood_code, U8, name=first))
+        loc = game.floods[0].loc
+        is_echo = compare("!=", binop("&", rel, Const(1, I16)), Const(0, I16))
+        deliver.append(If(is_flood, (If(is_echo,
+            (ExprStmt(Call("flood_answered", (k_of, face), None), loc),),
+            (ExprStmt(Call("flood_receive", (k_of, face), None), loc),), loc),), (), loc))
+        # (A flood's messages never bounce: a link that ends answers its waits itself.)
+    fn("deliver", (Param("code", U8), Param("face", U8)), None, _chain(deliver),
+             "A message arrived on `face`: run its handler.")
+    fn("bounce", (Param("code", U8), Param("face", U8)), None, _chain(bounce),
+             "A message could not be delivered out of `face`: nobody is there.")
+
+    for event, fname, doc in (("flood", "on_flood", "Flood k reached this tile."),
+                              ("flood_done", "on_flood_done",
+                               "Flood k, started here, has reached every tile.")):
+        stmts = []
+        for kk, fl in enumerate(game.floods):
+            calls = [call(h, ()) for h in handlers_of(event) if h.target is fl]
+            if calls:
+                stmts.append(If(compare("==", k, Const(kk, U8, name=f"flood:{fl.name}")),
+                                tuple(calls), (), fl.loc))
+        fn(fname, (Param("k", U8),), None, _chain(stmts), doc)
+    stmts = []
+    for tk, t in enumerate(game.timers):
+        calls = [call(h, ()) for h in handlers_of("timer") if h.target is t]
+        if calls:
+            stmts.append(If(compare("==", k, Const(tk, U8, name=f"timer:{t.name}")),
+                            tuple(calls), (), t.loc))
+    fn("on_timer", (Param("k", U8),), None, _chain(stmts), "Timer k has ended.")
+    for event in ("neighbor_joined", "neighbor_left"):
+        fn(f"on_{event}", (Param("face", U8),), None,
+                 [call(h, (face,)) for h in handlers_of(event)],
+                 f"A neighbour {'arrived on' if event.endswith('joined') else 'left'} `face`.")
+
+    # Broadcast values and the getters neighbours use to read them.
+    value: Expr = Const(0, U8)
+    for (name, (lo, _hi), _loc, what), (_, shift, bits, _) in zip(
+            wire.broadcast, wire.layout, strict=False):
+        if what == "field":
+            g = sym.fields[name]
+            src: Expr = Name(name, g.type, "global", g.is_bool)
+        else:
+            fname = sym.derived[name]
+            sig = sym.functions[fname]
+            src = Call(fname, (), sig.ret, is_bool=sig.is_bool)
+        part = binop("<<", binop("-", src, Const(lo, I16)), Const(shift, I16))
+        value = binop("|", value, part)
+        getter = sym.neighbor_getters[name]
+        sig = sym.functions[getter]
+        raw = Call("getLastValueReceivedOnFace", (face,), U8, builtin=True)
+        got = binop("+", binop("&", binop(">>", raw, Const(shift, I16)),
+                               Const((1 << bits) - 1, I16)), Const(lo, I16))
+        if sig.is_bool:
+            got = compare("!=", got, Const(0, I16))
+        fn(getter, (Param("face", U8),), sig.ret,
+                 [Return(convert(got, sig.ret), BLINKC)],  # type: ignore[arg-type]
+                 f"The {name} the neighbour on `face` broadcasts.")
+    fn("broadcast_bits", (), U8, [Return(convert(value, U8), BLINKC)],
+             "The broadcast part of this tile's face value.")
+
+    show = handlers_of("display")
+    fn("display", (), None,
+             [ExprStmt(Call("show", (), None), show[0].loc)] if show else [],
+             "Set the LEDs (every pass).")
+    setup: list[Stmt] = [ExprStmt(Call("engine_setup", (), None), BLINKC)]
+    if game.randomize:
+        setup.append(ExprStmt(Call("randomize", (), None, builtin=True), game.loc))
+    if handlers_of("setup"):
+        setup.append(call(handlers_of("setup")[0], ()))
+    fn("setup", (), None, setup, "Runs once at power-up.")
+    return made
+
+
+def _chain(stmts: list[Stmt]) -> list[Stmt]:
+    """if/elif chain of mutually exclusive tests (each an If with no else)."""
+    out: Stmt | None = None
+    for s in reversed(stmts):
+        assert isinstance(s, If)
+        out = If(s.test, s.body, (out,) if out is not None else (), s.loc)
+    return [out] if out is not None else []

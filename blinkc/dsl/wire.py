@@ -1,0 +1,170 @@
+"""The face-value wire: which bits of the 6-bit face value carry what, and the message codes.
+
+Every tile shows one value on each face, all the time. blinkc packs into it, from bit 0 up:
+the game's broadcast values (each in as few bits as its range needs), then the message code
+(0 idle, one code per message, or per payload value, then a wave and an echo code per flood,
+and the all-ones code HELLO, shown while a face has no session), then the handshake's ack bit.
+`allocate` decides it for a game; `describe` says it in words, for `blinkc check --verbose`,
+the sketch's header and the docs (docs/protocol.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..ir.nodes import SrcLoc
+from .game import Enum, FaceType, Game, Handler
+
+FACE_VALUE_BITS = 6
+#: The engine's link clock ticks every 256 ms (a byte of millis() >> 8).
+GRACE_TICK_MS = 256
+
+Report = Callable[[SrcLoc, str, str], None]
+
+
+@dataclass
+class Wire:
+    #: (name, shift, bits, what it is), from bit 0 up.
+    layout: list[tuple[str, int, int, str]] = field(default_factory=list)
+    #: (code, label) of every message code on the wire (HELLO not included).
+    codes: list[tuple[int, str]] = field(default_factory=list)
+    #: id(message declaration) -> (first code, payload range or None, name).
+    messages: dict[int, tuple[int, Any, str]] = field(default_factory=dict)
+    #: id(flood declaration) -> the flood's index (its wave is FLOOD_CODE + 2k, echo + 1).
+    floods: dict[int, int] = field(default_factory=dict)
+    #: (name, (lo, hi), where, "field" or "value") of each broadcast value, in bit order.
+    broadcast: list[tuple[str, tuple[int, int], SrcLoc, str]] = field(default_factory=list)
+    flood_code: int = 1
+    n_codes: int = 1          # codes 1..n_codes-1 are messages and floods
+    code_shift: int = 0
+    code_mask: int = 0
+    ack_shift: int = 8        # no protocol: the ack bit never reaches the 6-bit value
+    hello: int = 0
+    grace_units: int = 4000 // GRACE_TICK_MS
+
+
+def value_range(decl_type: Any) -> tuple[int, int] | None:
+    """The values a declared type (bool, Face, a kinds Enum, range(a, b)) can take."""
+    if decl_type is bool:
+        return (0, 1)
+    if isinstance(decl_type, FaceType):
+        return (0, 5)
+    if isinstance(decl_type, Enum):
+        return (0, max(0, len(decl_type) - 1))
+    if isinstance(decl_type, range) and decl_type.step == 1 and len(decl_type) > 0:
+        return (decl_type.start, decl_type.stop - 1)
+    return None
+
+
+def bits_for(lo: int, hi: int) -> int:
+    return max(1, (hi - lo).bit_length())
+
+
+def allocate(game: Game, broadcast_handlers: list[Handler], err: Report) -> Wire:
+    """The wire of `game`; problems (a value that does not fit in 6 bits, ...) go to `err`."""
+    wire = Wire()
+    _allocate_codes(game, wire, err)
+    _allocate_bits(game, broadcast_handlers, wire, err)
+    return wire
+
+
+def _allocate_codes(game: Game, wire: Wire, err: Report) -> None:
+    code = 1
+    names: set[str] = set()
+    for m in game.messages:
+        if m.name in names:
+            err(m.loc, f"two messages or floods are named {m.name!r}", "give each its own name")
+        names.add(m.name)
+        n = 1
+        if m.payload is not None:
+            if not isinstance(m.payload, range) or m.payload.step != 1 or not m.payload:
+                err(m.loc, "payload must be a range like range(3)", "")
+                continue
+            n = len(m.payload)
+        wire.messages[id(m)] = (code, m.payload, m.name)
+        for i in range(n):
+            label = m.name if m.payload is None else f"{m.name}({m.payload.start + i})"
+            wire.codes.append((code + i, label))
+        code += n
+    wire.flood_code = code
+    for k, fl in enumerate(game.floods):
+        if fl.name in names:
+            err(fl.loc, f"two messages or floods are named {fl.name!r}", "give each its own name")
+        names.add(fl.name)
+        wire.floods[id(fl)] = k
+        wire.codes.append((code, f"{fl.name} (wave)"))
+        wire.codes.append((code + 1, f"{fl.name} (echo)"))
+        code += 2
+    wire.n_codes = code
+
+
+def _broadcast_items(game: Game, handlers: list[Handler], err: Report
+                     ) -> list[tuple[str, tuple[int, int], SrcLoc, str]]:
+    items = [(f.name, value_range(f.type), f.loc, "field") for f in game.fields
+             if f.broadcast and f.name and value_range(f.type)]
+    for h in handlers:
+        rng = value_range(h.value_type)
+        if rng is None:
+            err(h.loc, f"@game.broadcast({h.value_type!r}) needs a type like bool or "
+                       "range(0, 4)", "")
+            continue
+        items.append((h.fn.__name__, rng, h.loc, "value"))
+    return items  # type: ignore[return-value]
+
+
+def _allocate_bits(game: Game, handlers: list[Handler], wire: Wire, err: Report) -> None:
+    grace = game.grace_ms
+    if not isinstance(grace, int) or isinstance(grace, bool) or not 1000 <= grace <= 60_000:
+        err(game.loc, f"grace_ms must be a whole number of milliseconds in 1000..60000, "
+                      f"not {grace!r}",
+            "Game(\"name\", grace_ms=4000) is the default; see docs/protocol.md")
+        grace = 4000
+    wire.grace_units = grace // GRACE_TICK_MS
+    shift = 0
+    costs: list[str] = []
+    wire.broadcast = _broadcast_items(game, handlers, err)
+    for name, (lo, hi), _loc, what in wire.broadcast:
+        bits = bits_for(lo, hi)
+        wire.layout.append((name, shift, bits, f"broadcast {what} {lo}..{hi}"))
+        costs.append(f"{name}: {bits} bit{'s' if bits > 1 else ''}")
+        shift += bits
+    wire.code_shift = shift
+    # Codes 1..n_codes-1 are messages and floods; the all-ones code is HELLO (no session).
+    code_bits = wire.n_codes.bit_length() if wire.n_codes > 1 else 0
+    wire.hello = (1 << code_bits) - 1
+    if code_bits:
+        wire.layout.append(("message code", shift, code_bits,
+                            f"0 idle, 1..{wire.n_codes - 1} messages and floods, "
+                            f"{wire.hello} HELLO"))
+        costs.append(f"message code: {code_bits} bits for {wire.n_codes - 1} codes and HELLO")
+        shift += code_bits
+        wire.ack_shift = shift
+        wire.layout.append(("ack", shift, 1, "handshake acknowledgement / HELLO seen"))
+        costs.append("ack: 1 bit")
+        shift += 1
+    wire.code_mask = (1 << code_bits) - 1
+    if shift > FACE_VALUE_BITS:
+        err(game.loc, f"the face value needs {shift} bits but a Blinks face value has 6: "
+                      + "; ".join(costs),
+            "broadcast less (e.g. a bool instead of the whole kind), or use fewer "
+            "message types (a payload shares codes)")
+
+
+def span(shift: int, bits: int) -> str:
+    """"bit 0" or "bits 1-4"."""
+    return f"bit {shift}" if bits == 1 else f"bits {shift}-{shift + bits - 1}"
+
+
+def describe(layout: tuple[tuple[str, int, int, str], ...] | list,
+             codes: tuple[tuple[int, str], ...] | list) -> list[str]:
+    """The wire in words, one line per part (for check --verbose and the docs)."""
+    lines = [f"Face value ({FACE_VALUE_BITS} bits, sent continuously on every face):"]
+    lines += [f"  {span(shift, bits):<10} {name:<14} {what}" for name, shift, bits, what in layout]
+    used = sum(bits for _, _, bits, _ in layout)
+    lines.append(f"  {used} of {FACE_VALUE_BITS} bits used")
+    if codes:
+        lines.append("Message codes:")
+        lines += [f"  {code:>2}  {name}" for code, name in codes]
+    return lines

@@ -1,0 +1,60 @@
+"""The two world engines share their physical constants: every constant the C++ core
+declares at file scope has the Python world's value (a hand copy that drifted would make the
+engines disagree only in rare runs)."""
+
+import re
+from pathlib import Path
+
+from blinkc.runtime import api
+from blinkc.runtime.timer import NEVER
+from blinkc.world import clock, geometry, ir, world
+
+CORE = Path(world.__file__).resolve().parents[1] / "native" / "core" / "world_core.cpp"
+
+# The Python value of each constant the C++ core declares (by the C++ name).
+PYTHON = {
+    "FACES": api.FACE_COUNT,
+    "MILLION": clock.MILLION,
+    "FRAME_US": clock.FRAME_US,
+    "RX_EXPIRE_TIME_MS": api.RX_EXPIRE_TIME_MS,
+    "TX_PROBE_TIME_MS": api.TX_PROBE_TIME_MS,
+    "VIRAL_LOCKOUT_MS": world.VIRAL_LOCKOUT_MS,
+    "TIMER_NEVER": NEVER,
+    "USER_DATA_HEADER": ir.USER_DATA_HEADER,
+    "DATAGRAM_MARKER": ir.DATAGRAM_MARKER,
+    "ONE_US": ir.ONE_US,
+    "ZERO_US": ir.ZERO_US,
+    "SYNC_US": ir.SYNC_US,
+    "OVERHEAD_US": ir.OVERHEAD_US,
+}
+
+
+def core_constants() -> dict[str, int]:
+    """`const <type> NAME = VALUE[, NAME = VALUE];` at the start of a line (file scope)."""
+    found = {}
+    for line in CORE.read_text().splitlines():
+        m = re.match(r"const (?:u?int\d*_t|int|double) (.*);", line)
+        if not m:
+            continue
+        for part in m.group(1).split(","):
+            name, _, value = part.partition("=")
+            value = value.strip().rstrip("LlUu")
+            if re.fullmatch(r"0[xX][0-9a-fA-F]+|\d+", value):
+                found[name.strip()] = int(value, 0)
+    return found
+
+
+def test_every_constant_of_the_core_has_the_python_worlds_value():
+    core = core_constants()
+    missing = set(PYTHON) - set(core)
+    assert not missing, f"the core no longer declares {sorted(missing)}: update PYTHON"
+    unknown = set(core) - set(PYTHON)
+    assert not unknown, f"add these to PYTHON with their Python twins: {sorted(unknown)}"
+    assert core == {k: PYTHON[k] for k in core}
+
+
+def test_the_lattice_directions_agree():
+    text = CORE.read_text()
+    m = re.search(r"const int DIRECTIONS\[6\]\[2\] = \{(.*?)\};", text)
+    pairs = [tuple(int(x) for x in p.split(",")) for p in re.findall(r"\{(-?\d+, -?\d+)\}", m.group(1))]
+    assert pairs == [tuple(d) for d in geometry.DIRECTIONS]
