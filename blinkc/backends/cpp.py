@@ -456,7 +456,7 @@ class CppRenderer:
             return None  # it wraps, and C's int might overflow first
         elif value.op in ("+", "-", "*", "<<") and not self.ranges.fits(exact, I16):
             return None  # beyond the tile's int: C would overflow before converting
-        return value.op, self.conv(value.right, bt)
+        return ("/" if value.op == "//" else value.op), self.conv(value.right, bt)
 
     def low(self, e: Expr, bits: int) -> str:
         """e where only its low `bits` bits (at most 16) count: the right operand of `&=`,
@@ -615,6 +615,7 @@ class CppRenderer:
         # Rendering the functions tells which helpers they need (the face turns, division).
         functions = [self.function(f, f.name not in firmware) for f in p.functions]
         used = {n for f in p.functions for n in global_names(f.body)}
+        on_tile = {n for f in p.functions if f.name in firmware for n in global_names(f.body)}
         return {
             "name": p.name, "source": p.source, "version": __version__,
             **self.declarations(),
@@ -623,7 +624,11 @@ class CppRenderer:
             "constants": [(k, _const_type(v), const_literal(v, _const_type_ir(v)), doc)
                           for k, v, doc in p.constants],
             "state": [self.global_decl(g) for g in p.globals if g.role == "state"],
-            "engine": [self.global_decl(g) for g in p.globals if g.role != "state" and g.name in used],
+            "engine": [self.global_decl(g) for g in p.globals if g.role != "state" and g.name in used
+                       and g.name in on_tile],
+            # What only the emulator's functions read is on the host only too.
+            "host_engine": [self.global_decl(g) for g in p.globals if g.role != "state"
+                            and g.name in used and g.name not in on_tile],
             "prototypes": [self.signature(f) + ";" for f in p.functions
                            if f.name not in ("setup", "loop") and f.name in firmware],
             "host_prototypes": [self.signature(f, True) + ";" for f in p.functions

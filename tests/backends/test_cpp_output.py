@@ -146,3 +146,41 @@ def test_line_directives_change_no_code():
     sizes = [avr_code_size(sketch_from_text(generate_cpp(program, line_directives=on), game.stem,
                                          game.with_suffix(".ino"))) for on in (False, True)]
     assert sizes[0] == sizes[1]
+
+
+COMPOUND = '''
+from blinkc.dsl import *
+
+game = Game("compound")
+n = game.field(range(0, 1000), default=999)
+
+
+@game.on_click
+def press(t):
+    x = t.n + 7
+    x //= 3
+    x %= 100
+    x <<= 1
+    x >>= 1
+    x -= 1
+    x ^= 5
+    t.n = x
+
+
+@game.display
+def look(t):
+    t.color_all(RED if t.n > 10 else BLUE)
+'''
+
+
+def test_compound_assignments_are_cs_own(tmp_path):
+    require_tool("avr-gcc")
+    game = tmp_path / "compound.py"
+    game.write_text(COMPOUND)
+    from blinkc.dsl.loader import compile_game
+
+    text = generate_cpp(compile_game(game))
+    for op in ("/=", "%=", ">>=", "^="):
+        assert f"x {op} " in text, op
+    assert "x--;" in text and "//=" not in text
+    assert avr_compile_check(sketch_from_text(text, "compound", game.with_suffix(".ino"))) == []
