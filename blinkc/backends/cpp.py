@@ -340,7 +340,7 @@ class CppRenderer:
             # Wrap-around on purpose: compute in unsigned arithmetic (no signed overflow, which
             # C leaves undefined), then convert to the result type: the same bits on tile and host.
             one = "1UL" if t.bits > 16 else "1U"
-            if isinstance(e.left, Const) and e.left.value >= 0 and not a.startswith("("):
+            if isinstance(e.left, Const) and e.left.value >= 0 and a.isdigit():
                 return f"(({ctype(t)})({a}{one[1:]} {c_op} {b}))"  # 1U << n
             return f"(({ctype(t)})({one} * {a} {c_op} {b}))"
         return f"(({ctype(t)})({a} {c_op} {b}))"
