@@ -10,6 +10,10 @@ function and statement came from.
 
 from __future__ import annotations
 
+import os
+import re
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +24,8 @@ from ..ir.nodes import (
     BOOL,
     I16,
     U8,
+    U16,
+    U32,
     Assign,
     BinOp,
     BoolOp,
@@ -47,8 +53,9 @@ from ..ir.nodes import (
     UnOp,
 )
 from ..ir.ranges import Ranges, repeatable
-from ..ir.types import ColorType
-from ..ir.walk import walk_stmts
+from ..ir.types import COLOR, ColorType
+from ..ir.walk import global_names, walk_stmts
+from ..runtime.color import NAMED as NAMED_COLOURS
 from ..runtime.color import channels
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -63,7 +70,13 @@ unsigned using virtual void volatile while xor byte word boolean
 millis random randomize map dim lighten makeColorRGB makeColorHSB setColor setColorOnFace
 setFaceColor sin8_C isAlone buttonDown buttonPressed buttonReleased Timer Color FACE_COUNT
 RED ORANGE YELLOW GREEN CYAN BLUE MAGENTA WHITE OFF min max abs
+cw ccw opposite bit_of blinkc_color BLINKC_RGB5 BLINKC_SMALL_LOOPS BLINKC_HOST BLINKC_EXPORT
+HIGH LOW INPUT OUTPUT PI HALF_PI TWO_PI DEG_TO_RAD RAD_TO_DEG NULL
 """.split())
+
+#: Engine functions kept out of line (avr-gcc 5.4 inlines them where they cost more than a
+#: call: measured on Pirates & Lasers, docs/building.md). Each is called from several places.
+NOT_INLINED = frozenset({"flood_answered", "flood_receive"})
 
 #: blinklib functions that some SDK releases lack: the sketch carries its own copy.
 LOCAL_HELPERS = {"lighten": "blinkc_lighten"}
@@ -103,11 +116,30 @@ class Line:
 
 
 class CppRenderer:
-    def __init__(self, program: Program) -> None:
+    def __init__(self, program: Program, line_directives: bool = False) -> None:
         self.p = program
+        #: Emit `#line` so that compiler messages and debuggers point at the game's lines.
+        self.line_directives = line_directives
         self.ranges = Ranges(program)
         self.names = self._names()
+        self.symbols, self.enum_names = self._symbol_names()
+        #: The values of the symbols: the game's, and the engine's constants.
+        self.values = {s.key: s.value for s in program.symbols}
+        self.values.update({f"engine:{k}": v for k, v, _ in program.constants})
+        #: The symbols the rendered code says (declared in the sketch).
+        self.said: set[str] = set()
+        #: The SDK's colours the code says (RED, WHITE), with their values.
+        self.sdk_colours: dict[str, int] = {}
         self.needs_signed_div = False
+        self.needs_clamp = False
+        #: Say `(uint8_t)(a + b)` where a sum fits a byte (not inside an index).
+        self.byte_hints = True
+        #: The parameter types of the program's functions (arguments are converted to them).
+        self.params = {f.name: tuple(p.type for p in f.params) for f in program.functions}
+        #: The return type of the function being rendered.
+        self.ret: IntType | None = None
+        #: The helpers the sketch uses (the face turns cw, ccw, opposite; bit_of).
+        self.helpers: set[str] = set()
 
     def _names(self) -> dict[str, str]:
         out = {}
@@ -115,6 +147,62 @@ class CppRenderer:
         for n in [g.name for g in self.p.globals] + [f.name for f in self.p.functions]:
             out[n] = n if n not in taken or n in ("setup", "loop") else f"{n}_"
         return out
+
+    def _symbol_names(self) -> tuple[dict[str, str], dict[str, str]]:
+        """C names for what the game names (HULL, MSG_REPAIR, FLOOD_SUNK, TIMER_PULSE,
+        FULL_HP) and for its kinds' enums (Piece): its own names, made unique."""
+        taken = set(RESERVED) | set(self.names.values()) | {k for k, _, _ in self.p.constants}
+        for f in self.p.functions:  # a local of the same name would hide a constant
+            taken |= {p.name for p in f.params}
+            taken |= {n.name for n in walk_stmts(f.body) if isinstance(n, Local)}
+            taken |= {n.var for n in walk_stmts(f.body) if isinstance(n, For)}
+
+        def unique(n: str) -> str:
+            while n in taken:
+                n += "_"
+            taken.add(n)
+            return n
+
+        symbols: dict[str, str] = {f"engine:{k}": k for k, _, _ in self.p.constants}
+        enums: dict[str, str] = {}
+        for s in self.p.symbols:
+            group, _, what = s.key.partition(":")
+            if group == "kind":
+                enum, _, member = what.partition(".")
+                if enum not in enums:
+                    enums[enum] = unique(enum)
+                symbols[s.key] = unique(member)
+            elif group in ("message", "flood", "timer"):
+                prefix = {"message": "MSG", "flood": "FLOOD", "timer": "TIMER"}[group]
+                symbols[s.key] = unique(f"{prefix}_{_upper_snake(what)}")
+            else:
+                symbols[s.key] = unique(what)
+        return symbols, enums
+
+    def named(self, e: Const) -> str | None:
+        """The C name of a constant the game names (`MSG_LASER + 3` for an offset), or None."""
+        if e.name is None:
+            return None
+        key, offset = e.name, 0
+        m = re.fullmatch(r"(.*?)([+-]\d+)", key)
+        if m is not None:
+            key, offset = m.group(1), int(m.group(2))
+        ident = self.symbols.get(key)
+        value = self.values.get(key)
+        sdk = key[len("const:"):] if key.startswith("const:") else ""
+        if (ident is None and isinstance(e.type, ColorType) and not offset
+                and NAMED_COLOURS.get(sdk) == e.value):
+            self.sdk_colours[sdk] = e.value  # RED, WHITE: the SDK's, as pixel words
+            return sdk
+        if ident is None or value is None or value + offset != e.value:
+            return None
+        if isinstance(e.type, ColorType):
+            return ident if offset == 0 else None
+        if not -32768 <= e.value <= 32767:
+            return None  # beyond int: the literal's type (32768U, 100000L) says more
+        if offset:
+            return f"({ident} {'+' if offset > 0 else '-'} {abs(offset)})"
+        return ident
 
     def name(self, n: str) -> str:
         return self.names.get(n, n if n not in RESERVED else f"{n}_")
@@ -130,27 +218,42 @@ class CppRenderer:
         code = self.expr(e)
         if t == BOOL or isinstance(t, ColorType) or self.ranges.fits(self.ranges.of(e), t):
             return code
-        return f"({ctype(t)}){code}"
+        # (int16_t)((uint16_t)(x)) is (int16_t)(x): both reduce x modulo 2**16.
+        return f"({ctype(t)}){_atom(_unwrapped(code, t.bits))}"
 
     def expr(self, e: Expr) -> str:
         if isinstance(e, Const):
+            named = self.named(e)
+            if named is not None:
+                self.said.add(re.sub(r"[+-]\d+$", "", e.name or ""))
+                return named
             return const_literal(e.value, e.type)
         if isinstance(e, Name):
             return self.name(e.name)
         if isinstance(e, Index):
-            return f"{self.name(e.array)}[{self.expr(e.index)}]"
+            # An index is an address offset: no byte hints in it (they cost code there).
+            with self.hints(False):
+                return f"{self.name(e.array)}[{self.arg(e.index, U8)}]"
         if isinstance(e, BinOp):
             return self.binop(e)
         if isinstance(e, UnOp):
             if e.op == "not":
                 return f"(!{self.expr(e.operand)})"
+            if e.type == I16 and _promotes_to_int(e.operand):
+                # C complements the operand promoted to int: 16 bits on the tile, and on the
+                # host a wider int with the same value.
+                return f"(~{_atom(self.expr(e.operand))})"
             return f"(({ctype(e.type)})(~{self.conv(e.operand, e.type)}))"
         if isinstance(e, Compare):
-            return f"({self.conv(e.left, e.optype)} {e.op} {self.conv(e.right, e.optype)})"
+            with self.hints(True):  # a comparison is where a byte-sized sum pays
+                return f"({self.conv(e.left, e.optype)} {e.op} {self.conv(e.right, e.optype)})"
         if isinstance(e, BoolOp):
             op = " && " if e.op == "and" else " || "
             return "(" + op.join(self.expr(v) for v in e.values) + ")"
         if isinstance(e, Cond):
+            turn = self.turn(e)
+            if turn is not None:
+                return turn
             with self.ranges.assuming(e.test, True):
                 body = self.conv(e.body, e.type)
             with self.ranges.assuming(e.test, False):
@@ -162,10 +265,44 @@ class CppRenderer:
             return self.conv(e.value, e.type)
         if isinstance(e, Call):
             func = LOCAL_HELPERS.get(e.func, e.func) if e.builtin else self.name(e.func)
-            return f"{func}({', '.join(self.expr(a) for a in e.args)})"
+            # The SDK's functions take the types the IR converted their arguments to.
+            params = self.params.get(e.func) if not e.builtin else tuple(a.type for a in e.args)
+            if params is None or len(params) != len(e.args):
+                return f"{func}({', '.join(self.expr(a) for a in e.args)})"
+            return f"{func}({', '.join(self.arg(a, t) for a, t in zip(e.args, params, strict=True))})"
         raise TypeError(e)
 
-    def binop(self, e: BinOp) -> str:
+    def turn(self, e: Cond) -> str | None:
+        """`f + n >= 6 ? f + n - 6 : f + n` (what the optimiser makes of `(f + n) % 6`), for
+        faces f and n in 0..5, as the sketch's face helpers: cw(f, n), ccw(f), opposite(f)."""
+        test = e.test
+        if not (isinstance(test, Compare) and test.op == ">=" and _value(test.right) == 6):
+            return None
+        total = _uncast(test.left)
+        minus = _uncast(e.body)
+        if not (isinstance(total, BinOp) and total.op == "+" and repeatable(total)
+                and isinstance(minus, BinOp) and minus.op == "-" and _value(minus.right) == 6
+                and _uncast(minus.left) == total and _uncast(e.orelse) == total):
+            return None
+        face, steps = total.left, total.right
+        if isinstance(face, Const) and not isinstance(steps, Const):
+            face, steps = steps, face
+        for part in (face, steps):
+            lo, hi = self.ranges.of(part)
+            if lo < 0 or hi > 5:
+                return None
+        f = self.arg(face, U8)
+        n = _value(steps)
+        if n == 3:
+            self.helpers.add("opposite")
+            return f"opposite({f})"
+        if n in (4, 5):
+            self.helpers.add("ccw")
+            return f"ccw({f})" if n == 5 else f"ccw({f}, 2)"
+        self.helpers.add("cw")
+        return f"cw({f})" if n == 1 else f"cw({f}, {self.arg(steps, U8)})"
+
+    def binop(self, e: BinOp, byte_hint: bool = True) -> str:
         t = e.type
         a, b = self.conv(e.left, t), self.conv(e.right, t)
         c_op = "/" if e.op == "//" else e.op
@@ -180,8 +317,12 @@ class CppRenderer:
                     return f"blinkc_div<{ctype(t)}, u{ctype(t)}>({a}, {b})"
                 return f"blinkc_mod<{ctype(t)}>({a}, {b})"
         exact = self.ranges.exact(e)
+        bit = self.bit_of(e, 8 if 0 <= exact[0] and exact[1] <= 255 else 0)
+        if bit is not None:
+            return bit
         if self.ranges.fits(exact, t):
-            if e.op in ("+", "-", "*", "<<") and 0 <= exact[0] and exact[1] <= 255:
+            if (e.op in ("+", "-", "*", "<<") and 0 <= exact[0] and exact[1] <= 255 and byte_hint
+                    and self.byte_hints):
                 # C would compute in int; the value fits a byte, and saying so lets the
                 # 8-bit AVR compare and subtract in one register instead of two.
                 return f"(uint8_t)({a} {c_op} {b})"
@@ -190,51 +331,54 @@ class CppRenderer:
                 # (a byte local, say) would compute in int and overflow, so compute in t.
                 a = f"({ctype(t)}){a}"
             return f"({a} {c_op} {b})"
+        if e.op in ("+", "-") and t in (U16, U32) and any(
+                _unsigned_leaf(x, code, t) for x, code in ((e.left, a), (e.right, b))):
+            # An operand of the unsigned type: the tile computes in unsigned arithmetic, the
+            # host too or in its wider int (no overflow); the conversion keeps the same bits.
+            return f"(({ctype(t)})({a} {c_op} {b}))"
         if e.op in ("+", "-", "*", "<<"):
             # Wrap-around on purpose: compute in unsigned arithmetic (no signed overflow, which
             # C leaves undefined), then convert to the result type: the same bits on tile and host.
             one = "1UL" if t.bits > 16 else "1U"
+            if isinstance(e.left, Const) and e.left.value >= 0 and a.isdigit():
+                return f"(({ctype(t)})({a}{one[1:]} {c_op} {b}))"  # 1U << n
             return f"(({ctype(t)})({one} * {a} {c_op} {b}))"
         return f"(({ctype(t)})({a} {c_op} {b}))"
 
     # ------------------------------------------------------------- statements
     def block(self, body: tuple[Stmt, ...], depth: int, out: list[Line]) -> None:
-        for s in body:
-            self.stmt(s, depth, out)
+        """The statements of a block; each is rendered knowing what the tests above it in
+        the block teach (below `if hp == 0: return`, hp is not 0)."""
+        with self.ranges.scope():
+            for s in body:
+                self.stmt(s, depth, out)
+                self.ranges.after(s)
 
     def stmt(self, s: Stmt, depth: int, out: list[Line]) -> None:
         if isinstance(s, Local):
-            out.append(Line(depth, f"{self.name(s.name)} = {self.conv(s.value, s.type)};", s.loc))
+            out.append(Line(depth, f"{self.name(s.name)} = {self.into(s.value, s.type)};", s.loc))
         elif isinstance(s, Assign):
-            target = self.expr(s.target)
-            if s.clamp is not None:
-                lo, hi = s.clamp
-                value = self.expr(s.value)
-                vr = self.ranges.of(s.value)
-                t = ctype(s.value.type)
-                if vr[0] >= lo:  # only the top can be crossed
-                    code = f"blinkc_at_most<{t}>({value}, {hi})"
-                elif vr[1] <= hi:
-                    code = f"blinkc_at_least<{t}>({value}, {lo})"
-                else:
-                    code = f"blinkc_clamp<{t}>({value}, {lo}, {hi})"
-                out.append(Line(depth, f"{target} = {code};", s.loc))
-            else:
-                out.append(Line(depth, f"{target} = {self.conv(s.value, s.target.type)};", s.loc))
+            out.append(Line(depth, self.assign(s), s.loc))
         elif isinstance(s, If):
             out.append(Line(depth, f"if {self.paren(s.test)} {{", s.loc))
-            self.block(s.body, depth + 1, out)
+            with self.ranges.assuming(s.test, True):
+                self.block(s.body, depth + 1, out)
             orelse = s.orelse
-            while len(orelse) == 1 and isinstance(orelse[0], If):
-                inner = orelse[0]
-                out.append(Line(depth, f"}} else if {self.paren(inner.test)} {{", inner.loc))
-                self.block(inner.body, depth + 1, out)
-                orelse = inner.orelse
-            if orelse:
-                out.append(Line(depth, "} else {"))
-                self.block(orelse, depth + 1, out)
+            with ExitStack() as chain:
+                chain.enter_context(self.ranges.assuming(s.test, False))
+                while len(orelse) == 1 and isinstance(orelse[0], If):
+                    inner = orelse[0]
+                    out.append(Line(depth, f"}} else if {self.paren(inner.test)} {{", inner.loc))
+                    with self.ranges.assuming(inner.test, True):
+                        self.block(inner.body, depth + 1, out)
+                    chain.enter_context(self.ranges.assuming(inner.test, False))
+                    orelse = inner.orelse
+                if orelse:
+                    out.append(Line(depth, "} else {"))
+                    self.block(orelse, depth + 1, out)
             out.append(Line(depth, "}"))
         elif isinstance(s, For):
+            self.ranges.forget(s)  # what one turn changes is not known on the next
             var = self.name(s.var)
             start = self.expr(s.start)
             stop = self.expr(s.stop)
@@ -257,7 +401,9 @@ class CppRenderer:
             self.block(s.body, depth + 1, out)
             out.append(Line(depth, "}"))
         elif isinstance(s, Return):
-            out.append(Line(depth, "return;" if s.value is None else f"return {self.expr(s.value)};", s.loc))
+            value = "" if s.value is None else " " + (
+                self.expr(s.value) if self.ret is None else self.into(s.value, self.ret))
+            out.append(Line(depth, f"return{value};", s.loc))
         elif isinstance(s, ExprStmt):
             out.append(Line(depth, f"{self.expr(s.value)};", s.loc))
         elif isinstance(s, Break):
@@ -266,6 +412,148 @@ class CppRenderer:
             out.append(Line(depth, "continue;", s.loc))
         else:
             raise TypeError(s)
+
+    def assign(self, s: Assign) -> str:
+        target = self.expr(s.target)
+        t = s.target.type
+        if s.clamp is not None:
+            counter = self.counter(s)
+            return counter if counter is not None else f"{target} = {self.clamped(s)};"
+        compound = self.compound(s)
+        if compound is not None:
+            op, rhs = compound
+            if op in ("+", "-") and rhs == "1":
+                return f"{target}{op}{op};"
+            return f"{target} {op}= {rhs};"
+        return f"{target} = {self.into(s.value, t)};"
+
+    def compound(self, s: Assign) -> tuple[str, str] | None:
+        """(op, right) when `target = target op right` can be written `target op= right`:
+        C computes it in the operands' promoted type and converts to the target's type, as
+        the assignment does; it must compute the same low bits, without overflowing."""
+        target, t = s.target, s.target.type
+        if t == BOOL or isinstance(t, ColorType) or not repeatable(target):
+            return None
+        value = _widened(s.value, t.bits)
+        if not (isinstance(value, BinOp) and _widened(value.left, t.bits) == target
+                and value.type.bits >= t.bits and not isinstance(value.type, ColorType)):
+            return None
+        if value.op in ("&", "|", "^"):
+            # Only the target's low bits of the right operand count.
+            if t.bits <= 16:
+                return value.op, self.low(value.right, t.bits)
+            return value.op, self.conv(value.right, value.type)
+        exact = self.ranges.exact(value)
+        bt = value.type
+        if value.op in ("//", "%") and bt.signed and self.ranges.operand(value.left, bt)[0] < 0:
+            return None  # C's and the tile's signed division may differ at MIN / -1
+        if value.op in ("+", "-") and bt == t and not t.signed and t.bits >= 16 and (
+                t.bits == 32 or (-(1 << 31) <= exact[0] and exact[1] < (1 << 31))):
+            pass  # unsigned arithmetic on the tile (int on the host holds it): wraps alike
+        elif value.op in ("*", "<<") and bt == t == U32:
+            pass  # unsigned long arithmetic: wraps alike
+        elif not self.ranges.fits(exact, bt):
+            return None  # it wraps, and C's int might overflow first
+        elif value.op in ("+", "-", "*", "<<") and not self.ranges.fits(exact, I16):
+            return None  # beyond the tile's int: C would overflow before converting
+        return ("/" if value.op == "//" else value.op), self.conv(value.right, bt)
+
+    def low(self, e: Expr, bits: int) -> str:
+        """e where only its low `bits` bits (at most 16) count: the right operand of `&=`,
+        `|=`, `^=` (C's int and the tile's 16-bit int compute those bits alike)."""
+        e = _widened(e, bits)
+        if isinstance(e, UnOp) and e.op == "~":
+            return f"~{_atom(self.low(e.operand, bits))}"
+        if isinstance(e, BinOp) and e.op in ("&", "|", "^"):
+            return f"({self.low(e.left, bits)} {e.op} {self.low(e.right, bits)})"
+        bit = self.bit_of(e, bits) if isinstance(e, BinOp) else None
+        if bit is not None:
+            return bit
+        if isinstance(e, BinOp) and e.op == "<<" and isinstance(e.left, Const) and e.left.value >= 0:
+            lo, hi = self.ranges.operand(e.right, e.type)
+            if 0 <= lo and hi < 16:  # an unsigned shift is defined up to 15 on the tile
+                if self.ranges.fits(self.ranges.exact(e), I16):
+                    return f"({e.left.value} << {self.conv(e.right, e.type)})"
+                return f"({e.left.value}U << {self.conv(e.right, e.type)})"
+        return self.expr(e)
+
+    def counter(self, s: Assign) -> str | None:
+        """A field counted up or down by one that stops at the end of its range:
+        `if (x < hi) x++;` (x is in its range, so only x == hi would leave it)."""
+        lo, hi = s.clamp  # type: ignore[misc]
+        value = _widened(s.value, s.target.type.bits)
+        if not (isinstance(value, BinOp) and value.op in ("+", "-") and _value(value.right) == 1
+                and _widened(value.left, s.target.type.bits) == s.target):
+            return None
+        xlo, xhi = self.ranges.of(s.target)
+        if not (lo <= xlo and xhi <= hi):
+            return None
+        target = self.expr(s.target)
+        if value.op == "+":
+            return f"if ({target} < {const_literal(hi, s.target.type)}) {target}++;"
+        return f"if ({target} > {const_literal(lo, s.target.type)}) {target}--;"
+
+    def bit_of(self, e: BinOp, bits: int) -> str | None:
+        """`1 << n` for a variable n in 0..255, where only its low byte counts (bits is 8; 0:
+        not so): bit_of(n), the sketch's one copy of the shift loop (0 from n = 8 on, as the
+        low byte of 1 << n is)."""
+        if not (bits == 8 and e.op == "<<" and _value(e.left) == 1
+                and not isinstance(e.right, Const)):
+            return None
+        lo, hi = self.ranges.of(e.right)
+        if lo < 0 or hi > 255:
+            return None
+        self.helpers.add("bit_of")
+        return f"bit_of({self.arg(e.right, U8)})"
+
+    def clamped(self, s: Assign) -> str:
+        """A field's value kept in its range, compared in the narrowest type that holds it."""
+        lo, hi = s.clamp  # type: ignore[misc]
+        self.needs_clamp = True
+        vr = self.ranges.of(s.value)
+        t = _holding(min(vr[0], lo), max(vr[1], hi))
+        value = self.expr(s.value)
+        if vr[0] >= lo:  # only the top can be crossed
+            return f"blinkc_at_most<{t}>({value}, {hi})"
+        if vr[1] <= hi:
+            return f"blinkc_at_least<{t}>({value}, {lo})"
+        return f"blinkc_clamp<{t}>({value}, {lo}, {hi})"
+
+    def arg(self, e: Expr, t: IntType) -> str:
+        """e passed to a parameter of type t: converted by C, and needing no parentheses."""
+        code = self.into(e, t) if t is not None else self.expr(e)
+        return code[1:-1] if code.startswith("(") and _balanced_outer(code) else code
+
+    @contextmanager
+    def hints(self, on: bool) -> Iterator[None]:
+        saved, self.byte_hints = self.byte_hints, on
+        try:
+            yield
+        finally:
+            self.byte_hints = saved
+
+    def into(self, e: Expr, t: IntType) -> str:
+        """e's value stored into a variable (or passed to a parameter, or returned) of type t:
+        C converts it to t there (modulo 2**bits, as a cast does), so a cast to t is not
+        written out."""
+        if t == BOOL or isinstance(t, ColorType):
+            return self.conv(e, t)
+        e = _widened(e, t.bits)
+        if isinstance(e, BinOp) and self.ranges.fits(self.ranges.exact(e), t):
+            return self.binop(e, byte_hint=False)  # the store says it is a byte
+        if (isinstance(e, Cond) and e.type.bits >= t.bits and not isinstance(e.type, ColorType)
+                and self.turn(e) is None):
+            # Each branch is stored: x + 1 >= 3 ? x + 1 - 3 : x + 1 needs no casts in them.
+            with self.ranges.assuming(e.test, True):
+                body = self.into(e.body, t)
+            with self.ranges.assuming(e.test, False):
+                orelse = self.into(e.orelse, t)
+            return f"({self.expr(e.test)} ? {body} : {orelse})"
+        code = _unwrapped(self.conv(e, t), t.bits)
+        if code.startswith(("(1U * ", "(1UL * ")):
+            # Arithmetic that wraps on purpose: the cast says so.
+            return f"({ctype(t)}){code}"
+        return code
 
     def paren(self, e: Expr) -> str:
         code = self.expr(e)
@@ -276,10 +564,15 @@ class CppRenderer:
         used = {n.name for n in walk_stmts(f.body) if isinstance(n, Name) and n.scope == "param"}
         params = ", ".join(f"{ctype(p.type)} {self.name(p.name)}" if p.name in used
                            else f"{ctype(p.type)} /* {p.name} */" for p in f.params) or "void"
-        storage = "" if f.name in ("setup", "loop") else "static "
-        # Functions only the emulator calls are dropped from the tile's image by the linker.
-        attr = "__attribute__((unused)) " if host_only else ""
-        return f"{attr}{storage}{ctype(f.ret)} {self.name(f.name)}({params})"
+        # What only the emulator calls is compiled on the host only, and is not static there:
+        # a build that makes Arduino's prototypes (for every function) must not find a static
+        # function it never defines.
+        storage = "" if f.name in ("setup", "loop") or host_only else "static "
+        if f.name in NOT_INLINED and not host_only:
+            storage = f"__attribute__((noinline)) {storage}"
+        if f.name == "loop":
+            storage = f"BLINKC_SMALL_LOOPS {storage}"
+        return f"{storage}{ctype(f.ret)} {self.name(f.name)}({params})"
 
     def locals_of(self, f: Function) -> list[tuple[str, IntType]]:
         seen: dict[str, IntType] = {}
@@ -296,40 +589,93 @@ class CppRenderer:
 
     def function(self, f: Function, host_only: bool = False) -> dict:
         self.ranges.enter(f)
+        self.ret = f.ret
         lines: list[Line] = []
         # Python locals live for the whole function: declare them all at the top.
         for name, t in self.locals_of(f):
             init = const_literal(0, t) if isinstance(t, ColorType) else "0"
             lines.append(Line(1, f"{ctype(t)} {self.name(name)} = {init};"))
         self.block(f.body, 1, lines)
+        # Functions only the emulator calls (engine_idle, ...) are compiled on the host only.
+        body = _comment_lines(lines)
+        head: list[str] = []
+        if self.line_directives:
+            body = _with_line_directives(lines, body)
+            if f.loc.line:
+                head = [_line_directive(f.loc)]
         return {"signature": self.signature(f, host_only), "doc": f.doc.splitlines()[0] if f.doc else "",
-                "origin": _origin(f.loc), "role": f.role, "lines": _comment_lines(lines)}
+                "origin": _origin(f.loc), "role": f.role, "lines": body, "head": head,
+                "host_only": host_only}
 
     # ----------------------------------------------------------------- program
     def context(self) -> dict:
         p = self.p
         firmware = _reachable(p, ("setup", "loop"))
         uses = {c.func for f in p.functions for c in walk_stmts(f.body) if isinstance(c, Call)}
+        # Rendering the functions tells which helpers they need (the face turns, division).
+        functions = [self.function(f, f.name not in firmware) for f in p.functions]
+        used = {n for f in p.functions for n in global_names(f.body)}
+        on_tile = {n for f in p.functions if f.name in firmware for n in global_names(f.body)}
         return {
             "name": p.name, "source": p.source, "version": __version__,
+            **self.declarations(),
             "layout": [(n, shift, bits, what) for n, shift, bits, what in p.value_layout],
             "codes": p.codes,
             "constants": [(k, _const_type(v), const_literal(v, _const_type_ir(v)), doc)
                           for k, v, doc in p.constants],
             "state": [self.global_decl(g) for g in p.globals if g.role == "state"],
-            "engine": [self.global_decl(g) for g in p.globals if g.role != "state"],
-            "prototypes": [self.signature(f, f.name not in firmware) + ";" for f in p.functions
-                           if f.name not in ("setup", "loop")],
-            "functions": [self.function(f, f.name not in firmware) for f in p.functions],
+            "engine": [self.global_decl(g) for g in p.globals if g.role != "state" and g.name in used
+                       and g.name in on_tile],
+            # What only the emulator's functions read is on the host only too.
+            "host_engine": [self.global_decl(g) for g in p.globals if g.role != "state"
+                            and g.name in used and g.name not in on_tile],
+            "prototypes": [self.signature(f) + ";" for f in p.functions
+                           if f.name not in ("setup", "loop") and f.name in firmware],
+            "host_prototypes": [self.signature(f, True) + ";" for f in p.functions
+                                if f.name not in ("setup", "loop") and f.name not in firmware],
+            "functions": functions,
             "fields": [self.name(g.name) for g in p.state_fields],
             "derived": [(f.name[len("value_"):], self.name(f.name), ctype(f.ret))
                         for f in p.functions if f.role == "derived"],
+            "turns": sorted(self.helpers & {"cw", "ccw", "opposite"}),
+            "needs_bit_of": "bit_of" in self.helpers,
             "needs_lighten": "lighten" in uses,
             "needs_skip_frame": "blinkc_skip_frame" in uses,
-            "needs_clamp": any(isinstance(s, Assign) and s.clamp for f in p.functions
-                               for s in walk_stmts(f.body)),
+            "needs_clamp": self.needs_clamp,  # set while rendering the functions
             "needs_signed_div": self.needs_signed_div,  # set while rendering the functions
         }
+
+    def declarations(self) -> dict:
+        """The game's names as the sketch declares them: an enum for each kinds, enums for
+        the messages, floods and timers, and the module constants the code says."""
+        kinds: dict[str, list] = {}
+        groups: dict[str, list] = {"message": [], "flood": [], "timer": []}
+        constants, colours = [], []
+        for s in self.p.symbols:
+            group, _, what = s.key.partition(":")
+            origin = _origin(s.loc) if s.loc is not None else ""
+            note = ": ".join(x for x in (origin, s.doc) if x)
+            ident = self.symbols[s.key]
+            if group == "kind":
+                enum = self.enum_names[what.partition(".")[0]]
+                kinds.setdefault(enum, []).append((ident, s.value, origin))
+            elif group in groups:
+                groups[group].append((ident, s.value, note))
+            elif s.key in self.said:
+                if isinstance(s.type, ColorType):
+                    colours.append((ident, const_literal(s.value, s.type), note))
+                elif s.type == BOOL:
+                    constants.append(("bool", ident, "true" if s.value else "false", note))
+                else:
+                    constants.append((_holding(s.value, s.value), ident,
+                                      const_literal(s.value, s.type), note))
+        sdk_colours = [(k, const_literal(v, COLOR)) for k, v in sorted(self.sdk_colours.items())]
+        lists = {group: ([m for m, _, _ in members], _lines([n for _, _, n in members]))
+                 for group, members in (("floods", groups["flood"]), ("timers", groups["timer"]))
+                 if members}
+        return {"kinds": [(enum, members) for enum, members in kinds.items()],
+                "messages": groups["message"], "lists": lists, "game_constants": constants,
+                "colours": colours, "sdk_colours": sdk_colours}
 
     def global_decl(self, g: GlobalVar) -> dict:
         name = self.name(g.name)
@@ -342,6 +688,8 @@ class CppRenderer:
                 decl = f"static {ctype(g.type)} {name}[{g.size}];"  # zeroed at start-up
         else:
             init = const_literal(int(g.init), g.type)  # type: ignore[arg-type]
+            if g.enum is not None and f"kind:{g.enum}.{self.p.enums[g.enum][int(g.init)]}" in self.symbols:
+                init = self.symbols[f"kind:{g.enum}.{self.p.enums[g.enum][int(g.init)]}"]
             decl = f"static {ctype(g.type)} {name} = {init};"
         notes = [g.doc] if g.doc else []
         if g.role == "state":
@@ -362,10 +710,138 @@ def _balanced_outer(code: str) -> bool:
     return True
 
 
+def _uncast(e: Expr) -> Expr:
+    while isinstance(e, Cast) and e.type != BOOL and not isinstance(e.type, ColorType):
+        e = e.value
+    return e
+
+
+def _value(e: Expr) -> int | None:
+    e = _uncast(e)
+    return e.value if isinstance(e, Const) else None
+
+
+def _widened(e: Expr, bits: int) -> Expr:
+    """e without the outer casts that keep at least its low `bits` bits (to integer types: a
+    cast to bool or to a colour is no such cast)."""
+    while (isinstance(e, Cast) and e.type != BOOL and not isinstance(e.type, ColorType)
+           and not isinstance(e.value.type, ColorType) and e.value.type != BOOL
+           and e.type.bits >= bits):
+        e = e.value
+    return e
+
+
+_WIDTHS = {"uint8_t": 8, "int8_t": 8, "uint16_t": 16, "int16_t": 16, "uint32_t": 32,
+           "int32_t": 32}
+_CAST = re.compile(r"\((u?int(?:8|16|32)_t)\)")
+
+
+def _unwrapped(code: str, bits: int) -> str:
+    """code without the outer casts (and the parentheses around them) to integer types of at
+    least `bits` bits, where what is done with it reduces it modulo 2**bits anyway."""
+    while True:
+        inner = _CAST.match(code, 1) if code.startswith("((") and _balanced_outer(code) else None
+        if inner is not None and _WIDTHS[inner.group(1)] >= bits and _unit(code[inner.end():-1]):
+            code = code[1:-1]
+        m = _CAST.match(code)
+        if m is None or _WIDTHS[m.group(1)] < bits or not _unit(code[m.end():]):
+            return code
+        code = code[m.end():]
+
+
+def _unsigned_leaf(e: Expr, code: str, t: IntType) -> bool:
+    """The C expression rendered for e (as `code`) is of the unsigned type t (16 or 32 bits)."""
+    cast = f"({ctype(t)})"
+    return (code.startswith(cast) and _unit(code[len(cast):])) or (
+        isinstance(e, Name | Index | Call) and e.type == t and _unit(code))
+
+
+def _promotes_to_int(e: Expr) -> bool:
+    """The C expression rendered for e has a type C promotes to int (at most 16 bits, and
+    signed if 16): a variable, an element or a call of such a type, or `& | ^` of them."""
+    if isinstance(e, BinOp) and e.op in ("&", "|", "^"):
+        return _promotes_to_int(e.left) and _promotes_to_int(e.right)
+    if isinstance(e, Name | Index | Call) and e.type is not None:
+        return not isinstance(e.type, ColorType) and (e.type.bits <= 8 or e.type == I16)
+    return False
+
+
+def _atom(code: str) -> str:
+    return code if _unit(code) else f"({code})"
+
+
+_IDENT = re.compile(r"[A-Za-z_]\w*|\d+[UL]*")
+
+
+def _unit(code: str) -> bool:
+    """The code is one operand that no operator around it can split: a name or number, a
+    call or an element (name(...), name[...]), or a whole parenthesised expression."""
+    m = _IDENT.match(code)
+    rest = code[m.end():] if m else code
+    return rest == "" or ((rest[0] == "(" or (m is not None and rest[0] == "["))
+                          and _balanced_outer(rest))
+
+
+def _holding(lo: int, hi: int) -> str:
+    """The narrowest C type that holds lo..hi."""
+    for t in ("uint8_t", "int8_t", "uint16_t", "int16_t", "uint32_t"):
+        if lo >= {"uint8_t": 0, "int8_t": -128, "uint16_t": 0, "int16_t": -32768,
+                  "uint32_t": 0}[t] and hi <= {"uint8_t": 255, "int8_t": 127, "uint16_t": 65535,
+                                             "int16_t": 32767, "uint32_t": 4294967295}[t]:
+            return t
+    return "int32_t"
+
+
 def _origin(loc: SrcLoc) -> str:
     if loc.line == 0:
         return "generated by blinkc"
     return f"{Path(loc.file).name}:{loc.line}"
+
+
+#: Where the protocol engine's source is (SrcLoc names it "engine.py").
+ENGINE_SOURCE = Path(__file__).resolve().parents[1] / "dsl" / "engine.py"
+#: A `#line` back to the sketch's own lines (numbered once the sketch is rendered).
+BACK_TO_SKETCH = "#line BLINKC_SKETCH_LINE"
+
+
+def _line_directive(loc: SrcLoc) -> str:
+    """`#line` for a game (or engine) line: the file's absolute path, so that compiler
+    messages and avr-gdb find it wherever the compiler runs."""
+    path = ENGINE_SOURCE if loc.file == "engine.py" else Path(loc.file).resolve()
+    return f'#line {loc.line} "{_c_string(str(path))}"'
+
+
+def _with_line_directives(lines: list[Line], text: list[str]) -> list[str]:
+    """The body's lines, each line that comes from a game (or engine) line preceded by a
+    `#line` for it; lines blinkc adds (declarations, braces) count on from there."""
+    out: list[str] = []
+    expected: tuple[str, int] | None = None  # where the compiler thinks the next line is
+    for ln, code in zip(lines, text, strict=True):
+        if ln.loc is not None and ln.loc.line:
+            if (ln.loc.file, ln.loc.line) != expected:
+                out.append(_line_directive(ln.loc))
+                expected = (ln.loc.file, ln.loc.line)
+        elif ln.loc is not None and expected is not None:  # code blinkc generates
+            out.append(BACK_TO_SKETCH)
+            expected = None
+        out.append(code)
+        if expected is not None:
+            expected = (expected[0], expected[1] + 1)
+    out.append(BACK_TO_SKETCH)
+    return out
+
+
+def _number_sketch_lines(text: str, sketch: str) -> str:
+    """Each BACK_TO_SKETCH as the `#line` of the sketch's next line."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if line == BACK_TO_SKETCH:
+            lines[i] = f'#line {i + 2} "{_c_string(sketch)}"'
+    return "\n".join(lines)
+
+
+def _c_string(s: str) -> str:
+    return s.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def _comment_lines(lines: list[Line]) -> list[str]:
@@ -379,6 +855,21 @@ def _comment_lines(lines: list[Line]) -> list[str]:
             text = f"{text}  // {Path(ln.loc.file).name}:{ln.loc.line}"
         out.append(text)
     return out
+
+
+def _lines(origins: list[str]) -> str:
+    """pirates_lasers.py:44, pirates_lasers.py:45 -> pirates_lasers.py:44, 45."""
+    out, last = [], None
+    for o in origins:
+        file, _, line = o.rpartition(":")
+        out.append(line if file == last else o)
+        last = file
+    return ", ".join(out)
+
+
+def _upper_snake(name: str) -> str:
+    """BeamFlash, beam_flash, Beam -> BEAM_FLASH, BEAM_FLASH, BEAM."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).upper()
 
 
 def _reachable(p: Program, roots: tuple[str, ...]) -> set[str]:
@@ -416,18 +907,45 @@ def _environment() -> jinja2.Environment:
                               undefined=jinja2.StrictUndefined)
 
 
-def generate_cpp(program: Program) -> str:
-    """The Arduino sketch (.ino text) for a program."""
-    return _environment().get_template("sketch.ino.j2").render(**CppRenderer(program).context())
+def shown_path(path: str | Path) -> str:
+    """The game file as the sketch names it: relative to the current folder (where it was
+    given), not as an absolute path that would make the sketch differ between checkouts."""
+    p = Path(path)
+    if p.is_absolute():
+        try:
+            p = Path(os.path.relpath(p, Path.cwd()))
+        except ValueError:  # another drive
+            p = Path(p.name)
+    return p.as_posix()
 
 
-def generate_sketch(game_path: str | Path, out_dir: str | Path) -> Path:
+def generate_cpp(program: Program, *, source: str | Path | None = None,
+                 line_directives: bool = False, sketch_file: str | Path | None = None) -> str:
+    """The Arduino sketch (.ino text) for a program. `source` names the game file in the
+    header (by default: its path relative to the current folder). `line_directives` emits
+    `#line` before the code of each game line, so that compiler messages and avr-gdb point
+    at the game file (and at blinkc's engine.py for the protocol); what blinkc adds counts in
+    the sketch's own lines again (`sketch_file`, by default <game>.ino)."""
+    context = CppRenderer(program, line_directives).context()
+    context["source"] = str(source) if source is not None else shown_path(program.source)
+    text = _environment().get_template("sketch.ino.j2").render(**context)
+    if line_directives:
+        text = _number_sketch_lines(text, str(sketch_file or f"{program.name}.ino"))
+    return text
+
+
+def sketch_path(out_dir: str | Path, program: Program) -> Path:
+    """Where a game's sketch goes: `out_dir/<game>/<game>.ino` (the Arduino IDE's layout)."""
+    return Path(out_dir) / program.name / f"{program.name}.ino"
+
+
+def generate_sketch(game_path: str | Path, out_dir: str | Path, line_directives: bool = False) -> Path:
     """Compile a game and write `out_dir/<game>/<game>.ino`; returns the .ino path."""
     from ..dsl.loader import compile_game
 
     program = compile_game(game_path)
-    folder = Path(out_dir) / program.name
-    folder.mkdir(parents=True, exist_ok=True)
-    ino = folder / f"{program.name}.ino"
-    ino.write_text(generate_cpp(program))
+    ino = sketch_path(out_dir, program)
+    ino.parent.mkdir(parents=True, exist_ok=True)
+    ino.write_text(generate_cpp(program, line_directives=line_directives,
+                                sketch_file=ino.resolve()))
     return ino

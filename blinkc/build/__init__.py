@@ -67,10 +67,14 @@ def limits(sdk: Sdk) -> tuple[int, int, int]:
     return int(base, 0), flash, ram
 
 
-def prepare_source(source: Path, out_dir: Path) -> Sketch:
+def prepare_source(source: Path, out_dir: Path, line_directives: bool = False) -> Sketch:
     """The sketch folder to build, inside `out_dir`: a copy of the user's sketch,
-    or the sketch generated from a blinkc game (GAME.py)."""
+    or the sketch generated from a blinkc game (GAME.py; with `#line` directives that point
+    at the game's lines when `line_directives`)."""
     source = Path(source)
+    if line_directives and source.suffix != ".py":
+        raise BuildError(f"--line-directives is for a game (GAME.py); {source} is a sketch.",
+                         "Build the game itself, or leave the option out.")
     if source.suffix == ".py":
         try:
             from blinkc.backends.cpp import generate_sketch
@@ -84,6 +88,8 @@ def prepare_source(source: Path, out_dir: Path) -> Sketch:
             ) from None
         if not source.is_file():
             raise BuildError(f"{source} does not exist.")
+        if line_directives:
+            return find_sketch(Path(generate_sketch(source, out_dir, line_directives=True)))
         return find_sketch(Path(generate_sketch(source, out_dir)))
     return copy_sketch(find_sketch(source), out_dir)
 
@@ -95,9 +101,12 @@ def build(
     backend: str = "auto",
     toolchain: Toolchain | None = None,
     force: bool = False,
+    line_directives: bool = False,
 ) -> BuildResult:
     """Build SKETCH.ino / SKETCH_DIR / GAME.py into `out_dir`; raise BuildError on any problem
     (BudgetExceeded when it does not fit the tile, after writing the size report).
+    `line_directives` (for a game) makes compiler messages and the ELF's line table point
+    at the game's lines.
 
     `out_dir` must be new, empty or made by an earlier blinkc build; any other folder is
     refused (OutputRefused) unless `force` (see blinkc.build.outputs)."""
@@ -108,7 +117,7 @@ def build(
         raise BuildError(f"{source} does not exist.")
     out = claim_folder(Path(out_dir), force=force, what="the build")
     try:
-        return _build(Path(source), out, sdk, backend, toolchain)
+        return _build(Path(source), out, sdk, backend, toolchain, line_directives)
     except OSError as exc:  # e.g. a file in the build folder that cannot be replaced
         raise BuildError(
             f"Cannot build into {out}: {exc.filename or out}: {exc.strerror or exc}.",
@@ -117,9 +126,9 @@ def build(
         ) from None
 
 
-def _build(source: Path, out: Path, sdk: Sdk, backend: str, toolchain: Toolchain | None
-           ) -> BuildResult:
-    sketch = prepare_source(source, out)
+def _build(source: Path, out: Path, sdk: Sdk, backend: str, toolchain: Toolchain | None,
+           line_directives: bool = False) -> BuildResult:
+    sketch = prepare_source(source, out, line_directives)
     base, flash_limit, ram_limit = limits(sdk)
 
     use_cli = backend == "arduino-cli" or (backend == "auto" and arduino_cli.usable(sdk))

@@ -45,8 +45,15 @@ from . import main
     is_flag=True,
     help="Build into OUT even if blinkc did not create it (same-named files are replaced).",
 )
+@click.option(
+    "--line-directives",
+    is_flag=True,
+    help="For a game: emit #line directives, so that compiler messages and avr-gdb (the "
+    ".elf's line table) point at the game file's lines.",
+)
 def build_command(
-    source: Path, out_dir: Path, sdk: Path | None, backend: str, top: int, force: bool
+    source: Path, out_dir: Path, sdk: Path | None, backend: str, top: int, force: bool,
+    line_directives: bool,
 ) -> None:
     """Build SKETCH.ino, a sketch folder, or GAME.py into OUT: the sketch folder,
     .elf, .hex, .with_bootloader.hex (game + BIOS, for ISP) and a size report.
@@ -56,7 +63,8 @@ def build_command(
     try:
         found = find_sdk(sdk)
         click.echo(f"Blinks SDK: {found.describe()}")
-        result = build_firmware(source, out_dir, sdk=found, backend=backend, force=force)
+        result = build_firmware(source, out_dir, sdk=found, backend=backend, force=force,
+                                line_directives=line_directives)
     except BudgetExceeded as over:
         raise click.ClickException(over.message) from None
     except BuildError as err:

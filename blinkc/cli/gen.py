@@ -17,7 +17,10 @@ from . import main
 @click.option("--force", is_flag=True,
               help="Write the sketch even into a folder blinkc did not create, or over a sketch "
                    "that blinkc did not write or that was edited since.")
-def gen(game: str, out_dir: str, force: bool) -> None:
+@click.option("--line-directives", is_flag=True,
+              help="Emit #line directives, so that compiler messages and avr-gdb point at the "
+                   "game file's lines (and blinkc's engine.py for the protocol).")
+def gen(game: str, out_dir: str, force: bool, line_directives: bool) -> None:
     """Generate the Arduino sketch for GAME: OUT/<game>/<game>.ino, ready for the Arduino IDE.
 
     blinkc writes only into a sketch folder it created and over a sketch it wrote that has not
@@ -26,16 +29,18 @@ def gen(game: str, out_dir: str, force: bool) -> None:
     \b
     Example:
       blinkc gen firmware/pirates_lasers.py -o out/
+      blinkc gen firmware/pirates_lasers.py --line-directives   # errors at the game's lines
     """
-    from ..backends.cpp import generate_cpp
+    from ..backends.cpp import generate_cpp, sketch_path
     from ..build.errors import BuildError
     from ..build.outputs import write_generated
     from ..dsl.loader import compile_game
 
     try:
         program = compile_game(game)
-        ino = write_generated(Path(out_dir) / program.name, f"{program.name}.ino",
-                              generate_cpp(program), force=force)
+        where = sketch_path(out_dir, program)
+        text = generate_cpp(program, line_directives=line_directives, sketch_file=where.resolve())
+        ino = write_generated(where.parent, where.name, text, force=force)
     except GameErrors as e:
         raise click.ClickException(f"{game} has errors:\n{e}") from None
     except BuildError as e:

@@ -23,6 +23,7 @@ from ..ir.nodes import (
     U16,
     U32,
     Assign,
+    BinOp,
     Break,
     Call,
     Const,
@@ -701,9 +702,9 @@ class FunctionCompiler:
                 return Name(ident, g.type, "global", g.is_bool)
             if ident in self.sym.constants:
                 v = self.sym.constants[ident]
-                return Const(v, literal_type(v))
+                return Const(v, literal_type(v), name=f"engine:{ident}")
         if ident in self.pyglobals:
-            return self.python_value(n, self.pyglobals[ident])
+            return self.python_value(n, self.pyglobals[ident], ident)
         builtins = __builtins__ if isinstance(__builtins__, dict) else vars(__builtins__)
         if ident in ("True", "False"):
             return Const(int(ident == "True"), BOOL, True)
@@ -725,18 +726,20 @@ class FunctionCompiler:
         hint = did_you_mean(ident, names) or did_you_mean(ident, fields, f"{tile}.{{}}")
         return f"check the spelling: {hint}" if hint else "define it, or check the spelling"
 
-    def python_value(self, n: ast.AST, v: Any) -> Expr | _Symbol:
-        """A module-level Python value used in a body: constants become IR constants."""
+    def python_value(self, n: ast.AST, v: Any, ident: str | None = None) -> Expr | _Symbol:
+        """A module-level Python value used in a body: constants become IR constants (named
+        after the module's name for them, `ident`, so generated code can say it)."""
 
+        name = f"const:{ident}" if ident is not None else None
         if isinstance(v, ColorConst):
-            return Const(int(v), COLOR)
+            return Const(int(v), COLOR, name=name)
         if isinstance(v, bool):
-            return Const(int(v), BOOL, True)
+            return Const(int(v), BOOL, True, name=name)
         if isinstance(v, EnumMember):
-            return Const(v.value, U8)
+            return Const(v.value, U8, name=f"kind:{v.enum.name}.{v.name}" if v.enum.name else None)
         if isinstance(v, int):
             try:
-                return Const(v, literal_type(v))
+                return Const(v, literal_type(v), name=name)
             except OverflowError:
                 raise self.fail(n, f"{v} is too large for the tile") from None
         if isinstance(v, float | str):
@@ -751,10 +754,11 @@ class FunctionCompiler:
         if (isinstance(n.value, ast.Attribute) and self.is_tile(n.value.value)
                 and n.value.attr in self.sym.timer_names):
             k = self.sym.timer_names[n.value.attr]
+            timer = Const(k, U8, name=f"timer:{n.value.attr}")
             if n.attr == "running":
-                return Call("timer_running", (Const(k, U8),), BOOL, is_bool=True)
+                return Call("timer_running", (timer,), BOOL, is_bool=True)
             if n.attr == "remaining":
-                return Call("timer_remaining", (Const(k, U8),), U16)
+                return Call("timer_remaining", (timer,), U16)
             raise self.fail(n, f"timers have .running and .remaining, not .{n.attr}",
                             did_you_mean(n.attr, ("running", "remaining"), ".{}")
                             or f"t.{n.value.attr}.start(ms) starts it")
@@ -912,7 +916,7 @@ class FunctionCompiler:
             k = self.sym.floods.get(id(v.value)) if isinstance(v, _Symbol) else None
             if k is None:
                 raise self.fail(n, "t.flood() needs a flood", 'declare it: Reset = game.flood("Reset")')
-            return Call("flood_start", (Const(k, U8),), None)
+            return Call("flood_start", (Const(k, U8, name=f"flood:{v.value.name}"),), None)
         if method in ("color", "color_all"):
             want = 2 if method == "color" else 1
             if len(args) != want:
@@ -976,7 +980,7 @@ class FunctionCompiler:
             if pay_node is not None:
                 raise self.fail(n, f"{mname} carries no payload",
                                 f'declare one: game.message("{mname}", payload=range(4))')
-            return Call("send_code", (Const(code, U8), face), None)
+            return Call("send_code", (Const(code, U8, name=f"message:{mname}"), face), None)
         if pay_node is None:
             raise self.fail(n, f"{mname} carries a payload: pass it",
                             f"t.send({mname}, face, value)")
@@ -998,8 +1002,14 @@ class FunctionCompiler:
         self.sym.payload_sends.append((self.func_name, pay, lo, hi, mname, self.loc(n)))
         clamped = cond(compare(">", pay, Const(hi, I16)), Const(hi, I16),
                        cond(compare("<", pay, Const(lo, I16)), Const(lo, I16), pay))
-        return Call("send_code", (convert(binop("+", Const(code - lo, I16), clamped), U8),
-                                  face), None)
+        if isinstance(clamped, Const):  # the code of that payload: MSG_LASER + 3
+            offset = clamped.value - lo
+            return Call("send_code", (Const(code + offset, U8, name=f"message:{mname}"
+                                            + (f"+{offset}" if offset else "")), face), None)
+        base = Const(code - lo, I16, name=f"message:{mname}" + (f"-{lo}" if lo else ""))
+        # (Not folded when the base is 0: the sum says which message the code is.)
+        total = binop("+", base, clamped) if base.value else BinOp("+", base, clamped, I16)
+        return Call("send_code", (convert(total, U8), face), None)
 
     def timer_method(self, n: ast.Call, k: int, name: str, method: str) -> Call:
         args = [self.expr(a) for a in n.args]
@@ -1010,9 +1020,9 @@ class FunctionCompiler:
             if isinstance(ms, Const) and not 0 <= ms.value <= 30000:
                 raise self.fail(n, f"timers run 0..30000 ms, not {ms.value}",
                                 "for longer waits, count in a field")
-            return Call("timer_start", (Const(k, U8), convert(ms, U16)), None)
+            return Call("timer_start", (Const(k, U8, name=f"timer:{name}"), convert(ms, U16)), None)
         if method == "stop" and not args:
-            return Call("timer_stop", (Const(k, U8),), None)
+            return Call("timer_stop", (Const(k, U8, name=f"timer:{name}"),), None)
         raise self.fail(n, f"timers have .start(ms), .stop(), .running and .remaining, "
                            f"not .{method}()", did_you_mean(method, ("start", "stop"), ".{}()"))
 

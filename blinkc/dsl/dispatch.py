@@ -81,14 +81,15 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
     for m in game.messages:
         base, payload, _ = sym.messages[id(m)]
         n = len(payload) if payload is not None else 1
+        named = f"message:{m.name}"  # (the sketch says MSG_LASER)
         if n == 1:
-            test: Expr = compare("==", code, Const(base, U8))
+            test: Expr = compare("==", code, Const(base, U8, name=named))
         else:
-            test = BoolOp("and", (compare(">=", code, Const(base, U8)),
-                                  compare("<", code, Const(base + n, U8))))
+            test = BoolOp("and", (compare(">=", code, Const(base, U8, name=named)),
+                                  compare("<", code, Const(base + n, U8, name=f"{named}+{n}"))))
         payload_arg: tuple[Expr, ...] = ()
         if payload is not None:
-            payload_arg = (convert(binop("+", binop("-", code, Const(base, I16)),
+            payload_arg = (convert(binop("+", binop("-", code, Const(base, I16, name=named)),
                                          Const(payload.start, I16)), U8),)
         for event, out in (("message", deliver), ("bounce", bounce)):
             calls = [call(h, (face, *payload_arg) if event == "message"
@@ -98,9 +99,10 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
                 out.append(If(test, tuple(calls), (), m.loc))
     if game.floods:
         # Flood codes come in pairs (wave, echo) from FLOOD_CODE on: one test for them all.
-        rel = convert(binop("-", code, Const(wire.flood_code, I16)), U8)
+        first = "engine:FLOOD_CODE"
+        rel = convert(binop("-", code, Const(wire.flood_code, I16, name=first)), U8)
         k_of = convert(binop(">>", rel, Const(1, I16)), U8)
-        is_flood = compare(">=", code, Const(wire.flood_code, U8))
+        is_flood = compare(">=", code, Const(wire.flood_code, U8, name=first))
         loc = game.floods[0].loc
         is_echo = compare("!=", binop("&", rel, Const(1, I16)), Const(0, I16))
         deliver.append(If(is_flood, (If(is_echo,
@@ -119,13 +121,15 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
         for kk, fl in enumerate(game.floods):
             calls = [call(h, ()) for h in handlers_of(event) if h.target is fl]
             if calls:
-                stmts.append(If(compare("==", k, Const(kk, U8)), tuple(calls), (), fl.loc))
+                stmts.append(If(compare("==", k, Const(kk, U8, name=f"flood:{fl.name}")),
+                                tuple(calls), (), fl.loc))
         fn(fname, (Param("k", U8),), None, _chain(stmts), doc)
     stmts = []
     for tk, t in enumerate(game.timers):
         calls = [call(h, ()) for h in handlers_of("timer") if h.target is t]
         if calls:
-            stmts.append(If(compare("==", k, Const(tk, U8)), tuple(calls), (), t.loc))
+            stmts.append(If(compare("==", k, Const(tk, U8, name=f"timer:{t.name}")),
+                            tuple(calls), (), t.loc))
     fn("on_timer", (Param("k", U8),), None, _chain(stmts), "Timer k has ended.")
     for event in ("neighbor_joined", "neighbor_left"):
         fn(f"on_{event}", (Param("face", U8),), None,

@@ -40,6 +40,7 @@ from .errors import DslError
 from .game import EVENTS, Enum, EnumMember, FieldDecl, Game, Handler, TimerDecl
 from .lints import run_lints
 from .prune import prune
+from .symbols import game_symbols
 from .types import TYPE_NAMES, storage_type
 from .wire import GRACE_TICK_MS, Wire, allocate, value_range
 
@@ -129,9 +130,10 @@ class GameLowering:
             return Lowered(None, self.errors, self.warnings, silenced=silenced)
         functions, globals_ = prune(self.functions, self.globals, self.kept)
         enums = {e.name: e.members for e in self.game.enums if e.name}
+        symbols = game_symbols(self.game, self.wire, self.g, self.source, functions)
         program = optimize(Program(self.game.name, self.source, globals_, functions,
                                    tuple(self.constants), tuple(self.wire.layout), tuple(self.wire.codes),
-                                   enums, self.game.randomize))
+                                   enums, self.game.randomize, symbols))
         return Lowered(program, self.errors, self.warnings, silenced=silenced)
 
     # ---------------------------------------------------------- declarations

@@ -161,7 +161,8 @@ def convert(e: Expr, t: IntType) -> Expr:
     if t == BOOL:
         return truth(e)
     if isinstance(e, Const):
-        return Const(t.wrap(e.value), t, is_bool(e) and t == BOOL)
+        v = t.wrap(e.value)
+        return Const(v, t, is_bool(e) and t == BOOL, name=e.name if v == e.value else None)
     if isinstance(e.type, ColorType) or isinstance(t, ColorType):
         return e if isinstance(t, ColorType) == isinstance(e.type, ColorType) else Cast(e, t)
     return Cast(e, t, t == BOOL and is_bool(e))

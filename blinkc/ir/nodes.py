@@ -56,6 +56,7 @@ __all__ = [
     "Return",
     "SrcLoc",
     "Stmt",
+    "Symbol",
     "UnOp",
 ]
 
@@ -78,6 +79,11 @@ class Const:
     value: int
     type: IntType
     is_bool: bool = False
+    #: The name the game (or the engine) gives this value, for readers of generated code: a
+    #: `Symbol.key` of the program ("kind:Piece.HULL", "const:FULL_HP", "message:Repair",
+    #: "flood:Sunk", "timer:pulse", "engine:QUEUE_LEN"), with an offset when the value is one
+    #: ("message:Laser+3"). It does not take part in equality: Const(5) is Const(5).
+    name: str | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,6 +278,18 @@ class GlobalVar:
 
 
 @dataclass(frozen=True, slots=True)
+class Symbol:
+    """A value the game names: a kind, a message's code, a flood, a timer, a module constant
+    (what `Const.name` refers to), and where the game declares it."""
+
+    key: str  # "kind:Piece.HULL", "message:Repair", "flood:Sunk", "timer:pulse", "const:FULL_HP"
+    value: int
+    type: IntType
+    loc: SrcLoc | None = None
+    doc: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Program:
     """A whole tile program: globals, functions, and what describes them."""
 
@@ -288,6 +306,9 @@ class Program:
     #: Kinds (enum names) and their members, for views and traces.
     enums: dict[str, tuple[str, ...]] = field(default_factory=dict)
     randomize: bool = False
+    #: The values the game names (kinds, messages, floods, timers, the module constants its
+    #: code uses), which `Const.name` refers to.
+    symbols: tuple[Symbol, ...] = ()
 
     def function(self, name: str) -> Function:
         for f in self.functions:

@@ -13,8 +13,13 @@ bytes of flash and an 8-bit CPU:
 - a local of which only the low byte is ever used (`demanded.py`) is a byte;
 - a face loop carries `1 << f` along instead of shifting by f at each use (`loop_bits.py`);
 - the clamp of an assignment to a ranged field is dropped when the value
-  cannot leave the range, and a conditional expression whose test the
-  ranges decide (a payload's clamp that cannot bind) is its taken branch.
+  cannot leave the range (knowing the tests that guard the assignment: in
+  `if 0 < t.hp < 5: t.hp += 1` it cannot), and a conditional expression or
+  an `if` whose test the ranges decide (a payload's clamp that cannot bind)
+  is its taken branch;
+- what follows a return, break or continue in its block is dropped (it never
+  runs: e.g. after a branch that the game's settings decided), and an `if`
+  with nothing in its body tests the opposite instead.
 """
 
 from __future__ import annotations
@@ -51,6 +56,7 @@ from .nodes import (
 )
 from .ranges import Ranges, type_range
 from .types import ColorType as _ColorType
+from .walk import leaves
 
 
 class Optimizer:
@@ -77,7 +83,38 @@ class Optimizer:
         return with_loop_bits(replace(f, body=body), self.program_names)
 
     def block(self, body: tuple[Stmt, ...]) -> tuple[Stmt, ...]:
-        return tuple(self.stmt(s) for s in body)
+        """The statements of a block, each knowing what the tests above it in the block (and
+        around the block) teach; none after one that never falls through."""
+        out: list[Stmt] = []
+        with self.ranges.scope():
+            for s in body:
+                for new in self.stmts(s):
+                    out.append(new)
+                    self.ranges.after(new)
+                if leaves(out):
+                    break  # the rest never runs
+        return tuple(out)
+
+    def stmts(self, s: Stmt) -> tuple[Stmt, ...]:
+        """s optimised: usually one statement; an `if` the ranges decide is its taken branch."""
+        if isinstance(s, If):
+            test = self.expr(s.test)
+            outcome = self.ranges.decided(test)
+            if outcome is not None:
+                return self.block(s.body if outcome else s.orelse)
+            with self.ranges.assuming(test, True):
+                body = self.block(s.body)
+            with self.ranges.assuming(test, False):
+                orelse = self.block(s.orelse)
+            if not body and orelse:
+                # `if c: pass else: x` is `if not c: x`.
+                return (replace(s, test=_negated(test), body=orelse, orelse=()),)
+            return (replace(s, test=test, body=body, orelse=orelse),)
+        if isinstance(s, For):
+            self.ranges.forget(s)  # what the loop changes on one turn is not known on the next
+            return (replace(s, start=self.expr(s.start), stop=self.expr(s.stop),
+                            body=self.block(s.body)),)
+        return (self.stmt(s),)
 
     def stmt(self, s: Stmt) -> Stmt:
         if isinstance(s, Local):
@@ -101,10 +138,6 @@ class Optimizer:
                 target = replace(target, type=U8)
                 value = self.expr(_as(_strip_cast(value), U8))
             return replace(s, target=target, value=value, clamp=clamp)
-        if isinstance(s, If):
-            return replace(s, test=self.expr(s.test), body=self.block(s.body), orelse=self.block(s.orelse))
-        if isinstance(s, For):
-            return replace(s, start=self.expr(s.start), stop=self.expr(s.stop), body=self.block(s.body))
         if isinstance(s, Return):
             return s if s.value is None else replace(s, value=self.expr(s.value))
         if isinstance(s, ExprStmt):
@@ -186,12 +219,25 @@ class Optimizer:
                 return BinOp(">>", Cast(e.left, U16), e.right, U16)
             return e
         if isinstance(e, Const):
-            return Const(e.value & ((1 << bits) - 1), narrow)
+            v = e.value & ((1 << bits) - 1)
+            return Const(v, narrow, name=e.name if v == e.value else None)
         if e.type.bits > bits or (e.type.signed and e.type.bits == bits):
             lo, hi = self.ranges.of(e)
             if not (0 <= lo and hi < (1 << bits)):
                 return Cast(e, narrow)
         return e
+
+
+_NEGATION = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
+
+
+def _negated(test: Expr) -> Expr:
+    """The test that is true where `test` is false (comparisons of integers negate exactly)."""
+    if isinstance(test, Compare):
+        return replace(test, op=_NEGATION[test.op])
+    if isinstance(test, UnOp) and test.op == "not" and test.operand.type == BOOL:
+        return test.operand
+    return UnOp("not", test, BOOL, True)
 
 
 def _strip_cast(e: Expr) -> Expr:

@@ -3,6 +3,13 @@
 This is an over-approximation: if `value_range(e)` says [lo, hi], the exact
 (unwrapped) value of e is always inside it. A backend may skip the wrap of
 an operation whose exact result provably fits its type.
+
+The ranges also learn from the tests that guard a statement (flow-sensitive
+narrowing): inside `if 0 < t.hp < 5:`, and below `if t.hp == 0: return`, the
+field's range is narrower. A walker of statements says what it enters and
+leaves (`assuming` for a branch, `after` below each statement); what a
+statement may change (an assignment, a call of a function that assigns
+fields) is forgotten at once.
 """
 
 from __future__ import annotations
@@ -33,9 +40,10 @@ from .nodes import (
     Param,
     Program,
     Return,
+    Stmt,
     UnOp,
 )
-from .walk import walk_stmts
+from .walk import leaves, walk_exprs, walk_stmts
 
 Range = tuple[int, int]
 
@@ -53,11 +61,15 @@ class Ranges:
         self.globals = {g.name: (g.range or type_range(g.type)) for g in program.globals}
         #: Ranges of the current function's parameters and loop variables.
         self.env: dict[str, Range] = {}
-        #: Narrower ranges of expressions inside a branch that tested them.
+        #: Narrower ranges of expressions where a test guards them (a branch, or below
+        #: `if test: return`), as long as nothing assigns what they read.
         self.pinned: dict[Expr, Range] = {}
+        #: The globals (scalars and arrays) each function may assign, with those of its callees.
+        self.writes = _global_writes(program)
 
     def enter(self, f: Function) -> None:
         """Learn the ranges of f's parameters and of loop variables nothing else assigns."""
+        self.pinned = {}
         env = {p.name: p.range for p in f.params if p.range is not None}
         # Loop bounds are read in this function's environment, never in the previous one's
         # (a local of the same name there may have had a narrower range).
@@ -188,15 +200,44 @@ class Ranges:
 
     @contextmanager
     def assuming(self, test: Expr, outcome: bool) -> Iterator[None]:
-        """Within the block, ranges know that `test` (a comparison with a constant) came out
-        as `outcome`; other tests teach nothing."""
+        """Within the block, ranges know that `test` came out as `outcome` (what a comparison
+        with a constant, `and`, `or` and `not` of them teach; other tests teach nothing)."""
+        saved = self.pinned
+        self.pinned = dict(saved)
+        try:
+            self.learn(test, outcome)
+            yield
+        finally:
+            self.pinned = saved
+
+    @contextmanager
+    def scope(self) -> Iterator[None]:
+        """What is learned within the block (below an `if ...: return` in it) is forgotten at
+        its end."""
+        saved = self.pinned
+        self.pinned = dict(saved)
+        try:
+            yield
+        finally:
+            self.pinned = saved
+
+    def learn(self, test: Expr, outcome: bool) -> None:
+        """From here on (until the scope ends or something assigns what it reads), `test`
+        came out as `outcome`."""
+        if isinstance(test, UnOp) and test.op == "not":
+            self.learn(test.operand, not outcome)
+            return
+        if isinstance(test, BoolOp):
+            if (test.op == "and") == outcome:  # all of them came out so
+                for v in test.values:
+                    self.learn(v, outcome)
+            return
         if (isinstance(test, Compare) and isinstance(test.left, Const)
                 and not isinstance(test.right, Const)):
             # `c < x` is `x > c` (min() and max() compare this way round).
             test = replace(test, left=test.right, right=test.left, op=_MIRRORED[test.op])
         known = self._comparison(test)
         if known is None:
-            yield
             return
         lo, hi, c = known
         op = test.op if outcome else _NEGATED[test.op]
@@ -215,17 +256,47 @@ class Ranges:
         elif op == "!=" and c == hi:
             hi -= 1
         if lo > hi:
-            yield  # that outcome cannot happen; any range is sound
-            return
-        saved = self.pinned.get(test.left)
+            return  # that outcome cannot happen; any range is sound
         self.pinned[test.left] = (lo, hi)
-        try:
-            yield
-        finally:
-            if saved is None:
-                del self.pinned[test.left]
-            else:
-                self.pinned[test.left] = saved
+
+    def forget(self, s: Stmt) -> None:
+        """Drop what running s may change: the pins of expressions that read a local it
+        assigns, or a global it (or a function it calls) may assign."""
+        if not self.pinned:
+            return
+        written = self.assigned(s)
+        for e in [e for e in self.pinned if _reads(e) & written]:
+            del self.pinned[e]
+
+    def after(self, s: Stmt) -> None:
+        """Below s in its block: forget what s may change; below `if test: return` (a branch
+        that never falls through), the test came out the other way."""
+        self.forget(s)
+        if isinstance(s, If) and leaves(s.body) != leaves(s.orelse) and not (
+                _reads(s.test) & self.assigned(s)):
+            self.learn(s.test, not leaves(s.body))
+
+    def assigned(self, s: Stmt) -> set[tuple[str, str]]:
+        """What running s may assign: ("local", name) and ("global", name) (arrays too)."""
+        out: set[tuple[str, str]] = set()
+        for node in walk_stmts((s,)):
+            if isinstance(node, Local):
+                out.add(("local", node.name))
+            elif isinstance(node, Assign):
+                t = node.target
+                if isinstance(t, Index):
+                    out.add(("global", t.array))
+                else:
+                    out.add(("global" if t.scope == "global" else "local", t.name))
+            elif isinstance(node, For):
+                out.add(("local", node.var))
+                if node.bit is not None:
+                    out.add(("local", node.bit))
+            elif isinstance(node, Call) and not node.builtin:
+                out |= self.writes.get(node.func, {_ANY_GLOBAL})
+        if _ANY_GLOBAL in out:
+            out |= {("global", n) for n in self.globals}
+        return out
 
     @staticmethod
     def fits(r: Range, t: IntType) -> bool:
@@ -249,8 +320,10 @@ class Ranges:
             products = [x * y for x in a for y in b]
             return (min(products), max(products))
         nonneg = a[0] >= 0 and b[0] >= 0
-        if op == "&" and nonneg:
-            return (0, min(a[1], b[1]))
+        if op == "&" and (a[0] >= 0 or b[0] >= 0):
+            # x & m keeps only bits of m: a non-negative m bounds it, whatever x is (in two's
+            # complement a negative x has every high bit set, and m has none).
+            return (0, min(r[1] for r in (a, b) if r[0] >= 0))
         if op in ("|", "^") and nonneg:
             top = (1 << max(a[1], b[1]).bit_length()) - 1
             return (0, top)
@@ -263,6 +336,52 @@ class Ranges:
         if op == "%" and nonneg and b[0] > 0:
             return (0, min(a[1], b[1] - 1))
         return (-(1 << 40), 1 << 40)  # unknown: force a wrap
+
+
+_ANY_GLOBAL = ("global", "*")  # a call of a function the program does not have
+
+
+def _reads(e: Expr) -> set[tuple[str, str]]:
+    """The variables e reads, as `Ranges.assigned` names them."""
+    out: set[tuple[str, str]] = set()
+    for n in walk_exprs(e):
+        if isinstance(n, Name):
+            out.add(("global" if n.scope == "global" else "local", n.name))
+        elif isinstance(n, Index):
+            out.add(("global", n.array))
+        elif isinstance(n, Call) and not n.builtin:
+            out.add(_ANY_GLOBAL)  # never pinned (not repeatable); for safety
+    return out
+
+
+def _global_writes(program: Program) -> dict[str, set[tuple[str, str]]]:
+    """The globals each function may assign, itself or through the functions it calls."""
+    direct: dict[str, set[tuple[str, str]]] = {}
+    calls: dict[str, set[str]] = {}
+    for f in program.functions:
+        mine: set[tuple[str, str]] = set()
+        callees: set[str] = set()
+        for node in walk_stmts(f.body):
+            if isinstance(node, Assign):
+                t = node.target
+                if isinstance(t, Index):
+                    mine.add(("global", t.array))
+                elif t.scope == "global":
+                    mine.add(("global", t.name))
+            elif isinstance(node, Call) and not node.builtin:
+                callees.add(node.func)
+        direct[f.name], calls[f.name] = mine, callees
+    writes = {name: set(w) for name, w in direct.items()}
+    changed = True
+    while changed:
+        changed = False
+        for name, callees in calls.items():
+            for c in callees:
+                more = writes.get(c, {_ANY_GLOBAL})
+                if not more <= writes[name]:
+                    writes[name] |= more
+                    changed = True
+    return writes
 
 
 def _assignments(body: tuple, params: set[str], facts: tuple = ()) -> Iterator[tuple]:

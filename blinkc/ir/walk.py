@@ -8,10 +8,12 @@ from .nodes import (
     Assign,
     BinOp,
     BoolOp,
+    Break,
     Call,
     Cast,
     Compare,
     Cond,
+    Continue,
     Expr,
     ExprStmt,
     For,
@@ -98,3 +100,12 @@ def global_names(body: tuple[Stmt, ...]) -> set[str]:
             out.add(n.array)
     return out
 
+
+def leaves(body: tuple[Stmt, ...] | list[Stmt]) -> bool:
+    """The block never falls through to what follows it: it ends in a return, a break or a
+    continue, or in an if of which both branches do."""
+    if not body:
+        return False
+    last = body[-1]
+    return (isinstance(last, Return | Break | Continue)
+            or (isinstance(last, If) and leaves(last.body) and leaves(last.orelse)))

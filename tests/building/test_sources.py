@@ -59,6 +59,21 @@ def test_a_games_generated_sketch_builds_against_the_standin_sdk(standin_sdk, ga
     assert result.with_bootloader.is_file() and result.report.flash > 0
 
 
+def test_a_game_builds_with_line_directives_that_point_at_its_lines(standin_sdk, tmp_path):
+    require_tools(*AVR_TOOLS)
+    game = ROOT / "firmware" / "pirates_lasers.py"
+    result = build(game, tmp_path / "out", sdk=standin_sdk, backend="avr-gcc", line_directives=True)
+    text = result.sketch.main.read_text()
+    assert f'#line 118 "{game}"' in text
+    assert f'"{result.sketch.main}"' in text  # and back to the sketch's own lines
+    assert result.with_bootloader.is_file()
+
+
+def test_line_directives_are_for_a_game_not_a_sketch(standin_sdk, tmp_path):
+    with pytest.raises(BuildError, match="--line-directives is for a game"):
+        build(SKETCHES / "Spinner", tmp_path / "out", sdk=standin_sdk, line_directives=True)
+
+
 FAKE_CLI = """#!{python}
 # A stand-in arduino-cli for tests: records its arguments and hands back a
 # prebuilt ELF and hex as `arduino-cli compile --build-path DIR` would.

@@ -16,6 +16,13 @@
 #ifndef BLINKC_EXPORT
 #define BLINKC_EXPORT  // the emulator's hooks (at the end) are compiled on the host only
 #endif
+#ifdef __AVR__
+// avr-gcc's loop optimisations (unrolling, strength reduction) make loop() and what it calls
+// bigger on the tile: they are off there (measured: docs/building.md).
+#define BLINKC_SMALL_LOOPS __attribute__((optimize("no-tree-loop-optimize")))
+#else
+#define BLINKC_SMALL_LOOPS
+#endif
 
 // ---- Constants ----------------------------------------------------------------
 static const uint8_t CODE_SHIFT = 2;  // first bit of the message code in a face value
@@ -32,6 +39,27 @@ static const uint8_t QUEUE_LEN = 12;  // messages that can wait for a busy face 
 static const uint8_t GRACE_UNITS = 15;  // a face without a working session is gone after 3,840-4,096 ms (in 256 ms units)
 static const uint32_t NEVER = 4294967295UL;  // no deadline
 static const uint8_t STARTER = 7;  // flood_parent of a wave this tile started
+
+// A constant colour as the tile's 16-bit pixel word (a reserved bit set to 1, then
+// 5 bits each of red, green and blue), so that it costs one 16-bit load.
+static inline Color blinkc_color(uint16_t word) { Color c; c.as_uint16 = word; return c; }
+#define BLINKC_RGB5(r, g, b) blinkc_color((uint16_t)(((b) << 11) | ((g) << 6) | ((r) << 1) | 1))
+
+// ---- The game's names ------------------------------------------------------------
+enum : uint8_t {  // messages: their codes on the wire
+    MSG_PULSE = 1,  // beacon.py:10: codes 1..3 carry the payload 1..3
+};
+enum : uint8_t { FLOOD_WIPE };  // floods: beacon.py:11
+enum : uint8_t { TIMER_GLOW };  // timers: beacon.py:9
+// The SDK's colours the game uses, as constant pixel words (the same colours: one load each).
+#undef BLUE
+#define BLUE BLINKC_RGB5(0, 0, 31)
+#undef OFF
+#define OFF BLINKC_RGB5(0, 0, 0)
+#undef RED
+#define RED BLINKC_RGB5(31, 0, 0)
+#undef YELLOW
+#define YELLOW BLINKC_RGB5(31, 31, 0)
 
 // ---- The game's state (its fields) -------------------------------------------
 static uint8_t level = 0;  // beacon.py:6: 0..3
@@ -56,15 +84,18 @@ static uint8_t flood_out[2];  // engine.py:269
 static uint8_t timer_on = 0;  // engine.py:324
 static uint16_t timer_end[1];  // engine.py:325
 
-// A constant colour as the tile's 16-bit pixel word (a reserved bit set to 1, then
-// 5 bits each of red, green and blue), so that it costs one 16-bit load.
-static inline Color blinkc_color(uint16_t word) { Color c; c.as_uint16 = word; return c; }
-#define BLINKC_RGB5(r, g, b) blinkc_color((uint16_t)(((b) << 11) | ((g) << 6) | ((r) << 1) | 1))
-
 // Fields never leave their declared range: assignments clamp.
 template <typename T> static inline T blinkc_clamp(T v, T lo, T hi) { return v < lo ? lo : (v > hi ? hi : v); }
 template <typename T> static inline T blinkc_at_most(T v, T hi) { return v > hi ? hi : v; }
 template <typename T> static inline T blinkc_at_least(T v, T lo) { return v < lo ? lo : v; }
+
+// Faces around the tile: cw(f, n) is the face n steps clockwise of f (f and n in 0..5).
+__attribute__((noinline)) static uint8_t cw(uint8_t f, uint8_t n = 1) { uint8_t g = f + n; return g >= FACE_COUNT ? g - FACE_COUNT : g; }
+static inline uint8_t opposite(uint8_t f) { return cw(f, 3); }
+
+// The bit of face (or timer) n, 1 << n as a byte (0 from n = 8 on): the AVR shifts by a
+// variable in a loop, so the sketch has one copy of it.
+__attribute__((noinline)) static uint8_t bit_of(uint8_t n) { uint8_t b = 1; while (n--) b <<= 1; return b; }
 
 // Spend a little more than one display frame (7.7 ms), so this pass transmits a frame
 // later. The protocol does it at random while a face waits for a session: two touching
@@ -97,20 +128,15 @@ static void link_end(uint8_t f, uint8_t bit, uint8_t now256);
 static void handshake(uint8_t f, uint8_t bit, uint8_t code, uint8_t their_ack);
 static void transmit(void);
 static bool unsettled(void);
-__attribute__((unused)) static uint32_t engine_quiet_until(void);
 static uint8_t flood_take(uint8_t bit);
 static void flood_start(uint8_t k);
 static void flood_enter(uint8_t k, uint8_t parent);
-static void flood_receive(uint8_t k, uint8_t face);
-static void flood_answered(uint8_t k, uint8_t face);
+__attribute__((noinline)) static void flood_receive(uint8_t k, uint8_t face);
+__attribute__((noinline)) static void flood_answered(uint8_t k, uint8_t face);
 static void flood_check(uint8_t k);
 static void timer_start(uint8_t k, uint16_t ms);
 static bool timer_running(uint8_t k);
-__attribute__((unused)) static uint16_t timer_remaining(uint8_t k);
 static void timers(void);
-__attribute__((unused)) static uint32_t timers_quiet_until(void);
-__attribute__((unused)) static uint8_t engine_links(void);
-__attribute__((unused)) static bool engine_idle(void);
 static void buttons(void);
 static void deliver(uint8_t code, uint8_t face);
 static void bounce(uint8_t code, uint8_t face);
@@ -120,6 +146,13 @@ static void on_timer(uint8_t k);
 static uint8_t neighbor_level(uint8_t face);
 static uint8_t broadcast_bits(void);
 static void display(void);
+#ifdef BLINKC_HOST  // what only blinkc's emulator calls
+uint32_t engine_quiet_until(void);
+uint16_t timer_remaining(uint8_t k);
+uint32_t timers_quiet_until(void);
+uint8_t engine_links(void);
+bool engine_idle(void);
+#endif
 
 // [beacon.py:15]
 static bool value_crowded(void) {
@@ -128,7 +161,7 @@ static bool value_crowded(void) {
     n = 0;  // beacon.py:16
     for (f = 0; f < 6; f++) {  // beacon.py:17
         if ((!isValueReceivedOnFaceExpired(f)) && (neighbor_level(f) > level)) {  // beacon.py:18
-            n = ((int16_t)(1U * n + 1));  // beacon.py:19
+            n = (int16_t)(1U * n + 1);  // beacon.py:19
         }
     }
     return (n >= 2);  // beacon.py:20
@@ -137,18 +170,18 @@ static bool value_crowded(void) {
 // [beacon.py:24]
 static void press(void) {
     uint8_t f = 0;
-    level = (((uint8_t)(level + 1) >= 4) ? (uint8_t)((uint8_t)(level + 1) - 4) : (uint8_t)(level + 1));  // beacon.py:25
+    level = (((uint8_t)(level + 1) >= 4) ? ((uint8_t)(level + 1) - 4) : (level + 1));  // beacon.py:25
     for (f = 0; f < 6; f++) {  // beacon.py:26
-        send_code(((level > 0) ? level : 1), f);  // beacon.py:27
+        send_code((MSG_PULSE - 1) + ((level > 0) ? level : 1), f);  // beacon.py:27
     }
 }
 
 // [beacon.py:31]
 static void pulsed(uint8_t face, uint8_t strength) {
-    hops = blinkc_at_least<int16_t>((hops - strength), -3);  // beacon.py:32
-    timer_start(0, (250 * strength));  // beacon.py:33
+    hops = blinkc_at_least<int8_t>((hops - strength), -3);  // beacon.py:32
+    timer_start(TIMER_GLOW, 250 * strength);  // beacon.py:33
     if (strength > 1) {  // beacon.py:34
-        send_code((((uint8_t)(strength - 1) < 1) ? 1 : (uint8_t)(strength - 1)), (((uint8_t)(face + 3) >= 6) ? (uint8_t)((uint8_t)(face + 3) - 6) : (uint8_t)(face + 3)));  // beacon.py:35
+        send_code((MSG_PULSE - 1) + (uint8_t)(strength - 1), opposite(face));  // beacon.py:35
     }
 }
 
@@ -159,7 +192,7 @@ static void lost(uint8_t /* face */) {
 
 // [beacon.py:44]
 static void wipe(void) {
-    flood_start(0);  // beacon.py:45
+    flood_start(FLOOD_WIPE);  // beacon.py:45
 }
 
 // [beacon.py:49]
@@ -183,15 +216,15 @@ static void show(void) {
     Color base = BLINKC_RGB5(0, 0, 0);
     uint8_t f = 0;
     Color c = BLINKC_RGB5(0, 0, 0);
-    base = makeColorHSB((uint8_t)(level * 60), 255, 200);  // beacon.py:66
+    base = makeColorHSB(level * 60, 255, 200);  // beacon.py:66
     for (f = 0; f < 6; f++) {  // beacon.py:67
         c = base;  // beacon.py:68
         if (value_crowded()) {  // beacon.py:69
-            c = BLINKC_RGB5(31, 0, 0);  // beacon.py:70
-        } else if (timer_running(0)) {  // beacon.py:71
-            c = dim(BLINKC_RGB5(31, 31, 0), sin8_C((uint8_t)(((uint16_t)millis() >> 2) + (uint8_t)(f * 40))));  // beacon.py:72
+            c = RED;  // beacon.py:70
+        } else if (timer_running(TIMER_GLOW)) {  // beacon.py:71
+            c = dim(YELLOW, sin8_C(((uint16_t)millis() >> 2) + (uint8_t)(f * 40)));  // beacon.py:72
         } else if (lit) {  // beacon.py:73
-            c = (((f & 1) == 0) ? BLINKC_RGB5(0, 0, 31) : BLINKC_RGB5(0, 0, 0));  // beacon.py:74
+            c = (((f & 1) == 0) ? BLUE : OFF);  // beacon.py:74
         }
         setColorOnFace(c, f);  // beacon.py:75
     }
@@ -209,12 +242,12 @@ static bool coin(void) {
 
 // Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:77]
 static void send_code(uint8_t code, uint8_t face) {
-    if ((((gone_mask >> face) & 1) != 0) || (queue_len >= 12)) {  // engine.py:79
+    if ((((gone_mask >> face) & 1) != 0) || (queue_len >= QUEUE_LEN)) {  // engine.py:79
         bounce(code, face);  // engine.py:80
         return;  // engine.py:81
     }
     queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:82
-    queue_len = (uint8_t)(queue_len + 1);  // engine.py:83
+    queue_len++;  // engine.py:83
 }
 
 // Remove and return the oldest code queued for `face` (0 if none).  [engine.py:86]
@@ -228,10 +261,10 @@ static uint8_t queue_take(uint8_t face) {
     for (i = 0; i < i_end; i++) {
         entry = queue[i];  // engine.py:89
         if ((entry >> 5) == face) {  // engine.py:90
-            queue_len = (uint8_t)(queue_len - 1);  // engine.py:91
+            queue_len--;  // engine.py:91
             j_end = queue_len;  // engine.py:92
             for (j = i; j < j_end; j++) {
-                queue[j] = queue[(uint8_t)(j + 1)];  // engine.py:93
+                queue[j] = queue[j + 1];  // engine.py:93
             }
             return (entry & 31);  // engine.py:94
         }
@@ -244,20 +277,20 @@ static void link_step(uint8_t f, uint8_t bit, uint8_t now256) {
     uint8_t silent = 0;
     if (!isValueReceivedOnFaceExpired(f)) {  // engine.py:105
         if ((gone_mask & bit) != 0) {  // engine.py:106
-            gone_mask = (gone_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:107
+            gone_mask &= ~bit;  // engine.py:107
             tx_code[f] = now256;  // engine.py:108
         }
-        heard_mask = (heard_mask | bit);  // engine.py:109
+        heard_mask |= bit;  // engine.py:109
         session(f, bit);  // engine.py:110
     } else if ((heard_mask & bit) != 0) {  // engine.py:111
-        heard_mask = (heard_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:112
+        heard_mask &= ~bit;  // engine.py:112
         silent_at[f] = now256;  // engine.py:113
     }
     if (((gone_mask | (heard_mask & up_mask)) & bit) == 0) {  // engine.py:114
-        silent = (uint8_t)(now256 - silent_at[f]);  // engine.py:115
-        if ((((heard_mask & bit) == 0) && (silent > 15)) || (((up_mask & bit) == 0) && ((uint8_t)(now256 - tx_code[f]) > 30))) {  // engine.py:116
+        silent = (now256 - silent_at[f]);  // engine.py:115
+        if ((((heard_mask & bit) == 0) && (silent > GRACE_UNITS)) || (((up_mask & bit) == 0) && ((uint8_t)(now256 - tx_code[f]) > 30))) {  // engine.py:116
             link_end(f, bit, now256);  // engine.py:118
-            gone_mask = (gone_mask | bit);  // engine.py:119
+            gone_mask |= bit;  // engine.py:119
         }
     }
 }
@@ -268,16 +301,16 @@ static void session(uint8_t f, uint8_t bit) {
     uint8_t code = 0;
     uint8_t their_ack = 0;
     value = getLastValueReceivedOnFace(f);  // engine.py:124
-    code = ((value >> 2) & 7);  // engine.py:125
-    their_ack = ((value >> 5) & 1);  // engine.py:126
-    if (code == 7) {  // engine.py:127
+    code = ((value >> CODE_SHIFT) & CODE_MASK);  // engine.py:125
+    their_ack = ((value >> ACK_SHIFT) & 1);  // engine.py:126
+    if (code == HELLO) {  // engine.py:127
         if ((up_mask & bit) != 0) {  // engine.py:128
             if (their_ack != 0) {  // engine.py:129
                 return;  // engine.py:130
             }
             link_end(f, bit, millis256());  // engine.py:131
         }
-        seen_mask = (seen_mask | bit);  // engine.py:132
+        seen_mask |= bit;  // engine.py:132
         if (their_ack != 0) {  // engine.py:133
             link_begin(f, bit);  // engine.py:134
         }
@@ -294,8 +327,8 @@ static void session(uint8_t f, uint8_t bit) {
 
 // [engine.py:143]
 static void link_begin(uint8_t f, uint8_t bit) {
-    up_mask = (up_mask | bit);  // engine.py:144
-    seen_mask = (seen_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:145
+    up_mask |= bit;  // engine.py:144
+    seen_mask &= ~bit;  // engine.py:145
     tx_code[f] = 0;  // engine.py:146
 }
 
@@ -305,13 +338,13 @@ static void link_end(uint8_t f, uint8_t bit, uint8_t now256) {
     uint8_t i = 0;
     uint8_t j = 0;
     uint8_t k = 0;
-    up_mask = (up_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:154
-    seen_mask = (seen_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:155
-    if (((tx_wait & bit) != 0) && (tx_code[f] < 4)) {  // engine.py:156
+    up_mask &= ~bit;  // engine.py:154
+    seen_mask &= ~bit;  // engine.py:155
+    if (((tx_wait & bit) != 0) && (tx_code[f] < FLOOD_CODE)) {  // engine.py:156
         bounce(tx_code[f], f);  // engine.py:157
     }
     code = queue_take(f);  // engine.py:158
-    for (i = 0; i < 12; i++) {  // engine.py:159
+    for (i = 0; i < QUEUE_LEN; i++) {  // engine.py:159
         if (code == 0) {  // engine.py:160
             break;  // engine.py:161
         }
@@ -319,13 +352,13 @@ static void link_end(uint8_t f, uint8_t bit, uint8_t now256) {
         code = queue_take(f);  // engine.py:163
     }
     tx_code[f] = now256;  // engine.py:164
-    tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:165
-    tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:166
-    ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:167
-    for (j = 0; j < 2; j++) {  // engine.py:168
-        flood_out[j] = (flood_out[j] & (uint8_t)((int16_t)(~bit)));  // engine.py:169
+    tx_wait &= ~bit;  // engine.py:165
+    tx_release &= ~bit;  // engine.py:166
+    ack_mask &= ~bit;  // engine.py:167
+    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:168
+        flood_out[j] &= ~bit;  // engine.py:169
     }
-    for (k = 0; k < 1; k++) {  // engine.py:170
+    for (k = 0; k < N_FLOODS; k++) {  // engine.py:170
         flood_answered(k, f);  // engine.py:171
     }
 }
@@ -333,19 +366,19 @@ static void link_end(uint8_t f, uint8_t bit, uint8_t now256) {
 // Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:174]
 static void handshake(uint8_t f, uint8_t bit, uint8_t code, uint8_t their_ack) {
     if (code == 0) {  // engine.py:176
-        ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:177
+        ack_mask &= ~bit;  // engine.py:177
     } else if ((ack_mask & bit) == 0) {  // engine.py:178
-        ack_mask = (ack_mask | bit);  // engine.py:179
+        ack_mask |= bit;  // engine.py:179
         deliver(code, f);  // engine.py:180
     }
     if ((tx_wait & bit) != 0) {  // engine.py:181
         if (their_ack != 0) {  // engine.py:182
-            tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:183
-            tx_release = (tx_release | bit);  // engine.py:184
+            tx_wait &= ~bit;  // engine.py:183
+            tx_release |= bit;  // engine.py:184
             tx_code[f] = 0;  // engine.py:185
         }
     } else if (their_ack == 0) {  // engine.py:186
-        tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:187
+        tx_release &= ~bit;  // engine.py:187
     }
 }
 
@@ -368,39 +401,41 @@ static void transmit(void) {
                 }
                 if (code != 0) {  // engine.py:201
                     tx_code[f] = code;  // engine.py:202
-                    tx_wait = (tx_wait | bit);  // engine.py:203
+                    tx_wait |= bit;  // engine.py:203
                 }
             }
-            value = (uint8_t)(value | (tx_code[f] << 2));  // engine.py:204
+            value |= (tx_code[f] << CODE_SHIFT);  // engine.py:204
             if ((ack_mask & bit) != 0) {  // engine.py:205
-                value = (value | 32);  // engine.py:206
+                value |= 32;  // engine.py:206
             }
         } else {
-            value = (value | 28);  // engine.py:208
+            value |= 28;  // engine.py:208
             if ((seen_mask & bit) != 0) {  // engine.py:209
-                value = (value | 32);  // engine.py:210
+                value |= 32;  // engine.py:210
             }
         }
         setValueSentOnFace(value, f);  // engine.py:211
-        bit = (uint8_t)(bit << 1);  // engine.py:212
+        bit <<= 1;  // engine.py:212
     }
 }
 
 // Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:226]
 static bool unsettled(void) {
-    return ((((int16_t)(((int16_t)(~(gone_mask | (heard_mask & up_mask)))) & 63)) != 0) || (gone_mask == 63));  // engine.py:233
+    return ((((~(gone_mask | (heard_mask & up_mask))) & 63) != 0) || (gone_mask == 63));  // engine.py:233
 }
 
+#ifdef BLINKC_HOST
 // Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:236]
-__attribute__((unused)) static uint32_t engine_quiet_until(void) {
+uint32_t engine_quiet_until(void) {
     if (unsettled()) {  // engine.py:238
         return 0;  // engine.py:239
     }
     return timers_quiet_until();  // engine.py:240
 }
+#endif
 
 // [engine.py:243]
-void loop(void) {
+BLINKC_SMALL_LOOPS void loop(void) {
     uint8_t now256 = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
@@ -408,7 +443,7 @@ void loop(void) {
     bit = 1;  // engine.py:246
     for (f = 0; f < 6; f++) {  // engine.py:247
         link_step(f, bit, now256);  // engine.py:248
-        bit = (uint8_t)(bit << 1);  // engine.py:249
+        bit <<= 1;  // engine.py:249
     }
     buttons();  // engine.py:250
     timers();  // engine.py:251
@@ -422,10 +457,10 @@ void loop(void) {
 // The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:272]
 static uint8_t flood_take(uint8_t bit) {
     uint8_t j = 0;
-    for (j = 0; j < 2; j++) {  // engine.py:274
+    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:274
         if ((flood_out[j] & bit) != 0) {  // engine.py:275
-            flood_out[j] = (flood_out[j] & (uint8_t)((int16_t)(~bit)));  // engine.py:276
-            return (uint8_t)(4 + j);  // engine.py:277
+            flood_out[j] &= ~bit;  // engine.py:276
+            return (FLOOD_CODE + j);  // engine.py:277
         }
     }
     return 0;  // engine.py:278
@@ -434,7 +469,7 @@ static uint8_t flood_take(uint8_t bit) {
 // [engine.py:281]
 static void flood_start(uint8_t k) {
     if (flood_parent[k] == 255) {  // engine.py:282
-        flood_enter(k, 7);  // engine.py:283
+        flood_enter(k, STARTER);  // engine.py:283
     }
 }
 
@@ -442,28 +477,28 @@ static void flood_start(uint8_t k) {
 static void flood_enter(uint8_t k, uint8_t parent) {
     uint8_t waiting = 0;
     flood_parent[k] = parent;  // engine.py:287
-    waiting = ((uint8_t)((int16_t)(~gone_mask)) & 63);  // engine.py:288
-    if (parent != 7) {  // engine.py:289
-        waiting = (waiting & (uint8_t)((int16_t)(~((int16_t)(1U * 1 << parent)))));  // engine.py:290
+    waiting = ((uint8_t)(~gone_mask) & 63);  // engine.py:288
+    if (parent != STARTER) {  // engine.py:289
+        waiting &= ~bit_of(parent);  // engine.py:290
     }
     flood_waiting[k] = waiting;  // engine.py:291
-    flood_out[(uint8_t)(2 * k)] = (flood_out[(uint8_t)(2 * k)] | waiting);  // engine.py:292
+    flood_out[2 * k] |= waiting;  // engine.py:292
     on_flood(k);  // engine.py:293
     flood_check(k);  // engine.py:294
 }
 
 // [engine.py:297]
-static void flood_receive(uint8_t k, uint8_t face) {
+__attribute__((noinline)) static void flood_receive(uint8_t k, uint8_t face) {
     if (flood_parent[k] == 255) {  // engine.py:298
         flood_enter(k, face);  // engine.py:299
     } else {
-        flood_out[(uint8_t)((uint8_t)(2 * k) + 1)] = (flood_out[(uint8_t)((uint8_t)(2 * k) + 1)] | (uint8_t)(1 << face));  // engine.py:304
+        flood_out[(2 * k) + 1] |= bit_of(face);  // engine.py:304
     }
 }
 
 // An echo came back, or the face can no longer answer (its link ended).  [engine.py:307]
-static void flood_answered(uint8_t k, uint8_t face) {
-    flood_waiting[k] = (flood_waiting[k] & (uint8_t)((int16_t)(~(uint8_t)(1 << face))));  // engine.py:309
+__attribute__((noinline)) static void flood_answered(uint8_t k, uint8_t face) {
+    flood_waiting[k] &= ~bit_of(face);  // engine.py:309
     flood_check(k);  // engine.py:310
 }
 
@@ -473,18 +508,18 @@ static void flood_check(uint8_t k) {
     parent = flood_parent[k];  // engine.py:314
     if ((parent != 255) && (flood_waiting[k] == 0)) {  // engine.py:315
         flood_parent[k] = 255;  // engine.py:316
-        if (parent == 7) {  // engine.py:317
+        if (parent == STARTER) {  // engine.py:317
             on_flood_done(k);  // engine.py:318
         } else {
-            flood_out[(uint8_t)((uint8_t)(2 * k) + 1)] = (uint8_t)((int16_t)(flood_out[(uint8_t)((uint8_t)(2 * k) + 1)] | ((int16_t)(1U * 1 << parent))));  // engine.py:320
+            flood_out[(2 * k) + 1] |= bit_of(parent);  // engine.py:320
         }
     }
 }
 
 // [engine.py:328]
 static void timer_start(uint8_t k, uint16_t ms) {
-    timer_end[k] = ((uint16_t)(1U * (uint16_t)millis() + ms));  // engine.py:329
-    timer_on = (timer_on | (uint8_t)(1 << k));  // engine.py:330
+    timer_end[k] = ((uint16_t)millis() + ms);  // engine.py:329
+    timer_on |= bit_of(k);  // engine.py:330
 }
 
 // [engine.py:337]
@@ -492,41 +527,44 @@ static bool timer_running(uint8_t k) {
     return (((timer_on >> k) & 1) != 0);  // engine.py:338
 }
 
+#ifdef BLINKC_HOST
 // [engine.py:341]
-__attribute__((unused)) static uint16_t timer_remaining(uint8_t k) {
+uint16_t timer_remaining(uint8_t k) {
     int16_t left = 0;
     if (((timer_on >> k) & 1) == 0) {  // engine.py:342
         return 0;  // engine.py:343
     }
-    left = (int16_t)((uint16_t)(1U * timer_end[k] - (uint16_t)millis()));  // engine.py:344
+    left = (timer_end[k] - (uint16_t)millis());  // engine.py:344
     if (left < 0) {  // engine.py:345
         return 0;  // engine.py:346
     }
-    return (uint16_t)left;  // engine.py:347
+    return left;  // engine.py:347
 }
+#endif
 
 // [engine.py:350]
 static void timers(void) {
     uint8_t k = 0;
     uint8_t k_bit = 0;
-    for (k = 0, k_bit = 1; k < 1; k++, k_bit <<= 1) {  // engine.py:351
-        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)(1U * (uint16_t)millis() - timer_end[k])) >= 0)) {  // engine.py:352
-            timer_on = (timer_on & (uint8_t)((int16_t)(~k_bit)));  // engine.py:353
+    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:351
+        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {  // engine.py:352
+            timer_on &= ~k_bit;  // engine.py:353
             on_timer(k);  // engine.py:354
         }
     }
 }
 
+#ifdef BLINKC_HOST
 // [engine.py:357]
-__attribute__((unused)) static uint32_t timers_quiet_until(void) {
+uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
     uint8_t k = 0;
     uint8_t k_bit = 0;
     uint32_t ends = 0;
     until = 4294967295UL;  // engine.py:358
-    for (k = 0, k_bit = 1; k < 1; k++, k_bit <<= 1) {  // engine.py:359
+    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:359
         if ((timer_on & k_bit) != 0) {  // engine.py:360
-            ends = ((uint32_t)(1UL * millis() + timer_remaining(k)));  // engine.py:361
+            ends = (millis() + timer_remaining(k));  // engine.py:361
             if (ends < until) {  // engine.py:362
                 until = ends;  // engine.py:363
             }
@@ -534,25 +572,30 @@ __attribute__((unused)) static uint32_t timers_quiet_until(void) {
     }
     return until;  // engine.py:364
 }
+#endif
 
+#ifdef BLINKC_HOST
 // The faces with a session (for tests: is every present neighbour linked?).  [engine.py:367]
-__attribute__((unused)) static uint8_t engine_links(void) {
+uint8_t engine_links(void) {
     return up_mask;  // engine.py:369
 }
+#endif
 
+#ifdef BLINKC_HOST
 // No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:372]
-__attribute__((unused)) static bool engine_idle(void) {
+bool engine_idle(void) {
     uint8_t k = 0;
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((int16_t)(((int16_t)(~(up_mask | gone_mask))) & 63)) != 0)) {  // engine.py:375
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:375
         return false;  // engine.py:376
     }
-    for (k = 0; k < 1; k++) {  // engine.py:377
-        if ((flood_parent[k] != 255) || ((flood_out[(uint8_t)(2 * k)] | flood_out[(uint8_t)((uint8_t)(2 * k) + 1)]) != 0)) {  // engine.py:378
+    for (k = 0; k < N_FLOODS; k++) {  // engine.py:377
+        if ((flood_parent[k] != 255) || ((flood_out[2 * k] | flood_out[(2 * k) + 1]) != 0)) {  // engine.py:378
             return false;  // engine.py:379
         }
     }
     return true;  // engine.py:380
 }
+#endif
 
 // Run the handlers of the button events the game uses.  [generated by blinkc]
 static void buttons(void) {
@@ -568,41 +611,41 @@ static void buttons(void) {
 
 // A message arrived on `face`: run its handler.  [generated by blinkc]
 static void deliver(uint8_t code, uint8_t face) {
-    if ((code >= 1) && (code < 4)) {  // beacon.py:10
-        pulsed(face, (uint8_t)((code - 1) + 1));  // beacon.py:31
-    } else if (code >= 4) {  // beacon.py:11
-        if (((uint8_t)(code - 4) & 1) != 0) {
-            flood_answered(((uint8_t)(code - 4) >> 1), face);
+    if ((code >= MSG_PULSE) && (code < (MSG_PULSE + 3))) {  // beacon.py:10
+        pulsed(face, (uint8_t)(code - MSG_PULSE) + 1);  // beacon.py:31
+    } else if (code >= FLOOD_CODE) {  // beacon.py:11
+        if (((uint8_t)(code - FLOOD_CODE) & 1) != 0) {
+            flood_answered((uint8_t)(code - FLOOD_CODE) >> 1, face);
         } else {
-            flood_receive(((uint8_t)(code - 4) >> 1), face);
+            flood_receive((uint8_t)(code - FLOOD_CODE) >> 1, face);
         }
     }
 }
 
 // A message could not be delivered out of `face`: nobody is there.  [generated by blinkc]
 static void bounce(uint8_t code, uint8_t face) {
-    if ((code >= 1) && (code < 4)) {  // beacon.py:10
+    if ((code >= MSG_PULSE) && (code < (MSG_PULSE + 3))) {  // beacon.py:10
         lost(face);  // beacon.py:39
     }
 }
 
 // Flood k reached this tile.  [generated by blinkc]
 static void on_flood(uint8_t k) {
-    if (k == 0) {  // beacon.py:11
+    if (k == FLOOD_WIPE) {  // beacon.py:11
         wiped();  // beacon.py:49
     }
 }
 
 // Flood k, started here, has reached every tile.  [generated by blinkc]
 static void on_flood_done(uint8_t k) {
-    if (k == 0) {  // beacon.py:11
+    if (k == FLOOD_WIPE) {  // beacon.py:11
         done();  // beacon.py:55
     }
 }
 
 // Timer k has ended.  [generated by blinkc]
 static void on_timer(uint8_t k) {
-    if (k == 0) {  // beacon.py:9
+    if (k == TIMER_GLOW) {  // beacon.py:9
         glow_over();  // beacon.py:60
     }
 }

@@ -15,6 +15,13 @@
 #ifndef BLINKC_EXPORT
 #define BLINKC_EXPORT  // the emulator's hooks (at the end) are compiled on the host only
 #endif
+#ifdef __AVR__
+// avr-gcc's loop optimisations (unrolling, strength reduction) make loop() and what it calls
+// bigger on the tile: they are off there (measured: docs/building.md).
+#define BLINKC_SMALL_LOOPS __attribute__((optimize("no-tree-loop-optimize")))
+#else
+#define BLINKC_SMALL_LOOPS
+#endif
 
 // ---- Constants ----------------------------------------------------------------
 static const uint8_t CODE_SHIFT = 0;  // first bit of the message code in a face value
@@ -32,6 +39,21 @@ static const uint8_t GRACE_UNITS = 15;  // a face without a working session is g
 static const uint32_t NEVER = 4294967295UL;  // no deadline
 static const uint8_t STARTER = 7;  // flood_parent of a wave this tile started
 
+// A constant colour as the tile's 16-bit pixel word (a reserved bit set to 1, then
+// 5 bits each of red, green and blue), so that it costs one 16-bit load.
+static inline Color blinkc_color(uint16_t word) { Color c; c.as_uint16 = word; return c; }
+#define BLINKC_RGB5(r, g, b) blinkc_color((uint16_t)(((b) << 11) | ((g) << 6) | ((r) << 1) | 1))
+
+// ---- The game's names ------------------------------------------------------------
+enum : uint8_t {  // messages: their codes on the wire
+    MSG_BUMP = 1,  // counter.py:7
+};
+// The SDK's colours the game uses, as constant pixel words (the same colours: one load each).
+#undef GREEN
+#define GREEN BLINKC_RGB5(0, 31, 0)
+#undef OFF
+#define OFF BLINKC_RGB5(0, 0, 0)
+
 // ---- The game's state (its fields) -------------------------------------------
 static uint8_t count = 0;  // counter.py:6: 0..6
 
@@ -48,16 +70,6 @@ static uint8_t tx_release = 0;  // engine.py:42
 static uint8_t ack_mask = 0;  // engine.py:43
 static uint8_t queue[12];  // engine.py:46
 static uint8_t queue_len = 0;  // engine.py:47
-
-// A constant colour as the tile's 16-bit pixel word (a reserved bit set to 1, then
-// 5 bits each of red, green and blue), so that it costs one 16-bit load.
-static inline Color blinkc_color(uint16_t word) { Color c; c.as_uint16 = word; return c; }
-#define BLINKC_RGB5(r, g, b) blinkc_color((uint16_t)(((b) << 11) | ((g) << 6) | ((r) << 1) | 1))
-
-// Fields never leave their declared range: assignments clamp.
-template <typename T> static inline T blinkc_clamp(T v, T lo, T hi) { return v < lo ? lo : (v > hi ? hi : v); }
-template <typename T> static inline T blinkc_at_most(T v, T hi) { return v > hi ? hi : v; }
-template <typename T> static inline T blinkc_at_least(T v, T lo) { return v < lo ? lo : v; }
 
 // Spend a little more than one display frame (7.7 ms), so this pass transmits a frame
 // later. The protocol does it at random while a face waits for a session: two touching
@@ -85,37 +97,39 @@ static void link_end(uint8_t f, uint8_t bit, uint8_t now256);
 static void handshake(uint8_t f, uint8_t bit, uint8_t code, uint8_t their_ack);
 static void transmit(void);
 static bool unsettled(void);
-__attribute__((unused)) static uint32_t engine_quiet_until(void);
 static uint8_t flood_take(uint8_t /* bit */);
-__attribute__((unused)) static uint32_t timers_quiet_until(void);
-__attribute__((unused)) static uint8_t engine_links(void);
-__attribute__((unused)) static bool engine_idle(void);
 static void buttons(void);
 static void deliver(uint8_t code, uint8_t face);
 static uint8_t broadcast_bits(void);
 static void display(void);
+#ifdef BLINKC_HOST  // what only blinkc's emulator calls
+uint32_t engine_quiet_until(void);
+uint32_t timers_quiet_until(void);
+uint8_t engine_links(void);
+bool engine_idle(void);
+#endif
 
 // [counter.py:11]
 static void press(void) {
     uint8_t f = 0;
-    count = blinkc_at_most<int16_t>((uint8_t)(count + 1), 6);  // counter.py:12
+    if (count < 6) count++;  // counter.py:12
     for (f = 0; f < 6; f++) {  // counter.py:13
         if (!isValueReceivedOnFaceExpired(f)) {  // counter.py:14
-            send_code(1, f);  // counter.py:15
+            send_code(MSG_BUMP, f);  // counter.py:15
         }
     }
 }
 
 // [counter.py:19]
 static void bumped(uint8_t /* face */) {
-    count = blinkc_at_most<int16_t>((uint8_t)(count + 1), 6);  // counter.py:20
+    if (count < 6) count++;  // counter.py:20
 }
 
 // [counter.py:24]
 static void show(void) {
     uint8_t f = 0;
     for (f = 0; f < 6; f++) {  // counter.py:25
-        setColorOnFace(((f < count) ? BLINKC_RGB5(0, 31, 0) : BLINKC_RGB5(0, 0, 0)), f);  // counter.py:26
+        setColorOnFace((f < count) ? GREEN : OFF, f);  // counter.py:26
     }
 }
 
@@ -139,20 +153,20 @@ static void engine_setup(void) {
 static bool coin(void) {
     uint8_t heads = 0;
     heads = ((uint8_t)coin_state & 1);  // engine.py:70
-    coin_state = (coin_state >> 1);  // engine.py:71
+    coin_state >>= 1;  // engine.py:71
     if (heads != 0) {  // engine.py:72
-        coin_state = (coin_state ^ 46080U);  // engine.py:73
+        coin_state ^= 46080U;  // engine.py:73
     }
     return (heads != 0);  // engine.py:74
 }
 
 // Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:77]
 static void send_code(uint8_t code, uint8_t face) {
-    if ((((gone_mask >> face) & 1) != 0) || (queue_len >= 12)) {  // engine.py:79
+    if ((((gone_mask >> face) & 1) != 0) || (queue_len >= QUEUE_LEN)) {  // engine.py:79
         return;  // engine.py:81
     }
     queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:82
-    queue_len = (uint8_t)(queue_len + 1);  // engine.py:83
+    queue_len++;  // engine.py:83
 }
 
 // Remove and return the oldest code queued for `face` (0 if none).  [engine.py:86]
@@ -166,10 +180,10 @@ static uint8_t queue_take(uint8_t face) {
     for (i = 0; i < i_end; i++) {
         entry = queue[i];  // engine.py:89
         if ((entry >> 5) == face) {  // engine.py:90
-            queue_len = (uint8_t)(queue_len - 1);  // engine.py:91
+            queue_len--;  // engine.py:91
             j_end = queue_len;  // engine.py:92
             for (j = i; j < j_end; j++) {
-                queue[j] = queue[(uint8_t)(j + 1)];  // engine.py:93
+                queue[j] = queue[j + 1];  // engine.py:93
             }
             return (entry & 31);  // engine.py:94
         }
@@ -182,20 +196,20 @@ static void link_step(uint8_t f, uint8_t bit, uint8_t now256) {
     uint8_t silent = 0;
     if (!isValueReceivedOnFaceExpired(f)) {  // engine.py:105
         if ((gone_mask & bit) != 0) {  // engine.py:106
-            gone_mask = (gone_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:107
+            gone_mask &= ~bit;  // engine.py:107
             tx_code[f] = now256;  // engine.py:108
         }
-        heard_mask = (heard_mask | bit);  // engine.py:109
+        heard_mask |= bit;  // engine.py:109
         session(f, bit);  // engine.py:110
     } else if ((heard_mask & bit) != 0) {  // engine.py:111
-        heard_mask = (heard_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:112
+        heard_mask &= ~bit;  // engine.py:112
         silent_at[f] = now256;  // engine.py:113
     }
     if (((gone_mask | (heard_mask & up_mask)) & bit) == 0) {  // engine.py:114
-        silent = (uint8_t)(now256 - silent_at[f]);  // engine.py:115
-        if ((((heard_mask & bit) == 0) && (silent > 15)) || (((up_mask & bit) == 0) && ((uint8_t)(now256 - tx_code[f]) > 30))) {  // engine.py:116
+        silent = (now256 - silent_at[f]);  // engine.py:115
+        if ((((heard_mask & bit) == 0) && (silent > GRACE_UNITS)) || (((up_mask & bit) == 0) && ((uint8_t)(now256 - tx_code[f]) > 30))) {  // engine.py:116
             link_end(f, bit, now256);  // engine.py:118
-            gone_mask = (gone_mask | bit);  // engine.py:119
+            gone_mask |= bit;  // engine.py:119
         }
     }
 }
@@ -206,16 +220,16 @@ static void session(uint8_t f, uint8_t bit) {
     uint8_t code = 0;
     uint8_t their_ack = 0;
     value = getLastValueReceivedOnFace(f);  // engine.py:124
-    code = (value & 3);  // engine.py:125
-    their_ack = ((value >> 2) & 1);  // engine.py:126
-    if (code == 3) {  // engine.py:127
+    code = (value & CODE_MASK);  // engine.py:125
+    their_ack = ((value >> ACK_SHIFT) & 1);  // engine.py:126
+    if (code == HELLO) {  // engine.py:127
         if ((up_mask & bit) != 0) {  // engine.py:128
             if (their_ack != 0) {  // engine.py:129
                 return;  // engine.py:130
             }
             link_end(f, bit, millis256());  // engine.py:131
         }
-        seen_mask = (seen_mask | bit);  // engine.py:132
+        seen_mask |= bit;  // engine.py:132
         if (their_ack != 0) {  // engine.py:133
             link_begin(f, bit);  // engine.py:134
         }
@@ -232,8 +246,8 @@ static void session(uint8_t f, uint8_t bit) {
 
 // [engine.py:143]
 static void link_begin(uint8_t f, uint8_t bit) {
-    up_mask = (up_mask | bit);  // engine.py:144
-    seen_mask = (seen_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:145
+    up_mask |= bit;  // engine.py:144
+    seen_mask &= ~bit;  // engine.py:145
     tx_code[f] = 0;  // engine.py:146
 }
 
@@ -241,37 +255,37 @@ static void link_begin(uint8_t f, uint8_t bit) {
 static void link_end(uint8_t f, uint8_t bit, uint8_t now256) {
     uint8_t code = 0;
     uint8_t i = 0;
-    up_mask = (up_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:154
-    seen_mask = (seen_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:155
+    up_mask &= ~bit;  // engine.py:154
+    seen_mask &= ~bit;  // engine.py:155
     code = queue_take(f);  // engine.py:158
-    for (i = 0; i < 12; i++) {  // engine.py:159
+    for (i = 0; i < QUEUE_LEN; i++) {  // engine.py:159
         if (code == 0) {  // engine.py:160
             break;  // engine.py:161
         }
         code = queue_take(f);  // engine.py:163
     }
     tx_code[f] = now256;  // engine.py:164
-    tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:165
-    tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:166
-    ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:167
+    tx_wait &= ~bit;  // engine.py:165
+    tx_release &= ~bit;  // engine.py:166
+    ack_mask &= ~bit;  // engine.py:167
 }
 
 // Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:174]
 static void handshake(uint8_t f, uint8_t bit, uint8_t code, uint8_t their_ack) {
     if (code == 0) {  // engine.py:176
-        ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:177
+        ack_mask &= ~bit;  // engine.py:177
     } else if ((ack_mask & bit) == 0) {  // engine.py:178
-        ack_mask = (ack_mask | bit);  // engine.py:179
+        ack_mask |= bit;  // engine.py:179
         deliver(code, f);  // engine.py:180
     }
     if ((tx_wait & bit) != 0) {  // engine.py:181
         if (their_ack != 0) {  // engine.py:182
-            tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:183
-            tx_release = (tx_release | bit);  // engine.py:184
+            tx_wait &= ~bit;  // engine.py:183
+            tx_release |= bit;  // engine.py:184
             tx_code[f] = 0;  // engine.py:185
         }
     } else if (their_ack == 0) {  // engine.py:186
-        tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:187
+        tx_release &= ~bit;  // engine.py:187
     }
 }
 
@@ -294,39 +308,41 @@ static void transmit(void) {
                 }
                 if (code != 0) {  // engine.py:201
                     tx_code[f] = code;  // engine.py:202
-                    tx_wait = (tx_wait | bit);  // engine.py:203
+                    tx_wait |= bit;  // engine.py:203
                 }
             }
-            value = (value | tx_code[f]);  // engine.py:204
+            value |= tx_code[f];  // engine.py:204
             if ((ack_mask & bit) != 0) {  // engine.py:205
-                value = (value | 4);  // engine.py:206
+                value |= 4;  // engine.py:206
             }
         } else {
-            value = (value | 3);  // engine.py:208
+            value |= 3;  // engine.py:208
             if ((seen_mask & bit) != 0) {  // engine.py:209
-                value = (value | 4);  // engine.py:210
+                value |= 4;  // engine.py:210
             }
         }
         setValueSentOnFace(value, f);  // engine.py:211
-        bit = (uint8_t)(bit << 1);  // engine.py:212
+        bit <<= 1;  // engine.py:212
     }
 }
 
 // Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:226]
 static bool unsettled(void) {
-    return ((((int16_t)(((int16_t)(~(gone_mask | (heard_mask & up_mask)))) & 63)) != 0) || (gone_mask == 63));  // engine.py:233
+    return ((((~(gone_mask | (heard_mask & up_mask))) & 63) != 0) || (gone_mask == 63));  // engine.py:233
 }
 
+#ifdef BLINKC_HOST
 // Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:236]
-__attribute__((unused)) static uint32_t engine_quiet_until(void) {
+uint32_t engine_quiet_until(void) {
     if (unsettled()) {  // engine.py:238
         return 0;  // engine.py:239
     }
     return timers_quiet_until();  // engine.py:240
 }
+#endif
 
 // [engine.py:243]
-void loop(void) {
+BLINKC_SMALL_LOOPS void loop(void) {
     uint8_t now256 = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
@@ -334,7 +350,7 @@ void loop(void) {
     bit = 1;  // engine.py:246
     for (f = 0; f < 6; f++) {  // engine.py:247
         link_step(f, bit, now256);  // engine.py:248
-        bit = (uint8_t)(bit << 1);  // engine.py:249
+        bit <<= 1;  // engine.py:249
     }
     buttons();  // engine.py:250
     transmit();  // engine.py:252
@@ -349,25 +365,31 @@ static uint8_t flood_take(uint8_t /* bit */) {
     return 0;  // engine.py:278
 }
 
+#ifdef BLINKC_HOST
 // [engine.py:357]
-__attribute__((unused)) static uint32_t timers_quiet_until(void) {
+uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
     until = 4294967295UL;  // engine.py:358
     return until;  // engine.py:364
 }
+#endif
 
+#ifdef BLINKC_HOST
 // The faces with a session (for tests: is every present neighbour linked?).  [engine.py:367]
-__attribute__((unused)) static uint8_t engine_links(void) {
+uint8_t engine_links(void) {
     return up_mask;  // engine.py:369
 }
+#endif
 
+#ifdef BLINKC_HOST
 // No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:372]
-__attribute__((unused)) static bool engine_idle(void) {
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((int16_t)(((int16_t)(~(up_mask | gone_mask))) & 63)) != 0)) {  // engine.py:375
+bool engine_idle(void) {
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:375
         return false;  // engine.py:376
     }
     return true;  // engine.py:380
 }
+#endif
 
 // Run the handlers of the button events the game uses.  [generated by blinkc]
 static void buttons(void) {
@@ -378,7 +400,7 @@ static void buttons(void) {
 
 // A message arrived on `face`: run its handler.  [generated by blinkc]
 static void deliver(uint8_t code, uint8_t face) {
-    if (code == 1) {  // counter.py:7
+    if (code == MSG_BUMP) {  // counter.py:7
         bumped(face);  // counter.py:19
     }
 }

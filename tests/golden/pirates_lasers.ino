@@ -16,6 +16,13 @@
 #ifndef BLINKC_EXPORT
 #define BLINKC_EXPORT  // the emulator's hooks (at the end) are compiled on the host only
 #endif
+#ifdef __AVR__
+// avr-gcc's loop optimisations (unrolling, strength reduction) make loop() and what it calls
+// bigger on the tile: they are off there (measured: docs/building.md).
+#define BLINKC_SMALL_LOOPS __attribute__((optimize("no-tree-loop-optimize")))
+#else
+#define BLINKC_SMALL_LOOPS
+#endif
 
 // ---- Constants ----------------------------------------------------------------
 static const uint8_t CODE_SHIFT = 1;  // first bit of the message code in a face value
@@ -33,8 +40,36 @@ static const uint8_t GRACE_UNITS = 15;  // a face without a working session is g
 static const uint32_t NEVER = 4294967295UL;  // no deadline
 static const uint8_t STARTER = 7;  // flood_parent of a wave this tile started
 
+// A constant colour as the tile's 16-bit pixel word (a reserved bit set to 1, then
+// 5 bits each of red, green and blue), so that it costs one 16-bit load.
+static inline Color blinkc_color(uint16_t word) { Color c; c.as_uint16 = word; return c; }
+#define BLINKC_RGB5(r, g, b) blinkc_color((uint16_t)(((b) << 11) | ((g) << 6) | ((r) << 1) | 1))
+
+// ---- The game's names ------------------------------------------------------------
+enum Piece : uint8_t { HULL, HAZARD, REDIRECTOR };  // pirates_lasers.py:23
+enum : uint8_t {  // messages: their codes on the wire
+    MSG_LASER = 1,  // pirates_lasers.py:42: codes 1..4 carry the payload 0..3
+    MSG_REPAIR = 5,  // pirates_lasers.py:43
+};
+enum : uint8_t { FLOOD_RESET, FLOOD_SUNK };  // floods: pirates_lasers.py:44, 45
+enum : uint8_t { TIMER_BEAM_FLASH, TIMER_PULSE };  // timers: pirates_lasers.py:39, 40
+static const uint8_t FULL_HP = 5;  // pirates_lasers.py:47
+static const uint8_t RED_FACES_EVEN = 21;  // pirates_lasers.py:48: a Hazard's three alternate faces: 0, 2, 4 ...
+static const uint8_t RED_FACES_ODD = 42;  // pirates_lasers.py:49: ... or 1, 3, 5
+static const uint8_t REPAIR_FACE = 5;  // pirates_lasers.py:50
+static const uint16_t FLASH_MS = 400;  // pirates_lasers.py:51
+static const uint16_t PULSE_MS = 300;  // pirates_lasers.py:52
+#define TAN BLINKC_RGB5(25, 17, 8)  // pirates_lasers.py:54
+#define DEEP_ORANGE BLINKC_RGB5(31, 8, 0)  // pirates_lasers.py:55
+#define REDIRECTOR_COLOUR BLINKC_RGB5(31, 0, 31)  // pirates_lasers.py:56
+// The SDK's colours the game uses, as constant pixel words (the same colours: one load each).
+#undef RED
+#define RED BLINKC_RGB5(31, 0, 0)
+#undef WHITE
+#define WHITE BLINKC_RGB5(31, 31, 31)
+
 // ---- The game's state (its fields) -------------------------------------------
-static uint8_t kind = 0;  // pirates_lasers.py:31: 0=HULL 1=HAZARD 2=REDIRECTOR; 0..2; what this tile is
+static uint8_t kind = HULL;  // pirates_lasers.py:31: 0=HULL 1=HAZARD 2=REDIRECTOR; 0..2; what this tile is
 static uint8_t hp = 5;  // pirates_lasers.py:32: 0..5; a Hull's hit points
 static uint8_t water = 0;  // pirates_lasers.py:33: 0..31; bit f: hull segment f is damaged and shows water
 static uint8_t orient = 0;  // pirates_lasers.py:34: 0..5; a Hazard's first red face; a Redirector's bend starts here
@@ -60,15 +95,14 @@ static uint8_t flood_out[4];  // engine.py:269
 static uint8_t timer_on = 0;  // engine.py:324
 static uint16_t timer_end[2];  // engine.py:325
 
-// A constant colour as the tile's 16-bit pixel word (a reserved bit set to 1, then
-// 5 bits each of red, green and blue), so that it costs one 16-bit load.
-static inline Color blinkc_color(uint16_t word) { Color c; c.as_uint16 = word; return c; }
-#define BLINKC_RGB5(r, g, b) blinkc_color((uint16_t)(((b) << 11) | ((g) << 6) | ((r) << 1) | 1))
+// Faces around the tile: cw(f, n) is the face n steps clockwise of f (f and n in 0..5).
+__attribute__((noinline)) static uint8_t cw(uint8_t f, uint8_t n = 1) { uint8_t g = f + n; return g >= FACE_COUNT ? g - FACE_COUNT : g; }
+static inline uint8_t ccw(uint8_t f, uint8_t n = 1) { return cw(f, FACE_COUNT - n); }
+static inline uint8_t opposite(uint8_t f) { return cw(f, 3); }
 
-// Fields never leave their declared range: assignments clamp.
-template <typename T> static inline T blinkc_clamp(T v, T lo, T hi) { return v < lo ? lo : (v > hi ? hi : v); }
-template <typename T> static inline T blinkc_at_most(T v, T hi) { return v > hi ? hi : v; }
-template <typename T> static inline T blinkc_at_least(T v, T lo) { return v < lo ? lo : v; }
+// The bit of face (or timer) n, 1 << n as a byte (0 from n = 8 on): the AVR shifts by a
+// variable in a loop, so the sketch has one copy of it.
+__attribute__((noinline)) static uint8_t bit_of(uint8_t n) { uint8_t b = 1; while (n--) b <<= 1; return b; }
 
 // Spend a little more than one display frame (7.7 ms), so this pass transmits a frame
 // later. The protocol does it at random while a face waits for a session: two touching
@@ -106,20 +140,15 @@ static void link_end(uint8_t f, uint8_t bit, uint8_t now256);
 static void handshake(uint8_t f, uint8_t bit, uint8_t code, uint8_t their_ack);
 static void transmit(void);
 static bool unsettled(void);
-__attribute__((unused)) static uint32_t engine_quiet_until(void);
 static uint8_t flood_take(uint8_t bit);
 static void flood_start(uint8_t k);
 static void flood_enter(uint8_t k, uint8_t parent);
-static void flood_receive(uint8_t k, uint8_t face);
-static void flood_answered(uint8_t k, uint8_t face);
+__attribute__((noinline)) static void flood_receive(uint8_t k, uint8_t face);
+__attribute__((noinline)) static void flood_answered(uint8_t k, uint8_t face);
 static void flood_check(uint8_t k);
 static void timer_start(uint8_t k, uint16_t ms);
 static bool timer_running(uint8_t k);
-__attribute__((unused)) static uint16_t timer_remaining(uint8_t k);
 static void timers(void);
-__attribute__((unused)) static uint32_t timers_quiet_until(void);
-__attribute__((unused)) static uint8_t engine_links(void);
-__attribute__((unused)) static bool engine_idle(void);
 static void buttons(void);
 static void deliver(uint8_t code, uint8_t face);
 static void on_flood(uint8_t k);
@@ -127,10 +156,17 @@ static void on_neighbor_joined(uint8_t face);
 static bool neighbor_hull(uint8_t face);
 static uint8_t broadcast_bits(void);
 static void display(void);
+#ifdef BLINKC_HOST  // what only blinkc's emulator calls
+uint32_t engine_quiet_until(void);
+uint16_t timer_remaining(uint8_t k);
+uint32_t timers_quiet_until(void);
+uint8_t engine_links(void);
+bool engine_idle(void);
+#endif
 
 // Neighbours need to know whether we are a Hull (Hazards must touch one).  [pirates_lasers.py:61]
 static bool value_hull(void) {
-    return (kind == 0);  // pirates_lasers.py:63
+    return (kind == HULL);  // pirates_lasers.py:63
 }
 
 // Alone; a weak link; or a Hazard/Redirector touching no Hull (display only).  [pirates_lasers.py:67]
@@ -139,10 +175,10 @@ static bool value_illegal(void) {
     bool hull_near = 0;
     uint8_t f = 0;
     alone = true;  // pirates_lasers.py:69
-    hull_near = (kind == 0);  // pirates_lasers.py:70
+    hull_near = (kind == HULL);  // pirates_lasers.py:70
     for (f = 0; f < 6; f++) {  // pirates_lasers.py:71
         if (!isValueReceivedOnFaceExpired(f)) {  // pirates_lasers.py:72
-            if (isValueReceivedOnFaceExpired((((uint8_t)(f + 5) >= 6) ? (uint8_t)((uint8_t)(f + 5) - 6) : (uint8_t)(f + 5))) && isValueReceivedOnFaceExpired((((uint8_t)(f + 1) >= 6) ? (uint8_t)((uint8_t)(f + 1) - 6) : (uint8_t)(f + 1)))) {  // pirates_lasers.py:73
+            if (isValueReceivedOnFaceExpired(ccw(f)) && isValueReceivedOnFaceExpired(cw(f))) {  // pirates_lasers.py:73
                 return true;  // pirates_lasers.py:74
             }
             alone = false;  // pirates_lasers.py:75
@@ -159,8 +195,8 @@ static void cycle_kind(void) {
     if (sunk) {  // pirates_lasers.py:109
         return;  // pirates_lasers.py:110
     }
-    kind = (((uint8_t)(kind + 1) >= 3) ? (uint8_t)((uint8_t)(kind + 1) - 3) : (uint8_t)(kind + 1));  // pirates_lasers.py:111
-    hp = 5;  // pirates_lasers.py:112
+    kind = (((uint8_t)(kind + 1) >= 3) ? ((uint8_t)(kind + 1) - 3) : (kind + 1));  // pirates_lasers.py:111
+    hp = FULL_HP;  // pirates_lasers.py:112
     water = 0;  // pirates_lasers.py:113
 }
 
@@ -169,16 +205,16 @@ static void press(void) {
     if (sunk) {  // pirates_lasers.py:119
         return;  // pirates_lasers.py:120
     }
-    if (kind == 0) {  // pirates_lasers.py:121
+    if (kind == HULL) {  // pirates_lasers.py:121
         if (hp > 0) {  // pirates_lasers.py:122
             helper_lose_hp();  // pirates_lasers.py:123
-            send_code(5, 5);  // pirates_lasers.py:124
-            timer_start(1, 300);  // pirates_lasers.py:125
+            send_code(MSG_REPAIR, REPAIR_FACE);  // pirates_lasers.py:124
+            timer_start(TIMER_PULSE, PULSE_MS);  // pirates_lasers.py:125
         }
-    } else if (kind == 1) {  // pirates_lasers.py:126
+    } else if (kind == HAZARD) {  // pirates_lasers.py:126
         helper_fire();  // pirates_lasers.py:127
     } else {
-        orient = (((uint8_t)(orient + 1) >= 6) ? (uint8_t)((uint8_t)(orient + 1) - 6) : (uint8_t)(orient + 1));  // pirates_lasers.py:129
+        orient = cw(orient);  // pirates_lasers.py:129
     }
 }
 
@@ -187,30 +223,30 @@ static void laser(uint8_t face, uint8_t bends_left) {
     uint8_t out = 0;
     uint8_t left = 0;
     uint8_t o = 0;
-    out = (((uint8_t)(face + 3) >= 6) ? (uint8_t)((uint8_t)(face + 3) - 6) : (uint8_t)(face + 3));  // pirates_lasers.py:144
+    out = opposite(face);  // pirates_lasers.py:144
     left = bends_left;  // pirates_lasers.py:145
-    if (kind == 0) {  // pirates_lasers.py:146
+    if (kind == HULL) {  // pirates_lasers.py:146
         helper_lose_hp();  // pirates_lasers.py:147
-    } else if (kind == 2) {  // pirates_lasers.py:148
+    } else if (kind == REDIRECTOR) {  // pirates_lasers.py:148
         o = orient;  // pirates_lasers.py:149
-        orient = (((uint8_t)(o + 1) >= 6) ? (uint8_t)((uint8_t)(o + 1) - 6) : (uint8_t)(o + 1));  // pirates_lasers.py:150
-        if ((face == o) || (face == (((uint8_t)(o + 2) >= 6) ? (uint8_t)((uint8_t)(o + 2) - 6) : (uint8_t)(o + 2)))) {  // pirates_lasers.py:151
+        orient = cw(o);  // pirates_lasers.py:150
+        if ((face == o) || (face == cw(o, 2))) {  // pirates_lasers.py:151
             if (bends_left == 0) {  // pirates_lasers.py:152
                 return;  // pirates_lasers.py:153
             }
-            left = (uint8_t)(bends_left - 1);  // pirates_lasers.py:154
-            out = ((face == o) ? (((uint8_t)(o + 2) >= 6) ? (uint8_t)((uint8_t)(o + 2) - 6) : (uint8_t)(o + 2)) : o);  // pirates_lasers.py:155
+            left = (bends_left - 1);  // pirates_lasers.py:154
+            out = ((face == o) ? cw(o, 2) : o);  // pirates_lasers.py:155
         }
     }
-    flash_faces = ((uint8_t)(1 << face) | (uint8_t)(1 << out));  // pirates_lasers.py:156
-    timer_start(0, 400);  // pirates_lasers.py:157
-    send_code((uint8_t)(1 + left), out);  // pirates_lasers.py:158
+    flash_faces = (bit_of(face) | bit_of(out));  // pirates_lasers.py:156
+    timer_start(TIMER_BEAM_FLASH, FLASH_MS);  // pirates_lasers.py:157
+    send_code(MSG_LASER + left, out);  // pirates_lasers.py:158
 }
 
 // [pirates_lasers.py:162]
 static void repaired(uint8_t /* face */) {
-    timer_start(1, 300);  // pirates_lasers.py:163
-    if (kind == 0) {  // pirates_lasers.py:164
+    timer_start(TIMER_PULSE, PULSE_MS);  // pirates_lasers.py:163
+    if (kind == HULL) {  // pirates_lasers.py:164
         helper_gain_hp();  // pirates_lasers.py:165
     }
 }
@@ -223,19 +259,19 @@ static void ship_sank(void) {
 // [pirates_lasers.py:175]
 static void touched(uint8_t /* face */) {
     if (sunk) {  // pirates_lasers.py:176
-        flood_start(1);  // pirates_lasers.py:177
+        flood_start(FLOOD_SUNK);  // pirates_lasers.py:177
     }
 }
 
 // [pirates_lasers.py:181]
 static void ask_reset(void) {
-    flood_start(0);  // pirates_lasers.py:182
+    flood_start(FLOOD_RESET);  // pirates_lasers.py:182
 }
 
 // [pirates_lasers.py:186]
 static void reset(void) {
-    if (kind == 0) {  // pirates_lasers.py:187
-        hp = 5;  // pirates_lasers.py:188
+    if (kind == HULL) {  // pirates_lasers.py:187
+        hp = FULL_HP;  // pirates_lasers.py:188
         water = 0;  // pirates_lasers.py:189
     }
     sunk = false;  // pirates_lasers.py:190
@@ -255,46 +291,46 @@ static void show(void) {
     uint8_t wave = 0;
     Color c = BLINKC_RGB5(0, 0, 0);
     bad = value_illegal();  // pirates_lasers.py:197
-    flashing = timer_running(0);  // pirates_lasers.py:198
-    pulsing = timer_running(1);  // pirates_lasers.py:199
-    now = (uint8_t)((uint16_t)millis() >> 2);  // pirates_lasers.py:201
+    flashing = timer_running(TIMER_BEAM_FLASH);  // pirates_lasers.py:198
+    pulsing = timer_running(TIMER_PULSE);  // pirates_lasers.py:199
+    now = ((uint16_t)millis() >> 2);  // pirates_lasers.py:201
     step = 40;  // pirates_lasers.py:202
     if (sunk) {  // pirates_lasers.py:203
-        now = (uint8_t)((uint16_t)millis() >> 1);  // pirates_lasers.py:204
+        now = ((uint16_t)millis() >> 1);  // pirates_lasers.py:204
         step = 80;  // pirates_lasers.py:205
     } else if (!bad) {  // pirates_lasers.py:206
-        now = (uint8_t)((uint16_t)millis() >> 4);  // pirates_lasers.py:207
+        now = ((uint16_t)millis() >> 4);  // pirates_lasers.py:207
     }
     for (f = 0, f_bit = 1; f < 6; f++, f_bit <<= 1) {  // pirates_lasers.py:208
         phase = ((now + (f * step)) & 255);  // pirates_lasers.py:209
         wave = (phase & 127);  // pirates_lasers.py:210
         if ((phase & 128) != 0) {  // pirates_lasers.py:211
-            wave = (uint8_t)(127 - wave);  // pirates_lasers.py:212
+            wave = (127 - wave);  // pirates_lasers.py:212
         }
-        c = makeColorRGB(0, 0, (uint8_t)(110 + wave));  // pirates_lasers.py:213
-        if (kind == 0) {  // pirates_lasers.py:214
-            if (f < 5) {  // pirates_lasers.py:215
+        c = makeColorRGB(0, 0, 110 + wave);  // pirates_lasers.py:213
+        if (kind == HULL) {  // pirates_lasers.py:214
+            if (f < REPAIR_FACE) {  // pirates_lasers.py:215
                 if (((water & f_bit) == 0) && (!sunk)) {  // pirates_lasers.py:216
-                    c = (bad ? BLINKC_RGB5(31, 8, 0) : BLINKC_RGB5(25, 17, 8));  // pirates_lasers.py:217
+                    c = (bad ? DEEP_ORANGE : TAN);  // pirates_lasers.py:217
                 }
             } else if ((hp > 0) && (!sunk)) {  // pirates_lasers.py:218
-                c = BLINKC_RGB5(31, 31, 31);  // pirates_lasers.py:219
+                c = WHITE;  // pirates_lasers.py:219
             }
-        } else if (kind == 1) {  // pirates_lasers.py:220
+        } else if (kind == HAZARD) {  // pirates_lasers.py:220
             if (((uint8_t)(f + orient) & 1) == 0) {  // pirates_lasers.py:221
-                c = BLINKC_RGB5(31, 0, 0);  // pirates_lasers.py:222
+                c = RED;  // pirates_lasers.py:222
             }
             if (sunk && (f < shots)) {  // pirates_lasers.py:223
-                c = BLINKC_RGB5(31, 31, 31);  // pirates_lasers.py:224
+                c = WHITE;  // pirates_lasers.py:224
             }
-        } else if ((f == orient) || (f == (((uint8_t)(orient + 2) >= 6) ? (uint8_t)((uint8_t)(orient + 2) - 6) : (uint8_t)(orient + 2)))) {  // pirates_lasers.py:225
-            c = BLINKC_RGB5(31, 0, 31);  // pirates_lasers.py:226
+        } else if ((f == orient) || (f == cw(orient, 2))) {  // pirates_lasers.py:225
+            c = REDIRECTOR_COLOUR;  // pirates_lasers.py:226
         }
         if (flashing && ((flash_faces & f_bit) != 0)) {  // pirates_lasers.py:227
-            c = BLINKC_RGB5(31, 0, 0);  // pirates_lasers.py:228
+            c = RED;  // pirates_lasers.py:228
         }
         if (pulsing) {  // pirates_lasers.py:229
-            c = BLINKC_RGB5(31, 31, 31);  // pirates_lasers.py:230
+            c = WHITE;  // pirates_lasers.py:230
         }
         setColorOnFace(c, f);  // pirates_lasers.py:231
     }
@@ -308,19 +344,19 @@ static void helper_lose_hp(void) {
     if (hp == 0) {  // pirates_lasers.py:84
         return;  // pirates_lasers.py:85
     }
-    pick = random((uint16_t)(hp - 1));  // pirates_lasers.py:86
+    pick = random(hp - 1);  // pirates_lasers.py:86
     for (f = 0, f_bit = 1; f < 5; f++, f_bit <<= 1) {  // pirates_lasers.py:87
         if ((water & f_bit) == 0) {  // pirates_lasers.py:88
             if (pick == 0) {  // pirates_lasers.py:89
-                water = (water | f_bit);  // pirates_lasers.py:90
+                water |= f_bit;  // pirates_lasers.py:90
                 break;  // pirates_lasers.py:91
             }
-            pick = ((uint16_t)(1U * pick - 1));  // pirates_lasers.py:92
+            pick--;  // pirates_lasers.py:92
         }
     }
-    hp = blinkc_at_least<int16_t>((hp - 1), 0);  // pirates_lasers.py:93
+    hp--;  // pirates_lasers.py:93
     if (hp == 0) {  // pirates_lasers.py:94
-        flood_start(1);  // pirates_lasers.py:95
+        flood_start(FLOOD_SUNK);  // pirates_lasers.py:95
     }
 }
 
@@ -328,19 +364,19 @@ static void helper_lose_hp(void) {
 static void helper_fire(void) {
     uint8_t b = 0;
     for (b = 0; b < 3; b++) {  // pirates_lasers.py:134
-        send_code(4, (((uint8_t)(orient + (uint8_t)(2 * b)) >= 6) ? (uint8_t)((uint8_t)(orient + (uint8_t)(2 * b)) - 6) : (uint8_t)(orient + (uint8_t)(2 * b))));  // pirates_lasers.py:135
+        send_code(MSG_LASER + 3, cw(orient, 2 * b));  // pirates_lasers.py:135
     }
-    flash_faces = (((orient & 1) == 0) ? 21 : 42);  // pirates_lasers.py:136
-    timer_start(0, 400);  // pirates_lasers.py:137
-    orient = (((uint8_t)(orient + 1) >= 6) ? (uint8_t)((uint8_t)(orient + 1) - 6) : (uint8_t)(orient + 1));  // pirates_lasers.py:138
-    shots = blinkc_at_most<int16_t>((shots + 1), 255);  // pirates_lasers.py:139
+    flash_faces = (((orient & 1) == 0) ? RED_FACES_EVEN : RED_FACES_ODD);  // pirates_lasers.py:136
+    timer_start(TIMER_BEAM_FLASH, FLASH_MS);  // pirates_lasers.py:137
+    orient = cw(orient);  // pirates_lasers.py:138
+    if (shots < 255) shots++;  // pirates_lasers.py:139
 }
 
 // A Hull below full HP gets one back (its lowest damaged segment turns tan again);  [pirates_lasers.py:98]
 static void helper_gain_hp(void) {
-    if ((0 < hp) && (hp < 5)) {  // pirates_lasers.py:101
-        hp = blinkc_at_most<int16_t>((uint8_t)(hp + 1), 5);  // pirates_lasers.py:102
-        water = blinkc_clamp<int16_t>(((int16_t)(water & (water - 1))), 0, 31);  // pirates_lasers.py:103
+    if ((0 < hp) && (hp < FULL_HP)) {  // pirates_lasers.py:101
+        hp++;  // pirates_lasers.py:102
+        water &= (water - 1);  // pirates_lasers.py:103
     }
 }
 
@@ -356,11 +392,11 @@ static bool coin(void) {
 
 // Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:77]
 static void send_code(uint8_t code, uint8_t face) {
-    if ((((gone_mask >> face) & 1) != 0) || (queue_len >= 12)) {  // engine.py:79
+    if ((((gone_mask >> face) & 1) != 0) || (queue_len >= QUEUE_LEN)) {  // engine.py:79
         return;  // engine.py:81
     }
     queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:82
-    queue_len = (uint8_t)(queue_len + 1);  // engine.py:83
+    queue_len++;  // engine.py:83
 }
 
 // Remove and return the oldest code queued for `face` (0 if none).  [engine.py:86]
@@ -374,10 +410,10 @@ static uint8_t queue_take(uint8_t face) {
     for (i = 0; i < i_end; i++) {
         entry = queue[i];  // engine.py:89
         if ((entry >> 5) == face) {  // engine.py:90
-            queue_len = (uint8_t)(queue_len - 1);  // engine.py:91
+            queue_len--;  // engine.py:91
             j_end = queue_len;  // engine.py:92
             for (j = i; j < j_end; j++) {
-                queue[j] = queue[(uint8_t)(j + 1)];  // engine.py:93
+                queue[j] = queue[j + 1];  // engine.py:93
             }
             return (entry & 31);  // engine.py:94
         }
@@ -390,20 +426,20 @@ static void link_step(uint8_t f, uint8_t bit, uint8_t now256) {
     uint8_t silent = 0;
     if (!isValueReceivedOnFaceExpired(f)) {  // engine.py:105
         if ((gone_mask & bit) != 0) {  // engine.py:106
-            gone_mask = (gone_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:107
+            gone_mask &= ~bit;  // engine.py:107
             tx_code[f] = now256;  // engine.py:108
         }
-        heard_mask = (heard_mask | bit);  // engine.py:109
+        heard_mask |= bit;  // engine.py:109
         session(f, bit);  // engine.py:110
     } else if ((heard_mask & bit) != 0) {  // engine.py:111
-        heard_mask = (heard_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:112
+        heard_mask &= ~bit;  // engine.py:112
         silent_at[f] = now256;  // engine.py:113
     }
     if (((gone_mask | (heard_mask & up_mask)) & bit) == 0) {  // engine.py:114
-        silent = (uint8_t)(now256 - silent_at[f]);  // engine.py:115
-        if ((((heard_mask & bit) == 0) && (silent > 15)) || (((up_mask & bit) == 0) && ((uint8_t)(now256 - tx_code[f]) > 30))) {  // engine.py:116
+        silent = (now256 - silent_at[f]);  // engine.py:115
+        if ((((heard_mask & bit) == 0) && (silent > GRACE_UNITS)) || (((up_mask & bit) == 0) && ((uint8_t)(now256 - tx_code[f]) > 30))) {  // engine.py:116
             link_end(f, bit, now256);  // engine.py:118
-            gone_mask = (gone_mask | bit);  // engine.py:119
+            gone_mask |= bit;  // engine.py:119
         }
     }
 }
@@ -414,16 +450,16 @@ static void session(uint8_t f, uint8_t bit) {
     uint8_t code = 0;
     uint8_t their_ack = 0;
     value = getLastValueReceivedOnFace(f);  // engine.py:124
-    code = ((value >> 1) & 15);  // engine.py:125
-    their_ack = ((value >> 5) & 1);  // engine.py:126
-    if (code == 15) {  // engine.py:127
+    code = ((value >> CODE_SHIFT) & CODE_MASK);  // engine.py:125
+    their_ack = ((value >> ACK_SHIFT) & 1);  // engine.py:126
+    if (code == HELLO) {  // engine.py:127
         if ((up_mask & bit) != 0) {  // engine.py:128
             if (their_ack != 0) {  // engine.py:129
                 return;  // engine.py:130
             }
             link_end(f, bit, millis256());  // engine.py:131
         }
-        seen_mask = (seen_mask | bit);  // engine.py:132
+        seen_mask |= bit;  // engine.py:132
         if (their_ack != 0) {  // engine.py:133
             link_begin(f, bit);  // engine.py:134
         }
@@ -440,8 +476,8 @@ static void session(uint8_t f, uint8_t bit) {
 
 // [engine.py:143]
 static void link_begin(uint8_t f, uint8_t bit) {
-    up_mask = (up_mask | bit);  // engine.py:144
-    seen_mask = (seen_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:145
+    up_mask |= bit;  // engine.py:144
+    seen_mask &= ~bit;  // engine.py:145
     tx_code[f] = 0;  // engine.py:146
     on_neighbor_joined(f);  // engine.py:147
 }
@@ -452,23 +488,23 @@ static void link_end(uint8_t f, uint8_t bit, uint8_t now256) {
     uint8_t i = 0;
     uint8_t j = 0;
     uint8_t k = 0;
-    up_mask = (up_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:154
-    seen_mask = (seen_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:155
+    up_mask &= ~bit;  // engine.py:154
+    seen_mask &= ~bit;  // engine.py:155
     code = queue_take(f);  // engine.py:158
-    for (i = 0; i < 12; i++) {  // engine.py:159
+    for (i = 0; i < QUEUE_LEN; i++) {  // engine.py:159
         if (code == 0) {  // engine.py:160
             break;  // engine.py:161
         }
         code = queue_take(f);  // engine.py:163
     }
     tx_code[f] = now256;  // engine.py:164
-    tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:165
-    tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:166
-    ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:167
-    for (j = 0; j < 4; j++) {  // engine.py:168
-        flood_out[j] = (flood_out[j] & (uint8_t)((int16_t)(~bit)));  // engine.py:169
+    tx_wait &= ~bit;  // engine.py:165
+    tx_release &= ~bit;  // engine.py:166
+    ack_mask &= ~bit;  // engine.py:167
+    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:168
+        flood_out[j] &= ~bit;  // engine.py:169
     }
-    for (k = 0; k < 2; k++) {  // engine.py:170
+    for (k = 0; k < N_FLOODS; k++) {  // engine.py:170
         flood_answered(k, f);  // engine.py:171
     }
 }
@@ -476,19 +512,19 @@ static void link_end(uint8_t f, uint8_t bit, uint8_t now256) {
 // Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:174]
 static void handshake(uint8_t f, uint8_t bit, uint8_t code, uint8_t their_ack) {
     if (code == 0) {  // engine.py:176
-        ack_mask = (ack_mask & (uint8_t)((int16_t)(~bit)));  // engine.py:177
+        ack_mask &= ~bit;  // engine.py:177
     } else if ((ack_mask & bit) == 0) {  // engine.py:178
-        ack_mask = (ack_mask | bit);  // engine.py:179
+        ack_mask |= bit;  // engine.py:179
         deliver(code, f);  // engine.py:180
     }
     if ((tx_wait & bit) != 0) {  // engine.py:181
         if (their_ack != 0) {  // engine.py:182
-            tx_wait = (tx_wait & (uint8_t)((int16_t)(~bit)));  // engine.py:183
-            tx_release = (tx_release | bit);  // engine.py:184
+            tx_wait &= ~bit;  // engine.py:183
+            tx_release |= bit;  // engine.py:184
             tx_code[f] = 0;  // engine.py:185
         }
     } else if (their_ack == 0) {  // engine.py:186
-        tx_release = (tx_release & (uint8_t)((int16_t)(~bit)));  // engine.py:187
+        tx_release &= ~bit;  // engine.py:187
     }
 }
 
@@ -511,39 +547,41 @@ static void transmit(void) {
                 }
                 if (code != 0) {  // engine.py:201
                     tx_code[f] = code;  // engine.py:202
-                    tx_wait = (tx_wait | bit);  // engine.py:203
+                    tx_wait |= bit;  // engine.py:203
                 }
             }
-            value = (uint8_t)(value | (tx_code[f] << 1));  // engine.py:204
+            value |= (tx_code[f] << CODE_SHIFT);  // engine.py:204
             if ((ack_mask & bit) != 0) {  // engine.py:205
-                value = (value | 32);  // engine.py:206
+                value |= 32;  // engine.py:206
             }
         } else {
-            value = (value | 30);  // engine.py:208
+            value |= 30;  // engine.py:208
             if ((seen_mask & bit) != 0) {  // engine.py:209
-                value = (value | 32);  // engine.py:210
+                value |= 32;  // engine.py:210
             }
         }
         setValueSentOnFace(value, f);  // engine.py:211
-        bit = (uint8_t)(bit << 1);  // engine.py:212
+        bit <<= 1;  // engine.py:212
     }
 }
 
 // Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:226]
 static bool unsettled(void) {
-    return ((((int16_t)(((int16_t)(~(gone_mask | (heard_mask & up_mask)))) & 63)) != 0) || (gone_mask == 63));  // engine.py:233
+    return ((((~(gone_mask | (heard_mask & up_mask))) & 63) != 0) || (gone_mask == 63));  // engine.py:233
 }
 
+#ifdef BLINKC_HOST
 // Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:236]
-__attribute__((unused)) static uint32_t engine_quiet_until(void) {
+uint32_t engine_quiet_until(void) {
     if (unsettled()) {  // engine.py:238
         return 0;  // engine.py:239
     }
     return timers_quiet_until();  // engine.py:240
 }
+#endif
 
 // [engine.py:243]
-void loop(void) {
+BLINKC_SMALL_LOOPS void loop(void) {
     uint8_t now256 = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
@@ -551,7 +589,7 @@ void loop(void) {
     bit = 1;  // engine.py:246
     for (f = 0; f < 6; f++) {  // engine.py:247
         link_step(f, bit, now256);  // engine.py:248
-        bit = (uint8_t)(bit << 1);  // engine.py:249
+        bit <<= 1;  // engine.py:249
     }
     buttons();  // engine.py:250
     timers();  // engine.py:251
@@ -565,10 +603,10 @@ void loop(void) {
 // The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:272]
 static uint8_t flood_take(uint8_t bit) {
     uint8_t j = 0;
-    for (j = 0; j < 4; j++) {  // engine.py:274
+    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:274
         if ((flood_out[j] & bit) != 0) {  // engine.py:275
-            flood_out[j] = (flood_out[j] & (uint8_t)((int16_t)(~bit)));  // engine.py:276
-            return (uint8_t)(6 + j);  // engine.py:277
+            flood_out[j] &= ~bit;  // engine.py:276
+            return (FLOOD_CODE + j);  // engine.py:277
         }
     }
     return 0;  // engine.py:278
@@ -577,7 +615,7 @@ static uint8_t flood_take(uint8_t bit) {
 // [engine.py:281]
 static void flood_start(uint8_t k) {
     if (flood_parent[k] == 255) {  // engine.py:282
-        flood_enter(k, 7);  // engine.py:283
+        flood_enter(k, STARTER);  // engine.py:283
     }
 }
 
@@ -585,28 +623,28 @@ static void flood_start(uint8_t k) {
 static void flood_enter(uint8_t k, uint8_t parent) {
     uint8_t waiting = 0;
     flood_parent[k] = parent;  // engine.py:287
-    waiting = ((uint8_t)((int16_t)(~gone_mask)) & 63);  // engine.py:288
-    if (parent != 7) {  // engine.py:289
-        waiting = (waiting & (uint8_t)((int16_t)(~((int16_t)(1U * 1 << parent)))));  // engine.py:290
+    waiting = ((uint8_t)(~gone_mask) & 63);  // engine.py:288
+    if (parent != STARTER) {  // engine.py:289
+        waiting &= ~bit_of(parent);  // engine.py:290
     }
     flood_waiting[k] = waiting;  // engine.py:291
-    flood_out[(uint8_t)(2 * k)] = (flood_out[(uint8_t)(2 * k)] | waiting);  // engine.py:292
+    flood_out[2 * k] |= waiting;  // engine.py:292
     on_flood(k);  // engine.py:293
     flood_check(k);  // engine.py:294
 }
 
 // [engine.py:297]
-static void flood_receive(uint8_t k, uint8_t face) {
+__attribute__((noinline)) static void flood_receive(uint8_t k, uint8_t face) {
     if (flood_parent[k] == 255) {  // engine.py:298
         flood_enter(k, face);  // engine.py:299
     } else {
-        flood_out[(uint8_t)((uint8_t)(2 * k) + 1)] = (flood_out[(uint8_t)((uint8_t)(2 * k) + 1)] | (uint8_t)(1 << face));  // engine.py:304
+        flood_out[(2 * k) + 1] |= bit_of(face);  // engine.py:304
     }
 }
 
 // An echo came back, or the face can no longer answer (its link ended).  [engine.py:307]
-static void flood_answered(uint8_t k, uint8_t face) {
-    flood_waiting[k] = (flood_waiting[k] & (uint8_t)((int16_t)(~(uint8_t)(1 << face))));  // engine.py:309
+__attribute__((noinline)) static void flood_answered(uint8_t k, uint8_t face) {
+    flood_waiting[k] &= ~bit_of(face);  // engine.py:309
     flood_check(k);  // engine.py:310
 }
 
@@ -616,17 +654,16 @@ static void flood_check(uint8_t k) {
     parent = flood_parent[k];  // engine.py:314
     if ((parent != 255) && (flood_waiting[k] == 0)) {  // engine.py:315
         flood_parent[k] = 255;  // engine.py:316
-        if (parent == 7) {  // engine.py:317
-        } else {
-            flood_out[(uint8_t)((uint8_t)(2 * k) + 1)] = (uint8_t)((int16_t)(flood_out[(uint8_t)((uint8_t)(2 * k) + 1)] | ((int16_t)(1U * 1 << parent))));  // engine.py:320
+        if (parent != STARTER) {  // engine.py:317
+            flood_out[(2 * k) + 1] |= bit_of(parent);  // engine.py:320
         }
     }
 }
 
 // [engine.py:328]
 static void timer_start(uint8_t k, uint16_t ms) {
-    timer_end[k] = ((uint16_t)(1U * (uint16_t)millis() + ms));  // engine.py:329
-    timer_on = (timer_on | (uint8_t)(1 << k));  // engine.py:330
+    timer_end[k] = ((uint16_t)millis() + ms);  // engine.py:329
+    timer_on |= bit_of(k);  // engine.py:330
 }
 
 // [engine.py:337]
@@ -634,40 +671,43 @@ static bool timer_running(uint8_t k) {
     return (((timer_on >> k) & 1) != 0);  // engine.py:338
 }
 
+#ifdef BLINKC_HOST
 // [engine.py:341]
-__attribute__((unused)) static uint16_t timer_remaining(uint8_t k) {
+uint16_t timer_remaining(uint8_t k) {
     int16_t left = 0;
     if (((timer_on >> k) & 1) == 0) {  // engine.py:342
         return 0;  // engine.py:343
     }
-    left = (int16_t)((uint16_t)(1U * timer_end[k] - (uint16_t)millis()));  // engine.py:344
+    left = (timer_end[k] - (uint16_t)millis());  // engine.py:344
     if (left < 0) {  // engine.py:345
         return 0;  // engine.py:346
     }
-    return (uint16_t)left;  // engine.py:347
+    return left;  // engine.py:347
 }
+#endif
 
 // [engine.py:350]
 static void timers(void) {
     uint8_t k = 0;
     uint8_t k_bit = 0;
-    for (k = 0, k_bit = 1; k < 2; k++, k_bit <<= 1) {  // engine.py:351
-        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)(1U * (uint16_t)millis() - timer_end[k])) >= 0)) {  // engine.py:352
-            timer_on = (timer_on & (uint8_t)((int16_t)(~k_bit)));  // engine.py:353
+    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:351
+        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {  // engine.py:352
+            timer_on &= ~k_bit;  // engine.py:353
         }
     }
 }
 
+#ifdef BLINKC_HOST
 // [engine.py:357]
-__attribute__((unused)) static uint32_t timers_quiet_until(void) {
+uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
     uint8_t k = 0;
     uint8_t k_bit = 0;
     uint32_t ends = 0;
     until = 4294967295UL;  // engine.py:358
-    for (k = 0, k_bit = 1; k < 2; k++, k_bit <<= 1) {  // engine.py:359
+    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:359
         if ((timer_on & k_bit) != 0) {  // engine.py:360
-            ends = ((uint32_t)(1UL * millis() + timer_remaining(k)));  // engine.py:361
+            ends = (millis() + timer_remaining(k));  // engine.py:361
             if (ends < until) {  // engine.py:362
                 until = ends;  // engine.py:363
             }
@@ -675,25 +715,30 @@ __attribute__((unused)) static uint32_t timers_quiet_until(void) {
     }
     return until;  // engine.py:364
 }
+#endif
 
+#ifdef BLINKC_HOST
 // The faces with a session (for tests: is every present neighbour linked?).  [engine.py:367]
-__attribute__((unused)) static uint8_t engine_links(void) {
+uint8_t engine_links(void) {
     return up_mask;  // engine.py:369
 }
+#endif
 
+#ifdef BLINKC_HOST
 // No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:372]
-__attribute__((unused)) static bool engine_idle(void) {
+bool engine_idle(void) {
     uint8_t k = 0;
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((int16_t)(((int16_t)(~(up_mask | gone_mask))) & 63)) != 0)) {  // engine.py:375
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:375
         return false;  // engine.py:376
     }
-    for (k = 0; k < 2; k++) {  // engine.py:377
-        if ((flood_parent[k] != 255) || ((flood_out[(uint8_t)(2 * k)] | flood_out[(uint8_t)((uint8_t)(2 * k) + 1)]) != 0)) {  // engine.py:378
+    for (k = 0; k < N_FLOODS; k++) {  // engine.py:377
+        if ((flood_parent[k] != 255) || ((flood_out[2 * k] | flood_out[(2 * k) + 1]) != 0)) {  // engine.py:378
             return false;  // engine.py:379
         }
     }
     return true;  // engine.py:380
 }
+#endif
 
 // Run the handlers of the button events the game uses.  [generated by blinkc]
 static void buttons(void) {
@@ -712,24 +757,24 @@ static void buttons(void) {
 
 // A message arrived on `face`: run its handler.  [generated by blinkc]
 static void deliver(uint8_t code, uint8_t face) {
-    if ((code >= 1) && (code < 5)) {  // pirates_lasers.py:42
-        laser(face, (uint8_t)(code - 1));  // pirates_lasers.py:143
-    } else if (code == 5) {  // pirates_lasers.py:43
+    if ((code >= MSG_LASER) && (code < (MSG_LASER + 4))) {  // pirates_lasers.py:42
+        laser(face, code - MSG_LASER);  // pirates_lasers.py:143
+    } else if (code == MSG_REPAIR) {  // pirates_lasers.py:43
         repaired(face);  // pirates_lasers.py:162
-    } else if (code >= 6) {  // pirates_lasers.py:44
-        if (((uint8_t)(code - 6) & 1) != 0) {
-            flood_answered(((uint8_t)(code - 6) >> 1), face);
+    } else if (code >= FLOOD_CODE) {  // pirates_lasers.py:44
+        if (((uint8_t)(code - FLOOD_CODE) & 1) != 0) {
+            flood_answered((uint8_t)(code - FLOOD_CODE) >> 1, face);
         } else {
-            flood_receive(((uint8_t)(code - 6) >> 1), face);
+            flood_receive((uint8_t)(code - FLOOD_CODE) >> 1, face);
         }
     }
 }
 
 // Flood k reached this tile.  [generated by blinkc]
 static void on_flood(uint8_t k) {
-    if (k == 0) {  // pirates_lasers.py:44
+    if (k == FLOOD_RESET) {  // pirates_lasers.py:44
         reset();  // pirates_lasers.py:186
-    } else if (k == 1) {  // pirates_lasers.py:45
+    } else if (k == FLOOD_SUNK) {  // pirates_lasers.py:45
         ship_sank();  // pirates_lasers.py:170
     }
 }
