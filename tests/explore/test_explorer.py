@@ -108,31 +108,25 @@ def test_the_explore_command_reports_and_checks(tmp_path):
     assert "every invariant held" in result.output
 
 
+
 KNOWN = Path(__file__).resolve().parent / "known"
 
-
-@pytest.mark.xfail(strict=True, reason="known protocol bug (issue 10 note): two floods of one kind "
-                   "started on two tiles of a triangle 250 ms apart run the handler 3 times on one "
-                   "tile; floods of one kind carry no identity. Strict: a fix makes this fail, so "
-                   "remove the mark then.")
-def test_two_floods_of_one_kind_started_together_on_a_triangle():
-    # Found by bench/protocol_explore.py (every 3-tile cluster, identical clocks): 2 runs
-    # of 5,832 broke an invariant.
-    r = CliRunner().invoke(main, ["explore", str(GAME), "--check",
-                                  str(KNOWN / "same_flood_twice.layout"),
-                                  str(KNOWN / "same_flood_twice.scenario"), "--seed", "39966"])
-    assert "Traceback" not in r.output
-    assert r.exit_code == 0, r.output
+# Known protocol bugs found by the long exploration (issue 10 note, docs/protocol.md "Known
+# problems"), each a counterexample that `blinkc explore --check` replays. Strict: a fix makes
+# its test fail, so remove the mark then.
+KNOWN_BUGS = [
+    pytest.param("same_flood_twice", 39966, marks=pytest.mark.xfail(strict=True, reason=(
+        "two Reset floods started 250 ms apart on two tiles of a triangle run the handler 3 "
+        "times on one tile: floods of one kind carry no identity")), id="two-floods-one-kind"),
+    pytest.param("flood_across_a_cut", 65360, marks=pytest.mark.xfail(strict=True, reason=(
+        "a Reset flood started while a neighbour's face is cut one way for 3 s (less than the "
+        "3.84 s grace) ends without that neighbour, which never left")), id="one-way-cut"),
+]
 
 
-@pytest.mark.xfail(strict=True, reason="known protocol bug (issue 10 note): a 3 s one-way cut of "
-                   "t2's face 3 (shorter than the 3.84 s grace) while t0 starts a Reset flood: the "
-                   "flood ends without t2 ever running it, though t2 never left the cluster. Strict: "
-                   "a fix makes this fail, so remove the mark then.")
-def test_a_flood_across_a_one_way_cut_shorter_than_the_grace():
-    # Found by `blinkc explore --tiles 3 --clock identical --random 1` (1 of 3,576 runs).
-    r = CliRunner().invoke(main, ["explore", str(GAME), "--check",
-                                  str(KNOWN / "flood_across_a_cut.layout"),
-                                  str(KNOWN / "flood_across_a_cut.scenario"), "--seed", "65360"])
+@pytest.mark.parametrize("case,seed", KNOWN_BUGS)
+def test_known_counterexamples_keep_every_invariant(case, seed):
+    r = CliRunner().invoke(main, ["explore", str(GAME), "--check", str(KNOWN / f"{case}.layout"),
+                                  str(KNOWN / f"{case}.scenario"), "--seed", str(seed)])
     assert "Traceback" not in r.output
     assert r.exit_code == 0, r.output
