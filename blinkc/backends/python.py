@@ -174,10 +174,11 @@ class PythonRenderer:
         self.emit(1, f"GAME = {p.name!r}")
         fields = tuple(g.name for g in p.state_fields)
         self.emit(1, f"FIELDS = {fields!r}")
-        messages = {label: code for code, label in p.codes if not label.endswith(("(wave)", "(echo)"))}
-        floods = [label[:-len(" (wave)")] for _, label in p.codes if label.endswith(" (wave)")]
+        first_flood = dict((n, v) for n, v, _ in p.constants).get("FLOOD_CODE", 1 << 8)
+        messages = {label: code for code, label in p.codes if code < first_flood}
+        floods = {s.key[len("flood:"):]: s.value for s in p.symbols if s.key.startswith("flood:")}
         self.emit(1, f"MESSAGES = {messages!r}  # code of each message, as check --verbose names them")
-        self.emit(1, f"FLOODS = {dict((f, k) for k, f in enumerate(floods))!r}")
+        self.emit(1, f"FLOODS = {floods!r}")
         self.emit(0, "")
         self.emit(1, "def __init__(self, **initial):")
         self.emit(2, "self.api = None")

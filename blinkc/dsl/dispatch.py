@@ -98,16 +98,17 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
             if calls:
                 out.append(If(test, tuple(calls), (), m.loc))
     if game.floods:
-        # Flood codes come in pairs (wave, echo) from FLOOD_CODE on: one test for them all.
+        # Flood codes come in pairs (wave, echo) per slot from FLOOD_CODE on: one test for
+        # them all.
         first = "engine:FLOOD_CODE"
         rel = convert(binop("-", code, Const(wire.flood_code, I16, name=first)), U8)
-        k_of = convert(binop(">>", rel, Const(1, I16)), U8)
+        slot = convert(binop(">>", rel, Const(1, I16)), U8)
         is_flood = compare(">=", code, Const(wire.flood_code, U8, name=first))
         loc = game.floods[0].loc
         is_echo = compare("!=", binop("&", rel, Const(1, I16)), Const(0, I16))
         deliver.append(If(is_flood, (If(is_echo,
-            (ExprStmt(Call("flood_answered", (k_of, face), None), loc),),
-            (ExprStmt(Call("flood_receive", (k_of, face), None), loc),), loc),), (), loc))
+            (ExprStmt(Call("flood_answered", (slot, face), None), loc),),
+            (ExprStmt(Call("flood_receive", (slot, face), None), loc),), loc),), (), loc))
         # (A flood's messages never bounce: a link that ends answers its waits itself.)
     fn("deliver", (Param("code", U8), Param("face", U8)), None, _chain(deliver),
              "A message arrived on `face`: run its handler.")

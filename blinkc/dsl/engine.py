@@ -167,8 +167,8 @@ def link_end(f: u8, bit: u8, now256: u8) -> None:
     ack_mask &= ~bit
     for j in range(N_FLOOD_CODES):
         flood_out[j] &= ~bit
-    for k in range(N_FLOODS):
-        flood_answered(k, f)
+    for s in range(N_FLOOD_SLOTS):
+        flood_answered(s, f)
 
 
 def handshake(f: u8, bit: u8, code: u8, their_ack: u8) -> None:
@@ -260,13 +260,19 @@ def loop() -> None:
 # flood's handler, and goes on to every other face that is not gone. Every wave is
 # answered by one echo: at once by a tile in the wave already, or by a tile it entered
 # once all of its own waves are answered. The starter learns the wave is done.
+# Each flood has two slots, told apart by a parity bit in its codes: a tile starts a flood
+# in the slot it did not enter last, so a flood started after another has passed runs
+# beside it and is never taken for the one before (that ran the handler three times for
+# two starts); floods started together in the same slot merge where they meet.
 # A flood's waves and echoes wait in per-face bits, not in the message queue: a full
 # queue never holds a flood up, and they go out before the queued messages of a face.
-flood_parent: u8[N_FLOODS] = 255  # the face the wave came from; STARTER: we started it; 255: none
-flood_waiting: u8[N_FLOODS] = 0  # faces that have not answered yet
-# flood_out[2k] bit f: the wave of flood k still has to go out of face f; flood_out[2k + 1]:
+# Slot s is flood s >> 1 in parity s & 1.
+flood_parent: u8[N_FLOOD_SLOTS] = 255  # the face the wave came from; STARTER: we started it; 255: none
+flood_waiting: u8[N_FLOOD_SLOTS] = 0  # faces that have not answered yet
+# flood_out[2s] bit f: the wave of slot s still has to go out of face f; flood_out[2s + 1]:
 # its echo (so flood_out[j] holds the message of code FLOOD_CODE + j).
 flood_out: u8[N_FLOOD_CODES] = 0
+flood_last: u8[N_FLOODS] = 0  # the parity of the slot of flood k this tile entered last
 
 
 def flood_take(bit: u8) -> u8:
@@ -279,45 +285,49 @@ def flood_take(bit: u8) -> u8:
 
 
 def flood_start(k: u8) -> None:
-    if flood_parent[k] == 255:
-        flood_enter(k, STARTER)
+    """Start flood k, unless this tile is in a wave of it already (then the start merges)."""
+    s: u8 = 2 * k
+    if flood_parent[s] == 255 and flood_parent[s + 1] == 255:
+        flood_enter(s + (flood_last[k] ^ 1), STARTER)
 
 
-def flood_enter(k: u8, parent: u8) -> None:
-    flood_parent[k] = parent
+def flood_enter(s: u8, parent: u8) -> None:
+    flood_parent[s] = parent
+    k: u8 = s >> 1
+    flood_last[k] = s & 1
     waiting: u8 = ~gone_mask & 63
     if parent != STARTER:
         waiting &= ~(1 << parent)
-    flood_waiting[k] = waiting
-    flood_out[2 * k] |= waiting
+    flood_waiting[s] = waiting
+    flood_out[2 * s] |= waiting
     on_flood(k)
-    flood_check(k)
+    flood_check(s)
 
 
-def flood_receive(k: u8, face: u8) -> None:
-    if flood_parent[k] == 255:
-        flood_enter(k, face)
+def flood_receive(s: u8, face: u8) -> None:
+    if flood_parent[s] == 255:
+        flood_enter(s, face)
     else:
         # We are in the wave already: answer it at once. Every wave gets exactly one echo
         # (and only an echo answers a wave we sent): taking a wave that crosses ours for an
         # answer would swallow the wave of a later flood of the same kind for ever.
-        flood_out[2 * k + 1] |= 1 << face
+        flood_out[2 * s + 1] |= 1 << face
 
 
-def flood_answered(k: u8, face: u8) -> None:
+def flood_answered(s: u8, face: u8) -> None:
     """An echo came back, or the face can no longer answer (its link ended)."""
-    flood_waiting[k] &= ~(1 << face)
-    flood_check(k)
+    flood_waiting[s] &= ~(1 << face)
+    flood_check(s)
 
 
-def flood_check(k: u8) -> None:
-    parent: u8 = flood_parent[k]
-    if parent != 255 and flood_waiting[k] == 0:
-        flood_parent[k] = 255
+def flood_check(s: u8) -> None:
+    parent: u8 = flood_parent[s]
+    if parent != 255 and flood_waiting[s] == 0:
+        flood_parent[s] = 255
         if parent == STARTER:
-            on_flood_done(k)
+            on_flood_done(s >> 1)
         else:
-            flood_out[2 * k + 1] |= 1 << parent
+            flood_out[2 * s + 1] |= 1 << parent
 
 
 # --- timers ----------------------------------------------------------------------------
@@ -374,7 +384,7 @@ def engine_idle() -> bool:
     every face settled: in a session, or gone."""
     if queue_len != 0 or (tx_wait | tx_release | ack_mask) != 0 or (~(up_mask | gone_mask) & 63) != 0:
         return False
-    for k in range(N_FLOODS):
-        if flood_parent[k] != 255 or (flood_out[2 * k] | flood_out[2 * k + 1]) != 0:
+    for s in range(N_FLOOD_SLOTS):
+        if flood_parent[s] != 255 or (flood_out[2 * s] | flood_out[2 * s + 1]) != 0:
             return False
     return True

@@ -296,7 +296,8 @@ class GameLowering:
             "ACK_SHIFT": self.wire.ack_shift, "FLOOD_CODE": self.wire.flood_code,
             "HELLO": self.wire.hello, "PROTOCOL": int(self.wire.n_codes > 1),
             "RANDOMIZED": int(bool(self.game.randomize)),
-            "N_FLOODS": len(self.game.floods), "N_FLOOD_CODES": 2 * len(self.game.floods),
+            "N_FLOODS": len(self.game.floods), "N_FLOOD_SLOTS": 2 * len(self.game.floods),
+            "N_FLOOD_CODES": 4 * len(self.game.floods),
             "N_TIMERS": len(self.game.timers),
             "QUEUE_LEN": QUEUE_LEN, "GRACE_UNITS": self.wire.grace_units, "NEVER": NEVER,
             "STARTER": 7,
@@ -307,8 +308,10 @@ class GameLowering:
             "CODE_MASK": "the message code's bits, after shifting",
             "ACK_SHIFT": "the handshake's ack bit",
             "FLOOD_CODE": "code of the first flood's wave (its echo is the next code)",
-            "N_FLOODS": "floods the game declares", "N_TIMERS": "timers the game declares",
-            "N_FLOOD_CODES": "a wave and an echo per flood",
+            "N_FLOODS": "floods the game declares",
+            "N_FLOOD_SLOTS": "two slots per flood (told apart by a parity bit in its codes)",
+            "N_TIMERS": "timers the game declares",
+            "N_FLOOD_CODES": "a wave and an echo per flood slot",
             "HELLO": "the code a face shows while it has no session",
             "PROTOCOL": "the game sends messages or floods",
             "RANDOMIZED": "the game calls randomize() at power-up",
@@ -416,8 +419,10 @@ class GameLowering:
                                   params=params, ret=sig.ret, role="engine", tile=None,
                                   pyglobals={}, engine=True, errors=self.errors,
                                   ret_is_bool=sig.is_bool)
-            # The engine's conventions: `face` is a face, `k` indexes floods or timers.
-            counts = {"face": 6, "k": max(len(self.game.floods), len(self.game.timers), 1)}
+            # The engine's conventions: `face` is a face, `k` indexes floods or timers, `s`
+            # flood slots.
+            counts = {"face": 6, "k": max(len(self.game.floods), len(self.game.timers), 1),
+                      "s": max(2 * len(self.game.floods), 1)}
             ranges = [(0, counts[n] - 1) if n in counts else None for n, _ in params]
             self.functions.append(with_param_ranges(fc.compile(), ranges))
 

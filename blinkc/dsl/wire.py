@@ -2,7 +2,8 @@
 
 Every tile shows one value on each face, all the time. blinkc packs into it, from bit 0 up:
 the game's broadcast values (each in as few bits as its range needs), then the message code
-(0 idle, one code per message, or per payload value, then a wave and an echo code per flood,
+(0 idle, one code per message, or per payload value, then per flood a wave and an echo code
+for each of its two slots,
 and the all-ones code HELLO, shown while a face has no session), then the handshake's ack bit.
 `allocate` decides it for a game; `describe` says it in words, for `blinkc check --verbose`,
 the sketch's header and the docs (docs/protocol.md).
@@ -32,7 +33,8 @@ class Wire:
     codes: list[tuple[int, str]] = field(default_factory=list)
     #: id(message declaration) -> (first code, payload range or None, name).
     messages: dict[int, tuple[int, Any, str]] = field(default_factory=dict)
-    #: id(flood declaration) -> the flood's index (its wave is FLOOD_CODE + 2k, echo + 1).
+    #: id(flood declaration) -> the flood's index k. Slot s = 2k + parity has its wave at
+    #: FLOOD_CODE + 2s and its echo at the next code.
     floods: dict[int, int] = field(default_factory=dict)
     #: (name, (lo, hi), where, "field" or "value") of each broadcast value, in bit order.
     broadcast: list[tuple[str, tuple[int, int], SrcLoc, str]] = field(default_factory=list)
@@ -94,9 +96,10 @@ def _allocate_codes(game: Game, wire: Wire, err: Report) -> None:
             err(fl.loc, f"two messages or floods are named {fl.name!r}", "give each its own name")
         names.add(fl.name)
         wire.floods[id(fl)] = k
-        wire.codes.append((code, f"{fl.name} (wave)"))
-        wire.codes.append((code + 1, f"{fl.name} (echo)"))
-        code += 2
+        for parity in (0, 1):
+            wire.codes.append((code, f"{fl.name} (wave, slot {parity})"))
+            wire.codes.append((code + 1, f"{fl.name} (echo, slot {parity})"))
+            code += 2
     wire.n_codes = code
 
 
@@ -149,7 +152,8 @@ def _allocate_bits(game: Game, handlers: list[Handler], wire: Wire, err: Report)
         err(game.loc, f"the face value needs {shift} bits but a Blinks face value has 6: "
                       + "; ".join(costs),
             "broadcast less (e.g. a bool instead of the whole kind), or use fewer "
-            "message types (a payload shares codes)")
+            "message types (each payload value takes a code, each flood four: a wave and an "
+            "echo in each of its two slots)")
 
 
 def span(shift: int, bits: int) -> str:

@@ -43,7 +43,6 @@ class Monitor:
         consts = {k: v for k, v, _ in program.constants}
         self.flood_code = consts["FLOOD_CODE"]
         self.queue_len = consts["QUEUE_LEN"]
-        self.n_floods = consts["N_FLOODS"]
         self.grace_ms = (consts["GRACE_UNITS"] + 1) * 256
         #: A face may be taken for gone after hearing nothing for this long: the SDK's 200 ms
         #: expiry, then more than GRACE_UNITS whole ticks of 256 ms.
@@ -141,7 +140,7 @@ class Monitor:
             real_done(k)
 
         def flood_start(k: int) -> None:  # the explorer's floods and the game's own
-            if p.flood_parent[k] == 255:  # a start inside a wave of the same flood merges
+            if p.flood_parent[2 * k] == p.flood_parent[2 * k + 1] == 255:  # (else it merges)
                 self.waves.append(Wave(k, name, self._now()))
             real_start(k)
 
@@ -287,7 +286,9 @@ class Monitor:
 
     def _stayed(self, wave: Wave) -> set[str]:
         """Tiles connected to the starter, through tiles never away, during the whole wave
-        (and for JOIN_MS before it)."""
+        (and for JOIN_MS before it), and through links that never heard nothing for about
+        the grace meanwhile: a tile nobody hears for that long has left the cluster as far
+        as the protocol can know (as for a bounced message)."""
         a, b = wave.start_ms - JOIN_MS, wave.done_ms or float("inf")
         steady = {t.name for t in self.run.tiles
                   if not any(x <= b and y >= a for x, y in self.away[t.name])}
@@ -299,7 +300,8 @@ class Monitor:
             name = todo.pop()
             for f in range(6):
                 other = self.links[(name, f)]
-                if other and other[0] in steady and other[0] not in seen:
+                if (other and other[0] in steady and other[0] not in seen
+                        and not self._flapped(name, f, wave.start_ms, b)):
                     seen.add(other[0])
                     todo.append(other[0])
         return seen

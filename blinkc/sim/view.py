@@ -115,14 +115,15 @@ def program_name(program: object) -> str:
 
 
 def _code_names(program: object) -> dict[int, str]:
-    """A blinkc game's wire codes by name: its messages from 1 on, then a wave and an echo per
-    flood (blinkc/dsl/lowering.py numbers them so)."""
+    """A blinkc game's wire codes by name: its messages from 1 on, then per flood a wave and an
+    echo for each of its two slots (blinkc/dsl/wire.py numbers them so)."""
     messages = getattr(program, "MESSAGES", None) or {}
     names = {code: label for label, code in messages.items()}
     first_flood = max(messages.values(), default=0) + 1
     for flood, k in (getattr(program, "FLOODS", None) or {}).items():
-        names[first_flood + 2 * k] = f"{flood} (wave)"
-        names[first_flood + 2 * k + 1] = f"{flood} (echo)"
+        for parity in (0, 1):
+            names[first_flood + 4 * k + 2 * parity] = f"{flood} (wave)"
+            names[first_flood + 4 * k + 2 * parity + 1] = f"{flood} (echo)"
     return names
 
 

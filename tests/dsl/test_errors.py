@@ -945,3 +945,17 @@ def test_a_bug_of_blinkc_is_one_error_not_a_traceback(tmp_path, monkeypatch):
     assert e.loc.file == str(path) and e.loc.line == 2
     assert e.message == "blinkc failed on this game (internal error: RuntimeError: boom)"
     assert "a bug in blinkc" in e.hint
+
+
+def test_face_value_over_budget_says_what_a_flood_costs(tmp_path):
+    header = """\
+from blinkc.dsl import *
+game = Game("g")
+level = game.field(range(0, 4), default=0, broadcast=True)
+A, B, C = game.message("A"), game.message("B"), game.message("C")
+Wipe = game.flood("Wipe")
+"""
+    _, errors, _ = errors_of(tmp_path, "", header)
+    (e,) = errors
+    assert "message code: 4 bits for 7 codes and HELLO" in e.message
+    assert "each flood four" in e.hint

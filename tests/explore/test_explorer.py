@@ -39,9 +39,12 @@ DUPLICATE = ("    elif not ack_mask & bit:\n        ack_mask |= bit\n        del
              "    elif True:  # (planted: deliver on every pass the code is shown)\n"
              "        ack_mask |= bit\n        deliver(code, f)")
 CROSSING = ("    else:\n        # We are in the wave already: answer it at once.",
-            "    elif flood_waiting[k] & (1 << face):  # (planted: a crossing wave answers ours)\n"
-            "        flood_answered(k, face)\n"
+            "    elif flood_waiting[s] & (1 << face):  # (planted: a crossing wave answers ours)\n"
+            "        flood_answered(s, face)\n"
             "    else:\n        # We are in the wave already: answer it at once.")
+
+ONE_SLOT = ("        flood_enter(s + (flood_last[k] ^ 1), STARTER)",
+            "        flood_enter(s, STARTER)  # (planted: every flood in its first slot)")
 
 
 @pytest.fixture
@@ -89,7 +92,8 @@ def test_a_planted_flood_deadlock_is_caught(planted):
     assert report.violations
     small, problems = shrink(subject(GAME), report.violations[0][0])
     assert any("never finished" in p for p in problems)
-    assert len(small.steps) <= 4
+    # A few floods: the wave swallowed must be of the same slot, so of the flood two before.
+    assert len(small.steps) <= 6
 
 
 def test_the_explore_command_reports_and_checks(tmp_path):
@@ -111,22 +115,33 @@ def test_the_explore_command_reports_and_checks(tmp_path):
 
 KNOWN = Path(__file__).resolve().parent / "known"
 
-# Known protocol bugs found by the long exploration (issue 10 note, docs/protocol.md "Known
-# problems"), each a counterexample that `blinkc explore --check` replays. Strict: a fix makes
-# its test fail, so remove the mark then.
-KNOWN_BUGS = [
-    pytest.param("same_flood_twice", 39966, marks=pytest.mark.xfail(strict=True, reason=(
-        "two Reset floods started 250 ms apart on two tiles of a triangle run the handler 3 "
-        "times on one tile: floods of one kind carry no identity")), id="two-floods-one-kind"),
-    pytest.param("flood_across_a_cut", 65360, marks=pytest.mark.xfail(strict=True, reason=(
-        "a Reset flood started while a neighbour's face is cut one way for 3 s (less than the "
-        "3.84 s grace) ends without that neighbour, which never left")), id="one-way-cut"),
+# Counterexamples the long exploration found (docs/protocol.md, "What the exploration
+# found"), each replayed by `blinkc explore --check`: they stay as tests that the fixes hold.
+FOUND = [
+    # Two Reset floods started 250 ms apart on two tiles of a triangle ran the handler 3
+    # times on one tile: a wave of the second flood was taken for one of the first. Fixed by
+    # the flood slots (a flood started after another has passed runs in the other slot).
+    pytest.param("same_flood_twice", 39966, id="two-floods-one-kind"),
+    # A flood started while one face had not heard its neighbour since power-up (its link
+    # was cut one way from 1 s to 4 s): the protocol rightly took the face for gone after
+    # 4 s of silence, and the flood ended 19 ms before the link came up. The monitor now
+    # counts a tile nobody hears for the grace as gone, as it does for a bounce.
+    pytest.param("flood_across_a_cut", 65360, id="one-way-cut-from-power-up"),
 ]
 
 
-@pytest.mark.parametrize("case,seed", KNOWN_BUGS)
+@pytest.mark.parametrize("case,seed", FOUND)
 def test_known_counterexamples_keep_every_invariant(case, seed):
     r = CliRunner().invoke(main, ["explore", str(GAME), "--check", str(KNOWN / f"{case}.layout"),
                                   str(KNOWN / f"{case}.scenario"), "--seed", str(seed)])
     assert "Traceback" not in r.output
     assert r.exit_code == 0, r.output
+
+
+def test_without_the_second_slot_two_floods_of_one_kind_run_three_times(planted):
+    """The counterexample the slots fix fails again when every flood starts in one slot."""
+    planted(ONE_SLOT)
+    run = Run.from_files(KNOWN / "same_flood_twice.layout", KNOWN / "same_flood_twice.scenario",
+                         seed=39966)
+    problems = check(subject(GAME), run)
+    assert any("ran 3 times on" in p for p in problems), problems

@@ -7,9 +7,9 @@
 //
 // Face value (6 bits):
 //   bits 0-1: level (broadcast field 0..3)
-//   bits 2-4: message code (0 idle, 1..5 messages and floods, 7 HELLO)
+//   bits 2-4: message code (0 idle, 1..6 messages and floods, 7 HELLO)
 //   bit 5: ack (handshake acknowledgement / HELLO seen)
-// Message codes: 1 Pulse(1), 2 Pulse(2), 3 Pulse(3), 4 Wipe (wave), 5 Wipe (echo)
+// Message codes: 1 Pulse(1), 2 Pulse(2), 3 Wipe (wave, slot 0), 4 Wipe (echo, slot 0), 5 Wipe (wave, slot 1), 6 Wipe (echo, slot 1)
 
 #include <blinklib.h>
 
@@ -28,12 +28,13 @@
 static const uint8_t CODE_SHIFT = 2;  // first bit of the message code in a face value
 static const uint8_t CODE_MASK = 7;  // the message code's bits, after shifting
 static const uint8_t ACK_SHIFT = 5;  // the handshake's ack bit
-static const uint8_t FLOOD_CODE = 4;  // code of the first flood's wave (its echo is the next code)
+static const uint8_t FLOOD_CODE = 3;  // code of the first flood's wave (its echo is the next code)
 static const uint8_t HELLO = 7;  // the code a face shows while it has no session
 static const uint8_t PROTOCOL = 1;  // the game sends messages or floods
 static const uint8_t RANDOMIZED = 1;  // the game calls randomize() at power-up
 static const uint8_t N_FLOODS = 1;  // floods the game declares
-static const uint8_t N_FLOOD_CODES = 2;  // a wave and an echo per flood
+static const uint8_t N_FLOOD_SLOTS = 2;  // two slots per flood (told apart by a parity bit in its codes)
+static const uint8_t N_FLOOD_CODES = 4;  // a wave and an echo per flood slot
 static const uint8_t N_TIMERS = 1;  // timers the game declares
 static const uint8_t QUEUE_LEN = 12;  // messages that can wait for a busy face (a full queue bounces)
 static const uint8_t GRACE_UNITS = 15;  // a face without a working session is gone after 3,840-4,096 ms (in 256 ms units)
@@ -47,7 +48,7 @@ static inline Color blinkc_color(uint16_t word) { Color c; c.as_uint16 = word; r
 
 // ---- The game's names ------------------------------------------------------------
 enum : uint8_t {  // messages: their codes on the wire
-    MSG_PULSE = 1,  // beacon.py:10: codes 1..3 carry the payload 1..3
+    MSG_PULSE = 1,  // beacon.py:10: codes 1..2 carry the payload 1..2
 };
 enum : uint8_t { FLOOD_WIPE };  // floods: beacon.py:11
 enum : uint8_t { TIMER_GLOW };  // timers: beacon.py:9
@@ -78,11 +79,12 @@ static uint8_t tx_release = 0;  // engine.py:42
 static uint8_t ack_mask = 0;  // engine.py:43
 static uint8_t queue[12];  // engine.py:46
 static uint8_t queue_len = 0;  // engine.py:47
-static uint8_t flood_parent[1] = {255};  // engine.py:265
-static uint8_t flood_waiting[1];  // engine.py:266
-static uint8_t flood_out[2];  // engine.py:269
-static uint8_t timer_on = 0;  // engine.py:324
-static uint16_t timer_end[1];  // engine.py:325
+static uint8_t flood_parent[2] = {255, 255};  // engine.py:270
+static uint8_t flood_waiting[2];  // engine.py:271
+static uint8_t flood_out[4];  // engine.py:274
+static uint8_t flood_last[1];  // engine.py:275
+static uint8_t timer_on = 0;  // engine.py:334
+static uint16_t timer_end[1];  // engine.py:335
 
 // Fields never leave their declared range: assignments clamp.
 template <typename T> static inline T blinkc_clamp(T v, T lo, T hi) { return v < lo ? lo : (v > hi ? hi : v); }
@@ -130,10 +132,10 @@ static void transmit(void);
 static bool unsettled(void);
 static uint8_t flood_take(uint8_t bit);
 static void flood_start(uint8_t k);
-static void flood_enter(uint8_t k, uint8_t parent);
-__attribute__((noinline)) static void flood_receive(uint8_t k, uint8_t face);
-__attribute__((noinline)) static void flood_answered(uint8_t k, uint8_t face);
-static void flood_check(uint8_t k);
+static void flood_enter(uint8_t s, uint8_t parent);
+__attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face);
+__attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face);
+static void flood_check(uint8_t s);
 static void timer_start(uint8_t k, uint16_t ms);
 static bool timer_running(uint8_t k);
 static void timers(void);
@@ -172,7 +174,7 @@ static void press(void) {
     uint8_t f = 0;
     level = (((uint8_t)(level + 1) >= 4) ? ((uint8_t)(level + 1) - 4) : (level + 1));  // beacon.py:25
     for (f = 0; f < 6; f++) {  // beacon.py:26
-        send_code((MSG_PULSE - 1) + ((level > 0) ? level : 1), f);  // beacon.py:27
+        send_code((MSG_PULSE - 1) + ((level > 1) ? 2 : 1), f);  // beacon.py:27
     }
 }
 
@@ -337,7 +339,7 @@ static void link_end(uint8_t f, uint8_t bit, uint8_t now256) {
     uint8_t code = 0;
     uint8_t i = 0;
     uint8_t j = 0;
-    uint8_t k = 0;
+    uint8_t s = 0;
     up_mask &= ~bit;  // engine.py:154
     seen_mask &= ~bit;  // engine.py:155
     if (((tx_wait & bit) != 0) && (tx_code[f] < FLOOD_CODE)) {  // engine.py:156
@@ -358,8 +360,8 @@ static void link_end(uint8_t f, uint8_t bit, uint8_t now256) {
     for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:168
         flood_out[j] &= ~bit;  // engine.py:169
     }
-    for (k = 0; k < N_FLOODS; k++) {  // engine.py:170
-        flood_answered(k, f);  // engine.py:171
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:170
+        flood_answered(s, f);  // engine.py:171
     }
 }
 
@@ -454,146 +456,151 @@ BLINKC_SMALL_LOOPS void loop(void) {
     }
 }
 
-// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:272]
+// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:278]
 static uint8_t flood_take(uint8_t bit) {
     uint8_t j = 0;
-    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:274
-        if ((flood_out[j] & bit) != 0) {  // engine.py:275
-            flood_out[j] &= ~bit;  // engine.py:276
-            return (FLOOD_CODE + j);  // engine.py:277
+    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:280
+        if ((flood_out[j] & bit) != 0) {  // engine.py:281
+            flood_out[j] &= ~bit;  // engine.py:282
+            return (FLOOD_CODE + j);  // engine.py:283
         }
     }
-    return 0;  // engine.py:278
+    return 0;  // engine.py:284
 }
 
-// [engine.py:281]
+// Start flood k, unless this tile is in a wave of it already (then the start merges).  [engine.py:287]
 static void flood_start(uint8_t k) {
-    if (flood_parent[k] == 255) {  // engine.py:282
-        flood_enter(k, STARTER);  // engine.py:283
+    uint8_t s = 0;
+    s = (2 * k);  // engine.py:289
+    if ((flood_parent[s] == 255) && (flood_parent[s + 1] == 255)) {  // engine.py:290
+        flood_enter(s + (flood_last[k] ^ 1), STARTER);  // engine.py:291
     }
 }
 
-// [engine.py:286]
-static void flood_enter(uint8_t k, uint8_t parent) {
+// [engine.py:294]
+static void flood_enter(uint8_t s, uint8_t parent) {
+    uint8_t k = 0;
     uint8_t waiting = 0;
-    flood_parent[k] = parent;  // engine.py:287
-    waiting = ((uint8_t)(~gone_mask) & 63);  // engine.py:288
-    if (parent != STARTER) {  // engine.py:289
-        waiting &= ~bit_of(parent);  // engine.py:290
+    flood_parent[s] = parent;  // engine.py:295
+    k = (s >> 1);  // engine.py:296
+    flood_last[k] = (s & 1);  // engine.py:297
+    waiting = ((uint8_t)(~gone_mask) & 63);  // engine.py:298
+    if (parent != STARTER) {  // engine.py:299
+        waiting &= ~bit_of(parent);  // engine.py:300
     }
-    flood_waiting[k] = waiting;  // engine.py:291
-    flood_out[2 * k] |= waiting;  // engine.py:292
-    on_flood(k);  // engine.py:293
-    flood_check(k);  // engine.py:294
+    flood_waiting[s] = waiting;  // engine.py:301
+    flood_out[2 * s] |= waiting;  // engine.py:302
+    on_flood(k);  // engine.py:303
+    flood_check(s);  // engine.py:304
 }
 
-// [engine.py:297]
-__attribute__((noinline)) static void flood_receive(uint8_t k, uint8_t face) {
-    if (flood_parent[k] == 255) {  // engine.py:298
-        flood_enter(k, face);  // engine.py:299
+// [engine.py:307]
+__attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face) {
+    if (flood_parent[s] == 255) {  // engine.py:308
+        flood_enter(s, face);  // engine.py:309
     } else {
-        flood_out[(2 * k) + 1] |= bit_of(face);  // engine.py:304
+        flood_out[(2 * s) + 1] |= bit_of(face);  // engine.py:314
     }
 }
 
-// An echo came back, or the face can no longer answer (its link ended).  [engine.py:307]
-__attribute__((noinline)) static void flood_answered(uint8_t k, uint8_t face) {
-    flood_waiting[k] &= ~bit_of(face);  // engine.py:309
-    flood_check(k);  // engine.py:310
+// An echo came back, or the face can no longer answer (its link ended).  [engine.py:317]
+__attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face) {
+    flood_waiting[s] &= ~bit_of(face);  // engine.py:319
+    flood_check(s);  // engine.py:320
 }
 
-// [engine.py:313]
-static void flood_check(uint8_t k) {
+// [engine.py:323]
+static void flood_check(uint8_t s) {
     uint8_t parent = 0;
-    parent = flood_parent[k];  // engine.py:314
-    if ((parent != 255) && (flood_waiting[k] == 0)) {  // engine.py:315
-        flood_parent[k] = 255;  // engine.py:316
-        if (parent == STARTER) {  // engine.py:317
-            on_flood_done(k);  // engine.py:318
+    parent = flood_parent[s];  // engine.py:324
+    if ((parent != 255) && (flood_waiting[s] == 0)) {  // engine.py:325
+        flood_parent[s] = 255;  // engine.py:326
+        if (parent == STARTER) {  // engine.py:327
+            on_flood_done(s >> 1);  // engine.py:328
         } else {
-            flood_out[(2 * k) + 1] |= bit_of(parent);  // engine.py:320
+            flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:330
         }
     }
 }
 
-// [engine.py:328]
+// [engine.py:338]
 static void timer_start(uint8_t k, uint16_t ms) {
-    timer_end[k] = ((uint16_t)millis() + ms);  // engine.py:329
-    timer_on |= bit_of(k);  // engine.py:330
+    timer_end[k] = ((uint16_t)millis() + ms);  // engine.py:339
+    timer_on |= bit_of(k);  // engine.py:340
 }
 
-// [engine.py:337]
+// [engine.py:347]
 static bool timer_running(uint8_t k) {
-    return (((timer_on >> k) & 1) != 0);  // engine.py:338
+    return (((timer_on >> k) & 1) != 0);  // engine.py:348
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:341]
+// [engine.py:351]
 uint16_t timer_remaining(uint8_t k) {
     int16_t left = 0;
-    if (((timer_on >> k) & 1) == 0) {  // engine.py:342
-        return 0;  // engine.py:343
+    if (((timer_on >> k) & 1) == 0) {  // engine.py:352
+        return 0;  // engine.py:353
     }
-    left = (timer_end[k] - (uint16_t)millis());  // engine.py:344
-    if (left < 0) {  // engine.py:345
-        return 0;  // engine.py:346
+    left = (timer_end[k] - (uint16_t)millis());  // engine.py:354
+    if (left < 0) {  // engine.py:355
+        return 0;  // engine.py:356
     }
-    return left;  // engine.py:347
+    return left;  // engine.py:357
 }
 #endif
 
-// [engine.py:350]
+// [engine.py:360]
 static void timers(void) {
     uint8_t k = 0;
     uint8_t k_bit = 0;
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:351
-        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {  // engine.py:352
-            timer_on &= ~k_bit;  // engine.py:353
-            on_timer(k);  // engine.py:354
+    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:361
+        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {  // engine.py:362
+            timer_on &= ~k_bit;  // engine.py:363
+            on_timer(k);  // engine.py:364
         }
     }
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:357]
+// [engine.py:367]
 uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
     uint8_t k = 0;
     uint8_t k_bit = 0;
     uint32_t ends = 0;
-    until = 4294967295UL;  // engine.py:358
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:359
-        if ((timer_on & k_bit) != 0) {  // engine.py:360
-            ends = (millis() + timer_remaining(k));  // engine.py:361
-            if (ends < until) {  // engine.py:362
-                until = ends;  // engine.py:363
+    until = 4294967295UL;  // engine.py:368
+    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:369
+        if ((timer_on & k_bit) != 0) {  // engine.py:370
+            ends = (millis() + timer_remaining(k));  // engine.py:371
+            if (ends < until) {  // engine.py:372
+                until = ends;  // engine.py:373
             }
         }
     }
-    return until;  // engine.py:364
+    return until;  // engine.py:374
 }
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:367]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:377]
 uint8_t engine_links(void) {
-    return up_mask;  // engine.py:369
+    return up_mask;  // engine.py:379
 }
 #endif
 
 #ifdef BLINKC_HOST
-// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:372]
+// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:382]
 bool engine_idle(void) {
-    uint8_t k = 0;
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:375
-        return false;  // engine.py:376
+    uint8_t s = 0;
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:385
+        return false;  // engine.py:386
     }
-    for (k = 0; k < N_FLOODS; k++) {  // engine.py:377
-        if ((flood_parent[k] != 255) || ((flood_out[2 * k] | flood_out[(2 * k) + 1]) != 0)) {  // engine.py:378
-            return false;  // engine.py:379
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:387
+        if ((flood_parent[s] != 255) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {  // engine.py:388
+            return false;  // engine.py:389
         }
     }
-    return true;  // engine.py:380
+    return true;  // engine.py:390
 }
 #endif
 
@@ -611,7 +618,7 @@ static void buttons(void) {
 
 // A message arrived on `face`: run its handler.  [generated by blinkc]
 static void deliver(uint8_t code, uint8_t face) {
-    if ((code >= MSG_PULSE) && (code < (MSG_PULSE + 3))) {  // beacon.py:10
+    if ((code >= MSG_PULSE) && (code < (MSG_PULSE + 2))) {  // beacon.py:10
         pulsed(face, (uint8_t)(code - MSG_PULSE) + 1);  // beacon.py:31
     } else if (code >= FLOOD_CODE) {  // beacon.py:11
         if (((uint8_t)(code - FLOOD_CODE) & 1) != 0) {
@@ -624,7 +631,7 @@ static void deliver(uint8_t code, uint8_t face) {
 
 // A message could not be delivered out of `face`: nobody is there.  [generated by blinkc]
 static void bounce(uint8_t code, uint8_t face) {
-    if ((code >= MSG_PULSE) && (code < (MSG_PULSE + 3))) {  // beacon.py:10
+    if ((code >= MSG_PULSE) && (code < (MSG_PULSE + 2))) {  // beacon.py:10
         lost(face);  // beacon.py:39
     }
 }

@@ -32,7 +32,8 @@ static const uint8_t HELLO = 3;  // the code a face shows while it has no sessio
 static const uint8_t PROTOCOL = 1;  // the game sends messages or floods
 static const uint8_t RANDOMIZED = 0;  // the game calls randomize() at power-up
 static const uint8_t N_FLOODS = 0;  // floods the game declares
-static const uint8_t N_FLOOD_CODES = 0;  // a wave and an echo per flood
+static const uint8_t N_FLOOD_SLOTS = 0;  // two slots per flood (told apart by a parity bit in its codes)
+static const uint8_t N_FLOOD_CODES = 0;  // a wave and an echo per flood slot
 static const uint8_t N_TIMERS = 0;  // timers the game declares
 static const uint8_t QUEUE_LEN = 12;  // messages that can wait for a busy face (a full queue bounces)
 static const uint8_t GRACE_UNITS = 15;  // a face without a working session is gone after 3,840-4,096 ms (in 256 ms units)
@@ -360,34 +361,34 @@ BLINKC_SMALL_LOOPS void loop(void) {
     }
 }
 
-// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:272]
+// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:278]
 static uint8_t flood_take(uint8_t /* bit */) {
-    return 0;  // engine.py:278
+    return 0;  // engine.py:284
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:357]
+// [engine.py:367]
 uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
-    until = 4294967295UL;  // engine.py:358
-    return until;  // engine.py:364
+    until = 4294967295UL;  // engine.py:368
+    return until;  // engine.py:374
 }
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:367]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:377]
 uint8_t engine_links(void) {
-    return up_mask;  // engine.py:369
+    return up_mask;  // engine.py:379
 }
 #endif
 
 #ifdef BLINKC_HOST
-// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:372]
+// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:382]
 bool engine_idle(void) {
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:375
-        return false;  // engine.py:376
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:385
+        return false;  // engine.py:386
     }
-    return true;  // engine.py:380
+    return true;  // engine.py:390
 }
 #endif
 

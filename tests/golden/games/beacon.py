@@ -7,7 +7,7 @@ level = game.field(range(0, 4), default=0, broadcast=True)
 lit = game.field(bool, default=False)
 hops = game.field(range(-3, 4), default=0)
 glow = game.timer()
-Pulse = game.message("Pulse", payload=range(1, 4))
+Pulse = game.message("Pulse", payload=range(1, 3))
 Wipe = game.flood("Wipe")
 
 
@@ -24,7 +24,7 @@ def crowded(t):
 def press(t):
     t.level = (t.level + 1) % 4
     for f in faces():
-        t.send(Pulse, f, t.level if t.level > 0 else 1)
+        t.send(Pulse, f, 2 if t.level > 1 else 1)
 
 
 @game.on_message(Pulse)
