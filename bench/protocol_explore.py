@@ -1,7 +1,7 @@
 """The protocol explorer at length: every cluster of 2 and 3 tiles, a sample of 4.
 
     python bench/protocol_explore.py [--game firmware/pirates_lasers.py] [--random 2]
-                                     [--four 400] [--seed 0]
+                                     [--four 400] [--seed 0] [--tiles 3] [--clock "±10 %"]
 
 For 2 and 3 tiles: every connected shape (up to a turn of the whole cluster), every
 rotation of every tile, under every clock condition, each with the scripted schedules
@@ -29,10 +29,15 @@ def main() -> int:
     ap.add_argument("--random", type=int, default=2, help="random schedules per configuration")
     ap.add_argument("--four", type=int, default=400, help="4-tile configurations per clock")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--tiles", type=int, action="append", choices=(2, 3, 4),
+                    help="only clusters of this size (repeatable; default: 2, 3 and 4)")
+    ap.add_argument("--clock", action="append", choices=CLOCKS,
+                    help="only this clock condition (repeatable; default: all)")
     args = ap.parse_args()
     bad = 0
-    for n, limit in ((2, None), (3, None), (4, args.four)):
-        for clock in CLOCKS:
+    sizes = ((2, None), (3, None), (4, args.four))
+    for n, limit in (s for s in sizes if not args.tiles or s[0] in args.tiles):
+        for clock in args.clock or CLOCKS:
             start = time.perf_counter()
             report = explore(args.game, n, clocks=[clock], random_runs=args.random, seed=args.seed,
                              limit=limit, stop_at_first=False)
