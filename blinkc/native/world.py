@@ -131,8 +131,7 @@ class NativeWorld(World):
         w = lib.core_new(self._drop, self._jitter_us)
         self._w = w
         weakref.finalize(self, lib.core_free, w)
-        state = self._fault_rng.getstate()[1]
-        lib.core_set_fault_rng(w, (ctypes.c_uint32 * 624)(*state[:624]), state[624])
+        lib.core_set_fault_rng(w, self._fault_rng.state)
         watchdog = guard.library()
         if watchdog is not None:
             lib.core_set_guard(w, watchdog.call_addr, watchdog.call_u32_addr,

@@ -60,6 +60,7 @@ from .ir import (
     datagram_air_us,
     encode_value_byte,
 )
+from .splitmix import SplitMix64
 from .tile import Incoming, Packet, Tile
 from .watchdog import TileOverrun
 
@@ -131,7 +132,7 @@ class World:
         self._seq = 0
         #: Bumped whenever a tile is placed or lifted: cached links and groups go stale.
         self._topology = 0
-        self._fault_rng = random.Random(f"{seed}:faults")
+        self._fault_rng = SplitMix64.from_text(f"{seed}:faults")
         self._drop = self.faults.drop
         self._jitter_us = int(self.faults.jitter_ms * 1000)
         self.idle_skip = idle_skip
@@ -698,13 +699,13 @@ class World:
             self.stats["dropped"] += 1
             self._record(sender, "drop", {"face": face, "cut": True})
             return
-        if self._drop and self._fault_rng.random() < self._drop:
+        if self._drop and self._fault_rng.chance(self._drop):
             self.stats["dropped"] += 1
             self._record(sender, "drop", {"face": face})
             return
         end = start + pkt.air_us
         if self._jitter_us:
-            end += self._fault_rng.randrange(self._jitter_us + 1)
+            end += self._fault_rng.below(self._jitter_us + 1)
         inc = Incoming(start, end, pkt, sender.index, face)
         prev = receiver.incoming[rface]
         if prev is not None and prev.end > start:

@@ -319,19 +319,17 @@ def test_clock_arithmetic_is_pythons(ppm, offset, phase, t, local):
 
 
 @pytest.mark.parametrize("seed", [0, 7, 123456])
-@pytest.mark.parametrize("bound", [1, 2, 2001, 100_001])
-def test_the_fault_stream_is_pythons(seed, bound):
+@pytest.mark.parametrize("p,bound", [(0.1, 1), (0.5, 2), (0.3, 2001), (0.999, 2**32 - 1)])
+def test_both_worlds_draw_the_same_fault_stream(seed, p, bound):
     import ctypes
-    import random
 
     from blinkc.native.core.bindings import core
+    from blinkc.world.splitmix import SplitMix64
 
-    rng = random.Random(f"{seed}:faults")
-    state = rng.getstate()[1]
+    rng = SplitMix64.from_text(f"{seed}:faults")
     n = 2000
-    randoms, ranges = (ctypes.c_double * n)(), (ctypes.c_int64 * n)()
-    core().core_fault_draws((ctypes.c_uint32 * 624)(*state[:624]), state[624], n, bound,
-                            randoms, ranges)
+    chances, belows = (ctypes.c_int * n)(), (ctypes.c_int64 * n)()
+    core().core_fault_draws(rng.state, n, p, bound, chances, belows)
     for i in range(n):
-        assert randoms[i] == rng.random()
-        assert ranges[i] == rng.randrange(bound)
+        assert bool(chances[i]) == rng.chance(p)
+        assert belows[i] == rng.below(bound)

@@ -89,7 +89,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "core_new": (_vp, [ctypes.c_double, _i64]),
     "core_free": (None, [_vp]),
     "core_configure": (None, [_vp, _int, RECORD_FN]),
-    "core_set_fault_rng": (None, [_vp, ctypes.POINTER(ctypes.c_uint32), _int]),
+    "core_set_fault_rng": (None, [_vp, ctypes.c_uint64]),
     "core_add_tile": (_int, [_vp, _i64, _i64, _i64, _vp, _vp, _vp, _vp]),
     "core_view": (_vp, [_vp, _int]),
     "core_set_port": (None, [_vp, _int, _vp]),
@@ -116,8 +116,8 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "core_take_dirty": (_int, [_vp, ctypes.POINTER(ctypes.c_int32), _int]),
     "core_publish": (None, [_vp, _int]),
     "core_clock": (None, [_i64, _i64, _i64, _i64, _i64, ctypes.POINTER(_i64)]),
-    "core_fault_draws": (None, [ctypes.POINTER(ctypes.c_uint32), _int, _int, ctypes.c_uint32,
-                                ctypes.POINTER(ctypes.c_double), ctypes.POINTER(_i64)]),
+    "core_fault_draws": (None, [ctypes.c_uint64, _int, ctypes.c_double, ctypes.c_uint32,
+                                ctypes.POINTER(_int), ctypes.POINTER(_i64)]),
 }
 
 

@@ -20,7 +20,7 @@ from ..toolchain import NATIVE_DIR, c_locale_env, compiler_identity, host_cxx
 
 CORE_DIR = Path(__file__).resolve().parent
 SOURCES = ("world_core.cpp",)
-HEADERS = ("button.h", "mt19937.h", "view.h")
+HEADERS = ("button.h", "splitmix64.h", "view.h")
 #: -fvisibility=hidden: only the core_* entry points are exported.
 FLAGS = ("-std=gnu++17", "-O2", "-fPIC", "-shared", "-fvisibility=hidden", "-Wall")
 

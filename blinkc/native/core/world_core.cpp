@@ -7,7 +7,7 @@
  * same per-tile clocks (clock.py, with Python's floor division), the same air
  * times (ir.py), collisions, ping-pong and probes, expiry, the viral flag,
  * datagrams, idle skipping (sleep, wake, deadlines, solo passes, absorbed
- * repeats), the same statistics, and the same fault stream (mt19937.h).
+ * repeats), the same statistics, and the same fault stream (splitmix64.h).
  * Function names follow world.py so the two can be read side by side; where
  * a comment there explains why, it is not repeated here.
  *
@@ -35,7 +35,7 @@
 
 #include "blinkc_native.h"
 #include "button.h"
-#include "mt19937.h"
+#include "splitmix64.h"
 #include "view.h"
 
 namespace {
@@ -224,7 +224,7 @@ class World {
     int64_t jitter_us = 0;
     record_fn record = nullptr; /* set only when a trace is attached */
     bool serial_pending = false; /* some tile's port_out has bytes */
-    PyRandom fault_rng;
+    SplitMix64 fault_rng;
     std::vector<Tile *> tiles;
     std::vector<int32_t> dirty;
     int64_t pending_call = 0;
@@ -646,13 +646,13 @@ class World {
         Tile &receiver = *tiles[link.tile];
         int rface = link.face;
         if (receiver.asleep) return; /* warm sleep: it hears nothing */
-        if (drop != 0.0 && fault_rng.random() < drop) {
+        if (drop != 0.0 && fault_rng.chance(drop)) {
             ++stats[S_DROPPED];
             if (record) record(REC_DROP, sender.index, face, now);
             return;
         }
         int64_t end = start + pkt.air_us;
-        if (jitter_us) end += fault_rng.randbelow((uint32_t)(jitter_us + 1));
+        if (jitter_us) end += fault_rng.below((uint32_t)(jitter_us + 1));
         Incoming &prev = receiver.incoming[rface];
         if (prev.id && prev.end > start) {
             ++stats[S_COLLISIONS]; /* two packets overlap on one receiver: both garbled */
@@ -889,8 +889,8 @@ EXPORT void core_configure(void *wp, int idle_skip, record_fn record) {
     w.record = record;
 }
 
-EXPORT void core_set_fault_rng(void *w, const uint32_t *words, int index) {
-    static_cast<World *>(w)->fault_rng.set_state(words, index);
+EXPORT void core_set_fault_rng(void *w, uint64_t state) {
+    static_cast<World *>(w)->fault_rng.set_state(state);
 }
 
 /* A new tile; its view must then be filled in and core_load() called. */
@@ -1088,14 +1088,14 @@ EXPORT void core_clock(int64_t ppm, int64_t offset, int64_t frame_phase, int64_t
     out[4] = c.next_frame(t);
 }
 
-/* For tests: n draws of the fault generator, alternately random() and randrange(bound). */
-EXPORT void core_fault_draws(const uint32_t *words, int index, int n, uint32_t bound,
-                             double *randoms, int64_t *ranges) {
-    PyRandom r;
-    r.set_state(words, index);
+/* For tests: n draws of the fault generator, alternately chance(p) and below(bound). */
+EXPORT void core_fault_draws(uint64_t state, int n, double p, uint32_t bound, int *chances,
+                             int64_t *belows) {
+    SplitMix64 r;
+    r.set_state(state);
     for (int i = 0; i < n; ++i) {
-        randoms[i] = r.random();
-        ranges[i] = r.randbelow(bound);
+        chances[i] = r.chance(p);
+        belows[i] = r.below(bound);
     }
 }
 
