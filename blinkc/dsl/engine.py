@@ -257,7 +257,7 @@ def loop() -> None:
 
 # --- floods: the echo algorithm ---------------------------------------------------------
 # A wave enters a tile once (from its first sender, the parent), runs the
-# flood's handler, and goes on to every other face that is not gone. Every wave is
+# flood's handler, and goes on to every other face in a session. Every wave is
 # answered by one echo: at once by a tile in the wave already, or by a tile it entered
 # once all of its own waves are answered. The starter learns the wave is done.
 # Each flood has two slots, told apart by a parity bit in its codes: a tile starts a flood
@@ -295,7 +295,9 @@ def flood_enter(s: u8, parent: u8) -> None:
     flood_parent[s] = parent
     k: u8 = s >> 1
     flood_last[k] = s & 1
-    waiting: u8 = ~gone_mask & 63
+    # Only faces in a session: a neighbour whose session starts later may have run this
+    # flood already by another way, and could not tell our wave from a new flood.
+    waiting: u8 = up_mask
     if parent != STARTER:
         waiting &= ~(1 << parent)
     flood_waiting[s] = waiting
