@@ -21,7 +21,7 @@ def describe(program: Program) -> str:
         ctype = g.type.c_name + (f"[{g.size}]" if g.size is not None else "")
         if g.size is not None:
             kind += ", one per face"
-        lines.append(f"  {g.name:<12} {ctype:<12} {kind:<32} {_plural(_ram(g), 'byte')}")
+        lines.append(f"  {g.name:<12} {ctype:<11} {_plural(_ram(g), 'byte'):>8}  {kind}")
     lines += _engine_settings(program)
     ram = sum(_ram(g) for g in program.globals)
     lines.append(f"RAM for the game's globals: {ram} bytes "
