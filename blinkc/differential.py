@@ -29,7 +29,7 @@ from .world.scenario import Scenario
 
 @dataclass
 class Case:
-    tiles: list[tuple[str, tuple[int, int], int, dict[str, int]]]
+    tiles: list[tuple[str, tuple[int, int], int, dict[str, int | str]]]
     steps: list[tuple[float, str, str, tuple]]  # (at ms, action, tile, args)
     seed: int
     faults: Faults
@@ -82,7 +82,11 @@ def cases(program: Program, max_tiles: int = 10, max_steps: int = 5):
             for g in program.state_fields:
                 if draw(st.integers(0, 3)) == 0:  # most fields keep their defaults
                     lo, hi = g.range or (0, 0)
-                    settings[g.name] = draw(st.integers(lo, hi))
+                    if g.size is None:
+                        settings[g.name] = draw(st.integers(lo, hi))
+                    else:  # a per-face field: six values, as a layout writes them
+                        settings[g.name] = ",".join(
+                            str(draw(st.integers(lo, hi))) for _ in range(g.size))
             tiles.append((f"t{i}", c, draw(st.integers(0, 5)), settings))
         steps = []
         at = 600.0

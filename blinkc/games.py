@@ -17,9 +17,10 @@ from typing import Any
 from . import native  # noqa: F401  (registers the native world engine for make_world)
 from .dsl.errors import GameErrors, did_you_mean
 from .dsl.loader import compile_game
-from .ir.nodes import Assign, Call, Name, Program, SrcLoc
+from .ir.nodes import Assign, Call, GlobalVar, Index, Name, Program, SrcLoc
 from .ir.walk import walk_stmts
 from .world.layout import ProgramError, Resolver, TileSpec, resolve_program
+from .world.syntax import parse_int
 
 _programs: dict[tuple[str, str], Program] = {}
 _classes: dict[tuple[str, str, str], type] = {}
@@ -71,17 +72,22 @@ def setup_assigns(program: Program) -> dict[str, SrcLoc]:
             if (isinstance(node, Assign) and isinstance(node.target, Name)
                     and node.target.scope == "global" and node.target.name in state):
                 out.setdefault(node.target.name, node.loc)
+            elif (isinstance(node, Assign) and isinstance(node.target, Index)
+                    and node.target.array in state):  # one face of a per-face field
+                out.setdefault(node.target.array, node.loc)
             elif (isinstance(node, Call) and not node.builtin and node.func in functions
                     and functions[node.func].role in ("handler", "helper")):
                 todo.append(node.func)
     return out
 
 
-def initial_state(program: Program, settings: dict[str, Any], tile: str) -> dict[str, int]:
-    """Check a layout's key=value settings against the game's fields; values as integers."""
+def initial_state(program: Program, settings: dict[str, Any], tile: str) -> dict[str, int | list[int]]:
+    """Check a layout's key=value settings against the game's fields; values as integers (a
+    per-face field's as a list of six: `score=2` gives every face 2, `score=0,1,0,0,2,0` each
+    its own)."""
     fields = {g.name: g for g in program.state_fields}
     by_setup = setup_assigns(program)
-    out: dict[str, int] = {}
+    out: dict[str, int | list[int]] = {}
     for key, value in settings.items():
         g = fields.get(key)
         if g is None:
@@ -93,21 +99,46 @@ def initial_state(program: Program, settings: dict[str, Any], tile: str) -> dict
                                f"@game.setup assigns t.{key} at power-up ({by_setup[key]})",
                                "settings are the fields' values before setup runs (setup sees "
                                f"them): leave {key} out of the layout, or let setup not assign it")
-        if g.enum is not None and isinstance(value, str):
-            members = program.enums[g.enum]
-            if value not in members:
-                raise ProgramError(f"tile {tile!r}: {key} cannot be {value!r}",
-                                   f"it is one of {', '.join(members)}")
-            value = members.index(value)
-        if isinstance(value, bool):
-            value = int(value)
-        if not isinstance(value, int):
-            raise ProgramError(f"tile {tile!r}: {key}={value!r} is not a number")
-        lo, hi = g.range or (g.type.min, g.type.max)
-        if not lo <= value <= hi:
-            raise ProgramError(f"tile {tile!r}: {key}={value} is outside {lo}..{hi}")
-        out[key] = value
+        if g.size is None:
+            out[key] = _field_value(program, g, value, tile, key)
+            continue
+        parts = value.split(",") if isinstance(value, str) and "," in value else [value]
+        if len(parts) not in (1, g.size):
+            raise ProgramError(f"tile {tile!r}: {key} has one value per face: {len(parts)} given",
+                               f"give one for every face ({key}=0) or six, comma separated "
+                               f"({key}=0,1,0,0,2,0)")
+        values = [_field_value(program, g, _word(p), tile, key) for p in parts]
+        out[key] = values * g.size if len(values) == 1 else values
     return out
+
+
+def _word(part: Any) -> Any:
+    """One comma-separated part of a per-face setting, read as a layout value."""
+    if not isinstance(part, str):
+        return part
+    text = part.strip()
+    if text in ("true", "false"):
+        return text == "true"
+    number = parse_int(text)
+    return number if number is not None else text
+
+
+def _field_value(program: Program, g: GlobalVar, value: Any, tile: str, key: str) -> int:
+    """One setting of a field (or of one face of a per-face field), checked, as an integer."""
+    if g.enum is not None and isinstance(value, str):
+        members = program.enums[g.enum]
+        if value not in members:
+            raise ProgramError(f"tile {tile!r}: {key} cannot be {value!r}",
+                               f"it is one of {', '.join(members)}")
+        value = members.index(value)
+    if isinstance(value, bool):
+        value = int(value)
+    if not isinstance(value, int):
+        raise ProgramError(f"tile {tile!r}: {key}={value!r} is not a number")
+    lo, hi = g.range or (g.type.min, g.type.max)
+    if not lo <= value <= hi:
+        raise ProgramError(f"tile {tile!r}: {key}={value} is outside {lo}..{hi}")
+    return value
 
 
 def game_resolver(game: str | Path | None = None, backend: str = "python",

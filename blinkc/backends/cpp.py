@@ -634,7 +634,8 @@ class CppRenderer:
             "host_prototypes": [self.signature(f, True) + ";" for f in p.functions
                                 if f.name not in ("setup", "loop") and f.name not in firmware],
             "functions": functions,
-            "fields": [self.name(g.name) for g in p.state_fields],
+            "fields": [("BLINKC_FIELD" if g.size is None else "BLINKC_ARRAY_FIELD", self.name(g.name))
+                       for g in p.state_fields],
             "derived": [(f.name[len("value_"):], self.name(f.name), ctype(f.ret))
                         for f in p.functions if f.role == "derived"],
             "turns": sorted(self.helpers & {"cw", "ccw", "opposite"}),
@@ -682,22 +683,27 @@ class CppRenderer:
         if g.size is not None:
             values = tuple(g.init) if isinstance(g.init, tuple) else (int(g.init),) * g.size
             if any(values):
-                init = ", ".join(const_literal(v, g.type) for v in values)
+                init = ", ".join(self.initial(g, v) for v in values)
                 decl = f"static {ctype(g.type)} {name}[{g.size}] = {{{init}}};"
             else:
                 decl = f"static {ctype(g.type)} {name}[{g.size}];"  # zeroed at start-up
         else:
-            init = const_literal(int(g.init), g.type)  # type: ignore[arg-type]
-            if g.enum is not None and f"kind:{g.enum}.{self.p.enums[g.enum][int(g.init)]}" in self.symbols:
-                init = self.symbols[f"kind:{g.enum}.{self.p.enums[g.enum][int(g.init)]}"]
-            decl = f"static {ctype(g.type)} {name} = {init};"
+            decl = f"static {ctype(g.type)} {name} = {self.initial(g, int(g.init))};"  # type: ignore[arg-type]
         notes = [g.doc] if g.doc else []
         if g.role == "state":
             lo, hi = g.range or (0, 0)
-            notes.insert(0, f"{lo}..{hi}" if not g.is_bool else "bool")
+            notes.insert(0, (f"{lo}..{hi}" if not g.is_bool else "bool")
+                         + (", one per face" if g.size is not None else ""))
             if g.enum:
                 notes.insert(0, " ".join(f"{i}={m}" for i, m in enumerate(self.p.enums[g.enum])))
         return {"decl": decl, "origin": _origin(g.loc), "notes": "; ".join(notes)}
+
+
+    def initial(self, g: GlobalVar, value: int) -> str:
+        """A global's initial value as C: the kind's name for a kinds field."""
+        if g.enum is not None and f"kind:{g.enum}.{self.p.enums[g.enum][value]}" in self.symbols:
+            return self.symbols[f"kind:{g.enum}.{self.p.enums[g.enum][value]}"]
+        return const_literal(value, g.type)
 
 
 def _balanced_outer(code: str) -> bool:

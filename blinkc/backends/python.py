@@ -186,7 +186,11 @@ class PythonRenderer:
             init = f"[{g.init[0]}] * {g.size}" if g.size is not None else repr(g.init)
             self.emit(2, f"self.{g.name} = {init}")
         self.emit(2, "for name, value in initial.items():")
-        self.emit(3, "setattr(self, name, value)")
+        if any(g.size is not None for g in p.state_fields):
+            # A per-face field's setting is a list of six: each tile keeps its own copy.
+            self.emit(3, "setattr(self, name, list(value) if isinstance(value, list) else value)")
+        else:
+            self.emit(3, "setattr(self, name, value)")
         self.emit(0, "")
         self.emit(1, "def setup(self, api):")
         self.emit(2, "self.api = api")
@@ -223,12 +227,15 @@ class PythonRenderer:
         self.emit(1, "def state(self):")
         self.emit(2, "return {")
         for g in p.state_fields:
+            v = "v" if g.size is not None else f"self.{g.name}"
             if g.is_bool:
-                value = f"bool(self.{g.name})"
+                value = f"bool({v})"
             elif g.enum is not None:
-                value = f"{p.enums[g.enum]!r}[self.{g.name}]"
+                value = f"{p.enums[g.enum]!r}[{v}]"
             else:
-                value = f"self.{g.name}"
+                value = v
+            if g.size is not None:  # a per-face field: a list of six
+                value = f"list(self.{g.name})" if value == "v" else f"[{value} for v in self.{g.name}]"
             self.emit(3, f"{g.name!r}: {value},")
         self.emit(2, "}")
         self.emit(0, "")

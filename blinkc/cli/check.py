@@ -6,25 +6,49 @@ import click
 
 from ..dsl.loader import lower_game
 from ..dsl.wire import describe as describe_wire
-from ..ir.nodes import Program
+from ..ir.nodes import GlobalVar, Program
 from . import main
 
 
 def describe(program: Program) -> str:
     """What blinkc decided: the face-value bits, message codes, RAM, functions."""
     lines = describe_wire(program.value_layout, program.codes)
-    lines.append("State fields:")
+    lines.append("State fields (RAM):")
     for g in program.state_fields:
         lo, hi = g.range or (g.type.min, g.type.max)
         kind = f"one of {', '.join(program.enums[g.enum])}" if g.enum else (
             "bool" if g.is_bool else f"{lo}..{hi}")
-        lines.append(f"  {g.name:<12} {g.type.c_name:<9} {kind}")
-    ram = sum((g.type.bits // 8) * (g.size or 1) for g in program.globals)
+        ctype = g.type.c_name + (f"[{g.size}]" if g.size is not None else "")
+        if g.size is not None:
+            kind += ", one per face"
+        lines.append(f"  {g.name:<12} {ctype:<11} {_plural(_ram(g), 'byte'):>8}  {kind}")
+    lines += _engine_settings(program)
+    ram = sum(_ram(g) for g in program.globals)
     lines.append(f"RAM for the game's globals: {ram} bytes "
-                 f"({sum(g.type.bits // 8 for g in program.state_fields)} of them game state)")
+                 f"({sum(_ram(g) for g in program.state_fields)} of them game state)")
     handlers = [f.name for f in program.functions if f.role in ("handler", "derived", "display", "helper")]
     lines.append(f"Functions: {len(program.functions)} ({', '.join(handlers)} and the engine)")
     return "\n".join(lines)
+
+
+def _ram(g: GlobalVar) -> int:
+    return (g.type.bits // 8) * (g.size or 1)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def _engine_settings(program: Program) -> list[str]:
+    """The game's engine settings and what they cost (nothing when the engine is pruned)."""
+    consts = {name: value for name, value, _ in program.constants}
+    queue = next((g for g in program.globals if g.name == "queue"), None)
+    if queue is None or "QUEUE_LEN" not in consts:
+        return []
+    return ["Engine settings:",
+            f"  queue_len={consts['QUEUE_LEN']}: {_plural(consts['QUEUE_LEN'], 'message')} "
+            f"can wait for their face ({_plural(_ram(queue), 'byte')} of RAM); a full queue "
+            "bounces"]
 
 
 @main.command()

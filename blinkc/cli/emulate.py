@@ -292,6 +292,8 @@ def service_port_lines(snapshot: list[dict]) -> list[str]:
 def _show_value(v: Any) -> str:
     if isinstance(v, bool | int | str):
         return format_value(v)
+    if isinstance(v, list) and all(isinstance(x, bool | int | str) for x in v):
+        return ",".join(format_value(x) for x in v)  # a per-face field, as a layout sets it
     return json.dumps(v, default=str)
 
 

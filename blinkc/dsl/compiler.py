@@ -388,20 +388,42 @@ class FunctionCompiler:
                                     "keep what you need in a field")
                 raise self.fail(node, f"the tile has no field {attr!r}",
                                 self.suggest_field(attr, writable=True))
-            if isinstance(value.type, ColorType):
-                raise self.fail(node, "a colour cannot be stored in a field",
-                                "compute the colour in the display function")
-            self.check_kind_into(node, f"t.{attr}", self.sym.field_enums.get(attr), kind,
-                                 f"store it in a field of that kind: {attr} = game.field"
-                                 f"({getattr(kind, 'name', '')})")
+            if g.size is not None:
+                raise self.fail(node, f"t.{attr} holds six values, one per face: assign one "
+                                      "face at a time",
+                                f"t.{attr}[f] = ..., or for every face: for f in faces(): "
+                                f"t.{attr}[f] = ...")
+            self.check_value_into(node, f"t.{attr}", attr, value, kind)
             clamp = g.range if g.range is not None and not self.fits(value, g.range) else None
             v = convert(value, g.type) if clamp is None else value
             return [Assign(Name(attr, g.type, "global", g.is_bool), v, loc, clamp)]
         if isinstance(target, ast.Subscript) and self.engine:
             arr = self.array(target)
             return [Assign(arr, convert(value, arr.type), loc)]
+        if isinstance(target, ast.Subscript):
+            element = self.per_face(target)
+            if not is_pure(element.index, self.sym.pure):
+                # `t.x[t.random(5)] += 1` would draw twice: once to read, once to write.
+                raise self.fail(node, "a per-face index you assign must not have side effects",
+                                "store it in a local first: f = t.random(5)")
+            g = self.sym.fields[element.array]
+            self.check_value_into(node, f"t.{element.array}[...]", element.array, value, kind)
+            clamp = g.range if not self.fits(value, g.range) else None  # type: ignore[arg-type]
+            v = convert(value, g.type) if clamp is None else value
+            return [Assign(element, v, loc, clamp)]
         raise self.fail(node, "you can assign to a local name or to a field t.<field>",
                         "for example: t.hp = 5")
+
+    def check_value_into(self, node: ast.AST, where: str, field: str, value: Expr,
+                         kind: Any) -> None:
+        """A field (or one face of a per-face field) holds numbers or its kinds, never a
+        colour."""
+        if isinstance(value.type, ColorType):
+            raise self.fail(node, "a colour cannot be stored in a field",
+                            "compute the colour in the display function")
+        self.check_kind_into(node, where, self.sym.field_enums.get(field), kind,
+                             f"store it in a field of that kind: {field} = game.field"
+                             f"({getattr(kind, 'name', '')})")
 
     @staticmethod
     def fits(value: Expr, rng: tuple[int, int]) -> bool:
@@ -519,7 +541,15 @@ class FunctionCompiler:
             if (isinstance(f, ast.Attribute) and f.attr == "next" and isinstance(f.value, ast.Attribute)
                     and self.is_tile(f.value.value)):
                 return self.sym.field_enums.get(f.value.attr)
+            if isinstance(f, ast.Attribute) and f.attr == "next" and isinstance(f.value, ast.Subscript):
+                return self.kind_of(f.value)
             return None
+        if (isinstance(n, ast.Subscript) and isinstance(n.value, ast.Attribute)
+                and self.is_tile(n.value.value)):
+            attr = n.value.attr
+            if attr in self.sym.field_enums:
+                return self.sym.field_enums[attr]
+            return NUMBER if attr in self.sym.fields else None
         if isinstance(n, ast.IfExp):
             a, b = self.kind_of(n.body), self.kind_of(n.orelse)
             return a if a is b else NUMBER if NUMBER in (a, b) else None
@@ -596,8 +626,7 @@ class FunctionCompiler:
         if isinstance(n, ast.Subscript):
             if self.engine:
                 return self.array(n)
-            raise self.fail(n, "indexing is not available in handler bodies",
-                            "use fields, or bit masks with >> and &")
+            return self.per_face(n)
         if isinstance(n, ast.BinOp):
             op = _BINOPS.get(type(n.op))
             if op is None:
@@ -789,6 +818,9 @@ class FunctionCompiler:
     def tile_attribute(self, n: ast.Attribute) -> Expr | _Symbol:
         attr = n.attr
         g = self.sym.fields.get(attr)
+        if g is not None and g.size is not None:
+            raise self.fail(n, f"t.{attr} holds six values, one per face: read one at a time",
+                            f"index it with a face: t.{attr}[f]")
         if g is not None:
             return Name(attr, g.type, "global", g.is_bool)
         if attr in self.sym.derived:
@@ -811,6 +843,29 @@ class FunctionCompiler:
             *self.sym.derived, *self.sym.timer_names, "now", "alone", "neighbor_mask"])
         return (did_you_mean(attr, names, "t.{}")
                 or f"declare it: {attr} = game.field(range(0, 10), default=0)")
+
+    def per_face(self, n: ast.Subscript) -> Index:
+        """`t.<field>[face]`: one face's value of a per-face field. The index is a face, checked
+        as every face is (a constant outside 0..5 here, a computed one by the range lint):
+        an index outside would read and write other variables on the tile."""
+        owner = n.value
+        if not (isinstance(owner, ast.Attribute) and self.is_tile(owner.value)):
+            raise self.fail(n, "only per-face fields can be indexed",
+                            "declare six values, one per face: game.field(range(0, 4), "
+                            "per_face=True), then t.<field>[f]; or use bit masks with >> and &")
+        attr = owner.attr
+        g = self.sym.fields.get(attr)
+        if g is None or g.size is None:
+            if g is None and (attr in self.sym.derived or attr in self.sym.timer_names
+                              or attr in _TILE_VALUES):
+                raise self.fail(n, f"t.{attr} is one value, not one per face",
+                                "only fields declared with per_face=True are indexed")
+            if g is None:
+                raise self.fail(n, f"the tile has no field {attr!r}", self.suggest_field(attr))
+            raise self.fail(n, f"t.{attr} is one value, not one per face: it cannot be indexed",
+                            f"declare it per face to keep six values: {attr} = game.field(..., "
+                            f"per_face=True); or read it whole: t.{attr}")
+        return Index(attr, self.face(n.slice), g.type, g.is_bool)
 
     def array(self, n: ast.Subscript) -> Index:
         if not isinstance(n.value, ast.Name) or n.value.id not in self.sym.engine_globals:
@@ -842,9 +897,22 @@ class FunctionCompiler:
                                         f"t.{owner}.next() is the next kind (after the last, the first)")
                     enum = self.sym.field_enums[owner]
                     g = self.sym.fields[owner]
+                    if g.size is not None:
+                        raise self.fail(n, f"t.{owner} holds six kinds, one per face",
+                                        f"the next kind of one face: t.{owner}[f].next()")
                     cur = Name(owner, g.type, "global")
                     return convert(binop("%", binop("+", cur, Const(1, I16)),
                                          Const(len(enum), I16)), g.type)
+            # t.<per-face kinds field>[f].next()
+            if (isinstance(f.value, ast.Subscript) and isinstance(f.value.value, ast.Attribute)
+                    and self.is_tile(f.value.value.value) and f.attr == "next"
+                    and f.value.value.attr in self.sym.field_enums):
+                if n.args or n.keywords:
+                    raise self.fail(n, "next() takes no arguments")
+                element = self.per_face(f.value)
+                enum = self.sym.field_enums[element.array]
+                return convert(binop("%", binop("+", element, Const(1, I16)),
+                                     Const(len(enum), I16)), element.type)
             raise self.fail(n, "this method is not available", _SUBSET_HINT)
         if not isinstance(f, ast.Name):
             raise self.fail(n, "this call is not supported", _SUBSET_HINT)
@@ -1166,6 +1234,10 @@ def helper_signature(caller: FunctionCompiler, fn: Callable, call: ast.Call) -> 
                               "annotate the return as -> int, -> bool or -> Face")
         ret = _ANNOTATIONS[key]
     return f"helper_{fn.__name__}", Signature(tuple(types), ret, ret == BOOL), takes_tile
+
+
+#: What the tile itself reads (t.now, ...): one value each.
+_TILE_VALUES = frozenset({"now", "alone", "neighbor_mask"})
 
 
 def _exits(body: list[ast.stmt]) -> bool:

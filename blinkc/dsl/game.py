@@ -88,6 +88,8 @@ class FieldDecl:
     broadcast: bool = False
     doc: str = ""
     name: str = ""
+    #: Six values, one per face (`t.<name>[f]`), rather than one.
+    per_face: bool = False
 
 
 @dataclass(eq=False)
@@ -183,6 +185,9 @@ class Game:
     #: gone and what was sent there bounces (docs/protocol.md: longer rides out worse
     #: packet loss; shorter notices a tile taken away sooner).
     grace_ms: int = 4000
+    #: How many messages can wait for their face (a byte of RAM each); a send that finds the
+    #: queue full bounces (docs/dsl.md).
+    queue_len: int = 12
     loc: SrcLoc = field(default_factory=lambda: _caller_loc(3))
     fields: list[FieldDecl] = field(default_factory=list)
     enums: list[Enum] = field(default_factory=list)
@@ -220,9 +225,13 @@ class Game:
         return e
 
     def field(self, type: Any, default: Any = None, *, broadcast: bool = False,
-              doc: str = "") -> FieldDecl:
-        """State of the tile: `range(lo, hi)`, `bool`, `Face` or a kinds enum."""
-        f = FieldDecl(type, default, _caller_loc(), broadcast=broadcast, doc=doc)
+              per_face: bool = False, doc: str = "") -> FieldDecl:
+        """State of the tile: `range(lo, hi)`, `bool`, `Face` or a kinds enum.
+
+        `per_face=True` keeps six values of the type, one per face, read and written as
+        `t.<name>[f]`; every face starts at `default`."""
+        f = FieldDecl(type, default, _caller_loc(), broadcast=broadcast, doc=doc,
+                      per_face=per_face)
         self.fields.append(f)
         return f
 

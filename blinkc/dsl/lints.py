@@ -267,6 +267,8 @@ class _RangeLint:
         #: Calls that take a face: the argument's position (send_code(code, face), ...).
         self.face_args = {"send_code": 1, "setColorOnFace": 1, "isValueReceivedOnFaceExpired": 0,
                           **{getter: 0 for getter in sym.neighbor_getters.values()}}
+        #: Per-face fields: their index is a face.
+        self.per_face = {name for name, g in sym.fields.items() if g.size is not None}
         #: Helpers' Face parameters (typed U8): IR name → (author's name, {position: name}).
         self.helper_faces: dict[str, tuple[str, dict[int, str]]] = {}
         for name, (fname, sig, _) in sym.helpers.items():
@@ -395,6 +397,10 @@ class _RangeLint:
             with self.assuming(facts) as live:
                 if live:
                     self.face(e.args[self.face_args[e.func]], loc)
+        elif isinstance(e, Index) and e.array in self.per_face:
+            with self.assuming(facts) as live:
+                if live:
+                    self.face(e.index, loc, f" (the index of t.{e.array}[...])")
 
     def shift(self, e: BinOp, loc: SrcLoc) -> None:
         """A shift by less than 0 or by the type's width or more: C gives it no meaning (the
@@ -564,6 +570,8 @@ def _direct_exprs(s: Stmt):
         return [s.test]
     if isinstance(s, For):
         return [s.start, s.stop]
+    if isinstance(s, Assign) and isinstance(s.target, Index):
+        return [s.value, s.target]  # the target's index is evaluated too
     if isinstance(s, Assign | Local):
         return [s.value]
     if isinstance(s, Return):

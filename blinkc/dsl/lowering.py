@@ -40,12 +40,12 @@ from .errors import DslError
 from .game import EVENTS, Enum, EnumMember, FieldDecl, Game, Handler, TimerDecl
 from .lints import run_lints
 from .prune import prune
+from .settings import queue_len
 from .symbols import game_symbols
 from .types import TYPE_NAMES, storage_type
 from .wire import GRACE_TICK_MS, Wire, allocate, value_range
 
 ENGINE_FILE = Path(__file__).with_name("engine.py")
-QUEUE_LEN = 12
 #: The engine's calls into the game that the protocol explorer watches.
 OBSERVABLE_HOOKS = frozenset({"on_flood", "on_flood_done", "bounce", "on_neighbor_joined",
                               "on_neighbor_left"})
@@ -206,6 +206,11 @@ class GameLowering:
                 continue
             if isinstance(default, bool):
                 default = int(default)
+            if f.per_face and isinstance(default, list | tuple):
+                self.err(f.loc, f"the default of the per-face field {f.name!r} is one value, "
+                                "which every face starts with",
+                         "give one value (default=0), and set faces apart in @game.setup")
+                continue
             if not isinstance(default, int) or not rng[0] <= default <= rng[1]:
                 self.err(f.loc, f"the default of {f.name!r} ({f.default!r}) is outside its range "
                                 f"{rng[0]}..{rng[1]}",
@@ -213,14 +218,32 @@ class GameLowering:
                 continue
             if self._too_wide(f.loc, f"field {f.name!r}", rng):
                 continue
+            if not self._per_face_ok(f):
+                continue
             t = BOOL if f.type is bool else storage_type(*rng)
-            g = GlobalVar(f.name, t, default, f.loc, range=rng, role="state", doc=f.doc,
+            g = GlobalVar(f.name, t, (default,) * 6 if f.per_face else default, f.loc,
+                          size=6 if f.per_face else None, range=rng, role="state", doc=f.doc,
                           is_bool=f.type is bool,
                           enum=f.type.name if isinstance(f.type, Enum) else None)
             self.globals.append(g)
             self.sym.fields[f.name] = g
             if isinstance(f.type, Enum):
                 self.sym.field_enums[f.name] = f.type
+
+    def _per_face_ok(self, f: FieldDecl) -> bool:
+        """per_face is True or False, and a per-face field is not broadcast (a face value
+        carries one value to every neighbour, not one of six)."""
+        if not isinstance(f.per_face, bool):
+            self.err(f.loc, f"per_face= is True or False, not {f.per_face!r}",
+                     f"{f.name} = game.field(..., per_face=True): six values, one per face")
+            return False
+        if f.per_face and f.broadcast:
+            self.err(f.loc, f"the per-face field {f.name!r} cannot be broadcast: neighbours "
+                            "read one value from a tile, not one of six",
+                     "broadcast a value computed from it instead: @game.broadcast(...) "
+                     "def ...(t), or a scalar field")
+            return False
+        return True
 
     def _too_wide(self, loc: SrcLoc, what: str, rng: tuple[int, int]) -> bool:
         """A range no 32-bit type holds (the tile's widest): an error."""
@@ -299,7 +322,7 @@ class GameLowering:
             "N_FLOODS": len(self.game.floods), "N_FLOOD_SLOTS": 2 * len(self.game.floods),
             "N_FLOOD_CODES": 4 * len(self.game.floods),
             "N_TIMERS": len(self.game.timers),
-            "QUEUE_LEN": QUEUE_LEN, "GRACE_UNITS": self.wire.grace_units, "NEVER": NEVER,
+            "QUEUE_LEN": queue_len(self.game, self.err), "GRACE_UNITS": self.wire.grace_units, "NEVER": NEVER,
             "STARTER": 7,
         }
         self.sym.constants.update(consts)

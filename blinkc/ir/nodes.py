@@ -98,11 +98,12 @@ class Name:
 
 @dataclass(frozen=True, slots=True)
 class Index:
-    """An element of a global array."""
+    """An element of a global array (an engine array, or a per-face field)."""
 
     array: str
     index: Expr
     type: IntType
+    is_bool: bool = False
 
 
 @dataclass(frozen=True, slots=True)

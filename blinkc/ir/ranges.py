@@ -134,6 +134,8 @@ class Ranges:
             if e.scope != "global" and e.name in self.env:
                 return self.env[e.name]
             return type_range(e.type)
+        if isinstance(e, Index) and not e.is_bool and e.array in self.globals:
+            return self.globals[e.array]  # a per-face field's declared range
         if isinstance(e, Index | Call):
             if e.type is None:
                 return (0, 0)

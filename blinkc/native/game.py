@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..backends.cpp import generate_cpp
-from ..ir.nodes import Program
+from ..ir.nodes import GlobalVar, Program
 from ..runtime.api import Blinklib
 from . import load_sketch_text
 
@@ -36,7 +36,10 @@ def native_class(program: Program, game_path: Path) -> type:
             lib = self.native.lib
             self._cells = dict(self.native._fields or [])
             for name, value in initial.items():
-                self._cells[name].value = value
+                if isinstance(value, list):  # a per-face field: six values
+                    self._cells[name][:] = value
+                else:
+                    self._cells[name].value = value
             self._idle = _fn(lib, "blinkc_idle", ctypes.c_uint8)
             self._links = _fn(lib, "blinkc_links", ctypes.c_uint8)
             self._values = {n: _fn(lib, f"blinkc_value_{n}", ctypes.c_int32) for n in derived}
@@ -64,12 +67,9 @@ def native_class(program: Program, game_path: Path) -> type:
         def state(self) -> dict[str, Any]:
             out: dict[str, Any] = {}
             for name, g in fields:
-                v = self._cells[name].value
-                if g.is_bool:
-                    v = bool(v)
-                elif g.enum is not None:
-                    v = program.enums[g.enum][v]
-                out[name] = v
+                cell = self._cells[name]
+                out[name] = ([_shown(g, v, program.enums) for v in cell] if g.size is not None
+                             else _shown(g, cell.value, program.enums))
             return out
 
         def __getattr__(self, name: str) -> Any:
@@ -80,6 +80,15 @@ def native_class(program: Program, game_path: Path) -> type:
             raise AttributeError(name)
 
     return NativeGameTile
+
+
+def _shown(g: GlobalVar, v: int, enums: dict[str, tuple[str, ...]]) -> Any:
+    """A field's value as the Python backend's state() shows it: kinds by name, bools as bools."""
+    if g.is_bool:
+        return bool(v)
+    if g.enum is not None:
+        return enums[g.enum][v]
+    return v
 
 
 def _fn(lib: Any, symbol: str, restype: Any) -> Any:

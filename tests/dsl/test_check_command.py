@@ -69,3 +69,39 @@ def test_check_says_how_many_warnings_were_silenced(tmp_path):
     assert r.exit_code == 0, r.output
     assert f"{path}: g is clean (2 warnings silenced by # blinkc: ignore)" in r.output
     assert "warning:" not in r.output
+
+
+def test_verbose_shows_what_each_field_and_the_queue_cost_in_ram(tmp_path):
+    body = """
+        hits = game.field(range(0, 4), default=0, per_face=True)
+        Ping = game.message("Ping")
+
+        @game.on_click
+        def press(t):
+            t.hits[2] += 1
+            t.send(Ping, 2)
+
+        @game.on_message(Ping)
+        def got(t, face):
+            t.hits[face] = 0
+        """
+    _, r = check(tmp_path, body, "--verbose")
+    assert r.exit_code == 0, r.output
+    assert "  hp           uint8_t       1 byte  0..5\n" in r.output
+    assert "  hits         uint8_t[6]   6 bytes  0..3, one per face\n" in r.output
+    assert ("  queue_len=12: 12 messages can wait for their face (12 bytes of RAM); "
+            "a full queue bounces") in r.output
+    assert "(7 of them game state)" in r.output
+
+
+def test_verbose_shows_the_games_own_queue_length(tmp_path):
+    path = tmp_path / "game.py"
+    path.write_text(GAME.replace('Game("g")', 'Game("g", queue_len=3)') + textwrap.dedent("""
+        Ping = game.message("Ping")
+
+        @game.on_click
+        def press(t):
+            t.send(Ping, 0)
+        """))
+    r = CliRunner().invoke(main, ["check", str(path), "--verbose"])
+    assert "queue_len=3: 3 messages can wait for their face (3 bytes of RAM)" in r.output

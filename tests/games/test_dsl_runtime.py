@@ -10,6 +10,7 @@ from blinkc.world import Faults
 from ..tools import require_tool
 
 GAME = Path(__file__).parent / "fixtures" / "probe_game.py"
+SMALL_QUEUE = Path(__file__).parent / "fixtures" / "small_queue_game.py"
 PAIR = """
 tile a at 0,0
 tile b at 0,1
@@ -100,3 +101,16 @@ def test_a_full_queue_bounces_the_message_instead_of_dropping_it(backend):
     c.multi_click("a")
     c.settle()
     assert c.state("b")["received"] == 12 and c.state("a")["bounced"] == 2
+
+
+@pytest.mark.parametrize("faults", [None, Faults(drop=0.1, jitter_ms=2, skew=0.1)],
+                         ids=["clean", "faults"])
+def test_a_game_with_a_short_queue_bounces_what_does_not_fit(backend, faults):
+    # queue_len=3: of five messages sent in one pass, three wait in the queue and arrive once
+    # each, in order; the 4th and 5th find it full and are reported bounced, none is lost.
+    c = Cluster(SMALL_QUEUE, PAIR, backend=backend, faults=faults, seed=4)
+    c.click("a")
+    c.settle()
+    assert c.state("b")["received"] == 3 and c.state("b")["last"] == 3
+    assert c.state("b")["in_order"] is True
+    assert c.state("a")["bounced"] == 2

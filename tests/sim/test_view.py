@@ -104,3 +104,15 @@ def test_a_frame_labels_the_gesture_a_button_just_made():
     session.act(["press mid"])
     session.run_until(session.now_ms + 1300)
     assert label() == "long"
+
+
+def test_the_inspector_shows_a_per_face_field_as_six_values(tmp_path):
+    layout = tmp_path / "pair.layout"
+    layout.write_text("tile a at 0,0 mark=STAR\ntile b at 0,1 hits=0,0,0,0,0,2\n")
+    session = Session(load_source(str(ROOT / "tests" / "golden" / "games" / "tally.py"),
+                                  str(layout)))
+    session.run_until(1000)
+    click(session, "a")
+    session.run_until(session.now_ms + 1500)  # a's face 3 (S) hits b's face 0 (N)
+    assert view.inspect(session, "b")["state"]["hits"] == [1, 0, 0, 0, 0, 2]
+    assert view.inspect(session, "a")["state"]["mark"] == ["STAR"] * 6
