@@ -47,6 +47,7 @@ class NativeProgram:
 
     def __init__(self, library: str | Path, name: str = "", source: str | None = None) -> None:
         self.name = name or Path(library).stem
+        self._library = Path(library)
         #: The sketch it was compiled from, for messages.
         self.source = source
         lib = load_private_copy(Path(library))
@@ -101,6 +102,10 @@ class NativeProgram:
             by_addr = {self._addrs[what]: fn for what, fn in fns.items() if fn is not None}
             self._call = lambda addr: by_addr[addr]() or 0
             self._call_u32 = lambda addr: by_addr[addr]()
+
+    def fresh(self) -> NativeProgram:
+        """Another tile running the same sketch from its start (its own copy of the globals)."""
+        return NativeProgram(self._library, name=self.name, source=self.source)
 
     # --- the TileProgram protocol ------------------------------------------
     def setup(self, api: Blinklib) -> None:
