@@ -852,6 +852,22 @@ class World(SeedMode):
         if text:
             self._serial(tile, text)
 
+    def serial_input(self, name: str, data: bytes) -> None:
+        """Send `data` into the tile's service port now: its sketch's Serial.read() gets it."""
+        tile = self.tile(name)
+        program = tile.program
+        feed = getattr(program, "feed_serial", None) or getattr(
+            getattr(program, "native", None), "feed_serial", None)
+        if feed is None:
+            raise WorldError(f"tile {name!r} runs {type(program).__name__}, which has no service "
+                             "port: only sketches (.ino) read Serial")
+        try:
+            feed(bytes(data))
+        except ValueError as e:  # ServicePortFull, from the native layer
+            raise WorldError(str(e)) from None
+        self._record(tile, "serial-in", {"text": bytes(data).decode("utf-8", "replace")})
+        self.touch(name)
+
     def _serial(self, tile: Tile, text: bytes) -> None:
         tile.serial_out += text
         if self.trace is not None:
