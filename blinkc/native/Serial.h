@@ -6,8 +6,9 @@
  * emulator every byte written goes into the tile's service-port buffer,
  * which the world collects after each pass: trace records (ev "serial"),
  * `blinkc emulate`'s "service port" section, Cluster.serial() (see
- * docs/native.md). Nothing is connected to the other end: available() is 0
- * and read() finds no data. (SDK v1.1.0's Serial.h has no readWait().)
+ * docs/native.md). What the other end sends comes from a scenario's
+ * `serial` step: available() is 1 while a byte waits, read() takes it (-1:
+ * none). (SDK v1.1.0's Serial.h has no readWait().)
  */
 #ifndef BLINKC_SERIAL_H
 #define BLINKC_SERIAL_H
@@ -24,10 +25,10 @@ class ServicePortSerial : public Print {
   public:
     void begin(void) {}
     void end(void) {}
-    virtual int available(void) { return 0; }
-    virtual int read(void) { return -1; }
-    /* On the host (blinklib_host.cpp): into this tile's service-port buffer. The AVR
-     * check only compiles, so it needs no definition. */
+    /* On the host (blinklib_host.cpp): out of and into this tile's service-port
+     * buffers. The AVR check only compiles, so it needs no definitions. */
+    virtual int available(void);
+    virtual int read(void);
     virtual size_t write(uint8_t c);
     void flush(void) {}
     using Print::write;

@@ -84,6 +84,15 @@ class ServicePort(ctypes.Structure):
     _fields_ = [("len", _u32), ("lost", _u32), ("data", _u8 * SERVICE_PORT_LEN)]
 
 
+SERVICE_INPUT_LEN = 4096
+
+
+class ServiceInput(ctypes.Structure):
+    """ctypes mirror of `blinkc_service_input_t` (bytes waiting for Serial.read())."""
+
+    _fields_ = [("pos", _u32), ("len", _u32), ("data", _u8 * SERVICE_INPUT_LEN)]
+
+
 # Type codes of blinkc_state_fields (blinkc_hooks.h) and their ctypes.
 FIELD_TYPES: dict[int, type] = {
     1: ctypes.c_uint8, 2: ctypes.c_int8, 3: ctypes.c_uint16, 4: ctypes.c_int16,

@@ -68,4 +68,15 @@ typedef struct blinkc_service_port {
     uint8_t data[BLINKC_SERVICE_PORT_LEN];
 } blinkc_service_port_t;
 
+/* What the other end of the service port sent (a scenario's `serial` step): bytes
+ * data[pos..len) wait for Serial.read(). The emulator appends; the sketch reads.
+ * Reached through blinkc_service_input(). */
+#define BLINKC_SERVICE_INPUT_LEN 4096
+
+typedef struct blinkc_service_input {
+    uint32_t pos;
+    uint32_t len;
+    uint8_t data[BLINKC_SERVICE_INPUT_LEN];
+} blinkc_service_input_t;
+
 #endif /* BLINKC_NATIVE_H */

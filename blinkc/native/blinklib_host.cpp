@@ -38,6 +38,7 @@ static blinkc_tile_t tile = {};
 static Color pixel_buffer[FACE_COUNT];
 static uint8_t value_seen[FACE_COUNT];  /* didValueOnFaceChange()'s memory */
 static blinkc_service_port_t service_port = {};
+static blinkc_service_input_t service_input = {};
 
 static inline bool face_ok(uint8_t face) { return face < FACE_COUNT; }
 
@@ -292,6 +293,14 @@ size_t ServicePortSerial::write(uint8_t c) {
     return 1;
 }
 
+/* As the SDK's: 1 while a byte waits (its UART holds one), else 0. */
+int ServicePortSerial::available(void) { return service_input.pos < service_input.len ? 1 : 0; }
+
+int ServicePortSerial::read(void) {
+    if (service_input.pos >= service_input.len) return -1;
+    return service_input.data[service_input.pos++];
+}
+
 uint8_t hasWoken(void) {
     uint8_t woke = tile.woken ? 1 : 0;
     tile.woken = 0;
@@ -327,6 +336,8 @@ BLINKC_EXPORT uint32_t blinkc_tile_size(void) { return (uint32_t)sizeof(blinkc_t
 BLINKC_EXPORT blinkc_tile_t *blinkc_tile(void) { return &tile; }
 
 BLINKC_EXPORT blinkc_service_port_t *blinkc_service_port(void) { return &service_port; }
+
+BLINKC_EXPORT blinkc_service_input_t *blinkc_service_input(void) { return &service_input; }
 
 BLINKC_EXPORT void blinkc_tile_setup(void) {
     begin_pass();

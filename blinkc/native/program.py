@@ -29,6 +29,10 @@ class NativeAbiError(Exception):
     """The library was built for another layout of the shared state."""
 
 
+class ServicePortFull(ValueError):
+    """Bytes fed to a sketch's service port that it cannot hold."""
+
+
 _IN_OFF = abi.TileState.in_datagram.offset
 _SERIAL_OFF = abi.TileState.serial.offset
 _DGRAM = abi.DATAGRAM_LEN
@@ -47,6 +51,7 @@ class NativeProgram:
 
     def __init__(self, library: str | Path, name: str = "", source: str | None = None) -> None:
         self.name = name or Path(library).stem
+        self._library = Path(library)
         #: The sketch it was compiled from, for messages.
         self.source = source
         lib = load_private_copy(Path(library))
@@ -75,6 +80,9 @@ class NativeProgram:
         self.service_port = abi.ServicePort.from_address(port()) if port is not None else None
         #: Its address, for the C++ world core (0: none).
         self.service_port_addr: int = port() if port is not None else 0
+        port_in = self._optional("blinkc_service_input", ctypes.c_void_p)
+        self._service_input = (abi.ServiceInput.from_address(port_in())
+                               if port_in is not None else None)
         # Offer only the hooks the sketch has: the world probes with getattr().
         if self._hook_quiet is not None:
             self.quiet_until = self._quiet_until
@@ -101,6 +109,10 @@ class NativeProgram:
             by_addr = {self._addrs[what]: fn for what, fn in fns.items() if fn is not None}
             self._call = lambda addr: by_addr[addr]() or 0
             self._call_u32 = lambda addr: by_addr[addr]()
+
+    def fresh(self) -> NativeProgram:
+        """Another tile running the same sketch from its start (its own copy of the globals)."""
+        return NativeProgram(self._library, name=self.name, source=self.source)
 
     # --- the TileProgram protocol ------------------------------------------
     def setup(self, api: Blinklib) -> None:
@@ -172,6 +184,22 @@ class NativeProgram:
             out += f"[{port.lost} bytes lost: more than {abi.SERVICE_PORT_LEN} in one pass]".encode()
         port.len = port.lost = 0
         return out
+
+    def feed_serial(self, data: bytes) -> None:
+        """Bytes from the other end of the service port, for Serial.read() to take."""
+        buf = self._service_input
+        if buf is None:
+            raise ServicePortFull(f"{self.name}: this library has no service-port input (it "
+                                  "was built by an older blinkc: delete the cache)")
+        rest = ctypes.string_at(ctypes.addressof(buf.data) + buf.pos, buf.len - buf.pos)
+        waiting = rest + bytes(data)
+        if len(waiting) > abi.SERVICE_INPUT_LEN:
+            raise ServicePortFull(
+                f"{len(waiting):,} bytes would wait on the service port of {self.name}, more than "
+                f"its {abi.SERVICE_INPUT_LEN:,}: the sketch has not read what came before "
+                f"({len(rest):,} bytes)")
+        ctypes.memmove(ctypes.addressof(buf.data), waiting, len(waiting))
+        buf.pos, buf.len = 0, len(waiting)
 
     # --- optional hooks ------------------------------------------------------
     def _quiet_until(self, api: Blinklib) -> int | None:
@@ -270,7 +298,8 @@ class NativeProgram:
         def closed(*_: Any) -> Any:
             raise RuntimeError(f"{self!r} was closed")
 
-        for name in ("setup", "loop", "quiet_until", "display", "state", "take_serial"):
+        for name in ("setup", "loop", "quiet_until", "display", "state", "take_serial",
+                     "feed_serial"):
             setattr(self, name, closed)
         self._mem = bytearray(ctypes.sizeof(abi.TileState))
         self.tile = None  # type: ignore[assignment]

@@ -150,15 +150,27 @@ class NativeWorld(World):
         lib.core_set_seq(w, self._seq)
         self._sync()
 
+    def _reprogrammed(self, tile: Tile) -> None:
+        """Seed mode gave the tile a fresh program: the core calls its entry points now."""
+        if self._w is None:
+            return
+        native = native_of(tile.program)
+        if native is None:
+            raise WorldError(f"tile {tile.name!r}: the C++ core runs native programs only")
+        lib, w, i = self._lib, self._w, tile.index
+        quiet = native._hook_quiet if tile._quiet_hook is not None else None
+        lib.core_set_program(w, i, native._addr, _addr(native._setup_fn),
+                             _addr(native._loop_fn), _addr(quiet))
+        if native.service_port_addr:
+            lib.core_set_port(w, i, native.service_port_addr)
+        self._natives[i] = native
+
     def _register(self, tile: Tile) -> None:
         """Enter a tile into the core: its program's entry points, clock, state and place."""
         native = native_of(tile.program)
         assert native is not None
         lib, w = self._lib, self._w
-
-        def addr(fn: Any) -> int | None:
-            return ctypes.cast(fn, ctypes.c_void_p).value if fn is not None else None
-
+        addr = _addr
         self._natives.append(native)
         quiet = native._hook_quiet if tile._quiet_hook is not None else None
         c = tile.clock
@@ -485,6 +497,10 @@ class NativeWorld(World):
         finally:
             # The hook ran the tile's program against its api: hand the result to the core.
             self._push(tile)
+
+
+def _addr(fn: Any) -> int | None:
+    return ctypes.cast(fn, ctypes.c_void_p).value if fn is not None else None
 
 
 def _lengths(slots: list[bytes | None]) -> list[int]:

@@ -71,11 +71,13 @@ TILE_ACTIONS = ("add", "lift", "place", "rotate")
 #: What the protocol explorer does (docs/scenarios.md): lose one direction of a link for a
 #: while, keep a tile busy, make a game send a message or start a flood.
 HAND_ACTIONS = ("cut", "stall", "send", "flood")
+#: What a person does at the other end of a tile's service port: send it bytes.
+PORT_ACTIONS = ("serial",)
 #: Steps on the world itself: `faults` changes the drop rate, jitter and skew from then on.
 WORLD_ACTIONS = ("faults",)
 ALIASES = {"remove": "lift", "move": "place"}
-ACTION_WORDS = (*BUTTON_ACTIONS, *TILE_ACTIONS, *HAND_ACTIONS, *WORLD_ACTIONS, *ALIASES, "at",
-                "wait")
+ACTION_WORDS = (*BUTTON_ACTIONS, *TILE_ACTIONS, *HAND_ACTIONS, *PORT_ACTIONS, *WORLD_ACTIONS,
+                *ALIASES, "at", "wait")
 
 
 class ScenarioError(SourceError):
@@ -106,6 +108,8 @@ class Step:
     message: str | None = None
     #: `faults`: the faults from then on.
     faults: Faults | None = None
+    #: `serial`: the bytes sent into the tile's service port.
+    data: bytes | None = None
     #: Extra words for the description (durations, counts).
     detail: str = ""
     where: Where | None = field(default=None, compare=False)
@@ -138,6 +142,8 @@ class Step:
             words += [str(self.message), str(self.face)]
         elif self.action == "flood":
             words.append(str(self.message))
+        elif self.action == "serial" and self.data is not None:
+            words.append(format_bytes(self.data))
         elif self.action == "faults" and self.faults is not None:
             words.append(format_faults(self.faults))
         if self.detail:
@@ -149,6 +155,22 @@ def format_faults(faults: Faults) -> str:
     """Faults as the `faults` step and `--faults` write them: drop=0.1,jitter=2ms,skew=0.01."""
     return (f"drop={faults.drop:g},jitter={format_duration(faults.jitter_ms)},"
             f"skew={faults.skew:g}")
+
+
+def format_bytes(data: bytes) -> str:
+    """Bytes as a `serial` step writes them: a quoted string, \\n, \\r, \\t, \\xHH escapes."""
+    out = []
+    for b in data:
+        ch = chr(b)
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ch in "\n\r\t":
+            out.append({"\n": "\\n", "\r": "\\r", "\t": "\\t"}[ch])
+        elif 32 <= b < 127:
+            out.append(ch)
+        else:
+            out.append(f"\\x{b:02x}")
+    return '"' + "".join(out) + '"'
 
 
 def _place_text(place: Place) -> str:
@@ -345,6 +367,20 @@ class Scenario:
         where = where or caller_where()
         self.steps.append(Step(self.cursor_ms, "flood", self._names([name], "flood", where),
                                message=flood, where=where))
+        return self
+
+    # ------------------------------------------------------------ the service port
+    def serial(self, name: str, data: bytes | str, where: Where | None = None) -> Scenario:
+        """Send bytes (a str: its UTF-8) into the tile's service port, for its sketch's
+        Serial.read(); they all arrive at once and wait until the sketch reads them."""
+        where = where or caller_where()
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        if not isinstance(data, (bytes, bytearray)) or not data:
+            raise ScenarioError(f"bad service-port input {data!r}", where,
+                                'give some bytes or text, e.g. serial("a", "go\\n")')
+        self.steps.append(Step(self.cursor_ms, "serial", self._names([name], "serial", where),
+                               data=bytes(data), where=where))
         return self
 
     # ------------------------------------------------------------ the world
@@ -573,6 +609,19 @@ class _Planner:
             world.touch(name)
 
         return act
+
+    def _serial(self, step: Step) -> Callable[[], None]:
+        name = step.tiles[0]
+        self._known(name, step)
+        if name in self.world.by_name:  # a tile added later is checked when the step runs
+            program = self.world.tile(name).program
+            if not (hasattr(program, "feed_serial")
+                    or hasattr(getattr(program, "native", None), "feed_serial")):
+                raise ScenarioError(
+                    f"serial {name}: the tile runs {type(program).__name__}, which has no service "
+                    "port", self._where(step), "only sketches (.ino) read Serial: emulate one")
+        world, data = self.world, step.data
+        return lambda: world.serial_input(name, data)  # type: ignore[arg-type]
 
     def _faults(self, step: Step) -> Callable[[], None]:
         world, faults = self.world, step.faults

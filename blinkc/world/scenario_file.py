@@ -83,10 +83,12 @@ def _parse_action(sc: Scenario, words: Sequence[Word], where: Where) -> None:
         _parse_hand(sc, action, [w.text for w in rest], where)
     elif action == "faults":
         _parse_faults(sc, [w.text for w in rest], where)
+    elif action == "serial":
+        _parse_serial(sc, rest, where)
     else:
         hint = did_you_mean(word, ACTION_WORDS) or (
             "steps are: at, wait, click, double, multi, long, press, release, "
-            "add, lift (remove), place (move), rotate, cut, stall, send, flood, faults")
+            "add, lift (remove), place (move), rotate, cut, stall, send, flood, serial, faults")
         raise ScenarioError(f"unknown action {word!r}", where, hint)
 
 
@@ -101,6 +103,50 @@ def _parse_faults(sc: Scenario, rest: list[str], where: Where) -> None:
     except FaultsError as e:
         raise ScenarioError(e.message, where, e.hint) from None
     sc.faults(faults, where)
+
+
+_SERIAL_FORM = 'serial TILE "TEXT" (escapes: \\n \\r \\t \\" \\\\ \\xHH)'
+_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", '"': '"', "\\": "\\"}
+
+
+def _parse_serial(sc: Scenario, rest: Sequence[Word], where: Where) -> None:
+    if len(rest) != 2:
+        raise ScenarioError("`serial` takes a tile and the text it is sent", where,
+                            f"write {_SERIAL_FORM}")
+    name = check_name(rest[0].text, where, ScenarioError)
+    sc.serial(name, parse_bytes(rest[1].text, where), where=where)
+
+
+def parse_bytes(text: str, where: Where) -> bytes:
+    """A bare word (its UTF-8), or a quoted string whose \\xHH escapes are single bytes."""
+    if not text.startswith('"'):
+        return text.encode("utf-8")
+    if len(text) < 2 or not text.endswith('"'):
+        raise ScenarioError(f"bad quoted text {text}", where, f"quote the whole text: {_SERIAL_FORM}")
+    out = bytearray()
+    body, i = text[1:-1], 0
+    while i < len(body):
+        ch = body[i]
+        if ch != "\\":
+            out += ch.encode("utf-8")
+            i += 1
+            continue
+        code = body[i + 1:i + 2]
+        if code in _ESCAPES:
+            out += _ESCAPES[code].encode()
+            i += 2
+        elif code == "x" and len(body[i + 2:i + 4]) == 2 and all(
+                c in "0123456789abcdefABCDEF" for c in body[i + 2:i + 4]):
+            out.append(int(body[i + 2:i + 4], 16))
+            i += 4
+        else:
+            bad = body[i:i + 4] if code == "x" else body[i:i + 2]
+            raise ScenarioError(f"bad escape {bad!r} in {text}", where,
+                                "the escapes are \\n \\r \\t \\\" \\\\ and \\xHH "
+                                "(two hex digits: one byte)")
+    if not out:
+        raise ScenarioError("`serial` sends nothing", where, f"write {_SERIAL_FORM}")
+    return bytes(out)
 
 
 _HAND_FORMS = {"cut": "cut TILE FACE for TIME", "stall": "stall TILE TIME",

@@ -116,6 +116,16 @@ class Tile:
         #: Everything the tile wrote to its service port since power-up (Serial.h).
         self.serial_out = bytearray()
         self._serial_hook = serial_hook(program)
+        #: Seed mode (world/seed.py): None, or "hold", "root" or "download".
+        self.seed_role: str | None = None
+
+    def set_program(self, program: Any) -> None:
+        """Run another program from now on (seed mode's restart), with its own hooks."""
+        self.program = program
+        self._quiet_hook = getattr(program, "quiet_until", None)
+        self._display_hook = getattr(program, "display", None)
+        self._state_hook = getattr(program, "state", None)
+        self._serial_hook = serial_hook(program)
 
     @property
     def placed(self) -> bool:

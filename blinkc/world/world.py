@@ -49,7 +49,7 @@ from ..runtime.api import (
 )
 from ..runtime.timer import NEVER as TIMER_NEVER
 from . import watchdog
-from .button import ButtonModel
+from .button import LONG_LONG_PRESS_MS, ButtonModel
 from .clock import FRAME_US, Clock
 from .geometry import DIRECTIONS, Pos, facing_face
 from .ir import (
@@ -60,6 +60,7 @@ from .ir import (
     datagram_air_us,
     encode_value_byte,
 )
+from .seed import DOWNLOAD, SeedMode
 from .splitmix import SplitMix64
 from .tile import Incoming, Packet, Tile
 from .watchdog import TileOverrun
@@ -109,7 +110,7 @@ class Faults:
             raise ValueError(f"skew must be in [0, 0.5], not {self.skew}")
 
 
-class World:
+class World(SeedMode):
     """A cluster of emulated Blinks."""
 
     #: CPU seconds one call into a tile's code may take before the run is stopped
@@ -142,6 +143,7 @@ class World:
         self._may_sleep = self._drop == 0.0
         #: Indices of the tiles whose clock error was given (not drawn within the skew).
         self._given_ppm: set[int] = set()
+        self._seed_init()
         self.stats = {"passes": 0, "skipped": 0, "solo": 0, "packets": 0, "absorbed": 0,
                       "dropped": 0, "collisions": 0, "sleeps": 0}
 
@@ -172,6 +174,7 @@ class World:
         self._schedule_sleep_check(tile)
         if pos is not None:
             self._wake_sleepers_beside(tile)
+            self._after_move()
         return tile
 
     def set_start_state(self, name: str, start_state: int) -> None:
@@ -233,6 +236,11 @@ class World:
         self._place(tile, pos, tile.rot if rot is None else rot)
         self._record(tile, "place", {"pos": list(pos), "rot": tile.rot})
         self._wake_sleepers_beside(tile)
+        self._after_move()
+
+    def _after_move(self) -> None:
+        if self._sessions:  # a tile now touching a seeding one takes the game
+            self._seed_spread()
 
     def lift(self, name: str) -> None:
         """Pick a tile up off the lattice; it keeps running, alone."""
@@ -369,6 +377,11 @@ class World:
             return
         self._wake_around(tile)
         tile.contact_seq += 1
+        if tile.seed_role is not None:  # the BIOS is sharing a game: the button is not read
+            self._record(tile, "contact", {"down": down})
+            if tile.seed_role == "hold" and not down:
+                self._seed_release(tile)
+            return
         if tile.asleep:
             self._record(tile, "contact", {"down": down})
             if down:  # a press wakes a sleeping tile, and it wakes its neighbours
@@ -380,6 +393,8 @@ class World:
         if down:
             self._schedule_hold_check(tile, tile.contact_seq,
                                       tile.clock.millis(self.now) + SLEEP_HOLD_MS)
+            self._schedule_seed_check(tile, tile.contact_seq,
+                                      tile.clock.millis(self.now) + LONG_LONG_PRESS_MS)
 
     # ------------------------------------------------------------- warm sleep
     # blinklib's warm sleep (docs/native.md#sleep-and-wake): after 10 minutes without a button
@@ -406,7 +421,7 @@ class World:
         self._call_internal(tile.clock.world_at_millis(due), lambda: self._sleep_check(tile, gen))
 
     def _sleep_check(self, tile: Tile, gen: int) -> None:
-        if gen != tile.sleep_gen or tile.asleep:
+        if gen != tile.sleep_gen or tile.asleep or tile.seed_role is not None:
             return
         if tile.clock.millis(self.now) > self._warm_deadline(tile):
             self._warm_sleep_group(tile, "timeout")
@@ -419,7 +434,7 @@ class World:
 
     def _hold_check(self, tile: Tile, seq: int) -> None:
         """The button went down (contact `seq`) 6 s ago: asleep once the BIOS saw the 6 s mark."""
-        if seq != tile.contact_seq or tile.asleep:
+        if seq != tile.contact_seq or tile.asleep or tile.seed_role is not None:
             return
         if tile.button._long_fired & 4:  # the 6 s mark (button.py's "sleep")
             self._warm_sleep_group(tile, "hold")
@@ -434,7 +449,8 @@ class World:
             if t.asleep:
                 continue
             self._warm_sleep(t, why if t is tile else "neighbour")
-            todo += [n for _, n, _ in self.neighbours_of(t) if not n.asleep]
+            # A tile sharing a game runs the BIOS's loader, which takes no "sleep".
+            todo += [n for _, n, _ in self.neighbours_of(t) if not n.asleep and n.seed_role is None]
 
     def _warm_sleep(self, tile: Tile, why: str) -> None:
         self._wake(tile)  # out of the emulator's idle sleep first
@@ -693,8 +709,10 @@ class World:
         if link is None:
             return
         receiver, rface = link
-        if receiver.asleep:
-            return  # it listens only for a wake, and awake tiles beside it woke it already
+        if receiver.asleep or receiver.seed_role is not None:
+            # Asleep, it listens only for a wake, and awake tiles beside it woke it already;
+            # sharing a game, the BIOS's loader runs and blinklib hears nothing.
+            return
         if self._cuts and self._cuts.get((sender.index, face), -1) > start:
             self.stats["dropped"] += 1
             self._record(sender, "drop", {"face": face, "cut": True})
@@ -835,6 +853,22 @@ class World:
         if text:
             self._serial(tile, text)
 
+    def serial_input(self, name: str, data: bytes) -> None:
+        """Send `data` into the tile's service port now: its sketch's Serial.read() gets it."""
+        tile = self.tile(name)
+        program = tile.program
+        feed = getattr(program, "feed_serial", None) or getattr(
+            getattr(program, "native", None), "feed_serial", None)
+        if feed is None:
+            raise WorldError(f"tile {name!r} runs {type(program).__name__}, which has no service "
+                             "port: only sketches (.ino) read Serial")
+        try:
+            feed(bytes(data))
+        except ValueError as e:  # ServicePortFull, from the native layer
+            raise WorldError(str(e)) from None
+        self._record(tile, "serial-in", {"text": bytes(data).decode("utf-8", "replace")})
+        self.touch(name)
+
     def _serial(self, tile: Tile, text: bytes) -> None:
         tile.serial_out += text
         if self.trace is not None:
@@ -939,6 +973,8 @@ class World:
         """What the tile's LEDs show now (an idle tile's animation is computed on demand)."""
         if tile.asleep:
             return [0] * FACE_COUNT  # LEDs off
+        if tile.seed_role is not None:  # the BIOS's show, simplified (world/seed.py)
+            return [Blinklib.GREEN if tile.seed_role == DOWNLOAD else Blinklib.BLUE] * FACE_COUNT
         hook = tile._display_hook
         if (tile.frozen or tile.skipped) and hook is not None:
             self.evaluate(tile, hook)
@@ -989,6 +1025,8 @@ class World:
             })
             if t.asleep:  # only a sleeping tile has the key
                 out[-1]["asleep"] = True
+            if t.seed_role is not None:  # only a tile sharing a game: "hold", "root", "download"
+                out[-1]["seed"] = t.seed_role
             if t.serial_out:  # only a tile that wrote to its service port has the key
                 out[-1]["serial"] = t.serial_text
         return out

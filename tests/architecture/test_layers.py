@@ -15,7 +15,7 @@ LAYERS = [
     ["backends"],
     ["world", "render", "flash", "progsim"],
     ["native"],
-    ["build", "differential", "explore", "games", "sketches", "testing"],
+    ["build", "differential", "explore", "games", "sketches", "smoke", "testing"],
     ["sim"],
     ["cli", "demo", "__main__"],
 ]

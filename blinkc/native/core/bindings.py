@@ -93,6 +93,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "core_add_tile": (_int, [_vp, _i64, _i64, _i64, _vp, _vp, _vp, _vp]),
     "core_view": (_vp, [_vp, _int]),
     "core_set_port": (None, [_vp, _int, _vp]),
+    "core_set_program": (None, [_vp, _int, _vp, _vp, _vp, _vp]),
     "core_dormant": (None, [_vp, _int, _int]),
     "core_set_clock_offset": (None, [_vp, _int, _i64]),
     "core_serial_pending": (_int, [_vp]),

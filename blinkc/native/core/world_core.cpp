@@ -913,6 +913,16 @@ EXPORT int core_add_tile(void *wp, int64_t ppm, int64_t offset, int64_t frame_ph
     return t->index;
 }
 
+/* Seed mode's restart (World._restart): the tile runs another copy of a sketch from now on. */
+EXPORT void core_set_program(void *wp, int i, void *state, void *setup, void *loop, void *quiet) {
+    Tile &t = *static_cast<World *>(wp)->tiles[i];
+    t.st = static_cast<blinkc_tile_t *>(state);
+    t.setup_fn = reinterpret_cast<entry_fn>(setup);
+    t.loop_fn = reinterpret_cast<entry_fn>(loop);
+    t.quiet = reinterpret_cast<quiet_fn>(quiet);
+    t.port = nullptr;
+}
+
 /* Warm sleep (World._dormant): the view and core_load() carry the rest. */
 EXPORT void core_dormant(void *wp, int i, int asleep) {
     World &w = *static_cast<World *>(wp);
