@@ -257,7 +257,7 @@ def loop() -> None:
 
 # --- floods: the echo algorithm ---------------------------------------------------------
 # A wave enters a tile once (from its first sender, the parent), runs the
-# flood's handler, and goes on to every other face in a session. Every wave is
+# flood's handler, and goes on to every other face that is not gone. Every wave is
 # answered by one echo: at once by a tile in the wave already, or by a tile it entered
 # once all of its own waves are answered. The starter learns the wave is done.
 # Each flood has two slots, told apart by a parity bit in its codes: a tile starts a flood
@@ -295,9 +295,10 @@ def flood_enter(s: u8, parent: u8) -> None:
     flood_parent[s] = parent
     k: u8 = s >> 1
     flood_last[k] = s & 1
-    # Only faces in a session: a neighbour whose session starts later may have run this
-    # flood already by another way, and could not tell our wave from a new flood.
-    waiting: u8 = up_mask
+    # Every face not gone, also one whose session is still starting: its neighbour may be
+    # in a session with us already and send us this flood's wave; waiting for it makes
+    # that wave a crossing one (answered at once), not a new flood after we finished.
+    waiting: u8 = ~gone_mask & 63
     if parent != STARTER:
         waiting &= ~(1 << parent)
     flood_waiting[s] = waiting

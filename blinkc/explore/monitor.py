@@ -33,8 +33,6 @@ class Wave:
     start_ms: float
     done_ms: float | None = None
     entered: dict[str, int] = field(default_factory=dict)
-    #: (tile, face) of every face in a session when the flood started.
-    links_up: frozenset[tuple[str, int]] = frozenset()
 
 
 class Monitor:
@@ -64,8 +62,6 @@ class Monitor:
         self.bounced: dict[tuple[str, int], deque[Message]] = {k: deque() for k in self.links}
         self.bounces = 0
         self.waves: list[Wave] = []
-        #: Each tile's program (its engine state tells which faces are in a session).
-        self.programs: dict[str, Any] = {}
         self.problems: list[str] = []
         self.world: Any = None
         self.messages = 0
@@ -93,7 +89,6 @@ class Monitor:
     def _watch(self, name: str, p: Any) -> None:
         """Wrap the engine's entry points of one tile's program (messages only: a flood's
         waves and echoes are the flood checks' business)."""
-        self.programs[name] = p
         real_send, real_deliver, real_end = p.f_send_code, p.f_deliver, p.f_link_end
         flood_code, queue_len = self.flood_code, self.queue_len
         reported: list[tuple[int, int]] = []  # what the engine told the game bounced, lately
@@ -146,9 +141,7 @@ class Monitor:
 
         def flood_start(k: int) -> None:  # the explorer's floods and the game's own
             if p.flood_parent[2 * k] == p.flood_parent[2 * k + 1] == 255:  # (else it merges)
-                up = frozenset((n, f) for n, q in self.programs.items() for f in range(6)
-                               if (q.up_mask >> f) & 1)
-                self.waves.append(Wave(k, name, self._now(), links_up=up))
+                self.waves.append(Wave(k, name, self._now()))
             real_start(k)
 
         p.f_on_flood, p.f_on_flood_done, p.f_flood_start = entered, done, flood_start
@@ -293,10 +286,9 @@ class Monitor:
 
     def _stayed(self, wave: Wave) -> set[str]:
         """Tiles connected to the starter, through tiles never away, during the whole wave
-        (and for JOIN_MS before it), and through links in a session when it started that
-        never heard nothing for about the grace meanwhile: a tile nobody hears for that long
-        has left the cluster as far as the protocol can know (as for a bounced message), and
-        a wave goes only over links in a session."""
+        (and for JOIN_MS before it), and through links that never heard nothing for about
+        the grace meanwhile: a tile nobody hears for that long has left the cluster as far
+        as the protocol can know (as for a bounced message)."""
         a, b = wave.start_ms - JOIN_MS, wave.done_ms or float("inf")
         steady = {t.name for t in self.run.tiles
                   if not any(x <= b and y >= a for x, y in self.away[t.name])}
@@ -309,7 +301,6 @@ class Monitor:
             for f in range(6):
                 other = self.links[(name, f)]
                 if (other and other[0] in steady and other[0] not in seen
-                        and (name, f) in wave.links_up and other in wave.links_up
                         and not self._flapped(name, f, wave.start_ms, b)):
                     seen.add(other[0])
                     todo.append(other[0])

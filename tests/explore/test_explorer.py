@@ -44,7 +44,7 @@ CROSSING = ("    else:\n        # We are in the wave already: answer it at once.
             "        flood_answered(s, face)\n"
             "    else:\n        # We are in the wave already: answer it at once.")
 
-WAVE_TO_EVERY_FACE_NOT_GONE = ("    waiting: u8 = up_mask\n", "    waiting: u8 = ~gone_mask & 63\n")
+WAVE_ONLY_IN_SESSION = ("    waiting: u8 = ~gone_mask & 63\n", "    waiting: u8 = up_mask\n")
 ONE_SLOT = ("        flood_enter(s + (flood_last[k] ^ 1), STARTER)",
             "        flood_enter(s, STARTER)  # (planted: every flood in its first slot)")
 
@@ -130,10 +130,18 @@ FOUND = [
     # 4 s of silence, and the flood ended 19 ms before the link came up. The monitor now
     # counts a tile nobody hears for the grace as gone, as it does for a bounce.
     pytest.param("flood_across_a_cut", 65360, id="one-way-cut-from-power-up"),
-    # A tile put back as a Sunk flood started ran it three times for two starts: it ran it
-    # over its first link, and again when a neighbour whose session began only then passed
-    # it on. Fixed: a wave goes only to faces in a session when the tile enters.
-    pytest.param("new_link_during_a_flood", 58673, id="new-link-during-a-flood"),
+    # A tile whose session with one neighbour was still starting (that neighbour already
+    # counted it as up: a cut during the greeting) finished a flood without it, then took
+    # the neighbour's wave for a new flood. Why a wave goes to every face not gone, also to
+    # one whose session is still starting (found when waves went only to faces in session).
+    pytest.param("half_open_session", 50184, id="half-open-session"),
+    # Known, not fixed: a tile put back as a Sunk flood started ran it three times for two
+    # starts (over its first link, then again from a neighbour that had heard it first and
+    # sent it the wave once their session began). A wave has no name; docs/protocol.md.
+    pytest.param("new_link_during_a_flood", 58673, id="new-link-during-a-flood",
+                 marks=pytest.mark.xfail(strict=True, reason=(
+                     "a tile put back as a flood passes can run it twice: a wave carries no "
+                     "identity of its flood"))),
 ]
 
 
@@ -154,10 +162,10 @@ def test_without_the_second_slot_two_floods_of_one_kind_run_three_times(planted)
     assert any("ran 3 times on" in p for p in problems), problems
 
 
-def test_waves_to_faces_without_a_session_run_a_flood_twice_on_a_tile_put_back(planted):
-    """The counterexample fails again when a wave also goes to faces not in a session yet."""
-    planted(WAVE_TO_EVERY_FACE_NOT_GONE)
-    run = Run.from_files(KNOWN / "new_link_during_a_flood.layout",
-                         KNOWN / "new_link_during_a_flood.scenario", seed=58673)
+def test_waves_only_over_sessions_run_a_flood_twice_behind_a_half_open_session(planted):
+    """The counterexample fails again when a wave goes only to faces in a session."""
+    planted(WAVE_ONLY_IN_SESSION)
+    run = Run.from_files(KNOWN / "half_open_session.layout",
+                         KNOWN / "half_open_session.scenario", seed=50184)
     problems = check(subject(GAME), run)
-    assert any("ran 3 times on t0" in p for p in problems), problems
+    assert any("ran 2 times on t2" in p for p in problems), problems
