@@ -295,8 +295,8 @@ def flood_enter(s: u8, parent: u8) -> None:
     flood_parent[s] = parent
     k: u8 = s >> 1
     flood_last[k] = s & 1
-    # Only faces in a session: a neighbour whose session starts later may have run this
-    # flood already by another way, and could not tell our wave from a new flood.
+    if GROUPS:  # (a game with groups enters its own way, below; and see there why only
+        flood_enter_group(s, parent, k); return  # faces in a session get the wave)
     waiting: u8 = up_mask
     if parent != STARTER:
         waiting &= ~(1 << parent)
@@ -390,3 +390,29 @@ def engine_idle() -> bool:
         if flood_parent[s] != 255 or (flood_out[2 * s] | flood_out[2 * s + 1]) != 0:
             return False
     return True
+
+
+# --- floods confined to a group (GROUPS: some flood has within=) ------------------------
+# Apart from flood_enter, which calls it, so that a game without groups is built exactly as
+# before (the line numbers above included: they are in every generated sketch).
+def flood_enter_group(s: u8, parent: u8, k: u8) -> None:
+    """flood_enter's rest for a game with groups: a wave from a face outside the group is
+    answered at once, without joining; one that joins goes on only to faces in the group."""
+    if parent != STARTER and not flood_within(k, parent):
+        # Every wave gets its echo all the same, so the flood still ends. (flood_last keeps
+        # the wave's parity: a flood started here later stays clear of it, as after a join.)
+        flood_parent[s] = 255
+        flood_out[2 * s + 1] |= 1 << parent
+        return
+    # Only faces in a session: a neighbour whose session starts later may have run this
+    # flood already by another way, and could not tell our wave from a new flood.
+    waiting: u8 = up_mask
+    if parent != STARTER:
+        waiting &= ~(1 << parent)
+    for f in range(6):
+        if (waiting >> f) & 1 and not flood_within(k, f):
+            waiting &= ~(1 << f)
+    flood_waiting[s] = waiting
+    flood_out[2 * s] |= waiting
+    on_flood(k)
+    flood_check(s)
