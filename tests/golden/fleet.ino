@@ -7,9 +7,9 @@
 //
 // Face value (6 bits):
 //   bit 0: ship (broadcast field 0..1)
-//   bits 1-4: message code (0 idle, 1..8 messages and floods, 15 HELLO)
+//   bits 1-4: message code (0 idle, 1..9 messages and floods, 15 HELLO)
 //   bit 5: ack (handshake acknowledgement / HELLO seen)
-// Message codes: 1 Capture (wave, slot 0), 2 Capture (echo, slot 0), 3 Capture (wave, slot 1), 4 Capture (echo, slot 1), 5 Alarm (wave, slot 0), 6 Alarm (echo, slot 0), 7 Alarm (wave, slot 1), 8 Alarm (echo, slot 1)
+// Message codes: 1 Hail, 2 Capture (wave, slot 0), 3 Capture (echo, slot 0), 4 Capture (wave, slot 1), 5 Capture (echo, slot 1), 6 Alarm (wave, slot 0), 7 Alarm (echo, slot 0), 8 Alarm (wave, slot 1), 9 Alarm (echo, slot 1)
 
 #include <blinklib.h>
 
@@ -28,7 +28,7 @@
 static const uint8_t CODE_SHIFT = 1;  // first bit of the message code in a face value
 static const uint8_t CODE_MASK = 15;  // the message code's bits, after shifting
 static const uint8_t ACK_SHIFT = 5;  // the handshake's ack bit
-static const uint8_t FLOOD_CODE = 1;  // code of the first flood's wave (its echo is the next code)
+static const uint8_t FLOOD_CODE = 2;  // code of the first flood's wave (its echo is the next code)
 static const uint8_t HELLO = 15;  // the code a face shows while it has no session
 static const uint8_t PROTOCOL = 1;  // the game sends messages or floods
 static const uint8_t RANDOMIZED = 1;  // the game calls randomize() at power-up
@@ -48,7 +48,10 @@ static inline Color blinkc_color(uint16_t word) { Color c; c.as_uint16 = word; r
 #define BLINKC_RGB5(r, g, b) blinkc_color((uint16_t)(((b) << 11) | ((g) << 6) | ((r) << 1) | 1))
 
 // ---- The game's names ------------------------------------------------------------
-enum : uint8_t { FLOOD_CAPTURE, FLOOD_ALARM };  // floods: fleet.py:17, 18
+enum : uint8_t {  // messages: their codes on the wire
+    MSG_HAIL = 1,  // fleet.py:11
+};
+enum : uint8_t { FLOOD_CAPTURE, FLOOD_ALARM };  // floods: fleet.py:19, 20
 // The SDK's colours the game uses, as constant pixel words (the same colours: one load each).
 #undef GREEN
 #define GREEN BLINKC_RGB5(0, 31, 0)
@@ -62,6 +65,7 @@ static bool ship = false;  // fleet.py:6: bool
 static uint8_t captured = 0;  // fleet.py:7: 0..15
 static uint8_t alarms = 0;  // fleet.py:8: 0..15
 static uint8_t ended = 0;  // fleet.py:9: 0..15
+static uint8_t hails = 0;  // fleet.py:10: 0..15
 
 // ---- Protocol engine state ------------------------------------------------------
 static uint8_t up_mask = 0;  // engine.py:29
@@ -97,6 +101,8 @@ static inline void blinkc_skip_frame(void) { __builtin_avr_delay_cycles(64000UL)
 // ---- Functions ------------------------------------------------------------------
 static void capture(void);
 static void alarm(void);
+static void hail(void);
+static void hailed(uint8_t /* face */);
 static void launch(void);
 static void taken(void);
 static void all_taken(void);
@@ -105,6 +111,7 @@ static void show(void);
 static bool within_same_ship(uint8_t face);
 static uint8_t millis256(void);
 static bool coin(void);
+static void send_code(uint8_t code, uint8_t face);
 static uint8_t queue_take(uint8_t face);
 static void link_step(uint8_t f, uint8_t bit, uint8_t now256);
 static void session(uint8_t f, uint8_t bit);
@@ -135,58 +142,75 @@ uint8_t engine_links(void);
 bool engine_idle(void);
 #endif
 
-// [fleet.py:22]
+// [fleet.py:24]
 static void capture(void) {
-    flood_start(FLOOD_CAPTURE);  // fleet.py:23
+    flood_start(FLOOD_CAPTURE);  // fleet.py:25
 }
 
-// [fleet.py:27]
+// [fleet.py:29]
 static void alarm(void) {
-    flood_start(FLOOD_ALARM);  // fleet.py:28
+    flood_start(FLOOD_ALARM);  // fleet.py:30
 }
 
-// [fleet.py:32]
+// [fleet.py:34]
+static void hail(void) {
+    uint8_t f = 0;
+    for (f = 0; f < 6; f++) {  // fleet.py:35
+        if (!isValueReceivedOnFaceExpired(f)) {  // fleet.py:36
+            send_code(MSG_HAIL, f);  // fleet.py:37
+        }
+    }
+}
+
+// [fleet.py:41]
+static void hailed(uint8_t /* face */) {
+    if (hails < 15) {  // fleet.py:42
+        hails++;  // fleet.py:43
+    }
+}
+
+// [fleet.py:47]
 static void launch(void) {
-    ship = (!ship);  // fleet.py:33
+    ship = (!ship);  // fleet.py:48
 }
 
-// [fleet.py:37]
+// [fleet.py:52]
 static void taken(void) {
-    if (captured < 15) {  // fleet.py:38
-        captured++;  // fleet.py:39
+    if (captured < 15) {  // fleet.py:53
+        captured++;  // fleet.py:54
     }
 }
 
-// [fleet.py:43]
+// [fleet.py:58]
 static void all_taken(void) {
-    if (ended < 15) {  // fleet.py:44
-        ended++;  // fleet.py:45
+    if (ended < 15) {  // fleet.py:59
+        ended++;  // fleet.py:60
     }
 }
 
-// [fleet.py:49]
+// [fleet.py:64]
 static void alarmed(void) {
-    if (alarms < 15) {  // fleet.py:50
-        alarms++;  // fleet.py:51
+    if (alarms < 15) {  // fleet.py:65
+        alarms++;  // fleet.py:66
     }
 }
 
-// [fleet.py:55]
+// [fleet.py:70]
 static void show(void) {
-    if (captured > 0) {  // fleet.py:56
-        setColor(dim(RED, 60 + (uint8_t)(12 * captured)));  // fleet.py:57
-    } else if (alarms > 0) {  // fleet.py:58
-        setColor(WHITE);  // fleet.py:59
-    } else if (ship) {  // fleet.py:60
-        setColor(GREEN);  // fleet.py:61
+    if (captured > 0) {  // fleet.py:71
+        setColor(dim(RED, 60 + (uint8_t)(12 * captured)));  // fleet.py:72
+    } else if (alarms > 0) {  // fleet.py:73
+        setColor(WHITE);  // fleet.py:74
+    } else if (ship) {  // fleet.py:75
+        setColor(GREEN);  // fleet.py:76
     } else {
-        setColor(BLINKC_RGB5(0, 0, 9));  // fleet.py:63
+        setColor(BLINKC_RGB5(0, 0, 9));  // fleet.py:78
     }
 }
 
-// The link on `face` joins two tiles of one ship (the neighbour's broadcast value).  [fleet.py:12]
+// The link on `face` joins two tiles of one ship (the neighbour's broadcast value).  [fleet.py:14]
 static bool within_same_ship(uint8_t face) {
-    return (ship && neighbor_ship(face));  // fleet.py:14
+    return (ship && neighbor_ship(face));  // fleet.py:16
 }
 
 // The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [engine.py:50]
@@ -197,6 +221,15 @@ static uint8_t millis256(void) {
 // One toss: the SDK's random numbers when the game randomizes them, else one step of a  [engine.py:65]
 static bool coin(void) {
     return (((uint8_t)randomWord() & 1) != 0);  // engine.py:69
+}
+
+// Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:77]
+static void send_code(uint8_t code, uint8_t face) {
+    if ((((gone_mask >> face) & 1) != 0) || (queue_len >= QUEUE_LEN)) {  // engine.py:79
+        return;  // engine.py:81
+    }
+    queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:82
+    queue_len++;  // engine.py:83
 }
 
 // Remove and return the oldest code queued for `face` (0 if none).  [engine.py:86]
@@ -517,20 +550,25 @@ static void flood_enter_group(uint8_t s, uint8_t parent, uint8_t k) {
 
 // Run the handlers of the button events the game uses.  [generated by blinkc]
 static void buttons(void) {
-    if (buttonSingleClicked()) {  // fleet.py:22
+    if (buttonSingleClicked()) {  // fleet.py:24
         capture();
     }
-    if (buttonDoubleClicked()) {  // fleet.py:27
+    if (buttonDoubleClicked()) {  // fleet.py:29
         alarm();
     }
-    if (buttonLongPressed()) {  // fleet.py:32
+    if (buttonMultiClicked()) {  // fleet.py:34
+        hail();
+    }
+    if (buttonLongPressed()) {  // fleet.py:47
         launch();
     }
 }
 
 // A message arrived on `face`: run its handler.  [generated by blinkc]
 static void deliver(uint8_t code, uint8_t face) {
-    if (code >= FLOOD_CODE) {  // fleet.py:17
+    if (code == MSG_HAIL) {  // fleet.py:11
+        hailed(face);  // fleet.py:41
+    } else if (code >= FLOOD_CODE) {  // fleet.py:19
         if (((uint8_t)(code - FLOOD_CODE) & 1) != 0) {
             flood_answered((uint8_t)(code - FLOOD_CODE) >> 1, face);
         } else {
@@ -541,23 +579,23 @@ static void deliver(uint8_t code, uint8_t face) {
 
 // Flood k reached this tile.  [generated by blinkc]
 static void on_flood(uint8_t k) {
-    if (k == FLOOD_CAPTURE) {  // fleet.py:17
-        taken();  // fleet.py:37
-    } else if (k == FLOOD_ALARM) {  // fleet.py:18
-        alarmed();  // fleet.py:49
+    if (k == FLOOD_CAPTURE) {  // fleet.py:19
+        taken();  // fleet.py:52
+    } else if (k == FLOOD_ALARM) {  // fleet.py:20
+        alarmed();  // fleet.py:64
     }
 }
 
 // Flood k, started here, has reached every tile.  [generated by blinkc]
 static void on_flood_done(uint8_t k) {
-    if (k == FLOOD_CAPTURE) {  // fleet.py:17
-        all_taken();  // fleet.py:43
+    if (k == FLOOD_CAPTURE) {  // fleet.py:19
+        all_taken();  // fleet.py:58
     }
 }
 
 // May a wave of flood k cross `face` (its group's predicate; True for a flood without one)?  [generated by blinkc]
 static bool flood_within(uint8_t k, uint8_t face) {
-    if (k == FLOOD_CAPTURE) {  // fleet.py:17
+    if (k == FLOOD_CAPTURE) {  // fleet.py:19
         return within_same_ship(face);
     }
     return true;
@@ -575,7 +613,7 @@ static uint8_t broadcast_bits(void) {
 
 // Set the LEDs (every pass).  [generated by blinkc]
 static void display(void) {
-    show();  // fleet.py:55
+    show();  // fleet.py:70
 }
 
 // Runs once at power-up.  [generated by blinkc]
@@ -594,6 +632,7 @@ extern "C" BLINKC_EXPORT const blinkc_field_t blinkc_state_fields[] = {
     BLINKC_FIELD(captured),
     BLINKC_FIELD(alarms),
     BLINKC_FIELD(ended),
+    BLINKC_FIELD(hails),
     BLINKC_FIELDS_END
 };
 #endif

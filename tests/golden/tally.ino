@@ -422,28 +422,28 @@ static uint8_t flood_take(uint8_t /* bit */) {
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:367]
+// [engine.py:369]
 uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
-    until = 4294967295UL;  // engine.py:368
-    return until;  // engine.py:374
+    until = 4294967295UL;  // engine.py:370
+    return until;  // engine.py:376
 }
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:377]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:379]
 uint8_t engine_links(void) {
-    return up_mask;  // engine.py:379
+    return up_mask;  // engine.py:381
 }
 #endif
 
 #ifdef BLINKC_HOST
-// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:382]
+// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:384]
 bool engine_idle(void) {
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:385
-        return false;  // engine.py:386
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:387
+        return false;  // engine.py:388
     }
-    return true;  // engine.py:390
+    return true;  // engine.py:392
 }
 #endif
 

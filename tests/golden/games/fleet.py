@@ -1,12 +1,14 @@
 """Exercises floods confined to a group: a ship is the ship tiles joined by ship-to-ship links."""
 
-from blinkc.dsl import BLUE, GREEN, RED, WHITE, Game, dim
+from blinkc.dsl import BLUE, GREEN, RED, WHITE, Game, dim, faces
 
 game = Game("fleet")
 ship = game.field(bool, default=False, broadcast=True)
 captured = game.field(range(0, 16), default=0)  # times Capture ran here
 alarms = game.field(range(0, 16), default=0)  # times Alarm ran here
 ended = game.field(range(0, 16), default=0)  # Captures started here that have ended
+hails = game.field(range(0, 16), default=0)  # Hails received
+Hail = game.message("Hail")  # a plain message beside the floods (the explorer sends one)
 
 
 def same_ship(t, face):
@@ -26,6 +28,19 @@ def capture(t):
 @game.on_double_click
 def alarm(t):
     t.flood(Alarm)
+
+
+@game.on_multi_click
+def hail(t):
+    for f in faces():
+        if t.has_neighbor(f):
+            t.send(Hail, f)
+
+
+@game.on_message(Hail)
+def hailed(t, face):
+    if t.hails < 15:
+        t.hails += 1
 
 
 @game.on_long_press
