@@ -26,7 +26,8 @@ def describe(program: Program) -> str:
     ram = sum(_ram(g) for g in program.globals)
     lines.append(f"RAM for the game's globals: {ram} bytes "
                  f"({sum(_ram(g) for g in program.state_fields)} of them game state)")
-    handlers = [f.name for f in program.functions if f.role in ("handler", "derived", "display", "helper")]
+    handlers = [f.name for f in program.functions if f.role in ("handler", "derived", "display", "helper",
+                                                                   "within")]
     lines.append(f"Functions: {len(program.functions)} ({', '.join(handlers)} and the engine)")
     return "\n".join(lines)
 

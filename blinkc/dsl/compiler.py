@@ -236,6 +236,9 @@ class FunctionCompiler:
         self.local_kinds: dict[str, Any] = {}
         #: The kinds enum a derived value gives, if its type is one.
         self.ret_enum: Any = None
+        #: What must return a bool and nothing else (a flood's within=), named for the error;
+        #: elsewhere a number returned as a bool means "not zero".
+        self.bool_only: str = ""
 
     # ------------------------------------------------------------------ helpers
     def loc(self, node: ast.AST) -> SrcLoc:
@@ -482,6 +485,10 @@ class FunctionCompiler:
                                  verb="gives")
         if isinstance(self.ret, ColorType) != isinstance(value.type, ColorType):
             raise self.fail(n, "this returns the wrong kind of value")
+        if self.bool_only and not is_bool(value):
+            raise self.fail(n, f"{self.bool_only} returns True or False, not "
+                               f"{ast.unparse(n.value)}",
+                            "return a comparison or a bool: t.ship and t.neighbor(face).ship")
         if self.ret_is_bool and not is_bool(value):
             value = truth(value)
         return Return(convert(value, self.ret), loc)

@@ -41,9 +41,11 @@ BLINKC = SrcLoc("blinkc", 0)
 
 def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
                       handlers_of: Callable[[str], list[Handler]],
-                      handler_fns: dict[int, str]) -> list[Function]:
+                      handler_fns: dict[int, str],
+                      within_fns: dict[int, str] | None = None) -> list[Function]:
     """The dispatch functions of `game`, whose handlers are compiled as `handler_fns`
-    (id(handler) -> function name)."""
+    (id(handler) -> function name) and whose floods' groups as `within_fns` (flood index ->
+    function name)."""
     made: list[Function] = []
 
     def fn(name: str, params: tuple[Param, ...], ret: IntType | None, body: list[Stmt],
@@ -125,6 +127,15 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
                 stmts.append(If(compare("==", k, Const(kk, U8, name=f"flood:{fl.name}")),
                                 tuple(calls), (), fl.loc))
         fn(fname, (Param("k", U8),), None, _chain(stmts), doc)
+    # A flood's group: may its wave cross `face`? (Only games with a group call it.)
+    tests: list[Stmt] = []
+    for kk, fname in sorted((within_fns or {}).items()):
+        fl = game.floods[kk]
+        tests.append(If(compare("==", k, Const(kk, U8, name=f"flood:{fl.name}")),
+                        (Return(Call(fname, (face,), BOOL, is_bool=True), fl.loc),), (), fl.loc))
+    fn("flood_within", (Param("k", U8), Param("face", U8)), BOOL,
+       [*tests, Return(Const(1, BOOL, is_bool=True), BLINKC)],
+       "May a wave of flood k cross `face` (its group's predicate; True for a flood without one)?")
     stmts = []
     for tk, t in enumerate(game.timers):
         calls = [call(h, ()) for h in handlers_of("timer") if h.target is t]

@@ -295,12 +295,23 @@ def flood_enter(s: u8, parent: u8) -> None:
     flood_parent[s] = parent
     k: u8 = s >> 1
     flood_last[k] = s & 1
+    if GROUPS and parent != STARTER and not flood_within(k, parent):
+        # A wave from a face outside the flood's group: answered at once, without joining
+        # (every wave gets its echo all the same, so the flood still ends; flood_last keeps
+        # its parity, so a flood started here later stays clear of it, as after a join).
+        flood_parent[s] = 255
+        flood_out[2 * s + 1] |= 1 << parent
+        return
     # Every face not gone, also one whose session is still starting: its neighbour may be
     # in a session with us already and send us this flood's wave; waiting for it makes
     # that wave a crossing one (answered at once), not a new flood after we finished.
     waiting: u8 = ~gone_mask & 63
     if parent != STARTER:
         waiting &= ~(1 << parent)
+    if GROUPS:  # a wave goes on only to faces in the flood's group
+        for f in range(6):
+            if (waiting >> f) & 1 and not flood_within(k, f):
+                waiting &= ~(1 << f)
     flood_waiting[s] = waiting
     flood_out[2 * s] |= waiting
     on_flood(k)

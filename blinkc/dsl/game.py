@@ -103,10 +103,13 @@ class MessageDecl:
 
 @dataclass(eq=False)
 class FloodDecl:
-    """A wave that reaches every tile of the connected cluster exactly once."""
+    """A wave that reaches every tile of the connected cluster exactly once (or of its group:
+    the tiles joined to the starter by links where `within(t, face)` holds)."""
 
     name: str
     loc: SrcLoc
+    #: `def within(t, face) -> bool`, or None: the flood crosses every link.
+    within: Any = None
 
 
 @dataclass(eq=False)
@@ -250,10 +253,19 @@ class Game:
             self._problem(loc, f"a {what}'s name is a word such as {example!r}, not {name!r}",
                           f'{example} = game.{what}("{example}")')
 
-    def flood(self, name: str) -> FloodDecl:
-        """A wave reaching every tile of the connected cluster exactly once."""
-        f = FloodDecl(name, _caller_loc())
+    def flood(self, name: str, *, within: Callable[..., bool] | None = None) -> FloodDecl:
+        """A wave reaching every tile of the connected cluster exactly once.
+
+        `within=pred`, a `def pred(t, face) -> bool`: only over links where the predicate
+        holds, on the tile that sends the wave and on the one that gets it (docs/dsl.md)."""
+        f = FloodDecl(name, _caller_loc(), within)
         self._check_name(f.loc, name, "flood", "Reset")
+        if within is not None and not inspect.isfunction(within):
+            self._problem(f.loc, f"within= takes a function of the tile and a face, not "
+                                 f"{_describe(within)}",
+                          "def same_ship(t, face):\n    return t.ship and t.neighbor(face).ship\n"
+                          f'{name} = game.flood("{name}", within=same_ship)')
+            f.within = None
         self.floods.append(f)
         return f
 

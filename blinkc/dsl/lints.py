@@ -48,7 +48,7 @@ from .errors import DslError
 from .game import Game, Handler
 
 #: Roles of the functions the game's author wrote (the rest is the engine and dispatch).
-GAME_ROLES = ("handler", "helper", "derived", "display")
+GAME_ROLES = ("handler", "helper", "derived", "display", "within")
 
 
 class Lowering(Protocol):
@@ -94,7 +94,7 @@ def check_usage(low: Lowering) -> None:
                       f"add @game.on_message({m.name}) def ...(t, face):")
     sent_codes = set()
     for fn in low.functions:
-        if fn.role not in ("handler", "helper", "derived", "display"):
+        if fn.role not in GAME_ROLES:
             continue  # the engine forwards codes it was given; only the game sends new ones
         for call in calls(fn.body):
             if call.func == "send_code":
@@ -160,13 +160,15 @@ def _report_recursion(low: Lowering, loc: SrcLoc, cycle: list[str]) -> None:
 
 
 def check_views_are_pure(low: Lowering) -> None:
-    """Derived values and the display only look: they are computed whenever they are read
-    (in no fixed order) and, in the emulator, drawn on demand for idle tiles."""
+    """Derived values, the display and a flood's group only look: they are computed whenever
+    they are read (in no fixed order) and, in the emulator, drawn on demand for idle tiles."""
     by_name = {f.name: f for f in low.functions}
+    whats = {"derived": "a derived value", "display": "the display",
+             "within": "a flood's group (within=)"}
     for fn in low.functions:
-        if fn.role not in ("derived", "display"):
+        if fn.role not in whats:
             continue
-        what = "a derived value" if fn.role == "derived" else "the display"
+        what = whats[fn.role]
         seen: set[str] = set()
         todo = [fn]
         while todo:

@@ -121,10 +121,11 @@ class GameLowering:
                     and hasattr(v, "__code__")):
                 self.sym.helper_candidates[name] = v
         self.compile_handlers()
+        self.compile_within()
         self.compile_helpers()
         self.compile_engine(engine_tree)
         self.functions += generate_dispatch(self.game, self.sym, self.wire, self.handlers_of,
-                                            self.handler_fns)
+                                            self.handler_fns, self.within_fns)
         silenced = run_lints(self)
         if self.errors:
             return Lowered(None, self.errors, self.warnings, silenced=silenced)
@@ -324,6 +325,7 @@ class GameLowering:
             "N_TIMERS": len(self.game.timers),
             "QUEUE_LEN": queue_len(self.game, self.err), "GRACE_UNITS": self.wire.grace_units, "NEVER": NEVER,
             "STARTER": 7,
+            "GROUPS": int(any(fl.within is not None for fl in self.game.floods)),
         }
         self.sym.constants.update(consts)
         docs = {
@@ -344,8 +346,10 @@ class GameLowering:
                            f"{(self.wire.grace_units + 1) * GRACE_TICK_MS:,} ms (in 256 ms units)",
             "NEVER": "no deadline",
             "STARTER": "flood_parent of a wave this tile started",
+            "GROUPS": "some flood is confined to a group (within=)",
         }
-        self.constants = [(k, v, docs[k]) for k, v in consts.items()]
+        # (GROUPS only where it is 1: a game without groups is built exactly as before.)
+        self.constants = [(k, v, docs[k]) for k, v in consts.items() if k != "GROUPS" or v]
         for node in tree.body:
             if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
                 name = node.target.id
@@ -380,6 +384,7 @@ class GameLowering:
         f["buttons"] = Signature((), None)
         f["on_flood"] = Signature((U8,), None)
         f["on_flood_done"] = Signature((U8,), None)
+        f["flood_within"] = Signature((U8, U8), BOOL, True)
         f["on_timer"] = Signature((U8,), None)
         f["on_neighbor_joined"] = Signature((U8,), None)
         f["on_neighbor_left"] = Signature((U8,), None)
@@ -475,6 +480,49 @@ class GameLowering:
                     self.err(compiled.loc, f"{name}() must return a value on every path",
                              "end it with a return")
                 self.functions.append(compiled)
+
+    def compile_within(self) -> None:
+        """Compile each flood's group predicate, `def within(t, face) -> bool`, as a function of
+        the face (flood_within dispatches to it). It only looks, like a derived value: the
+        engine calls it whenever a wave comes or goes."""
+        self.within_fns: dict[int, str] = {}
+        done: dict[int, str] = {}  # id(predicate) -> its function (floods may share one)
+        for kk, fl in enumerate(self.game.floods):
+            pred = fl.within
+            if pred is None:
+                continue
+            if id(pred) in done:
+                self.within_fns[kk] = done[id(pred)]
+                continue
+            try:
+                node, file, first = parse_function(pred)
+            except DslError as e:
+                self.errors.append(e)
+                continue
+            loc = SrcLoc(file, first + node.lineno - 1)
+            args = node.args
+            names = [a.arg for a in args.args]
+            if args.vararg or args.kwarg or args.kwonlyargs or args.defaults or len(names) != 2:
+                self.err(loc, f"{pred.__name__}(), the group of flood {fl.name!r}, takes "
+                              "(t, face): the tile and one of its faces",
+                         f"def {pred.__name__}(t, face):\n    return t.ship and "
+                         "t.neighbor(face).ship")
+                continue
+            fname = f"within_{pred.__name__}"
+            if fname in self.sym.functions:
+                fname = f"{fname}_{kk}"
+            self.sym.functions[fname] = Signature((U8,), BOOL, True)
+            fc = FunctionCompiler(self.sym, file=file, line0=first, node=node, name=fname,
+                                  params=[(names[1], U8)], ret=BOOL, role="within",
+                                  tile=names[0], pyglobals=pred.__globals__, errors=self.errors,
+                                  ret_is_bool=True)
+            fc.bool_only = f"{pred.__name__}(), the group of flood {fl.name!r},"
+            compiled = with_param_ranges(fc.compile(), [(0, 5)])
+            if not _always_returns(compiled.body):
+                self.err(loc, f"{pred.__name__}() must return True or False on every path",
+                         "end it with a return")
+            self.functions.append(compiled)
+            self.within_fns[kk] = done[id(pred)] = fname
 
     def compile_handlers(self) -> None:
         counters: dict[str, int] = {}

@@ -56,6 +56,17 @@ def test_backends_agree_on_a_game_with_per_face_fields_and_a_short_queue(case):
     assert difference is None, f"{difference}\n\nReproduce with:\n{reproducer(TALLY, case)}"
 
 
+FLEET = Path(__file__).resolve().parents[1] / "golden" / "games" / "fleet.py"
+
+
+@settings(max_examples=max(RUNS // 5, 20), deadline=None, derandomize=True, database=None,
+          suppress_health_check=list(HealthCheck))
+@given(case=cases(load_program(FLEET)))
+def test_backends_agree_on_a_game_with_a_flood_confined_to_a_group(case):
+    difference = compare(FLEET, case)
+    assert difference is None, f"{difference}\n\nReproduce with:\n{reproducer(FLEET, case)}"
+
+
 def test_idle_tiles_draw_the_same_colours_on_both_backends():
     # Colours of idle (frozen) tiles are computed on demand through the display hook.
     from blinkc.testing import Cluster

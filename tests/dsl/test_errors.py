@@ -605,6 +605,38 @@ CASES = [
         def alone(t):
             return True
         """, "# here", "a derived value cannot be named 'alone': t.alone is the tile's own", "another name"),
+    ("a flood's group that does not take (t, face)", """
+        def near(t):  # here
+            return True
+        F = game.flood("F", within=near)
+        """, "# here", "near(), the group of flood 'F', takes (t, face)", "def near(t, face):"),
+    ("a flood's group that returns a number", """
+        def near(t, face):
+            return t.hp  # here
+        F = game.flood("F", within=near)
+        """, "# here", "near(), the group of flood 'F', returns True or False, not t.hp",
+     "return a comparison or a bool"),
+    ("a flood's group that sends", """
+        def near(t, face):
+            t.send(Ping, face)  # here
+            return True
+        F = game.flood("F", within=near)
+        """, "# here", "a flood's group (within=) cannot change the tile: this sends a message",
+     "in a handler"),
+    ("a flood's group that starts a flood", """
+        def near(t, face):
+            t.flood(F)  # here
+            return True
+        F = game.flood("F", within=near)
+        """, "# here", "a flood's group (within=) cannot change the tile: this starts a flood",
+     "in a handler"),
+    ("a flood's group that writes a field", """
+        def near(t, face):
+            t.hp = 1  # here
+            return True
+        F = game.flood("F", within=near)
+        """, "# here", "a flood's group (within=) cannot change the tile: this assigns t.hp",
+     "in a handler"),
     ("loop longer than a byte can count", """
         @game.on_click
         def f(t):
@@ -644,6 +676,8 @@ DECLARATION_CASES = [
      "K has no member 'HAZRD'", "did you mean K.HAZARD?"),
     ("a number as a kinds default", 'K = game.kinds("HULL", "HAZARD"); k = game.field(K, default=1)\n',
      "the default of 'k' is a number, not one of K's kinds", "default=K.HULL"),
+    ("a flood's group that is not a function", 'F = game.flood("F", within=3)\n',
+     "within= takes a function of the tile and a face, not int 3", "within=same_ship"),
     ("a kind as a number default", 'K = game.kinds("HULL", "HAZARD"); x = game.field(range(0, 4), '
      'default=K.HAZARD)\n', "the default of 'x' is one of K's kinds, not a number", "default=0"),
 ]

@@ -367,28 +367,28 @@ static uint8_t flood_take(uint8_t /* bit */) {
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:370]
+// [engine.py:381]
 uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
-    until = 4294967295UL;  // engine.py:371
-    return until;  // engine.py:377
+    until = 4294967295UL;  // engine.py:382
+    return until;  // engine.py:388
 }
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:380]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:391]
 uint8_t engine_links(void) {
-    return up_mask;  // engine.py:382
+    return up_mask;  // engine.py:393
 }
 #endif
 
 #ifdef BLINKC_HOST
-// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:385]
+// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:396]
 bool engine_idle(void) {
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:388
-        return false;  // engine.py:389
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:399
+        return false;  // engine.py:400
     }
-    return true;  // engine.py:393
+    return true;  // engine.py:404
 }
 #endif
 

@@ -94,8 +94,8 @@ static uint8_t flood_parent[4] = {255, 255, 255, 255};  // engine.py:270
 static uint8_t flood_waiting[4];  // engine.py:271
 static uint8_t flood_out[8];  // engine.py:274
 static uint8_t flood_last[2];  // engine.py:275
-static uint8_t timer_on = 0;  // engine.py:337
-static uint16_t timer_end[2];  // engine.py:338
+static uint8_t timer_on = 0;  // engine.py:348
+static uint16_t timer_end[2];  // engine.py:349
 
 // Faces around the tile: cw(f, n) is the face n steps clockwise of f (f and n in 0..5).
 __attribute__((noinline)) static uint8_t cw(uint8_t f, uint8_t n = 1) { uint8_t g = f + n; return g >= FACE_COUNT ? g - FACE_COUNT : g; }
@@ -630,120 +630,120 @@ static void flood_enter(uint8_t s, uint8_t parent) {
     flood_parent[s] = parent;  // engine.py:295
     k = (s >> 1);  // engine.py:296
     flood_last[k] = (s & 1);  // engine.py:297
-    waiting = ((uint8_t)(~gone_mask) & 63);  // engine.py:301
-    if (parent != STARTER) {  // engine.py:302
-        waiting &= ~bit_of(parent);  // engine.py:303
+    waiting = ((uint8_t)(~gone_mask) & 63);  // engine.py:308
+    if (parent != STARTER) {  // engine.py:309
+        waiting &= ~bit_of(parent);  // engine.py:310
     }
-    flood_waiting[s] = waiting;  // engine.py:304
-    flood_out[2 * s] |= waiting;  // engine.py:305
-    on_flood(k);  // engine.py:306
-    flood_check(s);  // engine.py:307
+    flood_waiting[s] = waiting;  // engine.py:315
+    flood_out[2 * s] |= waiting;  // engine.py:316
+    on_flood(k);  // engine.py:317
+    flood_check(s);  // engine.py:318
 }
 
-// [engine.py:310]
+// [engine.py:321]
 __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face) {
-    if (flood_parent[s] == 255) {  // engine.py:311
-        flood_enter(s, face);  // engine.py:312
+    if (flood_parent[s] == 255) {  // engine.py:322
+        flood_enter(s, face);  // engine.py:323
     } else {
-        flood_out[(2 * s) + 1] |= bit_of(face);  // engine.py:317
+        flood_out[(2 * s) + 1] |= bit_of(face);  // engine.py:328
     }
 }
 
-// An echo came back, or the face can no longer answer (its link ended).  [engine.py:320]
+// An echo came back, or the face can no longer answer (its link ended).  [engine.py:331]
 __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face) {
-    flood_waiting[s] &= ~bit_of(face);  // engine.py:322
-    flood_check(s);  // engine.py:323
+    flood_waiting[s] &= ~bit_of(face);  // engine.py:333
+    flood_check(s);  // engine.py:334
 }
 
-// [engine.py:326]
+// [engine.py:337]
 static void flood_check(uint8_t s) {
     uint8_t parent = 0;
-    parent = flood_parent[s];  // engine.py:327
-    if ((parent != 255) && (flood_waiting[s] == 0)) {  // engine.py:328
-        flood_parent[s] = 255;  // engine.py:329
-        if (parent != STARTER) {  // engine.py:330
-            flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:333
+    parent = flood_parent[s];  // engine.py:338
+    if ((parent != 255) && (flood_waiting[s] == 0)) {  // engine.py:339
+        flood_parent[s] = 255;  // engine.py:340
+        if (parent != STARTER) {  // engine.py:341
+            flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:344
         }
     }
 }
 
-// [engine.py:341]
+// [engine.py:352]
 static void timer_start(uint8_t k, uint16_t ms) {
-    timer_end[k] = ((uint16_t)millis() + ms);  // engine.py:342
-    timer_on |= bit_of(k);  // engine.py:343
+    timer_end[k] = ((uint16_t)millis() + ms);  // engine.py:353
+    timer_on |= bit_of(k);  // engine.py:354
 }
 
-// [engine.py:350]
+// [engine.py:361]
 static bool timer_running(uint8_t k) {
-    return (((timer_on >> k) & 1) != 0);  // engine.py:351
+    return (((timer_on >> k) & 1) != 0);  // engine.py:362
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:354]
+// [engine.py:365]
 uint16_t timer_remaining(uint8_t k) {
     int16_t left = 0;
-    if (((timer_on >> k) & 1) == 0) {  // engine.py:355
-        return 0;  // engine.py:356
+    if (((timer_on >> k) & 1) == 0) {  // engine.py:366
+        return 0;  // engine.py:367
     }
-    left = (timer_end[k] - (uint16_t)millis());  // engine.py:357
-    if (left < 0) {  // engine.py:358
-        return 0;  // engine.py:359
+    left = (timer_end[k] - (uint16_t)millis());  // engine.py:368
+    if (left < 0) {  // engine.py:369
+        return 0;  // engine.py:370
     }
-    return left;  // engine.py:360
+    return left;  // engine.py:371
 }
 #endif
 
-// [engine.py:363]
+// [engine.py:374]
 static void timers(void) {
     uint8_t k = 0;
     uint8_t k_bit = 0;
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:364
-        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {  // engine.py:365
-            timer_on &= ~k_bit;  // engine.py:366
+    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:375
+        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {  // engine.py:376
+            timer_on &= ~k_bit;  // engine.py:377
         }
     }
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:370]
+// [engine.py:381]
 uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
     uint8_t k = 0;
     uint8_t k_bit = 0;
     uint32_t ends = 0;
-    until = 4294967295UL;  // engine.py:371
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:372
-        if ((timer_on & k_bit) != 0) {  // engine.py:373
-            ends = (millis() + timer_remaining(k));  // engine.py:374
-            if (ends < until) {  // engine.py:375
-                until = ends;  // engine.py:376
+    until = 4294967295UL;  // engine.py:382
+    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:383
+        if ((timer_on & k_bit) != 0) {  // engine.py:384
+            ends = (millis() + timer_remaining(k));  // engine.py:385
+            if (ends < until) {  // engine.py:386
+                until = ends;  // engine.py:387
             }
         }
     }
-    return until;  // engine.py:377
+    return until;  // engine.py:388
 }
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:380]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:391]
 uint8_t engine_links(void) {
-    return up_mask;  // engine.py:382
+    return up_mask;  // engine.py:393
 }
 #endif
 
 #ifdef BLINKC_HOST
-// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:385]
+// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:396]
 bool engine_idle(void) {
     uint8_t s = 0;
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:388
-        return false;  // engine.py:389
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:399
+        return false;  // engine.py:400
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:390
-        if ((flood_parent[s] != 255) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {  // engine.py:391
-            return false;  // engine.py:392
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:401
+        if ((flood_parent[s] != 255) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {  // engine.py:402
+            return false;  // engine.py:403
         }
     }
-    return true;  // engine.py:393
+    return true;  // engine.py:404
 }
 #endif
 
