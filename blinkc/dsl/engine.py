@@ -103,17 +103,7 @@ def link_step(f: u8, bit: u8, now256: u8) -> None:
     bounces.
     """
     if not isValueReceivedOnFaceExpired(f):
-        if gone_mask == 63:
-            # A tile put down (it was alone): any face may have a neighbour it has not
-            # heard yet, so every face waits for the grace again, as at power-up. A flood
-            # it takes over its first link then waits for the others too: a neighbour that
-            # heard it first sends it the wave once their session begins, and it must not
-            # take that for a new flood.
-            for g in range(6):
-                tx_code[g] = now256
-                silent_at[g] = now256
-            gone_mask = 0
-        elif gone_mask & bit:
+        if gone_mask & bit:
             gone_mask &= ~bit
             tx_code[f] = now256  # it waits for a session from now
         heard_mask |= bit

@@ -45,8 +45,6 @@ CROSSING = ("    else:\n        # We are in the wave already: answer it at once.
             "    else:\n        # We are in the wave already: answer it at once.")
 
 WAVE_ONLY_IN_SESSION = ("    waiting: u8 = ~gone_mask & 63\n", "    waiting: u8 = up_mask\n")
-PUT_DOWN_FACES_STAY_GONE = ("        if gone_mask == 63:\n",
-                            "        if False:  # (planted: faces of a tile put down stay gone)\n")
 ONE_SLOT = ("        flood_enter(s + (flood_last[k] ^ 1), STARTER)",
             "        flood_enter(s, STARTER)  # (planted: every flood in its first slot)")
 
@@ -137,11 +135,13 @@ FOUND = [
     # the neighbour's wave for a new flood. Why a wave goes to every face not gone, also to
     # one whose session is still starting (found when waves went only to faces in session).
     pytest.param("half_open_session", 50184, id="half-open-session"),
-    # A tile put back as a Sunk flood started ran it three times for two starts: over its
-    # first link before it had heard its other neighbour, then again from that neighbour
-    # (which had heard it first) once their session began. Fixed: a tile put down (it was
-    # alone) lets every face wait for the grace again, as at power-up.
-    pytest.param("new_link_during_a_flood", 58673, id="new-link-during-a-flood"),
+    # Known, not fixed: a tile put back as a Sunk flood started ran it three times for two
+    # starts (over its first link, then again from a neighbour that had heard it first and
+    # sent it the wave once their session began). A wave has no name; docs/protocol.md.
+    pytest.param("new_link_during_a_flood", 58673, id="new-link-during-a-flood",
+                 marks=pytest.mark.xfail(strict=True, reason=(
+                     "a tile put back as a flood passes can run it twice: a wave carries no "
+                     "identity of its flood"))),
 ]
 
 
@@ -169,12 +169,3 @@ def test_waves_only_over_sessions_run_a_flood_twice_behind_a_half_open_session(p
                          KNOWN / "half_open_session.scenario", seed=50184)
     problems = check(subject(GAME), run)
     assert any("ran 2 times on t2" in p for p in problems), problems
-
-
-def test_a_tile_put_down_runs_a_flood_twice_if_its_unheard_faces_stay_gone(planted):
-    """The put-back counterexample fails again when a tile put down keeps its faces gone."""
-    planted(PUT_DOWN_FACES_STAY_GONE)
-    run = Run.from_files(KNOWN / "new_link_during_a_flood.layout",
-                         KNOWN / "new_link_during_a_flood.scenario", seed=58673)
-    problems = check(subject(GAME), run)
-    assert any("ran 3 times on t0" in p for p in problems), problems

@@ -194,208 +194,201 @@ static uint8_t queue_take(uint8_t face) {
 
 // Keep face f's link state: in a session, waiting for one, or gone.  [engine.py:98]
 static void link_step(uint8_t f, uint8_t bit, uint8_t now256) {
-    uint8_t g = 0;
     uint8_t silent = 0;
     if (!isValueReceivedOnFaceExpired(f)) {  // engine.py:105
-        if (gone_mask == 63) {  // engine.py:106
-            for (g = 0; g < 6; g++) {  // engine.py:112
-                tx_code[g] = now256;  // engine.py:113
-                silent_at[g] = now256;  // engine.py:114
-            }
-            gone_mask = 0;  // engine.py:115
-        } else if ((gone_mask & bit) != 0) {  // engine.py:116
-            gone_mask &= ~bit;  // engine.py:117
-            tx_code[f] = now256;  // engine.py:118
+        if ((gone_mask & bit) != 0) {  // engine.py:106
+            gone_mask &= ~bit;  // engine.py:107
+            tx_code[f] = now256;  // engine.py:108
         }
-        heard_mask |= bit;  // engine.py:119
-        session(f, bit);  // engine.py:120
-    } else if ((heard_mask & bit) != 0) {  // engine.py:121
-        heard_mask &= ~bit;  // engine.py:122
-        silent_at[f] = now256;  // engine.py:123
+        heard_mask |= bit;  // engine.py:109
+        session(f, bit);  // engine.py:110
+    } else if ((heard_mask & bit) != 0) {  // engine.py:111
+        heard_mask &= ~bit;  // engine.py:112
+        silent_at[f] = now256;  // engine.py:113
     }
-    if (((gone_mask | (heard_mask & up_mask)) & bit) == 0) {  // engine.py:124
-        silent = (now256 - silent_at[f]);  // engine.py:125
-        if ((((heard_mask & bit) == 0) && (silent > GRACE_UNITS)) || (((up_mask & bit) == 0) && ((uint8_t)(now256 - tx_code[f]) > 30))) {  // engine.py:126
-            link_end(f, bit, now256);  // engine.py:128
-            gone_mask |= bit;  // engine.py:129
+    if (((gone_mask | (heard_mask & up_mask)) & bit) == 0) {  // engine.py:114
+        silent = (now256 - silent_at[f]);  // engine.py:115
+        if ((((heard_mask & bit) == 0) && (silent > GRACE_UNITS)) || (((up_mask & bit) == 0) && ((uint8_t)(now256 - tx_code[f]) > 30))) {  // engine.py:116
+            link_end(f, bit, now256);  // engine.py:118
+            gone_mask |= bit;  // engine.py:119
         }
     }
 }
 
-// Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:132]
+// Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:122]
 static void session(uint8_t f, uint8_t bit) {
     uint8_t value = 0;
     uint8_t code = 0;
     uint8_t their_ack = 0;
-    value = getLastValueReceivedOnFace(f);  // engine.py:134
-    code = (value & CODE_MASK);  // engine.py:135
-    their_ack = ((value >> ACK_SHIFT) & 1);  // engine.py:136
-    if (code == HELLO) {  // engine.py:137
-        if ((up_mask & bit) != 0) {  // engine.py:138
-            if (their_ack != 0) {  // engine.py:139
-                return;  // engine.py:140
+    value = getLastValueReceivedOnFace(f);  // engine.py:124
+    code = (value & CODE_MASK);  // engine.py:125
+    their_ack = ((value >> ACK_SHIFT) & 1);  // engine.py:126
+    if (code == HELLO) {  // engine.py:127
+        if ((up_mask & bit) != 0) {  // engine.py:128
+            if (their_ack != 0) {  // engine.py:129
+                return;  // engine.py:130
             }
-            link_end(f, bit, millis256());  // engine.py:141
+            link_end(f, bit, millis256());  // engine.py:131
         }
-        seen_mask |= bit;  // engine.py:142
-        if (their_ack != 0) {  // engine.py:143
-            link_begin(f, bit);  // engine.py:144
+        seen_mask |= bit;  // engine.py:132
+        if (their_ack != 0) {  // engine.py:133
+            link_begin(f, bit);  // engine.py:134
         }
-        return;  // engine.py:145
+        return;  // engine.py:135
     }
-    if ((up_mask & bit) == 0) {  // engine.py:146
-        if ((seen_mask & bit) == 0) {  // engine.py:147
-            return;  // engine.py:148
+    if ((up_mask & bit) == 0) {  // engine.py:136
+        if ((seen_mask & bit) == 0) {  // engine.py:137
+            return;  // engine.py:138
         }
-        link_begin(f, bit);  // engine.py:149
+        link_begin(f, bit);  // engine.py:139
     }
-    handshake(f, bit, code, their_ack);  // engine.py:150
+    handshake(f, bit, code, their_ack);  // engine.py:140
 }
 
-// [engine.py:153]
+// [engine.py:143]
 static void link_begin(uint8_t f, uint8_t bit) {
-    up_mask |= bit;  // engine.py:154
-    seen_mask &= ~bit;  // engine.py:155
-    tx_code[f] = 0;  // engine.py:156
+    up_mask |= bit;  // engine.py:144
+    seen_mask &= ~bit;  // engine.py:145
+    tx_code[f] = 0;  // engine.py:146
 }
 
-// The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:160]
+// The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:150]
 static void link_end(uint8_t f, uint8_t bit, uint8_t now256) {
     uint8_t code = 0;
     uint8_t i = 0;
-    up_mask &= ~bit;  // engine.py:164
-    seen_mask &= ~bit;  // engine.py:165
-    code = queue_take(f);  // engine.py:168
-    for (i = 0; i < QUEUE_LEN; i++) {  // engine.py:169
-        if (code == 0) {  // engine.py:170
-            break;  // engine.py:171
+    up_mask &= ~bit;  // engine.py:154
+    seen_mask &= ~bit;  // engine.py:155
+    code = queue_take(f);  // engine.py:158
+    for (i = 0; i < QUEUE_LEN; i++) {  // engine.py:159
+        if (code == 0) {  // engine.py:160
+            break;  // engine.py:161
         }
-        code = queue_take(f);  // engine.py:173
+        code = queue_take(f);  // engine.py:163
     }
-    tx_code[f] = now256;  // engine.py:174
-    tx_wait &= ~bit;  // engine.py:175
-    tx_release &= ~bit;  // engine.py:176
-    ack_mask &= ~bit;  // engine.py:177
+    tx_code[f] = now256;  // engine.py:164
+    tx_wait &= ~bit;  // engine.py:165
+    tx_release &= ~bit;  // engine.py:166
+    ack_mask &= ~bit;  // engine.py:167
 }
 
-// Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:184]
+// Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:174]
 static void handshake(uint8_t f, uint8_t bit, uint8_t code, uint8_t their_ack) {
-    if (code == 0) {  // engine.py:186
-        ack_mask &= ~bit;  // engine.py:187
-    } else if ((ack_mask & bit) == 0) {  // engine.py:188
-        ack_mask |= bit;  // engine.py:189
-        deliver(code, f);  // engine.py:190
+    if (code == 0) {  // engine.py:176
+        ack_mask &= ~bit;  // engine.py:177
+    } else if ((ack_mask & bit) == 0) {  // engine.py:178
+        ack_mask |= bit;  // engine.py:179
+        deliver(code, f);  // engine.py:180
     }
-    if ((tx_wait & bit) != 0) {  // engine.py:191
-        if (their_ack != 0) {  // engine.py:192
-            tx_wait &= ~bit;  // engine.py:193
-            tx_release |= bit;  // engine.py:194
-            tx_code[f] = 0;  // engine.py:195
+    if ((tx_wait & bit) != 0) {  // engine.py:181
+        if (their_ack != 0) {  // engine.py:182
+            tx_wait &= ~bit;  // engine.py:183
+            tx_release |= bit;  // engine.py:184
+            tx_code[f] = 0;  // engine.py:185
         }
-    } else if (their_ack == 0) {  // engine.py:196
-        tx_release &= ~bit;  // engine.py:197
+    } else if (their_ack == 0) {  // engine.py:186
+        tx_release &= ~bit;  // engine.py:187
     }
 }
 
-// Present a queued message on every idle face in session, then publish the face values.  [engine.py:200]
+// Present a queued message on every idle face in session, then publish the face values.  [engine.py:190]
 static void transmit(void) {
     uint8_t shown = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
     uint8_t value = 0;
     uint8_t code = 0;
-    shown = broadcast_bits();  // engine.py:202
-    bit = 1;  // engine.py:203
-    for (f = 0; f < 6; f++) {  // engine.py:204
-        value = shown;  // engine.py:205
-        if ((up_mask & bit) != 0) {  // engine.py:206
-            if (((tx_wait | tx_release) & bit) == 0) {  // engine.py:207
-                code = flood_take(bit);  // engine.py:208
-                if (code == 0) {  // engine.py:209
-                    code = queue_take(f);  // engine.py:210
+    shown = broadcast_bits();  // engine.py:192
+    bit = 1;  // engine.py:193
+    for (f = 0; f < 6; f++) {  // engine.py:194
+        value = shown;  // engine.py:195
+        if ((up_mask & bit) != 0) {  // engine.py:196
+            if (((tx_wait | tx_release) & bit) == 0) {  // engine.py:197
+                code = flood_take(bit);  // engine.py:198
+                if (code == 0) {  // engine.py:199
+                    code = queue_take(f);  // engine.py:200
                 }
-                if (code != 0) {  // engine.py:211
-                    tx_code[f] = code;  // engine.py:212
-                    tx_wait |= bit;  // engine.py:213
+                if (code != 0) {  // engine.py:201
+                    tx_code[f] = code;  // engine.py:202
+                    tx_wait |= bit;  // engine.py:203
                 }
             }
-            value |= tx_code[f];  // engine.py:214
-            if ((ack_mask & bit) != 0) {  // engine.py:215
-                value |= 4;  // engine.py:216
+            value |= tx_code[f];  // engine.py:204
+            if ((ack_mask & bit) != 0) {  // engine.py:205
+                value |= 4;  // engine.py:206
             }
         } else {
-            value |= 3;  // engine.py:218
-            if ((seen_mask & bit) != 0) {  // engine.py:219
-                value |= 4;  // engine.py:220
+            value |= 3;  // engine.py:208
+            if ((seen_mask & bit) != 0) {  // engine.py:209
+                value |= 4;  // engine.py:210
             }
         }
-        setValueSentOnFace(value, f);  // engine.py:221
-        bit <<= 1;  // engine.py:222
+        setValueSentOnFace(value, f);  // engine.py:211
+        bit <<= 1;  // engine.py:212
     }
 }
 
-// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:236]
+// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:226]
 static bool unsettled(void) {
-    return ((((~(gone_mask | (heard_mask & up_mask))) & 63) != 0) || (gone_mask == 63));  // engine.py:243
+    return ((((~(gone_mask | (heard_mask & up_mask))) & 63) != 0) || (gone_mask == 63));  // engine.py:233
 }
 
 #ifdef BLINKC_HOST
-// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:246]
+// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:236]
 uint32_t engine_quiet_until(void) {
-    if (unsettled()) {  // engine.py:248
-        return 0;  // engine.py:249
+    if (unsettled()) {  // engine.py:238
+        return 0;  // engine.py:239
     }
-    return timers_quiet_until();  // engine.py:250
+    return timers_quiet_until();  // engine.py:240
 }
 #endif
 
-// [engine.py:253]
+// [engine.py:243]
 BLINKC_SMALL_LOOPS void loop(void) {
     uint8_t now256 = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
-    now256 = millis256();  // engine.py:255
-    bit = 1;  // engine.py:256
-    for (f = 0; f < 6; f++) {  // engine.py:257
-        link_step(f, bit, now256);  // engine.py:258
-        bit <<= 1;  // engine.py:259
+    now256 = millis256();  // engine.py:245
+    bit = 1;  // engine.py:246
+    for (f = 0; f < 6; f++) {  // engine.py:247
+        link_step(f, bit, now256);  // engine.py:248
+        bit <<= 1;  // engine.py:249
     }
-    buttons();  // engine.py:260
-    transmit();  // engine.py:262
-    display();  // engine.py:263
-    if (unsettled() && coin()) {  // engine.py:264
-        blinkc_skip_frame();  // engine.py:265
+    buttons();  // engine.py:250
+    transmit();  // engine.py:252
+    display();  // engine.py:253
+    if (unsettled() && coin()) {  // engine.py:254
+        blinkc_skip_frame();  // engine.py:255
     }
 }
 
-// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:288]
+// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:278]
 static uint8_t flood_take(uint8_t /* bit */) {
-    return 0;  // engine.py:294
+    return 0;  // engine.py:284
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:391]
+// [engine.py:381]
 uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
-    until = 4294967295UL;  // engine.py:392
-    return until;  // engine.py:398
+    until = 4294967295UL;  // engine.py:382
+    return until;  // engine.py:388
 }
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:401]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:391]
 uint8_t engine_links(void) {
-    return up_mask;  // engine.py:403
+    return up_mask;  // engine.py:393
 }
 #endif
 
 #ifdef BLINKC_HOST
-// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:406]
+// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:396]
 bool engine_idle(void) {
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:409
-        return false;  // engine.py:410
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:399
+        return false;  // engine.py:400
     }
-    return true;  // engine.py:414
+    return true;  // engine.py:404
 }
 #endif
 
