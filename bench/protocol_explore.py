@@ -43,9 +43,10 @@ def main() -> int:
                              limit=limit, stop_at_first=False)
             for line in report.lines():
                 print(f"{clock:20} {line} [{time.perf_counter() - start:.0f} s]", flush=True)
-            for run, problems in report.violations[:3]:
+            for i, (run, problems) in enumerate(report.violations[:3]):
                 small, problems = shrink(subject(args.game), run)
-                out = Path("explore-out") / f"{n}-{clock.replace(' ', '_')}-{bad}"
+                # (one folder per counterexample: they used to overwrite each other)
+                out = Path("explore-out") / f"{n}-{clock.replace(' ', '_')}-{bad + i}"
                 command = write_counterexample(args.game, small, problems, out)
                 print("   ", problems[:3], "\n    replay:", command)
             bad += len(report.violations)
