@@ -46,9 +46,10 @@ from .types import TYPE_NAMES, storage_type
 from .wire import GRACE_TICK_MS, Wire, allocate, value_range
 
 ENGINE_FILE = Path(__file__).with_name("engine.py")
-#: The engine's calls into the game that the protocol explorer watches.
+#: The engine's calls into the game that the protocol explorer watches (and flood_within,
+#: which it calls to know a flood's group).
 OBSERVABLE_HOOKS = frozenset({"on_flood", "on_flood_done", "bounce", "on_neighbor_joined",
-                              "on_neighbor_left"})
+                              "on_neighbor_left", "flood_within"})
 
 
 @dataclass

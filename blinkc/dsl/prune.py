@@ -20,12 +20,12 @@ ROOTS = ("setup", "loop", "display", "engine_quiet_until", "engine_idle", "engin
 def prune(functions: Iterable[Function], globals_: Iterable[GlobalVar],
           kept: frozenset[str] = frozenset()) -> tuple[tuple[Function, ...], tuple[GlobalVar, ...]]:
     """The functions and globals the tile runs; `kept` names functions kept even when empty
-    (hooks the protocol explorer watches)."""
+    or never called (hooks the protocol explorer watches or calls)."""
     fns = [_with_body(f, fold_constant_ifs(f.body)) for f in functions]
     fns = drop_empty_calls(fns, kept)
     by_name = {f.name: f for f in fns}
     reached: set[str] = set()
-    todo = [r for r in ROOTS if r in by_name]
+    todo = [r for r in (*ROOTS, *sorted(kept)) if r in by_name]
     while todo:
         name = todo.pop()
         if name in reached:

@@ -33,6 +33,9 @@ class Wave:
     start_ms: float
     done_ms: float | None = None
     entered: dict[str, int] = field(default_factory=dict)
+    #: For a flood confined to a group: the (tile, face) its predicate let through when the
+    #: flood started (None: no group, every link).
+    within: frozenset[tuple[str, int]] | None = None
 
 
 class Monitor:
@@ -62,6 +65,9 @@ class Monitor:
         self.bounced: dict[tuple[str, int], deque[Message]] = {k: deque() for k in self.links}
         self.bounces = 0
         self.waves: list[Wave] = []
+        self.groups = bool(consts.get("GROUPS", 0))
+        #: Each tile's program (a flood's group is its tiles' predicates).
+        self.programs: dict[str, Any] = {}
         self.problems: list[str] = []
         self.world: Any = None
         self.messages = 0
@@ -89,6 +95,7 @@ class Monitor:
     def _watch(self, name: str, p: Any) -> None:
         """Wrap the engine's entry points of one tile's program (messages only: a flood's
         waves and echoes are the flood checks' business)."""
+        self.programs[name] = p
         real_send, real_deliver, real_end = p.f_send_code, p.f_deliver, p.f_link_end
         flood_code, queue_len = self.flood_code, self.queue_len
         reported: list[tuple[int, int]] = []  # what the engine told the game bounced, lately
@@ -141,7 +148,7 @@ class Monitor:
 
         def flood_start(k: int) -> None:  # the explorer's floods and the game's own
             if p.flood_parent[2 * k] == p.flood_parent[2 * k + 1] == 255:  # (else it merges)
-                self.waves.append(Wave(k, name, self._now()))
+                self.waves.append(Wave(k, name, self._now(), within=self._within(k)))
             real_start(k)
 
         p.f_on_flood, p.f_on_flood_done, p.f_flood_start = entered, done, flood_start
@@ -264,8 +271,14 @@ class Monitor:
             # handler at most once per flood, and at least once if it stayed in the cluster.
             first = group[0]
             stayed = set.union(*(self._stayed(w) for w in group))
+            # A flood confined to a group runs only on tiles its predicates join to a starter.
+            grouped = (None if first.within is None
+                       else set.union(*(self._reach(w.starter, w.within) for w in group)))
             for t in self.run.tiles:
                 n = sum(w.entered.get(t.name, 0) for w in group)
+                if n and grouped is not None and t.name not in grouped:
+                    self.problem(f"flood {first.k} (started {len(group)} time(s) from "
+                                 f"{first.start_ms:.0f} ms) ran on {t.name}, outside its group")
                 if n > len(group):
                     self.problem(f"flood {first.k} (started {len(group)} time(s) from "
                                  f"{first.start_ms:.0f} ms) ran {n} times on {t.name}")
@@ -284,11 +297,31 @@ class Monitor:
                 groups.append([wave])
         return groups
 
+    def _reach(self, start: str, within: frozenset[tuple[str, int]]) -> set[str]:
+        """The tiles joined to `start` by links whose two ends are in `within`."""
+        seen, todo = {start}, [start]
+        while todo:
+            name = todo.pop()
+            for f in range(6):
+                other = self.links[(name, f)]
+                if other and other[0] not in seen and (name, f) in within and other in within:
+                    seen.add(other[0])
+                    todo.append(other[0])
+        return seen
+
+    def _within(self, k: int) -> frozenset[tuple[str, int]] | None:
+        """The faces flood k's group predicate lets a wave cross, now (None: no group)."""
+        if not self.groups:
+            return None
+        return frozenset((n, f) for n, q in self.programs.items() for f in range(6)
+                         if q.f_flood_within(k, f))
+
     def _stayed(self, wave: Wave) -> set[str]:
         """Tiles connected to the starter, through tiles never away, during the whole wave
         (and for JOIN_MS before it), and through links that never heard nothing for about
         the grace meanwhile: a tile nobody hears for that long has left the cluster as far
-        as the protocol can know (as for a bounced message)."""
+        as the protocol can know (as for a bounced message); for a flood confined to a group,
+        only through links whose two ends' predicates held when it started."""
         a, b = wave.start_ms - JOIN_MS, wave.done_ms or float("inf")
         steady = {t.name for t in self.run.tiles
                   if not any(x <= b and y >= a for x, y in self.away[t.name])}
@@ -301,6 +334,8 @@ class Monitor:
             for f in range(6):
                 other = self.links[(name, f)]
                 if (other and other[0] in steady and other[0] not in seen
+                        and (wave.within is None or ((name, f) in wave.within
+                                                     and other in wave.within))
                         and not self._flapped(name, f, wave.start_ms, b)):
                     seen.add(other[0])
                     todo.append(other[0])

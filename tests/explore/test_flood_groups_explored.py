@@ -1,6 +1,5 @@
 """The protocol explorer on a game with a flood confined to a group (tests/golden/games/fleet.py)."""
 
-import re
 from pathlib import Path
 
 from blinkc.explore import explore
@@ -20,13 +19,29 @@ def test_a_group_of_every_tile_keeps_every_invariant(tmp_path):
     assert report.floods > 20
 
 
-def test_a_group_of_one_tile_misses_exactly_the_others():
-    # No ship tile: a Capture stays on its starter. The explorer expects every flood to reach
-    # the whole cluster, so all it may report is a Capture (flood 0) missing the other tile:
-    # no flood runs twice or never ends, and the protocol settles.
+def test_with_no_ship_tile_a_capture_stays_on_its_starter_and_keeps_every_invariant():
+    # No ship tile: a Capture is owed to no tile but its starter (the monitor reads each
+    # tile's predicate when a flood starts); it must not run elsewhere, run twice or hang.
+    report = explore(FLEET, 2, clocks=["identical, in step"], random_runs=1, limit=3,
+                     stop_at_first=False)
+    assert report.violations == []
+    assert report.floods > 20
+
+
+def test_a_planted_engine_that_ignores_the_group_is_caught(tmp_path, monkeypatch):
+    import blinkc.dsl.lowering as lowering
+    from blinkc import games
+
+    source = lowering.ENGINE_FILE.read_text()
+    planted = (source.replace("not flood_within(k, parent)", "not (flood_within(k, parent) or True)")
+                     .replace("not flood_within(k, f)", "not (flood_within(k, f) or True)"))
+    assert planted != source
+    mutated = tmp_path / "engine.py"
+    mutated.write_text(planted)
+    monkeypatch.setattr(lowering, "ENGINE_FILE", mutated)
+    monkeypatch.setattr(games, "_programs", {})
+    monkeypatch.setattr(games, "_classes", {})
     report = explore(FLEET, 2, clocks=["identical, in step"], random_runs=1, limit=3,
                      stop_at_first=False)
     problems = [p for _run, ps in report.violations for p in ps]
-    assert problems, "a Capture reached a tile outside its group"
-    missed = re.compile(r"at \d+ ms: flood 0 started by t\d at \d+ ms never reached t\d")
-    assert all(missed.fullmatch(p) for p in problems), problems
+    assert any("outside its group" in p for p in problems), problems
