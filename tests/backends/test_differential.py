@@ -34,37 +34,34 @@ def test_python_and_native_backends_agree(case):
     assert difference is None, f"{difference}\n\nReproduce with:\n{reproducer(GAME, case)}"
 
 
-BEACON = Path(__file__).resolve().parents[1] / "golden" / "games" / "beacon.py"
+GAMES = Path(__file__).resolve().parents[1] / "golden" / "games"
+BEACON, TALLY, FLEET = GAMES / "beacon.py", GAMES / "tally.py", GAMES / "fleet.py"
+#: The smaller test games get a fifth of the flagship's cases.
+_fewer = settings(max_examples=max(RUNS // 5, 20), deadline=None, derandomize=True,
+                  database=None, suppress_health_check=list(HealthCheck))
 
 
-@settings(max_examples=max(RUNS // 5, 20), deadline=None, derandomize=True, database=None,
-          suppress_health_check=list(HealthCheck))
+def _assert_agree(game: Path, case) -> None:
+    difference = compare(game, case)
+    assert difference is None, f"{difference}\n\nReproduce with:\n{reproducer(game, case)}"
+
+
+@_fewer
 @given(case=cases(load_program(BEACON)))
 def test_backends_agree_on_a_game_with_payloads_timers_and_signed_fields(case):
-    difference = compare(BEACON, case)
-    assert difference is None, f"{difference}\n\nReproduce with:\n{reproducer(BEACON, case)}"
+    _assert_agree(BEACON, case)
 
 
-TALLY = Path(__file__).resolve().parents[1] / "golden" / "games" / "tally.py"
-
-
-@settings(max_examples=max(RUNS // 5, 20), deadline=None, derandomize=True, database=None,
-          suppress_health_check=list(HealthCheck))
+@_fewer
 @given(case=cases(load_program(TALLY)))
 def test_backends_agree_on_a_game_with_per_face_fields_and_a_short_queue(case):
-    difference = compare(TALLY, case)
-    assert difference is None, f"{difference}\n\nReproduce with:\n{reproducer(TALLY, case)}"
+    _assert_agree(TALLY, case)
 
 
-FLEET = Path(__file__).resolve().parents[1] / "golden" / "games" / "fleet.py"
-
-
-@settings(max_examples=max(RUNS // 5, 20), deadline=None, derandomize=True, database=None,
-          suppress_health_check=list(HealthCheck))
+@_fewer
 @given(case=cases(load_program(FLEET)))
 def test_backends_agree_on_a_game_with_a_flood_confined_to_a_group(case):
-    difference = compare(FLEET, case)
-    assert difference is None, f"{difference}\n\nReproduce with:\n{reproducer(FLEET, case)}"
+    _assert_agree(FLEET, case)
 
 
 def test_idle_tiles_draw_the_same_colours_on_both_backends():
