@@ -237,12 +237,16 @@ def engine_quiet_until() -> u32:
     """Until when loop() will change nothing if its inputs stay as they are (for the emulator)."""
     if unsettled():
         return 0  # it tosses a coin every pass
+    for s in range(N_FLOOD_SLOTS):
+        if flood_skipped[s] != 0:
+            return millis() + 256  # flood_forget() must see the 256 ms tick its window ends at
     return timers_quiet_until()
 
 
 def loop() -> None:
     if PROTOCOL:
         now256: u8 = millis256()
+        flood_forget(now256)
         bit: u8 = 1
         for f in range(6):
             link_step(f, bit, now256)
@@ -273,6 +277,15 @@ flood_waiting: u8[N_FLOOD_SLOTS] = 0  # faces that have not answered yet
 # its echo (so flood_out[j] holds the message of code FLOOD_CODE + j).
 flood_out: u8[N_FLOOD_CODES] = 0
 flood_last: u8[N_FLOODS] = 0  # the parity of the slot of flood k this tile entered last
+# A tile put down as a flood passes can be reached by it twice: over its first link, and
+# then again over a link that came up after it had finished (the neighbour there heard it
+# first and owes it the wave). A wave carries no name, so a tile remembers, per slot, the
+# faces that were gone when it entered and when it entered: a wave of that slot over one
+# of those faces within FLOOD_SAME_UNITS is that same flood, answered without running it
+# again. No flood it is owed can come that way so soon: a link that was down then counts
+# for a flood only if it stood for JOIN (3 s) before the flood began (docs/protocol.md).
+flood_skipped: u8[N_FLOOD_SLOTS] = 0  # faces that were gone when this tile entered slot s
+flood_at: u8[N_FLOOD_SLOTS] = 0  # millis256() when this tile entered slot s
 
 
 def flood_take(bit: u8) -> u8:
@@ -306,6 +319,8 @@ def flood_enter(s: u8, parent: u8) -> None:
     # in a session with us already and send us this flood's wave; waiting for it makes
     # that wave a crossing one (answered at once), not a new flood after we finished.
     waiting: u8 = ~gone_mask & 63
+    flood_skipped[s] = gone_mask
+    flood_at[s] = millis256()
     if parent != STARTER:
         waiting &= ~(1 << parent)
     if GROUPS:  # a wave goes on only to faces in the flood's group
@@ -318,8 +333,20 @@ def flood_enter(s: u8, parent: u8) -> None:
     flood_check(s)
 
 
+def flood_forget(now256: u8) -> None:
+    """Forget the gone faces of an entry once FLOOD_SAME_UNITS have passed (before
+    millis256() wraps round to the entry again)."""
+    for s in range(N_FLOOD_SLOTS):
+        if u8(now256 - flood_at[s]) >= FLOOD_SAME_UNITS:
+            flood_skipped[s] = 0
+
+
 def flood_receive(s: u8, face: u8) -> None:
     if flood_parent[s] == 255:
+        if (flood_skipped[s] >> face) & 1:
+            flood_skipped[s] &= ~(1 << face)  # (the neighbour sends it once)
+            flood_out[2 * s + 1] |= 1 << face  # the flood we were in: answered, not run again
+            return
         flood_enter(s, face)
     else:
         # We are in the wave already: answer it at once. Every wave gets exactly one echo

@@ -43,7 +43,7 @@ from .prune import prune
 from .settings import queue_len
 from .symbols import game_symbols
 from .types import TYPE_NAMES, storage_type
-from .wire import GRACE_TICK_MS, Wire, allocate, value_range
+from .wire import FLOOD_SAME_MS, GRACE_TICK_MS, Wire, allocate, value_range
 
 ENGINE_FILE = Path(__file__).with_name("engine.py")
 #: The engine's calls into the game that the protocol explorer watches (and flood_within,
@@ -325,6 +325,7 @@ class GameLowering:
             "N_FLOOD_CODES": 4 * len(self.game.floods),
             "N_TIMERS": len(self.game.timers),
             "QUEUE_LEN": queue_len(self.game, self.err), "GRACE_UNITS": self.wire.grace_units, "NEVER": NEVER,
+            "FLOOD_SAME_UNITS": FLOOD_SAME_MS // GRACE_TICK_MS,
             "STARTER": 7,
             "GROUPS": int(any(fl.within is not None for fl in self.game.floods)),
         }
@@ -346,6 +347,8 @@ class GameLowering:
                            f"{(self.wire.grace_units) * GRACE_TICK_MS:,}-"
                            f"{(self.wire.grace_units + 1) * GRACE_TICK_MS:,} ms (in 256 ms units)",
             "NEVER": "no deadline",
+            "FLOOD_SAME_UNITS": f"a wave over a face that was gone when this tile entered its slot, "
+                                f"less than {FLOOD_SAME_MS:,} ms after, is that same flood",
             "STARTER": "flood_parent of a wave this tile started",
             "GROUPS": "some flood is confined to a group (within=)",
         }

@@ -21,6 +21,10 @@ from .game import Enum, FaceType, Game, Handler
 FACE_VALUE_BITS = 6
 #: The engine's link clock ticks every 256 ms (a byte of millis() >> 8).
 GRACE_TICK_MS = 256
+#: A wave over a link that was down when a tile entered its flood's slot, this soon after,
+#: is that same flood come round again (engine.py, flood_receive). Below the 3 s a link must
+#: stand before a flood for the flood to be owed over it (explore/monitor.py, JOIN_MS).
+FLOOD_SAME_MS = 8 * GRACE_TICK_MS
 
 Report = Callable[[SrcLoc, str, str], None]
 

@@ -45,6 +45,8 @@ CROSSING = ("    else:\n        # We are in the wave already: answer it at once.
             "    else:\n        # We are in the wave already: answer it at once.")
 
 WAVE_ONLY_IN_SESSION = ("    waiting: u8 = ~gone_mask & 63\n", "    waiting: u8 = up_mask\n")
+RUN_AGAIN = ("        if (flood_skipped[s] >> face) & 1:",
+             "        if False:  # (planted: every wave of a slot we are not in is a new flood)")
 ONE_SLOT = ("        flood_enter(s + (flood_last[k] ^ 1), STARTER)",
             "        flood_enter(s, STARTER)  # (planted: every flood in its first slot)")
 
@@ -135,13 +137,10 @@ FOUND = [
     # the neighbour's wave for a new flood. Why a wave goes to every face not gone, also to
     # one whose session is still starting (found when waves went only to faces in session).
     pytest.param("half_open_session", 50184, id="half-open-session"),
-    # Known, not fixed: a tile put back as a Sunk flood started ran it three times for two
-    # starts (over its first link, then again from a neighbour that had heard it first and
-    # sent it the wave once their session began). A wave has no name; docs/protocol.md.
-    pytest.param("new_link_during_a_flood", 58673, id="new-link-during-a-flood",
-                 marks=pytest.mark.xfail(strict=True, reason=(
-                     "a tile put back as a flood passes can run it twice: a wave carries no "
-                     "identity of its flood"))),
+    # A tile put back as a Sunk flood started ran it three times for two starts: over its
+    # first link, then again from a neighbour that had heard it first and sent it the wave
+    # once their session began. Fixed by the faces a tile remembers as gone when it entered.
+    pytest.param("new_link_during_a_flood", 58673, id="new-link-during-a-flood"),
 ]
 
 
@@ -160,6 +159,16 @@ def test_without_the_second_slot_two_floods_of_one_kind_run_three_times(planted)
                          seed=39966)
     problems = check(subject(GAME), run)
     assert any("ran 3 times on" in p for p in problems), problems
+
+
+def test_a_tile_put_back_as_a_flood_passes_runs_it_again_without_the_gone_faces(planted):
+    """The counterexample fails again when a tile takes every wave of a slot it is not in
+    for a new flood."""
+    planted(RUN_AGAIN)
+    run = Run.from_files(KNOWN / "new_link_during_a_flood.layout",
+                         KNOWN / "new_link_during_a_flood.scenario", seed=58673)
+    problems = check(subject(GAME), run)
+    assert any("ran 3 times on t0" in p for p in problems), problems
 
 
 def test_waves_only_over_sessions_run_a_flood_twice_behind_a_half_open_session(planted):

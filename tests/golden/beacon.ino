@@ -39,6 +39,7 @@ static const uint8_t N_TIMERS = 1;  // timers the game declares
 static const uint8_t QUEUE_LEN = 12;  // messages that can wait for a busy face (a full queue bounces)
 static const uint8_t GRACE_UNITS = 15;  // a face without a working session is gone after 3,840-4,096 ms (in 256 ms units)
 static const uint32_t NEVER = 4294967295UL;  // no deadline
+static const uint8_t FLOOD_SAME_UNITS = 8;  // a wave over a face that was gone when this tile entered its slot, less than 2,048 ms after, is that same flood
 static const uint8_t STARTER = 7;  // flood_parent of a wave this tile started
 
 // A constant colour as the tile's 16-bit pixel word (a reserved bit set to 1, then
@@ -79,12 +80,14 @@ static uint8_t tx_release = 0;  // engine.py:42
 static uint8_t ack_mask = 0;  // engine.py:43
 static uint8_t queue[12];  // engine.py:46
 static uint8_t queue_len = 0;  // engine.py:47
-static uint8_t flood_parent[2] = {255, 255};  // engine.py:270
-static uint8_t flood_waiting[2];  // engine.py:271
-static uint8_t flood_out[4];  // engine.py:274
-static uint8_t flood_last[1];  // engine.py:275
-static uint8_t timer_on = 0;  // engine.py:348
-static uint16_t timer_end[1];  // engine.py:349
+static uint8_t flood_parent[2] = {255, 255};  // engine.py:274
+static uint8_t flood_waiting[2];  // engine.py:275
+static uint8_t flood_out[4];  // engine.py:278
+static uint8_t flood_last[1];  // engine.py:279
+static uint8_t flood_skipped[2];  // engine.py:287
+static uint8_t flood_at[2];  // engine.py:288
+static uint8_t timer_on = 0;  // engine.py:375
+static uint16_t timer_end[1];  // engine.py:376
 
 // Fields never leave their declared range: assignments clamp.
 template <typename T> static inline T blinkc_clamp(T v, T lo, T hi) { return v < lo ? lo : (v > hi ? hi : v); }
@@ -133,6 +136,7 @@ static bool unsettled(void);
 static uint8_t flood_take(uint8_t bit);
 static void flood_start(uint8_t k);
 static void flood_enter(uint8_t s, uint8_t parent);
+static void flood_forget(uint8_t now256);
 __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face);
 __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face);
 static void flood_check(uint8_t s);
@@ -429,178 +433,202 @@ static bool unsettled(void) {
 #ifdef BLINKC_HOST
 // Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:236]
 uint32_t engine_quiet_until(void) {
+    uint8_t s = 0;
     if (unsettled()) {  // engine.py:238
         return 0;  // engine.py:239
     }
-    return timers_quiet_until();  // engine.py:240
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:240
+        if (flood_skipped[s] != 0) {  // engine.py:241
+            return (millis() + 256);  // engine.py:242
+        }
+    }
+    return timers_quiet_until();  // engine.py:243
 }
 #endif
 
-// [engine.py:243]
+// [engine.py:246]
 BLINKC_SMALL_LOOPS void loop(void) {
     uint8_t now256 = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
-    now256 = millis256();  // engine.py:245
-    bit = 1;  // engine.py:246
-    for (f = 0; f < 6; f++) {  // engine.py:247
-        link_step(f, bit, now256);  // engine.py:248
-        bit <<= 1;  // engine.py:249
+    now256 = millis256();  // engine.py:248
+    flood_forget(now256);  // engine.py:249
+    bit = 1;  // engine.py:250
+    for (f = 0; f < 6; f++) {  // engine.py:251
+        link_step(f, bit, now256);  // engine.py:252
+        bit <<= 1;  // engine.py:253
     }
-    buttons();  // engine.py:250
-    timers();  // engine.py:251
-    transmit();  // engine.py:252
-    display();  // engine.py:253
-    if (unsettled() && coin()) {  // engine.py:254
-        blinkc_skip_frame();  // engine.py:255
+    buttons();  // engine.py:254
+    timers();  // engine.py:255
+    transmit();  // engine.py:256
+    display();  // engine.py:257
+    if (unsettled() && coin()) {  // engine.py:258
+        blinkc_skip_frame();  // engine.py:259
     }
 }
 
-// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:278]
+// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:291]
 static uint8_t flood_take(uint8_t bit) {
     uint8_t j = 0;
-    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:280
-        if ((flood_out[j] & bit) != 0) {  // engine.py:281
-            flood_out[j] &= ~bit;  // engine.py:282
-            return (FLOOD_CODE + j);  // engine.py:283
+    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:293
+        if ((flood_out[j] & bit) != 0) {  // engine.py:294
+            flood_out[j] &= ~bit;  // engine.py:295
+            return (FLOOD_CODE + j);  // engine.py:296
         }
     }
-    return 0;  // engine.py:284
+    return 0;  // engine.py:297
 }
 
-// Start flood k, unless this tile is in a wave of it already (then the start merges).  [engine.py:287]
+// Start flood k, unless this tile is in a wave of it already (then the start merges).  [engine.py:300]
 static void flood_start(uint8_t k) {
     uint8_t s = 0;
-    s = (2 * k);  // engine.py:289
-    if ((flood_parent[s] == 255) && (flood_parent[s + 1] == 255)) {  // engine.py:290
-        flood_enter(s + (flood_last[k] ^ 1), STARTER);  // engine.py:291
+    s = (2 * k);  // engine.py:302
+    if ((flood_parent[s] == 255) && (flood_parent[s + 1] == 255)) {  // engine.py:303
+        flood_enter(s + (flood_last[k] ^ 1), STARTER);  // engine.py:304
     }
 }
 
-// [engine.py:294]
+// [engine.py:307]
 static void flood_enter(uint8_t s, uint8_t parent) {
     uint8_t k = 0;
     uint8_t waiting = 0;
-    flood_parent[s] = parent;  // engine.py:295
-    k = (s >> 1);  // engine.py:296
-    flood_last[k] = (s & 1);  // engine.py:297
-    waiting = ((uint8_t)(~gone_mask) & 63);  // engine.py:308
-    if (parent != STARTER) {  // engine.py:309
-        waiting &= ~bit_of(parent);  // engine.py:310
+    flood_parent[s] = parent;  // engine.py:308
+    k = (s >> 1);  // engine.py:309
+    flood_last[k] = (s & 1);  // engine.py:310
+    waiting = ((uint8_t)(~gone_mask) & 63);  // engine.py:321
+    flood_skipped[s] = gone_mask;  // engine.py:322
+    flood_at[s] = millis256();  // engine.py:323
+    if (parent != STARTER) {  // engine.py:324
+        waiting &= ~bit_of(parent);  // engine.py:325
     }
-    flood_waiting[s] = waiting;  // engine.py:315
-    flood_out[2 * s] |= waiting;  // engine.py:316
-    on_flood(k);  // engine.py:317
-    flood_check(s);  // engine.py:318
+    flood_waiting[s] = waiting;  // engine.py:330
+    flood_out[2 * s] |= waiting;  // engine.py:331
+    on_flood(k);  // engine.py:332
+    flood_check(s);  // engine.py:333
 }
 
-// [engine.py:321]
-__attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face) {
-    if (flood_parent[s] == 255) {  // engine.py:322
-        flood_enter(s, face);  // engine.py:323
-    } else {
-        flood_out[(2 * s) + 1] |= bit_of(face);  // engine.py:328
-    }
-}
-
-// An echo came back, or the face can no longer answer (its link ended).  [engine.py:331]
-__attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face) {
-    flood_waiting[s] &= ~bit_of(face);  // engine.py:333
-    flood_check(s);  // engine.py:334
-}
-
-// [engine.py:337]
-static void flood_check(uint8_t s) {
-    uint8_t parent = 0;
-    parent = flood_parent[s];  // engine.py:338
-    if ((parent != 255) && (flood_waiting[s] == 0)) {  // engine.py:339
-        flood_parent[s] = 255;  // engine.py:340
-        if (parent == STARTER) {  // engine.py:341
-            on_flood_done(s >> 1);  // engine.py:342
-        } else {
-            flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:344
+// Forget the gone faces of an entry once FLOOD_SAME_UNITS have passed (before  [engine.py:336]
+static void flood_forget(uint8_t now256) {
+    uint8_t s = 0;
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:339
+        if ((uint8_t)(now256 - flood_at[s]) >= FLOOD_SAME_UNITS) {  // engine.py:340
+            flood_skipped[s] = 0;  // engine.py:341
         }
     }
 }
 
-// [engine.py:352]
-static void timer_start(uint8_t k, uint16_t ms) {
-    timer_end[k] = ((uint16_t)millis() + ms);  // engine.py:353
-    timer_on |= bit_of(k);  // engine.py:354
+// [engine.py:344]
+__attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face) {
+    if (flood_parent[s] == 255) {  // engine.py:345
+        if (((flood_skipped[s] >> face) & 1) != 0) {  // engine.py:346
+            flood_skipped[s] &= ~bit_of(face);  // engine.py:347
+            flood_out[(2 * s) + 1] |= bit_of(face);  // engine.py:348
+            return;  // engine.py:349
+        }
+        flood_enter(s, face);  // engine.py:350
+    } else {
+        flood_out[(2 * s) + 1] |= bit_of(face);  // engine.py:355
+    }
 }
 
-// [engine.py:361]
+// An echo came back, or the face can no longer answer (its link ended).  [engine.py:358]
+__attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face) {
+    flood_waiting[s] &= ~bit_of(face);  // engine.py:360
+    flood_check(s);  // engine.py:361
+}
+
+// [engine.py:364]
+static void flood_check(uint8_t s) {
+    uint8_t parent = 0;
+    parent = flood_parent[s];  // engine.py:365
+    if ((parent != 255) && (flood_waiting[s] == 0)) {  // engine.py:366
+        flood_parent[s] = 255;  // engine.py:367
+        if (parent == STARTER) {  // engine.py:368
+            on_flood_done(s >> 1);  // engine.py:369
+        } else {
+            flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:371
+        }
+    }
+}
+
+// [engine.py:379]
+static void timer_start(uint8_t k, uint16_t ms) {
+    timer_end[k] = ((uint16_t)millis() + ms);  // engine.py:380
+    timer_on |= bit_of(k);  // engine.py:381
+}
+
+// [engine.py:388]
 static bool timer_running(uint8_t k) {
-    return (((timer_on >> k) & 1) != 0);  // engine.py:362
+    return (((timer_on >> k) & 1) != 0);  // engine.py:389
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:365]
+// [engine.py:392]
 uint16_t timer_remaining(uint8_t k) {
     int16_t left = 0;
-    if (((timer_on >> k) & 1) == 0) {  // engine.py:366
-        return 0;  // engine.py:367
+    if (((timer_on >> k) & 1) == 0) {  // engine.py:393
+        return 0;  // engine.py:394
     }
-    left = (timer_end[k] - (uint16_t)millis());  // engine.py:368
-    if (left < 0) {  // engine.py:369
-        return 0;  // engine.py:370
+    left = (timer_end[k] - (uint16_t)millis());  // engine.py:395
+    if (left < 0) {  // engine.py:396
+        return 0;  // engine.py:397
     }
-    return left;  // engine.py:371
+    return left;  // engine.py:398
 }
 #endif
 
-// [engine.py:374]
+// [engine.py:401]
 static void timers(void) {
     uint8_t k = 0;
     uint8_t k_bit = 0;
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:375
-        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {  // engine.py:376
-            timer_on &= ~k_bit;  // engine.py:377
-            on_timer(k);  // engine.py:378
+    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:402
+        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {  // engine.py:403
+            timer_on &= ~k_bit;  // engine.py:404
+            on_timer(k);  // engine.py:405
         }
     }
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:381]
+// [engine.py:408]
 uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
     uint8_t k = 0;
     uint8_t k_bit = 0;
     uint32_t ends = 0;
-    until = 4294967295UL;  // engine.py:382
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:383
-        if ((timer_on & k_bit) != 0) {  // engine.py:384
-            ends = (millis() + timer_remaining(k));  // engine.py:385
-            if (ends < until) {  // engine.py:386
-                until = ends;  // engine.py:387
+    until = 4294967295UL;  // engine.py:409
+    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:410
+        if ((timer_on & k_bit) != 0) {  // engine.py:411
+            ends = (millis() + timer_remaining(k));  // engine.py:412
+            if (ends < until) {  // engine.py:413
+                until = ends;  // engine.py:414
             }
         }
     }
-    return until;  // engine.py:388
+    return until;  // engine.py:415
 }
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:391]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:418]
 uint8_t engine_links(void) {
-    return up_mask;  // engine.py:393
+    return up_mask;  // engine.py:420
 }
 #endif
 
 #ifdef BLINKC_HOST
-// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:396]
+// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:423]
 bool engine_idle(void) {
     uint8_t s = 0;
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:399
-        return false;  // engine.py:400
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:426
+        return false;  // engine.py:427
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:401
-        if ((flood_parent[s] != 255) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {  // engine.py:402
-            return false;  // engine.py:403
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:428
+        if ((flood_parent[s] != 255) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {  // engine.py:429
+            return false;  // engine.py:430
         }
     }
-    return true;  // engine.py:404
+    return true;  // engine.py:431
 }
 #endif
 

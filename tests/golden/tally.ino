@@ -38,6 +38,7 @@ static const uint8_t N_TIMERS = 0;  // timers the game declares
 static const uint8_t QUEUE_LEN = 4;  // messages that can wait for a busy face (a full queue bounces)
 static const uint8_t GRACE_UNITS = 15;  // a face without a working session is gone after 3,840-4,096 ms (in 256 ms units)
 static const uint32_t NEVER = 4294967295UL;  // no deadline
+static const uint8_t FLOOD_SAME_UNITS = 8;  // a wave over a face that was gone when this tile entered its slot, less than 2,048 ms after, is that same flood
 static const uint8_t STARTER = 7;  // flood_parent of a wave this tile started
 
 // A constant colour as the tile's 16-bit pixel word (a reserved bit set to 1, then
@@ -393,57 +394,57 @@ uint32_t engine_quiet_until(void) {
     if (unsettled()) {  // engine.py:238
         return 0;  // engine.py:239
     }
-    return timers_quiet_until();  // engine.py:240
+    return timers_quiet_until();  // engine.py:243
 }
 #endif
 
-// [engine.py:243]
+// [engine.py:246]
 BLINKC_SMALL_LOOPS void loop(void) {
     uint8_t now256 = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
-    now256 = millis256();  // engine.py:245
-    bit = 1;  // engine.py:246
-    for (f = 0; f < 6; f++) {  // engine.py:247
-        link_step(f, bit, now256);  // engine.py:248
-        bit <<= 1;  // engine.py:249
+    now256 = millis256();  // engine.py:248
+    bit = 1;  // engine.py:250
+    for (f = 0; f < 6; f++) {  // engine.py:251
+        link_step(f, bit, now256);  // engine.py:252
+        bit <<= 1;  // engine.py:253
     }
-    buttons();  // engine.py:250
-    transmit();  // engine.py:252
-    display();  // engine.py:253
-    if (unsettled() && coin()) {  // engine.py:254
-        blinkc_skip_frame();  // engine.py:255
+    buttons();  // engine.py:254
+    transmit();  // engine.py:256
+    display();  // engine.py:257
+    if (unsettled() && coin()) {  // engine.py:258
+        blinkc_skip_frame();  // engine.py:259
     }
 }
 
-// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:278]
+// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:291]
 static uint8_t flood_take(uint8_t /* bit */) {
-    return 0;  // engine.py:284
+    return 0;  // engine.py:297
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:381]
+// [engine.py:408]
 uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
-    until = 4294967295UL;  // engine.py:382
-    return until;  // engine.py:388
+    until = 4294967295UL;  // engine.py:409
+    return until;  // engine.py:415
 }
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:391]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:418]
 uint8_t engine_links(void) {
-    return up_mask;  // engine.py:393
+    return up_mask;  // engine.py:420
 }
 #endif
 
 #ifdef BLINKC_HOST
-// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:396]
+// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:423]
 bool engine_idle(void) {
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:399
-        return false;  // engine.py:400
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:426
+        return false;  // engine.py:427
     }
-    return true;  // engine.py:404
+    return true;  // engine.py:431
 }
 #endif
 
