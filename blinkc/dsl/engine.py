@@ -342,16 +342,15 @@ def flood_forget(now256: u8) -> None:
 
 
 def flood_receive(s: u8, face: u8) -> None:
-    if flood_parent[s] == 255:
-        if (flood_skipped[s] >> face) & 1:
-            flood_skipped[s] &= ~(1 << face)  # (the neighbour sends it once)
-            flood_out[2 * s + 1] |= 1 << face  # the flood we were in: answered, not run again
-            return
+    if flood_parent[s] == 255 and not (flood_skipped[s] >> face) & 1:
         flood_enter(s, face)
     else:
-        # We are in the wave already: answer it at once. Every wave gets exactly one echo
-        # (and only an echo answers a wave we sent): taking a wave that crosses ours for an
-        # answer would swallow the wave of a later flood of the same kind for ever.
+        # We are in the wave already, or it is the one we were in come round again over a
+        # face that was gone when we entered: answer it at once (the neighbour sends it once).
+        # Every wave gets exactly one echo (and only an echo answers a wave we sent): taking
+        # a wave that crosses ours for an answer would swallow the wave of a later flood of
+        # the same kind for ever.
+        flood_skipped[s] &= ~(1 << face)
         flood_out[2 * s + 1] |= 1 << face
 
 

@@ -39,14 +39,14 @@ def test_a_sample_of_three_tile_clusters_keeps_every_invariant():
 DUPLICATE = ("    elif not ack_mask & bit:\n        ack_mask |= bit\n        deliver(code, f)",
              "    elif True:  # (planted: deliver on every pass the code is shown)\n"
              "        ack_mask |= bit\n        deliver(code, f)")
-CROSSING = ("    else:\n        # We are in the wave already: answer it at once.",
+CROSSING = ("    else:\n        # We are in the wave already, or",
             "    elif flood_waiting[s] & (1 << face):  # (planted: a crossing wave answers ours)\n"
             "        flood_answered(s, face)\n"
-            "    else:\n        # We are in the wave already: answer it at once.")
+            "    else:\n        # We are in the wave already, or")
 
 WAVE_ONLY_IN_SESSION = ("    waiting: u8 = ~gone_mask & 63\n", "    waiting: u8 = up_mask\n")
-RUN_AGAIN = ("        if (flood_skipped[s] >> face) & 1:",
-             "        if False:  # (planted: every wave of a slot we are not in is a new flood)")
+RUN_AGAIN = ("    if flood_parent[s] == 255 and not (flood_skipped[s] >> face) & 1:",
+             "    if flood_parent[s] == 255:  # (planted: a wave of a slot we are not in is new)")
 ONE_SLOT = ("        flood_enter(s + (flood_last[k] ^ 1), STARTER)",
             "        flood_enter(s, STARTER)  # (planted: every flood in its first slot)")
 

@@ -368,28 +368,28 @@ static uint8_t flood_take(uint8_t /* bit */) {
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:408]
+// [engine.py:407]
 uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
-    until = 4294967295UL;  // engine.py:409
-    return until;  // engine.py:415
+    until = 4294967295UL;  // engine.py:408
+    return until;  // engine.py:414
 }
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:418]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:417]
 uint8_t engine_links(void) {
-    return up_mask;  // engine.py:420
+    return up_mask;  // engine.py:419
 }
 #endif
 
 #ifdef BLINKC_HOST
-// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:423]
+// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:422]
 bool engine_idle(void) {
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:426
-        return false;  // engine.py:427
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:425
+        return false;  // engine.py:426
     }
-    return true;  // engine.py:431
+    return true;  // engine.py:430
 }
 #endif
 

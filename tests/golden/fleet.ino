@@ -505,67 +505,63 @@ static void flood_forget(uint8_t now256) {
 
 // [engine.py:344]
 __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face) {
-    if (flood_parent[s] == 255) {  // engine.py:345
-        if (((flood_skipped[s] >> face) & 1) != 0) {  // engine.py:346
-            flood_skipped[s] &= ~bit_of(face);  // engine.py:347
-            flood_out[(2 * s) + 1] |= bit_of(face);  // engine.py:348
-            return;  // engine.py:349
-        }
-        flood_enter(s, face);  // engine.py:350
+    if ((flood_parent[s] == 255) && (((flood_skipped[s] >> face) & 1) == 0)) {  // engine.py:345
+        flood_enter(s, face);  // engine.py:346
     } else {
-        flood_out[(2 * s) + 1] |= bit_of(face);  // engine.py:355
+        flood_skipped[s] &= ~bit_of(face);  // engine.py:353
+        flood_out[(2 * s) + 1] |= bit_of(face);  // engine.py:354
     }
 }
 
-// An echo came back, or the face can no longer answer (its link ended).  [engine.py:358]
+// An echo came back, or the face can no longer answer (its link ended).  [engine.py:357]
 __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face) {
-    flood_waiting[s] &= ~bit_of(face);  // engine.py:360
-    flood_check(s);  // engine.py:361
+    flood_waiting[s] &= ~bit_of(face);  // engine.py:359
+    flood_check(s);  // engine.py:360
 }
 
-// [engine.py:364]
+// [engine.py:363]
 static void flood_check(uint8_t s) {
     uint8_t parent = 0;
-    parent = flood_parent[s];  // engine.py:365
-    if ((parent != 255) && (flood_waiting[s] == 0)) {  // engine.py:366
-        flood_parent[s] = 255;  // engine.py:367
-        if (parent == STARTER) {  // engine.py:368
-            on_flood_done(s >> 1);  // engine.py:369
+    parent = flood_parent[s];  // engine.py:364
+    if ((parent != 255) && (flood_waiting[s] == 0)) {  // engine.py:365
+        flood_parent[s] = 255;  // engine.py:366
+        if (parent == STARTER) {  // engine.py:367
+            on_flood_done(s >> 1);  // engine.py:368
         } else {
-            flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:371
+            flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:370
         }
     }
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:408]
+// [engine.py:407]
 uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
-    until = 4294967295UL;  // engine.py:409
-    return until;  // engine.py:415
+    until = 4294967295UL;  // engine.py:408
+    return until;  // engine.py:414
 }
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:418]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:417]
 uint8_t engine_links(void) {
-    return up_mask;  // engine.py:420
+    return up_mask;  // engine.py:419
 }
 #endif
 
 #ifdef BLINKC_HOST
-// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:423]
+// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:422]
 bool engine_idle(void) {
     uint8_t s = 0;
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:426
-        return false;  // engine.py:427
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:425
+        return false;  // engine.py:426
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:428
-        if ((flood_parent[s] != 255) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {  // engine.py:429
-            return false;  // engine.py:430
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:427
+        if ((flood_parent[s] != 255) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {  // engine.py:428
+            return false;  // engine.py:429
         }
     }
-    return true;  // engine.py:431
+    return true;  // engine.py:430
 }
 #endif
 
