@@ -178,3 +178,14 @@ def test_waves_only_over_sessions_run_a_flood_twice_behind_a_half_open_session(p
                          KNOWN / "half_open_session.scenario", seed=50184)
     problems = check(subject(GAME), run)
     assert any("ran 2 times on t2" in p for p in problems), problems
+
+
+def test_a_wave_is_taken_for_the_same_flood_only_sooner_than_a_link_must_stand_to_be_owed_one():
+    # The engine answers, without running it, a wave over a face that was gone when the tile
+    # entered the slot, for FLOOD_SAME_MS; the monitor owes a flood over a link only if the
+    # link stood JOIN_MS before it began. The first must stay below the second (with a tick
+    # of the 256 ms clock to spare), or the rule could swallow a flood the tile is owed.
+    from blinkc.dsl.wire import FLOOD_SAME_MS, GRACE_TICK_MS
+    from blinkc.explore.monitor import JOIN_MS
+
+    assert FLOOD_SAME_MS + GRACE_TICK_MS <= JOIN_MS
