@@ -31,12 +31,17 @@ class Freeze:
     #: The budget of CPU time (s) it used up.
     budget_s: float
 
+    @property
+    def when(self) -> str:
+        return f"t = {seconds_text(self.at_ms / 1000)}"
+
+    def why(self) -> str:
+        return (f"{self.what}() did not return within {seconds_text(self.budget_s)} of CPU time "
+                f"(it ends in an endless loop such as `while (1);`; a real tile freezes there too)")
+
     def line(self) -> str:
         """One line for a run's report: which tile, what it runs, when and why."""
-        return (f"tile {self.tile!r} ({self.program}) froze at t = "
-                f"{seconds_text(self.at_ms / 1000)}: {self.what}() did not return within "
-                f"{seconds_text(self.budget_s)} of CPU time (it ends in an endless loop such "
-                f"as `while (1);`; a real tile freezes there too)")
+        return f"tile {self.tile!r} ({self.program}) froze at {self.when}: {self.why()}"
 
 
 def freeze_of(tile: object, what: str, at_ms: float, budget_s: float) -> Freeze:
@@ -47,5 +52,5 @@ def freeze_of(tile: object, what: str, at_ms: float, budget_s: float) -> Freeze:
 
 def frozen_message(freeze: Freeze) -> str:
     """Why a frozen tile's program cannot be called (a display, a derived value)."""
-    return (f"tile {freeze.tile!r} froze at t = {seconds_text(freeze.at_ms / 1000)}: its "
-            f"program cannot run any more (its {freeze.what}() never returned)")
+    return (f"tile {freeze.tile!r} froze at {freeze.when}: its program cannot run any more "
+            f"(its {freeze.what}() never returned)")
