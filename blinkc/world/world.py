@@ -651,7 +651,7 @@ class World(SeedMode):
         try:
             program.loop(api)
         except TileOverrun as e:
-            self._freeze(tile, e, sent, shown)
+            self._freeze(tile, e, sent, shown, first=tile.passes == 1)
             return
         if tile._serial_hook is not None:
             self._take_serial(tile)
@@ -923,7 +923,7 @@ class World(SeedMode):
         try:
             tile.program.loop(api)
         except TileOverrun as e:
-            self._freeze(tile, e, sent, shown)
+            self._freeze(tile, e, sent, shown, first=False)
             return False
         if tile._serial_hook is not None:
             self._take_serial(tile)
@@ -980,18 +980,21 @@ class World(SeedMode):
         return out
 
     # ------------------------------------------------------------ frozen tiles
-    def _freeze(self, tile: Tile, overrun: TileOverrun, sent: list[int], shown: list[int]) -> None:
+    def _freeze(self, tile: Tile, overrun: TileOverrun, sent: list[int], shown: list[int],
+                first: bool) -> None:
         """loop() did not return within its budget: the tile freezes, as a real one does.
 
         blinklib commits a pass only after loop() returns, so what the stuck pass set is
         never shown or sent: the values and colours go back to those of the last finished
-        pass (a native sketch never handed them over). What it printed was printed."""
+        pass (a native sketch never handed them over), and in the `first` pass, to none:
+        setup()'s colours are shown only once the first loop() returns. What it printed
+        was printed."""
         if overrun.interrupted:  # Ctrl-C stopped it, not the budget: the run stops
             raise overrun
         watchdog.rearm()
         api = tile.api
         api.out_value[:] = sent
-        api.pixels[:] = shown
+        api.pixels[:] = [Blinklib.OFF] * FACE_COUNT if first else shown
         freeze = freeze_of(tile, "loop", self.now_ms, self._budget())
         if tile._serial_hook is not None:
             self._take_serial(tile)

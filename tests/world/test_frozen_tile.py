@@ -262,3 +262,24 @@ def test_two_tiles_that_freeze_in_one_run_are_both_caught():
     world.run_until(100)
     assert [f.tile for f in world.freezes] == ["a", "b"]
     assert world.is_quiet()
+
+
+class BlueThenForever(Forever):
+    def setup(self, b: Blinklib) -> None:
+        b.setColor(Blinklib.BLUE)
+
+
+@pytest.mark.parametrize("engine,kind", CASES)
+def test_a_tile_frozen_in_its_first_loop_never_lit_up(engine, kind):
+    # blinklib shows setup()'s colours only once the first loop() returns: never, here.
+    if kind == "native":
+        require_tool("g++")
+        program = load_sketch(SKETCHES / "Forever", check_int16=False)()  # BLUE in setup()
+    else:
+        program = BlueThenForever()
+    world = make_world(seed=5, engine=engine)
+    world.tile_budget_s = BUDGET
+    world.add_tile("a", program, pos=(0, 0))
+    world.run_until(100)
+    assert world.tile("a").stuck is not None
+    assert world.colors(world.tile("a")) == [Blinklib.OFF] * 6

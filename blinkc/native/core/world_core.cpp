@@ -501,10 +501,12 @@ class World {
         if (code) stopped(t, PHASE_SETUP, code);
     }
 
-    /* World._freeze: loop() was stopped. For its budget, the tile freezes (what it printed
-     * was printed); by Ctrl-C, the run stops. */
-    void freeze(Tile &t, int code) {
+    /* World._freeze: loop() was stopped. For its budget, the tile freezes (it keeps the
+     * last finished pass's outputs, none in its `first` pass; what it printed was printed);
+     * by Ctrl-C, the run stops. */
+    void freeze(Tile &t, int code, bool first) {
         if (code != GUARD_TIMEOUT) stopped(t, PHASE_LOOP, code);
+        if (first) memset(t.v->pixels, 0, sizeof t.v->pixels); /* setup()'s never shown */
         if (t.port && (t.port->len || t.port->lost)) take_serial(t);
         halt(t);
         t.stuck = true;
@@ -627,7 +629,7 @@ class World {
         int64_t sent[FACES];
         memcpy(sent, a.out_value, sizeof sent);
         if (int code = run_program(t, t.loop_fn)) {
-            freeze(t, code);
+            freeze(t, code, t.passes == 1);
             return;
         }
         if (t.port && (t.port->len || t.port->lost)) take_serial(t);
@@ -919,7 +921,7 @@ class World {
         memcpy(sent, a.out_value, sizeof sent);
         button_snapshot(t, ms);
         if (int code = run_program(t, t.loop_fn)) {
-            freeze(t, code);
+            freeze(t, code, false);
             return false;
         }
         if (t.port && (t.port->len || t.port->lost)) take_serial(t);
