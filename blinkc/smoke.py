@@ -14,7 +14,7 @@ from pathlib import Path
 from .native.build import NativeBuildError
 from .native.loader import HostIntWarning, load_sketch
 from .native.sketch import SketchError
-from .world import WorldError
+from .world import World, WorldError
 from .world.emulation import EmulationOptions, emulate
 from .world.layout_file import parse_layout
 from .world.scenario_file import parse_scenario
@@ -47,6 +47,8 @@ class SmokeResult:
     error: str | None = None
     passes: int = 0
     seconds: float = 0.0
+    #: What else a run that went on to its end showed: tiles that froze, what they printed.
+    notes: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -54,7 +56,8 @@ class SmokeResult:
 
     def line(self) -> str:
         if self.ok:
-            return f"ok    {self.name}  ({self.passes:,} passes, {self.seconds:.1f} s)"
+            head = f"ok    {self.name}  ({self.passes:,} passes, {self.seconds:.1f} s)"
+            return "\n".join([head, *(f"      {note}" for note in self.notes)])
         return f"FAIL  {self.name}: {self.error}"
 
 
@@ -77,12 +80,33 @@ def smoke_run(path: Path, seed: int = 0) -> SmokeResult:
     try:
         done = emulate(parse_layout(SMOKE_LAYOUT, "<smoke>"), parse_scenario(SMOKE_SCENARIO),
                        EmulationOptions(seed=seed, resolver=lambda spec: sketch()))
-    except WorldError as e:  # a TileHangError above all: the sketch's loop() never returned
+    except WorldError as e:  # a TileHangError above all: the sketch's setup() never returned
         return SmokeResult(name, path, _hang_reason(str(e)), seconds=time.monotonic() - start)
     except Exception as e:  # a sketch that breaks the emulator is reported, not raised
         return SmokeResult(name, path, f"{type(e).__name__}: {_first_line(str(e))}",
                            seconds=time.monotonic() - start)
-    return SmokeResult(name, path, None, done.world.stats["passes"], time.monotonic() - start)
+    return SmokeResult(name, path, None, done.world.stats["passes"], time.monotonic() - start,
+                       freeze_notes(done.world))
+
+
+#: Lines of a frozen tile's service-port output shown under its sketch's line.
+SERIAL_LINES = 2
+
+
+def freeze_notes(world: World) -> tuple[str, ...]:
+    """The tiles that froze (one line: which, when, why), and what each printed first."""
+    freezes = world.freezes
+    if not freezes:
+        return ()
+    tiles = ", ".join(f"{f.tile!r} at {f.when}" for f in freezes)
+    reasons = sorted({f.why() for f in freezes})
+    notes = [f"froze: tile{'s' if len(freezes) > 1 else ''} {tiles}: {'; '.join(reasons)}"]
+    for f in freezes:
+        printed = world.tile(f.tile).serial_text.replace("\r\n", "\n").splitlines()
+        notes += [f"service port {f.tile}| {line}" for line in printed[:SERIAL_LINES]]
+        if len(printed) > SERIAL_LINES:
+            notes.append(f"service port {f.tile}| ... ({len(printed) - SERIAL_LINES} more lines)")
+    return tuple(notes)
 
 
 def smoke_all(folder: Path, seed: int = 0) -> Iterator[SmokeResult]:
@@ -94,9 +118,9 @@ def smoke_all(folder: Path, seed: int = 0) -> Iterator[SmokeResult]:
 def _hang_reason(message: str) -> str:
     # The line names the sketch, and so does ours: keep the tile and what it did.
     first = re.sub(r" \(sketch [^)]*\)", "", _first_line(message).removeprefix("Error: "))
-    if "did not return" in first:
-        return (f"{first} A tile freezes there too (its loop() must return): "
-                "it ends in an endless loop such as `while (1);`.")
+    if "setup() did not return" in first:
+        return (f"{first} Its game never starts: setup() ends in an endless loop such as "
+                "`while (1);`.")
     return first
 
 

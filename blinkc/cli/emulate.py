@@ -101,8 +101,10 @@ def emulate(source: str, layout_opt: str | None, backend: str, world_engine: str
 
     Without --json, each tile's final state is printed, one line per tile.
     The formats of LAYOUT and SCENARIO are described in docs/layouts.md and
-    docs/scenarios.md. A tile whose setup() or loop() never returns stops the
-    run with an error (see docs/emulator.md); Ctrl-C stops it with status 130.
+    docs/scenarios.md. A tile whose loop() never returns freezes, as a real
+    tile does, and the run goes on (a line reports it); one whose setup() never
+    returns stops the run with an error (see docs/emulator.md); Ctrl-C stops it
+    with status 130.
     """
     with _ctrl_c_stops():
         _emulate(source, layout_opt, backend, world_engine, script_file, time_ms, seed, faults,
@@ -259,7 +261,8 @@ def pretty_json(value: Any, indent: str = "") -> str:
 
 
 def summary(result: Emulation) -> str:
-    """One line per tile: name, place, rotation, faces, the program's state."""
+    """One line per tile: name, place, rotation, faces, the program's state; a line per tile
+    that froze; what the tiles printed on their service ports."""
     rows = []
     snapshot = result.snapshot()
     for t in snapshot:
@@ -271,6 +274,7 @@ def summary(result: Emulation) -> str:
     for r in rows:
         lines.append("  ".join(c.ljust(w) for c, w in zip(r[:4], widths, strict=True))
                      + ("  " + r[4] if r[4] else ""))
+    lines += [f.line() for f in result.world.freezes]
     lines += service_port_lines(snapshot)
     return "\n".join(line.rstrip() for line in lines)
 

@@ -19,7 +19,9 @@ error. Not mirrored: packets in flight and buffered (`incoming`, `rx_buf`),
 `loop_inputs`, and the fault generator (its state lives in the core).
 
 The core calls tile code through the watchdog (blinkc/native/guard.cpp): a
-call that does not return within its budget stops the run with the same
+loop() that does not return within its budget freezes its tile as world.py's
+_freeze does (the core returns TILE_FROZE, Python records the freeze and runs
+on), any other call that does not return stops the run with the same
 TileHangError as world.py's, and Ctrl-C returns from the core between two
 events (or stops a stuck call); Python sees it once the core's state is
 copied out.
@@ -36,6 +38,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..runtime.api import BUTTON_EVENT_NAMES, Blinklib
+from ..world.freeze import freeze_of
 from ..world.tile import Tile
 from ..world.watchdog import TileOverrun
 from ..world.world import _CALL, _PASS, Faults, TileHangError, World, WorldError
@@ -340,6 +343,8 @@ class NativeWorld(World):
                 self._check_callback()
                 if status == cb.TILE_STOPPED:
                     raise self._stopped_in_core(budget)
+                if status == cb.TILE_FROZE:
+                    self._froze_in_core(budget)
                 if status == cb.CALL_DUE:
                     self._calls.pop(call.value)()  # a scenario action: quick
             finally:
@@ -347,6 +352,16 @@ class NativeWorld(World):
                     guard.check_signals()  # KeyboardInterrupt, normally; else run on
             if status == cb.REACHED and self.now >= end:
                 return
+
+    def _froze_in_core(self, budget: float) -> None:
+        """A tile froze in the core (World._freeze did the rest there): record and report it."""
+        tile = self.tiles[self._lib.core_frozen(self._w)]
+        native = native_of(tile.program)
+        if native is not None:
+            native.mark_stopped("loop", guard.GUARD_TIMEOUT)  # Python must not call it either
+        tile.stuck = freeze_of(tile, "loop", self.now_ms, budget)
+        self.freezes.append(tile.stuck)
+        self._record(tile, "froze", {"call": "loop"})
 
     def _stopped_in_core(self, budget: float) -> TileHangError:
         """The error for a tile the watchdog stopped inside the core (the world is dead)."""

@@ -80,7 +80,8 @@ def emulate(layout: Layout, scenario: Scenario | None = None,
     """Build `layout` in a new world, apply `scenario`, and run it to the end time.
 
     Raises LayoutError / ScenarioError (both SourceError) for mistakes in the inputs,
-    TileHangError (a WorldError) when a tile's code does not return, Interrupted on Ctrl-C.
+    TileHangError (a WorldError) when a tile's setup() or an emulator hook does not return,
+    Interrupted on Ctrl-C. A tile whose loop() does not return freezes (world.freezes).
     """
     opts = options or EmulationOptions()
     world = make_world(seed=opts.seed, faults=opts.faults, trace=opts.trace,

@@ -21,7 +21,8 @@ them together 5 s (root's local time) after the last tile joined: setup() again,
 game's globals and blinklib's state fresh, millis() going on. Not modelled: the pages
 on the air (a touching tile has the whole game at once, whatever its size; packet loss
 does not fail a download), the BIOS's LEDs (seeding tiles show plain blue, downloaders
-green), and tiles asleep, which are not reached.
+green), and tiles asleep or frozen (freeze.py), which are not reached (a frozen tile's BIOS
+might still take a seed on a face whose receive buffer its blinklib left free).
 
 Everything here runs in Python as internal scheduled calls and actions, so both world
 engines do it at the same moments (the C++ core gets a tile's new program through
@@ -88,7 +89,7 @@ class SeedMode:
 
     def _seed_check(self: Any, tile: Tile, seq: int) -> None:
         """The button went down (contact `seq`): at its 3 s mark, a lone tile enters the hold."""
-        if seq != tile.contact_seq or tile.asleep or tile.seed_role is not None:
+        if seq != tile.contact_seq or tile.asleep or tile.seed_role is not None or tile.stuck:
             return
         self._fresh_mirrors()
         b = tile.button
@@ -140,7 +141,7 @@ class SeedMode:
             while todo:
                 t = todo.pop()
                 for _, n, _ in self.neighbours_of(t):
-                    if n.seed_role is None and not n.asleep:
+                    if n.seed_role is None and not n.asleep and n.stuck is None:
                         self._seed_join(session, n)
                         todo.append(n)
                         joined = True

@@ -8,6 +8,7 @@ from typing import Any, Protocol, runtime_checkable
 from ..runtime.api import FACE_COUNT, Blinklib
 from .button import ButtonModel
 from .clock import Clock
+from .freeze import Freeze
 from .geometry import Pos
 
 
@@ -118,6 +119,9 @@ class Tile:
         self._serial_hook = serial_hook(program)
         #: Seed mode (world/seed.py): None, or "hold", "root" or "download".
         self.seed_role: str | None = None
+        #: Frozen for good, its loop() stuck (freeze.py): when and why; None while it runs.
+        #: (Not `frozen`, which is the emulator's idle sleep.)
+        self.stuck: Freeze | None = None
 
     def set_program(self, program: Any) -> None:
         """Run another program from now on (seed mode's restart), with its own hooks."""

@@ -4,8 +4,9 @@ A Blinks sketch whose loop() never returns (`while (1);`, as Move38's
 SerialNumberPrinter ends) freezes a real tile; in the emulator it would hang
 the run for ever. Instead, a call into a tile's code (setup(), loop(), and
 the quiet_until / display hooks) that has used more than the budget of CPU
-time stops the run with a `TileHangError` naming the tile and its program,
-and the world cannot run on (the tile stopped half way through its code).
+time is stopped. A loop() stopped so freezes its tile (freeze.py: the world
+runs on without it); anything else stops the run with a `TileHangError`
+naming the tile and its program, and the world cannot run on.
 
 The budget: BLINKC_TILE_BUDGET seconds (default 2; 0 turns the watchdog
 off; read when a world first runs), or `World.tile_budget_s`. It is CPU time of the thread running the
@@ -179,6 +180,15 @@ def arm(world: Any, budget: float) -> bool:
     return True
 
 
+def rearm() -> None:
+    """The run caught what the watchdog raised into it (a tile froze) and goes on: watch it
+    again from now, so that a second tile that gets stuck is caught as well."""
+    run = _run
+    if run is not None:
+        run.fired = None
+        run.token = None
+
+
 def disarm() -> None:
     global _run
     run, _run = _run, None
@@ -296,7 +306,8 @@ def program_label(program: Any) -> str:
     return f"program {type(program).__name__}"
 
 
-def _secs(s: float) -> str:
+def seconds_text(s: float) -> str:
+    """Seconds as messages write them: 2 s, 0.15 s, 1.234 s."""
     return f"{s:.3f}".rstrip("0").rstrip(".") + " s"
 
 
@@ -305,18 +316,23 @@ def hang_message(tile: Any, what: str | None, budget: float, at_ms: float,
     """What happened, why it matters, and what to do: one message for a stuck tile."""
     who = f"tile {tile.name!r} ({program_label(tile.program)})" if tile is not None else "a tile"
     fn = f"{what}()" if what else "its code"
-    where = f"at t = {_secs(at_ms / 1000)}"
+    where = f"at t = {seconds_text(at_ms / 1000)}"
     if interrupted:
         head = (f"{who}: stopped by Ctrl-C inside {fn}, which had run for "
-                f"{_secs(seconds)} without returning ({where})")
+                f"{seconds_text(seconds)} without returning ({where})")
     else:
-        head = f"{who}: {fn} did not return within {_secs(budget)} of CPU time ({where})"
+        head = f"{who}: {fn} did not return within {seconds_text(budget)} of CPU time ({where})"
     if what == "setup":
-        why = ("setup() runs once when the tile powers up and must return before the tile "
-               "does anything else")
+        why = ("setup() runs once when the tile powers up, before its first loop(): a tile "
+               "stuck there stays dark and silent and its game never starts, which is a bug "
+               "of the sketch rather than a state worth emulating")
     elif what == "loop":
         why = ("loop() runs over and over, and blinklib reads the button, talks IR and "
                "updates the LEDs between two calls, so it must return quickly")
+    elif what in ("quiet_until", "display"):
+        why = (f"{what}() is one of blinkc's emulator hooks, not run on a tile: one that does "
+               "not return is a bug of the hook, and the emulator cannot tell what the tile "
+               "would do")
     else:
         why = "a tile's code must return quickly"
     return (f"{head}.\n  {why}: look for a loop that never ends, such as `while (1);`.\n"

@@ -24,8 +24,10 @@ it changes, when an action touches it, or takes a single pass at its
 deadline. Nothing sleeps when packets may be lost (a link could expire, and
 every packet draws on the fault stream), but loops are still skipped.
 
-A call into a tile's code that does not return within its budget stops the
-run with a TileHangError, and the world cannot continue (watchdog.py).
+A loop() that does not return within its budget freezes its tile, as on a
+real tile, and the world runs on without it (freeze.py); any other call into
+a tile's code that does not return stops the run with a TileHangError, and
+the world cannot continue (watchdog.py).
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ from ..runtime.timer import NEVER as TIMER_NEVER
 from . import watchdog
 from .button import LONG_LONG_PRESS_MS, ButtonModel
 from .clock import FRAME_US, Clock
+from .freeze import Freeze, freeze_of, frozen_message
 from .geometry import DIRECTIONS, Pos, facing_face
 from .ir import (
     DATAGRAM_MARKER,
@@ -83,8 +86,9 @@ class WorldError(Exception):
 
 
 class TileHangError(WorldError):
-    """A tile's setup() or loop() did not return within its budget (or was stopped by
-    Ctrl-C while stuck): the run stopped, and the world cannot continue."""
+    """A tile's setup() or an emulator hook did not return within its budget (or a call was
+    stopped by Ctrl-C while stuck): the run stopped, and the world cannot continue. (A loop()
+    that does not return freezes its tile instead: World.freezes.)"""
 
 
 @dataclass(frozen=True)
@@ -144,6 +148,8 @@ class World(SeedMode):
         #: Indices of the tiles whose clock error was given (not drawn within the skew).
         self._given_ppm: set[int] = set()
         self._seed_init()
+        #: The tiles that froze (their loop() never returned), in the order they did.
+        self.freezes: list[Freeze] = []
         self.stats = {"passes": 0, "skipped": 0, "solo": 0, "packets": 0, "absorbed": 0,
                       "dropped": 0, "collisions": 0, "sleeps": 0}
 
@@ -375,6 +381,9 @@ class World(SeedMode):
         if when > self.now:
             self.call_at(at_ms, lambda: self.button(name, down))  # type: ignore[arg-type]
             return
+        if tile.stuck is not None:  # blinklib reads the button between passes: never again
+            self._record(tile, "contact", {"down": down})
+            return
         self._wake_around(tile)
         tile.contact_seq += 1
         if tile.seed_role is not None:  # the BIOS is sharing a game: the button is not read
@@ -421,8 +430,8 @@ class World(SeedMode):
         self._call_internal(tile.clock.world_at_millis(due), lambda: self._sleep_check(tile, gen))
 
     def _sleep_check(self, tile: Tile, gen: int) -> None:
-        if gen != tile.sleep_gen or tile.asleep or tile.seed_role is not None:
-            return
+        if gen != tile.sleep_gen or tile.asleep or tile.seed_role is not None or tile.stuck:
+            return  # (blinklib checks its timer after loop() returns: a frozen tile never)
         if tile.clock.millis(self.now) > self._warm_deadline(tile):
             self._warm_sleep_group(tile, "timeout")
         else:
@@ -434,7 +443,7 @@ class World(SeedMode):
 
     def _hold_check(self, tile: Tile, seq: int) -> None:
         """The button went down (contact `seq`) 6 s ago: asleep once the BIOS saw the 6 s mark."""
-        if seq != tile.contact_seq or tile.asleep or tile.seed_role is not None:
+        if seq != tile.contact_seq or tile.asleep or tile.seed_role is not None or tile.stuck:
             return
         if tile.button._long_fired & 4:  # the 6 s mark (button.py's "sleep")
             self._warm_sleep_group(tile, "hold")
@@ -449,8 +458,10 @@ class World(SeedMode):
             if t.asleep:
                 continue
             self._warm_sleep(t, why if t is tile else "neighbour")
-            # A tile sharing a game runs the BIOS's loader, which takes no "sleep".
-            todo += [n for _, n, _ in self.neighbours_of(t) if not n.asleep and n.seed_role is None]
+            # A tile sharing a game runs the BIOS's loader, which takes no "sleep"; a frozen
+            # one never reads its IR again.
+            todo += [n for _, n, _ in self.neighbours_of(t)
+                     if not n.asleep and n.seed_role is None and n.stuck is None]
 
     def _warm_sleep(self, tile: Tile, why: str) -> None:
         self._wake(tile)  # out of the emulator's idle sleep first
@@ -489,10 +500,11 @@ class World(SeedMode):
         a sleeping tile put beside awake ones is woken by theirs."""
         if tile.pos is None:
             return
-        near = [n for _, n, _ in self.neighbours_of(tile)]
+        # A frozen tile sends nothing: it wakes no one.
+        near = [n for _, n, _ in self.neighbours_of(tile) if n.stuck is None]
         if tile.asleep and any(not n.asleep for n in near):
             self._warm_wake_group(tile)
-        elif not tile.asleep:
+        elif not tile.asleep and tile.stuck is None:
             for n in near:
                 if n.asleep:
                     self._warm_wake_group(n)
@@ -635,7 +647,12 @@ class World(SeedMode):
             return
         tile.skipped = False
         sent = list(api.out_value)
-        program.loop(api)
+        shown = list(api.pixels)
+        try:
+            program.loop(api)
+        except TileOverrun as e:
+            self._freeze(tile, e, sent, shown, first=tile.passes == 1)
+            return
         if tile._serial_hook is not None:
             self._take_serial(tile)
         if self.idle_skip and tile.sleeping_neighbours:
@@ -709,9 +726,10 @@ class World(SeedMode):
         if link is None:
             return
         receiver, rface = link
-        if receiver.asleep or receiver.seed_role is not None:
+        if receiver.asleep or receiver.seed_role is not None or receiver.stuck is not None:
             # Asleep, it listens only for a wake, and awake tiles beside it woke it already;
-            # sharing a game, the BIOS's loader runs and blinklib hears nothing.
+            # sharing a game, the BIOS's loader runs and blinklib hears nothing; frozen, its
+            # blinklib never reads what the BIOS received.
             return
         if self._cuts and self._cuts.get((sender.index, face), -1) > start:
             self.stats["dropped"] += 1
@@ -788,7 +806,7 @@ class World(SeedMode):
                 return False
             link = self.neighbour(tile, f)
             expired = api.expire_time[f] < now
-            if link is None:
+            if link is None or link[0].stuck is not None:  # a frozen tile is as good as none
                 if not expired or tile.incoming[f] is not None:
                     return False
                 continue
@@ -813,10 +831,8 @@ class World(SeedMode):
         tile.epoch += 1
         tile.incoming = [None] * FACE_COUNT
         self.stats["sleeps"] += 1
-        for f in range(FACE_COUNT):
-            link = self.neighbour(tile, f)
-            if link is not None:
-                link[0].sleeping_neighbours += 1
+        for _, n in self._live_links(tile):
+            n.sleeping_neighbours += 1
         self._schedule_deadline(tile)
         if self.trace is not None:
             self.trace.write(self.now, tile.name, "sleep", {})
@@ -901,9 +917,14 @@ class World(SeedMode):
         api.now = now
         self._links_alive(tile, now)
         sent = list(api.out_value)
+        shown = list(api.pixels)
         button = tile.button
         self._button_snapshot(tile, now)
-        tile.program.loop(api)
+        try:
+            tile.program.loop(api)
+        except TileOverrun as e:
+            self._freeze(tile, e, sent, shown, first=False)
+            return False
         if tile._serial_hook is not None:
             self._take_serial(tile)
         tile.passes += 1
@@ -943,17 +964,62 @@ class World(SeedMode):
 
     def _links_alive(self, tile: Tile, now: int) -> list[tuple[int, Tile]]:
         """Mark every face that touches a neighbour as just heard from; returns those faces."""
+        out = self._live_links(tile)
+        for f, _ in out:
+            tile.api.expire_time[f] = now + RX_EXPIRE_TIME_MS
+        return out
+
+    def _live_links(self, tile: Tile) -> list[tuple[int, Tile]]:
+        """(face, neighbour) for every face touching a tile that is not frozen (a frozen one
+        sends nothing: its links are as good as gone)."""
         out = []
         for f in range(FACE_COUNT):
             link = self.neighbour(tile, f)
-            if link is not None:
-                tile.api.expire_time[f] = now + RX_EXPIRE_TIME_MS
+            if link is not None and link[0].stuck is None:
                 out.append((f, link[0]))
         return out
 
+    # ------------------------------------------------------------ frozen tiles
+    def _freeze(self, tile: Tile, overrun: TileOverrun, sent: list[int], shown: list[int],
+                first: bool) -> None:
+        """loop() did not return within its budget: the tile freezes, as a real one does.
+
+        blinklib commits a pass only after loop() returns, so what the stuck pass set is
+        never shown or sent: the values and colours go back to those of the last finished
+        pass (a native sketch never handed them over), and in the `first` pass, to none:
+        setup()'s colours are shown only once the first loop() returns. What it printed
+        was printed."""
+        if overrun.interrupted:  # Ctrl-C stopped it, not the budget: the run stops
+            raise overrun
+        watchdog.rearm()
+        api = tile.api
+        api.out_value[:] = sent
+        api.pixels[:] = [Blinklib.OFF] * FACE_COUNT if first else shown
+        freeze = freeze_of(tile, "loop", self.now_ms, self._budget())
+        if tile._serial_hook is not None:
+            self._take_serial(tile)
+        self._halt(tile)
+        tile.stuck = freeze
+        self.freezes.append(freeze)
+        self._record(tile, "froze", {"call": "loop"})
+
+    def _halt(self, tile: Tile) -> None:
+        """Stop all of a tile's events for good; its neighbours must notice the silence."""
+        if tile.frozen:  # it froze in a pass it took while the emulator let it sleep
+            tile.frozen = False
+            for _, n in self._live_links(tile):
+                n.sleeping_neighbours -= 1
+        tile.epoch += 1
+        tile.incoming = [None] * FACE_COUNT
+        tile.rx_buf = [None] * FACE_COUNT
+        tile.quiet_until = None
+        tile.loop_inputs = None
+        for _, n in self._live_links(tile):
+            self._wake(n)  # a sleeper takes its links as settled: it must run to see them expire
+
     def is_quiet(self) -> bool:
         """True when every tile sleeps: nothing changes until something touches them."""
-        return all(t.frozen or t.asleep for t in self.tiles)
+        return all(t.frozen or t.asleep or t.stuck is not None for t in self.tiles)
 
     def run_until_quiet(self, timeout_ms: float = 60_000, step_ms: float = 50) -> bool:
         """Run until every tile is frozen (or the timeout passes); True if quiet."""
@@ -973,6 +1039,8 @@ class World(SeedMode):
         """What the tile's LEDs show now (an idle tile's animation is computed on demand)."""
         if tile.asleep:
             return [0] * FACE_COUNT  # LEDs off
+        if tile.stuck is not None:  # what its last finished pass committed
+            return list(tile.api.pixels)
         if tile.seed_role is not None:  # the BIOS's show, simplified (world/seed.py)
             return [Blinklib.GREEN if tile.seed_role == DOWNLOAD else Blinklib.BLUE] * FACE_COUNT
         hook = tile._display_hook
@@ -982,6 +1050,8 @@ class World(SeedMode):
 
     def evaluate(self, tile: Tile, fn: Callable[[Blinklib], Any]) -> Any:
         """Call fn(api) as if during a pass now (for displays and values of idle tiles)."""
+        if tile.stuck is not None:
+            raise WorldError(frozen_message(tile.stuck))
         api = tile.api
         saved = api.now, list(api.expire_time)
         api.now = tile.clock.millis(self.now)
@@ -1029,6 +1099,8 @@ class World(SeedMode):
                 out[-1]["seed"] = t.seed_role
             if t.serial_out:  # only a tile that wrote to its service port has the key
                 out[-1]["serial"] = t.serial_text
+            if t.stuck is not None:  # only a frozen tile: the line that reports it
+                out[-1]["froze"] = t.stuck.line()
         return out
 
     # ----------------------------------------------------------------- traces

@@ -1,11 +1,12 @@
 """`blinkc emulate` never hangs: stuck tiles and Ctrl-C end a run with a message.
 
 Each test runs `blinkc emulate` in a subprocess, as a user would, with a
-timeout: a tile whose setup() or loop() never returns (a native sketch's
-`while (1);`, a Python program's `while True`) stops the run with one error
-naming the tile, exit status 1; SIGINT stops any run promptly with exit
-status 130. BLINKC_TILE_BUDGET shortens the watchdog's limit so the tests
-take seconds.
+timeout: a tile whose loop() never returns (a native sketch's `while (1);`,
+a Python program's `while True`) freezes, as a real tile does: the run goes
+on and its summary says so in one line, exit status 0. One whose setup()
+never returns stops the run with one error naming the tile, exit status 1.
+SIGINT stops any run promptly with exit status 130. BLINKC_TILE_BUDGET
+shortens the watchdog's limit so the tests take seconds.
 """
 
 from __future__ import annotations
@@ -118,30 +119,58 @@ def assert_stuck_error(proc, tile: str, what: str, source: str) -> None:
     assert proc.stdout == ""
 
 
+def freeze_lines(proc, ran_to: str) -> list[str]:
+    """A run in which tiles froze: it went on to its end, status 0; the lines reporting them."""
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr
+    out = proc.stdout.splitlines()
+    assert out[0].startswith(f"t = {ran_to}, seed 0"), proc.stdout
+    return [line for line in out if " froze at t = " in line]
+
+
 # --------------------------------------------------------------- stuck tiles
 @pytest.mark.parametrize("world", ["native", "python"])
-@pytest.mark.parametrize("name,what", [("Forever", "loop"), ("ForeverSetup", "setup")])
-def test_a_sketch_that_never_returns_stops_the_run(sketches, tmp_path, world, name, what):
+def test_a_sketch_whose_loop_never_returns_freezes_and_the_run_goes_on(sketches, tmp_path, world):
     cluster = layout(tmp_path, "tile a at 0,0\ntile b at SE of a\n")
-    proc = run([sketches[name], "-l", cluster, "--world", world, "--time", "10s"])
-    assert_stuck_error(proc, "a", what, f"sketch {sketches[name]}")
+    proc = run([sketches["Forever"], "-l", cluster, "--world", world, "--time", "10s"])
+    lines = freeze_lines(proc, "10 s")
+    assert [line.split(" froze")[0] for line in lines] == [
+        f"tile 'a' (sketch {sketches['Forever']})", f"tile 'b' (sketch {sketches['Forever']})"]
+    assert lines[0].endswith(": loop() did not return within 0.3 s of CPU time (it ends in an "
+                             "endless loop such as `while (1);`; a real tile freezes there too)")
+    assert " froze at t = 0 s: " in lines[0]
+
+
+@pytest.mark.parametrize("world", ["native", "python"])
+def test_a_sketch_whose_setup_never_returns_stops_the_run(sketches, tmp_path, world):
+    cluster = layout(tmp_path, "tile a at 0,0\ntile b at SE of a\n")
+    proc = run([sketches["ForeverSetup"], "-l", cluster, "--world", world, "--time", "10s"])
+    assert_stuck_error(proc, "a", "setup", f"sketch {sketches['ForeverSetup']}")
+    assert "stays dark and silent" in proc.stderr
 
 
 @pytest.mark.parametrize("world", ["auto", "python"])
-@pytest.mark.parametrize("program,what", [("forever", "loop"), ("forever_setup", "setup")])
-def test_a_python_program_that_never_returns_stops_the_run(tmp_path, world, program, what):
-    cluster = layout(tmp_path, f"tile a at 0,0 hops source=true\ntile b at SE of a {program}\n")
+def test_a_python_program_whose_loop_never_returns_freezes(tmp_path, world):
+    cluster = layout(tmp_path, "tile a at 0,0 hops source=true\ntile b at SE of a forever\n")
     proc = run([cluster, "--world", world, "--time", "10s"], python_programs=True)
-    assert_stuck_error(proc, "b", what, "program")
+    [line] = freeze_lines(proc, "10 s")
+    assert line.startswith("tile 'b' (program Forever) froze at t = 0 s: loop() did not return")
 
 
-def test_a_tile_stuck_later_in_the_run_stops_it_there(sketches, tmp_path):
+@pytest.mark.parametrize("world", ["auto", "python"])
+def test_a_python_program_whose_setup_never_returns_stops_the_run(tmp_path, world):
+    cluster = layout(tmp_path, "tile a at 0,0 hops source=true\ntile b at SE of a forever_setup\n")
+    proc = run([cluster, "--world", world, "--time", "10s"], python_programs=True)
+    assert_stuck_error(proc, "b", "setup", "program")
+
+
+def test_a_tile_stuck_later_in_the_run_freezes_there(sketches, tmp_path):
     cluster = layout(tmp_path, "tile a at 0,0\ntile b at SE of a\n")
     scenario = tmp_path / "s.scenario"
     scenario.write_text("at 1s press b\n")
     proc = run([sketches["StuckOnPress"], "-l", cluster, "-s", str(scenario), "--time", "60s"])
-    assert_stuck_error(proc, "b", "loop", "StuckOnPress")
-    assert "t = 1." in proc.stderr  # where the run stopped
+    [line] = freeze_lines(proc, "60 s")
+    assert line.startswith(f"tile 'b' (sketch {sketches['StuckOnPress']}) froze at t = 1.")
 
 
 def test_the_budget_is_generous_by_default(sketches, tmp_path):
@@ -149,8 +178,8 @@ def test_the_budget_is_generous_by_default(sketches, tmp_path):
     cluster = layout(tmp_path, "tile a at 0,0\n")
     started = time.monotonic()
     proc = run([sketches["Forever"], "-l", cluster], budget=None)
-    assert_stuck_error(proc, "a", "loop", "Forever")
-    assert "2 s" in proc.stderr
+    [line] = freeze_lines(proc, "2 s")
+    assert "within 2 s of CPU time" in line
     assert time.monotonic() - started >= 2
 
 

@@ -5,6 +5,7 @@ engines disagree only in rare runs)."""
 import re
 from pathlib import Path
 
+from blinkc.native import guard
 from blinkc.runtime import api
 from blinkc.runtime.timer import NEVER
 from blinkc.world import clock, geometry, ir, world
@@ -26,6 +27,7 @@ PYTHON = {
     "ZERO_US": ir.ZERO_US,
     "SYNC_US": ir.SYNC_US,
     "OVERHEAD_US": ir.OVERHEAD_US,
+    "GUARD_TIMEOUT": guard.GUARD_TIMEOUT,  # guard.cpp's code for a call out of budget
 }
 
 

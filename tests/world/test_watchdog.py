@@ -1,6 +1,9 @@
-"""A tile whose code never returns stops the run with a TileHangError, in both worlds.
+"""A tile whose code never returns is stopped, in both worlds.
 
-The command line's behaviour (messages, exit status, Ctrl-C) is checked in
+A loop() that never returns freezes its tile and the world runs on
+(tests/world/test_frozen_tile.py has the model); setup() or an emulator hook
+that never returns stops the run with a TileHangError. The command line's
+behaviour (messages, exit status, Ctrl-C) is checked in
 tests/cli/test_no_hang.py; these check the library: which tile and call the
 error names, that the world refuses to run on, that working tiles and later
 worlds are not disturbed, and the budget's settings.
@@ -89,6 +92,18 @@ def world_with(program, engine: str = "python", budget: float = BUDGET) -> World
     return world
 
 
+def froze(world: World, ms: float = 1000) -> str:
+    """Run: the stuck tile must freeze, and the world run on; the freeze's line."""
+    started = time.monotonic()
+    world.run_until(ms)
+    assert time.monotonic() - started < 10
+    assert world.dead is None
+    [freeze] = world.freezes
+    assert freeze.tile == "stuck" and world.tile("stuck").stuck is freeze
+    world.run_for(10)
+    return freeze.line()
+
+
 def stopped(world: World, ms: float = 1000) -> str:
     started = time.monotonic()
     with pytest.raises(TileHangError) as caught:
@@ -103,13 +118,18 @@ def stopped(world: World, ms: float = 1000) -> str:
 
 
 # -------------------------------------------------------------------- Python
-@pytest.mark.parametrize("program,what", [(Forever(), "loop"), (ForeverSetup(), "setup"),
-                                          (Swallows(), "loop")])
-def test_a_python_program_that_never_returns_is_stopped(program, what):
-    message = stopped(world_with(program))
-    assert message.startswith(f"tile 'stuck' (program {type(program).__name__}): {what}() did "
-                              f"not return within 0.15 s of CPU time (at t = ")
-    assert "BLINKC_TILE_BUDGET" in message
+def test_a_python_program_whose_setup_never_returns_is_stopped():
+    message = stopped(world_with(ForeverSetup()))
+    assert message.startswith("tile 'stuck' (program ForeverSetup): setup() did not return "
+                              "within 0.15 s of CPU time (at t = ")
+    assert "stays dark and silent" in message and "BLINKC_TILE_BUDGET" in message
+
+
+@pytest.mark.parametrize("program", [Forever(), Swallows()])
+def test_a_python_program_whose_loop_never_returns_freezes(program):
+    line = froze(world_with(program))
+    assert line.startswith(f"tile 'stuck' (program {type(program).__name__}) froze at t = ")
+    assert "loop() did not return within 0.15 s of CPU time" in line
 
 
 def test_a_slow_call_within_the_budget_is_not_stopped():
@@ -121,12 +141,12 @@ def test_a_slow_call_within_the_budget_is_not_stopped():
 def test_budget_zero_turns_the_watchdog_off():
     world = world_with(Slow(0.3), budget=0)
     world.run_until(100)
-    assert world.dead is None
-    assert "did not return within 0.1 s" in stopped(world_with(Slow(0.3), budget=0.1), 100)
+    assert world.dead is None and not world.freezes
+    assert "did not return within 0.1 s" in froze(world_with(Slow(0.3), budget=0.1), 100)
 
 
 def test_the_budget_comes_from_the_environment(monkeypatch):
-    world = world_with(Forever(), budget=BUDGET)
+    world = world_with(ForeverSetup(), budget=BUDGET)
     world.tile_budget_s = None
     monkeypatch.setenv("BLINKC_TILE_BUDGET", "0.1")
     assert "within 0.1 s" in stopped(world)
@@ -165,13 +185,18 @@ def hooks(quiet: bool = False, display: bool = False):
 
 
 @pytest.mark.parametrize("engine", ["native", "python"])
-@pytest.mark.parametrize("name,what", [("Forever", "loop"), ("ForeverSetup", "setup")])
-def test_a_sketch_that_never_returns_is_stopped(engine, name, what):
+@pytest.mark.parametrize("name", ["Forever", "ForeverSetup"])
+def test_a_sketch_that_never_returns_is_stopped(engine, name):
     world = world_with(load(SKETCHES / name)(), engine)
-    message = stopped(world)
+    if name == "Forever":
+        line = froze(world)
+        assert line.startswith(f"tile 'stuck' (sketch {SKETCHES / name / name}.ino) froze at ")
+        assert "loop() did not return within 0.15 s" in line
+    else:
+        message = stopped(world)
+        assert message.startswith(f"tile 'stuck' (sketch {SKETCHES / name / name}.ino): setup() "
+                                  f"did not return within 0.15 s")
     assert getattr(world, "engine", "python") == engine
-    assert message.startswith(f"tile 'stuck' (sketch {SKETCHES / name / name}.ino): {what}() did "
-                              f"not return within 0.15 s")
     # The sketch's state is torn: it cannot be called again, not even outside the world.
     with pytest.raises(TileOverrun):
         world.tile("stuck").program.loop(Blinklib())
@@ -181,6 +206,7 @@ def test_a_sketch_that_never_returns_is_stopped(engine, name, what):
 def test_a_stuck_quiet_until_hook_is_stopped(engine):
     message = stopped(world_with(hooks(quiet=True)(), engine))
     assert "quiet_until() did not return" in message
+    assert "emulator hooks, not run on a tile" in message
 
 
 def test_a_stuck_display_hook_is_stopped():
@@ -195,7 +221,8 @@ def test_a_stuck_display_hook_is_stopped():
 def test_later_worlds_run_and_are_watched_as_before():
     relay = load(SKETCHES / "Relay")
     for _ in range(2):  # the second stuck tile is caught like the first
-        stopped(world_with(load(SKETCHES / "Forever")(), "native"))
+        froze(world_with(load(SKETCHES / "Forever")(), "native"))
+        stopped(world_with(load(SKETCHES / "ForeverSetup")(), "native"))
         world = make_world(seed=2, engine="native")
         for i in range(3):
             world.add_tile(f"t{i}", relay(), pos=(i, 0))
@@ -221,7 +248,7 @@ def test_working_tiles_are_not_disturbed_by_the_watchdog():
 
 def test_a_python_world_with_native_tiles_uses_the_same_budget():
     world = world_with(load(SKETCHES / "Forever")(), "python", budget=0.3)
-    assert "within 0.3 s" in stopped(world)
+    assert "within 0.3 s" in froze(world)
 
 
 class StuckDisplay(Hop):

@@ -22,7 +22,7 @@ REC_PASS, REC_SLEEP, REC_WAKE, REC_DROP, REC_BUTTON, REC_SPECIAL, REC_SERIAL = r
 STAT_NAMES = ("passes", "skipped", "solo", "packets", "absorbed", "dropped", "collisions", "sleeps")
 
 # What core_run returns (world_core.cpp: Status), and the calls core_failure names (Phase).
-REACHED, CALL_DUE, TILE_STOPPED, INTERRUPTED = range(4)
+REACHED, CALL_DUE, TILE_STOPPED, INTERRUPTED, TILE_FROZE = range(5)
 PHASES = ("setup", "loop", "quiet_until")
 
 RECORD_FN = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_int, ctypes.c_int64, ctypes.c_int64)
@@ -111,6 +111,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "core_run": (_int, [_vp, _i64, ctypes.POINTER(_i64)]),
     "core_set_guard": (None, [_vp, _vp, _vp, _vp]),
     "core_failure": (_int, [_vp, ctypes.POINTER(_i64)]),
+    "core_frozen": (_int, [_vp]),
     "core_now": (_i64, [_vp]),
     "core_events": (_i64, [_vp]),
     "core_stats": (None, [_vp, ctypes.POINTER(_i64)]),

@@ -18,9 +18,13 @@
  * through their blinkc_tile_* entry points, with no Python in between.
  *
  * Tile code runs under the watchdog (blinkc/native/guard.cpp, its entry
- * points given by core_set_guard): a call stopped there (it did not return
- * within its budget, or Ctrl-C came while it was stuck) ends the run, and
- * the core refuses to run again (core_failure says which tile and call).
+ * points given by core_set_guard). A loop() stopped there for its budget
+ * freezes its tile (World._freeze): the core stops all of the tile's events,
+ * never calls its code again, and returns TILE_FROZE so that Python reports
+ * it (core_frozen says which tile); then the run goes on. Any other call
+ * stopped there (setup(), the quiet hook, or Ctrl-C while a call was stuck)
+ * ends the run, and the core refuses to run again (core_failure says which
+ * tile and call).
  * The watchdog's SIGINT count is read between events, so Ctrl-C returns to
  * Python at once.
  */
@@ -65,8 +69,11 @@ typedef uint32_t (*quiet_fn)(void);
 typedef int (*guard_fn)(entry_fn);
 typedef int64_t (*guard_u32_fn)(quiet_fn);
 
-/* What core_run returns: `end` reached, a scheduled call due, a tile stopped, SIGINT. */
-enum Status { REACHED, CALL_DUE, TILE_STOPPED, INTERRUPTED };
+/* What core_run returns: `end` reached, a scheduled call due, a tile stopped, SIGINT, a tile
+ * froze (its loop() stopped for its budget; run again to go on). */
+enum Status { REACHED, CALL_DUE, TILE_STOPPED, INTERRUPTED, TILE_FROZE };
+/* guard.cpp's codes: 0 returned, 1 out of budget, 2 stopped by Ctrl-C. */
+const int GUARD_TIMEOUT = 1;
 /* Which call of a tile was stopped (core_failure). */
 enum Phase { PHASE_SETUP, PHASE_LOOP, PHASE_QUIET };
 struct Stopped {}; /* thrown out of the event loop when the watchdog stopped a tile */
@@ -180,6 +187,7 @@ struct Tile {
     int64_t viral_faces = 0, viral_lockout_until = -1;
     bool started = false, frozen = false, skipped = false;
     bool asleep = false; /* warm sleep (World._dormant): no events at all */
+    bool stuck = false;  /* frozen for good, its loop() stuck (World._freeze) */
     int64_t epoch = 0, passes = 0, sleeping_neighbours = 0;
     bool has_quiet = false;
     int64_t quiet_until = 0;
@@ -234,6 +242,8 @@ class World {
     const volatile int *interrupts = nullptr;
     /* The stopped call: its tile (-1: none), Phase and watchdog code. */
     int failed_tile = -1, failed_phase = 0, failed_code = 0;
+    /* The tile that has just frozen, until Python has taken it (core_frozen); -1: none. */
+    int froze = -1;
 
     ~World() {
         for (Tile *t : tiles) {
@@ -288,11 +298,17 @@ class World {
             ++events;
             now = e.t;
             switch (e.kind) {
-                case PASS: pass(*tile); break;
+                case PASS:
+                    pass(*tile);
+                    if (froze >= 0) return TILE_FROZE;
+                    break;
                 case TX: transmit(*tile, (int)e.data); break;
                 case ARRIVE: arrive(*tile, (int)e.data, e.data2); break;
                 case CALL: pending_call = e.data; return CALL_DUE;
-                default: deadline(*tile); break;
+                default:
+                    deadline(*tile);
+                    if (froze >= 0) return TILE_FROZE;
+                    break;
             }
         }
         if (end > now) now = end;
@@ -307,7 +323,7 @@ class World {
         ++t.epoch;
         int64_t ms = t.clock.millis(now);
         for (int f = 0; f < FACES; ++f) {
-            Link link = neighbour(t, f);
+            Link link = live_link(t, f);
             if (link.tile < 0) continue;
             t.v->expire_time[f] = ms + RX_EXPIRE_TIME_MS; /* _links_alive */
             Tile &n = *tiles[link.tile];
@@ -331,6 +347,13 @@ class World {
         t.has_quiet = false;
         t.loop_inputs.valid = false;
         if (!asleep) schedule(t.clock.next_frame(now), PASS, &t);
+    }
+
+    /* World._live_links: the link of a face, unless it touches a frozen tile (as good as none). */
+    Link live_link(Tile &t, int face) {
+        Link link = neighbour(t, face);
+        if (link.tile >= 0 && tiles[link.tile]->stuck) link.tile = -1;
+        return link;
     }
 
     void touch(Tile &t) {
@@ -418,8 +441,9 @@ class World {
     }
 
     /* ------------------------------------------------ running a native tile */
-    /* NativeProgram._run: inputs in, one call, outputs out. */
-    void run_program(Tile &t, entry_fn fn, int phase) {
+    /* NativeProgram._run: inputs in, one call, outputs out; returns the watchdog's code (0:
+     * it returned). A stopped call hands nothing out: its pass is never committed. */
+    int run_program(Tile &t, entry_fn fn) {
         core_view_t &a = *t.v;
         blinkc_tile_t &s = *t.st;
         s.now = (uint32_t)a.now;
@@ -445,7 +469,7 @@ class World {
         }
         if (guard) {
             int code = guard(fn);
-            if (code) stopped(t, phase, code);
+            if (code) return code;
         } else {
             fn();
         }
@@ -468,11 +492,52 @@ class World {
                 }
             }
         }
+        return 0;
     }
 
     void setup(Tile &t) {
         memcpy(t.st->serial, t.v->serial, 9);
-        run_program(t, t.setup_fn, PHASE_SETUP);
+        int code = run_program(t, t.setup_fn);
+        if (code) stopped(t, PHASE_SETUP, code);
+    }
+
+    /* World._freeze: loop() was stopped. For its budget, the tile freezes (it keeps the
+     * last finished pass's outputs, none in its `first` pass; what it printed was printed);
+     * by Ctrl-C, the run stops. */
+    void freeze(Tile &t, int code, bool first) {
+        if (code != GUARD_TIMEOUT) stopped(t, PHASE_LOOP, code);
+        if (first) memset(t.v->pixels, 0, sizeof t.v->pixels); /* setup()'s never shown */
+        if (t.port && (t.port->len || t.port->lost)) take_serial(t);
+        halt(t);
+        t.stuck = true;
+        froze = t.index;
+    }
+
+    /* World._halt */
+    void halt(Tile &t) {
+        touch(t);
+        if (t.frozen) {
+            t.frozen = false;
+            for (int f = 0; f < FACES; ++f) {
+                Link link = live_link(t, f);
+                if (link.tile < 0) continue;
+                Tile &n = *tiles[link.tile];
+                touch(n);
+                --n.sleeping_neighbours;
+            }
+        }
+        ++t.epoch;
+        for (int f = 0; f < FACES; ++f) {
+            t.incoming[f].id = 0;
+            t.has_rx[f] = false;
+        }
+        t.has_quiet = false;
+        t.quiet_until = 0;
+        t.loop_inputs.valid = false;
+        for (int f = 0; f < FACES; ++f) {
+            Link link = live_link(t, f);
+            if (link.tile >= 0) wake(*tiles[link.tile]);
+        }
     }
 
     [[noreturn]] void stopped(Tile &t, int phase, int code) {
@@ -563,7 +628,10 @@ class World {
         t.skipped = false;
         int64_t sent[FACES];
         memcpy(sent, a.out_value, sizeof sent);
-        run_program(t, t.loop_fn, PHASE_LOOP);
+        if (int code = run_program(t, t.loop_fn)) {
+            freeze(t, code, t.passes == 1);
+            return;
+        }
         if (t.port && (t.port->len || t.port->lost)) take_serial(t);
         if (idle_skip && t.sleeping_neighbours) wake_listeners(t, sent);
         if (record) record(REC_PASS, t.index, 0, now);
@@ -645,7 +713,7 @@ class World {
         if (link.tile < 0) return;
         Tile &receiver = *tiles[link.tile];
         int rface = link.face;
-        if (receiver.asleep) return; /* warm sleep: it hears nothing */
+        if (receiver.asleep || receiver.stuck) return; /* warm sleep, frozen: nothing heard */
         if (drop != 0.0 && fault_rng.chance(drop)) {
             ++stats[S_DROPPED];
             if (record) record(REC_DROP, sender.index, face, now);
@@ -756,7 +824,7 @@ class World {
         for (int f = 0; f < FACES; ++f) {
             if (a.out_dgram_len[f]) return false;
             if (t.has_rx[f] && !repeats(t.rx_buf[f], a.in_value[f])) return false;
-            Link link = neighbour(t, f);
+            Link link = live_link(t, f);
             bool expired = a.expire_time[f] < ms;
             if (link.tile < 0) {
                 if (!expired || t.incoming[f].id) return false;
@@ -783,7 +851,7 @@ class World {
         for (int f = 0; f < FACES; ++f) t.incoming[f].id = 0;
         ++stats[S_SLEEPS];
         for (int f = 0; f < FACES; ++f) {
-            Link link = neighbour(t, f);
+            Link link = live_link(t, f);
             if (link.tile >= 0) {
                 Tile &n = *tiles[link.tile];
                 touch(n);
@@ -847,12 +915,15 @@ class World {
         int64_t ms = t.clock.millis(now);
         a.now = ms;
         for (int f = 0; f < FACES; ++f) { /* _links_alive */
-            if (neighbour(t, f).tile >= 0) a.expire_time[f] = ms + RX_EXPIRE_TIME_MS;
+            if (live_link(t, f).tile >= 0) a.expire_time[f] = ms + RX_EXPIRE_TIME_MS;
         }
         int64_t sent[FACES];
         memcpy(sent, a.out_value, sizeof sent);
         button_snapshot(t, ms);
-        run_program(t, t.loop_fn, PHASE_LOOP);
+        if (int code = run_program(t, t.loop_fn)) {
+            freeze(t, code, false);
+            return false;
+        }
         if (t.port && (t.port->len || t.port->lost)) take_serial(t);
         ++t.passes;
         ++stats[S_PASSES];
@@ -1043,6 +1114,14 @@ EXPORT void core_set_guard(void *wp, void *call, void *call_u32, const volatile 
     w.guard = reinterpret_cast<guard_fn>(call);
     w.guard_u32 = reinterpret_cast<guard_u32_fn>(call_u32);
     w.interrupts = interrupts;
+}
+
+/* After TILE_FROZE: the tile that froze (and forget it); -1 if none. */
+EXPORT int core_frozen(void *wp) {
+    World &w = *static_cast<World *>(wp);
+    int i = w.froze;
+    w.froze = -1;
+    return i;
 }
 
 /* After TILE_STOPPED: out = {tile, Phase, watchdog code}; returns 0 if no tile was stopped. */

@@ -3,7 +3,7 @@
  *
  * Like Move38's SerialNumberPrinter, which ends loop() with `while (1);`:
  * on a tile that freezes blinklib (no button, no IR, no display updates);
- * in blinkc's emulator it must stop the run with a clear error, not hang.
+ * in blinkc's emulator the tile freezes the same way, and the run goes on.
  * A test sketch for blinkc.
  */
 
