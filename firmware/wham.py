@@ -15,9 +15,11 @@ from blinkc.dsl import (
     ORANGE,
     RED,
     YELLOW,
+    Face,
     Game,
-    dim,
+    cw,
     faces,
+    makeColorRGB,
     makeColorHSB,
 )
 
@@ -25,7 +27,9 @@ game = Game("wham", randomize=True, queue_len=6)
 
 Phase = game.kinds("SETUP", "GAME", "DEATH", "VICTORY")
 
-GRASS = 70  # the hue of the field
+GREEN_GRASS = makeColorHSB(70, 255, 255)  # the field: (90, 255, 0)
+GRASS_RED = 90  # its red; 255 - 90 = 165 = 255 * 11 // 17
+GRASS_DIM = makeColorHSB(70, 255, 170)  # the grass stirring as a round starts
 ROUNDS = 30  # the moles give up after this many rounds
 LEVEL_MAX = 15  # the difficulty climbs one level a round up to here
 STRIKES = 3  # presses without a mole that end the game
@@ -42,21 +46,19 @@ FIRST_ROUND_MS = 2000  # from the start of the game to its first round
 PICK_SLOTS = 7  # a tile decides whether it raises a mole at one of 8 moments ...
 PICK_STEP_MS = 40  # ... this far apart, from the start of the round on
 PULSE_MS = 1500  # the death pulse: down and up again
+HALF_PULSE = PULSE_MS // 2
 SPARKLE_MS = 250  # a victory sparkle, and up to as much again between two
-PEEK_RED_MS = 1000  # on the field, a mole peeks out of a face for 1 to 1.5 s ...
+PEEK_RED_MS = 1250  # on the field, a mole peeks out of a face for 1.25 s ...
 PEEK_FADE_MS = 500  # ... the hole fades from white back to green ...
 PEEK_DELAY_MS = 3000  # ... and up to 3 s pass before the next one
 
 phase = game.field(Phase, default=Phase.SETUP, doc="where the game is")
 round = game.field(range(0, ROUNDS + 2), default=0, doc="rounds started")
-level = game.field(range(0, LEVEL_MAX + 1), default=0, doc="difficulty: 1 in round 1 ...")
 strikes = game.field(range(0, STRIKES + 1), default=0, doc="presses without a mole")
 up = game.field(bool, default=False, doc="this tile raises a mole this round")
-ups = game.field(range(0, 7), default=0, doc="neighbours that raise one this round")
+near_up = game.field(bool, default=False, doc="a neighbour raises one this round")
 source = game.field(bool, default=False, doc="the game ended here (the death pulse is white)")
-peek_face = game.field(range(0, 6), default=0, doc="the face a mole peeks out of, on the field")
-peek_red = game.field(range(PEEK_RED_MS, PEEK_RED_MS * 3 // 2 + 1), default=PEEK_RED_MS,
-                      doc="how long it stays out this time")
+peek_face = game.field(Face, default=0, doc="the face a mole peeks out of, on the field")
 
 above = game.field(range(ABOVE_MIN, ABOVE_MAX + 1), default=ABOVE_MAX,
                   doc="how long this round's mole stays up")
@@ -67,6 +69,7 @@ pick = game.timer()  # this tile decides whether it raises a mole
 mole = game.timer()  # the mole is up: it gets away when this rings
 flash = game.timer()  # white fading to green
 strike_flash = game.timer()  # the strike colour
+ripple = game.timer()  # the grass shimmers as a round starts
 anim = game.timer()  # the field's peeks, the death pulse, the victory sparkles
 
 Next = game.flood("Next")  # field -> game; death or victory -> field
@@ -76,35 +79,21 @@ Death = game.flood("Death")  # a mole got away
 Up = game.message("Up")  # "I raise a mole this round", to each neighbour
 
 
-# --- the pace: every interval shrinks linearly from level 1 to LEVEL_MAX -------------
-def shrink(t, longest: int, shortest: int) -> int:
-    return longest - (t.level - 1) * (longest - shortest) // (LEVEL_MAX - 1)
-
-
-@game.derived(range(EMERGE_MIN, EMERGE_MAX + 1))
-def emerge_ms(t):
-    return shrink(t, EMERGE_MAX, EMERGE_MIN)
-
-
-@game.derived(range(ABOVE_MIN, ABOVE_MAX + 1))
-def above_ms(t):
-    return shrink(t, ABOVE_MAX, ABOVE_MIN)
-
-
-def round_ms(t) -> int:
-    """From one round's start to the next: the moles rise, stay, flash, and a pause."""
-    return 2 * t.emerge_ms + EMERGE_DRIFT + t.above_ms + FLASH_MS
+# --- the pace ------------------------------------------------------------------------
+# Every interval shrinks linearly from level 1 to LEVEL_MAX: by 1500 ms over 14 levels,
+# 107 ms a level (the original divides, and ends 2 ms shorter: 500 ms, not 502).
+SPEED_UP = (EMERGE_MAX - EMERGE_MIN) // (LEVEL_MAX - 1)
 
 
 # --- the field -----------------------------------------------------------------------
 def next_peek(t):
-    t.peek_red = PEEK_RED_MS + t.random(PEEK_RED_MS // 2)
-    t.anim.start(t.peek_red + PEEK_FADE_MS + t.random(PEEK_DELAY_MS))
+    """A mole will peek out of the next face but one or two (the original: 0 to 4 on)."""
+    t.peek_face = cw(t.peek_face, 1 + t.random(1))
+    t.anim.start(PEEK_RED_MS + PEEK_FADE_MS + t.random(PEEK_DELAY_MS))
 
 
 @game.setup
 def power_up(t):
-    t.peek_face = t.random(4)
     next_peek(t)
 
 
@@ -123,11 +112,8 @@ def advance(t):
     elif t.phase != Phase.GAME:
         t.phase = Phase.SETUP
         t.round = 0
-        t.level = 0
         t.strikes = 0
-        t.up = False
         t.source = False
-        t.flash.stop()
         next_peek(t)
 
 
@@ -147,20 +133,26 @@ def new_round(t):
         t.phase = Phase.VICTORY
         t.anim.start(0)
         return
-    t.level = min(t.level + 1, LEVEL_MAX)
     t.up = False
-    t.ups = 0
-    t.emerge.start(t.emerge_ms + t.random(EMERGE_DRIFT))
-    t.round_timer.start(round_ms(t))
+    t.near_up = False
+    faster = (min(t.round, LEVEL_MAX) - 1) * SPEED_UP  # the level: the round, up to 15
+    emerge_ms = EMERGE_MAX - faster
+    t.above = ABOVE_MAX - faster
+    t.emerge.start(emerge_ms + t.random(EMERGE_DRIFT))
+    # From one round's start to the next: the moles rise, stay up, flash, and a pause.
+    t.round_timer.start(2 * emerge_ms + EMERGE_DRIFT + t.above + FLASH_MS)
     t.pick.start(t.random(PICK_SLOTS) * PICK_STEP_MS)
+    t.ripple.start(RIPPLE_MS)
 
 
-# Which tiles raise a mole: the original's rule, a tile with no neighbour up rises and a
-# tile with more than three neighbours up goes down; the tiles decide one after another
-# (at random moments), so neighbours seldom rise together.
+# Which tiles raise a mole: the original's rule, a tile with no neighbour up rises. The
+# original's tiles all decide in the same moment (and then a tile with more than three
+# neighbours up goes down again); here each decides at a random moment of the round's
+# first 280 ms and tells its neighbours, so neighbours seldom rise together and that
+# second rule has nothing left to do (docs/wham.md).
 @game.on_timer(pick)
 def decide(t):
-    if t.ups == 0:
+    if not t.near_up:
         t.up = True
         for f in faces():
             if t.has_neighbor(f):
@@ -169,15 +161,12 @@ def decide(t):
 
 @game.on_message(Up)
 def neighbour_up(t, face):
-    t.ups += 1
-    if t.ups > 3:
-        t.up = False
+    t.near_up = True
 
 
 @game.on_timer(emerge)
 def moles_rise(t):
-    if t.up and t.phase == Phase.GAME:
-        t.above = t.above_ms
+    if t.up:
         t.mole.start(t.above)
 
 
@@ -218,7 +207,6 @@ def death(t):
 
 def die(t):
     t.phase = Phase.DEATH
-    t.round_timer.stop()
     t.emerge.stop()
     t.mole.stop()
     t.anim.start(PULSE_MS)
@@ -227,7 +215,6 @@ def die(t):
 @game.on_timer(anim)
 def animate(t):
     if t.phase == Phase.SETUP:
-        t.peek_face = (t.peek_face + t.random(4)) % 6
         next_peek(t)
     elif t.phase == Phase.DEATH:
         t.anim.start(PULSE_MS)
@@ -237,44 +224,53 @@ def animate(t):
 
 
 # --- the look ------------------------------------------------------------------------
+# One colour is mixed at run time (white fading into the grass, the death pulse, a mole
+# peeking out on the field), every other colour is a constant: that keeps the display
+# small (docs/porting.md).
 @game.display
 def look(t):
-    green = makeColorHSB(GRASS, 255, 255)
-    t.color_all(green)
-    if t.phase == Phase.SETUP:
-        left = t.anim.remaining
-        if left < PEEK_FADE_MS:  # 255 * left // 500, in 16 bits:
-            t.color(t.peek_face, makeColorHSB(GRASS, 255 - min(left, PEEK_FADE_MS) * 51 // 100, 255))
-        elif left < t.peek_red + PEEK_FADE_MS:
-            t.color(t.peek_face, RED)
-    elif t.phase == Phase.DEATH:
-        # Down from 255 to 0 and up again over PULSE_MS: 255 * |left - half| // half, in 16
-        # bits (17 / 50 = 255 / 750).
+    r = GRASS_RED
+    g = 255
+    w = 0  # white mixed into the grass (blue, and red towards 255)
+    if t.phase == Phase.DEATH:
+        # Down from 255 to 0 and up again over PULSE_MS: 255 * |left - half| / half, with
+        # 11 / 32 for 255 / 750 (a shift, not a division). The tile the game ended on
+        # pulses red and white, the others red and dark.
         left = min(t.anim.remaining, PULSE_MS)
-        half = PULSE_MS // 2
-        v = (max(left, half) - min(left, half)) * 17 // 50
-        if t.source:
-            t.color_all(makeColorHSB(0, v, 255))  # red and white
-        else:
-            t.color_all(makeColorHSB(0, 255, v))  # red and dark
-    elif t.flash.running:
-        t.color_all(makeColorHSB(GRASS, (FLASH_MS - min(t.flash.remaining, FLASH_MS)) * 51 // 100, 255))
-    elif t.phase == Phase.VICTORY:
-        pass
-    elif t.mole.running:
-        # Six pips burn down: face 0 goes out last, the pip burning dims as it goes.
-        step = t.above // 6
-        left = min(t.mole.remaining, ABOVE_MAX)
-        full = left // step
+        v = min((max(left, HALF_PULSE) - min(left, HALF_PULSE)) * 11 >> 5, 255)
+        r = 255
+        g = 255 - v
+        w = g
+        if not t.source:
+            r = v
+            g = 0
+            w = 0
+    else:
+        if t.phase == Phase.SETUP:
+            left = t.anim.remaining
+            if left < PEEK_FADE_MS:
+                w = min(left, PEEK_FADE_MS) >> 1  # the hole: white, fading to green
+            elif left < PEEK_RED_MS + PEEK_FADE_MS:
+                r = 255  # a mole peeks out: red
+                g = 0
+        elif t.flash.running:
+            w = min(t.flash.remaining, FLASH_MS) >> 1  # 250 down to 0
+        if g == 255:
+            r = GRASS_RED + (min(w, 250) * 21 >> 5)  # the grass towards white: 90 + 164 at w = 250
+    c = makeColorRGB(r, g, w)
+    if t.phase == Phase.SETUP:
+        t.color_all(GREEN_GRASS)
+        t.color(t.peek_face, c)
+        return
+    t.color_all(c)
+    if w > 0 or t.phase != Phase.GAME:
+        return
+    if t.mole.running:
+        # Six pips burn down, face 0 last.
+        full = t.mole.remaining // (t.above // 6)
         for f in faces():
-            if f < full:
-                t.color(f, RED)
-            elif f == full:
-                t.color(f, dim(RED, left % step * 51 // (step // 5)))
-            else:
-                t.color(f, OFF)
+            t.color(f, RED if f < full else OFF)
     elif t.strike_flash.running:
-        t.color_all(YELLOW if t.strikes == 1 else ORANGE if t.strikes == 2 else RED)
-    elif t.round > 0 and t.round_timer.remaining > round_ms(t) - RIPPLE_MS:
-        for f in faces():
-            t.color(f, makeColorHSB(GRASS, 255, 205 + t.random(50)))
+        t.color_all(YELLOW if t.strikes == 1 else ORANGE)
+    elif t.ripple.running:
+        t.color_all(GRASS_DIM)  # the grass stirs: a round starts

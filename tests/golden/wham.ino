@@ -34,7 +34,7 @@ static const uint8_t RANDOMIZED = 1;  // the game calls randomize() at power-up
 static const uint8_t N_FLOODS = 4;  // floods the game declares
 static const uint8_t N_FLOOD_SLOTS = 8;  // two slots per flood (told apart by a parity bit in its codes)
 static const uint8_t N_FLOOD_CODES = 16;  // a wave and an echo per flood slot
-static const uint8_t N_TIMERS = 7;  // timers the game declares
+static const uint8_t N_TIMERS = 8;  // timers the game declares
 static const uint8_t QUEUE_LEN = 6;  // messages that can wait for a busy face (a full queue bounces)
 static const uint8_t GRACE_UNITS = 15;  // a face without a working session is gone after 3,840-4,096 ms (in 256 ms units)
 static const uint32_t NEVER = 4294967295UL;  // no deadline
@@ -47,32 +47,33 @@ static inline Color blinkc_color(uint16_t word) { Color c; c.as_uint16 = word; r
 #define BLINKC_RGB5(r, g, b) blinkc_color((uint16_t)(((b) << 11) | ((g) << 6) | ((r) << 1) | 1))
 
 // ---- The game's names ------------------------------------------------------------
-enum Phase : uint8_t { SETUP, GAME, DEATH, VICTORY };  // wham.py:26
+enum Phase : uint8_t { SETUP, GAME, DEATH, VICTORY };  // wham.py:28
 enum : uint8_t {  // messages: their codes on the wire
-    MSG_UP = 1,  // wham.py:76
+    MSG_UP = 1,  // wham.py:79
 };
-enum : uint8_t { FLOOD_NEXT, FLOOD_ROUND, FLOOD_STRIKE, FLOOD_DEATH };  // floods: wham.py:72, 73, 74, 75
-enum : uint8_t { TIMER_ROUND_TIMER, TIMER_EMERGE, TIMER_PICK, TIMER_MOLE, TIMER_FLASH, TIMER_STRIKE_FLASH, TIMER_ANIM };  // timers: wham.py:64, 65, 66, 67, 68, 69, 70
-static const uint8_t GRASS = 70;  // wham.py:28: the hue of the field
-static const uint8_t ROUNDS = 30;  // wham.py:29: the moles give up after this many rounds
-static const uint8_t LEVEL_MAX = 15;  // wham.py:30: the difficulty climbs one level a round up to here
-static const uint8_t STRIKES = 3;  // wham.py:31: presses without a mole that end the game
-static const uint16_t EMERGE_MAX = 2000;  // wham.py:33: from a round's start to the moles coming up: at level 1 ...
-static const uint16_t EMERGE_MIN = 500;  // wham.py:34: ... and at LEVEL_MAX
-static const uint8_t EMERGE_DRIFT = 200;  // wham.py:35: each tile adds up to this much, so moles do not rise in step
-static const uint16_t ABOVE_MAX = 3000;  // wham.py:36: how long a mole stays up: at level 1 ...
-static const uint16_t ABOVE_MIN = 1500;  // wham.py:37: ... and at LEVEL_MAX
-static const uint16_t FLASH_MS = 500;  // wham.py:38: a whacked mole (and the start of the game): white fading to green
-static const uint8_t STRIKE_MS = 200;  // wham.py:39: a strike: the whole cluster flashes its colour
-static const uint16_t RIPPLE_MS = 500;  // wham.py:40: the grass shimmers as a round starts
-static const uint16_t FIRST_ROUND_MS = 2000;  // wham.py:41: from the start of the game to its first round
-static const uint8_t PICK_SLOTS = 7;  // wham.py:42: a tile decides whether it raises a mole at one of 8 moments ...
-static const uint8_t PICK_STEP_MS = 40;  // wham.py:43: ... this far apart, from the start of the round on
-static const uint16_t PULSE_MS = 1500;  // wham.py:44: the death pulse: down and up again
-static const uint8_t SPARKLE_MS = 250;  // wham.py:45: a victory sparkle, and up to as much again between two
-static const uint16_t PEEK_RED_MS = 1000;  // wham.py:46: on the field, a mole peeks out of a face for 1 to 1.5 s ...
-static const uint16_t PEEK_FADE_MS = 500;  // wham.py:47: ... the hole fades from white back to green ...
-static const uint16_t PEEK_DELAY_MS = 3000;  // wham.py:48: ... and up to 3 s pass before the next one
+enum : uint8_t { FLOOD_NEXT, FLOOD_ROUND, FLOOD_STRIKE, FLOOD_DEATH };  // floods: wham.py:75, 76, 77, 78
+enum : uint8_t { TIMER_ROUND_TIMER, TIMER_EMERGE, TIMER_PICK, TIMER_MOLE, TIMER_FLASH, TIMER_STRIKE_FLASH, TIMER_RIPPLE, TIMER_ANIM };  // timers: wham.py:66, 67, 68, 69, 70, 71, 72, 73
+static const uint8_t GRASS_RED = 90;  // wham.py:31: its red; 255 - 90 = 165 = 255 * 11 // 17
+static const uint8_t ROUNDS = 30;  // wham.py:33: the moles give up after this many rounds
+static const uint8_t LEVEL_MAX = 15;  // wham.py:34: the difficulty climbs one level a round up to here
+static const uint8_t STRIKES = 3;  // wham.py:35: presses without a mole that end the game
+static const uint16_t EMERGE_MAX = 2000;  // wham.py:37: from a round's start to the moles coming up: at level 1 ...
+static const uint8_t EMERGE_DRIFT = 200;  // wham.py:39: each tile adds up to this much, so moles do not rise in step
+static const uint16_t ABOVE_MAX = 3000;  // wham.py:40: how long a mole stays up: at level 1 ...
+static const uint16_t FLASH_MS = 500;  // wham.py:42: a whacked mole (and the start of the game): white fading to green
+static const uint8_t STRIKE_MS = 200;  // wham.py:43: a strike: the whole cluster flashes its colour
+static const uint16_t RIPPLE_MS = 500;  // wham.py:44: the grass shimmers as a round starts
+static const uint16_t FIRST_ROUND_MS = 2000;  // wham.py:45: from the start of the game to its first round
+static const uint8_t PICK_SLOTS = 7;  // wham.py:46: a tile decides whether it raises a mole at one of 8 moments ...
+static const uint8_t PICK_STEP_MS = 40;  // wham.py:47: ... this far apart, from the start of the round on
+static const uint16_t PULSE_MS = 1500;  // wham.py:48: the death pulse: down and up again
+static const uint16_t HALF_PULSE = 750;  // wham.py:49
+static const uint8_t SPARKLE_MS = 250;  // wham.py:50: a victory sparkle, and up to as much again between two
+static const uint16_t PEEK_FADE_MS = 500;  // wham.py:52: ... the hole fades from white back to green ...
+static const uint16_t PEEK_DELAY_MS = 3000;  // wham.py:53: ... and up to 3 s pass before the next one
+static const uint8_t SPEED_UP = 107;  // wham.py:85
+#define GREEN_GRASS BLINKC_RGB5(11, 31, 0)  // wham.py:30: the field: (90, 255, 0)
+#define GRASS_DIM BLINKC_RGB5(7, 21, 0)  // wham.py:32: the grass stirring as a round starts
 // The SDK's colours the game uses, as constant pixel words (the same colours: one load each).
 #undef OFF
 #define OFF BLINKC_RGB5(0, 0, 0)
@@ -84,16 +85,14 @@ static const uint16_t PEEK_DELAY_MS = 3000;  // wham.py:48: ... and up to 3 s pa
 #define YELLOW BLINKC_RGB5(31, 31, 0)
 
 // ---- The game's state (its fields) -------------------------------------------
-static uint8_t phase = SETUP;  // wham.py:50: 0=SETUP 1=GAME 2=DEATH 3=VICTORY; 0..3; where the game is
-static uint8_t round_ = 0;  // wham.py:51: 0..31; rounds started
-static uint8_t level = 0;  // wham.py:52: 0..15; difficulty: 1 in round 1 ...
-static uint8_t strikes = 0;  // wham.py:53: 0..3; presses without a mole
-static bool up = false;  // wham.py:54: bool; this tile raises a mole this round
-static uint8_t ups = 0;  // wham.py:55: 0..6; neighbours that raise one this round
-static bool source = false;  // wham.py:56: bool; the game ended here (the death pulse is white)
-static uint8_t peek_face = 0;  // wham.py:57: 0..5; the face a mole peeks out of, on the field
-static uint16_t peek_red = 1000;  // wham.py:58: 1000..1500; how long it stays out this time
-static uint16_t above = 3000;  // wham.py:61: 1500..3000; how long this round's mole stays up
+static uint8_t phase = SETUP;  // wham.py:55: 0=SETUP 1=GAME 2=DEATH 3=VICTORY; 0..3; where the game is
+static uint8_t round_ = 0;  // wham.py:56: 0..31; rounds started
+static uint8_t strikes = 0;  // wham.py:57: 0..3; presses without a mole
+static bool up = false;  // wham.py:58: bool; this tile raises a mole this round
+static bool near_up = false;  // wham.py:59: bool; a neighbour raises one this round
+static bool source = false;  // wham.py:60: bool; the game ended here (the death pulse is white)
+static uint8_t peek_face = 0;  // wham.py:61: 0..5; the face a mole peeks out of, on the field
+static uint16_t above = 3000;  // wham.py:63: 1500..3000; how long this round's mole stays up
 
 // ---- Protocol engine state ------------------------------------------------------
 static uint8_t up_mask = 0;  // engine.py:29
@@ -114,7 +113,7 @@ static uint8_t flood_last[4];  // engine.py:279
 static uint8_t flood_skipped[8];  // engine.py:287
 static uint8_t flood_at[8];  // engine.py:288
 static uint8_t timer_on = 0;  // engine.py:375
-static uint16_t timer_end[7];  // engine.py:376
+static uint16_t timer_end[8];  // engine.py:376
 
 // Fields never leave their declared range: assignments clamp.
 template <typename T> static inline T blinkc_clamp(T v, T lo, T hi) { return v < lo ? lo : (v > hi ? hi : v); }
@@ -136,8 +135,6 @@ static inline void blinkc_skip_frame(void) { __builtin_avr_delay_cycles(64000UL)
 #endif
 
 // ---- Functions ------------------------------------------------------------------
-static uint16_t value_emerge_ms(void);
-static uint16_t value_above_ms(void);
 static void game_setup(void);
 static void next_phase(void);
 static void advance(void);
@@ -152,9 +149,7 @@ static void got_away(void);
 static void death(void);
 static void animate(void);
 static void show(void);
-static int16_t helper_shrink(int16_t longest, int16_t shortest);
 static void helper_next_peek(void);
-static int16_t helper_round_ms(void);
 static void helper_die(void);
 static uint8_t millis256(void);
 static bool coin(void);
@@ -192,230 +187,214 @@ uint8_t engine_links(void);
 bool engine_idle(void);
 #endif
 
-// [wham.py:85]
-static uint16_t value_emerge_ms(void) {
-    return helper_shrink(EMERGE_MAX, EMERGE_MIN);  // wham.py:86
-}
-
-// [wham.py:90]
-static uint16_t value_above_ms(void) {
-    return helper_shrink(ABOVE_MAX, ABOVE_MIN);  // wham.py:91
-}
-
-// [wham.py:106]
+// [wham.py:96]
 static void game_setup(void) {
-    peek_face = blinkc_at_most<uint16_t>(random(4), 5);  // wham.py:107
-    helper_next_peek();  // wham.py:108
+    helper_next_peek();  // wham.py:97
 }
 
-// [wham.py:112]
+// [wham.py:101]
 static void next_phase(void) {
-    if (phase != GAME) {  // wham.py:113
-        flood_start(FLOOD_NEXT);  // wham.py:114
+    if (phase != GAME) {  // wham.py:102
+        flood_start(FLOOD_NEXT);  // wham.py:103
     }
 }
 
-// [wham.py:118]
+// [wham.py:107]
 static void advance(void) {
-    if (phase == SETUP) {  // wham.py:119
-        phase = GAME;  // wham.py:120
-        timer_start(TIMER_FLASH, FLASH_MS);  // wham.py:121
-        timer_start(TIMER_ROUND_TIMER, FIRST_ROUND_MS);  // wham.py:122
-    } else if (phase != GAME) {  // wham.py:123
-        phase = SETUP;  // wham.py:124
-        round_ = 0;  // wham.py:125
-        level = 0;  // wham.py:126
-        strikes = 0;  // wham.py:127
-        up = false;  // wham.py:128
-        source = false;  // wham.py:129
-        timer_stop(TIMER_FLASH);  // wham.py:130
-        helper_next_peek();  // wham.py:131
+    if (phase == SETUP) {  // wham.py:108
+        phase = GAME;  // wham.py:109
+        timer_start(TIMER_FLASH, FLASH_MS);  // wham.py:110
+        timer_start(TIMER_ROUND_TIMER, FIRST_ROUND_MS);  // wham.py:111
+    } else if (phase != GAME) {  // wham.py:112
+        phase = SETUP;  // wham.py:113
+        round_ = 0;  // wham.py:114
+        strikes = 0;  // wham.py:115
+        source = false;  // wham.py:116
+        helper_next_peek();  // wham.py:117
     }
 }
 
-// [wham.py:136]
+// [wham.py:122]
 static void round_due(void) {
-    if (phase == GAME) {  // wham.py:137
-        flood_start(FLOOD_ROUND);  // wham.py:138
+    if (phase == GAME) {  // wham.py:123
+        flood_start(FLOOD_ROUND);  // wham.py:124
     }
 }
 
-// [wham.py:142]
+// [wham.py:128]
 static void new_round(void) {
-    if ((phase != GAME) || timer_running(TIMER_EMERGE)) {  // wham.py:143
-        return;  // wham.py:144
+    int16_t faster = 0;
+    int16_t emerge_ms = 0;
+    if ((phase != GAME) || timer_running(TIMER_EMERGE)) {  // wham.py:129
+        return;  // wham.py:130
     }
-    if (round_ < 31) round_++;  // wham.py:145
-    if (round_ > ROUNDS) {  // wham.py:146
-        phase = VICTORY;  // wham.py:147
-        timer_start(TIMER_ANIM, 0);  // wham.py:148
-        return;  // wham.py:149
+    if (round_ < 31) round_++;  // wham.py:131
+    if (round_ > ROUNDS) {  // wham.py:132
+        phase = VICTORY;  // wham.py:133
+        timer_start(TIMER_ANIM, 0);  // wham.py:134
+        return;  // wham.py:135
     }
-    level = ((LEVEL_MAX < (uint8_t)(level + 1)) ? LEVEL_MAX : (level + 1));  // wham.py:150
-    up = false;  // wham.py:151
-    ups = 0;  // wham.py:152
-    timer_start(TIMER_EMERGE, value_emerge_ms() + random(EMERGE_DRIFT));  // wham.py:153
-    timer_start(TIMER_ROUND_TIMER, helper_round_ms());  // wham.py:154
-    timer_start(TIMER_PICK, (uint16_t)(1U * random(PICK_SLOTS) * PICK_STEP_MS));  // wham.py:155
+    up = false;  // wham.py:136
+    near_up = false;  // wham.py:137
+    faster = ((((LEVEL_MAX < round_) ? LEVEL_MAX : round_) - 1) * SPEED_UP);  // wham.py:138
+    emerge_ms = (EMERGE_MAX - faster);  // wham.py:139
+    above = blinkc_at_most<uint16_t>((ABOVE_MAX - faster), 3000);  // wham.py:140
+    timer_start(TIMER_EMERGE, emerge_ms + random(EMERGE_DRIFT));  // wham.py:141
+    timer_start(TIMER_ROUND_TIMER, (((2 * emerge_ms) + EMERGE_DRIFT) + above) + FLASH_MS);  // wham.py:143
+    timer_start(TIMER_PICK, (uint16_t)(1U * random(PICK_SLOTS) * PICK_STEP_MS));  // wham.py:144
+    timer_start(TIMER_RIPPLE, RIPPLE_MS);  // wham.py:145
 }
 
-// [wham.py:162]
+// [wham.py:154]
 static void decide(void) {
     uint8_t f = 0;
-    if (ups == 0) {  // wham.py:163
-        up = true;  // wham.py:164
-        for (f = 0; f < 6; f++) {  // wham.py:165
-            if (!isValueReceivedOnFaceExpired(f)) {  // wham.py:166
-                send_code(MSG_UP, f);  // wham.py:167
+    if (!near_up) {  // wham.py:155
+        up = true;  // wham.py:156
+        for (f = 0; f < 6; f++) {  // wham.py:157
+            if (!isValueReceivedOnFaceExpired(f)) {  // wham.py:158
+                send_code(MSG_UP, f);  // wham.py:159
             }
         }
     }
 }
 
-// [wham.py:171]
+// [wham.py:163]
 static void neighbour_up(uint8_t /* face */) {
-    if (ups < 6) ups++;  // wham.py:172
-    if (ups > 3) {  // wham.py:173
-        up = false;  // wham.py:174
-    }
+    near_up = true;  // wham.py:164
 }
 
-// [wham.py:178]
+// [wham.py:168]
 static void moles_rise(void) {
-    if (up && (phase == GAME)) {  // wham.py:179
-        above = blinkc_clamp<uint16_t>(value_above_ms(), 1500, 3000);  // wham.py:180
-        timer_start(TIMER_MOLE, above);  // wham.py:181
+    if (up) {  // wham.py:169
+        timer_start(TIMER_MOLE, above);  // wham.py:170
     }
 }
 
-// [wham.py:186]
+// [wham.py:175]
 static void whack(void) {
-    if (phase != GAME) {  // wham.py:187
-        return;  // wham.py:188
+    if (phase != GAME) {  // wham.py:176
+        return;  // wham.py:177
     }
-    if (timer_running(TIMER_MOLE)) {  // wham.py:189
-        timer_stop(TIMER_MOLE);  // wham.py:190
-        timer_start(TIMER_FLASH, FLASH_MS);  // wham.py:191
+    if (timer_running(TIMER_MOLE)) {  // wham.py:178
+        timer_stop(TIMER_MOLE);  // wham.py:179
+        timer_start(TIMER_FLASH, FLASH_MS);  // wham.py:180
     } else {
-        source = (strikes == 2);  // wham.py:193
-        flood_start(FLOOD_STRIKE);  // wham.py:194
+        source = (strikes == 2);  // wham.py:182
+        flood_start(FLOOD_STRIKE);  // wham.py:183
     }
 }
 
-// [wham.py:198]
+// [wham.py:187]
 static void struck(void) {
-    if (phase != GAME) {  // wham.py:199
-        return;  // wham.py:200
+    if (phase != GAME) {  // wham.py:188
+        return;  // wham.py:189
     }
-    if (strikes < 3) strikes++;  // wham.py:201
-    timer_start(TIMER_STRIKE_FLASH, STRIKE_MS);  // wham.py:202
-    if (strikes == STRIKES) {  // wham.py:203
-        helper_die();  // wham.py:204
+    if (strikes < 3) strikes++;  // wham.py:190
+    timer_start(TIMER_STRIKE_FLASH, STRIKE_MS);  // wham.py:191
+    if (strikes == STRIKES) {  // wham.py:192
+        helper_die();  // wham.py:193
     }
+}
+
+// [wham.py:197]
+static void got_away(void) {
+    source = true;  // wham.py:198
+    flood_start(FLOOD_DEATH);  // wham.py:199
+}
+
+// [wham.py:203]
+static void death(void) {
+    if ((phase == GAME) || (phase == VICTORY)) {  // wham.py:204
+        helper_die();  // wham.py:205
+    }
+}
+
+// [wham.py:216]
+static void animate(void) {
+    if (phase == SETUP) {  // wham.py:217
+        helper_next_peek();  // wham.py:218
+    } else if (phase == DEATH) {  // wham.py:219
+        timer_start(TIMER_ANIM, PULSE_MS);  // wham.py:220
+    } else if (phase == VICTORY) {  // wham.py:221
+        timer_start(TIMER_FLASH, SPARKLE_MS);  // wham.py:222
+        timer_start(TIMER_ANIM, SPARKLE_MS + random(SPARKLE_MS));  // wham.py:223
+    }
+}
+
+// [wham.py:231]
+static void show(void) {
+    uint8_t r = 0;
+    uint8_t g = 0;
+    int16_t w = 0;
+    uint16_t left = 0;
+    uint8_t v = 0;
+    Color c = BLINKC_RGB5(0, 0, 0);
+    uint16_t full = 0;
+    uint8_t f = 0;
+    r = GRASS_RED;  // wham.py:232
+    g = 255;  // wham.py:233
+    w = 0;  // wham.py:234
+    if (phase == DEATH) {  // wham.py:235
+        left = ((PULSE_MS < timer_remaining(TIMER_ANIM)) ? PULSE_MS : timer_remaining(TIMER_ANIM));  // wham.py:239
+        v = ((255 < (((uint16_t)(1U * ((uint16_t)((HALF_PULSE > left) ? HALF_PULSE : left) - ((HALF_PULSE < left) ? HALF_PULSE : left)) * 11)) >> 5)) ? 255 : (((uint16_t)(1U * ((uint16_t)((HALF_PULSE > left) ? HALF_PULSE : left) - ((HALF_PULSE < left) ? HALF_PULSE : left)) * 11)) >> 5));  // wham.py:240
+        r = 255;  // wham.py:241
+        g = (255 - v);  // wham.py:242
+        w = g;  // wham.py:243
+        if (!source) {  // wham.py:244
+            r = v;  // wham.py:245
+            g = 0;  // wham.py:246
+            w = 0;  // wham.py:247
+        }
+    } else {
+        if (phase == SETUP) {  // wham.py:249
+            left = timer_remaining(TIMER_ANIM);  // wham.py:250
+            if (left < PEEK_FADE_MS) {  // wham.py:251
+                w = (((PEEK_FADE_MS < left) ? PEEK_FADE_MS : left) >> 1);  // wham.py:252
+            } else if (left < 1750) {  // wham.py:253
+                r = 255;  // wham.py:254
+                g = 0;  // wham.py:255
+            }
+        } else if (timer_running(TIMER_FLASH)) {  // wham.py:256
+            w = (((FLASH_MS < timer_remaining(TIMER_FLASH)) ? FLASH_MS : timer_remaining(TIMER_FLASH)) >> 1);  // wham.py:257
+        }
+        if (g == 255) {  // wham.py:258
+            r = (GRASS_RED + ((((250 < w) ? 250 : w) * 21) >> 5));  // wham.py:259
+        }
+    }
+    c = makeColorRGB(r, g, w);  // wham.py:260
+    if (phase == SETUP) {  // wham.py:261
+        setColor(GREEN_GRASS);  // wham.py:262
+        setColorOnFace(c, peek_face);  // wham.py:263
+        return;  // wham.py:264
+    }
+    setColor(c);  // wham.py:265
+    if ((w > 0) || (phase != GAME)) {  // wham.py:266
+        return;  // wham.py:267
+    }
+    if (timer_running(TIMER_MOLE)) {  // wham.py:268
+        full = (timer_remaining(TIMER_MOLE) / (above / 6));  // wham.py:270
+        for (f = 0; f < 6; f++) {  // wham.py:271
+            setColorOnFace((f < full) ? RED : OFF, f);  // wham.py:272
+        }
+    } else if (timer_running(TIMER_STRIKE_FLASH)) {  // wham.py:273
+        setColor((strikes == 1) ? YELLOW : ORANGE);  // wham.py:274
+    } else if (timer_running(TIMER_RIPPLE)) {  // wham.py:275
+        setColor(GRASS_DIM);  // wham.py:276
+    }
+}
+
+// A mole will peek out of the next face but one or two (the original: 0 to 4 on).  [wham.py:89]
+static void helper_next_peek(void) {
+    peek_face = (((uint16_t)(1U * peek_face + ((uint16_t)(1 + random(1))))) % 6);  // wham.py:91
+    timer_start(TIMER_ANIM, 1750 + random(PEEK_DELAY_MS));  // wham.py:92
 }
 
 // [wham.py:208]
-static void got_away(void) {
-    source = true;  // wham.py:209
-    flood_start(FLOOD_DEATH);  // wham.py:210
-}
-
-// [wham.py:214]
-static void death(void) {
-    if ((phase == GAME) || (phase == VICTORY)) {  // wham.py:215
-        helper_die();  // wham.py:216
-    }
-}
-
-// [wham.py:228]
-static void animate(void) {
-    if (phase == SETUP) {  // wham.py:229
-        peek_face = (((uint16_t)(peek_face + random(4))) % 6);  // wham.py:230
-        helper_next_peek();  // wham.py:231
-    } else if (phase == DEATH) {  // wham.py:232
-        timer_start(TIMER_ANIM, PULSE_MS);  // wham.py:233
-    } else if (phase == VICTORY) {  // wham.py:234
-        timer_start(TIMER_FLASH, SPARKLE_MS);  // wham.py:235
-        timer_start(TIMER_ANIM, SPARKLE_MS + random(SPARKLE_MS));  // wham.py:236
-    }
-}
-
-// [wham.py:241]
-static void show(void) {
-    Color green = BLINKC_RGB5(0, 0, 0);
-    uint16_t left = 0;
-    int16_t half = 0;
-    uint8_t v = 0;
-    uint16_t step = 0;
-    uint16_t full = 0;
-    uint8_t f = 0;
-    green = BLINKC_RGB5(11, 31, 0);  // wham.py:242
-    setColor(green);  // wham.py:243
-    if (phase == SETUP) {  // wham.py:244
-        left = timer_remaining(TIMER_ANIM);  // wham.py:245
-        if (left < PEEK_FADE_MS) {  // wham.py:246
-            setColorOnFace(makeColorHSB(GRASS, 255 - ((((PEEK_FADE_MS < left) ? PEEK_FADE_MS : left) * 51) / 100), 255), peek_face);  // wham.py:247
-        } else if (left < (peek_red + PEEK_FADE_MS)) {  // wham.py:248
-            setColorOnFace(RED, peek_face);  // wham.py:249
-        }
-    } else if (phase == DEATH) {  // wham.py:250
-        left = ((PULSE_MS < timer_remaining(TIMER_ANIM)) ? PULSE_MS : timer_remaining(TIMER_ANIM));  // wham.py:253
-        half = 750;  // wham.py:254
-        v = (((uint16_t)(1U * ((uint16_t)(1U * ((half > left) ? half : left) - ((half < left) ? half : left))) * 17)) / 50);  // wham.py:255
-        if (source) {  // wham.py:256
-            setColor(makeColorHSB(0, v, 255));  // wham.py:257
-        } else {
-            setColor(makeColorHSB(0, 255, v));  // wham.py:259
-        }
-    } else if (timer_running(TIMER_FLASH)) {  // wham.py:260
-        setColor(makeColorHSB(GRASS, ((uint16_t)(1U * ((uint16_t)(1U * FLASH_MS - ((FLASH_MS < timer_remaining(TIMER_FLASH)) ? FLASH_MS : timer_remaining(TIMER_FLASH)))) * 51)) / 100, 255));  // wham.py:261
-    } else if (phase != VICTORY) {  // wham.py:262
-        if (timer_running(TIMER_MOLE)) {  // wham.py:264
-            step = (above / 6);  // wham.py:266
-            left = ((ABOVE_MAX < timer_remaining(TIMER_MOLE)) ? ABOVE_MAX : timer_remaining(TIMER_MOLE));  // wham.py:267
-            full = (left / step);  // wham.py:268
-            for (f = 0; f < 6; f++) {  // wham.py:269
-                if (f < full) {  // wham.py:270
-                    setColorOnFace(RED, f);  // wham.py:271
-                } else if (f == full) {  // wham.py:272
-                    setColorOnFace(dim(RED, ((left % step) * 51) / (step / 5)), f);  // wham.py:273
-                } else {
-                    setColorOnFace(OFF, f);  // wham.py:275
-                }
-            }
-        } else if (timer_running(TIMER_STRIKE_FLASH)) {  // wham.py:276
-            setColor((strikes == 1) ? YELLOW : ((strikes == 2) ? ORANGE : RED));  // wham.py:277
-        } else if ((round_ > 0) && (timer_remaining(TIMER_ROUND_TIMER) > (uint16_t)(1U * helper_round_ms() - RIPPLE_MS))) {  // wham.py:278
-            for (f = 0; f < 6; f++) {  // wham.py:279
-                setColorOnFace(makeColorHSB(GRASS, 255, 205 + (uint8_t)random(50)), f);  // wham.py:280
-            }
-        }
-    }
-}
-
-// [wham.py:80]
-static int16_t helper_shrink(int16_t longest, int16_t shortest) {
-    return (int16_t)(1U * longest - ((int16_t)(((int16_t)(1U * (level - 1) * ((int16_t)(1U * longest - shortest)))) / 14)));  // wham.py:81
-}
-
-// [wham.py:100]
-static void helper_next_peek(void) {
-    peek_red = blinkc_clamp<uint16_t>(((uint16_t)(PEEK_RED_MS + random(500))), 1000, 1500);  // wham.py:101
-    timer_start(TIMER_ANIM, (peek_red + PEEK_FADE_MS) + random(PEEK_DELAY_MS));  // wham.py:102
-}
-
-// From one round's start to the next: the moles rise, stay, flash, and a pause.  [wham.py:94]
-static int16_t helper_round_ms(void) {
-    return (int16_t)(1U * ((uint16_t)(((uint16_t)(1U * ((uint16_t)(2U * value_emerge_ms())) + EMERGE_DRIFT)) + value_above_ms())) + FLASH_MS);  // wham.py:96
-}
-
-// [wham.py:219]
 static void helper_die(void) {
-    phase = DEATH;  // wham.py:220
-    timer_stop(TIMER_ROUND_TIMER);  // wham.py:221
-    timer_stop(TIMER_EMERGE);  // wham.py:222
-    timer_stop(TIMER_MOLE);  // wham.py:223
-    timer_start(TIMER_ANIM, PULSE_MS);  // wham.py:224
+    phase = DEATH;  // wham.py:209
+    timer_stop(TIMER_EMERGE);  // wham.py:210
+    timer_stop(TIMER_MOLE);  // wham.py:211
+    timer_start(TIMER_ANIM, PULSE_MS);  // wham.py:212
 }
 
 // The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [engine.py:50]
@@ -812,19 +791,19 @@ bool engine_idle(void) {
 
 // Run the handlers of the button events the game uses.  [generated by blinkc]
 static void buttons(void) {
-    if (buttonPressed()) {  // wham.py:186
+    if (buttonPressed()) {  // wham.py:175
         whack();
     }
-    if (buttonDoubleClicked()) {  // wham.py:112
+    if (buttonDoubleClicked()) {  // wham.py:101
         next_phase();
     }
 }
 
 // A message arrived on `face`: run its handler.  [generated by blinkc]
 static void deliver(uint8_t code, uint8_t face) {
-    if (code == MSG_UP) {  // wham.py:76
-        neighbour_up(face);  // wham.py:171
-    } else if (code >= FLOOD_CODE) {  // wham.py:72
+    if (code == MSG_UP) {  // wham.py:79
+        neighbour_up(face);  // wham.py:163
+    } else if (code >= FLOOD_CODE) {  // wham.py:75
         if (((uint8_t)(code - FLOOD_CODE) & 1) != 0) {
             flood_answered((uint8_t)(code - FLOOD_CODE) >> 1, face);
         } else {
@@ -835,29 +814,29 @@ static void deliver(uint8_t code, uint8_t face) {
 
 // Flood k reached this tile.  [generated by blinkc]
 static void on_flood(uint8_t k) {
-    if (k == FLOOD_NEXT) {  // wham.py:72
-        advance();  // wham.py:118
-    } else if (k == FLOOD_ROUND) {  // wham.py:73
-        new_round();  // wham.py:142
-    } else if (k == FLOOD_STRIKE) {  // wham.py:74
-        struck();  // wham.py:198
-    } else if (k == FLOOD_DEATH) {  // wham.py:75
-        death();  // wham.py:214
+    if (k == FLOOD_NEXT) {  // wham.py:75
+        advance();  // wham.py:107
+    } else if (k == FLOOD_ROUND) {  // wham.py:76
+        new_round();  // wham.py:128
+    } else if (k == FLOOD_STRIKE) {  // wham.py:77
+        struck();  // wham.py:187
+    } else if (k == FLOOD_DEATH) {  // wham.py:78
+        death();  // wham.py:203
     }
 }
 
 // Timer k has ended.  [generated by blinkc]
 static void on_timer(uint8_t k) {
-    if (k == TIMER_ROUND_TIMER) {  // wham.py:64
-        round_due();  // wham.py:136
-    } else if (k == TIMER_EMERGE) {  // wham.py:65
-        moles_rise();  // wham.py:178
-    } else if (k == TIMER_PICK) {  // wham.py:66
-        decide();  // wham.py:162
-    } else if (k == TIMER_MOLE) {  // wham.py:67
-        got_away();  // wham.py:208
-    } else if (k == TIMER_ANIM) {  // wham.py:70
-        animate();  // wham.py:228
+    if (k == TIMER_ROUND_TIMER) {  // wham.py:66
+        round_due();  // wham.py:122
+    } else if (k == TIMER_EMERGE) {  // wham.py:67
+        moles_rise();  // wham.py:168
+    } else if (k == TIMER_PICK) {  // wham.py:68
+        decide();  // wham.py:154
+    } else if (k == TIMER_MOLE) {  // wham.py:69
+        got_away();  // wham.py:197
+    } else if (k == TIMER_ANIM) {  // wham.py:73
+        animate();  // wham.py:216
     }
 }
 
@@ -868,13 +847,13 @@ static uint8_t broadcast_bits(void) {
 
 // Set the LEDs (every pass).  [generated by blinkc]
 static void display(void) {
-    show();  // wham.py:241
+    show();  // wham.py:231
 }
 
 // Runs once at power-up.  [generated by blinkc]
 void setup(void) {
-    randomize();  // wham.py:24
-    game_setup();  // wham.py:106
+    randomize();  // wham.py:26
+    game_setup();  // wham.py:96
 }
 
 #ifdef BLINKC_HOST
@@ -883,18 +862,14 @@ extern "C" BLINKC_EXPORT uint32_t blinkc_quiet_until(void) { return engine_quiet
 extern "C" BLINKC_EXPORT void blinkc_display(void) { display(); }
 extern "C" BLINKC_EXPORT uint8_t blinkc_idle(void) { return engine_idle(); }
 extern "C" BLINKC_EXPORT uint8_t blinkc_links(void) { return engine_links(); }
-extern "C" BLINKC_EXPORT int32_t blinkc_value_emerge_ms(void) { return (int32_t)value_emerge_ms(); }
-extern "C" BLINKC_EXPORT int32_t blinkc_value_above_ms(void) { return (int32_t)value_above_ms(); }
 extern "C" BLINKC_EXPORT const blinkc_field_t blinkc_state_fields[] = {
     BLINKC_FIELD(phase),
     BLINKC_FIELD_AS("round", round_),
-    BLINKC_FIELD(level),
     BLINKC_FIELD(strikes),
     BLINKC_FIELD(up),
-    BLINKC_FIELD(ups),
+    BLINKC_FIELD(near_up),
     BLINKC_FIELD(source),
     BLINKC_FIELD(peek_face),
-    BLINKC_FIELD(peek_red),
     BLINKC_FIELD(above),
     BLINKC_FIELDS_END
 };
