@@ -266,10 +266,10 @@ def look(t):
     if w > 0 or t.phase != Phase.GAME:
         return
     if t.mole.running:
-        # Six pips burn down, face 0 last.
-        full = t.mole.remaining // (t.above // 6)
+        # Six pips burn down, face 0 last (the original dims each pip as it goes).
+        lit = t.mole.remaining // (t.above // 6)
         for f in faces():
-            t.color(f, RED if f < full else OFF)
+            t.color(f, RED if f <= lit else OFF)
     elif t.strike_flash.running:
         t.color_all(YELLOW if t.strikes == 1 else ORANGE)
     elif t.ripple.running:

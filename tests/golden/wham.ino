@@ -329,7 +329,7 @@ static void show(void) {
     uint16_t left = 0;
     uint8_t v = 0;
     Color c = BLINKC_RGB5(0, 0, 0);
-    uint16_t full = 0;
+    uint16_t lit = 0;
     uint8_t f = 0;
     r = GRASS_RED;  // wham.py:232
     g = 255;  // wham.py:233
@@ -372,9 +372,9 @@ static void show(void) {
         return;  // wham.py:267
     }
     if (timer_running(TIMER_MOLE)) {  // wham.py:268
-        full = (timer_remaining(TIMER_MOLE) / (above / 6));  // wham.py:270
+        lit = (timer_remaining(TIMER_MOLE) / (above / 6));  // wham.py:270
         for (f = 0; f < 6; f++) {  // wham.py:271
-            setColorOnFace((f < full) ? RED : OFF, f);  // wham.py:272
+            setColorOnFace((f <= lit) ? RED : OFF, f);  // wham.py:272
         }
     } else if (timer_running(TIMER_STRIKE_FLASH)) {  // wham.py:273
         setColor((strikes == 1) ? YELLOW : ORANGE);  // wham.py:274
