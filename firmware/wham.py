@@ -32,7 +32,6 @@ GRASS_RED = 90  # its red; 255 - 90 = 165 = 255 * 11 // 17
 GRASS_DIM = makeColorHSB(70, 255, 170)  # the grass stirring as a round starts
 ROUNDS = 30  # the moles give up after this many rounds
 LEVEL_MAX = 15  # the difficulty climbs one level a round up to here
-STRIKES = 3  # presses without a mole that end the game
 
 EMERGE_MAX = 2000  # from a round's start to the moles coming up: at level 1 ...
 EMERGE_MIN = 500  # ... and at LEVEL_MAX
@@ -54,7 +53,7 @@ PEEK_DELAY_MS = 3000  # ... and up to 3 s pass before the next one
 
 phase = game.field(Phase, default=Phase.SETUP, doc="where the game is")
 round = game.field(range(0, ROUNDS + 2), default=0, doc="rounds started")
-strikes = game.field(range(0, STRIKES + 1), default=0, doc="presses without a mole")
+strikes = game.field(range(0, 3), default=0, doc="presses without a mole (a third ends it)")
 up = game.field(bool, default=False, doc="this tile raises a mole this round")
 near_up = game.field(bool, default=False, doc="a neighbour raises one this round")
 source = game.field(bool, default=False, doc="the game ended here (the death pulse is white)")
@@ -74,8 +73,9 @@ anim = game.timer()  # the field's peeks, the death pulse, the victory sparkles
 
 Next = game.flood("Next")  # field -> game; death or victory -> field
 Round = game.flood("Round")  # a round starts
-Strike = game.flood("Strike")  # a press without a mole
-Death = game.flood("Death")  # a mole got away
+Strike1 = game.flood("Strike1")  # a press without a mole: the first strike ...
+Strike2 = game.flood("Strike2")  # ... the second (the third ends the game: Death)
+Death = game.flood("Death")  # a mole got away, or the third strike
 Up = game.message("Up")  # "I raise a mole this round", to each neighbour
 
 
@@ -87,8 +87,8 @@ SPEED_UP = (EMERGE_MAX - EMERGE_MIN) // (LEVEL_MAX - 1)
 
 # --- the field -----------------------------------------------------------------------
 def next_peek(t):
-    """A mole will peek out of the next face but one or two (the original: 0 to 4 on)."""
-    t.peek_face = cw(t.peek_face, 1 + t.random(1))
+    """A mole will peek out of the next face (the original: 0 to 4 faces on)."""
+    t.peek_face = cw(t.peek_face)
     t.anim.start(PEEK_RED_MS + PEEK_FADE_MS + t.random(PEEK_DELAY_MS))
 
 
@@ -99,8 +99,7 @@ def power_up(t):
 
 @game.on_double_click
 def next_phase(t):
-    if t.phase != Phase.GAME:
-        t.flood(Next)
+    t.flood(Next)  # (in a game, every tile lets it pass)
 
 
 @game.on_flood(Next)
@@ -120,8 +119,7 @@ def advance(t):
 # --- rounds --------------------------------------------------------------------------
 @game.on_timer(round_timer)
 def round_due(t):
-    if t.phase == Phase.GAME:
-        t.flood(Round)
+    t.flood(Round)
 
 
 @game.on_flood(Round)
@@ -178,19 +176,32 @@ def whack(t):
     if t.mole.running:
         t.mole.stop()
         t.flash.start(FLASH_MS)
+    elif t.strikes == 0:
+        t.flood(Strike1)
+    elif t.strikes == 1:
+        t.flood(Strike2)
     else:
-        t.source = t.strikes == STRIKES - 1
-        t.flood(Strike)
+        t.source = True  # the third strike: the game ends here
+        t.flood(Death)
 
 
-@game.on_flood(Strike)
-def struck(t):
-    if t.phase != Phase.GAME:
-        return
-    t.strikes += 1
-    t.strike_flash.start(STRIKE_MS)
-    if t.strikes == STRIKES:
-        die(t)
+# A strike says how many strikes there are now, as the original's tiles do, and a tile
+# takes the larger count: a second press comes through while the first one's flood is
+# still under way (one flood for both would take it for the same strike).
+@game.on_flood(Strike1)
+def first_strike(t):
+    strike(t, 1)
+
+
+@game.on_flood(Strike2)
+def second_strike(t):
+    strike(t, 2)
+
+
+def strike(t, n: int):
+    if t.phase == Phase.GAME and t.strikes < n:
+        t.strikes = n
+        t.strike_flash.start(STRIKE_MS)
 
 
 @game.on_timer(mole)
@@ -201,12 +212,13 @@ def got_away(t):
 
 @game.on_flood(Death)
 def death(t):
-    if t.phase == Phase.GAME or t.phase == Phase.VICTORY:
+    if t.phase != Phase.SETUP:  # (a tile already dead stays the same)
         die(t)
 
 
 def die(t):
     t.phase = Phase.DEATH
+    t.round_timer.stop()  # (a round that starts once the game is over could reach the next)
     t.emerge.stop()
     t.mole.stop()
     t.anim.start(PULSE_MS)

@@ -90,11 +90,12 @@ def tile_look(colours: list[int]) -> str:
 
 
 def deathly(colours: list[int]) -> bool:
-    """Every face the same, and red, pink, white or off (g == b): the death pulse."""
+    """Every face the same, and red, dark or off, or red mixed with white (the original's
+    makeColorHSB(0, s, 255) can give green and blue a step apart): the death pulse."""
     if len(set(colours)) != 1:
         return False
     r, g, b = channels(colours[0])
-    return g == b and (r == 31 or g == 0)
+    return (g == 0 and b == 0) or (r == 31 and abs(g - b) <= 2)
 
 
 # --- what the player saw ----------------------------------------------------------------
@@ -109,7 +110,7 @@ class Story:
     end: str | None = None  # "death" or "victory"
     end_round: int = 0
     end_at: float | None = None
-    death_source: str | None = None  # the tile that pulsed red and white
+    death_sources: set[str] = field(default_factory=set)  # the tiles pulsing red and white
     presses: list[tuple[str, float, str]] = field(default_factory=list)  # (tile, when, why)
     back_to_field_at: float | None = None
 
@@ -158,11 +159,11 @@ class Watcher:
                     s.end, s.end_at, s.end_round = "death", self.death_since, len(s.rounds)
             else:
                 self.death_since = None
-        if s.end == "death" and s.death_source is None:
+        if s.end == "death":
             for n in self.names:
                 r, g, b = channels(colours[n][0])
-                if r == 31 and g == b and g > 0:
-                    s.death_source = n
+                if deathly(colours[n]) and r == 31 and g > 0:
+                    s.death_sources.add(n)
         for n in self.names:
             look = tile_look(colours[n])
             was = self.look[n]

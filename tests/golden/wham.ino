@@ -6,9 +6,9 @@
 // values with a handshake that delivers each exactly once, in order.
 //
 // Face value (6 bits):
-//   bits 0-4: message code (0 idle, 1..17 messages and floods, 31 HELLO)
+//   bits 0-4: message code (0 idle, 1..21 messages and floods, 31 HELLO)
 //   bit 5: ack (handshake acknowledgement / HELLO seen)
-// Message codes: 1 Up, 2 Next (wave, slot 0), 3 Next (echo, slot 0), 4 Next (wave, slot 1), 5 Next (echo, slot 1), 6 Round (wave, slot 0), 7 Round (echo, slot 0), 8 Round (wave, slot 1), 9 Round (echo, slot 1), 10 Strike (wave, slot 0), 11 Strike (echo, slot 0), 12 Strike (wave, slot 1), 13 Strike (echo, slot 1), 14 Death (wave, slot 0), 15 Death (echo, slot 0), 16 Death (wave, slot 1), 17 Death (echo, slot 1)
+// Message codes: 1 Up, 2 Next (wave, slot 0), 3 Next (echo, slot 0), 4 Next (wave, slot 1), 5 Next (echo, slot 1), 6 Round (wave, slot 0), 7 Round (echo, slot 0), 8 Round (wave, slot 1), 9 Round (echo, slot 1), 10 Strike1 (wave, slot 0), 11 Strike1 (echo, slot 0), 12 Strike1 (wave, slot 1), 13 Strike1 (echo, slot 1), 14 Strike2 (wave, slot 0), 15 Strike2 (echo, slot 0), 16 Strike2 (wave, slot 1), 17 Strike2 (echo, slot 1), 18 Death (wave, slot 0), 19 Death (echo, slot 0), 20 Death (wave, slot 1), 21 Death (echo, slot 1)
 
 #include <blinklib.h>
 
@@ -31,9 +31,9 @@ static const uint8_t FLOOD_CODE = 2;  // code of the first flood's wave (its ech
 static const uint8_t HELLO = 31;  // the code a face shows while it has no session
 static const uint8_t PROTOCOL = 1;  // the game sends messages or floods
 static const uint8_t RANDOMIZED = 1;  // the game calls randomize() at power-up
-static const uint8_t N_FLOODS = 4;  // floods the game declares
-static const uint8_t N_FLOOD_SLOTS = 8;  // two slots per flood (told apart by a parity bit in its codes)
-static const uint8_t N_FLOOD_CODES = 16;  // a wave and an echo per flood slot
+static const uint8_t N_FLOODS = 5;  // floods the game declares
+static const uint8_t N_FLOOD_SLOTS = 10;  // two slots per flood (told apart by a parity bit in its codes)
+static const uint8_t N_FLOOD_CODES = 20;  // a wave and an echo per flood slot
 static const uint8_t N_TIMERS = 8;  // timers the game declares
 static const uint8_t QUEUE_LEN = 6;  // messages that can wait for a busy face (a full queue bounces)
 static const uint8_t GRACE_UNITS = 15;  // a face without a working session is gone after 3,840-4,096 ms (in 256 ms units)
@@ -51,26 +51,25 @@ enum Phase : uint8_t { SETUP, GAME, DEATH, VICTORY };  // wham.py:28
 enum : uint8_t {  // messages: their codes on the wire
     MSG_UP = 1,  // wham.py:79
 };
-enum : uint8_t { FLOOD_NEXT, FLOOD_ROUND, FLOOD_STRIKE, FLOOD_DEATH };  // floods: wham.py:75, 76, 77, 78
-enum : uint8_t { TIMER_ROUND_TIMER, TIMER_EMERGE, TIMER_PICK, TIMER_MOLE, TIMER_FLASH, TIMER_STRIKE_FLASH, TIMER_RIPPLE, TIMER_ANIM };  // timers: wham.py:66, 67, 68, 69, 70, 71, 72, 73
+enum : uint8_t { FLOOD_NEXT, FLOOD_ROUND, FLOOD_STRIKE1, FLOOD_STRIKE2, FLOOD_DEATH };  // floods: wham.py:74, 75, 76, 77, 78
+enum : uint8_t { TIMER_ROUND_TIMER, TIMER_EMERGE, TIMER_PICK, TIMER_MOLE, TIMER_FLASH, TIMER_STRIKE_FLASH, TIMER_RIPPLE, TIMER_ANIM };  // timers: wham.py:65, 66, 67, 68, 69, 70, 71, 72
 static const uint8_t GRASS_RED = 90;  // wham.py:31: its red; 255 - 90 = 165 = 255 * 11 // 17
 static const uint8_t ROUNDS = 30;  // wham.py:33: the moles give up after this many rounds
 static const uint8_t LEVEL_MAX = 15;  // wham.py:34: the difficulty climbs one level a round up to here
-static const uint8_t STRIKES = 3;  // wham.py:35: presses without a mole that end the game
-static const uint16_t EMERGE_MAX = 2000;  // wham.py:37: from a round's start to the moles coming up: at level 1 ...
-static const uint8_t EMERGE_DRIFT = 200;  // wham.py:39: each tile adds up to this much, so moles do not rise in step
-static const uint16_t ABOVE_MAX = 3000;  // wham.py:40: how long a mole stays up: at level 1 ...
-static const uint16_t FLASH_MS = 500;  // wham.py:42: a whacked mole (and the start of the game): white fading to green
-static const uint8_t STRIKE_MS = 200;  // wham.py:43: a strike: the whole cluster flashes its colour
-static const uint16_t RIPPLE_MS = 500;  // wham.py:44: the grass shimmers as a round starts
-static const uint16_t FIRST_ROUND_MS = 2000;  // wham.py:45: from the start of the game to its first round
-static const uint8_t PICK_SLOTS = 7;  // wham.py:46: a tile decides whether it raises a mole at one of 8 moments ...
-static const uint8_t PICK_STEP_MS = 40;  // wham.py:47: ... this far apart, from the start of the round on
-static const uint16_t PULSE_MS = 1500;  // wham.py:48: the death pulse: down and up again
-static const uint16_t HALF_PULSE = 750;  // wham.py:49
-static const uint8_t SPARKLE_MS = 250;  // wham.py:50: a victory sparkle, and up to as much again between two
-static const uint16_t PEEK_FADE_MS = 500;  // wham.py:52: ... the hole fades from white back to green ...
-static const uint16_t PEEK_DELAY_MS = 3000;  // wham.py:53: ... and up to 3 s pass before the next one
+static const uint16_t EMERGE_MAX = 2000;  // wham.py:36: from a round's start to the moles coming up: at level 1 ...
+static const uint8_t EMERGE_DRIFT = 200;  // wham.py:38: each tile adds up to this much, so moles do not rise in step
+static const uint16_t ABOVE_MAX = 3000;  // wham.py:39: how long a mole stays up: at level 1 ...
+static const uint16_t FLASH_MS = 500;  // wham.py:41: a whacked mole (and the start of the game): white fading to green
+static const uint8_t STRIKE_MS = 200;  // wham.py:42: a strike: the whole cluster flashes its colour
+static const uint16_t RIPPLE_MS = 500;  // wham.py:43: the grass shimmers as a round starts
+static const uint16_t FIRST_ROUND_MS = 2000;  // wham.py:44: from the start of the game to its first round
+static const uint8_t PICK_SLOTS = 7;  // wham.py:45: a tile decides whether it raises a mole at one of 8 moments ...
+static const uint8_t PICK_STEP_MS = 40;  // wham.py:46: ... this far apart, from the start of the round on
+static const uint16_t PULSE_MS = 1500;  // wham.py:47: the death pulse: down and up again
+static const uint16_t HALF_PULSE = 750;  // wham.py:48
+static const uint8_t SPARKLE_MS = 250;  // wham.py:49: a victory sparkle, and up to as much again between two
+static const uint16_t PEEK_FADE_MS = 500;  // wham.py:51: ... the hole fades from white back to green ...
+static const uint16_t PEEK_DELAY_MS = 3000;  // wham.py:52: ... and up to 3 s pass before the next one
 static const uint8_t SPEED_UP = 107;  // wham.py:85
 #define GREEN_GRASS BLINKC_RGB5(11, 31, 0)  // wham.py:30: the field: (90, 255, 0)
 #define GRASS_DIM BLINKC_RGB5(7, 21, 0)  // wham.py:32: the grass stirring as a round starts
@@ -85,14 +84,14 @@ static const uint8_t SPEED_UP = 107;  // wham.py:85
 #define YELLOW BLINKC_RGB5(31, 31, 0)
 
 // ---- The game's state (its fields) -------------------------------------------
-static uint8_t phase = SETUP;  // wham.py:55: 0=SETUP 1=GAME 2=DEATH 3=VICTORY; 0..3; where the game is
-static uint8_t round_ = 0;  // wham.py:56: 0..31; rounds started
-static uint8_t strikes = 0;  // wham.py:57: 0..3; presses without a mole
-static bool up = false;  // wham.py:58: bool; this tile raises a mole this round
-static bool near_up = false;  // wham.py:59: bool; a neighbour raises one this round
-static bool source = false;  // wham.py:60: bool; the game ended here (the death pulse is white)
-static uint8_t peek_face = 0;  // wham.py:61: 0..5; the face a mole peeks out of, on the field
-static uint16_t above = 3000;  // wham.py:63: 1500..3000; how long this round's mole stays up
+static uint8_t phase = SETUP;  // wham.py:54: 0=SETUP 1=GAME 2=DEATH 3=VICTORY; 0..3; where the game is
+static uint8_t round_ = 0;  // wham.py:55: 0..31; rounds started
+static uint8_t strikes = 0;  // wham.py:56: 0..2; presses without a mole (a third ends it)
+static bool up = false;  // wham.py:57: bool; this tile raises a mole this round
+static bool near_up = false;  // wham.py:58: bool; a neighbour raises one this round
+static bool source = false;  // wham.py:59: bool; the game ended here (the death pulse is white)
+static uint8_t peek_face = 0;  // wham.py:60: 0..5; the face a mole peeks out of, on the field
+static uint16_t above = 3000;  // wham.py:62: 1500..3000; how long this round's mole stays up
 
 // ---- Protocol engine state ------------------------------------------------------
 static uint8_t up_mask = 0;  // engine.py:29
@@ -106,12 +105,12 @@ static uint8_t tx_release = 0;  // engine.py:42
 static uint8_t ack_mask = 0;  // engine.py:43
 static uint8_t queue[6];  // engine.py:46
 static uint8_t queue_len = 0;  // engine.py:47
-static uint8_t flood_parent[8] = {255, 255, 255, 255, 255, 255, 255, 255};  // engine.py:274
-static uint8_t flood_waiting[8];  // engine.py:275
-static uint8_t flood_out[16];  // engine.py:278
-static uint8_t flood_last[4];  // engine.py:279
-static uint8_t flood_skipped[8];  // engine.py:287
-static uint8_t flood_at[8];  // engine.py:288
+static uint8_t flood_parent[10] = {255, 255, 255, 255, 255, 255, 255, 255, 255, 255};  // engine.py:274
+static uint8_t flood_waiting[10];  // engine.py:275
+static uint8_t flood_out[20];  // engine.py:278
+static uint8_t flood_last[5];  // engine.py:279
+static uint8_t flood_skipped[10];  // engine.py:287
+static uint8_t flood_at[10];  // engine.py:288
 static uint8_t timer_on = 0;  // engine.py:375
 static uint16_t timer_end[8];  // engine.py:376
 
@@ -119,6 +118,9 @@ static uint16_t timer_end[8];  // engine.py:376
 template <typename T> static inline T blinkc_clamp(T v, T lo, T hi) { return v < lo ? lo : (v > hi ? hi : v); }
 template <typename T> static inline T blinkc_at_most(T v, T hi) { return v > hi ? hi : v; }
 template <typename T> static inline T blinkc_at_least(T v, T lo) { return v < lo ? lo : v; }
+
+// Faces around the tile: cw(f, n) is the face n steps clockwise of f (f and n in 0..5).
+__attribute__((noinline)) static uint8_t cw(uint8_t f, uint8_t n = 1) { uint8_t g = f + n; return g >= FACE_COUNT ? g - FACE_COUNT : g; }
 
 // The bit of face (or timer) n, 1 << n as a byte (0 from n = 8 on): the AVR shifts by a
 // variable in a loop, so the sketch has one copy of it.
@@ -144,12 +146,14 @@ static void decide(void);
 static void neighbour_up(uint8_t /* face */);
 static void moles_rise(void);
 static void whack(void);
-static void struck(void);
+static void first_strike(void);
+static void second_strike(void);
 static void got_away(void);
 static void death(void);
 static void animate(void);
 static void show(void);
 static void helper_next_peek(void);
+static void helper_strike(int16_t n);
 static void helper_die(void);
 static uint8_t millis256(void);
 static bool coin(void);
@@ -194,134 +198,132 @@ static void game_setup(void) {
 
 // [wham.py:101]
 static void next_phase(void) {
-    if (phase != GAME) {  // wham.py:102
-        flood_start(FLOOD_NEXT);  // wham.py:103
-    }
+    flood_start(FLOOD_NEXT);  // wham.py:102
 }
 
-// [wham.py:107]
+// [wham.py:106]
 static void advance(void) {
-    if (phase == SETUP) {  // wham.py:108
-        phase = GAME;  // wham.py:109
-        timer_start(TIMER_FLASH, FLASH_MS);  // wham.py:110
-        timer_start(TIMER_ROUND_TIMER, FIRST_ROUND_MS);  // wham.py:111
-    } else if (phase != GAME) {  // wham.py:112
-        phase = SETUP;  // wham.py:113
-        round_ = 0;  // wham.py:114
-        strikes = 0;  // wham.py:115
-        source = false;  // wham.py:116
-        helper_next_peek();  // wham.py:117
+    if (phase == SETUP) {  // wham.py:107
+        phase = GAME;  // wham.py:108
+        timer_start(TIMER_FLASH, FLASH_MS);  // wham.py:109
+        timer_start(TIMER_ROUND_TIMER, FIRST_ROUND_MS);  // wham.py:110
+    } else if (phase != GAME) {  // wham.py:111
+        phase = SETUP;  // wham.py:112
+        round_ = 0;  // wham.py:113
+        strikes = 0;  // wham.py:114
+        source = false;  // wham.py:115
+        helper_next_peek();  // wham.py:116
     }
 }
 
-// [wham.py:122]
+// [wham.py:121]
 static void round_due(void) {
-    if (phase == GAME) {  // wham.py:123
-        flood_start(FLOOD_ROUND);  // wham.py:124
-    }
+    flood_start(FLOOD_ROUND);  // wham.py:122
 }
 
-// [wham.py:128]
+// [wham.py:126]
 static void new_round(void) {
     int16_t faster = 0;
     int16_t emerge_ms = 0;
-    if ((phase != GAME) || timer_running(TIMER_EMERGE)) {  // wham.py:129
-        return;  // wham.py:130
+    if ((phase != GAME) || timer_running(TIMER_EMERGE)) {  // wham.py:127
+        return;  // wham.py:128
     }
-    if (round_ < 31) round_++;  // wham.py:131
-    if (round_ > ROUNDS) {  // wham.py:132
-        phase = VICTORY;  // wham.py:133
-        timer_start(TIMER_ANIM, 0);  // wham.py:134
-        return;  // wham.py:135
+    if (round_ < 31) round_++;  // wham.py:129
+    if (round_ > ROUNDS) {  // wham.py:130
+        phase = VICTORY;  // wham.py:131
+        timer_start(TIMER_ANIM, 0);  // wham.py:132
+        return;  // wham.py:133
     }
-    up = false;  // wham.py:136
-    near_up = false;  // wham.py:137
-    faster = ((((LEVEL_MAX < round_) ? LEVEL_MAX : round_) - 1) * SPEED_UP);  // wham.py:138
-    emerge_ms = (EMERGE_MAX - faster);  // wham.py:139
-    above = blinkc_at_most<uint16_t>((ABOVE_MAX - faster), 3000);  // wham.py:140
-    timer_start(TIMER_EMERGE, emerge_ms + random(EMERGE_DRIFT));  // wham.py:141
-    timer_start(TIMER_ROUND_TIMER, (((2 * emerge_ms) + EMERGE_DRIFT) + above) + FLASH_MS);  // wham.py:143
-    timer_start(TIMER_PICK, (uint16_t)(1U * random(PICK_SLOTS) * PICK_STEP_MS));  // wham.py:144
-    timer_start(TIMER_RIPPLE, RIPPLE_MS);  // wham.py:145
+    up = false;  // wham.py:134
+    near_up = false;  // wham.py:135
+    faster = ((((LEVEL_MAX < round_) ? LEVEL_MAX : round_) - 1) * SPEED_UP);  // wham.py:136
+    emerge_ms = (EMERGE_MAX - faster);  // wham.py:137
+    above = blinkc_at_most<uint16_t>((ABOVE_MAX - faster), 3000);  // wham.py:138
+    timer_start(TIMER_EMERGE, emerge_ms + random(EMERGE_DRIFT));  // wham.py:139
+    timer_start(TIMER_ROUND_TIMER, (((2 * emerge_ms) + EMERGE_DRIFT) + above) + FLASH_MS);  // wham.py:141
+    timer_start(TIMER_PICK, (uint16_t)(1U * random(PICK_SLOTS) * PICK_STEP_MS));  // wham.py:142
+    timer_start(TIMER_RIPPLE, RIPPLE_MS);  // wham.py:143
 }
 
-// [wham.py:154]
+// [wham.py:152]
 static void decide(void) {
     uint8_t f = 0;
-    if (!near_up) {  // wham.py:155
-        up = true;  // wham.py:156
-        for (f = 0; f < 6; f++) {  // wham.py:157
-            if (!isValueReceivedOnFaceExpired(f)) {  // wham.py:158
-                send_code(MSG_UP, f);  // wham.py:159
+    if (!near_up) {  // wham.py:153
+        up = true;  // wham.py:154
+        for (f = 0; f < 6; f++) {  // wham.py:155
+            if (!isValueReceivedOnFaceExpired(f)) {  // wham.py:156
+                send_code(MSG_UP, f);  // wham.py:157
             }
         }
     }
 }
 
-// [wham.py:163]
+// [wham.py:161]
 static void neighbour_up(uint8_t /* face */) {
-    near_up = true;  // wham.py:164
+    near_up = true;  // wham.py:162
 }
 
-// [wham.py:168]
+// [wham.py:166]
 static void moles_rise(void) {
-    if (up) {  // wham.py:169
-        timer_start(TIMER_MOLE, above);  // wham.py:170
+    if (up) {  // wham.py:167
+        timer_start(TIMER_MOLE, above);  // wham.py:168
     }
 }
 
-// [wham.py:175]
+// [wham.py:173]
 static void whack(void) {
-    if (phase != GAME) {  // wham.py:176
-        return;  // wham.py:177
+    if (phase != GAME) {  // wham.py:174
+        return;  // wham.py:175
     }
-    if (timer_running(TIMER_MOLE)) {  // wham.py:178
-        timer_stop(TIMER_MOLE);  // wham.py:179
-        timer_start(TIMER_FLASH, FLASH_MS);  // wham.py:180
+    if (timer_running(TIMER_MOLE)) {  // wham.py:176
+        timer_stop(TIMER_MOLE);  // wham.py:177
+        timer_start(TIMER_FLASH, FLASH_MS);  // wham.py:178
+    } else if (strikes == 0) {  // wham.py:179
+        flood_start(FLOOD_STRIKE1);  // wham.py:180
+    } else if (strikes == 1) {  // wham.py:181
+        flood_start(FLOOD_STRIKE2);  // wham.py:182
     } else {
-        source = (strikes == 2);  // wham.py:182
-        flood_start(FLOOD_STRIKE);  // wham.py:183
+        source = true;  // wham.py:184
+        flood_start(FLOOD_DEATH);  // wham.py:185
     }
 }
 
-// [wham.py:187]
-static void struck(void) {
-    if (phase != GAME) {  // wham.py:188
-        return;  // wham.py:189
-    }
-    if (strikes < 3) strikes++;  // wham.py:190
-    timer_start(TIMER_STRIKE_FLASH, STRIKE_MS);  // wham.py:191
-    if (strikes == STRIKES) {  // wham.py:192
-        helper_die();  // wham.py:193
-    }
+// [wham.py:192]
+static void first_strike(void) {
+    helper_strike(1);  // wham.py:193
 }
 
 // [wham.py:197]
+static void second_strike(void) {
+    helper_strike(2);  // wham.py:198
+}
+
+// [wham.py:208]
 static void got_away(void) {
-    source = true;  // wham.py:198
-    flood_start(FLOOD_DEATH);  // wham.py:199
+    source = true;  // wham.py:209
+    flood_start(FLOOD_DEATH);  // wham.py:210
 }
 
-// [wham.py:203]
+// [wham.py:214]
 static void death(void) {
-    if ((phase == GAME) || (phase == VICTORY)) {  // wham.py:204
-        helper_die();  // wham.py:205
+    if (phase != SETUP) {  // wham.py:215
+        helper_die();  // wham.py:216
     }
 }
 
-// [wham.py:216]
+// [wham.py:228]
 static void animate(void) {
-    if (phase == SETUP) {  // wham.py:217
-        helper_next_peek();  // wham.py:218
-    } else if (phase == DEATH) {  // wham.py:219
-        timer_start(TIMER_ANIM, PULSE_MS);  // wham.py:220
-    } else if (phase == VICTORY) {  // wham.py:221
-        timer_start(TIMER_FLASH, SPARKLE_MS);  // wham.py:222
-        timer_start(TIMER_ANIM, SPARKLE_MS + random(SPARKLE_MS));  // wham.py:223
+    if (phase == SETUP) {  // wham.py:229
+        helper_next_peek();  // wham.py:230
+    } else if (phase == DEATH) {  // wham.py:231
+        timer_start(TIMER_ANIM, PULSE_MS);  // wham.py:232
+    } else if (phase == VICTORY) {  // wham.py:233
+        timer_start(TIMER_FLASH, SPARKLE_MS);  // wham.py:234
+        timer_start(TIMER_ANIM, SPARKLE_MS + random(SPARKLE_MS));  // wham.py:235
     }
 }
 
-// [wham.py:231]
+// [wham.py:243]
 static void show(void) {
     uint8_t r = 0;
     uint8_t g = 0;
@@ -331,70 +333,79 @@ static void show(void) {
     Color c = BLINKC_RGB5(0, 0, 0);
     uint16_t lit = 0;
     uint8_t f = 0;
-    r = GRASS_RED;  // wham.py:232
-    g = 255;  // wham.py:233
-    w = 0;  // wham.py:234
-    if (phase == DEATH) {  // wham.py:235
-        left = ((PULSE_MS < timer_remaining(TIMER_ANIM)) ? PULSE_MS : timer_remaining(TIMER_ANIM));  // wham.py:239
-        v = ((255 < (((uint16_t)(1U * ((uint16_t)((HALF_PULSE > left) ? HALF_PULSE : left) - ((HALF_PULSE < left) ? HALF_PULSE : left)) * 11)) >> 5)) ? 255 : (((uint16_t)(1U * ((uint16_t)((HALF_PULSE > left) ? HALF_PULSE : left) - ((HALF_PULSE < left) ? HALF_PULSE : left)) * 11)) >> 5));  // wham.py:240
-        r = 255;  // wham.py:241
-        g = (255 - v);  // wham.py:242
-        w = g;  // wham.py:243
-        if (!source) {  // wham.py:244
-            r = v;  // wham.py:245
-            g = 0;  // wham.py:246
-            w = 0;  // wham.py:247
+    r = GRASS_RED;  // wham.py:244
+    g = 255;  // wham.py:245
+    w = 0;  // wham.py:246
+    if (phase == DEATH) {  // wham.py:247
+        left = ((PULSE_MS < timer_remaining(TIMER_ANIM)) ? PULSE_MS : timer_remaining(TIMER_ANIM));  // wham.py:251
+        v = ((255 < (((uint16_t)(1U * ((uint16_t)((HALF_PULSE > left) ? HALF_PULSE : left) - ((HALF_PULSE < left) ? HALF_PULSE : left)) * 11)) >> 5)) ? 255 : (((uint16_t)(1U * ((uint16_t)((HALF_PULSE > left) ? HALF_PULSE : left) - ((HALF_PULSE < left) ? HALF_PULSE : left)) * 11)) >> 5));  // wham.py:252
+        r = 255;  // wham.py:253
+        g = (255 - v);  // wham.py:254
+        w = g;  // wham.py:255
+        if (!source) {  // wham.py:256
+            r = v;  // wham.py:257
+            g = 0;  // wham.py:258
+            w = 0;  // wham.py:259
         }
     } else {
-        if (phase == SETUP) {  // wham.py:249
-            left = timer_remaining(TIMER_ANIM);  // wham.py:250
-            if (left < PEEK_FADE_MS) {  // wham.py:251
-                w = (((PEEK_FADE_MS < left) ? PEEK_FADE_MS : left) >> 1);  // wham.py:252
-            } else if (left < 1750) {  // wham.py:253
-                r = 255;  // wham.py:254
-                g = 0;  // wham.py:255
+        if (phase == SETUP) {  // wham.py:261
+            left = timer_remaining(TIMER_ANIM);  // wham.py:262
+            if (left < PEEK_FADE_MS) {  // wham.py:263
+                w = (((PEEK_FADE_MS < left) ? PEEK_FADE_MS : left) >> 1);  // wham.py:264
+            } else if (left < 1750) {  // wham.py:265
+                r = 255;  // wham.py:266
+                g = 0;  // wham.py:267
             }
-        } else if (timer_running(TIMER_FLASH)) {  // wham.py:256
-            w = (((FLASH_MS < timer_remaining(TIMER_FLASH)) ? FLASH_MS : timer_remaining(TIMER_FLASH)) >> 1);  // wham.py:257
+        } else if (timer_running(TIMER_FLASH)) {  // wham.py:268
+            w = (((FLASH_MS < timer_remaining(TIMER_FLASH)) ? FLASH_MS : timer_remaining(TIMER_FLASH)) >> 1);  // wham.py:269
         }
-        if (g == 255) {  // wham.py:258
-            r = (GRASS_RED + ((((250 < w) ? 250 : w) * 21) >> 5));  // wham.py:259
+        if (g == 255) {  // wham.py:270
+            r = (GRASS_RED + ((((250 < w) ? 250 : w) * 21) >> 5));  // wham.py:271
         }
     }
-    c = makeColorRGB(r, g, w);  // wham.py:260
-    if (phase == SETUP) {  // wham.py:261
-        setColor(GREEN_GRASS);  // wham.py:262
-        setColorOnFace(c, peek_face);  // wham.py:263
-        return;  // wham.py:264
+    c = makeColorRGB(r, g, w);  // wham.py:272
+    if (phase == SETUP) {  // wham.py:273
+        setColor(GREEN_GRASS);  // wham.py:274
+        setColorOnFace(c, peek_face);  // wham.py:275
+        return;  // wham.py:276
     }
-    setColor(c);  // wham.py:265
-    if ((w > 0) || (phase != GAME)) {  // wham.py:266
-        return;  // wham.py:267
+    setColor(c);  // wham.py:277
+    if ((w > 0) || (phase != GAME)) {  // wham.py:278
+        return;  // wham.py:279
     }
-    if (timer_running(TIMER_MOLE)) {  // wham.py:268
-        lit = (timer_remaining(TIMER_MOLE) / (above / 6));  // wham.py:270
-        for (f = 0; f < 6; f++) {  // wham.py:271
-            setColorOnFace((f <= lit) ? RED : OFF, f);  // wham.py:272
+    if (timer_running(TIMER_MOLE)) {  // wham.py:280
+        lit = (timer_remaining(TIMER_MOLE) / (above / 6));  // wham.py:282
+        for (f = 0; f < 6; f++) {  // wham.py:283
+            setColorOnFace((f <= lit) ? RED : OFF, f);  // wham.py:284
         }
-    } else if (timer_running(TIMER_STRIKE_FLASH)) {  // wham.py:273
-        setColor((strikes == 1) ? YELLOW : ORANGE);  // wham.py:274
-    } else if (timer_running(TIMER_RIPPLE)) {  // wham.py:275
-        setColor(GRASS_DIM);  // wham.py:276
+    } else if (timer_running(TIMER_STRIKE_FLASH)) {  // wham.py:285
+        setColor((strikes == 1) ? YELLOW : ORANGE);  // wham.py:286
+    } else if (timer_running(TIMER_RIPPLE)) {  // wham.py:287
+        setColor(GRASS_DIM);  // wham.py:288
     }
 }
 
-// A mole will peek out of the next face but one or two (the original: 0 to 4 on).  [wham.py:89]
+// A mole will peek out of the next face (the original: 0 to 4 faces on).  [wham.py:89]
 static void helper_next_peek(void) {
-    peek_face = (((uint16_t)(1U * peek_face + ((uint16_t)(1 + random(1))))) % 6);  // wham.py:91
+    peek_face = cw(peek_face);  // wham.py:91
     timer_start(TIMER_ANIM, 1750 + random(PEEK_DELAY_MS));  // wham.py:92
 }
 
-// [wham.py:208]
+// [wham.py:201]
+static void helper_strike(int16_t n) {
+    if ((phase == GAME) && (strikes < n)) {  // wham.py:202
+        strikes = blinkc_clamp<int16_t>(n, 0, 2);  // wham.py:203
+        timer_start(TIMER_STRIKE_FLASH, STRIKE_MS);  // wham.py:204
+    }
+}
+
+// [wham.py:219]
 static void helper_die(void) {
-    phase = DEATH;  // wham.py:209
-    timer_stop(TIMER_EMERGE);  // wham.py:210
-    timer_stop(TIMER_MOLE);  // wham.py:211
-    timer_start(TIMER_ANIM, PULSE_MS);  // wham.py:212
+    phase = DEATH;  // wham.py:220
+    timer_stop(TIMER_ROUND_TIMER);  // wham.py:221
+    timer_stop(TIMER_EMERGE);  // wham.py:222
+    timer_stop(TIMER_MOLE);  // wham.py:223
+    timer_start(TIMER_ANIM, PULSE_MS);  // wham.py:224
 }
 
 // The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [engine.py:50]
@@ -791,7 +802,7 @@ bool engine_idle(void) {
 
 // Run the handlers of the button events the game uses.  [generated by blinkc]
 static void buttons(void) {
-    if (buttonPressed()) {  // wham.py:175
+    if (buttonPressed()) {  // wham.py:173
         whack();
     }
     if (buttonDoubleClicked()) {  // wham.py:101
@@ -802,8 +813,8 @@ static void buttons(void) {
 // A message arrived on `face`: run its handler.  [generated by blinkc]
 static void deliver(uint8_t code, uint8_t face) {
     if (code == MSG_UP) {  // wham.py:79
-        neighbour_up(face);  // wham.py:163
-    } else if (code >= FLOOD_CODE) {  // wham.py:75
+        neighbour_up(face);  // wham.py:161
+    } else if (code >= FLOOD_CODE) {  // wham.py:74
         if (((uint8_t)(code - FLOOD_CODE) & 1) != 0) {
             flood_answered((uint8_t)(code - FLOOD_CODE) >> 1, face);
         } else {
@@ -814,29 +825,31 @@ static void deliver(uint8_t code, uint8_t face) {
 
 // Flood k reached this tile.  [generated by blinkc]
 static void on_flood(uint8_t k) {
-    if (k == FLOOD_NEXT) {  // wham.py:75
-        advance();  // wham.py:107
-    } else if (k == FLOOD_ROUND) {  // wham.py:76
-        new_round();  // wham.py:128
-    } else if (k == FLOOD_STRIKE) {  // wham.py:77
-        struck();  // wham.py:187
+    if (k == FLOOD_NEXT) {  // wham.py:74
+        advance();  // wham.py:106
+    } else if (k == FLOOD_ROUND) {  // wham.py:75
+        new_round();  // wham.py:126
+    } else if (k == FLOOD_STRIKE1) {  // wham.py:76
+        first_strike();  // wham.py:192
+    } else if (k == FLOOD_STRIKE2) {  // wham.py:77
+        second_strike();  // wham.py:197
     } else if (k == FLOOD_DEATH) {  // wham.py:78
-        death();  // wham.py:203
+        death();  // wham.py:214
     }
 }
 
 // Timer k has ended.  [generated by blinkc]
 static void on_timer(uint8_t k) {
-    if (k == TIMER_ROUND_TIMER) {  // wham.py:66
-        round_due();  // wham.py:122
-    } else if (k == TIMER_EMERGE) {  // wham.py:67
-        moles_rise();  // wham.py:168
-    } else if (k == TIMER_PICK) {  // wham.py:68
-        decide();  // wham.py:154
-    } else if (k == TIMER_MOLE) {  // wham.py:69
-        got_away();  // wham.py:197
-    } else if (k == TIMER_ANIM) {  // wham.py:73
-        animate();  // wham.py:216
+    if (k == TIMER_ROUND_TIMER) {  // wham.py:65
+        round_due();  // wham.py:121
+    } else if (k == TIMER_EMERGE) {  // wham.py:66
+        moles_rise();  // wham.py:166
+    } else if (k == TIMER_PICK) {  // wham.py:67
+        decide();  // wham.py:152
+    } else if (k == TIMER_MOLE) {  // wham.py:68
+        got_away();  // wham.py:208
+    } else if (k == TIMER_ANIM) {  // wham.py:72
+        animate();  // wham.py:228
     }
 }
 
@@ -847,7 +860,7 @@ static uint8_t broadcast_bits(void) {
 
 // Set the LEDs (every pass).  [generated by blinkc]
 static void display(void) {
-    show();  // wham.py:231
+    show();  // wham.py:243
 }
 
 // Runs once at power-up.  [generated by blinkc]
