@@ -161,7 +161,7 @@ class Watcher:
                 self.death_since = None
         if s.end == "death":
             for n in self.names:
-                r, g, b = channels(colours[n][0])
+                r, g, _ = channels(colours[n][0])
                 if deathly(colours[n]) and r == 31 and g > 0:
                     s.death_sources.add(n)
         for n in self.names:
