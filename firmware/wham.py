@@ -51,7 +51,7 @@ PEEK_RED_MS = 1250  # on the field, a mole peeks out of a face for 1.25 s ...
 PEEK_FADE_MS = 500  # ... the hole fades from white back to green ...
 PEEK_DELAY_MS = 3000  # ... and up to 3 s pass before the next one
 
-phase = game.field(Phase, default=Phase.SETUP, doc="where the game is")
+stage = game.field(Phase, default=Phase.SETUP, doc="where the game is")
 round = game.field(range(0, ROUNDS + 2), default=0, doc="rounds started")
 strikes = game.field(range(0, 3), default=0, doc="presses without a mole (a third ends it)")
 up = game.field(bool, default=False, doc="this tile raises a mole this round")
@@ -98,18 +98,18 @@ def power_up(t):
 
 
 @game.on_double_click
-def next_phase(t):
+def next_stage(t):
     t.flood(Next)  # (in a game, every tile lets it pass)
 
 
 @game.on_flood(Next)
 def advance(t):
-    if t.phase == Phase.SETUP:
-        t.phase = Phase.GAME
+    if t.stage == Phase.SETUP:
+        t.stage = Phase.GAME
         t.flash.start(FLASH_MS)
         t.round_timer.start(FIRST_ROUND_MS)
-    elif t.phase != Phase.GAME:
-        t.phase = Phase.SETUP
+    elif t.stage != Phase.GAME:
+        t.stage = Phase.SETUP
         t.round = 0
         t.strikes = 0
         t.source = False
@@ -124,11 +124,11 @@ def round_due(t):
 
 @game.on_flood(Round)
 def new_round(t):
-    if t.phase != Phase.GAME or t.emerge.running:
+    if t.stage != Phase.GAME or t.emerge.running:
         return  # a second start of a round under way (two tiles' timers rang together)
     t.round += 1
     if t.round > ROUNDS:
-        t.phase = Phase.VICTORY
+        t.stage = Phase.VICTORY
         t.anim.start(0)
         return
     t.up = False
@@ -171,7 +171,7 @@ def moles_rise(t):
 # --- the player ----------------------------------------------------------------------
 @game.on_press
 def whack(t):
-    if t.phase != Phase.GAME:
+    if t.stage != Phase.GAME:
         return
     if t.mole.running:
         t.mole.stop()
@@ -199,7 +199,7 @@ def second_strike(t):
 
 
 def strike(t, n: int):
-    if t.phase == Phase.GAME and t.strikes < n:
+    if t.stage == Phase.GAME and t.strikes < n:
         t.strikes = n
         t.strike_flash.start(STRIKE_MS)
 
@@ -212,12 +212,12 @@ def got_away(t):
 
 @game.on_flood(Death)
 def death(t):
-    if t.phase != Phase.SETUP:  # (a tile already dead stays the same)
+    if t.stage != Phase.SETUP:  # (a tile already dead stays the same)
         die(t)
 
 
 def die(t):
-    t.phase = Phase.DEATH
+    t.stage = Phase.DEATH
     t.round_timer.stop()  # (a round that starts once the game is over could reach the next)
     t.emerge.stop()
     t.mole.stop()
@@ -226,11 +226,11 @@ def die(t):
 
 @game.on_timer(anim)
 def animate(t):
-    if t.phase == Phase.SETUP:
+    if t.stage == Phase.SETUP:
         next_peek(t)
-    elif t.phase == Phase.DEATH:
+    elif t.stage == Phase.DEATH:
         t.anim.start(PULSE_MS)
-    elif t.phase == Phase.VICTORY:
+    elif t.stage == Phase.VICTORY:
         t.flash.start(SPARKLE_MS)
         t.anim.start(SPARKLE_MS + t.random(SPARKLE_MS))
 
@@ -244,7 +244,7 @@ def look(t):
     r = GRASS_RED
     g = 255
     w = 0  # white mixed into the grass (blue, and red towards 255)
-    if t.phase == Phase.DEATH:
+    if t.stage == Phase.DEATH:
         # Down from 255 to 0 and up again over PULSE_MS: 255 * |left - half| / half, with
         # 11 / 32 for 255 / 750 (a shift, not a division). The tile the game ended on
         # pulses red and white, the others red and dark.
@@ -258,7 +258,7 @@ def look(t):
             g = 0
             w = 0
     else:
-        if t.phase == Phase.SETUP:
+        if t.stage == Phase.SETUP:
             left = t.anim.remaining
             if left < PEEK_FADE_MS:
                 w = min(left, PEEK_FADE_MS) >> 1  # the hole: white, fading to green
@@ -270,12 +270,12 @@ def look(t):
         if g == 255:
             r = GRASS_RED + (min(w, 250) * 21 >> 5)  # the grass towards white: 90 + 164 at w = 250
     c = makeColorRGB(r, g, w)
-    if t.phase == Phase.SETUP:
+    if t.stage == Phase.SETUP:
         t.color_all(GREEN_GRASS)
         t.color(t.peek_face, c)
         return
     t.color_all(c)
-    if w > 0 or t.phase != Phase.GAME:
+    if w > 0 or t.stage != Phase.GAME:
         return
     if t.mole.running:
         # Six pips burn down, face 0 last (the original dims each pip as it goes).

@@ -84,7 +84,7 @@ static const uint8_t SPEED_UP = 107;  // wham.py:85
 #define YELLOW BLINKC_RGB5(31, 31, 0)
 
 // ---- The game's state (its fields) -------------------------------------------
-static uint8_t phase = SETUP;  // wham.py:54: 0=SETUP 1=GAME 2=DEATH 3=VICTORY; 0..3; where the game is
+static uint8_t stage = SETUP;  // wham.py:54: 0=SETUP 1=GAME 2=DEATH 3=VICTORY; 0..3; where the game is
 static uint8_t round_ = 0;  // wham.py:55: 0..31; rounds started
 static uint8_t strikes = 0;  // wham.py:56: 0..2; presses without a mole (a third ends it)
 static bool up = false;  // wham.py:57: bool; this tile raises a mole this round
@@ -138,7 +138,7 @@ static inline void blinkc_skip_frame(void) { __builtin_avr_delay_cycles(64000UL)
 
 // ---- Functions ------------------------------------------------------------------
 static void game_setup(void);
-static void next_phase(void);
+static void next_stage(void);
 static void advance(void);
 static void round_due(void);
 static void new_round(void);
@@ -197,18 +197,18 @@ static void game_setup(void) {
 }
 
 // [wham.py:101]
-static void next_phase(void) {
+static void next_stage(void) {
     flood_start(FLOOD_NEXT);  // wham.py:102
 }
 
 // [wham.py:106]
 static void advance(void) {
-    if (phase == SETUP) {  // wham.py:107
-        phase = GAME;  // wham.py:108
+    if (stage == SETUP) {  // wham.py:107
+        stage = GAME;  // wham.py:108
         timer_start(TIMER_FLASH, FLASH_MS);  // wham.py:109
         timer_start(TIMER_ROUND_TIMER, FIRST_ROUND_MS);  // wham.py:110
-    } else if (phase != GAME) {  // wham.py:111
-        phase = SETUP;  // wham.py:112
+    } else if (stage != GAME) {  // wham.py:111
+        stage = SETUP;  // wham.py:112
         round_ = 0;  // wham.py:113
         strikes = 0;  // wham.py:114
         source = false;  // wham.py:115
@@ -225,12 +225,12 @@ static void round_due(void) {
 static void new_round(void) {
     int16_t faster = 0;
     int16_t emerge_ms = 0;
-    if ((phase != GAME) || timer_running(TIMER_EMERGE)) {  // wham.py:127
+    if ((stage != GAME) || timer_running(TIMER_EMERGE)) {  // wham.py:127
         return;  // wham.py:128
     }
     if (round_ < 31) round_++;  // wham.py:129
     if (round_ > ROUNDS) {  // wham.py:130
-        phase = VICTORY;  // wham.py:131
+        stage = VICTORY;  // wham.py:131
         timer_start(TIMER_ANIM, 0);  // wham.py:132
         return;  // wham.py:133
     }
@@ -272,7 +272,7 @@ static void moles_rise(void) {
 
 // [wham.py:173]
 static void whack(void) {
-    if (phase != GAME) {  // wham.py:174
+    if (stage != GAME) {  // wham.py:174
         return;  // wham.py:175
     }
     if (timer_running(TIMER_MOLE)) {  // wham.py:176
@@ -306,18 +306,18 @@ static void got_away(void) {
 
 // [wham.py:214]
 static void death(void) {
-    if (phase != SETUP) {  // wham.py:215
+    if (stage != SETUP) {  // wham.py:215
         helper_die();  // wham.py:216
     }
 }
 
 // [wham.py:228]
 static void animate(void) {
-    if (phase == SETUP) {  // wham.py:229
+    if (stage == SETUP) {  // wham.py:229
         helper_next_peek();  // wham.py:230
-    } else if (phase == DEATH) {  // wham.py:231
+    } else if (stage == DEATH) {  // wham.py:231
         timer_start(TIMER_ANIM, PULSE_MS);  // wham.py:232
-    } else if (phase == VICTORY) {  // wham.py:233
+    } else if (stage == VICTORY) {  // wham.py:233
         timer_start(TIMER_FLASH, SPARKLE_MS);  // wham.py:234
         timer_start(TIMER_ANIM, SPARKLE_MS + random(SPARKLE_MS));  // wham.py:235
     }
@@ -336,7 +336,7 @@ static void show(void) {
     r = GRASS_RED;  // wham.py:244
     g = 255;  // wham.py:245
     w = 0;  // wham.py:246
-    if (phase == DEATH) {  // wham.py:247
+    if (stage == DEATH) {  // wham.py:247
         left = ((PULSE_MS < timer_remaining(TIMER_ANIM)) ? PULSE_MS : timer_remaining(TIMER_ANIM));  // wham.py:251
         v = ((255 < (((uint16_t)(1U * ((uint16_t)((HALF_PULSE > left) ? HALF_PULSE : left) - ((HALF_PULSE < left) ? HALF_PULSE : left)) * 11)) >> 5)) ? 255 : (((uint16_t)(1U * ((uint16_t)((HALF_PULSE > left) ? HALF_PULSE : left) - ((HALF_PULSE < left) ? HALF_PULSE : left)) * 11)) >> 5));  // wham.py:252
         r = 255;  // wham.py:253
@@ -348,7 +348,7 @@ static void show(void) {
             w = 0;  // wham.py:259
         }
     } else {
-        if (phase == SETUP) {  // wham.py:261
+        if (stage == SETUP) {  // wham.py:261
             left = timer_remaining(TIMER_ANIM);  // wham.py:262
             if (left < PEEK_FADE_MS) {  // wham.py:263
                 w = (((PEEK_FADE_MS < left) ? PEEK_FADE_MS : left) >> 1);  // wham.py:264
@@ -364,13 +364,13 @@ static void show(void) {
         }
     }
     c = makeColorRGB(r, g, w);  // wham.py:272
-    if (phase == SETUP) {  // wham.py:273
+    if (stage == SETUP) {  // wham.py:273
         setColor(GREEN_GRASS);  // wham.py:274
         setColorOnFace(c, peek_face);  // wham.py:275
         return;  // wham.py:276
     }
     setColor(c);  // wham.py:277
-    if ((w > 0) || (phase != GAME)) {  // wham.py:278
+    if ((w > 0) || (stage != GAME)) {  // wham.py:278
         return;  // wham.py:279
     }
     if (timer_running(TIMER_MOLE)) {  // wham.py:280
@@ -393,7 +393,7 @@ static void helper_next_peek(void) {
 
 // [wham.py:201]
 static void helper_strike(int16_t n) {
-    if ((phase == GAME) && (strikes < n)) {  // wham.py:202
+    if ((stage == GAME) && (strikes < n)) {  // wham.py:202
         strikes = blinkc_clamp<int16_t>(n, 0, 2);  // wham.py:203
         timer_start(TIMER_STRIKE_FLASH, STRIKE_MS);  // wham.py:204
     }
@@ -401,7 +401,7 @@ static void helper_strike(int16_t n) {
 
 // [wham.py:219]
 static void helper_die(void) {
-    phase = DEATH;  // wham.py:220
+    stage = DEATH;  // wham.py:220
     timer_stop(TIMER_ROUND_TIMER);  // wham.py:221
     timer_stop(TIMER_EMERGE);  // wham.py:222
     timer_stop(TIMER_MOLE);  // wham.py:223
@@ -806,7 +806,7 @@ static void buttons(void) {
         whack();
     }
     if (buttonDoubleClicked()) {  // wham.py:101
-        next_phase();
+        next_stage();
     }
 }
 
@@ -876,7 +876,7 @@ extern "C" BLINKC_EXPORT void blinkc_display(void) { display(); }
 extern "C" BLINKC_EXPORT uint8_t blinkc_idle(void) { return engine_idle(); }
 extern "C" BLINKC_EXPORT uint8_t blinkc_links(void) { return engine_links(); }
 extern "C" BLINKC_EXPORT const blinkc_field_t blinkc_state_fields[] = {
-    BLINKC_FIELD(phase),
+    BLINKC_FIELD(stage),
     BLINKC_FIELD_AS("round", round_),
     BLINKC_FIELD(strikes),
     BLINKC_FIELD(up),
