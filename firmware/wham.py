@@ -25,7 +25,7 @@ from blinkc.dsl import (
 
 game = Game("wham", randomize=True, queue_len=6)
 
-Phase = game.kinds("SETUP", "GAME", "DEATH", "VICTORY")
+Stage = game.kinds("SETUP", "GAME", "DEATH", "VICTORY")
 
 GREEN_GRASS = makeColorHSB(70, 255, 255)  # the field: (90, 255, 0)
 GRASS_RED = 90  # its red; 255 - 90 = 165 = 255 * 11 // 17
@@ -40,7 +40,7 @@ ABOVE_MAX = 3000  # how long a mole stays up: at level 1 ...
 ABOVE_MIN = 1500  # ... and at LEVEL_MAX
 FLASH_MS = 500  # a whacked mole (and the start of the game): white fading to green
 STRIKE_MS = 200  # a strike: the whole cluster flashes its colour
-RIPPLE_MS = 500  # the grass shimmers as a round starts
+RIPPLE_MS = 500  # the grass stirs as a round starts
 FIRST_ROUND_MS = 2000  # from the start of the game to its first round
 PICK_SLOTS = 7  # a tile decides whether it raises a mole at one of 8 moments ...
 PICK_STEP_MS = 40  # ... this far apart, from the start of the round on
@@ -51,7 +51,7 @@ PEEK_RED_MS = 1250  # on the field, a mole peeks out of a face for 1.25 s ...
 PEEK_FADE_MS = 500  # ... the hole fades from white back to green ...
 PEEK_DELAY_MS = 3000  # ... and up to 3 s pass before the next one
 
-stage = game.field(Phase, default=Phase.SETUP, doc="where the game is")
+stage = game.field(Stage, default=Stage.SETUP, doc="where the game is")
 round = game.field(range(0, ROUNDS + 2), default=0, doc="rounds started")
 strikes = game.field(range(0, 3), default=0, doc="presses without a mole (a third ends it)")
 up = game.field(bool, default=False, doc="this tile raises a mole this round")
@@ -68,7 +68,7 @@ pick = game.timer()  # this tile decides whether it raises a mole
 mole = game.timer()  # the mole is up: it gets away when this rings
 flash = game.timer()  # white fading to green
 strike_flash = game.timer()  # the strike colour
-ripple = game.timer()  # the grass shimmers as a round starts
+ripple = game.timer()  # the grass stirs as a round starts
 anim = game.timer()  # the field's peeks, the death pulse, the victory sparkles
 
 Next = game.flood("Next")  # field -> game; death or victory -> field
@@ -104,12 +104,12 @@ def next_stage(t):
 
 @game.on_flood(Next)
 def advance(t):
-    if t.stage == Phase.SETUP:
-        t.stage = Phase.GAME
+    if t.stage == Stage.SETUP:
+        t.stage = Stage.GAME
         t.flash.start(FLASH_MS)
         t.round_timer.start(FIRST_ROUND_MS)
-    elif t.stage != Phase.GAME:
-        t.stage = Phase.SETUP
+    elif t.stage != Stage.GAME:
+        t.stage = Stage.SETUP
         t.round = 0
         t.strikes = 0
         t.source = False
@@ -124,11 +124,11 @@ def round_due(t):
 
 @game.on_flood(Round)
 def new_round(t):
-    if t.stage != Phase.GAME or t.emerge.running:
+    if t.stage != Stage.GAME or t.emerge.running:
         return  # a second start of a round under way (two tiles' timers rang together)
     t.round += 1
     if t.round > ROUNDS:
-        t.stage = Phase.VICTORY
+        t.stage = Stage.VICTORY
         t.anim.start(0)
         return
     t.up = False
@@ -144,10 +144,12 @@ def new_round(t):
 
 
 # Which tiles raise a mole: the original's rule, a tile with no neighbour up rises. The
-# original's tiles all decide in the same moment (and then a tile with more than three
-# neighbours up goes down again); here each decides at a random moment of the round's
-# first 280 ms and tells its neighbours, so neighbours seldom rise together and that
-# second rule has nothing left to do (docs/wham.md).
+# original's tiles all decide in the same moment, once the round's start has crossed
+# the cluster; here each decides at a random moment of the round's first 280 ms and
+# tells its neighbours. Neighbours deciding within a message's crossing both rise, as
+# the original's do, so the counts of moles come out alike (docs/wham.md). The rule's
+# second half (more than three neighbours up: go down again) would need four of them
+# to rise with the tile in that moment, and is left out.
 @game.on_timer(pick)
 def decide(t):
     if not t.near_up:
@@ -171,7 +173,7 @@ def moles_rise(t):
 # --- the player ----------------------------------------------------------------------
 @game.on_press
 def whack(t):
-    if t.stage != Phase.GAME:
+    if t.stage != Stage.GAME:
         return
     if t.mole.running:
         t.mole.stop()
@@ -199,7 +201,7 @@ def second_strike(t):
 
 
 def strike(t, n: int):
-    if t.stage == Phase.GAME and t.strikes < n:
+    if t.stage == Stage.GAME and t.strikes < n:
         t.strikes = n
         t.strike_flash.start(STRIKE_MS)
 
@@ -212,12 +214,12 @@ def got_away(t):
 
 @game.on_flood(Death)
 def death(t):
-    if t.stage != Phase.SETUP:  # (a tile already dead stays the same)
+    if t.stage != Stage.SETUP:  # (a tile already dead stays the same)
         die(t)
 
 
 def die(t):
-    t.stage = Phase.DEATH
+    t.stage = Stage.DEATH
     t.round_timer.stop()  # (a round that starts once the game is over could reach the next)
     t.emerge.stop()
     t.mole.stop()
@@ -226,11 +228,11 @@ def die(t):
 
 @game.on_timer(anim)
 def animate(t):
-    if t.stage == Phase.SETUP:
+    if t.stage == Stage.SETUP:
         next_peek(t)
-    elif t.stage == Phase.DEATH:
+    elif t.stage == Stage.DEATH:
         t.anim.start(PULSE_MS)
-    elif t.stage == Phase.VICTORY:
+    elif t.stage == Stage.VICTORY:
         t.flash.start(SPARKLE_MS)
         t.anim.start(SPARKLE_MS + t.random(SPARKLE_MS))
 
@@ -244,7 +246,7 @@ def look(t):
     r = GRASS_RED
     g = 255
     w = 0  # white mixed into the grass (blue, and red towards 255)
-    if t.stage == Phase.DEATH:
+    if t.stage == Stage.DEATH:
         # Down from 255 to 0 and up again over PULSE_MS: 255 * |left - half| / half, with
         # 11 / 32 for 255 / 750 (a shift, not a division). The tile the game ended on
         # pulses red and white, the others red and dark.
@@ -258,7 +260,7 @@ def look(t):
             g = 0
             w = 0
     else:
-        if t.stage == Phase.SETUP:
+        if t.stage == Stage.SETUP:
             left = t.anim.remaining
             if left < PEEK_FADE_MS:
                 w = min(left, PEEK_FADE_MS) >> 1  # the hole: white, fading to green
@@ -270,12 +272,12 @@ def look(t):
         if g == 255:
             r = GRASS_RED + (min(w, 250) * 21 >> 5)  # the grass towards white: 90 + 164 at w = 250
     c = makeColorRGB(r, g, w)
-    if t.stage == Phase.SETUP:
+    if t.stage == Stage.SETUP:
         t.color_all(GREEN_GRASS)
         t.color(t.peek_face, c)
         return
     t.color_all(c)
-    if w > 0 or t.stage != Phase.GAME:
+    if w > 0 or t.stage != Stage.GAME:
         return
     if t.mole.running:
         # Six pips burn down, face 0 last (the original dims each pip as it goes).

@@ -47,7 +47,7 @@ static inline Color blinkc_color(uint16_t word) { Color c; c.as_uint16 = word; r
 #define BLINKC_RGB5(r, g, b) blinkc_color((uint16_t)(((b) << 11) | ((g) << 6) | ((r) << 1) | 1))
 
 // ---- The game's names ------------------------------------------------------------
-enum Phase : uint8_t { SETUP, GAME, DEATH, VICTORY };  // wham.py:28
+enum Stage : uint8_t { SETUP, GAME, DEATH, VICTORY };  // wham.py:28
 enum : uint8_t {  // messages: their codes on the wire
     MSG_UP = 1,  // wham.py:79
 };
@@ -61,7 +61,7 @@ static const uint8_t EMERGE_DRIFT = 200;  // wham.py:38: each tile adds up to th
 static const uint16_t ABOVE_MAX = 3000;  // wham.py:39: how long a mole stays up: at level 1 ...
 static const uint16_t FLASH_MS = 500;  // wham.py:41: a whacked mole (and the start of the game): white fading to green
 static const uint8_t STRIKE_MS = 200;  // wham.py:42: a strike: the whole cluster flashes its colour
-static const uint16_t RIPPLE_MS = 500;  // wham.py:43: the grass shimmers as a round starts
+static const uint16_t RIPPLE_MS = 500;  // wham.py:43: the grass stirs as a round starts
 static const uint16_t FIRST_ROUND_MS = 2000;  // wham.py:44: from the start of the game to its first round
 static const uint8_t PICK_SLOTS = 7;  // wham.py:45: a tile decides whether it raises a mole at one of 8 moments ...
 static const uint8_t PICK_STEP_MS = 40;  // wham.py:46: ... this far apart, from the start of the round on
@@ -245,85 +245,85 @@ static void new_round(void) {
     timer_start(TIMER_RIPPLE, RIPPLE_MS);  // wham.py:143
 }
 
-// [wham.py:152]
+// [wham.py:154]
 static void decide(void) {
     uint8_t f = 0;
-    if (!near_up) {  // wham.py:153
-        up = true;  // wham.py:154
-        for (f = 0; f < 6; f++) {  // wham.py:155
-            if (!isValueReceivedOnFaceExpired(f)) {  // wham.py:156
-                send_code(MSG_UP, f);  // wham.py:157
+    if (!near_up) {  // wham.py:155
+        up = true;  // wham.py:156
+        for (f = 0; f < 6; f++) {  // wham.py:157
+            if (!isValueReceivedOnFaceExpired(f)) {  // wham.py:158
+                send_code(MSG_UP, f);  // wham.py:159
             }
         }
     }
 }
 
-// [wham.py:161]
+// [wham.py:163]
 static void neighbour_up(uint8_t /* face */) {
-    near_up = true;  // wham.py:162
+    near_up = true;  // wham.py:164
 }
 
-// [wham.py:166]
+// [wham.py:168]
 static void moles_rise(void) {
-    if (up) {  // wham.py:167
-        timer_start(TIMER_MOLE, above);  // wham.py:168
+    if (up) {  // wham.py:169
+        timer_start(TIMER_MOLE, above);  // wham.py:170
     }
 }
 
-// [wham.py:173]
+// [wham.py:175]
 static void whack(void) {
-    if (stage != GAME) {  // wham.py:174
-        return;  // wham.py:175
+    if (stage != GAME) {  // wham.py:176
+        return;  // wham.py:177
     }
-    if (timer_running(TIMER_MOLE)) {  // wham.py:176
-        timer_stop(TIMER_MOLE);  // wham.py:177
-        timer_start(TIMER_FLASH, FLASH_MS);  // wham.py:178
-    } else if (strikes == 0) {  // wham.py:179
-        flood_start(FLOOD_STRIKE1);  // wham.py:180
-    } else if (strikes == 1) {  // wham.py:181
-        flood_start(FLOOD_STRIKE2);  // wham.py:182
+    if (timer_running(TIMER_MOLE)) {  // wham.py:178
+        timer_stop(TIMER_MOLE);  // wham.py:179
+        timer_start(TIMER_FLASH, FLASH_MS);  // wham.py:180
+    } else if (strikes == 0) {  // wham.py:181
+        flood_start(FLOOD_STRIKE1);  // wham.py:182
+    } else if (strikes == 1) {  // wham.py:183
+        flood_start(FLOOD_STRIKE2);  // wham.py:184
     } else {
-        source = true;  // wham.py:184
-        flood_start(FLOOD_DEATH);  // wham.py:185
+        source = true;  // wham.py:186
+        flood_start(FLOOD_DEATH);  // wham.py:187
     }
 }
 
-// [wham.py:192]
+// [wham.py:194]
 static void first_strike(void) {
-    helper_strike(1);  // wham.py:193
+    helper_strike(1);  // wham.py:195
 }
 
-// [wham.py:197]
+// [wham.py:199]
 static void second_strike(void) {
-    helper_strike(2);  // wham.py:198
+    helper_strike(2);  // wham.py:200
 }
 
-// [wham.py:208]
+// [wham.py:210]
 static void got_away(void) {
-    source = true;  // wham.py:209
-    flood_start(FLOOD_DEATH);  // wham.py:210
+    source = true;  // wham.py:211
+    flood_start(FLOOD_DEATH);  // wham.py:212
 }
 
-// [wham.py:214]
+// [wham.py:216]
 static void death(void) {
-    if (stage != SETUP) {  // wham.py:215
-        helper_die();  // wham.py:216
+    if (stage != SETUP) {  // wham.py:217
+        helper_die();  // wham.py:218
     }
 }
 
-// [wham.py:228]
+// [wham.py:230]
 static void animate(void) {
-    if (stage == SETUP) {  // wham.py:229
-        helper_next_peek();  // wham.py:230
-    } else if (stage == DEATH) {  // wham.py:231
-        timer_start(TIMER_ANIM, PULSE_MS);  // wham.py:232
-    } else if (stage == VICTORY) {  // wham.py:233
-        timer_start(TIMER_FLASH, SPARKLE_MS);  // wham.py:234
-        timer_start(TIMER_ANIM, SPARKLE_MS + random(SPARKLE_MS));  // wham.py:235
+    if (stage == SETUP) {  // wham.py:231
+        helper_next_peek();  // wham.py:232
+    } else if (stage == DEATH) {  // wham.py:233
+        timer_start(TIMER_ANIM, PULSE_MS);  // wham.py:234
+    } else if (stage == VICTORY) {  // wham.py:235
+        timer_start(TIMER_FLASH, SPARKLE_MS);  // wham.py:236
+        timer_start(TIMER_ANIM, SPARKLE_MS + random(SPARKLE_MS));  // wham.py:237
     }
 }
 
-// [wham.py:243]
+// [wham.py:245]
 static void show(void) {
     uint8_t r = 0;
     uint8_t g = 0;
@@ -333,55 +333,55 @@ static void show(void) {
     Color c = BLINKC_RGB5(0, 0, 0);
     uint16_t lit = 0;
     uint8_t f = 0;
-    r = GRASS_RED;  // wham.py:244
-    g = 255;  // wham.py:245
-    w = 0;  // wham.py:246
-    if (stage == DEATH) {  // wham.py:247
-        left = ((PULSE_MS < timer_remaining(TIMER_ANIM)) ? PULSE_MS : timer_remaining(TIMER_ANIM));  // wham.py:251
-        v = ((255 < (((uint16_t)(1U * ((uint16_t)((HALF_PULSE > left) ? HALF_PULSE : left) - ((HALF_PULSE < left) ? HALF_PULSE : left)) * 11)) >> 5)) ? 255 : (((uint16_t)(1U * ((uint16_t)((HALF_PULSE > left) ? HALF_PULSE : left) - ((HALF_PULSE < left) ? HALF_PULSE : left)) * 11)) >> 5));  // wham.py:252
-        r = 255;  // wham.py:253
-        g = (255 - v);  // wham.py:254
-        w = g;  // wham.py:255
-        if (!source) {  // wham.py:256
-            r = v;  // wham.py:257
-            g = 0;  // wham.py:258
-            w = 0;  // wham.py:259
+    r = GRASS_RED;  // wham.py:246
+    g = 255;  // wham.py:247
+    w = 0;  // wham.py:248
+    if (stage == DEATH) {  // wham.py:249
+        left = ((PULSE_MS < timer_remaining(TIMER_ANIM)) ? PULSE_MS : timer_remaining(TIMER_ANIM));  // wham.py:253
+        v = ((255 < (((uint16_t)(1U * ((uint16_t)((HALF_PULSE > left) ? HALF_PULSE : left) - ((HALF_PULSE < left) ? HALF_PULSE : left)) * 11)) >> 5)) ? 255 : (((uint16_t)(1U * ((uint16_t)((HALF_PULSE > left) ? HALF_PULSE : left) - ((HALF_PULSE < left) ? HALF_PULSE : left)) * 11)) >> 5));  // wham.py:254
+        r = 255;  // wham.py:255
+        g = (255 - v);  // wham.py:256
+        w = g;  // wham.py:257
+        if (!source) {  // wham.py:258
+            r = v;  // wham.py:259
+            g = 0;  // wham.py:260
+            w = 0;  // wham.py:261
         }
     } else {
-        if (stage == SETUP) {  // wham.py:261
-            left = timer_remaining(TIMER_ANIM);  // wham.py:262
-            if (left < PEEK_FADE_MS) {  // wham.py:263
-                w = (((PEEK_FADE_MS < left) ? PEEK_FADE_MS : left) >> 1);  // wham.py:264
-            } else if (left < 1750) {  // wham.py:265
-                r = 255;  // wham.py:266
-                g = 0;  // wham.py:267
+        if (stage == SETUP) {  // wham.py:263
+            left = timer_remaining(TIMER_ANIM);  // wham.py:264
+            if (left < PEEK_FADE_MS) {  // wham.py:265
+                w = (((PEEK_FADE_MS < left) ? PEEK_FADE_MS : left) >> 1);  // wham.py:266
+            } else if (left < 1750) {  // wham.py:267
+                r = 255;  // wham.py:268
+                g = 0;  // wham.py:269
             }
-        } else if (timer_running(TIMER_FLASH)) {  // wham.py:268
-            w = (((FLASH_MS < timer_remaining(TIMER_FLASH)) ? FLASH_MS : timer_remaining(TIMER_FLASH)) >> 1);  // wham.py:269
+        } else if (timer_running(TIMER_FLASH)) {  // wham.py:270
+            w = (((FLASH_MS < timer_remaining(TIMER_FLASH)) ? FLASH_MS : timer_remaining(TIMER_FLASH)) >> 1);  // wham.py:271
         }
-        if (g == 255) {  // wham.py:270
-            r = (GRASS_RED + ((((250 < w) ? 250 : w) * 21) >> 5));  // wham.py:271
+        if (g == 255) {  // wham.py:272
+            r = (GRASS_RED + ((((250 < w) ? 250 : w) * 21) >> 5));  // wham.py:273
         }
     }
-    c = makeColorRGB(r, g, w);  // wham.py:272
-    if (stage == SETUP) {  // wham.py:273
-        setColor(GREEN_GRASS);  // wham.py:274
-        setColorOnFace(c, peek_face);  // wham.py:275
-        return;  // wham.py:276
+    c = makeColorRGB(r, g, w);  // wham.py:274
+    if (stage == SETUP) {  // wham.py:275
+        setColor(GREEN_GRASS);  // wham.py:276
+        setColorOnFace(c, peek_face);  // wham.py:277
+        return;  // wham.py:278
     }
-    setColor(c);  // wham.py:277
-    if ((w > 0) || (stage != GAME)) {  // wham.py:278
-        return;  // wham.py:279
+    setColor(c);  // wham.py:279
+    if ((w > 0) || (stage != GAME)) {  // wham.py:280
+        return;  // wham.py:281
     }
-    if (timer_running(TIMER_MOLE)) {  // wham.py:280
-        lit = (timer_remaining(TIMER_MOLE) / (above / 6));  // wham.py:282
-        for (f = 0; f < 6; f++) {  // wham.py:283
-            setColorOnFace((f <= lit) ? RED : OFF, f);  // wham.py:284
+    if (timer_running(TIMER_MOLE)) {  // wham.py:282
+        lit = (timer_remaining(TIMER_MOLE) / (above / 6));  // wham.py:284
+        for (f = 0; f < 6; f++) {  // wham.py:285
+            setColorOnFace((f <= lit) ? RED : OFF, f);  // wham.py:286
         }
-    } else if (timer_running(TIMER_STRIKE_FLASH)) {  // wham.py:285
-        setColor((strikes == 1) ? YELLOW : ORANGE);  // wham.py:286
-    } else if (timer_running(TIMER_RIPPLE)) {  // wham.py:287
-        setColor(GRASS_DIM);  // wham.py:288
+    } else if (timer_running(TIMER_STRIKE_FLASH)) {  // wham.py:287
+        setColor((strikes == 1) ? YELLOW : ORANGE);  // wham.py:288
+    } else if (timer_running(TIMER_RIPPLE)) {  // wham.py:289
+        setColor(GRASS_DIM);  // wham.py:290
     }
 }
 
@@ -391,21 +391,21 @@ static void helper_next_peek(void) {
     timer_start(TIMER_ANIM, 1750 + random(PEEK_DELAY_MS));  // wham.py:92
 }
 
-// [wham.py:201]
+// [wham.py:203]
 static void helper_strike(int16_t n) {
-    if ((stage == GAME) && (strikes < n)) {  // wham.py:202
-        strikes = blinkc_clamp<int16_t>(n, 0, 2);  // wham.py:203
-        timer_start(TIMER_STRIKE_FLASH, STRIKE_MS);  // wham.py:204
+    if ((stage == GAME) && (strikes < n)) {  // wham.py:204
+        strikes = blinkc_clamp<int16_t>(n, 0, 2);  // wham.py:205
+        timer_start(TIMER_STRIKE_FLASH, STRIKE_MS);  // wham.py:206
     }
 }
 
-// [wham.py:219]
+// [wham.py:221]
 static void helper_die(void) {
-    stage = DEATH;  // wham.py:220
-    timer_stop(TIMER_ROUND_TIMER);  // wham.py:221
-    timer_stop(TIMER_EMERGE);  // wham.py:222
-    timer_stop(TIMER_MOLE);  // wham.py:223
-    timer_start(TIMER_ANIM, PULSE_MS);  // wham.py:224
+    stage = DEATH;  // wham.py:222
+    timer_stop(TIMER_ROUND_TIMER);  // wham.py:223
+    timer_stop(TIMER_EMERGE);  // wham.py:224
+    timer_stop(TIMER_MOLE);  // wham.py:225
+    timer_start(TIMER_ANIM, PULSE_MS);  // wham.py:226
 }
 
 // The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [engine.py:50]
@@ -802,7 +802,7 @@ bool engine_idle(void) {
 
 // Run the handlers of the button events the game uses.  [generated by blinkc]
 static void buttons(void) {
-    if (buttonPressed()) {  // wham.py:173
+    if (buttonPressed()) {  // wham.py:175
         whack();
     }
     if (buttonDoubleClicked()) {  // wham.py:101
@@ -813,7 +813,7 @@ static void buttons(void) {
 // A message arrived on `face`: run its handler.  [generated by blinkc]
 static void deliver(uint8_t code, uint8_t face) {
     if (code == MSG_UP) {  // wham.py:79
-        neighbour_up(face);  // wham.py:161
+        neighbour_up(face);  // wham.py:163
     } else if (code >= FLOOD_CODE) {  // wham.py:74
         if (((uint8_t)(code - FLOOD_CODE) & 1) != 0) {
             flood_answered((uint8_t)(code - FLOOD_CODE) >> 1, face);
@@ -830,11 +830,11 @@ static void on_flood(uint8_t k) {
     } else if (k == FLOOD_ROUND) {  // wham.py:75
         new_round();  // wham.py:126
     } else if (k == FLOOD_STRIKE1) {  // wham.py:76
-        first_strike();  // wham.py:192
+        first_strike();  // wham.py:194
     } else if (k == FLOOD_STRIKE2) {  // wham.py:77
-        second_strike();  // wham.py:197
+        second_strike();  // wham.py:199
     } else if (k == FLOOD_DEATH) {  // wham.py:78
-        death();  // wham.py:214
+        death();  // wham.py:216
     }
 }
 
@@ -843,13 +843,13 @@ static void on_timer(uint8_t k) {
     if (k == TIMER_ROUND_TIMER) {  // wham.py:65
         round_due();  // wham.py:121
     } else if (k == TIMER_EMERGE) {  // wham.py:66
-        moles_rise();  // wham.py:166
+        moles_rise();  // wham.py:168
     } else if (k == TIMER_PICK) {  // wham.py:67
-        decide();  // wham.py:152
+        decide();  // wham.py:154
     } else if (k == TIMER_MOLE) {  // wham.py:68
-        got_away();  // wham.py:208
+        got_away();  // wham.py:210
     } else if (k == TIMER_ANIM) {  // wham.py:72
-        animate();  // wham.py:228
+        animate();  // wham.py:230
     }
 }
 
@@ -860,7 +860,7 @@ static uint8_t broadcast_bits(void) {
 
 // Set the LEDs (every pass).  [generated by blinkc]
 static void display(void) {
-    show();  // wham.py:243
+    show();  // wham.py:245
 }
 
 // Runs once at power-up.  [generated by blinkc]
