@@ -144,8 +144,8 @@ def new_round(t):
 
 
 # Which tiles raise a mole: the original's rule, a tile with no neighbour up rises. The
-# original's tiles all decide in the same moment, once the round's start has crossed
-# the cluster; here each decides at a random moment of the round's first 280 ms and
+# original's tiles start a round up or down at random and all apply the rule at about
+# the same moment; here each decides at a random moment of the round's first 280 ms and
 # tells its neighbours. Neighbours deciding within a message's crossing both rise, as
 # the original's do, so the counts of moles come out alike (docs/wham.md). The rule's
 # second half (more than three neighbours up: go down again) would need four of them
