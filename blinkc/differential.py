@@ -17,7 +17,7 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
-from .games import game_resolver, load_program
+from .games import game_resolver, load_program, setup_assigns
 from .ir.nodes import Program
 from .world import Faults, Trace
 from .world.emulation import EmulationOptions, emulate
@@ -77,9 +77,12 @@ def cases(program: Program, max_tiles: int = 10, max_steps: int = 5):
         n = draw(st.integers(1, max_tiles))
         cells = _blob(draw, n)
         tiles = []
+        by_setup = setup_assigns(program)  # a layout may not set these (they would not hold)
         for i, c in enumerate(cells):
             settings = {}
             for g in program.state_fields:
+                if g.name in by_setup:
+                    continue
                 if draw(st.integers(0, 3)) == 0:  # most fields keep their defaults
                     lo, hi = g.range or (0, 0)
                     if g.size is None:

@@ -60,7 +60,9 @@ from ..runtime.color import channels
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
-#: Names the generated code must not take (C++ keywords, blinklib and Arduino names).
+#: Names the generated code must not take (C++ keywords, blinklib and Arduino names, and
+#: the functions of <math.h>, which Arduino.h includes: a field called `round` would clash
+#: with round()). Arduino's function-like macros (bit(), sq(), ...) do not touch a variable.
 RESERVED = set("""
 alignas alignof and asm auto bool break case catch char class const constexpr continue default
 delete do double else enum explicit export extern false float for friend goto if inline int long
@@ -72,6 +74,9 @@ setFaceColor sin8_C isAlone buttonDown buttonPressed buttonReleased Timer Color 
 RED ORANGE YELLOW GREEN CYAN BLUE MAGENTA WHITE OFF min max abs
 cw ccw opposite bit_of blinkc_color BLINKC_RGB5 BLINKC_SMALL_LOOPS BLINKC_HOST BLINKC_EXPORT
 HIGH LOW INPUT OUTPUT PI HALF_PI TWO_PI DEG_TO_RAD RAD_TO_DEG NULL
+cos sin tan fabs fmod modf sqrt cbrt hypot square floor ceil frexp ldexp exp cosh sinh tanh acos
+asin atan atan2 log log10 pow isnan isinf isfinite copysign signbit fdim fma fmax fmin trunc
+lround lrint round
 """.split())
 
 #: Engine functions kept out of line (avr-gcc 5.4 inlines them where they cost more than a
@@ -80,6 +85,13 @@ NOT_INLINED = frozenset({"flood_answered", "flood_receive"})
 
 #: blinklib functions that some SDK releases lack: the sketch carries its own copy.
 LOCAL_HELPERS = {"lighten": "blinkc_lighten"}
+
+
+def _state_field(macro: str, game_name: str, c_name: str) -> tuple[str, str]:
+    """The entry of a field in the host's state table: under the game's name."""
+    if game_name == c_name:
+        return macro, c_name
+    return f"{macro}_AS", f'"{game_name}", {c_name}'
 
 
 def ctype(t: IntType | None) -> str:
@@ -206,6 +218,10 @@ class CppRenderer:
 
     def name(self, n: str) -> str:
         return self.names.get(n, n if n not in RESERVED else f"{n}_")
+
+    def state_field(self, g: GlobalVar) -> tuple[str, str]:
+        return _state_field("BLINKC_FIELD" if g.size is None else "BLINKC_ARRAY_FIELD",
+                            g.name, self.name(g.name))
 
     # ------------------------------------------------------------ expressions
     def conv(self, e: Expr, t: IntType) -> str:
@@ -634,8 +650,7 @@ class CppRenderer:
             "host_prototypes": [self.signature(f, True) + ";" for f in p.functions
                                 if f.name not in ("setup", "loop") and f.name not in firmware],
             "functions": functions,
-            "fields": [("BLINKC_FIELD" if g.size is None else "BLINKC_ARRAY_FIELD", self.name(g.name))
-                       for g in p.state_fields],
+            "fields": [self.state_field(g) for g in p.state_fields],
             "derived": [(f.name[len("value_"):], self.name(f.name), ctype(f.ret))
                         for f in p.functions if f.role == "derived"],
             "turns": sorted(self.helpers & {"cw", "ccw", "opposite"}),

@@ -59,8 +59,9 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
     face, code, k = Name("face", U8, "param"), Name("code", U8, "param"), Name("k", U8, "param")
     # Buttons: read each event the game handles (reading consumes it).
     body: list[Stmt] = []
-    for event, api in (("click", "buttonSingleClicked"), ("double_click", "buttonDoubleClicked"),
-                       ("multi_click", "buttonMultiClicked"), ("long_press", "buttonLongPressed")):
+    for event, api in (("press", "buttonPressed"), ("click", "buttonSingleClicked"),
+                       ("double_click", "buttonDoubleClicked"), ("multi_click", "buttonMultiClicked"),
+                       ("long_press", "buttonLongPressed")):
         hs = handlers_of(event)
         if not hs:
             continue

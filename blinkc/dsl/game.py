@@ -130,9 +130,13 @@ class Handler:
     value_type: Any = None  # for derived and broadcast values
 
 
+#: The button's events (a handler of each may be guarded with alone=True / alone=False).
+BUTTON_EVENTS = ("press", "click", "double_click", "multi_click", "long_press")
+
 #: Events a handler can react to, and the parameters its function takes after `t`.
 EVENTS: dict[str, tuple[str, ...]] = {
     "setup": (),
+    "press": (),
     "click": (),
     "double_click": (),
     "multi_click": (),
@@ -348,6 +352,12 @@ class Game:
     def setup(self, fn: Callable | None = None) -> Any:
         """Runs once at power-up, after the fields have their defaults."""
         return self._plain("setup", fn)
+
+    def on_press(self, fn: Callable | None = None, *, alone: bool | None = None):
+        """The button went down (every press, at once: a click is only known once it is
+        let go and no second click follows). `alone=True`: only while the tile has no
+        neighbour."""
+        return self._decorator("press", fn, alone)
 
     def on_click(self, fn: Callable | None = None, *, alone: bool | None = None):
         """A single click. `alone=True`: only while the tile has no neighbour."""

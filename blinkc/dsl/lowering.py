@@ -37,7 +37,7 @@ from ..runtime.timer import NEVER
 from .compiler import FunctionCompiler, Signature, Symbols, parse_function
 from .dispatch import generate_dispatch
 from .errors import DslError
-from .game import EVENTS, Enum, EnumMember, FieldDecl, Game, Handler, TimerDecl
+from .game import BUTTON_EVENTS, EVENTS, Enum, EnumMember, FieldDecl, Game, Handler, TimerDecl
 from .lints import run_lints
 from .prune import prune
 from .settings import queue_len
@@ -310,7 +310,7 @@ class GameLowering:
                             f"at line {first.loc.line}): both would run, one after the other",
                      "merge them into one function"
                      + (" (or guard them with alone=True and alone=False)"
-                        if h.event in ("click", "double_click", "multi_click", "long_press") else ""))
+                        if h.event in BUTTON_EVENTS else ""))
 
 
 

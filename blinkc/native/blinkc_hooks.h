@@ -66,6 +66,10 @@ template <typename T> static inline uint8_t blinkc_field_code(const T *) {
 #define BLINKC_FIELD(v) {#v, blinkc_field_code(&(v)), 1, (const void *)&(v)}
 #define BLINKC_ARRAY_FIELD(v) \
     {#v, blinkc_field_code(&(v)[0]), (uint16_t)(sizeof(v) / sizeof((v)[0])), (const void *)&(v)[0]}
+/* The same, shown under another name (a game's field whose C name had to change). */
+#define BLINKC_FIELD_AS(name, v) {name, blinkc_field_code(&(v)), 1, (const void *)&(v)}
+#define BLINKC_ARRAY_FIELD_AS(name, v) \
+    {name, blinkc_field_code(&(v)[0]), (uint16_t)(sizeof(v) / sizeof((v)[0])), (const void *)&(v)[0]}
 #define BLINKC_FIELDS_END {0, 0, 0, 0}
 
 extern "C" {

@@ -64,6 +64,15 @@ def test_backends_agree_on_a_game_with_a_flood_confined_to_a_group(case):
     _assert_agree(FLEET, case)
 
 
+WHAM = Path(__file__).resolve().parents[2] / "firmware" / "wham.py"
+
+
+@_fewer
+@given(case=cases(load_program(WHAM)))
+def test_backends_agree_on_wham_with_presses_five_floods_and_a_message(case):
+    _assert_agree(WHAM, case)
+
+
 def test_idle_tiles_draw_the_same_colours_on_both_backends():
     # Colours of idle (frozen) tiles are computed on demand through the display hook.
     from blinkc.testing import Cluster

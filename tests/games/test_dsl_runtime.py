@@ -114,3 +114,20 @@ def test_a_game_with_a_short_queue_bounces_what_does_not_fit(backend, faults):
     assert c.state("b")["received"] == 3 and c.state("b")["last"] == 3
     assert c.state("b")["in_order"] is True
     assert c.state("a")["bounced"] == 2
+
+
+PRESS_GAME = Path(__file__).parent / "fixtures" / "press_game.py"
+
+
+def test_a_press_is_seen_at_once_and_every_press_of_a_double_click_counts(backend):
+    c = Cluster(PRESS_GAME, PAIR, backend=backend)
+    c.world.button("a", True)
+    c.wait(40)  # still held: a press, no click yet
+    assert c.state("a")["round"] == 1 and c.state("a")["floor"] == 0
+    c.world.button("a", False)
+    c.settle()
+    assert c.state("a")["round"] == 1 and c.state("a")["floor"] == 1
+    c.double_click("a")
+    c.settle()
+    assert c.state("a") == {**c.state("a"), "round": 3, "floor": 1, "doubles": 1}
+    assert c.state("b") == {**c.state("b"), "round": 0, "floor": 0, "doubles": 1}
