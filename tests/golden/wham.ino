@@ -111,8 +111,8 @@ static uint8_t flood_out[20];  // engine.py:278
 static uint8_t flood_last[5];  // engine.py:279
 static uint8_t flood_skipped[10];  // engine.py:287
 static uint8_t flood_at[10];  // engine.py:288
-static uint8_t timer_on = 0;  // engine.py:375
-static uint16_t timer_end[8];  // engine.py:376
+static uint8_t timer_on = 0;  // engine.py:374
+static uint16_t timer_end[8];  // engine.py:375
 
 // Fields never leave their declared range: assignments clamp.
 template <typename T> static inline T blinkc_clamp(T v, T lo, T hi) { return v < lo ? lo : (v > hi ? hi : v); }
@@ -686,117 +686,113 @@ static void flood_forget(uint8_t now256) {
 
 // [engine.py:344]
 __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face) {
-    if (flood_parent[s] == 255) {  // engine.py:345
-        if (((flood_skipped[s] >> face) & 1) != 0) {  // engine.py:346
-            flood_skipped[s] &= ~bit_of(face);  // engine.py:347
-            flood_out[(2 * s) + 1] |= bit_of(face);  // engine.py:348
-            return;  // engine.py:349
-        }
-        flood_enter(s, face);  // engine.py:350
+    if ((flood_parent[s] == 255) && (((flood_skipped[s] >> face) & 1) == 0)) {  // engine.py:345
+        flood_enter(s, face);  // engine.py:346
     } else {
-        flood_out[(2 * s) + 1] |= bit_of(face);  // engine.py:355
+        flood_skipped[s] &= ~bit_of(face);  // engine.py:353
+        flood_out[(2 * s) + 1] |= bit_of(face);  // engine.py:354
     }
 }
 
-// An echo came back, or the face can no longer answer (its link ended).  [engine.py:358]
+// An echo came back, or the face can no longer answer (its link ended).  [engine.py:357]
 __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face) {
-    flood_waiting[s] &= ~bit_of(face);  // engine.py:360
-    flood_check(s);  // engine.py:361
+    flood_waiting[s] &= ~bit_of(face);  // engine.py:359
+    flood_check(s);  // engine.py:360
 }
 
-// [engine.py:364]
+// [engine.py:363]
 static void flood_check(uint8_t s) {
     uint8_t parent = 0;
-    parent = flood_parent[s];  // engine.py:365
-    if ((parent != 255) && (flood_waiting[s] == 0)) {  // engine.py:366
-        flood_parent[s] = 255;  // engine.py:367
-        if (parent != STARTER) {  // engine.py:368
-            flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:371
+    parent = flood_parent[s];  // engine.py:364
+    if ((parent != 255) && (flood_waiting[s] == 0)) {  // engine.py:365
+        flood_parent[s] = 255;  // engine.py:366
+        if (parent != STARTER) {  // engine.py:367
+            flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:370
         }
     }
 }
 
-// [engine.py:379]
+// [engine.py:378]
 static void timer_start(uint8_t k, uint16_t ms) {
-    timer_end[k] = ((uint16_t)millis() + ms);  // engine.py:380
-    timer_on |= bit_of(k);  // engine.py:381
+    timer_end[k] = ((uint16_t)millis() + ms);  // engine.py:379
+    timer_on |= bit_of(k);  // engine.py:380
 }
 
-// [engine.py:384]
+// [engine.py:383]
 static void timer_stop(uint8_t k) {
-    timer_on &= ~bit_of(k);  // engine.py:385
+    timer_on &= ~bit_of(k);  // engine.py:384
 }
 
-// [engine.py:388]
+// [engine.py:387]
 static bool timer_running(uint8_t k) {
-    return (((timer_on >> k) & 1) != 0);  // engine.py:389
+    return (((timer_on >> k) & 1) != 0);  // engine.py:388
 }
 
-// [engine.py:392]
+// [engine.py:391]
 static uint16_t timer_remaining(uint8_t k) {
     int16_t left = 0;
-    if (((timer_on >> k) & 1) == 0) {  // engine.py:393
-        return 0;  // engine.py:394
+    if (((timer_on >> k) & 1) == 0) {  // engine.py:392
+        return 0;  // engine.py:393
     }
-    left = (timer_end[k] - (uint16_t)millis());  // engine.py:395
-    if (left < 0) {  // engine.py:396
-        return 0;  // engine.py:397
+    left = (timer_end[k] - (uint16_t)millis());  // engine.py:394
+    if (left < 0) {  // engine.py:395
+        return 0;  // engine.py:396
     }
-    return left;  // engine.py:398
+    return left;  // engine.py:397
 }
 
-// [engine.py:401]
+// [engine.py:400]
 static void timers(void) {
     uint8_t k = 0;
     uint8_t k_bit = 0;
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:402
-        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {  // engine.py:403
-            timer_on &= ~k_bit;  // engine.py:404
-            on_timer(k);  // engine.py:405
+    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:401
+        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {  // engine.py:402
+            timer_on &= ~k_bit;  // engine.py:403
+            on_timer(k);  // engine.py:404
         }
     }
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:408]
+// [engine.py:407]
 uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
     uint8_t k = 0;
     uint8_t k_bit = 0;
     uint32_t ends = 0;
-    until = 4294967295UL;  // engine.py:409
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:410
-        if ((timer_on & k_bit) != 0) {  // engine.py:411
-            ends = (millis() + timer_remaining(k));  // engine.py:412
-            if (ends < until) {  // engine.py:413
-                until = ends;  // engine.py:414
+    until = 4294967295UL;  // engine.py:408
+    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:409
+        if ((timer_on & k_bit) != 0) {  // engine.py:410
+            ends = (millis() + timer_remaining(k));  // engine.py:411
+            if (ends < until) {  // engine.py:412
+                until = ends;  // engine.py:413
             }
         }
     }
-    return until;  // engine.py:415
+    return until;  // engine.py:414
 }
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:418]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:417]
 uint8_t engine_links(void) {
-    return up_mask;  // engine.py:420
+    return up_mask;  // engine.py:419
 }
 #endif
 
 #ifdef BLINKC_HOST
-// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:423]
+// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:422]
 bool engine_idle(void) {
     uint8_t s = 0;
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:426
-        return false;  // engine.py:427
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:425
+        return false;  // engine.py:426
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:428
-        if ((flood_parent[s] != 255) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {  // engine.py:429
-            return false;  // engine.py:430
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:427
+        if ((flood_parent[s] != 255) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {  // engine.py:428
+            return false;  // engine.py:429
         }
     }
-    return true;  // engine.py:431
+    return true;  // engine.py:430
 }
 #endif
 
