@@ -33,6 +33,7 @@ from ..ir.nodes import (
 from ..ir.optimize import optimize
 from ..ir.ranges import with_param_ranges
 from ..ir.walk import walk_stmts
+from ..runtime.api import CLOCK_KEYS, START_KEY
 from ..runtime.timer import NEVER
 from .compiler import FunctionCompiler, Signature, Symbols, parse_function
 from .dispatch import generate_dispatch
@@ -148,6 +149,12 @@ class GameLowering:
             if not f.name and not self._lost_name(f, "field"):
                 self.err(f.loc, "this field has no name",
                          "bind it to a module-level name: hp = game.field(range(0, 6), default=5)")
+        for f in self.game.fields:
+            if f.name in (*CLOCK_KEYS, START_KEY):
+                what = "the tile's start state" if f.name == START_KEY else "the tile's clock"
+                self.err(f.loc, f"a field cannot be called {f.name!r}: layouts and scenarios "
+                                f"use {f.name}= for {what}, so it could never be set there",
+                         "give the field another name")
         for t in self.game.timers:
             if not t.name and not self._lost_name(t, "timer"):
                 self.err(t.loc, "this timer has no name", "bind it: flash = game.timer()")

@@ -43,6 +43,11 @@ START_STATE_POWER_UP = 0
 START_STATE_WE_ARE_ROOT = 1
 START_STATE_DOWNLOAD_SUCCESS = 2
 
+#: Tile settings in a layout (`tile a at 0,0 clock=+50ppm`) that belong to the world (the
+#: tile's clock) and to the SDK (startState()), not to the game: no field may take their names.
+CLOCK_KEYS = ("clock", "phase")
+START_KEY = "start"
+
 #: What `randomize()` costs on the tile: 32 watchdog periods of about 16 ms.
 RANDOMIZE_MS = 512
 #: What blinkc's `blinkc_skip_frame()` spends: a little more than one 7.7 ms display frame.

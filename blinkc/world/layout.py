@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..programs import PROGRAMS
+from ..runtime.api import START_KEY
 from .clock import FRAME_US
 from .geometry import DIRECTION_NAMES, Pos, neighbour_pos
 from .syntax import (
@@ -218,10 +219,6 @@ class Layout:
         return "\n".join(lines) + "\n"
 
 
-#: Tile settings that belong to the world, not to the tile's program: its clock.
-CLOCK_KEYS = ("clock", "phase")
-#: ... and how its game was loaded (startState()).
-START_KEY = "start"
 #: `start=` values: the SDK's START_STATE_* (blinkc.runtime.api), by name or number.
 START_STATES = {"power-up": 0, "powerup": 0, "root": 1, "we-are-root": 1,
                 "download": 2, "download-success": 2, "0": 0, "1": 1, "2": 2}

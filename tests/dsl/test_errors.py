@@ -36,6 +36,12 @@ def line_of(body: str, marker: str) -> int:
 
 CASES = [
     # (name, body, marker on the offending line, words in the message, words in the hint)
+    ("field named like a layout's clock setting", """
+        phase = game.field(range(0, 4))  # here
+        """, "# here", "cannot be called 'phase'", "another name"),
+    ("field named like a layout's start state", """
+        start = game.field(bool)  # here
+        """, "# here", "start state", "another name"),
     ("while loop", """
         @game.on_click
         def f(t):
