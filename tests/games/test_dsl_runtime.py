@@ -114,3 +114,33 @@ def test_a_game_with_a_short_queue_bounces_what_does_not_fit(backend, faults):
     assert c.state("b")["received"] == 3 and c.state("b")["last"] == 3
     assert c.state("b")["in_order"] is True
     assert c.state("a")["bounced"] == 2
+
+
+SHADOW = '''
+from blinkc.dsl import Game, faces
+
+game = Game("shadow", randomize=False)
+hp = game.field(range(0, 8), default=0)
+Hit = game.message("Hit", payload=range(4))
+
+
+@game.on_click
+def fire(t):
+    for f in faces():
+        t.send(Hit, f, 3)
+
+
+@game.on_message(Hit)
+def hit(t, face, hp):
+    t.hp = hp  # the payload is named like the field it goes into
+'''
+
+
+def test_a_handler_parameter_named_like_a_field_does_not_hide_it(backend, tmp_path):
+    # (The sketch once said `hp = hp;`: the parameter hid the field.)
+    game = tmp_path / "shadow.py"
+    game.write_text(SHADOW)
+    c = Cluster(game, PAIR, backend=backend)
+    c.click("a")
+    c.settle()
+    assert c.state("b")["hp"] == 3
