@@ -114,7 +114,7 @@ class GameLowering:
         self.sym.messages, self.sym.floods = self.wire.messages, self.wire.floods
         self.sym.wide = self.wire.wide
         if self.kept and self.wire.data_bits:  # (the explorer sends wide values itself)
-            self.kept = self.kept | {"send_wide", "flood_start_with"}
+            self.kept = self.kept | {"send_code", "send_wide", "flood_start_with"}
         if self.errors:
             return Lowered(None, self.errors, self.warnings)
         engine_tree = ast.parse(ENGINE_FILE.read_text(), filename=str(ENGINE_FILE))
