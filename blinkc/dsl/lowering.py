@@ -113,6 +113,14 @@ class GameLowering:
                              self.err)
         self.sym.messages, self.sym.floods = self.wire.messages, self.wire.floods
         self.sym.wide = self.wire.wide
+        room = queue_len(self.game, lambda *_: None)
+        for m in self.game.messages:
+            chunks = self.wire.wide.get(id(m))
+            if chunks is not None and chunks + 1 > room:
+                self.err(m.loc, f"the wide message {m.name!r} takes {chunks + 1} places in the "
+                                f"queue (its {chunks} data codes and its code), but the queue "
+                                f"has {room}",
+                         f'make room: Game("{self.game.name}", queue_len={max(12, chunks + 1)})')
         if self.kept and self.wire.data_bits:  # (the explorer sends wide values itself)
             self.kept = self.kept | {"send_code", "send_wide", "flood_start_with"}
         if self.errors:
