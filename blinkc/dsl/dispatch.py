@@ -223,7 +223,7 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
     fn("on_timer", (Param("k", U8),), None, _chain(stmts), "Timer k has ended.")
     for event in ("neighbor_joined", "neighbor_left"):
         reset: list[Stmt] = []
-        if event == "neighbor_left" and wire.data_bits:
+        if event == "neighbor_left" and wire.flood_chunks:
             # (A session that ends mid-value drops the rest of it.)
             reset = [ExprStmt(Call("wide_reset", (face,), None), BLINKC)]
         fn(f"on_{event}", (Param("face", U8),), None,

@@ -195,7 +195,7 @@ def transmit() -> None:
         value: u8 = shown
         if up_mask & bit:
             if not (tx_wait | tx_release) & bit:
-                code: u8 = wide_take(f, bit) if WIDE else flood_take(bit)
+                code: u8 = wide_take(f, bit) if WIDE_FLOODS else flood_take(bit)
                 if code == 0:
                     code = queue_take(f)
                 if code != 0:
@@ -431,16 +431,17 @@ def engine_idle() -> bool:
     return True
 
 
-# --- values wider than a code (WIDE): docs/protocol.md, "Values wider than a code" -----------
+# --- values wider than a code: docs/protocol.md, "Values wider than a code" -----------------
 # A value goes as data codes, DATA_BITS of it per code (high bits first), just before the
 # code it belongs to: a wide message's own code, a valued flood's wave, a gather's echo. Each
 # data code crosses in a four-phase handshake of its own, so they arrive once each and in
 # order; the receiver shifts them into wide_rx[f], and the code that follows reads its value
 # off the low bits. A sequence a link cut short leaves only bits that the next whole one
 # shifts out. A message's own code goes last, so it is what bounces until it has crossed.
-# Nothing here is in a game without wide values (WIDE is 0).
+# Nothing here is in a game without wide values; a game whose floods carry none
+# (WIDE_FLOODS is 0) keeps only wide_rx: flood codes among a message's data codes are harmless.
 wide_rx: u16[6] = 0  # the data codes face f received lately, shifted in
-wide_busy: u8 = 0  # bit f: a queued message's data codes are going out of face f
+wide_busy: u8 = 0  # bit f: a queued message's data codes are going out of face f (WIDE_FLOODS)
 wide_left: u8[6] = 0  # a flood code going out of face f after its data codes: 1 + those left
 wide_code: u8[6] = 0  # that flood code
 wide_out: u16[6] = 0  # its value

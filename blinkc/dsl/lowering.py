@@ -355,7 +355,7 @@ class GameLowering:
             "FLOOD_SAME_UNITS": FLOOD_SAME_MS // GRACE_TICK_MS,
             "STARTER": 7,
             "GROUPS": int(any(fl.within is not None for fl in self.game.floods)),
-            "WIDE": int(self.wire.data_bits > 0),
+            "WIDE_FLOODS": int(bool(self.wire.flood_chunks)),
             "DATA_CODE": self.wire.data_code, "DATA_BITS": self.wire.data_bits,
             "DATA_MASK": (1 << self.wire.data_bits) - 1,
             "GATHERS": int(any(fl.combine is not None for fl in self.game.floods)),
@@ -382,7 +382,7 @@ class GameLowering:
                                 f"less than {FLOOD_SAME_MS:,} ms after, is that same flood",
             "STARTER": "flood_parent of a wave this tile started",
             "GROUPS": "some flood is confined to a group (within=)",
-            "WIDE": "some value is wider than a code: it goes as data codes first",
+            "WIDE_FLOODS": "some flood's waves or echoes carry a value (data codes first)",
             "DATA_CODE": "the first data code (the bits of a wide value)",
             "DATA_BITS": "the bits of a wide value each data code carries",
             "DATA_MASK": "the bits of one data code",
@@ -390,10 +390,11 @@ class GameLowering:
         }
         # (Switches only where they are 1: a game without groups or wide values is built
         # exactly as before.)
-        optional = {"GROUPS": "GROUPS", "WIDE": "WIDE", "DATA_CODE": "WIDE",
-                    "DATA_BITS": "WIDE", "DATA_MASK": "WIDE", "GATHERS": "GATHERS"}
-        self.constants = [(k, v, docs[k]) for k, v in consts.items()
-                          if k not in optional or consts[optional[k]]]
+        wide = int(self.wire.data_bits > 0)
+        optional = {"GROUPS": consts["GROUPS"], "WIDE_FLOODS": consts["WIDE_FLOODS"],
+                    "DATA_CODE": wide, "DATA_BITS": wide, "DATA_MASK": wide,
+                    "GATHERS": consts["GATHERS"]}
+        self.constants = [(k, v, docs[k]) for k, v in consts.items() if optional.get(k, 1)]
         for node in tree.body:
             if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
                 name = node.target.id

@@ -40,7 +40,7 @@ static const uint8_t GRACE_UNITS = 15;  // a face without a working session is g
 static const uint32_t NEVER = 4294967295UL;  // no deadline
 static const uint8_t FLOOD_SAME_UNITS = 8;  // a wave over a face that was gone when this tile entered its slot, less than 2,048 ms after, is that same flood
 static const uint8_t STARTER = 7;  // flood_parent of a wave this tile started
-static const uint8_t WIDE = 1;  // some value is wider than a code: it goes as data codes first
+static const uint8_t WIDE_FLOODS = 1;  // some flood's waves or echoes carry a value (data codes first)
 static const uint8_t DATA_CODE = 2;  // the first data code (the bits of a wide value)
 static const uint8_t DATA_BITS = 4;  // the bits of a wide value each data code carries
 static const uint8_t DATA_MASK = 15;  // the bits of one data code
@@ -97,15 +97,15 @@ static uint8_t flood_out[12];  // engine.py:278
 static uint8_t flood_last[3];  // engine.py:279
 static uint8_t flood_skipped[6];  // engine.py:287
 static uint8_t flood_at[6];  // engine.py:288
-static uint16_t wide_rx[6];  // engine.py:442
-static uint8_t wide_busy = 0;  // engine.py:443
-static uint8_t wide_left[6];  // engine.py:444
-static uint8_t wide_code[6];  // engine.py:445
-static uint16_t wide_out[6];  // engine.py:446
-static uint16_t flood_value[6];  // engine.py:447
-static uint16_t flood_acc[6];  // engine.py:450
-static uint8_t flood_from[6] = {255, 255, 255, 255, 255, 255};  // engine.py:451
-static uint8_t flood_own[3];  // engine.py:452
+static uint16_t wide_rx[6];  // engine.py:443
+static uint8_t wide_busy = 0;  // engine.py:444
+static uint8_t wide_left[6];  // engine.py:445
+static uint8_t wide_code[6];  // engine.py:446
+static uint16_t wide_out[6];  // engine.py:447
+static uint16_t flood_value[6];  // engine.py:448
+static uint16_t flood_acc[6];  // engine.py:451
+static uint8_t flood_from[6] = {255, 255, 255, 255, 255, 255};  // engine.py:452
+static uint8_t flood_own[3];  // engine.py:453
 
 // The bit of face (or timer) n, 1 << n as a byte (0 from n = 8 on): the AVR shifts by a
 // variable in a loop, so the sketch has one copy of it.
@@ -627,145 +627,145 @@ bool engine_idle(void) {
 }
 #endif
 
-// Queue a wide message: `chunks` data codes of its value, then its own code; bounce it  [engine.py:455]
+// Queue a wide message: `chunks` data codes of its value, then its own code; bounce it  [engine.py:456]
 static void send_wide(uint8_t code, uint16_t value, uint8_t chunks, uint8_t face) {
     uint8_t i = 0;
     uint8_t i_end = 0;
     uint8_t shift = 0;
-    if ((((gone_mask >> face) & 1) != 0) || ((queue_len + chunks) >= QUEUE_LEN)) {  // engine.py:458
-        bounce(code, face);  // engine.py:459
-        return;  // engine.py:460
+    if ((((gone_mask >> face) & 1) != 0) || ((queue_len + chunks) >= QUEUE_LEN)) {  // engine.py:459
+        bounce(code, face);  // engine.py:460
+        return;  // engine.py:461
     }
-    i_end = chunks;  // engine.py:461
+    i_end = chunks;  // engine.py:462
     for (i = 0; i < i_end; i++) {
-        shift = (((chunks - 1) - i) * DATA_BITS);  // engine.py:462
-        queue[queue_len] = ((uint8_t)(face << 5) | (uint8_t)(DATA_CODE + ((uint8_t)(value >> shift) & DATA_MASK)));  // engine.py:463
-        queue_len++;  // engine.py:464
+        shift = (((chunks - 1) - i) * DATA_BITS);  // engine.py:463
+        queue[queue_len] = ((uint8_t)(face << 5) | (uint8_t)(DATA_CODE + ((uint8_t)(value >> shift) & DATA_MASK)));  // engine.py:464
+        queue_len++;  // engine.py:465
     }
-    queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:465
-    queue_len++;  // engine.py:466
+    queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:466
+    queue_len++;  // engine.py:467
 }
 
-// The next code out of face f, in place of flood_take(): a flood code's data codes, then  [engine.py:469]
+// The next code out of face f, in place of flood_take(): a flood code's data codes, then  [engine.py:470]
 static uint8_t wide_take(uint8_t f, uint8_t bit) {
     uint8_t left = 0;
     uint8_t code = 0;
-    left = wide_left[f];  // engine.py:473
-    if (left == 0) {  // engine.py:474
-        code = 0;  // engine.py:475
-        if ((wide_busy & bit) == 0) {  // engine.py:476
-            code = flood_take(bit);  // engine.py:477
+    left = wide_left[f];  // engine.py:474
+    if (left == 0) {  // engine.py:475
+        code = 0;  // engine.py:476
+        if ((wide_busy & bit) == 0) {  // engine.py:477
+            code = flood_take(bit);  // engine.py:478
         }
-        if (code == 0) {  // engine.py:478
-            code = queue_take(f);  // engine.py:479
-            if ((code >= DATA_CODE) && (code <= 17)) {  // engine.py:480
-                wide_busy |= bit;  // engine.py:481
+        if (code == 0) {  // engine.py:479
+            code = queue_take(f);  // engine.py:480
+            if ((code >= DATA_CODE) && (code <= 17)) {  // engine.py:481
+                wide_busy |= bit;  // engine.py:482
             } else {
-                wide_busy &= ~bit;  // engine.py:483
+                wide_busy &= ~bit;  // engine.py:484
             }
-            return code;  // engine.py:484
+            return code;  // engine.py:485
         }
-        left = flood_wide(code, f);  // engine.py:485
-        if (left == 0) {  // engine.py:486
-            return code;  // engine.py:487
+        left = flood_wide(code, f);  // engine.py:486
+        if (left == 0) {  // engine.py:487
+            return code;  // engine.py:488
         }
-        wide_code[f] = code;  // engine.py:488
-        left++;  // engine.py:489
+        wide_code[f] = code;  // engine.py:489
+        left++;  // engine.py:490
     }
-    left--;  // engine.py:490
-    wide_left[f] = left;  // engine.py:491
-    if (left == 0) {  // engine.py:492
-        return wide_code[f];  // engine.py:493
+    left--;  // engine.py:491
+    wide_left[f] = left;  // engine.py:492
+    if (left == 0) {  // engine.py:493
+        return wide_code[f];  // engine.py:494
     }
-    return (DATA_CODE + ((uint8_t)(wide_out[f] >> ((uint8_t)(left - 1) * DATA_BITS)) & DATA_MASK));  // engine.py:494
+    return (DATA_CODE + ((uint8_t)(wide_out[f] >> ((uint8_t)(left - 1) * DATA_BITS)) & DATA_MASK));  // engine.py:495
 }
 
-// How many data codes go before flood code `code` out of face f (0: none); its value in  [engine.py:497]
+// How many data codes go before flood code `code` out of face f (0: none); its value in  [engine.py:498]
 static uint8_t flood_wide(uint8_t code, uint8_t f) {
     uint8_t j = 0;
     uint8_t s = 0;
     uint8_t n = 0;
-    j = (code - FLOOD_CODE);  // engine.py:501
-    s = (j >> 1);  // engine.py:502
-    n = flood_chunks(s >> 1, j & 1);  // engine.py:503
-    if (n != 0) {  // engine.py:504
-        if ((j & 1) == 0) {  // engine.py:505
-            wide_out[f] = flood_value[s];  // engine.py:506
-        } else if ((flood_from[s] == f) && (flood_parent[s] == 255)) {  // engine.py:507
-            wide_out[f] = flood_acc[s];  // engine.py:508
-            flood_from[s] = 255;  // engine.py:509
+    j = (code - FLOOD_CODE);  // engine.py:502
+    s = (j >> 1);  // engine.py:503
+    n = flood_chunks(s >> 1, j & 1);  // engine.py:504
+    if (n != 0) {  // engine.py:505
+        if ((j & 1) == 0) {  // engine.py:506
+            wide_out[f] = flood_value[s];  // engine.py:507
+        } else if ((flood_from[s] == f) && (flood_parent[s] == 255)) {  // engine.py:508
+            wide_out[f] = flood_acc[s];  // engine.py:509
+            flood_from[s] = 255;  // engine.py:510
         } else {
-            wide_out[f] = gather_identity(s >> 1);  // engine.py:511
+            wide_out[f] = gather_identity(s >> 1);  // engine.py:512
         }
     }
-    return n;  // engine.py:512
+    return n;  // engine.py:513
 }
 
-// A data code arrived on `face`: shift its bits in.  [engine.py:515]
+// A data code arrived on `face`: shift its bits in.  [engine.py:516]
 static void wide_data(uint8_t code, uint8_t face) {
-    wide_rx[face] = (((uint16_t)(1U * wide_rx[face] << DATA_BITS)) | (uint16_t)(code - DATA_CODE));  // engine.py:517
+    wide_rx[face] = (((uint16_t)(1U * wide_rx[face] << DATA_BITS)) | (uint16_t)(code - DATA_CODE));  // engine.py:518
 }
 
-// The value the data codes just received on `face` carry (its low bits).  [engine.py:520]
+// The value the data codes just received on `face` carry (its low bits).  [engine.py:521]
 static uint16_t wide_in(uint8_t face, uint16_t mask) {
-    return (wide_rx[face] & mask);  // engine.py:522
+    return (wide_rx[face] & mask);  // engine.py:523
 }
 
-// Face f's session ended: what was going out of it goes no further (link_end answers  [engine.py:525]
+// Face f's session ended: what was going out of it goes no further (link_end answers  [engine.py:526]
 static void wide_reset(uint8_t f) {
     uint8_t s = 0;
-    wide_left[f] = 0;  // engine.py:528
-    wide_busy &= ~bit_of(f);  // engine.py:529
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:531
-        if (flood_from[s] == f) {  // engine.py:532
-            flood_from[s] = 255;  // engine.py:533
+    wide_left[f] = 0;  // engine.py:529
+    wide_busy &= ~bit_of(f);  // engine.py:530
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:532
+        if (flood_from[s] == f) {  // engine.py:533
+            flood_from[s] = 255;  // engine.py:534
         }
     }
 }
 
-// Start valued flood k with `value` (unless this tile is in a wave of it already).  [engine.py:536]
+// Start valued flood k with `value` (unless this tile is in a wave of it already).  [engine.py:537]
 static void flood_start_with(uint8_t k, uint16_t value) {
     uint8_t s = 0;
-    s = (2 * k);  // engine.py:538
-    if ((flood_parent[s] == 255) && (flood_parent[s + 1] == 255)) {  // engine.py:539
-        flood_value[s + (flood_last[k] ^ 1)] = value;  // engine.py:540
+    s = (2 * k);  // engine.py:539
+    if ((flood_parent[s] == 255) && (flood_parent[s + 1] == 255)) {  // engine.py:540
+        flood_value[s + (flood_last[k] ^ 1)] = value;  // engine.py:541
     }
-    flood_start(k);  // engine.py:541
+    flood_start(k);  // engine.py:542
 }
 
-// A wave of valued slot s arrived on `face`: its value, if it is news to this tile.  [engine.py:544]
+// A wave of valued slot s arrived on `face`: its value, if it is news to this tile.  [engine.py:545]
 static void flood_value_in(uint8_t s, uint8_t face, uint16_t mask) {
-    if (flood_parent[s] == 255) {  // engine.py:546
-        flood_value[s] = (wide_rx[face] & mask);  // engine.py:547
+    if (flood_parent[s] == 255) {  // engine.py:547
+        flood_value[s] = (wide_rx[face] & mask);  // engine.py:548
     }
 }
 
-// The value of the wave of flood k this tile just entered.  [engine.py:550]
+// The value of the wave of flood k this tile just entered.  [engine.py:551]
 static uint16_t flood_value_of(uint8_t k) {
-    return flood_value[(2 * k) + flood_last[k]];  // engine.py:552
+    return flood_value[(2 * k) + flood_last[k]];  // engine.py:553
 }
 
-// This tile just entered gather k with its own `value`.  [engine.py:555]
+// This tile just entered gather k with its own `value`.  [engine.py:556]
 static void gather_enter(uint8_t k, uint16_t value) {
     uint8_t s = 0;
-    s = ((uint8_t)(2 * k) + flood_last[k]);  // engine.py:557
-    flood_acc[s] = value;  // engine.py:558
-    flood_from[s] = flood_parent[s];  // engine.py:559
-    if (flood_parent[s] == STARTER) {  // engine.py:560
-        flood_own[k] = s;  // engine.py:561
+    s = ((uint8_t)(2 * k) + flood_last[k]);  // engine.py:558
+    flood_acc[s] = value;  // engine.py:559
+    flood_from[s] = flood_parent[s];  // engine.py:560
+    if (flood_parent[s] == STARTER) {  // engine.py:561
+        flood_own[k] = s;  // engine.py:562
     }
 }
 
-// An echo of gather slot s arrived on `face`: add the subtree it carries (only an echo  [engine.py:564]
+// An echo of gather slot s arrived on `face`: add the subtree it carries (only an echo  [engine.py:565]
 static void gather_echo(uint8_t s, uint8_t face, uint16_t mask) {
-    if (((flood_waiting[s] >> face) & 1) != 0) {  // engine.py:567
-        flood_acc[s] = gather_combine(s >> 1, flood_acc[s], wide_rx[face] & mask);  // engine.py:568
+    if (((flood_waiting[s] >> face) & 1) != 0) {  // engine.py:568
+        flood_acc[s] = gather_combine(s >> 1, flood_acc[s], wide_rx[face] & mask);  // engine.py:569
     }
 }
 
-// The value gather k, started here, has brought back.  [engine.py:571]
+// The value gather k, started here, has brought back.  [engine.py:572]
 static uint16_t gather_total(uint8_t k) {
-    return flood_acc[flood_own[k]];  // engine.py:573
+    return flood_acc[flood_own[k]];  // engine.py:574
 }
 
 // Run the handlers of the button events the game uses.  [generated by blinkc]
