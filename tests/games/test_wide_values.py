@@ -164,12 +164,84 @@ def test_count_max_and_or_gathers(backend, tmp_path):
     assert c.state("d")["colours"] == (1 << 1) | (1 << 2) | (1 << 0) | (1 << 3)
 
 
+@pytest.fixture(scope="module")
+def every_face(tmp_path_factory):
+    """The convoy, giving out of every face: under loss a face can have heard nothing for
+    200 ms just when a player clicks (t.has_neighbor is then False)."""
+    game = tmp_path_factory.mktemp("every_face") / "convoy.py"
+    source = GAME.read_text()
+    test = "        if t.has_neighbor(f):\n            t.send(Cargo, f, t.cargo)\n"
+    assert test in source
+    game.write_text(source.replace(test, "        t.send(Cargo, f, t.cargo)\n"))
+    return game
+
+
 @settings(max_examples=12, deadline=None, derandomize=True, database=None,
           suppress_health_check=list(HealthCheck))
 @given(value=st.integers(0, 255), seed=st.integers(0, 2**16), drop=st.sampled_from([0, 0.2]))
-def test_any_cargo_crosses_intact(value, seed, drop):
-    c = Cluster(GAME, f"tile a at 0,0 cargo={value}\ntile b at 0,1\n", seed=seed,
+def test_any_cargo_crosses_intact(every_face, value, seed, drop):
+    c = Cluster(every_face, f"tile a at 0,0 cargo={value}\ntile b at 0,1\n", seed=seed,
                 faults=Faults(drop=drop))
     c.click("a")
     c.settle()
     assert (c.state("b")["got"], c.state("b")["gifts"]) == (value, 1)
+
+
+SHIP_HITS = '''
+from blinkc.dsl import Game
+
+game = Game("hits", randomize=False)
+ship = game.field(bool, default=False, broadcast=True)
+hits = game.field(range(0, 8), default=0)
+counted = game.field(range(0, 64), default=0)
+sunk = game.field(range(0, 1000), default=0)
+
+
+def same_ship(t, face):
+    return t.ship and t.neighbor(face).ship
+
+
+Hits = game.gather("Hits", combine="sum", payload=range(0, 64), within=same_ship)
+Sunk = game.flood("Sunk", payload=range(0, 1000), within=same_ship)
+
+
+@game.on_click
+def count(t):
+    t.flood(Hits)
+
+
+@game.on_flood(Hits)
+def my_hits(t):
+    return t.hits
+
+
+@game.on_flood_done(Hits)
+def counted_hits(t, total):
+    t.counted = total
+
+
+@game.on_double_click
+def sink(t):
+    t.flood(Sunk, 321)
+
+
+@game.on_flood(Sunk)
+def sunk_by(t, value):
+    t.sunk = value
+'''
+
+
+def test_a_gather_and_a_valued_flood_confined_to_a_ship(backend, tmp_path):
+    # Broadside's case: the hits of one ship, counted across its tiles; a ship's value
+    # travelling with a flood over its tiles only. d is sea; e a ship beyond it.
+    game = tmp_path / "hits.py"
+    game.write_text(SHIP_HITS)
+    layout = ("tile a at 0,0 ship=true hits=1\ntile b at 0,1 ship=true hits=2\n"
+              "tile c at 1,1 ship=true hits=4\ntile d at 0,2 hits=7\ntile e at 0,3 ship=true hits=7\n")
+    c = Cluster(game, layout, backend=backend, seed=8)
+    c.click("b")
+    c.double_click("a")
+    c.settle()
+    assert c.state("b")["counted"] == 1 + 2 + 4
+    assert {n: c.state(n)["sunk"] for n in c.names()} == {"a": 321, "b": 321, "c": 321,
+                                                          "d": 0, "e": 0}
