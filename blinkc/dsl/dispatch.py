@@ -129,7 +129,7 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
         for kk in sorted(wire.flood_chunks):
             fl = game.floods[kk]
             assert fl.payload is not None
-            this = compare("==", convert(binop(">>", slot, Const(1, I16)), U8),
+            this = compare("==", convert(binop(">>", rel, Const(2, I16)), U8),
                            Const(kk, U8, name=f"flood:{fl.name}"))
             into, name = (answered, "gather_echo") if fl.combine else (received, "flood_value_in")
             into.insert(len(into) - 1, If(this, (ExprStmt(Call(

@@ -792,15 +792,15 @@ static void deliver(uint8_t code, uint8_t face) {
         given(face, wide_in(face, 255));  // convoy.py:34
     } else if (code >= FLOOD_CODE) {  // convoy.py:21
         if (((uint8_t)(code - FLOOD_CODE) & 1) != 0) {
-            if ((((uint8_t)(code - FLOOD_CODE) >> 1) >> 1) == FLOOD_TALLY) {  // convoy.py:22
+            if (((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_TALLY) {  // convoy.py:22
                 gather_echo((uint8_t)(code - FLOOD_CODE) >> 1, face, 4095);
             }
-            if ((((uint8_t)(code - FLOOD_CODE) >> 1) >> 1) == FLOOD_LEAST) {  // convoy.py:23
+            if (((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_LEAST) {  // convoy.py:23
                 gather_echo((uint8_t)(code - FLOOD_CODE) >> 1, face, 255);
             }
             flood_answered((uint8_t)(code - FLOOD_CODE) >> 1, face);  // convoy.py:21
         } else {
-            if ((((uint8_t)(code - FLOOD_CODE) >> 1) >> 1) == FLOOD_FLAG) {
+            if (((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_FLAG) {
                 flood_value_in((uint8_t)(code - FLOOD_CODE) >> 1, face, 1023);
             }
             flood_receive((uint8_t)(code - FLOOD_CODE) >> 1, face);
