@@ -89,3 +89,16 @@ def test_a_gather_that_miscounts_is_caught(planted, bug):
     watched = subject(CONVOY)
     found = [p for run in GATHERS for p in check(watched, run)]
     assert any("brought back" in p for p in found), found
+
+
+# A flood's data codes let in among a message's: both land in the one register of the face.
+INTERLEAVED = ("        if not wide_busy & bit:\n            code = flood_take(bit)\n",
+               "        if True:  # (planted: a flood's codes go between a message's data codes)\n"
+               "            code = flood_take(bit)\n")
+
+
+def test_a_flood_value_among_a_messages_data_codes_is_caught(planted):
+    planted(INTERLEAVED)
+    report = explore(CONVOY, 2, clocks=["identical"], random_runs=2, limit=2)
+    assert report.violations
+    assert any("with the value" in p for p in report.violations[0][1])
