@@ -503,12 +503,12 @@ def flood_wide(code: u8, f: u8) -> u8:
     s: u8 = j >> 1
     n: u8 = flood_chunks(s >> 1, j & 1)
     if n != 0:
-        if j & 1 == 0:
+        if FLOOD_VALUES and j & 1 == 0:
             wide_out[f] = flood_value[s]
-        elif flood_from[s] == f and flood_parent[s] == 255:
+        elif GATHERS and flood_from[s] == f and flood_parent[s] == 255:
             wide_out[f] = flood_acc[s]
             flood_from[s] = 255
-        else:
+        elif GATHERS:
             wide_out[f] = gather_identity(s >> 1)
     return n
 

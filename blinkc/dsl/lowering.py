@@ -359,6 +359,8 @@ class GameLowering:
             "DATA_CODE": self.wire.data_code, "DATA_BITS": self.wire.data_bits,
             "DATA_MASK": (1 << self.wire.data_bits) - 1,
             "GATHERS": int(any(fl.combine is not None for fl in self.game.floods)),
+            "FLOOD_VALUES": int(any(fl.payload is not None and fl.combine is None
+                                    for fl in self.game.floods)),
         }
         self.sym.constants.update(consts)
         docs = {
@@ -387,13 +389,14 @@ class GameLowering:
             "DATA_BITS": "the bits of a wide value each data code carries",
             "DATA_MASK": "the bits of one data code",
             "GATHERS": "some flood is a gather (its echoes carry a combined value)",
+            "FLOOD_VALUES": "some flood's waves carry a value",
         }
         # (Switches only where they are 1: a game without groups or wide values is built
         # exactly as before.)
         wide = int(self.wire.data_bits > 0)
         optional = {"GROUPS": consts["GROUPS"], "WIDE_FLOODS": consts["WIDE_FLOODS"],
                     "DATA_CODE": wide, "DATA_BITS": wide, "DATA_MASK": wide,
-                    "GATHERS": consts["GATHERS"]}
+                    "GATHERS": consts["GATHERS"], "FLOOD_VALUES": consts["FLOOD_VALUES"]}
         self.constants = [(k, v, docs[k]) for k, v in consts.items() if optional.get(k, 1)]
         for node in tree.body:
             if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):

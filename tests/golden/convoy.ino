@@ -45,6 +45,7 @@ static const uint8_t DATA_CODE = 2;  // the first data code (the bits of a wide 
 static const uint8_t DATA_BITS = 4;  // the bits of a wide value each data code carries
 static const uint8_t DATA_MASK = 15;  // the bits of one data code
 static const uint8_t GATHERS = 1;  // some flood is a gather (its echoes carry a combined value)
+static const uint8_t FLOOD_VALUES = 1;  // some flood's waves carry a value
 
 // A constant colour as the tile's 16-bit pixel word (a reserved bit set to 1, then
 // 5 bits each of red, green and blue), so that it costs one 16-bit load.
