@@ -152,6 +152,8 @@ class CppRenderer:
         self.ret: IntType | None = None
         #: The helpers the sketch uses (the face turns cw, ccw, opposite; bit_of).
         self.helpers: set[str] = set()
+        #: The function being written: its parameters and locals that a global would hide.
+        self.own: dict[str, str] = {}
 
     def _names(self) -> dict[str, str]:
         out = {}
@@ -223,6 +225,24 @@ class CppRenderer:
         return _state_field("BLINKC_FIELD" if g.size is None else "BLINKC_ARRAY_FIELD",
                             g.name, self.name(g.name))
 
+    def local(self, n: str) -> str:
+        """The C name of a parameter or local of the function being written."""
+        return self.own.get(n) or self.name(n)
+
+    def own_names(self, f: Function) -> dict[str, str]:
+        """The parameters and locals of `f` named like a global variable (`def got(t, face,
+        total): t.total = total`), renamed so that they do not hide it: `total_`."""
+        globals_ = {g.name for g in self.p.globals}
+        mine = [p.name for p in f.params] + [n for n, _ in self.locals_of(f)]
+        out: dict[str, str] = {}
+        for n in mine:
+            if n in globals_:
+                c = f"{n}_"
+                while c in self.names or c in mine:
+                    c += "_"
+                out[n] = c
+        return out
+
     # ------------------------------------------------------------ expressions
     def conv(self, e: Expr, t: IntType) -> str:
         """e's value as type t: a cast only where the value might not fit."""
@@ -245,7 +265,7 @@ class CppRenderer:
                 return named
             return const_literal(e.value, e.type)
         if isinstance(e, Name):
-            return self.name(e.name)
+            return self.name(e.name) if e.scope == "global" else self.local(e.name)
         if isinstance(e, Index):
             # An index is an address offset: no byte hints in it (they cost code there).
             with self.hints(False):
@@ -372,7 +392,7 @@ class CppRenderer:
 
     def stmt(self, s: Stmt, depth: int, out: list[Line]) -> None:
         if isinstance(s, Local):
-            out.append(Line(depth, f"{self.name(s.name)} = {self.into(s.value, s.type)};", s.loc))
+            out.append(Line(depth, f"{self.local(s.name)} = {self.into(s.value, s.type)};", s.loc))
         elif isinstance(s, Assign):
             out.append(Line(depth, self.assign(s), s.loc))
         elif isinstance(s, If):
@@ -395,7 +415,7 @@ class CppRenderer:
             out.append(Line(depth, "}"))
         elif isinstance(s, For):
             self.ranges.forget(s)  # what one turn changes is not known on the next
-            var = self.name(s.var)
+            var = self.local(s.var)
             start = self.expr(s.start)
             stop = self.expr(s.stop)
             if not isinstance(s.stop, Const):
@@ -408,7 +428,7 @@ class CppRenderer:
                 stop = f"{var}_end"
             if s.bit is not None:
                 # The bit moves along with the variable: no shift by a variable amount.
-                bit = self.name(s.bit)
+                bit = self.local(s.bit)
                 first = 1 << s.start.value  # type: ignore[union-attr]
                 out.append(Line(depth, f"for ({var} = {start}, {bit} = {first}; {var} < {stop}; "
                                        f"{var}++, {bit} <<= 1) {{", s.loc))
@@ -578,7 +598,8 @@ class CppRenderer:
     # --------------------------------------------------------------- functions
     def signature(self, f: Function, host_only: bool = False) -> str:
         used = {n.name for n in walk_stmts(f.body) if isinstance(n, Name) and n.scope == "param"}
-        params = ", ".join(f"{ctype(p.type)} {self.name(p.name)}" if p.name in used
+        own = self.own_names(f)
+        params = ", ".join(f"{ctype(p.type)} {own.get(p.name) or self.name(p.name)}" if p.name in used
                            else f"{ctype(p.type)} /* {p.name} */" for p in f.params) or "void"
         # What only the emulator calls is compiled on the host only, and is not static there:
         # a build that makes Arduino's prototypes (for every function) must not find a static
@@ -606,11 +627,12 @@ class CppRenderer:
     def function(self, f: Function, host_only: bool = False) -> dict:
         self.ranges.enter(f)
         self.ret = f.ret
+        self.own = self.own_names(f)
         lines: list[Line] = []
         # Python locals live for the whole function: declare them all at the top.
         for name, t in self.locals_of(f):
             init = const_literal(0, t) if isinstance(t, ColorType) else "0"
-            lines.append(Line(1, f"{ctype(t)} {self.name(name)} = {init};"))
+            lines.append(Line(1, f"{ctype(t)} {self.local(name)} = {init};"))
         self.block(f.body, 1, lines)
         # Functions only the emulator calls (engine_idle, ...) are compiled on the host only.
         body = _comment_lines(lines)

@@ -177,8 +177,30 @@ class PythonRenderer:
         first_flood = dict((n, v) for n, v, _ in p.constants).get("FLOOD_CODE", 1 << 8)
         messages = {label: code for code, label in p.codes if code < first_flood}
         floods = {s.key[len("flood:"):]: s.value for s in p.symbols if s.key.startswith("flood:")}
+        # Values wider than a code: a message sent wide, or a flood with a value, is driven
+        # with a few sample values, each its own label: "Cargo(165)".
+        wide_messages: dict[str, tuple[int, int, int]] = {}
+        flood_values: dict[str, tuple[int, int]] = {}
+        data = dict((n, v) for n, v, _ in p.constants).get("DATA_CODE", 0)
+        for w in p.wide_values:
+            if w.kind == "message":
+                messages = {label: code for label, code in messages.items() if code != w.code}
+                for v in w.samples():
+                    wide_messages[f"{w.name}({v})"] = (w.code, v - w.lo, w.chunks)
+            elif w.kind == "flood":
+                del floods[w.name]
+                for v in w.samples():
+                    flood_values[f"{w.name}({v})"] = (w.code, v - w.lo)
+        if data:
+            messages = {label: code for label, code in messages.items()
+                        if not label.startswith("data ")}
+        messages.update({label: code for label, (code, _, _) in wide_messages.items()})
+        floods.update({label: k for label, (k, _) in flood_values.items()})
         self.emit(1, f"MESSAGES = {messages!r}  # code of each message, as check --verbose names them")
         self.emit(1, f"FLOODS = {floods!r}")
+        if wide_messages or flood_values:
+            self.emit(1, f"WIDE_MESSAGES = {wide_messages!r}  # label: (code, value from its lo, data codes)")
+            self.emit(1, f"FLOOD_VALUES = {flood_values!r}  # label: (flood, value from its lo)")
         self.emit(0, "")
         self.emit(1, "def __init__(self, **initial):")
         self.emit(2, "self.api = None")
@@ -207,10 +229,19 @@ class PythonRenderer:
         self.emit(0, "")
         self.emit(1, "def send(self, label, face):")
         self.emit(2, '"""Queue MESSAGES[label] out of face, as a handler\'s t.send would (the explorer)."""')
+        if wide_messages:
+            self.emit(2, "if label in self.WIDE_MESSAGES:")
+            self.emit(3, "code, value, chunks = self.WIDE_MESSAGES[label]")
+            self.emit(3, "self.f_send_wide(code, value, chunks, face)")
+            self.emit(3, "return")
         self.emit(2, "self.f_send_code(self.MESSAGES[label], face)")
         self.emit(0, "")
         self.emit(1, "def start_flood(self, name):")
         self.emit(2, '"""Start flood `name`, as a handler\'s t.flood would (the explorer)."""')
+        if flood_values:
+            self.emit(2, "if name in self.FLOOD_VALUES:")
+            self.emit(3, "self.f_flood_start_with(*self.FLOOD_VALUES[name])")
+            self.emit(3, "return")
         self.emit(2, "self.f_flood_start(self.FLOODS[name])")
         self.emit(0, "")
         self.emit(1, "def links(self, api):")

@@ -23,6 +23,7 @@ def describe(program: Program) -> str:
             kind += ", one per face"
         lines.append(f"  {g.name:<12} {ctype:<11} {_plural(_ram(g), 'byte'):>8}  {kind}")
     lines += _engine_settings(program)
+    lines += _wide_values(program)
     ram = sum(_ram(g) for g in program.globals)
     lines.append(f"RAM for the game's globals: {ram} bytes "
                  f"({sum(_ram(g) for g in program.state_fields)} of them game state)")
@@ -50,6 +51,27 @@ def _engine_settings(program: Program) -> list[str]:
             f"  queue_len={consts['QUEUE_LEN']}: {_plural(consts['QUEUE_LEN'], 'message')} "
             f"can wait for their face ({_plural(_ram(queue), 'byte')} of RAM); a full queue "
             "bounces"]
+
+
+#: The engine's state for values wider than a code (engine.py, WIDE), there only when used.
+WIDE_STATE = ("wide_rx", "wide_busy", "wide_left", "wide_code", "wide_out", "flood_value",
+              "flood_acc", "flood_from", "flood_own")
+
+
+def _wide_values(program: Program) -> list[str]:
+    """Each value wider than a code, and the RAM the engine spends on them."""
+    if not program.wide_values:
+        return []
+    lines = ["Values wider than a code (data codes first, then the code; docs/protocol.md):"]
+    for w in program.wide_values:
+        what = {"message": "message", "flood": "flood's wave",
+                "gather": f"gather ({w.combine}): each echo"}[w.kind]
+        lines.append(f"  {w.name:<12} {w.lo}..{w.hi}: {what} after {_plural(w.chunks, 'data code')}")
+    state = [g for g in program.globals if g.name in WIDE_STATE]
+    ram = sum(_ram(g) for g in state)
+    lines.append(f"  engine state for them: {_plural(ram, 'byte')} of RAM "
+                 f"({', '.join(f'{g.name} {_ram(g)}' for g in state)})")
+    return lines
 
 
 @main.command()

@@ -45,7 +45,8 @@ def explore_cmd(game: Path, n_tiles: int, clocks: tuple[str, ...], random_runs: 
     direction of a link for a while, stalls tiles, takes a tile away and puts it back, and
     sets every tile's clock (identical and in step, ±0.1 %, ±10 %). After every delivery and
     at the end it checks: each message delivered exactly once and in order, or bounced only
-    when its neighbour was gone; nothing left hanging; every flood finished, once per tile.
+    when its neighbour was gone; nothing left hanging; every flood finished, once per tile;
+    a wide value arrives as sent, and a gather brings back every tile's value once.
     A violation is shrunk to a few steps and written to OUT as a layout and a scenario that
     `blinkc emulate` replays (docs/protocol.md). Exits 1 on a violation.
 

@@ -19,6 +19,7 @@ from ..ir.builtins import BLINKLIB
 from ..ir.nodes import (
     BOOL,
     I16,
+    I32,
     U8,
     U16,
     U32,
@@ -103,6 +104,8 @@ class Symbols:
     timer_names: dict[str, int] = field(default_factory=dict)  # t.<name> → index
     messages: dict[int, tuple[int, range | None, str]] = field(default_factory=dict)
     floods: dict[int, int] = field(default_factory=dict)  # id(FloodDecl) → index
+    #: id(MessageDecl) of each message sent in the wide form → its data codes.
+    wide: dict[int, int] = field(default_factory=dict)
     #: Every t.send(...) with a payload: (function, payload, lo, hi, message, where), for the lint.
     payload_sends: list[tuple[str, Any, int, int, str, Any]] = field(default_factory=list)
     pure: set[str] = field(default_factory=set)
@@ -985,13 +988,28 @@ class FunctionCompiler:
         if n.keywords:
             raise self.fail(n, f"t.{method}() takes no keyword arguments")
         if method == "flood":
-            if len(args) != 1:
-                raise self.fail(n, "t.flood(Flood) takes the flood to start")
+            if len(args) not in (1, 2):
+                raise self.fail(n, "t.flood(Flood) takes the flood to start",
+                                "and its value, for a flood with a payload: t.flood(Flood, value)")
             v = self.expr_or_symbol(args[0])
             k = self.sym.floods.get(id(v.value)) if isinstance(v, _Symbol) else None
             if k is None:
                 raise self.fail(n, "t.flood() needs a flood", 'declare it: Reset = game.flood("Reset")')
-            return Call("flood_start", (Const(k, U8, name=f"flood:{v.value.name}"),), None)
+            decl = v.value
+            kc = Const(k, U8, name=f"flood:{decl.name}")
+            if decl.payload is None or decl.combine is not None:
+                if len(args) == 2:
+                    what = "gather" if decl.combine else "flood"
+                    raise self.fail(n, f"the {what} {decl.name} carries no value: t.flood({decl.name})",
+                                    "a gather's tiles give their values from @game.on_flood"
+                                    if decl.combine else
+                                    f'declare one: game.flood("{decl.name}", payload=range(16))')
+                return Call("flood_start", (kc,), None)
+            if len(args) == 1:
+                raise self.fail(n, f"the flood {decl.name} carries a value: pass it",
+                                f"t.flood({decl.name}, value)")
+            value = self.wide_payload(n, args[1], decl.payload, decl.name, "value")
+            return Call("flood_start_with", (kc, value), None)
         if method in ("color", "color_all"):
             want = 2 if method == "color" else 1
             if len(args) != want:
@@ -1059,6 +1077,10 @@ class FunctionCompiler:
         if pay_node is None:
             raise self.fail(n, f"{mname} carries a payload: pass it",
                             f"t.send({mname}, face, value)")
+        if id(m.value) in self.sym.wide:
+            value = self.wide_payload(n, pay_node, payload, mname, "payload")
+            return Call("send_wide", (Const(code, U8, name=f"message:{mname}"), value,
+                                      Const(self.sym.wide[id(m.value)], U8), face), None)
         pay = self.expr(pay_node)
         if isinstance(pay.type, ColorType):
             raise self.fail(n, "a colour cannot be a payload",
@@ -1085,6 +1107,28 @@ class FunctionCompiler:
         # (Not folded when the base is 0: the sum says which message the code is.)
         total = binop("+", base, clamped) if base.value else BinOp("+", base, clamped, I16)
         return Call("send_code", (convert(total, U8), face), None)
+
+    def wide_payload(self, n: ast.Call, node: ast.expr, payload: range, name: str,
+                     what: str) -> Expr:
+        """A wide value to send, clamped into `payload` and offset to 0 (a u16)."""
+        pay = self.expr(node)
+        lo, hi = payload.start, payload.stop - 1
+        if isinstance(pay.type, ColorType):
+            raise self.fail(n, f"a colour cannot be a {what}",
+                            f"send a number in {lo}..{hi}; the receiver can pick the colour")
+        if isinstance(pay, Const) and pay.value not in payload:
+            raise self.fail(n, f"{what} {pay.value} is outside {name}'s range {lo}..{hi}",
+                            f"send a value in {lo}..{hi}, or widen payload=range(...)")
+        if not is_pure(pay, self.sym.pure):
+            raise self.fail(n, f"a {what} must not have side effects",
+                            "store t.random(...) in a local first")
+        self.sym.payload_sends.append((self.func_name, pay, lo, hi, name, self.loc(n)))
+        wide = I32 if hi > 32767 or lo < -32768 else I16
+        clamped = cond(compare(">", pay, Const(hi, wide)), Const(hi, wide),
+                       cond(compare("<", pay, Const(lo, wide)), Const(lo, wide), pay))
+        if lo:
+            clamped = binop("-", convert(clamped, wide), Const(lo, wide))
+        return convert(clamped, U16)
 
     def timer_method(self, n: ast.Call, k: int, name: str, method: str) -> Call:
         args = [self.expr(a) for a in n.args]

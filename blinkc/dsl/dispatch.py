@@ -14,7 +14,10 @@ from collections.abc import Callable
 from ..ir.nodes import (
     BOOL,
     I16,
+    I32,
     U8,
+    U16,
+    U32,
     BoolOp,
     Call,
     Const,
@@ -23,6 +26,7 @@ from ..ir.nodes import (
     Function,
     If,
     IntType,
+    Local,
     Name,
     Param,
     Return,
@@ -31,9 +35,9 @@ from ..ir.nodes import (
     UnOp,
 )
 from .compiler import Symbols
-from .game import Game, Handler
-from .types import binop, compare, convert
-from .wire import Wire
+from .game import FloodDecl, Game, Handler
+from .types import binop, bool_op, compare, cond, convert, storage_type
+from .wire import Wire, bits_for
 
 #: Where blinkc's own code comes from (no game line).
 BLINKC = SrcLoc("blinkc", 0)
@@ -81,9 +85,17 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
     # Messages arriving, and messages that found nobody to take them.
     deliver: list[Stmt] = []
     bounce: list[Stmt] = []
+    if wire.data_bits:
+        # A data code: its bits go into the value of the code that follows it.
+        first = Const(wire.data_code, U8, name="engine:DATA_CODE")
+        last = Const(wire.data_code + (1 << wire.data_bits) - 1, U8,
+                     name=f"engine:DATA_CODE+{(1 << wire.data_bits) - 1}")
+        deliver.append(If(BoolOp("and", (compare(">=", code, first), compare("<=", code, last))),
+                          (ExprStmt(Call("wide_data", (code, face), None), BLINKC),), (), BLINKC))
     for m in game.messages:
         base, payload, _ = sym.messages[id(m)]
-        n = len(payload) if payload is not None else 1
+        wide = id(m) in wire.wide
+        n = len(payload) if payload is not None and not wide else 1
         named = f"message:{m.name}"  # (the sketch says MSG_LASER)
         if n == 1:
             test: Expr = compare("==", code, Const(base, U8, name=named))
@@ -91,7 +103,10 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
             test = BoolOp("and", (compare(">=", code, Const(base, U8, name=named)),
                                   compare("<", code, Const(base + n, U8, name=f"{named}+{n}"))))
         payload_arg: tuple[Expr, ...] = ()
-        if payload is not None:
+        if wide:
+            assert payload is not None
+            payload_arg = (wide_value(payload, Call("wide_in", (face, _mask(payload)), U16)),)
+        elif payload is not None:
             payload_arg = (convert(binop("+", binop("-", code, Const(base, I16, name=named)),
                                          Const(payload.start, I16)), U8),)
         for event, out in (("message", deliver), ("bounce", bounce)):
@@ -109,9 +124,19 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
         is_flood = compare(">=", code, Const(wire.flood_code, U8, name=first))
         loc = game.floods[0].loc
         is_echo = compare("!=", binop("&", rel, Const(1, I16)), Const(0, I16))
-        deliver.append(If(is_flood, (If(is_echo,
-            (ExprStmt(Call("flood_answered", (slot, face), None), loc),),
-            (ExprStmt(Call("flood_receive", (slot, face), None), loc),), loc),), (), loc))
+        answered: list[Stmt] = [ExprStmt(Call("flood_answered", (slot, face), None), loc)]
+        received: list[Stmt] = [ExprStmt(Call("flood_receive", (slot, face), None), loc)]
+        # A valued wave's value, a gather's subtree: read before the wave or echo is taken.
+        for kk in sorted(wire.flood_chunks):
+            fl = game.floods[kk]
+            assert fl.payload is not None
+            this = compare("==", convert(binop(">>", rel, Const(2, I16)), U8),
+                           Const(kk, U8, name=f"flood:{fl.name}"))
+            into, name = (answered, "gather_echo") if fl.combine else (received, "flood_value_in")
+            into.insert(len(into) - 1, If(this, (ExprStmt(Call(
+                name, (slot, face, _mask(fl.payload)), None), fl.loc),), (), fl.loc))
+        deliver.append(If(is_flood, (If(is_echo, tuple(answered), tuple(received), loc),), (),
+                          loc))
         # (A flood's messages never bounce: a link that ends answers its waits itself.)
     fn("deliver", (Param("code", U8), Param("face", U8)), None, _chain(deliver),
              "A message arrived on `face`: run its handler.")
@@ -123,7 +148,33 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
                                "Flood k, started here, has reached every tile.")):
         stmts = []
         for kk, fl in enumerate(game.floods):
-            calls = [call(h, ()) for h in handlers_of(event) if h.target is fl]
+            hs = [h for h in handlers_of(event) if h.target is fl]
+            if fl.combine is not None and event == "flood":
+                # A gather: this tile's value (1 each for a count) joins the subtree's.
+                calls: list[Stmt] = []
+                if fl.combine == "count":
+                    calls = [call(h, ()) for h in hs]
+                    mine: Expr = Const(1, U16)
+                elif hs:
+                    # (In a local: the handler runs once, and its value is clamped.)
+                    assert fl.payload is not None
+                    ret = gather_return_type(fl.payload)
+                    calls.append(Local("mine", ret, Call(handler_fns[id(hs[0])], (), ret),
+                                       hs[0].loc))
+                    mine = _clamp(Name("mine", ret, "local"), fl.payload)
+                else:
+                    mine = Const(_identity(fl), U16)
+                calls.append(ExprStmt(Call("gather_enter", (k, convert(mine, U16)), None),
+                                      fl.loc))
+            elif fl.combine is not None:
+                assert fl.payload is not None
+                total = wide_value(fl.payload, Call("gather_total", (k,), U16))
+                calls = [call(h, (total,)) for h in hs]
+            elif fl.payload is not None and event == "flood":
+                value = wide_value(fl.payload, Call("flood_value_of", (k,), U16))
+                calls = [call(h, (value,)) for h in hs]
+            else:
+                calls = [call(h, ()) for h in hs]
             if calls:
                 stmts.append(If(compare("==", k, Const(kk, U8, name=f"flood:{fl.name}")),
                                 tuple(calls), (), fl.loc))
@@ -137,6 +188,33 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
     fn("flood_within", (Param("k", U8), Param("face", U8)), BOOL,
        [*tests, Return(Const(1, BOOL, is_bool=True), BLINKC)],
        "May a wave of flood k cross `face` (its group's predicate; True for a flood without one)?")
+    # Values wider than a code: the data codes before each flood code, and how a gather
+    # combines (only games with such values call them).
+    chunks: list[Stmt] = []
+    identity: list[Stmt] = []
+    combine: list[Stmt] = []
+    echo, a, b = Name("echo", U8, "param"), Name("a", U16, "param"), Name("b", U16, "param")
+    for kk, n in sorted(wire.flood_chunks.items()):
+        fl = game.floods[kk]
+        is_k = compare("==", k, Const(kk, U8, name=f"flood:{fl.name}"))
+        # A valued flood's value goes before its waves, a gather's before its echoes.
+        side = compare("!=" if fl.combine else "==", echo, Const(0, U8))
+        chunks.append(If(bool_op("and", [is_k, side]), (Return(Const(n, U8), fl.loc),), (),
+                         fl.loc))
+        if fl.combine is None:
+            continue
+        assert fl.payload is not None
+        if _identity(fl):
+            identity.append(If(is_k, (Return(Const(_identity(fl), U16), fl.loc),), (), fl.loc))
+        combine.append(If(is_k, (Return(_combined(fl.combine, a, b, fl.payload), fl.loc),), (),
+                          fl.loc))
+    fn("flood_chunks", (Param("k", U8), Param("echo", U8)), U8,
+       [*chunks, Return(Const(0, U8), BLINKC)],
+       "How many data codes go before a wave (echo 0) or an echo (1) of flood k: its value's.")
+    fn("gather_identity", (Param("k", U8),), U16, [*identity, Return(Const(0, U16), BLINKC)],
+       "What an echo of gather k carries that answers a wave at once: the value of no tile.")
+    fn("gather_combine", (Param("k", U8), Param("a", U16), Param("b", U16)), U16,
+       [*combine, Return(a, BLINKC)], "Gather k's combination of two values.")
     stmts = []
     for tk, t in enumerate(game.timers):
         calls = [call(h, ()) for h in handlers_of("timer") if h.target is t]
@@ -145,8 +223,12 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
                             tuple(calls), (), t.loc))
     fn("on_timer", (Param("k", U8),), None, _chain(stmts), "Timer k has ended.")
     for event in ("neighbor_joined", "neighbor_left"):
+        reset: list[Stmt] = []
+        if event == "neighbor_left" and wire.flood_chunks:
+            # (A session that ends mid-value drops the rest of it.)
+            reset = [ExprStmt(Call("wide_reset", (face,), None), BLINKC)]
         fn(f"on_{event}", (Param("face", U8),), None,
-                 [call(h, (face,)) for h in handlers_of(event)],
+                 [*reset, *(call(h, (face,)) for h in handlers_of(event))],
                  f"A neighbour {'arrived on' if event.endswith('joined') else 'left'} `face`.")
 
     # Broadcast values and the getters neighbours use to read them.
@@ -186,6 +268,51 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
         setup.append(call(handlers_of("setup")[0], ()))
     fn("setup", (), None, setup, "Runs once at power-up.")
     return made
+
+
+def _mask(payload: range) -> Const:
+    """The bits of a wide value of `payload` (offset to 0)."""
+    return Const((1 << bits_for(payload.start, payload.stop - 1)) - 1, U16)
+
+
+def wide_value(payload: range, raw: Expr) -> Expr:
+    """A wide value as received (offset to 0) as the payload's own type."""
+    lo, hi = payload.start, payload.stop - 1
+    t = storage_type(lo, hi)
+    if lo == 0:
+        return convert(raw, t)
+    return convert(binop("+", convert(raw, I32 if hi > 32767 else I16), Const(lo, I16)), t)
+
+
+def gather_return_type(payload: range) -> IntType:
+    """What a gather's handler returns: signed, so that a value below 0 clamps to 0."""
+    return I16 if payload.stop <= 1 << 15 else I32
+
+
+def _identity(fl: FloodDecl) -> int:
+    """The value of no tile: what combining with it changes nothing."""
+    assert fl.payload is not None
+    return fl.payload.stop - 1 if fl.combine == "min" else 0
+
+
+def _clamp(value: Expr, payload: range) -> Expr:
+    """A tile's value for a gather, clamped into its payload (as a field assignment is)."""
+    hi = payload.stop - 1
+    return cond(compare(">", value, Const(hi, I32)), Const(hi, U16),
+                cond(compare("<", value, Const(0, I16)), Const(0, U16), value))
+
+
+def _combined(how: str, a: Expr, b: Expr, payload: range) -> Expr:
+    """Two values combined; a sum (or count) stops at the top of the payload."""
+    if how == "min":
+        return cond(compare("<", a, b), a, b)
+    if how == "max":
+        return cond(compare(">", a, b), a, b)
+    if how == "or":
+        return binop("|", a, b)
+    total = binop("+", convert(a, U32), convert(b, U32))
+    hi = payload.stop - 1
+    return convert(cond(compare(">", total, Const(hi, U32)), Const(hi, U32), total), U16)
 
 
 def _chain(stmts: list[Stmt]) -> list[Stmt]:

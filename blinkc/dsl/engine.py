@@ -195,7 +195,7 @@ def transmit() -> None:
         value: u8 = shown
         if up_mask & bit:
             if not (tx_wait | tx_release) & bit:
-                code: u8 = flood_take(bit)
+                code: u8 = wide_take(f, bit) if WIDE_FLOODS else flood_take(bit)
                 if code == 0:
                     code = queue_take(f)
                 if code != 0:
@@ -428,3 +428,146 @@ def engine_idle() -> bool:
         if flood_parent[s] != 255 or (flood_out[2 * s] | flood_out[2 * s + 1]) != 0:
             return False
     return True
+
+
+# --- values wider than a code: docs/protocol.md, "Values wider than a code" -----------------
+# A value goes as data codes, DATA_BITS of it per code (high bits first), just before the
+# code it belongs to: a wide message's own code, a valued flood's wave, a gather's echo. Each
+# data code crosses in a four-phase handshake of its own, so they arrive once each and in
+# order; the receiver shifts them into wide_rx[f], and the code that follows reads its value
+# off the low bits. A sequence a link cut short leaves only bits that the next whole one
+# shifts out. A message's own code goes last, so it is what bounces until it has crossed.
+# Nothing here is in a game without wide values; a game whose floods carry none
+# (WIDE_FLOODS is 0) keeps only wide_rx: flood codes among a message's data codes are harmless.
+wide_rx: u16[6] = 0  # the data codes face f received lately, shifted in
+wide_busy: u8 = 0  # bit f: a queued message's data codes are going out of face f (WIDE_FLOODS)
+wide_left: u8[6] = 0  # a flood code going out of face f after its data codes: 1 + those left
+wide_code: u8[6] = 0  # that flood code
+wide_out: u16[6] = 0  # its value
+flood_value: u16[N_FLOOD_SLOTS] = 0  # the value of the flood in slot s (a valued flood)
+# A gather's echo carries the combined value of the subtree below the tile that sends it
+# to its parent, and the combination's identity on every other echo (an answer at once).
+flood_acc: u16[N_FLOOD_SLOTS] = 0  # a gather in slot s: this tile's value, combined so far
+flood_from: u8[N_FLOOD_SLOTS] = 255  # the face of its parent, until that echo is taken
+flood_own: u8[N_FLOODS] = 0  # the slot of the gather k this tile started last
+
+
+def send_wide(code: u8, value: u16, chunks: u8, face: u8) -> None:
+    """Queue a wide message: `chunks` data codes of its value, then its own code; bounce it
+    at once if nobody is there or the queue cannot take all of them."""
+    if (gone_mask >> face) & 1 or queue_len + chunks >= QUEUE_LEN:
+        bounce(code, face)
+        return
+    for i in range(chunks):  # high bits first
+        shift: u8 = (chunks - 1 - i) * DATA_BITS
+        queue[queue_len] = (face << 5) | (DATA_CODE + (u8(value >> shift) & DATA_MASK))
+        queue_len += 1
+    queue[queue_len] = (face << 5) | code
+    queue_len += 1
+
+
+def wide_take(f: u8, bit: u8) -> u8:
+    """The next code out of face f, in place of flood_take(): a flood code's data codes, then
+    the code; a queued message's data codes up to its own code with no flood code among them
+    (they would fill the same wide_rx); else flood_take()'s code, or the queue's."""
+    left: u8 = wide_left[f]
+    if left == 0:
+        code: u8 = 0
+        if not wide_busy & bit:
+            code = flood_take(bit)
+        if code == 0:
+            code = queue_take(f)
+            if code >= DATA_CODE and code <= DATA_CODE + DATA_MASK:
+                wide_busy |= bit
+            else:
+                wide_busy &= ~bit
+            return code
+        left = flood_wide(code, f)
+        if left == 0:
+            return code
+        wide_code[f] = code
+        left += 1
+    left -= 1
+    wide_left[f] = left
+    if left == 0:
+        return wide_code[f]
+    return DATA_CODE + (u8(wide_out[f] >> ((left - 1) * DATA_BITS)) & DATA_MASK)
+
+
+def flood_wide(code: u8, f: u8) -> u8:
+    """How many data codes go before flood code `code` out of face f (0: none); its value in
+    wide_out[f]: a valued wave's value, a gather's echo the subtree's (to the parent) or the
+    identity (any other echo)."""
+    j: u8 = code - FLOOD_CODE
+    s: u8 = j >> 1
+    n: u8 = flood_chunks(s >> 1, j & 1)
+    if n != 0:
+        if FLOOD_VALUES and j & 1 == 0:
+            wide_out[f] = flood_value[s]
+        elif GATHERS and flood_from[s] == f and flood_parent[s] == 255:
+            wide_out[f] = flood_acc[s]
+            flood_from[s] = 255
+        elif GATHERS:
+            wide_out[f] = gather_identity(s >> 1)
+    return n
+
+
+def wide_data(code: u8, face: u8) -> None:
+    """A data code arrived on `face`: shift its bits in."""
+    wide_rx[face] = (wide_rx[face] << DATA_BITS) | (code - DATA_CODE)
+
+
+def wide_in(face: u8, mask: u16) -> u16:
+    """The value the data codes just received on `face` carry (its low bits)."""
+    return wide_rx[face] & mask
+
+
+def wide_reset(f: u8) -> None:
+    """Face f's session ended: what was going out of it goes no further (link_end answers
+    its flood codes and bounces the queued messages)."""
+    wide_left[f] = 0
+    wide_busy &= ~(1 << f)
+    if GATHERS:
+        for s in range(N_FLOOD_SLOTS):
+            if flood_from[s] == f:
+                flood_from[s] = 255
+
+
+def flood_start_with(k: u8, value: u16) -> None:
+    """Start valued flood k with `value` (unless this tile is in a wave of it already)."""
+    s: u8 = 2 * k
+    if flood_parent[s] == 255 and flood_parent[s + 1] == 255:
+        flood_value[s + (flood_last[k] ^ 1)] = value
+    flood_start(k)
+
+
+def flood_value_in(s: u8, face: u8, mask: u16) -> None:
+    """A wave of valued slot s arrived on `face`: its value, if it is news to this tile."""
+    if flood_parent[s] == 255:
+        flood_value[s] = wide_rx[face] & mask
+
+
+def flood_value_of(k: u8) -> u16:
+    """The value of the wave of flood k this tile just entered."""
+    return flood_value[2 * k + flood_last[k]]
+
+
+def gather_enter(k: u8, value: u16) -> None:
+    """This tile just entered gather k with its own `value`."""
+    s: u8 = 2 * k + flood_last[k]
+    flood_acc[s] = value
+    flood_from[s] = flood_parent[s]
+    if flood_parent[s] == STARTER:
+        flood_own[k] = s
+
+
+def gather_echo(s: u8, face: u8, mask: u16) -> None:
+    """An echo of gather slot s arrived on `face`: add the subtree it carries (only an echo
+    this tile waits for answers its wave; every wave gets one echo)."""
+    if (flood_waiting[s] >> face) & 1:
+        flood_acc[s] = gather_combine(s >> 1, flood_acc[s], wide_rx[face] & mask)
+
+
+def gather_total(k: u8) -> u16:
+    """The value gather k, started here, has brought back."""
+    return flood_acc[flood_own[k]]

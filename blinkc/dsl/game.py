@@ -110,6 +110,11 @@ class FloodDecl:
     loc: SrcLoc
     #: `def within(t, face) -> bool`, or None: the flood crosses every link.
     within: Any = None
+    #: The value the wave carries (`payload=range(...)`), or None; for a gather, the values
+    #: its tiles contribute and its total.
+    payload: range | None = None
+    #: A gather's combination ("sum", "min", "max", "or", "count"), or None: a plain flood.
+    combine: str | None = None
 
 
 @dataclass(eq=False)
@@ -132,6 +137,10 @@ class Handler:
 
 #: The button's events (a handler of each may be guarded with alone=True / alone=False).
 BUTTON_EVENTS = ("press", "click", "double_click", "multi_click", "long_press")
+
+#: How a gather combines its tiles' values (each with its identity: the value of no tile).
+GATHER_COMBINES = ("sum", "min", "max", "or", "count")
+
 
 #: Events a handler can react to, and the parameters its function takes after `t`.
 EVENTS: dict[str, tuple[str, ...]] = {
@@ -257,13 +266,34 @@ class Game:
             self._problem(loc, f"a {what}'s name is a word such as {example!r}, not {name!r}",
                           f'{example} = game.{what}("{example}")')
 
-    def flood(self, name: str, *, within: Callable[..., bool] | None = None) -> FloodDecl:
+    def flood(self, name: str, *, within: Callable[..., bool] | None = None,
+              payload: range | None = None) -> FloodDecl:
         """A wave reaching every tile of the connected cluster exactly once.
 
         `within=pred`, a `def pred(t, face) -> bool`: only over links where the predicate
-        holds, on the tile that sends the wave and on the one that gets it (docs/dsl.md)."""
-        f = FloodDecl(name, _caller_loc(), within)
-        self._check_name(f.loc, name, "flood", "Reset")
+        holds, on the tile that sends the wave and on the one that gets it (docs/dsl.md).
+        `payload=range(...)`: the wave carries a value, `t.flood(F, value)`, which every
+        tile's `@game.on_flood(F)` handler gets."""
+        return self._flood(FloodDecl(name, _caller_loc(2), within, payload), name, "flood",
+                           "Reset")
+
+    def gather(self, name: str, combine: str = "sum", *, payload: range = range(0, 256),
+               within: Callable[..., bool] | None = None) -> FloodDecl:
+        """A flood that comes back to its starter with a value combined over every tile it
+        reached, once each: `combine` is "sum", "min", "max", "or" or "count"; each tile's
+        `@game.on_flood(G)` handler returns its value (in `payload`, from 0), and the
+        starter's `@game.on_flood_done(G)` handler gets the total (docs/dsl.md)."""
+        f = FloodDecl(name, _caller_loc(2), within, payload, combine)
+        if combine not in GATHER_COMBINES:
+            self._problem(f.loc, f"a gather combines with one of "
+                                 f"{', '.join(map(repr, GATHER_COMBINES))}, not {combine!r}",
+                          f'{name} = game.gather("{name}", combine="sum")')
+            f.combine = "sum"
+        return self._flood(f, name, "gather", "Count")
+
+    def _flood(self, f: FloodDecl, name: str, what: str, example: str) -> FloodDecl:
+        within = f.within
+        self._check_name(f.loc, name, what, example)
         if within is not None and not inspect.isfunction(within):
             self._problem(f.loc, f"within= takes a function of the tile and a face, not "
                                  f"{_describe(within)}",

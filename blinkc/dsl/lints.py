@@ -97,16 +97,16 @@ def check_usage(low: Lowering) -> None:
         if fn.role not in GAME_ROLES:
             continue  # the engine forwards codes it was given; only the game sends new ones
         for call in calls(fn.body):
-            if call.func == "send_code":
+            if call.func in ("send_code", "send_wide"):
                 sent_codes.add(_code_of(call.args[0]))
     for m in low.game.messages:
         base, payload, _ = low.sym.messages[id(m)]
-        n = len(payload) if payload is not None else 1
+        n = len(payload) if payload is not None and id(m) not in low.sym.wide else 1
         if not any(c is None or base <= c < base + n for c in sent_codes):
             low.warn(m.loc, f"message {m.name!r} is never sent",
                       f"send it with t.send({m.name}, face), or remove it")
     started = {_code_of(c.args[0]) for fn in low.functions for c in calls(fn.body)
-               if c.func == "flood_start" and fn.role != "engine"}
+               if c.func in ("flood_start", "flood_start_with") and fn.role != "engine"}
     for kk, fl in enumerate(low.game.floods):
         if kk not in started and None not in started:
             low.warn(fl.loc, f"flood {fl.name!r} is never started",

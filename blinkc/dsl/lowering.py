@@ -21,6 +21,7 @@ from typing import Any
 from ..ir.nodes import (
     BOOL,
     U8,
+    U16,
     Function,
     GlobalVar,
     If,
@@ -29,6 +30,7 @@ from ..ir.nodes import (
     Return,
     SrcLoc,
     Stmt,
+    WideValue,
 )
 from ..ir.optimize import optimize
 from ..ir.ranges import with_param_ranges
@@ -36,7 +38,7 @@ from ..ir.walk import walk_stmts
 from ..runtime.api import CLOCK_KEYS, START_KEY
 from ..runtime.timer import NEVER
 from .compiler import FunctionCompiler, Signature, Symbols, parse_function
-from .dispatch import generate_dispatch
+from .dispatch import gather_return_type, generate_dispatch
 from .errors import DslError
 from .game import BUTTON_EVENTS, EVENTS, Enum, EnumMember, FieldDecl, Game, Handler, TimerDecl
 from .lints import run_lints
@@ -111,6 +113,17 @@ class GameLowering:
         self.wire = allocate(self.game, self.handlers_by_event.get("broadcast", []),
                              self.err)
         self.sym.messages, self.sym.floods = self.wire.messages, self.wire.floods
+        self.sym.wide = self.wire.wide
+        room = queue_len(self.game, lambda *_: None)
+        for m in self.game.messages:
+            chunks = self.wire.wide.get(id(m))
+            if chunks is not None and chunks + 1 > room:
+                self.err(m.loc, f"the wide message {m.name!r} takes {chunks + 1} places in the "
+                                f"queue (its {chunks} data codes and its code), but the queue "
+                                f"has {room}",
+                         f'make room: Game("{self.game.name}", queue_len={max(12, chunks + 1)})')
+        if self.kept and self.wire.data_bits:  # (the explorer sends wide values itself)
+            self.kept = self.kept | {"send_code", "send_wide", "flood_start_with"}
         if self.errors:
             return Lowered(None, self.errors, self.warnings)
         engine_tree = ast.parse(ENGINE_FILE.read_text(), filename=str(ENGINE_FILE))
@@ -136,8 +149,22 @@ class GameLowering:
         symbols = game_symbols(self.game, self.wire, self.g, self.source, functions)
         program = optimize(Program(self.game.name, self.source, globals_, functions,
                                    tuple(self.constants), tuple(self.wire.layout), tuple(self.wire.codes),
-                                   enums, self.game.randomize, symbols))
+                                   enums, self.game.randomize, symbols, self.wide_values()))
         return Lowered(program, self.errors, self.warnings, silenced=silenced)
+
+    def wide_values(self) -> tuple[WideValue, ...]:
+        out = []
+        for m in self.game.messages:
+            if id(m) in self.wire.wide:
+                code, payload, _ = self.wire.messages[id(m)]
+                out.append(WideValue("message", m.name, code, payload.start, payload.stop - 1,
+                                     self.wire.wide[id(m)]))
+        for k, chunks in sorted(self.wire.flood_chunks.items()):
+            fl = self.game.floods[k]
+            assert fl.payload is not None
+            out.append(WideValue("gather" if fl.combine else "flood", fl.name, k,
+                                 fl.payload.start, fl.payload.stop - 1, chunks, fl.combine or ""))
+        return tuple(out)
 
     # ---------------------------------------------------------- declarations
     def name_declarations(self) -> None:
@@ -335,6 +362,12 @@ class GameLowering:
             "FLOOD_SAME_UNITS": FLOOD_SAME_MS // GRACE_TICK_MS,
             "STARTER": 7,
             "GROUPS": int(any(fl.within is not None for fl in self.game.floods)),
+            "WIDE_FLOODS": int(bool(self.wire.flood_chunks)),
+            "DATA_CODE": self.wire.data_code, "DATA_BITS": self.wire.data_bits,
+            "DATA_MASK": (1 << self.wire.data_bits) - 1,
+            "GATHERS": int(any(fl.combine is not None for fl in self.game.floods)),
+            "FLOOD_VALUES": int(any(fl.payload is not None and fl.combine is None
+                                    for fl in self.game.floods)),
         }
         self.sym.constants.update(consts)
         docs = {
@@ -358,9 +391,20 @@ class GameLowering:
                                 f"less than {FLOOD_SAME_MS:,} ms after, is that same flood",
             "STARTER": "flood_parent of a wave this tile started",
             "GROUPS": "some flood is confined to a group (within=)",
+            "WIDE_FLOODS": "some flood's waves or echoes carry a value (data codes first)",
+            "DATA_CODE": "the first data code (the bits of a wide value)",
+            "DATA_BITS": "the bits of a wide value each data code carries",
+            "DATA_MASK": "the bits of one data code",
+            "GATHERS": "some flood is a gather (its echoes carry a combined value)",
+            "FLOOD_VALUES": "some flood's waves carry a value",
         }
-        # (GROUPS only where it is 1: a game without groups is built exactly as before.)
-        self.constants = [(k, v, docs[k]) for k, v in consts.items() if k != "GROUPS" or v]
+        # (Switches only where they are 1: a game without groups or wide values is built
+        # exactly as before.)
+        wide = int(self.wire.data_bits > 0)
+        optional = {"GROUPS": consts["GROUPS"], "WIDE_FLOODS": consts["WIDE_FLOODS"],
+                    "DATA_CODE": wide, "DATA_BITS": wide, "DATA_MASK": wide,
+                    "GATHERS": consts["GATHERS"], "FLOOD_VALUES": consts["FLOOD_VALUES"]}
+        self.constants = [(k, v, docs[k]) for k, v in consts.items() if optional.get(k, 1)]
         for node in tree.body:
             if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
                 name = node.target.id
@@ -396,6 +440,9 @@ class GameLowering:
         f["on_flood"] = Signature((U8,), None)
         f["on_flood_done"] = Signature((U8,), None)
         f["flood_within"] = Signature((U8, U8), BOOL, True)
+        f["flood_chunks"] = Signature((U8, U8), U8)
+        f["gather_identity"] = Signature((U8,), U16)
+        f["gather_combine"] = Signature((U8, U16, U16), U16)
         f["on_timer"] = Signature((U8,), None)
         f["on_neighbor_joined"] = Signature((U8,), None)
         f["on_neighbor_left"] = Signature((U8,), None)
@@ -540,8 +587,18 @@ class GameLowering:
         self.handler_fns: dict[int, str] = {}
         for h in self.game.handlers:
             expected = EVENTS[h.event]
-            if h.event == "message" and getattr(h.target, "payload", None) is not None:
+            # The value a handler gets besides the face: a message's payload, a valued
+            # flood's value, a gather's total (its range is the declaration's payload).
+            carried: range | None = getattr(h.target, "payload", None)
+            combine = getattr(h.target, "combine", None)
+            if h.event == "message" and carried is not None:
                 expected = (*expected, "payload")
+            elif h.event == "flood" and carried is not None and combine is None:
+                expected = (*expected, "value")
+            elif h.event == "flood_done" and combine is not None:
+                expected = (*expected, "total")
+            elif h.event not in ("flood", "message"):
+                carried = None
             try:
                 node, file, first = parse_function(h.fn)
             except DslError as e:
@@ -569,10 +626,17 @@ class GameLowering:
                 continue
             params = [(n, U8) for n in names[1:]]
             param_ranges = [(0, 5)] * len(EVENTS[h.event])  # faces
-            if h.event == "message" and h.target.payload is not None:
-                param_ranges.append((h.target.payload.start, h.target.payload.stop - 1))
+            if len(expected) > len(EVENTS[h.event]):
+                assert carried is not None
+                lo, hi = carried.start, carried.stop - 1
+                params[-1] = (params[-1][0], storage_type(lo, hi))
+                param_ranges.append((lo, hi))
             ret = None
             ret_bool = False
+            if h.event == "flood" and combine not in (None, "count"):
+                # A gather's handler returns this tile's value.
+                assert carried is not None
+                ret = gather_return_type(carried)
             if h.event in ("derived", "broadcast"):
                 fname = self.sym.derived.get(h.fn.__name__)
                 if fname is None:
@@ -603,8 +667,14 @@ class GameLowering:
             fn = fc.compile()
             fn = with_param_ranges(fn, param_ranges)
             if ret is not None and not _always_returns(fn.body):
-                self.err(h.loc, f"{h.fn.__name__}() must return a value on every path",
-                         "end it with a return")
+                if h.event == "flood":
+                    self.err(h.loc, f"{h.fn.__name__}() must return this tile's value for the "
+                                    f"gather {h.target.name!r} on every path",
+                             f"end it with a return: 0..{h.target.payload.stop - 1}, which "
+                             f"the gather combines ({h.target.combine})")
+                else:
+                    self.err(h.loc, f"{h.fn.__name__}() must return a value on every path",
+                             "end it with a return")
             self.functions.append(fn)
             self.handler_fns[id(h)] = fname
 

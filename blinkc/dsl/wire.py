@@ -42,6 +42,14 @@ class Wire:
     floods: dict[int, int] = field(default_factory=dict)
     #: (name, (lo, hi), where, "field" or "value") of each broadcast value, in bit order.
     broadcast: list[tuple[str, tuple[int, int], SrcLoc, str]] = field(default_factory=list)
+    #: id(message declaration) of each message sent in the wide form -> its data codes.
+    wide: dict[int, int] = field(default_factory=dict)
+    #: Flood index k of each flood with a value (a valued flood or a gather) -> its data
+    #: codes (before each wave of a valued flood, before each echo of a gather).
+    flood_chunks: dict[int, int] = field(default_factory=dict)
+    #: The first data code (0: no wide values), and the bits each data code carries.
+    data_code: int = 0
+    data_bits: int = 0
     flood_code: int = 1
     n_codes: int = 1          # codes 1..n_codes-1 are messages and floods
     code_shift: int = 0
@@ -71,40 +79,117 @@ def bits_for(lo: int, hi: int) -> int:
 def allocate(game: Game, broadcast_handlers: list[Handler], err: Report) -> Wire:
     """The wire of `game`; problems (a value that does not fit in 6 bits, ...) go to `err`."""
     wire = Wire()
-    _allocate_codes(game, wire, err)
+    items = _broadcast_items(game, broadcast_handlers, lambda *_: None)
+    broadcast_bits = sum(bits_for(*rng) for _, rng, _, _ in items)
+    _allocate_codes(game, wire, err, max(1, FACE_VALUE_BITS - 1 - broadcast_bits))
     _allocate_bits(game, broadcast_handlers, wire, err)
     return wire
 
 
-def _allocate_codes(game: Game, wire: Wire, err: Report) -> None:
-    code = 1
+#: The widest value a wide message, flood or gather carries.
+WIDE_BITS = 16
+#: At most this many bits per data code (a code is 5 bits at most: the queue's entries).
+MAX_DATA_BITS = 4
+
+
+def _payload_ok(decl: Any, what: str, err: Report) -> bool:
+    p = decl.payload
+    if not isinstance(p, range) or p.step != 1 or not p:
+        err(decl.loc, "payload must be a range like range(3)", "")
+        return False
+    if len(p) > 1 << WIDE_BITS:
+        err(decl.loc, f"the payload of {what} {decl.name!r} needs more than {WIDE_BITS} bits: "
+                      f"{p.start:,}..{p.stop - 1:,}",
+            "a payload spans at most 65,536 values: range(0, 65536) or range(-32768, 32768)")
+        return False
+    return True
+
+
+def _allocate_codes(game: Game, wire: Wire, err: Report,
+                    room_bits: int = FACE_VALUE_BITS - 1) -> None:
+    """Codes: the messages (a plain message one per payload value, a wide one one code), the
+    data codes (if any value is wide), then four per flood; the all-ones code is HELLO.
+    A message is plain while all of them plain fit in `room_bits`; else the widest payloads
+    go wide first, until the codes fit."""
     names: set[str] = set()
+    ok: list[Any] = []
     for m in game.messages:
         if m.name in names:
             err(m.loc, f"two messages or floods are named {m.name!r}", "give each its own name")
         names.add(m.name)
-        n = 1
-        if m.payload is not None:
-            if not isinstance(m.payload, range) or m.payload.step != 1 or not m.payload:
-                err(m.loc, "payload must be a range like range(3)", "")
-                continue
-            n = len(m.payload)
+        if m.payload is not None and not _payload_ok(m, "message", err):
+            continue
+        ok.append(m)
+    for fl in game.floods:
+        if fl.name in names:
+            err(fl.loc, f"two messages or floods are named {fl.name!r}", "give each its own name")
+        names.add(fl.name)
+        if fl.payload is not None:
+            what = "gather" if fl.combine else "flood"
+            if _payload_ok(fl, what, err) and fl.combine and fl.payload.start != 0:
+                err(fl.loc, f"the payload of gather {fl.name!r} starts at 0, not "
+                            f"{fl.payload.start}",
+                    "its values combine as they are (a sum, the smallest, ...): "
+                    f"payload=range(0, {max(fl.payload.stop, 1)})")
+    valued = [fl for fl in game.floods if fl.payload is not None]
+    flood_codes = 4 * len(game.floods)
+    # Try every message plain, then the widest payloads wide one by one.
+    by_size = sorted((m for m in ok if m.payload is not None), key=lambda m: -len(m.payload))
+    wide: list[Any] = []
+    while True:
+        plain = sum(1 if m.payload is None or m in wide else len(m.payload) for m in ok)
+        data_bits = 0
+        if wide or valued:
+            data_bits = _data_bits(plain + flood_codes, room_bits)
+        codes = plain + flood_codes + (1 << data_bits if data_bits else 0)
+        fits = codes + 2 <= 1 << room_bits and (data_bits or not (wide or valued))
+        if fits or len(wide) == len(by_size):
+            break
+        wide.append(by_size[len(wide)])
+    code = 1
+    for m in ok:
         wire.messages[id(m)] = (code, m.payload, m.name)
+        if m in wide:
+            wire.wide[id(m)] = _chunks(m.payload, data_bits)
+            wire.codes.append((code, f"{m.name} ({m.payload.start}..{m.payload.stop - 1}, after "
+                                     f"{wire.wide[id(m)]} data codes)"))
+            code += 1
+            continue
+        n = 1 if m.payload is None else len(m.payload)
         for i in range(n):
             label = m.name if m.payload is None else f"{m.name}({m.payload.start + i})"
             wire.codes.append((code + i, label))
         code += n
+    if data_bits:
+        wire.data_code, wire.data_bits = code, data_bits
+        for i in range(1 << data_bits):
+            wire.codes.append((code + i, f"data {i:0{data_bits}b} (bits of a wide value)"))
+        code += 1 << data_bits
     wire.flood_code = code
     for k, fl in enumerate(game.floods):
-        if fl.name in names:
-            err(fl.loc, f"two messages or floods are named {fl.name!r}", "give each its own name")
-        names.add(fl.name)
         wire.floods[id(fl)] = k
+        extra = ["", ""]
+        if fl.payload is not None and data_bits:
+            wire.flood_chunks[k] = _chunks(fl.payload, data_bits)
+            extra[1 if fl.combine else 0] = f", after {wire.flood_chunks[k]} data codes"
         for parity in (0, 1):
-            wire.codes.append((code, f"{fl.name} (wave, slot {parity})"))
-            wire.codes.append((code + 1, f"{fl.name} (echo, slot {parity})"))
+            wire.codes.append((code, f"{fl.name} (wave, slot {parity}{extra[0]})"))
+            wire.codes.append((code + 1, f"{fl.name} (echo, slot {parity}{extra[1]})"))
             code += 2
     wire.n_codes = code
+
+
+def _data_bits(codes: int, room_bits: int) -> int:
+    """The bits a data code carries: as many as the code space left beside `codes` codes
+    (and 0 idle, and HELLO) holds a power of two of, at least 1 (the caller sees whether
+    that fits)."""
+    free = (1 << room_bits) - 2 - codes
+    return max(1, min(MAX_DATA_BITS, free.bit_length() - 1 if free > 0 else 1))
+
+
+def _chunks(payload: range, data_bits: int) -> int:
+    """Data codes of a value of `payload`, offset to 0."""
+    return -(-bits_for(payload.start, payload.stop - 1) // data_bits)
 
 
 def _broadcast_items(game: Game, handlers: list[Handler], err: Report

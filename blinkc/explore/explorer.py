@@ -106,12 +106,17 @@ class Report:
     configurations: int = 0
     messages: int = 0
     floods: int = 0
+    #: Wide values checked on arrival, and gathers' totals checked (games with them).
+    values: int = 0
+    totals: int = 0
     violations: list[tuple[Run, list[str]]] = field(default_factory=list)
 
     def lines(self) -> list[str]:
+        wide = (f", {self.values:,} wide values and {self.totals:,} gather totals"
+                if self.values or self.totals else "")
         return [f"explored {self.game} on clusters of {self.tiles} tiles: {self.configurations:,} "
                 f"configurations (shape, rotations, clocks), {self.runs:,} runs, "
-                f"{self.messages:,} messages and {self.floods:,} floods checked; "
+                f"{self.messages:,} messages and {self.floods:,} floods{wide} checked; "
                 f"{len(self.violations)} violation(s)"]
 
 
@@ -150,4 +155,6 @@ def _check_counted(game: Subject, run: Run, report: Report) -> list[str]:
     report.runs += 1
     report.messages += monitor.messages
     report.floods += len(monitor.waves)
+    report.values += monitor.values_checked
+    report.totals += monitor.totals_checked
     return monitor.problems

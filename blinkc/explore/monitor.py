@@ -24,6 +24,8 @@ JOIN_MS = 3000
 class Message:
     code: int
     sent_ms: float
+    #: A wide message's value (from its payload's lo), else None.
+    value: int | None = None
 
 
 @dataclass
@@ -36,6 +38,12 @@ class Wave:
     #: For a flood confined to a group: the (tile, face) its predicate let through when the
     #: flood started (None: no group, every link).
     within: frozenset[tuple[str, int]] | None = None
+    #: A valued flood's value (from its payload's lo), and the value each tile ran it with.
+    value: int | None = None
+    values: dict[str, int] = field(default_factory=dict)
+    #: A gather: each tile's own value, and the total its starter got (None: not yet).
+    mine: dict[str, int] = field(default_factory=dict)
+    total: int | None = None
 
 
 class Monitor:
@@ -45,6 +53,15 @@ class Monitor:
         self.run = run
         consts = {k: v for k, v, _ in program.constants}
         self.flood_code = consts["FLOOD_CODE"]
+        #: Values wider than a code: the data codes, and each wide message (by code) and
+        #: valued flood or gather (by index).
+        self.data = range(consts.get("DATA_CODE", 0),
+                          consts.get("DATA_CODE", 0) + consts.get("DATA_MASK", -1) + 1)
+        self.wide_messages = {w.code: w for w in program.wide_values if w.kind == "message"}
+        self.wide_floods = {w.code: w for w in program.wide_values if w.kind != "message"}
+        #: Wide values checked on arrival (messages and floods), and gathers' totals checked.
+        self.values_checked = 0
+        self.totals_checked = 0
         self.queue_len = consts["QUEUE_LEN"]
         self.grace_ms = (consts["GRACE_UNITS"] + 1) * 256
         #: A face may be taken for gone after hearing nothing for this long: the SDK's 200 ms
@@ -116,9 +133,26 @@ class Monitor:
             if before < queue_len:  # bounced at once: nobody is there (a full queue is fine)
                 self._bounced(name, face, Message(code, self._now()), immediate=True)
 
+        def send_wide(code: int, value: int, chunks: int, face: int) -> None:
+            before = p.queue_len
+            self.messages += 1
+            reported.clear()
+            real_send_wide(code, value, chunks, face)
+            if p.queue_len > before:
+                self.pending[(name, face)].append(Message(code, self._now(), value))
+                return
+            if (code, face) not in reported:
+                self.problem(f"{name} dropped code {code} for face {face} without a word")
+            if before + chunks < queue_len:  # (a full queue is fine)
+                self._bounced(name, face, Message(code, self._now(), value), immediate=True)
+
         def deliver(code: int, face: int) -> None:
-            if code < flood_code:
-                self._delivered(name, face, code)
+            if code < flood_code and code not in self.data:
+                wide = self.wide_messages.get(code)
+                value = None
+                if wide is not None:  # the value the data codes before it brought
+                    value = p.wide_rx[face] & ((1 << (wide.hi - wide.lo).bit_length()) - 1)
+                self._delivered(name, face, code, value)
             real_deliver(code, face)
 
         def link_end(face: int, *rest: int) -> None:
@@ -136,19 +170,33 @@ class Monitor:
                 self._bounced(name, face, msg, immediate=False)
 
         p.f_send_code, p.f_deliver, p.f_link_end, p.f_bounce = send_code, deliver, link_end, bounce
+        real_send_wide = getattr(p, "f_send_wide", None)
+        if real_send_wide is not None:
+            p.f_send_wide = send_wide
+        wide_floods = self.wide_floods
         real_entered, real_done, real_start = p.f_on_flood, p.f_on_flood_done, p.f_flood_start
 
         def entered(k: int) -> None:
-            self._entered(name, k)
+            wave = self._entered(name, k)
+            wide = wide_floods.get(k)
+            if wide is not None and wide.kind == "flood" and wave is not None:
+                wave.values[name] = p.flood_value[2 * k + p.flood_last[k]]
             real_entered(k)
+            if wide is not None and wide.kind == "gather" and wave is not None:
+                wave.mine[name] = p.flood_acc[2 * k + p.flood_last[k]]
 
         def done(k: int) -> None:
-            self._done(name, k)
+            wave = self._done(name, k)
+            if k in wide_floods and wide_floods[k].kind == "gather" and wave is not None:
+                wave.total = p.flood_acc[p.flood_own[k]]
             real_done(k)
 
         def flood_start(k: int) -> None:  # the explorer's floods and the game's own
             if p.flood_parent[2 * k] == p.flood_parent[2 * k + 1] == 255:  # (else it merges)
-                self.waves.append(Wave(k, name, self._now(), within=self._within(k)))
+                wave = Wave(k, name, self._now(), within=self._within(k))
+                if k in wide_floods and wide_floods[k].kind == "flood":
+                    wave.value = p.flood_value[2 * k + (p.flood_last[k] ^ 1)]
+                self.waves.append(wave)
             real_start(k)
 
         p.f_on_flood, p.f_on_flood_done, p.f_flood_start = entered, done, flood_start
@@ -198,18 +246,26 @@ class Monitor:
 
         world._arrive = arrive
 
-    def _delivered(self, name: str, face: int, code: int) -> None:
+    def _delivered(self, name: str, face: int, code: int, value: int | None = None) -> None:
         other = self.links[(name, face)]
         if other is None:
             self.problem(f"{name} got code {code} on face {face}, where no tile ever is")
             return
         queue = self.pending[other]
         if queue and queue[0].code == code:
-            self.delivered[other].append(queue.popleft())
+            msg = queue.popleft()
+            self.delivered[other].append(msg)
+            self.values_checked += value is not None
+            if msg.value != value:
+                self.problem(f"{name} face {face} got code {code} with the value {value}, but "
+                             f"{other[0]} face {other[1]} sent {msg.value}")
             return
         late = self.bounced[other]
         if late and late[0].code == code:
             msg = late.popleft()  # delivered after its sender reported it bounced
+            if msg.value != value:
+                self.problem(f"{name} face {face} got code {code} with the value {value}, but "
+                             f"{other[0]} face {other[1]} sent {msg.value}")
             if not self._flapped(other[0], other[1], msg.sent_ms, self._now()):
                 self.problem(f"{name} face {face} got code {code} that {other[0]} had reported "
                              "bounced, though the link never broke")
@@ -234,19 +290,21 @@ class Monitor:
             self.problem(f"{name} face {face} bounced code {msg.code} (sent at {msg.sent_ms:.0f} ms) "
                          "though its neighbour was there all along")
 
-    def _entered(self, name: str, k: int) -> None:
+    def _entered(self, name: str, k: int) -> Wave | None:
         for wave in reversed(self.waves):
             if wave.k == k:
                 wave.entered[name] = wave.entered.get(name, 0) + 1
-                return
+                return wave
         self.problem(f"{name} entered flood {k}, which nobody started")
+        return None
 
-    def _done(self, name: str, k: int) -> None:
+    def _done(self, name: str, k: int) -> Wave | None:
         for wave in self.waves:
             if wave.k == k and wave.starter == name and wave.done_ms is None:
                 wave.done_ms = self._now()
-                return
+                return wave
         self.problem(f"{name} heard flood {k} done, which it did not start")
+        return None
 
     def finish(self) -> None:
         """The end-of-run checks (after the quiet period)."""
@@ -285,6 +343,34 @@ class Monitor:
                 if n == 0 and t.name in stayed:
                     self.problem(f"flood {first.k} started by {first.starter} at "
                                  f"{first.start_ms:.0f} ms never reached {t.name}")
+            self._check_values(group, stayed)
+
+    def _check_values(self, group: list[Wave], stayed: set[str]) -> None:
+        """A valued flood runs on every tile with a value it was started with; a gather
+        that ran alone (no other of its kind meanwhile) on every tile, once each, with no
+        tile away, brings back the combination of the values of the tiles it ran on."""
+        first = group[0]
+        wide = self.wide_floods.get(first.k)
+        if wide is None:
+            return
+        if wide.kind == "flood":
+            started = {w.value for w in group}
+            for w in group:
+                for name, v in w.values.items():
+                    self.values_checked += 1
+                    if v not in started:
+                        self.problem(f"flood {first.k} ran on {name} with the value {v}, but "
+                                     f"it was started with {sorted(started)}")  # type: ignore[type-var]
+            return
+        everyone = {t.name for t in self.run.tiles}
+        if len(group) != 1 or stayed != everyone or first.entered != dict.fromkeys(everyone, 1):
+            return
+        want = combined(wide.combine, list(first.mine.values()), wide.hi)
+        self.totals_checked += 1
+        if first.total != want:
+            self.problem(f"gather {first.k} started by {first.starter} at {first.start_ms:.0f} ms "
+                         f"brought back {first.total}, but its tiles' values {first.mine} "
+                         f"combine ({wide.combine}) to {want}")
 
     def _overlapping(self) -> list[list[Wave]]:
         """The finished waves in groups of one flood kind whose lives overlap."""
@@ -340,3 +426,17 @@ class Monitor:
                     seen.add(other[0])
                     todo.append(other[0])
         return seen
+
+
+def combined(how: str, values: list[int], hi: int) -> int:
+    """The values combined as a gather combines them (a sum stops at the payload's top)."""
+    if how in ("sum", "count"):
+        return min(sum(values), hi)
+    if how == "min":
+        return min(values, default=hi)
+    if how == "max":
+        return max(values, default=0)
+    out = 0
+    for v in values:
+        out |= v
+    return out

@@ -58,6 +58,7 @@ __all__ = [
     "Stmt",
     "Symbol",
     "UnOp",
+    "WideValue",
 ]
 
 @dataclass(frozen=True, slots=True)
@@ -291,6 +292,31 @@ class Symbol:
 
 
 @dataclass(frozen=True, slots=True)
+class WideValue:
+    """A message sent in the wide form, a flood with a value or a gather: what the emulator's
+    drivers send and the protocol explorer checks arrive intact."""
+
+    kind: str  # "message", "flood" or "gather"
+    name: str
+    #: The message's code, or the flood's index k.
+    code: int
+    lo: int
+    hi: int
+    #: The data codes that carry a value (its bits from `lo`, high bits first).
+    chunks: int
+    #: A gather's combination ("sum", "min", "max", "or", "count"), else "".
+    combine: str = ""
+
+    def samples(self) -> tuple[int, ...]:
+        """A few values to send: a mix of ones and zeros across every data code, the top,
+        the bottom."""
+        pattern = self.lo + (0xA5A5 & ((1 << (self.hi - self.lo).bit_length()) - 1))
+        if pattern > self.hi:
+            pattern = self.lo + (self.hi - self.lo) * 2 // 3
+        return tuple(dict.fromkeys((pattern, self.hi, self.lo)))
+
+
+@dataclass(frozen=True, slots=True)
 class Program:
     """A whole tile program: globals, functions, and what describes them."""
 
@@ -310,6 +336,9 @@ class Program:
     #: The values the game names (kinds, messages, floods, timers, the module constants its
     #: code uses), which `Const.name` refers to.
     symbols: tuple[Symbol, ...] = ()
+    #: The values wider than a code (docs/protocol.md): one per message sent in the wide
+    #: form, valued flood and gather.
+    wide_values: tuple[WideValue, ...] = ()
 
     def function(self, name: str) -> Function:
         for f in self.functions:

@@ -36,6 +36,7 @@ def test_python_and_native_backends_agree(case):
 
 GAMES = Path(__file__).resolve().parents[1] / "golden" / "games"
 BEACON, TALLY, FLEET = GAMES / "beacon.py", GAMES / "tally.py", GAMES / "fleet.py"
+CONVOY = GAMES / "convoy.py"
 #: The smaller test games get a fifth of the flagship's cases.
 _fewer = settings(max_examples=max(RUNS // 5, 20), deadline=None, derandomize=True,
                   database=None, suppress_health_check=list(HealthCheck))
@@ -71,6 +72,12 @@ WHAM = Path(__file__).resolve().parents[2] / "firmware" / "wham.py"
 @given(case=cases(load_program(WHAM)))
 def test_backends_agree_on_wham_with_presses_five_floods_and_a_message(case):
     _assert_agree(WHAM, case)
+
+
+@_fewer
+@given(case=cases(load_program(CONVOY)))
+def test_backends_agree_on_a_game_with_wide_messages_flood_values_and_gathers(case):
+    _assert_agree(CONVOY, case)
 
 
 def test_idle_tiles_draw_the_same_colours_on_both_backends():

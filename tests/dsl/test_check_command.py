@@ -1,6 +1,7 @@
 """`blinkc check`: what it says about a game, and its exit status."""
 
 import textwrap
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -15,6 +16,9 @@ hp = game.field(range(0, 6), default=5)
 def look(t):
     t.color_all(BLUE)
 """
+
+
+CONVOY = Path(__file__).resolve().parents[1] / "golden" / "games" / "convoy.py"
 
 
 def check(tmp_path, body: str = "", *options: str):
@@ -105,3 +109,18 @@ def test_verbose_shows_the_games_own_queue_length(tmp_path):
         """))
     r = CliRunner().invoke(main, ["check", str(path), "--verbose"])
     assert "queue_len=3: 3 messages can wait for their face (3 bytes of RAM)" in r.output
+
+
+def test_verbose_shows_each_wide_value_and_what_its_engine_state_costs():
+    r = CliRunner().invoke(main, ["check", "-v", str(CONVOY)])
+    assert r.exit_code == 0, r.output
+    assert "Values wider than a code" in r.output
+    assert "  Cargo        0..255: message after 2 data codes" in r.output
+    assert "  Tally        0..4095: gather (sum): each echo after 3 data codes" in r.output
+    assert "engine state for them: 70 bytes of RAM (wide_rx 12, wide_busy 1," in r.output
+
+
+def test_verbose_says_nothing_of_wide_values_for_a_game_without_them(tmp_path):
+    _, r = check(tmp_path, 'Small = game.message("Small", payload=range(4))\n', "-v")
+    assert r.exit_code == 0, r.output
+    assert "wider" not in r.output and "data code" not in r.output

@@ -131,3 +131,33 @@ def test_a_press_is_seen_at_once_and_every_press_of_a_double_click_counts(backen
     c.settle()
     assert c.state("a") == {**c.state("a"), "round": 3, "floor": 1, "doubles": 1}
     assert c.state("b") == {**c.state("b"), "round": 0, "floor": 0, "doubles": 1}
+
+
+SHADOW = '''
+from blinkc.dsl import Game, faces
+
+game = Game("shadow", randomize=False)
+hp = game.field(range(0, 8), default=0)
+Hit = game.message("Hit", payload=range(4))
+
+
+@game.on_click
+def fire(t):
+    for f in faces():
+        t.send(Hit, f, 3)
+
+
+@game.on_message(Hit)
+def hit(t, face, hp):
+    t.hp = hp  # the payload is named like the field it goes into
+'''
+
+
+def test_a_handler_parameter_named_like_a_field_does_not_hide_it(backend, tmp_path):
+    # (The sketch once said `hp = hp;`: the parameter hid the field.)
+    game = tmp_path / "shadow.py"
+    game.write_text(SHADOW)
+    c = Cluster(game, PAIR, backend=backend)
+    c.click("a")
+    c.settle()
+    assert c.state("b")["hp"] == 3
