@@ -1,0 +1,313 @@
+"""Broadside: two hidden fleets of sea and ship tiles; capture the other player's ships.
+
+How to set up and play, the decisions and the limits: docs/broadside.md. Every tile
+runs this one firmware and is open sea or part of a ship.
+
+- Setup, alone: a double click cycles sea/ship; a long press toggles the Sweet Spot
+  on a ship tile, the fleet colour on a sea tile.
+- In a fleet: a click fires on the tile (miss: a white peg; hit: a red peg); a double
+  click is the Scatter Shot (once per fleet: also the tile on face 3); a triple click
+  shows the points the fleet has lost; a long press resets the fleet (roles kept).
+
+A ship is the ship tiles joined by ship-to-ship links: its floods are confined to it
+(`within=same_ship`). After a hit, the ship counts itself with one gather (`Survey`):
+every tile adds a packed word of its size (1), hit, Sweet Spot hit and Sweet Spot, so
+the starter learns n, the hits, whether a Sweet Spot was hit and how many Sweet Spots
+the ship has, each tile counted once. A capture then floods the ship with its value.
+"""
+
+from blinkc.dsl import (
+    CYAN,
+    MAGENTA,
+    OFF,
+    ORANGE,
+    RED,
+    WHITE,
+    YELLOW,
+    Game,
+    faces,
+    makeColorRGB,
+)
+
+game = Game("broadside", randomize=False)
+
+# --- state ---------------------------------------------------------------------------------
+ship = game.field(bool, default=False, doc="a ship tile (else open sea)")
+ship_near = game.field(bool, default=False, per_face=True, doc="the neighbour on this face is a ship tile")
+sweet = game.field(bool, default=False, doc="a ship tile that is its ship's Sweet Spot")
+yellow = game.field(bool, default=False, doc="the fleet colour shown while alone: yellow, else cyan")
+fired = game.field(bool, default=False, doc="this tile has been fired on")
+captured = game.field(bool, default=False, doc="this tile's ship has been captured")
+value = game.field(range(0, 16), default=0, doc="the captured ship's size n (n x 100 points)")
+illegal = game.field(bool, default=False, doc="this tile's ship has two Sweet Spots (setup)")
+scattered = game.field(bool, default=False, doc="the fleet has taken its Scatter Shot")
+lost = game.field(range(0, 64), default=0, doc="the fleet's captured tiles (x 100 points lost)")
+spending = game.field(bool, default=False, doc="this tile counts a Scatter Shot's ship: it tells the fleet")
+
+flash = game.timer()  # a capture: full red for 1 s
+show = game.timer()  # the score display: 3 s
+check = game.timer()  # a link of this ship tile changed: count the Sweet Spots soon
+
+# One tile's word in a Survey: 1 (its size) + HIT if hit + SWEET if it is a Sweet Spot +
+# SWEET_HIT if it is a Sweet Spot that was hit. The sum holds the ship's size and hits
+# (4 bits each: ships up to 15 tiles), its Sweet Spots (2 bits) and its Sweet Spot hits.
+HIT = 16
+SWEET = 256
+SWEET_HIT = 1024
+
+FLASH_MS = 1000
+SHOW_MS = 3000
+CHECK_MS = 400  # a changed link on face f: the Sweet Spot count starts 0.4 s ...
+CHECK_STEP_MS = 250  # ... + f x 0.25 s later (spread, so two tiles seldom count at once)
+SCATTER_FACE = 3
+
+SEA_BLUE = makeColorRGB(0, 0, 60)
+
+
+def same_ship(t, face):
+    """The link on `face` joins two ship tiles: two tiles of one ship."""
+    return t.ship and t.ship_near[face]
+
+
+# The 6-bit face value has room for 31 codes and no broadcast bit beside them (a flood
+# takes four), so a tile tells each new neighbour that it is a ship tile (Ahoy) instead of
+# broadcasting its role, and the ship's and the fleet's floods carry what they mean.
+Ahoy = game.message("Ahoy")  # "I am a ship tile", to each new neighbour
+Shot = game.message("Shot")  # the Scatter Shot's second shot, to the tile on face 3
+Survey = game.gather("Survey", combine="sum", payload=range(0, 4096), within=same_ship)
+# To the ship: LEGAL, TWO_SWEET_SPOTS (the setup's verdict), or CAPTURED + n.
+Ship = game.flood("Ship", payload=range(0, 18), within=same_ship)
+# To the fleet: LOST + n (a ship of n tiles was captured; + SCATTER_SPENT when that was
+# the Scatter Shot's), SCATTER_SPENT alone, SHOW (the score, 3 s) or RESET (a new game).
+Fleet = game.flood("Fleet", payload=range(0, 34))
+
+LEGAL = 0
+TWO_SWEET_SPOTS = 1
+CAPTURED = 2
+LOST = 0
+SCATTER_SPENT = 16
+SHOW = 32
+RESET = 33
+
+
+def capture_count(n) -> int:
+    """Hits that capture a ship of n tiles: ceil(n / 2) + 1, at most n."""
+    return min(n, (n + 1) // 2 + 1)
+
+
+# --- setup, alone --------------------------------------------------------------------------
+@game.on_double_click(alone=True)
+def cycle_role(t):
+    t.ship = not t.ship
+    t.sweet = False
+
+
+@game.on_long_press(alone=True)
+def toggle(t):
+    if t.ship:
+        t.sweet = not t.sweet
+    else:
+        t.yellow = not t.yellow
+    t.illegal = False
+
+
+@game.on_neighbor_joined
+def joined(t, face):
+    t.ship_near[face] = False
+    if t.ship:
+        t.send(Ahoy, face)
+    relink(t, face)
+
+
+@game.on_message(Ahoy)
+def ahoy(t, face):
+    t.ship_near[face] = True
+
+
+@game.on_neighbor_left
+def left(t, face):
+    t.ship_near[face] = False
+    relink(t, face)
+
+
+def relink(t, face: int):
+    """A link of a ship tile not yet fired on changed: recount the Sweet Spots soon."""
+    if t.ship and not t.fired:
+        t.check.start(CHECK_MS + face * CHECK_STEP_MS)
+
+
+@game.on_timer(check)
+def count_sweet_spots(t):
+    t.flood(Survey)  # (alone, it counts this tile only: no harm)
+
+
+# --- firing --------------------------------------------------------------------------------
+def hit_here(t) -> bool:
+    """Fire on this tile if it can be; True when that was a hit (the ship must count)."""
+    if t.fired or t.captured:
+        return False
+    t.fired = True
+    return t.ship
+
+
+@game.on_click(alone=False)
+def fire(t):
+    if hit_here(t):
+        t.flood(Survey)
+
+
+@game.on_double_click(alone=False)
+def scatter_shot(t):
+    if t.scattered or t.fired or t.captured:
+        return
+    t.scattered = True
+    hit = hit_here(t)
+    if t.has_neighbor(SCATTER_FACE):
+        t.send(Shot, SCATTER_FACE)
+        if t.ship_near[SCATTER_FACE]:
+            return  # the tile on face 3 is a ship tile: it counts its ship and tells the fleet
+    spend_scatter(t, hit)
+
+
+def spend_scatter(t, hit: bool):
+    """One Fleet flood tells the fleet the Scatter Shot is spent: with the capture if the
+    shot's ship count (run here) captures, else alone (two Fleet floods at once would
+    merge, and one of them be lost on part of the fleet)."""
+    if hit:
+        t.spending = True
+        t.flood(Survey)
+    else:
+        t.flood(Fleet, SCATTER_SPENT)
+
+
+@game.on_message(Shot)
+def second_shot(t, face):
+    hit_here(t)
+    spend_scatter(t, t.ship and not t.captured)  # its own hit, and the first shot's if on this ship
+
+
+@game.on_bounce(Shot)
+def second_shot_lost(t, face):
+    spend_scatter(t, t.ship)  # the tile on face 3 went away: the first shot alone
+
+
+# --- counting a ship -------------------------------------------------------------------------
+@game.on_flood(Survey)
+def my_word(t):
+    word = 1
+    if t.sweet:
+        word += SWEET
+    if t.fired:
+        word += HIT
+        if t.sweet:
+            word += SWEET_HIT
+    return word
+
+
+@game.on_flood_done(Survey)
+def counted(t, total):
+    n = total & 15
+    hits = (total >> 4) & 15
+    spent = SCATTER_SPENT if t.spending else 0
+    t.spending = False
+    if hits == 0:  # setup: no hits, so no Sweet Spot hit, and total >> 8 is the Sweet Spots
+        t.flood(Ship, TWO_SWEET_SPOTS if total >> 8 >= 2 else LEGAL)
+    elif not t.captured and (total >> 10 or hits >= capture_count(n)):
+        t.flood(Ship, CAPTURED + n)
+        t.flood(Fleet, LOST + n + spent)
+        return
+    else:
+        t.flood(Ship, LEGAL)  # the ship is under fire: setup is over
+    if spent:
+        t.flood(Fleet, spent)
+
+
+@game.on_flood(Ship)
+def ship_news(t, news):
+    if news < CAPTURED:
+        t.illegal = news == TWO_SWEET_SPOTS
+    elif not t.captured:
+        t.captured = True
+        t.value = news - CAPTURED
+        t.illegal = False
+        t.flash.start(FLASH_MS)
+
+
+# --- score, Scatter Shot, reset ----------------------------------------------------------------
+@game.on_multi_click(alone=False)
+def ask_score(t):
+    t.flood(Fleet, SHOW)
+
+
+@game.on_flood(Fleet)
+def fleet_news(t, news):
+    if news == SHOW:
+        t.show.start(SHOW_MS)
+    elif news == RESET:
+        t.fired = False
+        t.captured = False
+        t.illegal = False
+        t.scattered = False
+        t.lost = 0
+        t.flash.stop()
+        t.show.stop()
+    else:
+        if news >= SCATTER_SPENT:
+            t.scattered = True
+        t.lost += news % SCATTER_SPENT
+
+
+@game.on_long_press(alone=False)
+def ask_reset(t):
+    t.flood(Fleet, RESET)
+
+
+# --- the look --------------------------------------------------------------------------------
+@game.display
+def look(t):
+    mine = YELLOW if t.yellow else CYAN
+    if t.alone:
+        # Setup: sea = dim blue with face 0 in the fleet colour; ship = the fleet colour;
+        # Sweet Spot = the fleet colour with face 0 white.
+        for f in faces():
+            c = mine if t.ship else SEA_BLUE
+            if f == 0:
+                c = WHITE if t.sweet else mine
+            t.color(f, c)
+        return
+    if t.show.running:
+        # One lit face per 100 points, six to a ring, a colour per ring of 600 points:
+        # the faces of the ring being filled, over the full ring before it.
+        rings = t.lost // 6
+        for f in faces():
+            ring = rings if f < t.lost % 6 else rings - 1
+            c = OFF
+            if ring == 0:
+                c = WHITE
+            elif ring == 1:
+                c = YELLOW
+            elif ring == 2:
+                c = ORANGE
+            elif ring >= 3:
+                c = MAGENTA
+            t.color(f, c)
+        return
+    if t.flash.running:
+        t.color_all(RED)
+        return
+    blink = (t.now >> 8) & 1
+    phase = (t.now >> 4) & 255
+    wave = phase & 127
+    if phase & 128:
+        wave = 127 - wave  # a slow triangle wave: up, then down (4 s)
+    sea = makeColorRGB(0, 0, 60 + wave)
+    for f in faces():
+        c = sea
+        if t.captured:
+            if f < t.value:
+                c = ORANGE
+        elif f == 0 and t.fired:
+            c = RED if t.ship else WHITE
+        elif t.illegal and t.sweet and blink:
+            c = ORANGE
+        t.color(f, c)
