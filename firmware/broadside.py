@@ -58,7 +58,7 @@ SWEET_HIT = 1024
 FLASH_MS = 1000
 SHOW_MS = 3000
 CHECK_MS = 400  # a changed link on face f: the Sweet Spot count starts 0.4 s ...
-CHECK_STEP_MS = 250  # ... + f x 0.25 s later (spread, so two tiles seldom count at once)
+CHECK_STEP_MS = 256  # ... + f x 0.256 s later (spread, so two tiles seldom count at once)
 SCATTER_FACE = 3
 
 SEA_BLUE = makeColorRGB(0, 0, 60)
@@ -116,22 +116,24 @@ def joined(t, face):
     t.ship_near[face] = False
     if t.ship:
         t.send(Ahoy, face)
-    relink(t, face)
 
 
 @game.on_message(Ahoy)
 def ahoy(t, face):
     t.ship_near[face] = True
+    relink(t, face)
 
 
 @game.on_neighbor_left
 def left(t, face):
+    if t.ship_near[face]:
+        relink(t, face)
     t.ship_near[face] = False
-    relink(t, face)
 
 
 def relink(t, face: int):
-    """A link of a ship tile not yet fired on changed: recount the Sweet Spots soon."""
+    """A ship link of this tile began or ended: recount the ship's Sweet Spots soon (the
+    first tile whose timer rings counts; its count stops the others' timers)."""
     if t.ship and not t.fired:
         t.check.start(CHECK_MS + face * CHECK_STEP_MS)
 
@@ -194,6 +196,7 @@ def second_shot_lost(t, face):
 # --- counting a ship -------------------------------------------------------------------------
 @game.on_flood(Survey)
 def my_word(t):
+    t.check.stop()  # this count covers the ship: no need for another
     word = 1
     if t.sweet:
         word += SWEET
@@ -249,8 +252,6 @@ def fleet_news(t, news):
         t.illegal = False
         t.scattered = False
         t.lost = 0
-        t.flash.stop()
-        t.show.stop()
     else:
         if news >= SCATTER_SPENT:
             t.scattered = True
