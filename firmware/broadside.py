@@ -36,6 +36,7 @@ ship = game.field(bool, default=False, doc="a ship tile (else open sea)")
 ship_near = game.field(bool, default=False, per_face=True, doc="the neighbour on this face is a ship tile")
 sweet = game.field(bool, default=False, doc="a ship tile that is its ship's Sweet Spot")
 yellow = game.field(bool, default=False, doc="the fleet colour shown while alone: yellow, else cyan")
+linked = game.field(range(0, 7), default=0, doc="this tile's working links: 0 is alone (setup)")
 fired = game.field(bool, default=False, doc="this tile has been fired on")
 captured = game.field(bool, default=False, doc="this tile's ship has been captured")
 value = game.field(range(0, 16), default=0, doc="the captured ship's size n (n x 100 points)")
@@ -96,15 +97,25 @@ def capture_count(n) -> int:
 
 
 # --- setup, alone --------------------------------------------------------------------------
-@game.on_double_click(alone=True)
-def cycle_role(t):
-    t.ship = not t.ship
-    t.sweet = False
+# "Alone" is a tile without working links (`linked`), not the SDK's t.alone (nothing heard
+# for 200 ms): under heavy packet loss a tile in a fleet hears nothing for 200 ms now and
+# then, and a shot would be taken for a setup gesture. A link ends once the neighbour has
+# been silent for the game's grace (4 s), so a tile lifted out of its fleet takes that long
+# to show its setup look and take setup gestures.
+@game.on_double_click
+def double_click(t):
+    if t.linked == 0:
+        t.ship = not t.ship
+        t.sweet = False
+    else:
+        scatter_shot(t)
 
 
-@game.on_long_press(alone=True)
-def toggle(t):
-    if t.ship:
+@game.on_long_press
+def long_press(t):
+    if t.linked > 0:
+        t.flood(Fleet, RESET)
+    elif t.ship:
         t.sweet = not t.sweet
     else:
         t.yellow = not t.yellow
@@ -113,7 +124,7 @@ def toggle(t):
 
 @game.on_neighbor_joined
 def joined(t, face):
-    t.ship_near[face] = False
+    t.linked += 1  # (ship_near[face] is False: it is cleared when a link ends)
     if t.ship:
         t.send(Ahoy, face)
 
@@ -126,6 +137,7 @@ def ahoy(t, face):
 
 @game.on_neighbor_left
 def left(t, face):
+    t.linked -= 1
     if t.ship_near[face]:
         relink(t, face)
     t.ship_near[face] = False
@@ -152,13 +164,12 @@ def hit_here(t) -> bool:
     return t.ship
 
 
-@game.on_click(alone=False)
+@game.on_click
 def fire(t):
-    if hit_here(t):
+    if t.linked > 0 and hit_here(t):
         t.flood(Survey)
 
 
-@game.on_double_click(alone=False)
 def scatter_shot(t):
     if t.scattered or t.fired or t.captured:
         return
@@ -237,9 +248,10 @@ def ship_news(t, news):
 
 
 # --- score, Scatter Shot, reset ----------------------------------------------------------------
-@game.on_multi_click(alone=False)
+@game.on_multi_click
 def ask_score(t):
-    t.flood(Fleet, SHOW)
+    if t.linked > 0:
+        t.flood(Fleet, SHOW)
 
 
 @game.on_flood(Fleet)
@@ -258,16 +270,11 @@ def fleet_news(t, news):
         t.lost += news % SCATTER_SPENT
 
 
-@game.on_long_press(alone=False)
-def ask_reset(t):
-    t.flood(Fleet, RESET)
-
-
 # --- the look --------------------------------------------------------------------------------
 @game.display
 def look(t):
     mine = YELLOW if t.yellow else CYAN
-    if t.alone:
+    if t.linked == 0:
         # Setup: sea = dim blue with face 0 in the fleet colour; ship = the fleet colour;
         # Sweet Spot = the fleet colour with face 0 white.
         for f in faces():
