@@ -39,7 +39,7 @@ yellow = game.field(bool, default=False, doc="the fleet colour shown while alone
 linked = game.field(range(0, 7), default=0, doc="this tile's working links: 0 is alone (setup)")
 fired = game.field(bool, default=False, doc="this tile has been fired on")
 captured = game.field(bool, default=False, doc="this tile's ship has been captured")
-value = game.field(range(0, 16), default=0, doc="the captured ship's size n (n x 100 points)")
+worth = game.field(range(0, 16), default=0, doc="the captured ship's size n (n x 100 points)")
 illegal = game.field(bool, default=False, doc="this tile's ship has two Sweet Spots (setup)")
 scattered = game.field(bool, default=False, doc="the fleet has taken its Scatter Shot")
 lost = game.field(range(0, 64), default=0, doc="the fleet's captured tiles (x 100 points lost)")
@@ -242,7 +242,7 @@ def ship_news(t, news):
         t.illegal = news == TWO_SWEET_SPOTS
     elif not t.captured:
         t.captured = True
-        t.value = news - CAPTURED
+        t.worth = news - CAPTURED
         t.illegal = False
         t.flash.start(FLASH_MS)
 
@@ -312,7 +312,7 @@ def look(t):
     for f in faces():
         c = sea
         if t.captured:
-            if f < t.value:
+            if f < t.worth:
                 c = ORANGE
         elif f == 0 and t.fired:
             c = RED if t.ship else WHITE

@@ -93,3 +93,12 @@ def test_idle_tiles_draw_the_same_colours_on_both_backends():
     assert all(t.frozen for t in ships[1].world.tiles)
     for name in ships[0].names():
         assert ships[0].colors(name) == ships[1].colors(name), name
+
+
+BROADSIDE = Path(__file__).resolve().parents[2] / "firmware" / "broadside.py"
+
+
+@_fewer
+@given(case=cases(load_program(BROADSIDE)))
+def test_backends_agree_on_broadside_with_groups_gathers_flood_values_and_per_face_fields(case):
+    _assert_agree(BROADSIDE, case)

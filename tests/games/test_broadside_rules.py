@@ -138,7 +138,7 @@ def test_a_ship_is_captured_at_its_capture_count_on_every_tile_of_it(backend):
     assert not any(field(c, "captured", SHIP_A).values())  # 2 of 3 hits
     shoot(c, "a4")  # the third hit: ceil(4 / 2) + 1 = 3
     assert field(c, "captured", HOME) == {t: t in SHIP_A for t in HOME}
-    assert field(c, "value", SHIP_A) == {t: 4 for t in SHIP_A}
+    assert field(c, "worth", SHIP_A) == {t: 4 for t in SHIP_A}
     assert rgb(c, "a2") == [RED5] * 6  # full red for 1 s ...
     c.wait(1200)
     for t in SHIP_A:  # ... then the value: 4 orange faces
@@ -158,7 +158,7 @@ def test_a_sweet_spot_captures_its_ship_on_the_first_hit(backend):
     c = fleet(backend)
     shoot(c, "a2")
     assert field(c, "captured", HOME) == {t: t in SHIP_A for t in HOME}
-    assert field(c, "value", SHIP_A) == {t: 4 for t in SHIP_A}
+    assert field(c, "worth", SHIP_A) == {t: 4 for t in SHIP_A}
 
 
 def test_a_capture_reaches_only_that_ship(backend):
@@ -168,7 +168,7 @@ def test_a_capture_reaches_only_that_ship(backend):
     assert field(c, "captured", HOME + OTHER) == {t: t in SHIP_A for t in HOME + OTHER}
     assert field(c, "fired", SHIP_B) == {"b1": True, "b2": False}
     c.wait(1200)
-    for t in SEA + ["b2"] + OTHER:
+    for t in [*SEA, "b2", *OTHER]:
         assert not any(is_orange(f) for f in rgb(c, t)), t
 
 
@@ -343,7 +343,7 @@ def play_against_referee(tiles: dict, shots: list, backend: str = "python", faul
         s = c.state(name)
         want = ref.outcome(cell)
         got = {"fired": s["fired"], "captured": s["captured"],
-               "value": s["value"] if s["captured"] else None,
+               "value": s["worth"] if s["captured"] else None,
                "lost": s["lost"], "scattered": s["scattered"]}
         assert got == want, (name, cell, shots)
 
