@@ -214,10 +214,10 @@ def test_scatter_shot_fires_on_the_target_and_the_tile_on_its_face_3_once_per_ga
     assert field(c, "captured", SHIP_B) == {"b1": True, "b2": True}
 
 
-def test_a_scatter_shot_with_both_tiles_on_one_ship_counts_both_hits_once():
+def test_a_scatter_shot_with_both_tiles_on_one_ship_counts_both_hits_once(backend):
     # A vertical ship v1 (0,0) / v2 (0,1) / v3 (0,2) / v4 (0,3): 3 hits capture it.
-    c = Cluster(GAME, "tile v1 at 0,0 ship=true\ntile v2 at 0,1 ship=true\n"
-                      "tile v3 at 0,2 ship=true\ntile v4 at 0,3 ship=true\ntile s at 1,0\n")
+    c = fleet(backend, text="tile v1 at 0,0 ship=true\ntile v2 at 0,1 ship=true\n"
+                            "tile v3 at 0,2 ship=true\ntile v4 at 0,3 ship=true\ntile s at 1,0\n")
     c.double_click("v1")  # v1 and v2: two hits of the ship, counted once each
     c.settle()
     assert field(c, "fired", ["v1", "v2", "v3", "v4"]) == \
@@ -246,10 +246,10 @@ def test_a_triple_click_shows_the_points_lost_on_every_tile_of_the_fleet_for_3_s
     assert all(is_sea(f) for f in rgb(c, "s3"))
 
 
-def test_the_score_shows_a_ring_colour_per_600_points():
+def test_the_score_shows_a_ring_colour_per_600_points(backend):
     # A ship of 7 tiles in a row (700 points): one full white ring and a yellow face.
     text = "".join(f"tile r{i} at {i},0 ship=true\n" for i in range(7))
-    c = Cluster(GAME, text + "tile s at 0,1\n")
+    c = fleet(backend, text=text + "tile s at 0,1\n")
     c.double_click("r0")  # r0 and s (sea, on r0's face 3)
     c.settle()
     for i in (1, 2, 4, 6):
@@ -365,3 +365,12 @@ def games(draw):
 def test_random_fleets_and_shots_agree_with_the_referee(game):
     tiles, shots = game
     play_against_referee(tiles, shots)
+
+
+@settings(max_examples=4, deadline=None, derandomize=True, database=None,
+          suppress_health_check=list(HealthCheck))
+@given(game=games(), seed=st.integers(0, 1000))
+def test_random_fleets_and_shots_agree_with_the_referee_under_packet_loss(game, seed):
+    require_tool("g++")
+    tiles, shots = game
+    play_against_referee(tiles, shots, backend="native", faults=Faults(drop=0.2), seed=seed)
