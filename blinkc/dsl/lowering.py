@@ -35,7 +35,7 @@ from ..ir.nodes import (
 from ..ir.optimize import optimize
 from ..ir.ranges import with_param_ranges
 from ..ir.walk import walk_stmts
-from ..runtime.api import CLOCK_KEYS, START_KEY
+from ..runtime.api import CLOCK_KEYS, PROGRAM_NAMES, START_KEY
 from ..runtime.timer import NEVER
 from .compiler import FunctionCompiler, Signature, Symbols, parse_function
 from .dispatch import gather_return_type, generate_dispatch
@@ -185,6 +185,13 @@ class GameLowering:
         for t in self.game.timers:
             if not t.name and not self._lost_name(t, "timer"):
                 self.err(t.loc, "this timer has no name", "bind it: flash = game.timer()")
+        for decl, what in [(f, "field") for f in self.game.fields] + \
+                [(t, "timer") for t in self.game.timers]:
+            if decl.name in PROGRAM_NAMES:
+                self.err(decl.loc, f"a {what} cannot be called {decl.name!r}: the emulator "
+                                   f"drives the game's program through {decl.name}, which "
+                                   f"the {what} would hide",
+                         f"give the {what} another name")
 
     def _lost_name(self, decl: Any, what: str) -> bool:
         """A declaration whose name was bound again later (`hp = game.field(...)`, then

@@ -48,6 +48,13 @@ START_STATE_DOWNLOAD_SUCCESS = 2
 CLOCK_KEYS = ("clock", "phase")
 START_KEY = "start"
 
+#: The emulator's program of a game (the Python backend's class, the native backend's
+#: wrapper) is driven through these names, and the Python backend keeps each field and
+#: timer as an attribute of the same name: a field or timer called so would hide one
+#: (a field `links` broke Cluster.settle), so none may take them.
+PROGRAM_NAMES = ("api", "setup", "loop", "quiet_until", "idle", "send", "start_flood",
+                 "links", "display", "value", "state")
+
 #: What `randomize()` costs on the tile: 32 watchdog periods of about 16 ms.
 RANDOMIZE_MS = 512
 #: What blinkc's `blinkc_skip_frame()` spends: a little more than one 7.7 ms display frame.

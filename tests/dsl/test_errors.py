@@ -39,6 +39,12 @@ CASES = [
     ("field named like a layout's clock setting", """
         phase = game.field(range(0, 4))  # here
         """, "# here", "cannot be called 'phase'", "another name"),
+    ("field named like a method of the emulator's program", """
+        links = game.field(range(0, 7))  # here
+        """, "# here", "cannot be called 'links'", "another name"),
+    ("timer named like a method of the emulator's program", """
+        value = game.timer()  # here
+        """, "# here", "cannot be called 'value'", "another name"),
     ("field named like a layout's start state", """
         start = game.field(bool)  # here
         """, "# here", "start state", "another name"),
