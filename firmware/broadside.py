@@ -175,10 +175,11 @@ def scatter_shot(t):
         return
     t.scattered = True
     hit = hit_here(t)
-    if t.has_neighbor(SCATTER_FACE):
-        t.send(Shot, SCATTER_FACE)
-        if t.ship_near[SCATTER_FACE]:
-            return  # the tile on face 3 is a ship tile: it counts its ship and tells the fleet
+    # Sent whether or not the SDK hears a neighbour on face 3 now (under packet loss it
+    # may not for 200 ms): with nobody there, the Shot bounces.
+    t.send(Shot, SCATTER_FACE)
+    if t.ship_near[SCATTER_FACE]:
+        return  # the tile on face 3 is a ship tile: it counts its ship and tells the fleet
     spend_scatter(t, hit)
 
 
@@ -196,12 +197,18 @@ def spend_scatter(t, hit: bool):
 @game.on_message(Shot)
 def second_shot(t, face):
     hit_here(t)
-    spend_scatter(t, t.ship and not t.captured)  # its own hit, and the first shot's if on this ship
+    if t.ship:  # the first tile left the count and the fleet's notice to this one
+        spend_scatter(t, not t.captured)  # its own hit, and the first shot's if on this ship
+    # (on sea, the first tile counts its own ship and tells the fleet: two Fleet floods
+    # started at once would merge, and each tile run only the one that came first)
 
 
 @game.on_bounce(Shot)
 def second_shot_lost(t, face):
-    spend_scatter(t, t.ship)  # the tile on face 3 went away: the first shot alone
+    # Nobody on face 3, or it went away: the first shot alone. (When this tile has counted
+    # already, a second count changes nothing: a captured ship is not captured again, and
+    # the Scatter Shot is spent once more.)
+    spend_scatter(t, t.ship)
 
 
 # --- counting a ship -------------------------------------------------------------------------

@@ -374,3 +374,19 @@ def test_random_fleets_and_shots_agree_with_the_referee_under_packet_loss(game, 
     require_tool("g++")
     tiles, shots = game
     play_against_referee(tiles, shots, backend="native", faults=Faults(drop=0.2), seed=seed)
+
+
+# Found by the referee under loss: a Scatter Shot from a Sweet Spot over a sea tile. The sea
+# tile used to tell the fleet the Scatter Shot was spent while the Sweet Spot told it of the
+# capture: two Fleet floods at once merged, and the sea tile missed the 200 points.
+SCATTER_OVER_SEA = {(0, 0): (True, False), (-1, 1): (False, False), (0, 1): (True, False),
+                    (1, 0): (False, False), (0, -1): (False, False), (-2, 2): (False, False),
+                    (-3, 2): (True, False), (-2, 1): (True, True), (0, -2): (False, False),
+                    (1, -1): (True, False), (-1, -2): (True, False)}
+
+
+def test_under_packet_loss_a_scatter_shot_over_sea_tells_the_fleet_once():
+    require_tool("g++")
+    tiles = {cell: Tile(ship=ship, sweet=sweet) for cell, (ship, sweet) in SCATTER_OVER_SEA.items()}
+    shots = [((0, -2), False), ((0, 0), False), ((-2, 1), True)]
+    play_against_referee(tiles, shots, backend="native", faults=Faults(drop=0.2), seed=233)

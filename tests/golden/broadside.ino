@@ -289,95 +289,97 @@ static void fire(void) {
     }
 }
 
-// [broadside.py:197]
+// [broadside.py:198]
 static void second_shot(uint8_t /* face */) {
-    helper_hit_here();  // broadside.py:198
-    helper_spend_scatter(ship && (!captured));  // broadside.py:199
+    helper_hit_here();  // broadside.py:199
+    if (ship) {  // broadside.py:200
+        helper_spend_scatter(!captured);  // broadside.py:201
+    }
 }
 
-// [broadside.py:203]
+// [broadside.py:207]
 static void second_shot_lost(uint8_t /* face */) {
-    helper_spend_scatter(ship);  // broadside.py:204
+    helper_spend_scatter(ship);  // broadside.py:211
 }
 
-// [broadside.py:209]
+// [broadside.py:216]
 static int16_t my_word(void) {
     int16_t word_ = 0;
-    timer_stop(TIMER_CHECK);  // broadside.py:210
-    word_ = 1;  // broadside.py:211
-    if (sweet) {  // broadside.py:212
-        word_ = (int16_t)(1U * word_ + SWEET);  // broadside.py:213
+    timer_stop(TIMER_CHECK);  // broadside.py:217
+    word_ = 1;  // broadside.py:218
+    if (sweet) {  // broadside.py:219
+        word_ = (int16_t)(1U * word_ + SWEET);  // broadside.py:220
     }
-    if (fired) {  // broadside.py:214
-        word_ = (int16_t)(1U * word_ + HIT);  // broadside.py:215
-        if (sweet) {  // broadside.py:216
-            word_ = (int16_t)(1U * word_ + SWEET_HIT);  // broadside.py:217
+    if (fired) {  // broadside.py:221
+        word_ = (int16_t)(1U * word_ + HIT);  // broadside.py:222
+        if (sweet) {  // broadside.py:223
+            word_ = (int16_t)(1U * word_ + SWEET_HIT);  // broadside.py:224
         }
     }
-    return word_;  // broadside.py:218
+    return word_;  // broadside.py:225
 }
 
-// [broadside.py:222]
+// [broadside.py:229]
 static void counted(uint16_t total) {
     uint8_t n = 0;
     uint8_t hits = 0;
     uint8_t spent = 0;
-    n = ((uint8_t)total & 15);  // broadside.py:223
-    hits = ((total >> 4) & 15);  // broadside.py:224
-    spent = (spending ? SCATTER_SPENT : 0);  // broadside.py:225
-    spending = false;  // broadside.py:226
-    if (hits == 0) {  // broadside.py:227
-        flood_start_with(FLOOD_SHIP, ((total >> 8) >= 2) ? TWO_SWEET_SPOTS : LEGAL);  // broadside.py:228
-    } else if ((!captured) && (((total >> 10) != 0) || (hits >= (uint16_t)helper_capture_count(n)))) {  // broadside.py:229
-        flood_start_with(FLOOD_SHIP, CAPTURED + n);  // broadside.py:230
-        flood_start_with(FLOOD_FLEET, n + spent);  // broadside.py:231
-        return;  // broadside.py:232
+    n = ((uint8_t)total & 15);  // broadside.py:230
+    hits = ((total >> 4) & 15);  // broadside.py:231
+    spent = (spending ? SCATTER_SPENT : 0);  // broadside.py:232
+    spending = false;  // broadside.py:233
+    if (hits == 0) {  // broadside.py:234
+        flood_start_with(FLOOD_SHIP, ((total >> 8) >= 2) ? TWO_SWEET_SPOTS : LEGAL);  // broadside.py:235
+    } else if ((!captured) && (((total >> 10) != 0) || (hits >= (uint16_t)helper_capture_count(n)))) {  // broadside.py:236
+        flood_start_with(FLOOD_SHIP, CAPTURED + n);  // broadside.py:237
+        flood_start_with(FLOOD_FLEET, n + spent);  // broadside.py:238
+        return;  // broadside.py:239
     } else {
-        flood_start_with(FLOOD_SHIP, LEGAL);  // broadside.py:234
+        flood_start_with(FLOOD_SHIP, LEGAL);  // broadside.py:241
     }
-    if (spent != 0) {  // broadside.py:235
-        flood_start_with(FLOOD_FLEET, spent);  // broadside.py:236
+    if (spent != 0) {  // broadside.py:242
+        flood_start_with(FLOOD_FLEET, spent);  // broadside.py:243
     }
 }
 
-// [broadside.py:240]
+// [broadside.py:247]
 static void ship_news(uint8_t news) {
-    if (news < CAPTURED) {  // broadside.py:241
-        illegal = (news == TWO_SWEET_SPOTS);  // broadside.py:242
-    } else if (!captured) {  // broadside.py:243
-        captured = true;  // broadside.py:244
-        worth = (news - CAPTURED);  // broadside.py:245
-        illegal = false;  // broadside.py:246
-        timer_start(TIMER_FLASH, FLASH_MS);  // broadside.py:247
+    if (news < CAPTURED) {  // broadside.py:248
+        illegal = (news == TWO_SWEET_SPOTS);  // broadside.py:249
+    } else if (!captured) {  // broadside.py:250
+        captured = true;  // broadside.py:251
+        worth = (news - CAPTURED);  // broadside.py:252
+        illegal = false;  // broadside.py:253
+        timer_start(TIMER_FLASH, FLASH_MS);  // broadside.py:254
     }
 }
 
-// [broadside.py:252]
+// [broadside.py:259]
 static void ask_score(void) {
-    if (linked > 0) {  // broadside.py:253
-        flood_start_with(FLOOD_FLEET, SHOW);  // broadside.py:254
+    if (linked > 0) {  // broadside.py:260
+        flood_start_with(FLOOD_FLEET, SHOW);  // broadside.py:261
     }
 }
 
-// [broadside.py:258]
+// [broadside.py:265]
 static void fleet_news(uint8_t news) {
-    if (news == SHOW) {  // broadside.py:259
-        timer_start(TIMER_SHOW, SHOW_MS);  // broadside.py:260
-    } else if (news == RESET) {  // broadside.py:261
-        fired = false;  // broadside.py:262
-        captured = false;  // broadside.py:263
-        illegal = false;  // broadside.py:264
-        scattered = false;  // broadside.py:265
-        lost = 0;  // broadside.py:266
+    if (news == SHOW) {  // broadside.py:266
+        timer_start(TIMER_SHOW, SHOW_MS);  // broadside.py:267
+    } else if (news == RESET) {  // broadside.py:268
+        fired = false;  // broadside.py:269
+        captured = false;  // broadside.py:270
+        illegal = false;  // broadside.py:271
+        scattered = false;  // broadside.py:272
+        lost = 0;  // broadside.py:273
     } else {
-        if (news >= SCATTER_SPENT) {  // broadside.py:268
-            scattered = true;  // broadside.py:269
+        if (news >= SCATTER_SPENT) {  // broadside.py:275
+            scattered = true;  // broadside.py:276
         }
-        lost = blinkc_at_most<uint8_t>((uint8_t)(lost + (news & 15)), 63);  // broadside.py:270
+        lost = blinkc_at_most<uint8_t>((uint8_t)(lost + (news & 15)), 63);  // broadside.py:277
     }
 }
 
-// [broadside.py:275]
+// [broadside.py:282]
 static void show(void) {
     Color mine = BLINKC_RGB5(0, 0, 0);
     uint8_t f = 0;
@@ -388,58 +390,58 @@ static void show(void) {
     uint8_t phase = 0;
     uint8_t wave = 0;
     Color sea = BLINKC_RGB5(0, 0, 0);
-    mine = (yellow ? YELLOW : CYAN);  // broadside.py:276
-    if (linked == 0) {  // broadside.py:277
-        for (f = 0; f < 6; f++) {  // broadside.py:280
-            c = (ship ? mine : SEA_BLUE);  // broadside.py:281
-            if (f == 0) {  // broadside.py:282
-                c = (sweet ? WHITE : mine);  // broadside.py:283
+    mine = (yellow ? YELLOW : CYAN);  // broadside.py:283
+    if (linked == 0) {  // broadside.py:284
+        for (f = 0; f < 6; f++) {  // broadside.py:287
+            c = (ship ? mine : SEA_BLUE);  // broadside.py:288
+            if (f == 0) {  // broadside.py:289
+                c = (sweet ? WHITE : mine);  // broadside.py:290
             }
-            setColorOnFace(c, f);  // broadside.py:284
+            setColorOnFace(c, f);  // broadside.py:291
         }
-        return;  // broadside.py:285
+        return;  // broadside.py:292
     }
-    if (timer_running(TIMER_SHOW)) {  // broadside.py:286
-        rings = (lost / 6);  // broadside.py:289
-        for (f = 0; f < 6; f++) {  // broadside.py:290
-            ring = ((f < (lost % 6)) ? rings : (rings - 1));  // broadside.py:291
-            c = OFF;  // broadside.py:292
-            if (ring == 0) {  // broadside.py:293
-                c = WHITE;  // broadside.py:294
-            } else if (ring == 1) {  // broadside.py:295
-                c = YELLOW;  // broadside.py:296
-            } else if (ring == 2) {  // broadside.py:297
-                c = ORANGE;  // broadside.py:298
-            } else if (ring >= 3) {  // broadside.py:299
-                c = MAGENTA;  // broadside.py:300
+    if (timer_running(TIMER_SHOW)) {  // broadside.py:293
+        rings = (lost / 6);  // broadside.py:296
+        for (f = 0; f < 6; f++) {  // broadside.py:297
+            ring = ((f < (lost % 6)) ? rings : (rings - 1));  // broadside.py:298
+            c = OFF;  // broadside.py:299
+            if (ring == 0) {  // broadside.py:300
+                c = WHITE;  // broadside.py:301
+            } else if (ring == 1) {  // broadside.py:302
+                c = YELLOW;  // broadside.py:303
+            } else if (ring == 2) {  // broadside.py:304
+                c = ORANGE;  // broadside.py:305
+            } else if (ring >= 3) {  // broadside.py:306
+                c = MAGENTA;  // broadside.py:307
             }
-            setColorOnFace(c, f);  // broadside.py:301
+            setColorOnFace(c, f);  // broadside.py:308
         }
-        return;  // broadside.py:302
+        return;  // broadside.py:309
     }
-    if (timer_running(TIMER_FLASH)) {  // broadside.py:303
-        setColor(RED);  // broadside.py:304
-        return;  // broadside.py:305
+    if (timer_running(TIMER_FLASH)) {  // broadside.py:310
+        setColor(RED);  // broadside.py:311
+        return;  // broadside.py:312
     }
-    blink = ((millis() >> 8) & 1);  // broadside.py:306
-    phase = (((uint16_t)millis() >> 4) & 255);  // broadside.py:307
-    wave = (phase & 127);  // broadside.py:308
-    if ((phase & 128) != 0) {  // broadside.py:309
-        wave = (127 - wave);  // broadside.py:310
+    blink = ((millis() >> 8) & 1);  // broadside.py:313
+    phase = (((uint16_t)millis() >> 4) & 255);  // broadside.py:314
+    wave = (phase & 127);  // broadside.py:315
+    if ((phase & 128) != 0) {  // broadside.py:316
+        wave = (127 - wave);  // broadside.py:317
     }
-    sea = makeColorRGB(0, 0, 60 + wave);  // broadside.py:311
-    for (f = 0; f < 6; f++) {  // broadside.py:312
-        c = sea;  // broadside.py:313
-        if (captured) {  // broadside.py:314
-            if (f < worth) {  // broadside.py:315
-                c = ORANGE;  // broadside.py:316
+    sea = makeColorRGB(0, 0, 60 + wave);  // broadside.py:318
+    for (f = 0; f < 6; f++) {  // broadside.py:319
+        c = sea;  // broadside.py:320
+        if (captured) {  // broadside.py:321
+            if (f < worth) {  // broadside.py:322
+                c = ORANGE;  // broadside.py:323
             }
-        } else if ((f == 0) && fired) {  // broadside.py:317
-            c = (ship ? RED : WHITE);  // broadside.py:318
-        } else if (illegal && sweet && (blink != 0)) {  // broadside.py:319
-            c = ORANGE;  // broadside.py:320
+        } else if ((f == 0) && fired) {  // broadside.py:324
+            c = (ship ? RED : WHITE);  // broadside.py:325
+        } else if (illegal && sweet && (blink != 0)) {  // broadside.py:326
+            c = ORANGE;  // broadside.py:327
         }
-        setColorOnFace(c, f);  // broadside.py:321
+        setColorOnFace(c, f);  // broadside.py:328
     }
 }
 
@@ -456,13 +458,11 @@ static void helper_scatter_shot(void) {
     }
     scattered = true;  // broadside.py:176
     hit = helper_hit_here();  // broadside.py:177
-    if (!isValueReceivedOnFaceExpired(SCATTER_FACE)) {  // broadside.py:178
-        send_code(MSG_SHOT, SCATTER_FACE);  // broadside.py:179
-        if (ship_near[SCATTER_FACE]) {  // broadside.py:180
-            return;  // broadside.py:181
-        }
+    send_code(MSG_SHOT, SCATTER_FACE);  // broadside.py:180
+    if (ship_near[SCATTER_FACE]) {  // broadside.py:181
+        return;  // broadside.py:182
     }
-    helper_spend_scatter(hit);  // broadside.py:182
+    helper_spend_scatter(hit);  // broadside.py:183
 }
 
 // A ship link of this tile began or ended: recount the ship's Sweet Spots soon (the  [broadside.py:146]
@@ -481,13 +481,13 @@ static bool helper_hit_here(void) {
     return ship;  // broadside.py:164
 }
 
-// One Fleet flood tells the fleet the Scatter Shot is spent: with the capture if the  [broadside.py:185]
+// One Fleet flood tells the fleet the Scatter Shot is spent: with the capture if the  [broadside.py:186]
 static void helper_spend_scatter(bool hit) {
-    if (hit != false) {  // broadside.py:189
-        spending = true;  // broadside.py:190
-        flood_start(FLOOD_SURVEY);  // broadside.py:191
+    if (hit != false) {  // broadside.py:190
+        spending = true;  // broadside.py:191
+        flood_start(FLOOD_SURVEY);  // broadside.py:192
     } else {
-        flood_start_with(FLOOD_FLEET, SCATTER_SPENT);  // broadside.py:193
+        flood_start_with(FLOOD_FLEET, SCATTER_SPENT);  // broadside.py:194
     }
 }
 
@@ -1051,7 +1051,7 @@ static void buttons(void) {
     if (buttonDoubleClicked()) {  // broadside.py:106
         double_click();
     }
-    if (buttonMultiClicked()) {  // broadside.py:252
+    if (buttonMultiClicked()) {  // broadside.py:259
         ask_score();
     }
     if (buttonLongPressed()) {  // broadside.py:115
@@ -1066,7 +1066,7 @@ static void deliver(uint8_t code, uint8_t face) {
     } else if (code == MSG_AHOY) {  // broadside.py:76
         ahoy(face);  // broadside.py:133
     } else if (code == MSG_SHOT) {  // broadside.py:77
-        second_shot(face);  // broadside.py:197
+        second_shot(face);  // broadside.py:198
     } else if (code >= FLOOD_CODE) {  // broadside.py:78
         if (((uint8_t)(code - FLOOD_CODE) & 1) != 0) {
             if (((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_SURVEY) {
@@ -1088,7 +1088,7 @@ static void deliver(uint8_t code, uint8_t face) {
 // A message could not be delivered out of `face`: nobody is there.  [generated by blinkc]
 static void bounce(uint8_t code, uint8_t face) {
     if (code == MSG_SHOT) {  // broadside.py:77
-        second_shot_lost(face);  // broadside.py:203
+        second_shot_lost(face);  // broadside.py:207
     }
 }
 
@@ -1096,19 +1096,19 @@ static void bounce(uint8_t code, uint8_t face) {
 static void on_flood(uint8_t k) {
     int16_t mine = 0;
     if (k == FLOOD_SURVEY) {  // broadside.py:78
-        mine = my_word();  // broadside.py:209
+        mine = my_word();  // broadside.py:216
         gather_enter(k, (mine > 4095) ? 4095 : ((mine < 0) ? 0 : mine));  // broadside.py:78
     } else if (k == FLOOD_SHIP) {  // broadside.py:80
-        ship_news(flood_value_of(k));  // broadside.py:240
+        ship_news(flood_value_of(k));  // broadside.py:247
     } else if (k == FLOOD_FLEET) {  // broadside.py:83
-        fleet_news(flood_value_of(k));  // broadside.py:258
+        fleet_news(flood_value_of(k));  // broadside.py:265
     }
 }
 
 // Flood k, started here, has reached every tile.  [generated by blinkc]
 static void on_flood_done(uint8_t k) {
     if (k == FLOOD_SURVEY) {  // broadside.py:78
-        counted(gather_total(k));  // broadside.py:222
+        counted(gather_total(k));  // broadside.py:229
     }
 }
 
@@ -1175,7 +1175,7 @@ static uint8_t broadcast_bits(void) {
 
 // Set the LEDs (every pass).  [generated by blinkc]
 static void display(void) {
-    show();  // broadside.py:275
+    show();  // broadside.py:282
 }
 
 // Runs once at power-up.  [generated by blinkc]
