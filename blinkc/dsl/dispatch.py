@@ -65,7 +65,8 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
     body: list[Stmt] = []
     for event, api in (("press", "buttonPressed"), ("click", "buttonSingleClicked"),
                        ("double_click", "buttonDoubleClicked"), ("multi_click", "buttonMultiClicked"),
-                       ("long_press", "buttonLongPressed")):
+                       ("long_press", "buttonLongPressed"),
+                       ("long_long_press", "buttonLongLongPressed")):
         hs = handlers_of(event)
         if not hs:
             continue

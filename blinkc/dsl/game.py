@@ -136,7 +136,7 @@ class Handler:
 
 
 #: The button's events (a handler of each may be guarded with alone=True / alone=False).
-BUTTON_EVENTS = ("press", "click", "double_click", "multi_click", "long_press")
+BUTTON_EVENTS = ("press", "click", "double_click", "multi_click", "long_press", "long_long_press")
 
 #: How a gather combines its tiles' values (each with its identity: the value of no tile).
 GATHER_COMBINES = ("sum", "min", "max", "or", "count")
@@ -150,6 +150,7 @@ EVENTS: dict[str, tuple[str, ...]] = {
     "double_click": (),
     "multi_click": (),
     "long_press": (),
+    "long_long_press": (),
     "message": ("face",),
     "bounce": ("face",),
     "flood": (),
@@ -401,7 +402,12 @@ class Game:
         return self._decorator("multi_click", fn, alone)
 
     def on_long_press(self, fn: Callable | None = None, *, alone: bool | None = None):
+        """The button held 1.2 s (the SDK's long press)."""
         return self._decorator("long_press", fn, alone)
+
+    def on_long_long_press(self, fn: Callable | None = None, *, alone: bool | None = None):
+        """The button held 3 s (the SDK's long-long press; a long press came before it)."""
+        return self._decorator("long_long_press", fn, alone)
 
     def on_message(self, message: MessageDecl):
         """`def handler(t, face)` (plus `payload` if the message has one)."""

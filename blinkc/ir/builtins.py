@@ -44,6 +44,7 @@ BLINKLIB: dict[str, Builtin] = {
     "buttonDoubleClicked": Builtin((), BOOL, pure=False, is_bool=True),
     "buttonMultiClicked": Builtin((), BOOL, pure=False, is_bool=True),
     "buttonLongPressed": Builtin((), BOOL, pure=False, is_bool=True),
+    "buttonLongLongPressed": Builtin((), BOOL, pure=False, is_bool=True),
     "getSerialNumberByte": Builtin((U8,), U8),
     # blinkc's own (not the SDK's): spend about a display frame, so this pass transmits a frame late.
     "blinkc_skip_frame": Builtin((), None, pure=False),
