@@ -7,7 +7,7 @@ runs this one firmware and is open sea or part of a ship.
   on a ship tile, the fleet colour on a sea tile.
 - In a fleet: a click fires on the tile (miss: a white peg; hit: a red peg); a double
   click is the Scatter Shot (once per fleet: also the tile on face 3); a triple click
-  shows the points the fleet has lost; a long press resets the fleet (roles kept).
+  shows the points the fleet has lost; a press held 3 s resets the fleet (roles kept).
 
 A ship is the ship tiles joined by ship-to-ship links: its floods are confined to it
 (`within=same_ship`). After a hit, the ship counts itself with one gather (`Survey`):
@@ -114,12 +114,20 @@ def double_click(t):
 @game.on_long_press
 def long_press(t):
     if t.linked > 0:
-        t.flood(Fleet, RESET)
-    elif t.ship:
+        return  # in a fleet: held on to 3 s, it resets (below)
+    if t.ship:
         t.sweet = not t.sweet
     else:
         t.yellow = not t.yellow
     t.illegal = False
+
+
+@game.on_long_long_press
+def long_long_press(t):
+    # Held 3 s (the SDK gives this only to a tile with a neighbour: a lone tile held 3 s
+    # shares its game, the BIOS's seed mode).
+    if t.linked > 0:
+        t.flood(Fleet, RESET)
 
 
 @game.on_neighbor_joined

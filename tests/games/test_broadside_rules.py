@@ -262,13 +262,17 @@ def test_the_score_shows_a_ring_colour_per_600_points(backend):
 
 
 # --- reset -------------------------------------------------------------------------------------
-def test_a_long_press_resets_the_fleet_and_keeps_the_roles(backend):
+def test_a_press_held_3_s_resets_the_fleet_and_keeps_the_roles(backend):
     c = fleet(backend)
     roles = field(c, "ship", HOME)
     c.double_click("s1")
     c.settle()
     shoot(c, "a2")
-    c.long_press("s4")
+    before = c.states()
+    c.long_press("s4", 1500)  # a long press in a fleet: nothing
+    c.settle()
+    assert c.states() == before
+    c.long_press("s4", 3300)  # held 3 s: a new game
     c.settle()
     assert field(c, "ship", HOME) == roles
     assert c.state("a2")["sweet"]

@@ -158,6 +158,7 @@ static inline void blinkc_skip_frame(void) { __builtin_avr_delay_cycles(64000UL)
 // ---- Functions ------------------------------------------------------------------
 static void double_click(void);
 static void long_press(void);
+static void long_long_press(void);
 static void joined(uint8_t face);
 static void ahoy(uint8_t face);
 static void left(uint8_t face);
@@ -245,8 +246,9 @@ static void double_click(void) {
 // [broadside.py:115]
 static void long_press(void) {
     if (linked > 0) {  // broadside.py:116
-        flood_start_with(FLOOD_FLEET, RESET);  // broadside.py:117
-    } else if (ship) {  // broadside.py:118
+        return;  // broadside.py:117
+    }
+    if (ship) {  // broadside.py:118
         sweet = (!sweet);  // broadside.py:119
     } else {
         yellow = (!yellow);  // broadside.py:121
@@ -255,131 +257,138 @@ static void long_press(void) {
 }
 
 // [broadside.py:126]
+static void long_long_press(void) {
+    if (linked > 0) {  // broadside.py:129
+        flood_start_with(FLOOD_FLEET, RESET);  // broadside.py:130
+    }
+}
+
+// [broadside.py:134]
 static void joined(uint8_t face) {
-    if (linked < 6) linked++;  // broadside.py:127
-    if (ship) {  // broadside.py:128
-        send_code(MSG_AHOY, face);  // broadside.py:129
+    if (linked < 6) linked++;  // broadside.py:135
+    if (ship) {  // broadside.py:136
+        send_code(MSG_AHOY, face);  // broadside.py:137
     }
 }
 
-// [broadside.py:133]
+// [broadside.py:141]
 static void ahoy(uint8_t face) {
-    ship_near[face] = true;  // broadside.py:134
-    helper_relink(face);  // broadside.py:135
+    ship_near[face] = true;  // broadside.py:142
+    helper_relink(face);  // broadside.py:143
 }
 
-// [broadside.py:139]
+// [broadside.py:147]
 static void left(uint8_t face) {
-    if (linked > 0) linked--;  // broadside.py:140
-    if (ship_near[face]) {  // broadside.py:141
-        helper_relink(face);  // broadside.py:142
+    if (linked > 0) linked--;  // broadside.py:148
+    if (ship_near[face]) {  // broadside.py:149
+        helper_relink(face);  // broadside.py:150
     }
-    ship_near[face] = false;  // broadside.py:143
+    ship_near[face] = false;  // broadside.py:151
 }
 
-// [broadside.py:154]
+// [broadside.py:162]
 static void count_sweet_spots(void) {
-    flood_start(FLOOD_SURVEY);  // broadside.py:155
+    flood_start(FLOOD_SURVEY);  // broadside.py:163
 }
 
-// [broadside.py:168]
+// [broadside.py:176]
 static void fire(void) {
-    if ((linked > 0) && helper_hit_here()) {  // broadside.py:169
-        flood_start(FLOOD_SURVEY);  // broadside.py:170
+    if ((linked > 0) && helper_hit_here()) {  // broadside.py:177
+        flood_start(FLOOD_SURVEY);  // broadside.py:178
     }
 }
 
-// [broadside.py:198]
+// [broadside.py:206]
 static void second_shot(uint8_t /* face */) {
-    helper_hit_here();  // broadside.py:199
-    if (ship) {  // broadside.py:200
-        helper_spend_scatter(!captured);  // broadside.py:201
+    helper_hit_here();  // broadside.py:207
+    if (ship) {  // broadside.py:208
+        helper_spend_scatter(!captured);  // broadside.py:209
     }
 }
 
-// [broadside.py:207]
+// [broadside.py:215]
 static void second_shot_lost(uint8_t /* face */) {
-    helper_spend_scatter(ship);  // broadside.py:211
+    helper_spend_scatter(ship);  // broadside.py:219
 }
 
-// [broadside.py:216]
+// [broadside.py:224]
 static int16_t my_word(void) {
     int16_t word_ = 0;
-    timer_stop(TIMER_CHECK);  // broadside.py:217
-    word_ = 1;  // broadside.py:218
-    if (sweet) {  // broadside.py:219
-        word_ = (int16_t)(1U * word_ + SWEET);  // broadside.py:220
+    timer_stop(TIMER_CHECK);  // broadside.py:225
+    word_ = 1;  // broadside.py:226
+    if (sweet) {  // broadside.py:227
+        word_ = (int16_t)(1U * word_ + SWEET);  // broadside.py:228
     }
-    if (fired) {  // broadside.py:221
-        word_ = (int16_t)(1U * word_ + HIT);  // broadside.py:222
-        if (sweet) {  // broadside.py:223
-            word_ = (int16_t)(1U * word_ + SWEET_HIT);  // broadside.py:224
+    if (fired) {  // broadside.py:229
+        word_ = (int16_t)(1U * word_ + HIT);  // broadside.py:230
+        if (sweet) {  // broadside.py:231
+            word_ = (int16_t)(1U * word_ + SWEET_HIT);  // broadside.py:232
         }
     }
-    return word_;  // broadside.py:225
+    return word_;  // broadside.py:233
 }
 
-// [broadside.py:229]
+// [broadside.py:237]
 static void counted(uint16_t total) {
     uint8_t n = 0;
     uint8_t hits = 0;
     uint8_t spent = 0;
-    n = ((uint8_t)total & 15);  // broadside.py:230
-    hits = ((total >> 4) & 15);  // broadside.py:231
-    spent = (spending ? SCATTER_SPENT : 0);  // broadside.py:232
-    spending = false;  // broadside.py:233
-    if (hits == 0) {  // broadside.py:234
-        flood_start_with(FLOOD_SHIP, ((total >> 8) >= 2) ? TWO_SWEET_SPOTS : LEGAL);  // broadside.py:235
-    } else if ((!captured) && (((total >> 10) != 0) || (hits >= (uint16_t)helper_capture_count(n)))) {  // broadside.py:236
-        flood_start_with(FLOOD_SHIP, CAPTURED + n);  // broadside.py:237
-        flood_start_with(FLOOD_FLEET, n + spent);  // broadside.py:238
-        return;  // broadside.py:239
+    n = ((uint8_t)total & 15);  // broadside.py:238
+    hits = ((total >> 4) & 15);  // broadside.py:239
+    spent = (spending ? SCATTER_SPENT : 0);  // broadside.py:240
+    spending = false;  // broadside.py:241
+    if (hits == 0) {  // broadside.py:242
+        flood_start_with(FLOOD_SHIP, ((total >> 8) >= 2) ? TWO_SWEET_SPOTS : LEGAL);  // broadside.py:243
+    } else if ((!captured) && (((total >> 10) != 0) || (hits >= (uint16_t)helper_capture_count(n)))) {  // broadside.py:244
+        flood_start_with(FLOOD_SHIP, CAPTURED + n);  // broadside.py:245
+        flood_start_with(FLOOD_FLEET, n + spent);  // broadside.py:246
+        return;  // broadside.py:247
     } else {
-        flood_start_with(FLOOD_SHIP, LEGAL);  // broadside.py:241
+        flood_start_with(FLOOD_SHIP, LEGAL);  // broadside.py:249
     }
-    if (spent != 0) {  // broadside.py:242
-        flood_start_with(FLOOD_FLEET, spent);  // broadside.py:243
+    if (spent != 0) {  // broadside.py:250
+        flood_start_with(FLOOD_FLEET, spent);  // broadside.py:251
     }
 }
 
-// [broadside.py:247]
+// [broadside.py:255]
 static void ship_news(uint8_t news) {
-    if (news < CAPTURED) {  // broadside.py:248
-        illegal = (news == TWO_SWEET_SPOTS);  // broadside.py:249
-    } else if (!captured) {  // broadside.py:250
-        captured = true;  // broadside.py:251
-        worth = (news - CAPTURED);  // broadside.py:252
-        illegal = false;  // broadside.py:253
-        timer_start(TIMER_FLASH, FLASH_MS);  // broadside.py:254
+    if (news < CAPTURED) {  // broadside.py:256
+        illegal = (news == TWO_SWEET_SPOTS);  // broadside.py:257
+    } else if (!captured) {  // broadside.py:258
+        captured = true;  // broadside.py:259
+        worth = (news - CAPTURED);  // broadside.py:260
+        illegal = false;  // broadside.py:261
+        timer_start(TIMER_FLASH, FLASH_MS);  // broadside.py:262
     }
 }
 
-// [broadside.py:259]
+// [broadside.py:267]
 static void ask_score(void) {
-    if (linked > 0) {  // broadside.py:260
-        flood_start_with(FLOOD_FLEET, SHOW);  // broadside.py:261
+    if (linked > 0) {  // broadside.py:268
+        flood_start_with(FLOOD_FLEET, SHOW);  // broadside.py:269
     }
 }
 
-// [broadside.py:265]
+// [broadside.py:273]
 static void fleet_news(uint8_t news) {
-    if (news == SHOW) {  // broadside.py:266
-        timer_start(TIMER_SHOW, SHOW_MS);  // broadside.py:267
-    } else if (news == RESET) {  // broadside.py:268
-        fired = false;  // broadside.py:269
-        captured = false;  // broadside.py:270
-        illegal = false;  // broadside.py:271
-        scattered = false;  // broadside.py:272
-        lost = 0;  // broadside.py:273
+    if (news == SHOW) {  // broadside.py:274
+        timer_start(TIMER_SHOW, SHOW_MS);  // broadside.py:275
+    } else if (news == RESET) {  // broadside.py:276
+        fired = false;  // broadside.py:277
+        captured = false;  // broadside.py:278
+        illegal = false;  // broadside.py:279
+        scattered = false;  // broadside.py:280
+        lost = 0;  // broadside.py:281
     } else {
-        if (news >= SCATTER_SPENT) {  // broadside.py:275
-            scattered = true;  // broadside.py:276
+        if (news >= SCATTER_SPENT) {  // broadside.py:283
+            scattered = true;  // broadside.py:284
         }
-        lost = blinkc_at_most<uint8_t>((uint8_t)(lost + (news & 15)), 63);  // broadside.py:277
+        lost = blinkc_at_most<uint8_t>((uint8_t)(lost + (news & 15)), 63);  // broadside.py:285
     }
 }
 
-// [broadside.py:282]
+// [broadside.py:290]
 static void show(void) {
     Color mine = BLINKC_RGB5(0, 0, 0);
     uint8_t f = 0;
@@ -390,58 +399,58 @@ static void show(void) {
     uint8_t phase = 0;
     uint8_t wave = 0;
     Color sea = BLINKC_RGB5(0, 0, 0);
-    mine = (yellow ? YELLOW : CYAN);  // broadside.py:283
-    if (linked == 0) {  // broadside.py:284
-        for (f = 0; f < 6; f++) {  // broadside.py:287
-            c = (ship ? mine : SEA_BLUE);  // broadside.py:288
-            if (f == 0) {  // broadside.py:289
-                c = (sweet ? WHITE : mine);  // broadside.py:290
+    mine = (yellow ? YELLOW : CYAN);  // broadside.py:291
+    if (linked == 0) {  // broadside.py:292
+        for (f = 0; f < 6; f++) {  // broadside.py:295
+            c = (ship ? mine : SEA_BLUE);  // broadside.py:296
+            if (f == 0) {  // broadside.py:297
+                c = (sweet ? WHITE : mine);  // broadside.py:298
             }
-            setColorOnFace(c, f);  // broadside.py:291
+            setColorOnFace(c, f);  // broadside.py:299
         }
-        return;  // broadside.py:292
+        return;  // broadside.py:300
     }
-    if (timer_running(TIMER_SHOW)) {  // broadside.py:293
-        rings = (lost / 6);  // broadside.py:296
-        for (f = 0; f < 6; f++) {  // broadside.py:297
-            ring = ((f < (lost % 6)) ? rings : (rings - 1));  // broadside.py:298
-            c = OFF;  // broadside.py:299
-            if (ring == 0) {  // broadside.py:300
-                c = WHITE;  // broadside.py:301
-            } else if (ring == 1) {  // broadside.py:302
-                c = YELLOW;  // broadside.py:303
-            } else if (ring == 2) {  // broadside.py:304
-                c = ORANGE;  // broadside.py:305
-            } else if (ring >= 3) {  // broadside.py:306
-                c = MAGENTA;  // broadside.py:307
+    if (timer_running(TIMER_SHOW)) {  // broadside.py:301
+        rings = (lost / 6);  // broadside.py:304
+        for (f = 0; f < 6; f++) {  // broadside.py:305
+            ring = ((f < (lost % 6)) ? rings : (rings - 1));  // broadside.py:306
+            c = OFF;  // broadside.py:307
+            if (ring == 0) {  // broadside.py:308
+                c = WHITE;  // broadside.py:309
+            } else if (ring == 1) {  // broadside.py:310
+                c = YELLOW;  // broadside.py:311
+            } else if (ring == 2) {  // broadside.py:312
+                c = ORANGE;  // broadside.py:313
+            } else if (ring >= 3) {  // broadside.py:314
+                c = MAGENTA;  // broadside.py:315
             }
-            setColorOnFace(c, f);  // broadside.py:308
+            setColorOnFace(c, f);  // broadside.py:316
         }
-        return;  // broadside.py:309
+        return;  // broadside.py:317
     }
-    if (timer_running(TIMER_FLASH)) {  // broadside.py:310
-        setColor(RED);  // broadside.py:311
-        return;  // broadside.py:312
+    if (timer_running(TIMER_FLASH)) {  // broadside.py:318
+        setColor(RED);  // broadside.py:319
+        return;  // broadside.py:320
     }
-    blink = ((millis() >> 8) & 1);  // broadside.py:313
-    phase = (((uint16_t)millis() >> 4) & 255);  // broadside.py:314
-    wave = (phase & 127);  // broadside.py:315
-    if ((phase & 128) != 0) {  // broadside.py:316
-        wave = (127 - wave);  // broadside.py:317
+    blink = ((millis() >> 8) & 1);  // broadside.py:321
+    phase = (((uint16_t)millis() >> 4) & 255);  // broadside.py:322
+    wave = (phase & 127);  // broadside.py:323
+    if ((phase & 128) != 0) {  // broadside.py:324
+        wave = (127 - wave);  // broadside.py:325
     }
-    sea = makeColorRGB(0, 0, 60 + wave);  // broadside.py:318
-    for (f = 0; f < 6; f++) {  // broadside.py:319
-        c = sea;  // broadside.py:320
-        if (captured) {  // broadside.py:321
-            if (f < worth) {  // broadside.py:322
-                c = ORANGE;  // broadside.py:323
+    sea = makeColorRGB(0, 0, 60 + wave);  // broadside.py:326
+    for (f = 0; f < 6; f++) {  // broadside.py:327
+        c = sea;  // broadside.py:328
+        if (captured) {  // broadside.py:329
+            if (f < worth) {  // broadside.py:330
+                c = ORANGE;  // broadside.py:331
             }
-        } else if ((f == 0) && fired) {  // broadside.py:324
-            c = (ship ? RED : WHITE);  // broadside.py:325
-        } else if (illegal && sweet && (blink != 0)) {  // broadside.py:326
-            c = ORANGE;  // broadside.py:327
+        } else if ((f == 0) && fired) {  // broadside.py:332
+            c = (ship ? RED : WHITE);  // broadside.py:333
+        } else if (illegal && sweet && (blink != 0)) {  // broadside.py:334
+            c = ORANGE;  // broadside.py:335
         }
-        setColorOnFace(c, f);  // broadside.py:328
+        setColorOnFace(c, f);  // broadside.py:336
     }
 }
 
@@ -450,44 +459,44 @@ static bool within_same_ship(uint8_t face) {
     return (ship && ship_near[face]);  // broadside.py:70
 }
 
-// [broadside.py:173]
+// [broadside.py:181]
 static void helper_scatter_shot(void) {
     bool hit = 0;
-    if (scattered || fired || captured) {  // broadside.py:174
-        return;  // broadside.py:175
+    if (scattered || fired || captured) {  // broadside.py:182
+        return;  // broadside.py:183
     }
-    scattered = true;  // broadside.py:176
-    hit = helper_hit_here();  // broadside.py:177
-    send_code(MSG_SHOT, SCATTER_FACE);  // broadside.py:180
-    if (ship_near[SCATTER_FACE]) {  // broadside.py:181
-        return;  // broadside.py:182
+    scattered = true;  // broadside.py:184
+    hit = helper_hit_here();  // broadside.py:185
+    send_code(MSG_SHOT, SCATTER_FACE);  // broadside.py:188
+    if (ship_near[SCATTER_FACE]) {  // broadside.py:189
+        return;  // broadside.py:190
     }
-    helper_spend_scatter(hit);  // broadside.py:183
+    helper_spend_scatter(hit);  // broadside.py:191
 }
 
-// A ship link of this tile began or ended: recount the ship's Sweet Spots soon (the  [broadside.py:146]
+// A ship link of this tile began or ended: recount the ship's Sweet Spots soon (the  [broadside.py:154]
 static void helper_relink(int16_t face) {
-    if (ship && (!fired)) {  // broadside.py:149
-        timer_start(TIMER_CHECK, (uint16_t)(1U * CHECK_MS + ((int16_t)(1U * face * CHECK_STEP_MS))));  // broadside.py:150
+    if (ship && (!fired)) {  // broadside.py:157
+        timer_start(TIMER_CHECK, (uint16_t)(1U * CHECK_MS + ((int16_t)(1U * face * CHECK_STEP_MS))));  // broadside.py:158
     }
 }
 
-// Fire on this tile if it can be; True when that was a hit (the ship must count).  [broadside.py:159]
+// Fire on this tile if it can be; True when that was a hit (the ship must count).  [broadside.py:167]
 static bool helper_hit_here(void) {
-    if (fired || captured) {  // broadside.py:161
-        return false;  // broadside.py:162
+    if (fired || captured) {  // broadside.py:169
+        return false;  // broadside.py:170
     }
-    fired = true;  // broadside.py:163
-    return ship;  // broadside.py:164
+    fired = true;  // broadside.py:171
+    return ship;  // broadside.py:172
 }
 
-// One Fleet flood tells the fleet the Scatter Shot is spent: with the capture if the  [broadside.py:186]
+// One Fleet flood tells the fleet the Scatter Shot is spent: with the capture if the  [broadside.py:194]
 static void helper_spend_scatter(bool hit) {
-    if (hit != false) {  // broadside.py:190
-        spending = true;  // broadside.py:191
-        flood_start(FLOOD_SURVEY);  // broadside.py:192
+    if (hit != false) {  // broadside.py:198
+        spending = true;  // broadside.py:199
+        flood_start(FLOOD_SURVEY);  // broadside.py:200
     } else {
-        flood_start_with(FLOOD_FLEET, SCATTER_SPENT);  // broadside.py:194
+        flood_start_with(FLOOD_FLEET, SCATTER_SPENT);  // broadside.py:202
     }
 }
 
@@ -1045,17 +1054,20 @@ static uint16_t gather_total(uint8_t k) {
 
 // Run the handlers of the button events the game uses.  [generated by blinkc]
 static void buttons(void) {
-    if (buttonSingleClicked()) {  // broadside.py:168
+    if (buttonSingleClicked()) {  // broadside.py:176
         fire();
     }
     if (buttonDoubleClicked()) {  // broadside.py:106
         double_click();
     }
-    if (buttonMultiClicked()) {  // broadside.py:259
+    if (buttonMultiClicked()) {  // broadside.py:267
         ask_score();
     }
     if (buttonLongPressed()) {  // broadside.py:115
         long_press();
+    }
+    if (buttonLongLongPressed()) {  // broadside.py:126
+        long_long_press();
     }
 }
 
@@ -1064,9 +1076,9 @@ static void deliver(uint8_t code, uint8_t face) {
     if ((code >= DATA_CODE) && (code <= (DATA_CODE + 15))) {
         wide_data(code, face);
     } else if (code == MSG_AHOY) {  // broadside.py:76
-        ahoy(face);  // broadside.py:133
+        ahoy(face);  // broadside.py:141
     } else if (code == MSG_SHOT) {  // broadside.py:77
-        second_shot(face);  // broadside.py:198
+        second_shot(face);  // broadside.py:206
     } else if (code >= FLOOD_CODE) {  // broadside.py:78
         if (((uint8_t)(code - FLOOD_CODE) & 1) != 0) {
             if (((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_SURVEY) {
@@ -1088,7 +1100,7 @@ static void deliver(uint8_t code, uint8_t face) {
 // A message could not be delivered out of `face`: nobody is there.  [generated by blinkc]
 static void bounce(uint8_t code, uint8_t face) {
     if (code == MSG_SHOT) {  // broadside.py:77
-        second_shot_lost(face);  // broadside.py:207
+        second_shot_lost(face);  // broadside.py:215
     }
 }
 
@@ -1096,19 +1108,19 @@ static void bounce(uint8_t code, uint8_t face) {
 static void on_flood(uint8_t k) {
     int16_t mine = 0;
     if (k == FLOOD_SURVEY) {  // broadside.py:78
-        mine = my_word();  // broadside.py:216
+        mine = my_word();  // broadside.py:224
         gather_enter(k, (mine > 4095) ? 4095 : ((mine < 0) ? 0 : mine));  // broadside.py:78
     } else if (k == FLOOD_SHIP) {  // broadside.py:80
-        ship_news(flood_value_of(k));  // broadside.py:247
+        ship_news(flood_value_of(k));  // broadside.py:255
     } else if (k == FLOOD_FLEET) {  // broadside.py:83
-        fleet_news(flood_value_of(k));  // broadside.py:265
+        fleet_news(flood_value_of(k));  // broadside.py:273
     }
 }
 
 // Flood k, started here, has reached every tile.  [generated by blinkc]
 static void on_flood_done(uint8_t k) {
     if (k == FLOOD_SURVEY) {  // broadside.py:78
-        counted(gather_total(k));  // broadside.py:229
+        counted(gather_total(k));  // broadside.py:237
     }
 }
 
@@ -1153,19 +1165,19 @@ static uint16_t gather_combine(uint8_t k, uint16_t a, uint16_t b) {
 // Timer k has ended.  [generated by blinkc]
 static void on_timer(uint8_t k) {
     if (k == TIMER_CHECK) {  // broadside.py:50
-        count_sweet_spots();  // broadside.py:154
+        count_sweet_spots();  // broadside.py:162
     }
 }
 
 // A neighbour arrived on `face`.  [generated by blinkc]
 static void on_neighbor_joined(uint8_t face) {
-    joined(face);  // broadside.py:126
+    joined(face);  // broadside.py:134
 }
 
 // A neighbour left `face`.  [generated by blinkc]
 static void on_neighbor_left(uint8_t face) {
     wide_reset(face);
-    left(face);  // broadside.py:139
+    left(face);  // broadside.py:147
 }
 
 // The broadcast part of this tile's face value.  [generated by blinkc]
@@ -1175,7 +1187,7 @@ static uint8_t broadcast_bits(void) {
 
 // Set the LEDs (every pass).  [generated by blinkc]
 static void display(void) {
-    show();  // broadside.py:282
+    show();  // broadside.py:290
 }
 
 // Runs once at power-up.  [generated by blinkc]
