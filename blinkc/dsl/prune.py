@@ -200,7 +200,10 @@ def _map_body(body: tuple[Stmt, ...], fn) -> tuple[Stmt, ...]:
         elif isinstance(s, Return) and s.value is not None:
             s = replace(s, value=_map(s.value, fn))
         elif isinstance(s, ExprStmt):
-            s = replace(s, value=_map(s.value, fn))
+            value = _map(s.value, fn)
+            if not isinstance(value, Call):
+                continue  # a call folded to its constant: it did nothing else
+            s = replace(s, value=value)
         out.append(s)
     new = tuple(out)
     return body if new == body else new
