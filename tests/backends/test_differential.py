@@ -86,3 +86,23 @@ def test_idle_tiles_draw_the_same_colours_on_both_backends():
     assert all(t.frozen for t in ships[1].world.tiles)
     for name in ships[0].names():
         assert ships[0].colors(name) == ships[1].colors(name), name
+
+
+CORPUS = Path(__file__).resolve().parents[2] / "bench" / "corpus"
+NEIGHBORS, BLINKER = CORPUS / "neighbors.py", CORPUS / "blinker.py"
+#: Games without messages (no protocol engine: only their broadcast values on the faces)
+#: get a twentieth of the flagship's cases.
+_fewest = settings(max_examples=max(RUNS // 20, 10), deadline=None, derandomize=True,
+                   database=None, suppress_health_check=list(HealthCheck))
+
+
+@_fewest
+@given(case=cases(load_program(NEIGHBORS)))
+def test_backends_agree_on_a_game_that_only_broadcasts(case):
+    _assert_agree(NEIGHBORS, case)
+
+
+@_fewest
+@given(case=cases(load_program(BLINKER)))
+def test_backends_agree_on_a_game_with_a_timer_and_no_protocol(case):
+    _assert_agree(BLINKER, case)
