@@ -48,6 +48,11 @@ def corpus_hand(game: Path) -> Path:
     return CORPUS / "hand" / game.stem
 
 
+def sends_messages(game: Path) -> bool:
+    """The game sends messages or floods (so it carries the protocol engine)."""
+    return any(k == "PROTOCOL" and v for k, v, _ in load_program(game).constants)
+
+
 def own_code(game: Path) -> int:
     """Bytes of the game's own code for the AVR (no SDK)."""
     text = generate_cpp(load_program(game))
@@ -77,9 +82,11 @@ def corpus() -> int:
         print(f"firmware_size: {err}", file=sys.stderr)
         return 1
     print(f"Corpus (bench/corpus/), full images with {sdk.describe()} (avr-gcc, the SDK's recipe):")
+    sends = {g.stem for g in corpus_games() if sends_messages(g)}
     print(f"  {'game':12} {'blinkc':>7} {'hand':>7} {'blinkc-hand':>12}")
     for name, ours, hand in rows:
-        print(f"  {name:12} {ours:7,} {hand:7,} {ours - hand:+12,}")
+        note = "  (sends messages: carries the protocol engine)" if name in sends else ""
+        print(f"  {name:12} {ours:7,} {hand:7,} {ours - hand:+12,}{note}")
     larger = [name for name, ours, hand in rows if ours > hand]
     total = sum(o - h for _, o, h in rows)
     print(f"summary: {len(rows) - len(larger)} of {len(rows)} no larger than hand-written"
