@@ -2,6 +2,7 @@
 
     python bench/firmware_size.py                      # every game in firmware/
     BLINKS_SDK=/path/to/Blinks-SDK python bench/firmware_size.py [GAME.py|SKETCH ...]
+    BLINKS_SDK=/path/to/Blinks-SDK python bench/firmware_size.py --corpus
 
 Always: the AVR code size of each game's own generated code (avr-gcc -Os,
 compiled against blinkc's headers, so the SDK's functions are not counted).
@@ -10,6 +11,10 @@ With BLINKS_SDK and avr-gcc: each sketch fully built with the SDK's recipe
 total flash, game flash (total minus the empty sketch), RAM, and the game's
 own RAM (RAM minus the empty sketch's), with the goals for Pirates & Lasers
 (at most 4,500 bytes of flash and 56 bytes of game RAM).
+
+--corpus: each small game of bench/corpus/ (GAME.py) fully built beside its hand-written
+equivalent in the SDK's style (bench/corpus/hand/GAME/GAME.ino, built the same way):
+blinkc's image, the hand-written one's and the difference, then a summary line.
 """
 
 from __future__ import annotations
@@ -31,6 +36,21 @@ from blinkc.native.toolchain import ToolMissing  # noqa: E402
 
 EMPTY_SKETCH = "void setup() {\n}\n\nvoid loop() {\n}\n"
 GOALS = {"pirates_lasers": (4_500, 56)}
+CORPUS = ROOT / "bench" / "corpus"
+
+
+def corpus_games() -> list[Path]:
+    """The corpus's games, each with its hand-written sketch (corpus_hand)."""
+    return sorted(CORPUS.glob("*.py"))
+
+
+def corpus_hand(game: Path) -> Path:
+    return CORPUS / "hand" / game.stem
+
+
+def sends_messages(game: Path) -> bool:
+    """The game sends messages or floods (so it carries the protocol engine)."""
+    return any(k == "PROTOCOL" and v for k, v, _ in load_program(game).constants)
 
 
 def own_code(game: Path) -> int:
@@ -46,10 +66,43 @@ def measure(source: Path, out: Path, sdk) -> tuple[SizeReport, bool]:
         return over.report, False
 
 
+def corpus() -> int:
+    """blinkc's image of each corpus game against its hand-written equivalent's."""
+    if not os.environ.get("BLINKS_SDK"):
+        print("--corpus builds full images: set BLINKS_SDK to a Blinks SDK checkout.", file=sys.stderr)
+        return 1
+    try:
+        sdk = find_sdk()
+        with tempfile.TemporaryDirectory(prefix="blinkc-corpus-") as tmp:
+            work = Path(tmp)
+            rows = [(g.stem, measure(g, work / f"blinkc-{g.stem}", sdk)[0].flash,
+                     measure(corpus_hand(g), work / f"hand-{g.stem}", sdk)[0].flash)
+                    for g in corpus_games()]
+    except BuildError as err:
+        print(f"firmware_size: {err}", file=sys.stderr)
+        return 1
+    print(f"Corpus (bench/corpus/), full images with {sdk.describe()} (avr-gcc, the SDK's recipe):")
+    sends = {g.stem for g in corpus_games() if sends_messages(g)}
+    print(f"  {'game':12} {'blinkc':>7} {'hand':>7} {'blinkc-hand':>12}")
+    for name, ours, hand in rows:
+        note = "  (sends messages: carries the protocol engine)" if name in sends else ""
+        print(f"  {name:12} {ours:7,} {hand:7,} {ours - hand:+12,}{note}")
+    larger = [name for name, ours, hand in rows if ours > hand]
+    total = sum(o - h for _, o, h in rows)
+    print(f"summary: {len(rows) - len(larger)} of {len(rows)} no larger than hand-written"
+          + (f" (larger: {', '.join(larger)})" if larger else "")
+          + f"; total difference {total:+,} bytes")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("sources", nargs="*", type=Path, help="GAME.py, .ino or sketch folder")
+    parser.add_argument("--corpus", action="store_true",
+                        help="the corpus games of bench/corpus/ against their hand-written sketches")
     args = parser.parse_args()
+    if args.corpus:
+        return corpus()
     sources = args.sources or sorted((ROOT / "firmware").glob("*.py"))
     games = [s for s in sources if s.suffix == ".py"]
 

@@ -130,6 +130,8 @@ class Line:
 class CppRenderer:
     def __init__(self, program: Program, line_directives: bool = False) -> None:
         self.p = program
+        #: The game sends messages or floods (the engine's PROTOCOL constant).
+        self.runs_protocol = any(k == "PROTOCOL" and v for k, v, _ in program.constants)
         #: Emit `#line` so that compiler messages and debuggers point at the game's lines.
         self.line_directives = line_directives
         self.ranges = Ranges(program)
@@ -607,7 +609,10 @@ class CppRenderer:
         storage = "" if f.name in ("setup", "loop") or host_only else "static "
         if f.name in NOT_INLINED and not host_only:
             storage = f"__attribute__((noinline)) {storage}"
-        if f.name == "loop":
+        if f.name == "loop" and self.runs_protocol:
+            # (It pays for the engine's loops in loop(); without the protocol, loop() is a
+            # few calls that avr-gcc inlines into the SDK's main loop, which is smaller:
+            # docs/building.md.)
             storage = f"BLINKC_SMALL_LOOPS {storage}"
         return f"{storage}{ctype(f.ret)} {self.name(f.name)}({params})"
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import click
 
+from ..backends.cpp import _reachable
 from ..dsl.loader import lower_game
 from ..dsl.wire import describe as describe_wire
 from ..ir.nodes import GlobalVar, Program
+from ..ir.walk import global_names
 from . import main
 
 
@@ -24,8 +26,11 @@ def describe(program: Program) -> str:
         lines.append(f"  {g.name:<12} {ctype:<11} {_plural(_ram(g), 'byte'):>8}  {kind}")
     lines += _engine_settings(program)
     lines += _wide_values(program)
-    ram = sum(_ram(g) for g in program.globals)
-    lines.append(f"RAM for the game's globals: {ram} bytes "
+    # (Engine variables that only the emulator's hooks read are not on the tile.)
+    firmware = _reachable(program, ("setup", "loop"))
+    on_tile = {n for f in program.functions if f.name in firmware for n in global_names(f.body)}
+    ram = sum(_ram(g) for g in program.globals if g.role == "state" or g.name in on_tile)
+    lines.append(f"RAM for the game's globals: {_plural(ram, 'byte')} "
                  f"({sum(_ram(g) for g in program.state_fields)} of them game state)")
     handlers = [f.name for f in program.functions if f.role in ("handler", "derived", "display", "helper",
                                                                    "within")]

@@ -46,10 +46,12 @@ BLINKC = SrcLoc("blinkc", 0)
 def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
                       handlers_of: Callable[[str], list[Handler]],
                       handler_fns: dict[int, str],
-                      within_fns: dict[int, str] | None = None) -> list[Function]:
+                      within_fns: dict[int, str] | None = None,
+                      randomize: bool | None = None) -> list[Function]:
     """The dispatch functions of `game`, whose handlers are compiled as `handler_fns`
     (id(handler) -> function name) and whose floods' groups as `within_fns` (flood index ->
-    function name)."""
+    function name); `setup` calls randomize() when `randomize` (default: the game's
+    setting)."""
     made: list[Function] = []
 
     def fn(name: str, params: tuple[Param, ...], ret: IntType | None, body: list[Stmt],
@@ -263,7 +265,7 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
              [ExprStmt(Call("show", (), None), show[0].loc)] if show else [],
              "Set the LEDs (every pass).")
     setup: list[Stmt] = [ExprStmt(Call("engine_setup", (), None), BLINKC)]
-    if game.randomize:
+    if game.randomize if randomize is None else randomize:
         setup.append(ExprStmt(Call("randomize", (), None, builtin=True), game.loc))
     if handlers_of("setup"):
         setup.append(call(handlers_of("setup")[0], ()))

@@ -196,8 +196,10 @@ class Game:
     """One game: the state machine of a single tile, shared by every tile."""
 
     name: str
-    #: Call randomize() at power-up so tiles do not all draw the same numbers.
-    randomize: bool = True
+    #: Call randomize() at power-up so tiles do not all draw the same numbers: True, False,
+    #: or None (the default) for "when the game draws random numbers" (t.random(),
+    #: t.random_word()), so that a game that draws none does not pay for it.
+    randomize: bool | None = None
     #: How long a face may go without a working session before its neighbour counts as
     #: gone and what was sent there bounces (docs/protocol.md: longer rides out worse
     #: packet loss; shorter notices a tile taken away sooner).

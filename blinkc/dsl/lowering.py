@@ -22,6 +22,9 @@ from ..ir.nodes import (
     BOOL,
     U8,
     U16,
+    Call,
+    ExprStmt,
+    For,
     Function,
     GlobalVar,
     If,
@@ -34,7 +37,7 @@ from ..ir.nodes import (
 )
 from ..ir.optimize import optimize
 from ..ir.ranges import with_param_ranges
-from ..ir.walk import walk_stmts
+from ..ir.walk import calls, walk_stmts
 from ..runtime.api import CLOCK_KEYS, PROGRAM_NAMES, START_KEY
 from ..runtime.timer import NEVER
 from .compiler import FunctionCompiler, Signature, Symbols, parse_function
@@ -49,6 +52,8 @@ from .types import TYPE_NAMES, storage_type
 from .wire import FLOOD_SAME_MS, GRACE_TICK_MS, Wire, allocate, value_range
 
 ENGINE_FILE = Path(__file__).with_name("engine.py")
+#: Where the engine's code that blinkc writes per game comes from.
+BLINKC_LOC = SrcLoc("blinkc", 0)
 #: The engine's calls into the game that the protocol explorer watches (and flood_within,
 #: which it calls to know a flood's group).
 OBSERVABLE_HOOKS = frozenset({"on_flood", "on_flood_done", "bounce", "on_neighbor_joined",
@@ -80,6 +85,8 @@ class GameLowering:
         self.globals: list[GlobalVar] = []
         self.constants: list[tuple[str, int, str]] = []
         self.wire = Wire()
+        #: Whether setup() calls randomize() (resolve_randomize).
+        self.randomize = bool(game.randomize)
         self.handlers_by_event: dict[str, list[Handler]] = {}
 
     def err(self, loc: SrcLoc, msg: str, hint: str = "") -> None:
@@ -138,9 +145,11 @@ class GameLowering:
         self.compile_handlers()
         self.compile_within()
         self.compile_helpers()
+        self.resolve_randomize()
         self.compile_engine(engine_tree)
+        self.without_protocol()
         self.functions += generate_dispatch(self.game, self.sym, self.wire, self.handlers_of,
-                                            self.handler_fns, self.within_fns)
+                                            self.handler_fns, self.within_fns, self.randomize)
         silenced = run_lints(self)
         if self.errors:
             return Lowered(None, self.errors, self.warnings, silenced=silenced)
@@ -149,7 +158,7 @@ class GameLowering:
         symbols = game_symbols(self.game, self.wire, self.g, self.source, functions)
         program = optimize(Program(self.game.name, self.source, globals_, functions,
                                    tuple(self.constants), tuple(self.wire.layout), tuple(self.wire.codes),
-                                   enums, self.game.randomize, symbols, self.wide_values()))
+                                   enums, self.randomize, symbols, self.wide_values()))
         return Lowered(program, self.errors, self.warnings, silenced=silenced)
 
     def wide_values(self) -> tuple[WideValue, ...]:
@@ -361,7 +370,7 @@ class GameLowering:
             "CODE_SHIFT": self.wire.code_shift, "CODE_MASK": self.wire.code_mask,
             "ACK_SHIFT": self.wire.ack_shift, "FLOOD_CODE": self.wire.flood_code,
             "HELLO": self.wire.hello, "PROTOCOL": int(self.wire.n_codes > 1),
-            "RANDOMIZED": int(bool(self.game.randomize)),
+            "RANDOMIZED": 0,  # (resolve_randomize() sets it once the game's code is compiled)
             "N_FLOODS": len(self.game.floods), "N_FLOOD_SLOTS": 2 * len(self.game.floods),
             "N_FLOOD_CODES": 4 * len(self.game.floods),
             "N_TIMERS": len(self.game.timers),
@@ -429,6 +438,38 @@ class GameLowering:
                         isinstance(node.returns, ast.Constant) and node.returns.value is None):
                     ret = self._engine_type(node.returns, consts)[0]
                 self.sym.functions[node.name] = Signature(params, ret, ret == BOOL)
+
+    def resolve_randomize(self) -> None:
+        """randomize() at power-up when the game asks (randomize=True), or by default when
+        its code draws random numbers: a game that draws none does not carry it (and the
+        engine's coin, if it has one, tosses its own sequence seeded from the serial number)."""
+        if self.game.randomize is None:
+            self.randomize = any(c.builtin and c.func in ("random", "randomWord")
+                                 for f in self.functions for c in calls(f.body))
+        else:
+            self.randomize = bool(self.game.randomize)
+        self.sym.constants["RANDOMIZED"] = int(self.randomize)
+        self.constants = [(k, int(self.randomize) if k == "RANDOMIZED" else v, doc)
+                          for k, v, doc in self.constants]
+
+    def without_protocol(self) -> None:
+        """A game that sends no messages or floods has no sessions, so the engine's transmit()
+        would only ever show the broadcast values on every face: loop() calls
+        publish_values() instead, one setValueSentOnAllFaces() (nothing at all without
+        broadcast values: a face value starts at 0), and the queue, the handshake and the
+        flood scans transmit() calls are pruned with it."""
+        if self.sym.constants["PROTOCOL"]:
+            return
+        body: tuple[Stmt, ...] = ()
+        if self.wire.broadcast:
+            value = Call("broadcast_bits", (), U8)
+            body = (ExprStmt(Call("setValueSentOnAllFaces", (value,), None, builtin=True),
+                             BLINKC_LOC),)
+        publish = Function("publish_values", (), None, body, BLINKC_LOC,
+                           "Show the broadcast values on every face (the game sends nothing).",
+                           "engine")
+        self.functions = [_calling(f, "transmit", "publish_values") for f in self.functions]
+        self.functions.append(publish)
 
     @staticmethod
     def _engine_type(ann: ast.expr | None, consts: dict[str, int]) -> tuple[IntType, int | None]:
@@ -687,6 +728,23 @@ class GameLowering:
 
     def handlers_of(self, event: str) -> list[Handler]:
         return [h for h in self.handlers_by_event.get(event, []) if id(h) in self.handler_fns]
+
+def _calling(f: Function, old: str, new: str) -> Function:
+    """f with its calls of `old` (statements of their own) calling `new` instead."""
+    def swap(body: tuple[Stmt, ...]) -> tuple[Stmt, ...]:
+        out: list[Stmt] = []
+        for s in body:
+            if isinstance(s, ExprStmt) and s.value.func == old and not s.value.builtin:
+                s = ExprStmt(Call(new, s.value.args, s.value.type), s.loc)
+            elif isinstance(s, If):
+                s = If(s.test, swap(s.body), swap(s.orelse), s.loc)
+            elif isinstance(s, For):
+                s = For(s.var, s.start, s.stop, swap(s.body), s.loc, s.bit)
+            out.append(s)
+        return tuple(out)
+    body = swap(f.body)
+    return f if body == f.body else Function(f.name, f.params, f.ret, body, f.loc, f.doc, f.role)
+
 
 def _always_returns(body: tuple[Stmt, ...]) -> bool:
     for s in body:

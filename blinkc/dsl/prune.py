@@ -1,17 +1,44 @@
 """Pruning the lowered game: what the tile never runs is not in the Program.
 
-Three steps, in order: `if CONSTANT:` keeps only the branch it takes (the engine's per-game
-switches, such as RANDOMIZED) and what follows a `return` that is then unconditional goes;
-calls of functions left empty are dropped (a dispatch with no handler), repeatedly; and only
-the functions reachable from the entry points (and the globals they use) are kept.
+The steps, repeated until nothing changes: `if CONSTANT:` keeps only the branch it takes
+(the engine's per-game switches, such as RANDOMIZED) and what follows a `return` that is then
+unconditional goes; a call of a function that only returns a constant is that constant (the
+engine's `unsettled()` of a game without messages), and `and`/`or` of a constant are folded;
+calls of functions left empty are dropped (a dispatch with no handler); only the functions
+reachable from the entry points are kept; and an engine variable that nothing reads but its
+own updates (the coin's seed in a game that never tosses it) goes with those updates. Then
+only the globals the kept functions use are kept.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
-from ..ir.nodes import Call, Const, ExprStmt, For, Function, GlobalVar, If, Return, Stmt
-from ..ir.walk import calls, global_names
+from ..ir.builtins import BLINKLIB
+from ..ir.nodes import (
+    Assign,
+    BinOp,
+    BoolOp,
+    Call,
+    Cast,
+    Compare,
+    Cond,
+    Const,
+    Expr,
+    ExprStmt,
+    For,
+    Function,
+    GlobalVar,
+    If,
+    Index,
+    Local,
+    Name,
+    Return,
+    Stmt,
+    UnOp,
+)
+from ..ir.walk import calls, global_names, walk_exprs
 
 #: Entry points: what the SDK calls, and the hooks the emulator reads.
 ROOTS = ("setup", "loop", "display", "engine_quiet_until", "engine_idle", "engine_links")
@@ -21,9 +48,25 @@ def prune(functions: Iterable[Function], globals_: Iterable[GlobalVar],
           kept: frozenset[str] = frozenset()) -> tuple[tuple[Function, ...], tuple[GlobalVar, ...]]:
     """The functions and globals the tile runs; `kept` names functions kept even when empty
     or never called (hooks the protocol explorer watches or calls)."""
-    fns = [_with_body(f, fold_constant_ifs(f.body)) for f in functions]
-    fns = drop_empty_calls(fns, kept)
-    by_name = {f.name: f for f in fns}
+    globals_ = tuple(globals_)
+    fns = list(functions)
+    while True:
+        before = fns
+        fns = [_with_body(f, fold_constant_ifs(f.body)) for f in fns]
+        fns = fold_constant_calls(fns, kept)
+        fns = drop_empty_calls(fns, kept)
+        fns = reachable(fns, kept)
+        fns = without_dead_stores(fns, {g.name for g in globals_ if g.role != "state"})
+        if fns == before:
+            break
+    kept_fns = tuple(fns)
+    used = {n for f in kept_fns for n in global_names(f.body)}
+    return kept_fns, tuple(g for g in globals_ if g.role == "state" or g.name in used)
+
+
+def reachable(functions: list[Function], kept: frozenset[str]) -> list[Function]:
+    """The functions reachable from the entry points (and `kept`)."""
+    by_name = {f.name: f for f in functions}
     reached: set[str] = set()
     todo = [r for r in (*ROOTS, *sorted(kept)) if r in by_name]
     while todo:
@@ -33,9 +76,155 @@ def prune(functions: Iterable[Function], globals_: Iterable[GlobalVar],
         reached.add(name)
         todo += [c.func for c in calls(by_name[name].body)
                  if not c.builtin and c.func in by_name and c.func not in reached]
-    kept_fns = tuple(f for f in fns if f.name in reached)
-    used = {n for f in kept_fns for n in global_names(f.body)}
-    return kept_fns, tuple(g for g in globals_ if g.role == "state" or g.name in used)
+    return [f for f in functions if f.name in reached]
+
+
+def fold_constant_calls(functions: list[Function], kept: frozenset[str]) -> list[Function]:
+    """A call without arguments of an engine function whose body is `return CONSTANT` is the
+    constant;
+    `and`/`or` with a constant operand are folded (so `if unsettled() and coin():` of a
+    game without messages is `if False:`, and goes)."""
+    consts = {f.name: f.body[0].value for f in functions
+              if len(f.body) == 1 and isinstance(f.body[0], Return)
+              and isinstance(f.body[0].value, Const) and not f.params and f.role == "engine"
+              and f.name not in ROOTS and f.name not in kept}
+    if not consts:
+        return functions
+    return [_with_body(f, _map_body(f.body, lambda e: _fold_call(e, consts))) for f in functions]
+
+
+def _fold_call(e: Expr, consts: dict[str, Const]) -> Expr:
+    if isinstance(e, Call) and not e.builtin and not e.args and e.func in consts:
+        c = consts[e.func]
+        return Const(c.value, e.type or c.type, e.is_bool, c.name)
+    if isinstance(e, BoolOp):
+        values: list[Expr] = []
+        for v in e.values:
+            if isinstance(v, Const):
+                if bool(v.value) == (e.op == "or"):   # False and ..., True or ...: decided
+                    return Const(int(e.op == "or"), e.type, True) if not values else \
+                        BoolOp(e.op, (*values, v), e.type, e.is_bool)
+                continue  # True and x, False or x: x
+            values.append(v)
+        if not values:
+            return Const(int(e.op == "and"), e.type, True)
+        if len(values) == 1 and values[0].is_bool:
+            return values[0]
+        if len(values) != len(e.values):
+            return BoolOp(e.op, tuple(values), e.type, e.is_bool)
+    return e
+
+
+def without_dead_stores(functions: list[Function], candidates: set[str]) -> list[Function]:
+    """An engine variable that is only ever read by the statements that update it (and
+    nothing else they do is seen) is dead: those statements go."""
+    dead: set[str] = set()
+    for g in sorted(candidates):
+        if not any(g in global_names(f.body) for f in functions):
+            continue
+        if all(_reads_only_in_updates(f.body, g) for f in functions):
+            dead.add(g)
+    if not dead:
+        return functions
+    return [_with_body(f, _without_updates(f.body, dead)) for f in functions]
+
+
+def _update_of(s: Stmt, g: str) -> bool:
+    """The statement only changes global g (and locals of its own loops), with no calls
+    other than the SDK's pure functions."""
+    if isinstance(s, Assign):
+        if isinstance(s.target, Name) and s.target.scope != "global":
+            return False
+        target = s.target.array if isinstance(s.target, Index) else s.target.name
+        return target == g and _quiet(s.value) and (
+            not isinstance(s.target, Index) or _quiet(s.target.index))
+    if isinstance(s, If):
+        return _quiet(s.test) and all(_update_of(b, g) for b in (*s.body, *s.orelse))
+    if isinstance(s, For):
+        return _quiet(s.start) and _quiet(s.stop) and all(_update_of(b, g) for b in s.body)
+    return False
+
+
+def _quiet(e: Expr) -> bool:
+    """No side effects: calls only of the SDK's pure functions."""
+    return all(not isinstance(x, Call) or (x.builtin and x.func in BLINKLIB and BLINKLIB[x.func].pure)
+               for x in walk_exprs(e))
+
+
+def _reads_only_in_updates(body: tuple[Stmt, ...], g: str) -> bool:
+    for s in body:
+        if _update_of(s, g):
+            continue
+        if isinstance(s, If):
+            if _reads(s.test, g) or not _reads_only_in_updates(s.body, g) \
+                    or not _reads_only_in_updates(s.orelse, g):
+                return False
+        elif isinstance(s, For):
+            if _reads(s.start, g) or _reads(s.stop, g) or not _reads_only_in_updates(s.body, g):
+                return False
+        elif g in global_names((s,)):
+            return False
+    return True
+
+
+def _reads(e: Expr, g: str) -> bool:
+    return any((isinstance(x, Name) and x.scope == "global" and x.name == g)
+               or (isinstance(x, Index) and x.array == g) for x in walk_exprs(e))
+
+
+def _without_updates(body: tuple[Stmt, ...], dead: set[str]) -> tuple[Stmt, ...]:
+    out: list[Stmt] = []
+    for s in body:
+        if any(_update_of(s, g) for g in dead):
+            continue
+        if isinstance(s, If):
+            s = If(s.test, _without_updates(s.body, dead), _without_updates(s.orelse, dead), s.loc)
+        elif isinstance(s, For):
+            s = replace(s, body=_without_updates(s.body, dead))
+        out.append(s)
+    return tuple(out)
+
+
+def _map_body(body: tuple[Stmt, ...], fn) -> tuple[Stmt, ...]:
+    """The body with `fn` applied to every expression, bottom up."""
+    out: list[Stmt] = []
+    for s in body:
+        if isinstance(s, If):
+            s = If(_map(s.test, fn), _map_body(s.body, fn), _map_body(s.orelse, fn), s.loc)
+        elif isinstance(s, For):
+            s = replace(s, start=_map(s.start, fn), stop=_map(s.stop, fn), body=_map_body(s.body, fn))
+        elif isinstance(s, Assign):
+            s = replace(s, target=_map(s.target, fn), value=_map(s.value, fn))
+        elif isinstance(s, Local):
+            s = replace(s, value=_map(s.value, fn))
+        elif isinstance(s, Return) and s.value is not None:
+            s = replace(s, value=_map(s.value, fn))
+        elif isinstance(s, ExprStmt):
+            value = _map(s.value, fn)
+            if not isinstance(value, Call):
+                continue  # a call folded to its constant: it did nothing else
+            s = replace(s, value=value)
+        out.append(s)
+    new = tuple(out)
+    return body if new == body else new
+
+
+def _map(e, fn):
+    if isinstance(e, BinOp | Compare):
+        e = replace(e, left=_map(e.left, fn), right=_map(e.right, fn))
+    elif isinstance(e, UnOp):
+        e = replace(e, operand=_map(e.operand, fn))
+    elif isinstance(e, Cast):
+        e = replace(e, value=_map(e.value, fn))
+    elif isinstance(e, BoolOp):
+        e = replace(e, values=tuple(_map(v, fn) for v in e.values))
+    elif isinstance(e, Cond):
+        e = replace(e, test=_map(e.test, fn), body=_map(e.body, fn), orelse=_map(e.orelse, fn))
+    elif isinstance(e, Call):
+        e = replace(e, args=tuple(_map(a, fn) for a in e.args))
+    elif isinstance(e, Index):
+        e = replace(e, index=_map(e.index, fn))
+    return fn(e)
 
 
 def drop_empty_calls(functions: list[Function], kept: frozenset[str]) -> list[Function]:

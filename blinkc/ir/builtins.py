@@ -29,6 +29,7 @@ BLINKLIB: dict[str, Builtin] = {
     "isValueReceivedOnFaceExpired": Builtin((U8,), BOOL, is_bool=True),
     "isAlone": Builtin((), BOOL, is_bool=True),
     "setValueSentOnFace": Builtin((U8, U8), None, pure=False),
+    "setValueSentOnAllFaces": Builtin((U8,), None, pure=False),
     "setColor": Builtin((COLOR,), None, pure=False),
     "setColorOnFace": Builtin((COLOR, U8), None, pure=False),
     "random": Builtin((U16,), U16, pure=False),

@@ -102,3 +102,23 @@ BROADSIDE = Path(__file__).resolve().parents[2] / "firmware" / "broadside.py"
 @given(case=cases(load_program(BROADSIDE)))
 def test_backends_agree_on_broadside_with_groups_gathers_flood_values_and_per_face_fields(case):
     _assert_agree(BROADSIDE, case)
+
+
+CORPUS = Path(__file__).resolve().parents[2] / "bench" / "corpus"
+NEIGHBORS, BLINKER = CORPUS / "neighbors.py", CORPUS / "blinker.py"
+#: Games without messages (no protocol engine: only their broadcast values on the faces)
+#: get a twentieth of the flagship's cases.
+_fewest = settings(max_examples=max(RUNS // 20, 10), deadline=None, derandomize=True,
+                   database=None, suppress_health_check=list(HealthCheck))
+
+
+@_fewest
+@given(case=cases(load_program(NEIGHBORS)))
+def test_backends_agree_on_a_game_that_only_broadcasts(case):
+    _assert_agree(NEIGHBORS, case)
+
+
+@_fewest
+@given(case=cases(load_program(BLINKER)))
+def test_backends_agree_on_a_game_with_a_timer_and_no_protocol(case):
+    _assert_agree(BLINKER, case)

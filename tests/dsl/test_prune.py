@@ -1,7 +1,25 @@
 """Pruning: what the tile can never run is not in the Program (nor in the sketch)."""
 
 from blinkc.dsl.prune import fold_constant_ifs, prune
-from blinkc.ir.nodes import BOOL, U8, Call, Const, ExprStmt, Function, GlobalVar, If, Name, Return, SrcLoc
+from blinkc.ir.nodes import (
+    BOOL,
+    U8,
+    Assign,
+    BinOp,
+    BoolOp,
+    Call,
+    Compare,
+    Const,
+    ExprStmt,
+    For,
+    Function,
+    GlobalVar,
+    If,
+    Local,
+    Name,
+    Return,
+    SrcLoc,
+)
 
 AT = SrcLoc("game.py", 1)
 
@@ -19,10 +37,56 @@ def test_a_constant_branch_that_returns_ends_the_function():
 
 def test_the_branch_not_taken_and_its_globals_are_gone():
     uses_state = Name("lfsr", U8, "global")
-    coin = fn("coin", [If(Const(1, BOOL), (Return(Const(1, BOOL), AT),), (), AT),
+    coin = fn("coin", [If(Const(1, BOOL), (Return(RANDOM_BIT, AT),), (), AT),
                        Return(uses_state, AT)], ret=BOOL)
     loop = fn("loop", [ExprStmt(Call("coin", (), BOOL), AT)])
     lfsr = GlobalVar("lfsr", U8, 0, AT, role="engine")
     functions, globals_ = prune([coin, loop, fn("unused", [Return(None, AT)])], [lfsr])
     assert [f.name for f in functions] == ["coin", "loop"]
     assert globals_ == ()
+
+
+RANDOM_BIT = Call("isAlone", (), BOOL, builtin=True, is_bool=True)  # (any value not known here)
+
+
+def test_a_call_of_an_engine_function_that_returns_a_constant_is_the_constant():
+    # loop(): `if unsettled() and coin(): skip_frame()` where unsettled() is `return False`
+    unsettled = fn("unsettled", [Return(Const(0, BOOL, True), AT)], ret=BOOL)
+    coin = fn("coin", [Return(RANDOM_BIT, AT)], ret=BOOL)
+    test = BoolOp("and", (Call("unsettled", (), BOOL, is_bool=True), Call("coin", (), BOOL, is_bool=True)))
+    loop = fn("loop", [If(test, (ExprStmt(Call("blinkc_skip_frame", (), None, builtin=True), AT),), (), AT),
+                       ExprStmt(Call("unsettled", (), BOOL), AT)])
+    functions, _ = prune([unsettled, coin, loop], [])
+    assert [(f.name, f.body) for f in functions] == [("loop", ())]
+
+
+def test_a_game_function_that_returns_a_constant_is_still_called():
+    # (the dispatch's broadcast_bits() of a game without broadcast values: the sketch keeps it)
+    bits = Function("broadcast_bits", (), U8, (Return(Const(0, U8), AT),), AT, role="dispatch")
+    loop = fn("loop", [Local("shown", U8, Call("broadcast_bits", (), U8), AT)])
+    functions, _ = prune([bits, loop], [])
+    assert [f.name for f in functions] == ["broadcast_bits", "loop"]
+
+
+def test_an_engine_variable_only_its_own_updates_read_goes_with_them():
+    # engine_setup() seeds the coin's state from the serial number, but nothing tosses the coin
+    seed = Name("seed", U8, "global")
+    mix = Assign(seed, BinOp("^", seed, Call("getSerialNumberByte", (Name("i", U8, "local"),), U8,
+                                              builtin=True), U8), AT)
+    unseeded = Compare("==", seed, Const(0, U8), U8)
+    setup = fn("setup", [For("i", Const(0, U8), Const(9, U8), (mix,), AT),
+                         If(unseeded, (Assign(seed, Const(1, U8), AT),), (), AT)])
+    kept_state = GlobalVar("count", U8, 0, AT, role="state")
+    loop = fn("loop", [Assign(Name("count", U8, "global"), Const(1, U8), AT)])
+    functions, globals_ = prune([setup, loop], [GlobalVar("seed", U8, 0, AT, role="engine"), kept_state])
+    assert [(f.name, f.body) for f in functions] == [("setup", ()), ("loop", loop.body)]
+    assert [g.name for g in globals_] == ["count"]
+
+
+def test_an_engine_variable_read_elsewhere_keeps_its_updates():
+    seed = Name("seed", U8, "global")
+    setup = fn("setup", [Assign(seed, Call("getSerialNumberByte", (Const(0, U8),), U8, builtin=True), AT)])
+    loop = fn("loop", [ExprStmt(Call("setValueSentOnFace", (seed, Const(0, U8)), None, builtin=True), AT)])
+    functions, globals_ = prune([setup, loop], [GlobalVar("seed", U8, 0, AT, role="engine")])
+    assert [f.body for f in functions] == [setup.body, loop.body]
+    assert [g.name for g in globals_] == ["seed"]
