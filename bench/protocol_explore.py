@@ -5,8 +5,8 @@
 
 For 2 and 3 tiles: every connected shape (up to a turn of the whole cluster), every
 rotation of every tile, under every clock condition, each with the scripted schedules
-and --random seeded ones. For 4 tiles: the first --four configurations of each clock
-condition. Prints what was explored and checked and every violation (exit 1), shrunk,
+and --random seeded ones. For 4 tiles: --four configurations of each clock condition,
+the 10 shapes in turn. Prints what was explored and checked and every violation (exit 1), shrunk,
 with the command that replays it (docs/protocol.md, blinkc/explore/).
 """
 
@@ -39,8 +39,9 @@ def main() -> int:
     for n, limit in (s for s in sizes if not args.tiles or s[0] in args.tiles):
         for clock in args.clock or CLOCKS:
             start = time.perf_counter()
+            # (a sample of 4-tile clusters takes every shape in turn)
             report = explore(args.game, n, clocks=[clock], random_runs=args.random, seed=args.seed,
-                             limit=limit, stop_at_first=False)
+                             limit=limit, spread=limit is not None, stop_at_first=False)
             for line in report.lines():
                 print(f"{clock:20} {line} [{time.perf_counter() - start:.0f} s]", flush=True)
             for i, (run, problems) in enumerate(report.violations[:3]):

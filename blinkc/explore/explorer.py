@@ -22,13 +22,18 @@ CLOCKS: dict[str, Callable[[int, random.Random], list[tuple[int, int]]]] = {
 }
 
 
-def configs(n: int, clock: str, rng: random.Random) -> Iterator[tuple[Tile, ...]]:
-    """Every shape of n tiles in every rotation of every tile, with the clock condition."""
-    for shape in shapes(n):
-        for rots in itertools.product(range(6), repeat=n):
-            clocks = CLOCKS[clock](n, rng)
-            yield tuple(Tile(f"t{i}", p, r, ppm, ph)
-                        for i, (p, r, (ppm, ph)) in enumerate(zip(shape, rots, clocks, strict=True)))
+def configs(n: int, clock: str, rng: random.Random,
+            spread: bool = False) -> Iterator[tuple[Tile, ...]]:
+    """Every shape of n tiles in every rotation of every tile, with the clock condition:
+    shape after shape, or with `spread` the shapes in turn (so that the first N of them,
+    a sample, have every shape)."""
+    rotations = list(itertools.product(range(6), repeat=n))
+    order = ([(shape, rots) for rots in rotations for shape in shapes(n)] if spread
+             else [(shape, rots) for shape in shapes(n) for rots in rotations])
+    for shape, rots in order:
+        clocks = CLOCKS[clock](n, rng)
+        yield tuple(Tile(f"t{i}", p, r, ppm, ph)
+                    for i, (p, r, (ppm, ph)) in enumerate(zip(shape, rots, clocks, strict=True)))
 
 
 def random_steps(tiles: tuple[Tile, ...], rng: random.Random, messages: list[str],
@@ -122,14 +127,15 @@ class Report:
 
 def explore(game: Path, n_tiles: int, *, clocks: list[str] | None = None, random_runs: int = 0,
             seed: int = 0, exhaustive: bool = True, limit: int | None = None,
-            stop_at_first: bool = True, progress: Callable[[Report], None] | None = None) -> Report:
+            spread: bool = False, stop_at_first: bool = True,
+            progress: Callable[[Report], None] | None = None) -> Report:
     """Explore the game's protocol on every cluster of n tiles (see the module docstring)."""
     watched = subject(game)
     messages, floods = list(watched.cls.MESSAGES), list(watched.cls.FLOODS)
     rng = random.Random(seed)
     report = Report(watched.program.name, n_tiles)
     for clock in clocks or list(CLOCKS):
-        for tiles in configs(n_tiles, clock, rng):
+        for tiles in configs(n_tiles, clock, rng, spread):
             report.configurations += 1
             runs: list[Run] = []
             if exhaustive:

@@ -2,6 +2,7 @@
 shrinks and writes out a planted protocol bug as files that `blinkc emulate` replays.
 (The long runs are bench/protocol_explore.py.)"""
 
+import itertools
 import json
 import re
 from pathlib import Path
@@ -189,3 +190,15 @@ def test_a_wave_is_taken_for_the_same_flood_only_sooner_than_a_link_must_stand_t
     from blinkc.explore.monitor import JOIN_MS
 
     assert FLOOD_SAME_MS + GRACE_TICK_MS <= JOIN_MS
+
+
+def test_a_spread_sample_of_four_tile_clusters_has_every_shape():
+    import random
+
+    from blinkc.explore.explorer import configs
+
+    sample = list(itertools.islice(configs(4, "identical", random.Random(0), spread=True), 10))
+    assert len({tuple(t.pos for t in tiles) for tiles in sample}) == len(shapes(4)) == 10
+    # ... where the first ten in shape order are rotations of the first shape only.
+    first = list(itertools.islice(configs(4, "identical", random.Random(0)), 10))
+    assert len({tuple(t.pos for t in tiles) for tiles in first}) == 1
