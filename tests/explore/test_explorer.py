@@ -10,8 +10,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import blinkc.dsl.lowering as lowering
-from blinkc import games
 from blinkc.cli import main
 from blinkc.explore import Run, check, explore, play, shapes, shrink, subject, write_counterexample
 
@@ -50,20 +48,6 @@ RUN_AGAIN = ("    if flood_parent[s] == 255 and not (flood_skipped[s] >> face) &
              "    if flood_parent[s] == 255:  # (planted: a wave of a slot we are not in is new)")
 ONE_SLOT = ("        flood_enter(s + (flood_last[k] ^ 1), STARTER)",
             "        flood_enter(s, STARTER)  # (planted: every flood in its first slot)")
-
-
-@pytest.fixture
-def planted(tmp_path, monkeypatch):
-    def plant(bug: tuple[str, str]) -> None:
-        source = lowering.ENGINE_FILE.read_text()
-        assert bug[0] in source
-        mutated = tmp_path / "engine.py"
-        mutated.write_text(source.replace(bug[0], bug[1]))
-        monkeypatch.setattr(lowering, "ENGINE_FILE", mutated)
-        monkeypatch.setattr(games, "_programs", {})  # no game compiled with the real engine
-        monkeypatch.setattr(games, "_classes", {})
-
-    return plant
 
 
 def test_a_planted_duplicate_is_caught_shrunk_and_replayed(planted, tmp_path):

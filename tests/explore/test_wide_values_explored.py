@@ -6,8 +6,6 @@ from pathlib import Path
 
 import pytest
 
-import blinkc.dsl.lowering as lowering
-from blinkc import games
 from blinkc.explore import Run, check, explore, play, shrink, subject
 from blinkc.explore.clusters import Tile
 
@@ -25,20 +23,6 @@ SUBTREE_TWICE = ("        flood_acc[s] = gather_combine(s >> 1, flood_acc[s], wi
 # The value of an answer at once (not the subtree's) taken for the subtree's.
 EVERY_ECHO_A_SUBTREE = ("        elif GATHERS and flood_from[s] == f and flood_parent[s] == 255:\n",
                         "        elif True:  # (planted: every echo carries this tile's subtree)\n")
-
-
-@pytest.fixture
-def planted(tmp_path, monkeypatch):
-    def plant(bug: tuple[str, str]) -> None:
-        source = lowering.ENGINE_FILE.read_text()
-        assert bug[0] in source
-        mutated = tmp_path / "engine.py"
-        mutated.write_text(source.replace(bug[0], bug[1]))
-        monkeypatch.setattr(lowering, "ENGINE_FILE", mutated)
-        monkeypatch.setattr(games, "_programs", {})  # no game compiled with the real engine
-        monkeypatch.setattr(games, "_classes", {})
-
-    return plant
 
 
 @pytest.mark.parametrize("clock", ["identical, in step", "±10 %"])
