@@ -18,7 +18,10 @@ from blinkc.dsl import (
     opposite,
 )
 
-game = Game("pirates_lasers")
+# randomize=False: which tan segment shows water needs no entropy from the watchdog, so the
+# tile skips randomize()'s half second at power-up and the SDK's generator; each tile draws
+# from its own sequence, seeded from its serial number (docs/dsl.md, "Random numbers").
+game = Game("pirates_lasers", randomize=False)
 
 Piece = game.kinds("HULL", "HAZARD", "REDIRECTOR")
 

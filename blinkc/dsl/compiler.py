@@ -113,6 +113,17 @@ class Symbols:
     helper_candidates: dict[str, Callable] = field(default_factory=dict)
     #: Helpers called so far: name → (IR function name, signature, takes the tile first).
     helpers: dict[str, tuple[str, Signature, bool]] = field(default_factory=dict)
+    #: The game said randomize=False: t.random() draws from the engine's own sequence.
+    own_random: bool = False
+
+
+def below(limit: Expr) -> Expr:
+    """limit + 1 as a u16 (0 for 65535), the bound draw_below() takes for t.random(limit);
+    `x - c + 1` folds to `x - (c - 1)` (exact in u16's arithmetic, modulo 65,536)."""
+    if (isinstance(limit, BinOp) and limit.op == "-" and isinstance(limit.right, Const)
+            and limit.right.value >= 1 and limit.type.bits >= 16):
+        return convert(binop("-", limit.left, Const(limit.right.value - 1, limit.right.type)), U16)
+    return convert(binop("+", convert(limit, U16), Const(1, U16)), U16)
 
 
 class _Skip(Exception):
@@ -1026,10 +1037,14 @@ class FunctionCompiler:
             if len(args) != 1:
                 raise self.fail(n, "t.random(limit) takes the largest value to draw")
             limit = self.number(args[0], self.expr(args[0]), "t.random()'s limit")
+            if self.sym.own_random:
+                return Call("draw_below", (below(limit),), U16)
             return Call("random", (convert(limit, U16),), U16, builtin=True)
         if method == "random_word":
             if args:
                 raise self.fail(n, "t.random_word() takes no arguments")
+            if self.sym.own_random:
+                return Call("draw_word", (), U16)
             return Call("randomWord", (), U16, builtin=True)
         if method == "has_neighbor":
             if len(args) != 1:

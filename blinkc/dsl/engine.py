@@ -57,7 +57,12 @@ def engine_setup() -> None:
     (A game that calls randomize() tosses with the SDK's random numbers instead.)"""
     if not RANDOMIZED:
         for i in range(9):
-            coin_state = (coin_state << 3) ^ (coin_state >> 13) ^ getSerialNumberByte(i)
+            # The bytes go alternately into the two halves (a byte swap, then the next byte
+            # in the low half): the high half is the XOR of bytes 1, 3, 5, 7, the low one of
+            # 0, 2, 4, 6, 8, so serials that differ in one byte seed differently. (A shift
+            # by 3 and by 13 mixed better and cost 34 bytes of flash: the AVR shifts a word
+            # one bit at a time.)
+            coin_state = u16(coin_state << 8) ^ (coin_state >> 8) ^ getSerialNumberByte(i)
         if coin_state == 0:
             coin_state = 1
 
@@ -72,6 +77,23 @@ def coin() -> bool:
     if heads:
         coin_state ^= 46080
     return heads
+
+
+def draw_word() -> u16:
+    """t.random_word() in a game without randomize(): 16 tosses of the coin, the tile's own
+    sequence seeded from its serial number (no SDK generator, no 0.5 s at power-up)."""
+    v: u16 = 0
+    for i in range(16):
+        v = (v << 1) | coin()
+    return v
+
+
+def draw_below(n: u16) -> u16:
+    """t.random(n - 1) in a game without randomize(): 0..n-1 from draw_word() (n is 0 for
+    t.random(65535), whose n does not fit)."""
+    if n == 0:
+        return draw_word()
+    return draw_word() % n
 
 
 def send_code(code: u8, face: u8) -> None:
@@ -123,7 +145,7 @@ def session(f: u8, bit: u8) -> None:
     """Start, keep or end the session on face f from the neighbour's latest value."""
     value: u8 = getLastValueReceivedOnFace(f)
     code: u8 = (value >> CODE_SHIFT) & CODE_MASK
-    their_ack: u8 = (value >> ACK_SHIFT) & 1
+    their_ack: bool = (value & (1 << ACK_SHIFT)) != 0  # (a bit test, not a shift, on the AVR)
     if code == HELLO:
         if up_mask & bit:
             if their_ack:
@@ -155,12 +177,11 @@ def link_end(f: u8, bit: u8, now256: u8) -> None:
     seen_mask &= ~bit
     if tx_wait & bit and tx_code[f] < FLOOD_CODE:
         bounce(tx_code[f], f)  # (a flood's message is answered below)
-    code: u8 = queue_take(f)
     for i in range(QUEUE_LEN):
+        code: u8 = queue_take(f)
         if code == 0:
             break
         bounce(code, f)
-        code = queue_take(f)
     tx_code[f] = now256  # it waits for a new session from now
     tx_wait &= ~bit
     tx_release &= ~bit
@@ -171,7 +192,7 @@ def link_end(f: u8, bit: u8, now256: u8) -> None:
         flood_answered(s, f)
 
 
-def handshake(f: u8, bit: u8, code: u8, their_ack: u8) -> None:
+def handshake(f: u8, bit: u8, code: u8, their_ack: bool) -> None:
     """Run the four-phase handshake on a face in session against the neighbour's latest value."""
     if code == 0:
         ack_mask &= ~bit
@@ -284,6 +305,10 @@ flood_last: u8[N_FLOODS] = 0  # the parity of the slot of flood k this tile ente
 # of those faces within FLOOD_SAME_UNITS is that same flood, answered without running it
 # again. No flood it is owed can come that way so soon: a link that was down then counts
 # for a flood only if it stood for JOIN (3 s) before the flood began (docs/protocol.md).
+# A tile that started the flood in a slot remembers no faces: it finishes only once every
+# tile of the flood has answered, so no wave of that flood can come to it afterwards, and a
+# wave there is a new flood (a game that restarts a flood whenever a neighbour arrives can
+# start three of one kind within 2 s, the third in the first one's slot).
 flood_skipped: u8[N_FLOOD_SLOTS] = 0  # faces that were gone when this tile entered slot s
 flood_at: u8[N_FLOOD_SLOTS] = 0  # millis256() when this tile entered slot s
 
@@ -300,7 +325,7 @@ def flood_take(bit: u8) -> u8:
 def flood_start(k: u8) -> None:
     """Start flood k, unless this tile is in a wave of it already (then the start merges)."""
     s: u8 = 2 * k
-    if flood_parent[s] == 255 and flood_parent[s + 1] == 255:
+    if flood_parent[s] & flood_parent[s + 1] == 255:  # both 255 (none): a face or STARTER (7) clears bits
         flood_enter(s + (flood_last[k] ^ 1), STARTER)
 
 
@@ -319,10 +344,11 @@ def flood_enter(s: u8, parent: u8) -> None:
     # in a session with us already and send us this flood's wave; waiting for it makes
     # that wave a crossing one (answered at once), not a new flood after we finished.
     waiting: u8 = ~gone_mask & 63
-    flood_skipped[s] = gone_mask
+    flood_skipped[s] = 0
+    if parent != STARTER:  # (a flood we started cannot come round again: above)
+        flood_skipped[s] = gone_mask
     flood_at[s] = millis256()
-    if parent != STARTER:
-        waiting &= ~(1 << parent)
+    waiting &= ~(1 << parent)  # (STARTER is 7: its bit is none of the six faces')
     if GROUPS:  # a wave goes on only to faces in the flood's group
         for f in range(6):
             if (waiting >> f) & 1 and not flood_within(k, f):
@@ -342,7 +368,8 @@ def flood_forget(now256: u8) -> None:
 
 
 def flood_receive(s: u8, face: u8) -> None:
-    if flood_parent[s] == 255 and not (flood_skipped[s] >> face) & 1:
+    bit: u8 = 1 << face
+    if flood_parent[s] == 255 and not flood_skipped[s] & bit:
         flood_enter(s, face)
     else:
         # We are in the wave already, or it is the one we were in come round again over a
@@ -350,8 +377,8 @@ def flood_receive(s: u8, face: u8) -> None:
         # Every wave gets exactly one echo (and only an echo answers a wave we sent): taking
         # a wave that crosses ours for an answer would swallow the wave of a later flood of
         # the same kind for ever.
-        flood_skipped[s] &= ~(1 << face)
-        flood_out[2 * s + 1] |= 1 << face
+        flood_skipped[s] &= ~bit
+        flood_out[2 * s + 1] |= bit
 
 
 def flood_answered(s: u8, face: u8) -> None:
@@ -385,7 +412,7 @@ def timer_stop(k: u8) -> None:
 
 
 def timer_running(k: u8) -> bool:
-    return (timer_on >> k) & 1
+    return (timer_on & (1 << k)) != 0
 
 
 def timer_remaining(k: u8) -> u16:

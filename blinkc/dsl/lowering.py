@@ -80,7 +80,7 @@ class GameLowering:
         self.source = source
         self.errors: list[DslError] = list(game.problems)
         self.warnings: list[DslError] = []
-        self.sym = Symbols()
+        self.sym = Symbols(own_random=game.randomize is False)
         self.functions: list[Function] = []
         self.globals: list[GlobalVar] = []
         self.constants: list[tuple[str, int, str]] = []

@@ -72,13 +72,19 @@ def test_gen_writes_a_sketch_folder_for_the_arduino_ide(tmp_path):
     assert ino.exists() and "void loop(void)" in ino.read_text()
 
 
+def line_of(game, text: str) -> int:
+    """The line of the game file that starts with `text` (1-based)."""
+    return next(i for i, line in enumerate(game.read_text().splitlines(), 1)
+                if line.startswith(text))
+
+
 def test_gen_with_line_directives(tmp_path):
     game = ROOT / "firmware" / "pirates_lasers.py"
     r = CliRunner().invoke(main, ["gen", str(game), "-o", str(tmp_path), "--line-directives"])
     assert r.exit_code == 0, r.output
     ino = tmp_path / "pirates_lasers" / "pirates_lasers.ino"
     lines = ino.read_text().split("\n")
-    assert f'#line 118 "{game}"' in lines
+    assert f'#line {line_of(game, "def press(t):")} "{game}"' in lines
     back = [i for i, line in enumerate(lines) if line.endswith(f' "{ino.resolve()}"')]
     assert back and all(lines[i] == f'#line {i + 2} "{ino.resolve()}"' for i in back)
 
@@ -124,7 +130,7 @@ def test_line_directives_point_compiler_messages_at_the_game_file():
     require_tool("avr-gcc")
     game = ROOT / "firmware" / "pirates_lasers.py"
     text = generate_cpp(load_program(game), line_directives=True, sketch_file="pirates_lasers.ino")
-    assert f'#line 118 "{game}"' in text  # press(), the game's line 118
+    assert f'#line {line_of(game, "def press(t):")} "{game}"' in text  # press()
     assert f'"{ROOT / "blinkc" / "dsl" / "engine.py"}"' in text
     # Back in the sketch's own numbering after each function: the line after the directive.
     lines = text.split("\n")
@@ -132,11 +138,11 @@ def test_line_directives_point_compiler_messages_at_the_game_file():
         m = re.fullmatch(r'#line (\d+) "pirates_lasers.ino"', line)
         if m:
             assert int(m.group(1)) == i + 2
-    # A mistake on the game's line 124 is reported there.
+    # A mistake on the game's line of the Repair send is reported there.
     broken = text.replace("send_code(MSG_REPAIR, REPAIR_FACE);", "send_code(MSG_REPAIR, NO_SUCH_FACE);")
     with pytest.raises(Exception) as failed:
         avr_compile_check(sketch_from_text(broken, "pirates_lasers", game.with_suffix(".ino")))
-    assert f"{game}:124:" in str(failed.value)
+    assert f"{game}:{line_of(game, '            t.send(Repair, REPAIR_FACE)')}:" in str(failed.value)
 
 
 def test_line_directives_change_no_code():

@@ -118,23 +118,23 @@ static uint8_t tx_release = 0;  // engine.py:42
 static uint8_t ack_mask = 0;  // engine.py:43
 static uint8_t queue[12];  // engine.py:46
 static uint8_t queue_len = 0;  // engine.py:47
-static uint8_t flood_parent[6] = {255, 255, 255, 255, 255, 255};  // engine.py:274
-static uint8_t flood_waiting[6];  // engine.py:275
-static uint8_t flood_out[12];  // engine.py:278
-static uint8_t flood_last[3];  // engine.py:279
-static uint8_t flood_skipped[6];  // engine.py:287
-static uint8_t flood_at[6];  // engine.py:288
-static uint8_t timer_on = 0;  // engine.py:374
-static uint16_t timer_end[3];  // engine.py:375
-static uint16_t wide_rx[6];  // engine.py:442
-static uint8_t wide_busy = 0;  // engine.py:443
-static uint8_t wide_left[6];  // engine.py:444
-static uint8_t wide_code[6];  // engine.py:445
-static uint16_t wide_out[6];  // engine.py:446
-static uint16_t flood_value[6];  // engine.py:447
-static uint16_t flood_acc[6];  // engine.py:450
-static uint8_t flood_from[6] = {255, 255, 255, 255, 255, 255};  // engine.py:451
-static uint8_t flood_own[3];  // engine.py:452
+static uint8_t flood_parent[6] = {255, 255, 255, 255, 255, 255};  // engine.py:295
+static uint8_t flood_waiting[6];  // engine.py:296
+static uint8_t flood_out[12];  // engine.py:299
+static uint8_t flood_last[3];  // engine.py:300
+static uint8_t flood_skipped[6];  // engine.py:312
+static uint8_t flood_at[6];  // engine.py:313
+static uint8_t timer_on = 0;  // engine.py:401
+static uint16_t timer_end[3];  // engine.py:402
+static uint16_t wide_rx[6];  // engine.py:469
+static uint8_t wide_busy = 0;  // engine.py:470
+static uint8_t wide_left[6];  // engine.py:471
+static uint8_t wide_code[6];  // engine.py:472
+static uint16_t wide_out[6];  // engine.py:473
+static uint16_t flood_value[6];  // engine.py:474
+static uint16_t flood_acc[6];  // engine.py:477
+static uint8_t flood_from[6] = {255, 255, 255, 255, 255, 255};  // engine.py:478
+static uint8_t flood_own[3];  // engine.py:479
 
 // Fields never leave their declared range: assignments clamp.
 template <typename T> static inline T blinkc_clamp(T v, T lo, T hi) { return v < lo ? lo : (v > hi ? hi : v); }
@@ -187,7 +187,7 @@ static void link_step(uint8_t f, uint8_t bit, uint8_t now256);
 static void session(uint8_t f, uint8_t bit);
 static void link_begin(uint8_t f, uint8_t bit);
 static void link_end(uint8_t f, uint8_t bit, uint8_t now256);
-static void handshake(uint8_t f, uint8_t bit, uint8_t code, uint8_t their_ack);
+static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack);
 static void transmit(void);
 static bool unsettled(void);
 static uint8_t flood_take(uint8_t bit);
@@ -514,542 +514,544 @@ static uint8_t millis256(void) {
 static void engine_setup(void) {
     uint8_t i = 0;
     for (i = 0; i < 9; i++) {  // engine.py:59
-        coin_state = ((((uint16_t)(1U * coin_state << 3)) ^ (coin_state >> 13)) ^ getSerialNumberByte(i));  // engine.py:60
+        coin_state = ((((uint16_t)(1U * coin_state << 8)) ^ (coin_state >> 8)) ^ getSerialNumberByte(i));  // engine.py:65
     }
-    if (coin_state == 0) {  // engine.py:61
-        coin_state = 1;  // engine.py:62
+    if (coin_state == 0) {  // engine.py:66
+        coin_state = 1;  // engine.py:67
     }
 }
 
-// One toss: the SDK's random numbers when the game randomizes them, else one step of a  [engine.py:65]
+// One toss: the SDK's random numbers when the game randomizes them, else one step of a  [engine.py:70]
 static bool coin(void) {
     uint8_t heads = 0;
-    heads = ((uint8_t)coin_state & 1);  // engine.py:70
-    coin_state >>= 1;  // engine.py:71
-    if (heads != 0) {  // engine.py:72
-        coin_state ^= 46080U;  // engine.py:73
+    heads = ((uint8_t)coin_state & 1);  // engine.py:75
+    coin_state >>= 1;  // engine.py:76
+    if (heads != 0) {  // engine.py:77
+        coin_state ^= 46080U;  // engine.py:78
     }
-    return (heads != 0);  // engine.py:74
+    return (heads != 0);  // engine.py:79
 }
 
-// Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:77]
+// Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:99]
 static void send_code(uint8_t code, uint8_t face) {
-    if ((((gone_mask >> face) & 1) != 0) || (queue_len >= QUEUE_LEN)) {  // engine.py:79
-        bounce(code, face);  // engine.py:80
-        return;  // engine.py:81
+    if ((((gone_mask >> face) & 1) != 0) || (queue_len >= QUEUE_LEN)) {  // engine.py:101
+        bounce(code, face);  // engine.py:102
+        return;  // engine.py:103
     }
-    queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:82
-    queue_len++;  // engine.py:83
+    queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:104
+    queue_len++;  // engine.py:105
 }
 
-// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:86]
+// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:108]
 static uint8_t queue_take(uint8_t face) {
     uint8_t i = 0;
     uint8_t i_end = 0;
     uint8_t entry = 0;
     uint8_t j = 0;
     uint8_t j_end = 0;
-    i_end = queue_len;  // engine.py:88
+    i_end = queue_len;  // engine.py:110
     for (i = 0; i < i_end; i++) {
-        entry = queue[i];  // engine.py:89
-        if ((entry >> 5) == face) {  // engine.py:90
-            queue_len--;  // engine.py:91
-            j_end = queue_len;  // engine.py:92
+        entry = queue[i];  // engine.py:111
+        if ((entry >> 5) == face) {  // engine.py:112
+            queue_len--;  // engine.py:113
+            j_end = queue_len;  // engine.py:114
             for (j = i; j < j_end; j++) {
-                queue[j] = queue[j + 1];  // engine.py:93
+                queue[j] = queue[j + 1];  // engine.py:115
             }
-            return (entry & 31);  // engine.py:94
+            return (entry & 31);  // engine.py:116
         }
     }
-    return 0;  // engine.py:95
+    return 0;  // engine.py:117
 }
 
-// Keep face f's link state: in a session, waiting for one, or gone.  [engine.py:98]
+// Keep face f's link state: in a session, waiting for one, or gone.  [engine.py:120]
 static void link_step(uint8_t f, uint8_t bit, uint8_t now256) {
     uint8_t silent = 0;
-    if (!isValueReceivedOnFaceExpired(f)) {  // engine.py:105
-        if ((gone_mask & bit) != 0) {  // engine.py:106
-            gone_mask &= ~bit;  // engine.py:107
-            tx_code[f] = now256;  // engine.py:108
+    if (!isValueReceivedOnFaceExpired(f)) {  // engine.py:127
+        if ((gone_mask & bit) != 0) {  // engine.py:128
+            gone_mask &= ~bit;  // engine.py:129
+            tx_code[f] = now256;  // engine.py:130
         }
-        heard_mask |= bit;  // engine.py:109
-        session(f, bit);  // engine.py:110
-    } else if ((heard_mask & bit) != 0) {  // engine.py:111
-        heard_mask &= ~bit;  // engine.py:112
-        silent_at[f] = now256;  // engine.py:113
+        heard_mask |= bit;  // engine.py:131
+        session(f, bit);  // engine.py:132
+    } else if ((heard_mask & bit) != 0) {  // engine.py:133
+        heard_mask &= ~bit;  // engine.py:134
+        silent_at[f] = now256;  // engine.py:135
     }
-    if (((gone_mask | (heard_mask & up_mask)) & bit) == 0) {  // engine.py:114
-        silent = (now256 - silent_at[f]);  // engine.py:115
-        if ((((heard_mask & bit) == 0) && (silent > GRACE_UNITS)) || (((up_mask & bit) == 0) && ((uint8_t)(now256 - tx_code[f]) > 30))) {  // engine.py:116
-            link_end(f, bit, now256);  // engine.py:118
-            gone_mask |= bit;  // engine.py:119
+    if (((gone_mask | (heard_mask & up_mask)) & bit) == 0) {  // engine.py:136
+        silent = (now256 - silent_at[f]);  // engine.py:137
+        if ((((heard_mask & bit) == 0) && (silent > GRACE_UNITS)) || (((up_mask & bit) == 0) && ((uint8_t)(now256 - tx_code[f]) > 30))) {  // engine.py:138
+            link_end(f, bit, now256);  // engine.py:140
+            gone_mask |= bit;  // engine.py:141
         }
     }
 }
 
-// Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:122]
+// Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:144]
 static void session(uint8_t f, uint8_t bit) {
     uint8_t value = 0;
     uint8_t code = 0;
-    uint8_t their_ack = 0;
-    value = getLastValueReceivedOnFace(f);  // engine.py:124
-    code = (value & CODE_MASK);  // engine.py:125
-    their_ack = ((value >> ACK_SHIFT) & 1);  // engine.py:126
-    if (code == HELLO) {  // engine.py:127
-        if ((up_mask & bit) != 0) {  // engine.py:128
-            if (their_ack != 0) {  // engine.py:129
-                return;  // engine.py:130
+    bool their_ack = 0;
+    value = getLastValueReceivedOnFace(f);  // engine.py:146
+    code = (value & CODE_MASK);  // engine.py:147
+    their_ack = ((value & 32) != 0);  // engine.py:148
+    if (code == HELLO) {  // engine.py:149
+        if ((up_mask & bit) != 0) {  // engine.py:150
+            if (their_ack) {  // engine.py:151
+                return;  // engine.py:152
             }
-            link_end(f, bit, millis256());  // engine.py:131
+            link_end(f, bit, millis256());  // engine.py:153
         }
-        seen_mask |= bit;  // engine.py:132
-        if (their_ack != 0) {  // engine.py:133
-            link_begin(f, bit);  // engine.py:134
+        seen_mask |= bit;  // engine.py:154
+        if (their_ack) {  // engine.py:155
+            link_begin(f, bit);  // engine.py:156
         }
-        return;  // engine.py:135
+        return;  // engine.py:157
     }
-    if ((up_mask & bit) == 0) {  // engine.py:136
-        if ((seen_mask & bit) == 0) {  // engine.py:137
-            return;  // engine.py:138
+    if ((up_mask & bit) == 0) {  // engine.py:158
+        if ((seen_mask & bit) == 0) {  // engine.py:159
+            return;  // engine.py:160
         }
-        link_begin(f, bit);  // engine.py:139
+        link_begin(f, bit);  // engine.py:161
     }
-    handshake(f, bit, code, their_ack);  // engine.py:140
+    handshake(f, bit, code, their_ack);  // engine.py:162
 }
 
-// [engine.py:143]
+// [engine.py:165]
 static void link_begin(uint8_t f, uint8_t bit) {
-    up_mask |= bit;  // engine.py:144
-    seen_mask &= ~bit;  // engine.py:145
-    tx_code[f] = 0;  // engine.py:146
-    on_neighbor_joined(f);  // engine.py:147
+    up_mask |= bit;  // engine.py:166
+    seen_mask &= ~bit;  // engine.py:167
+    tx_code[f] = 0;  // engine.py:168
+    on_neighbor_joined(f);  // engine.py:169
 }
 
-// The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:150]
+// The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:172]
 static void link_end(uint8_t f, uint8_t bit, uint8_t now256) {
-    uint8_t code = 0;
     uint8_t i = 0;
+    uint8_t code = 0;
     uint8_t j = 0;
     uint8_t s = 0;
-    if ((up_mask & bit) != 0) {  // engine.py:152
-        on_neighbor_left(f);  // engine.py:153
+    if ((up_mask & bit) != 0) {  // engine.py:174
+        on_neighbor_left(f);  // engine.py:175
     }
-    up_mask &= ~bit;  // engine.py:154
-    seen_mask &= ~bit;  // engine.py:155
-    if (((tx_wait & bit) != 0) && (tx_code[f] < FLOOD_CODE)) {  // engine.py:156
-        bounce(tx_code[f], f);  // engine.py:157
+    up_mask &= ~bit;  // engine.py:176
+    seen_mask &= ~bit;  // engine.py:177
+    if (((tx_wait & bit) != 0) && (tx_code[f] < FLOOD_CODE)) {  // engine.py:178
+        bounce(tx_code[f], f);  // engine.py:179
     }
-    code = queue_take(f);  // engine.py:158
-    for (i = 0; i < QUEUE_LEN; i++) {  // engine.py:159
-        if (code == 0) {  // engine.py:160
-            break;  // engine.py:161
+    for (i = 0; i < QUEUE_LEN; i++) {  // engine.py:180
+        code = queue_take(f);  // engine.py:181
+        if (code == 0) {  // engine.py:182
+            break;  // engine.py:183
         }
-        bounce(code, f);  // engine.py:162
-        code = queue_take(f);  // engine.py:163
+        bounce(code, f);  // engine.py:184
     }
-    tx_code[f] = now256;  // engine.py:164
-    tx_wait &= ~bit;  // engine.py:165
-    tx_release &= ~bit;  // engine.py:166
-    ack_mask &= ~bit;  // engine.py:167
-    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:168
-        flood_out[j] &= ~bit;  // engine.py:169
+    tx_code[f] = now256;  // engine.py:185
+    tx_wait &= ~bit;  // engine.py:186
+    tx_release &= ~bit;  // engine.py:187
+    ack_mask &= ~bit;  // engine.py:188
+    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:189
+        flood_out[j] &= ~bit;  // engine.py:190
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:170
-        flood_answered(s, f);  // engine.py:171
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:191
+        flood_answered(s, f);  // engine.py:192
     }
 }
 
-// Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:174]
-static void handshake(uint8_t f, uint8_t bit, uint8_t code, uint8_t their_ack) {
-    if (code == 0) {  // engine.py:176
-        ack_mask &= ~bit;  // engine.py:177
-    } else if ((ack_mask & bit) == 0) {  // engine.py:178
-        ack_mask |= bit;  // engine.py:179
-        deliver(code, f);  // engine.py:180
+// Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:195]
+static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack) {
+    if (code == 0) {  // engine.py:197
+        ack_mask &= ~bit;  // engine.py:198
+    } else if ((ack_mask & bit) == 0) {  // engine.py:199
+        ack_mask |= bit;  // engine.py:200
+        deliver(code, f);  // engine.py:201
     }
-    if ((tx_wait & bit) != 0) {  // engine.py:181
-        if (their_ack != 0) {  // engine.py:182
-            tx_wait &= ~bit;  // engine.py:183
-            tx_release |= bit;  // engine.py:184
-            tx_code[f] = 0;  // engine.py:185
+    if ((tx_wait & bit) != 0) {  // engine.py:202
+        if (their_ack != false) {  // engine.py:203
+            tx_wait &= ~bit;  // engine.py:204
+            tx_release |= bit;  // engine.py:205
+            tx_code[f] = 0;  // engine.py:206
         }
-    } else if (their_ack == 0) {  // engine.py:186
-        tx_release &= ~bit;  // engine.py:187
+    } else if (their_ack == 0) {  // engine.py:207
+        tx_release &= ~bit;  // engine.py:208
     }
 }
 
-// Present a queued message on every idle face in session, then publish the face values.  [engine.py:190]
+// Present a queued message on every idle face in session, then publish the face values.  [engine.py:211]
 static void transmit(void) {
     uint8_t shown = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
     uint8_t value = 0;
     uint8_t code = 0;
-    shown = broadcast_bits();  // engine.py:192
-    bit = 1;  // engine.py:193
-    for (f = 0; f < 6; f++) {  // engine.py:194
-        value = shown;  // engine.py:195
-        if ((up_mask & bit) != 0) {  // engine.py:196
-            if (((tx_wait | tx_release) & bit) == 0) {  // engine.py:197
-                code = wide_take(f, bit);  // engine.py:198
-                if (code == 0) {  // engine.py:199
-                    code = queue_take(f);  // engine.py:200
+    shown = broadcast_bits();  // engine.py:213
+    bit = 1;  // engine.py:214
+    for (f = 0; f < 6; f++) {  // engine.py:215
+        value = shown;  // engine.py:216
+        if ((up_mask & bit) != 0) {  // engine.py:217
+            if (((tx_wait | tx_release) & bit) == 0) {  // engine.py:218
+                code = wide_take(f, bit);  // engine.py:219
+                if (code == 0) {  // engine.py:220
+                    code = queue_take(f);  // engine.py:221
                 }
-                if (code != 0) {  // engine.py:201
-                    tx_code[f] = code;  // engine.py:202
-                    tx_wait |= bit;  // engine.py:203
+                if (code != 0) {  // engine.py:222
+                    tx_code[f] = code;  // engine.py:223
+                    tx_wait |= bit;  // engine.py:224
                 }
             }
-            value |= tx_code[f];  // engine.py:204
-            if ((ack_mask & bit) != 0) {  // engine.py:205
-                value |= 32;  // engine.py:206
+            value |= tx_code[f];  // engine.py:225
+            if ((ack_mask & bit) != 0) {  // engine.py:226
+                value |= 32;  // engine.py:227
             }
         } else {
-            value |= 31;  // engine.py:208
-            if ((seen_mask & bit) != 0) {  // engine.py:209
-                value |= 32;  // engine.py:210
+            value |= 31;  // engine.py:229
+            if ((seen_mask & bit) != 0) {  // engine.py:230
+                value |= 32;  // engine.py:231
             }
         }
-        setValueSentOnFace(value, f);  // engine.py:211
-        bit <<= 1;  // engine.py:212
+        setValueSentOnFace(value, f);  // engine.py:232
+        bit <<= 1;  // engine.py:233
     }
 }
 
-// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:226]
+// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:247]
 static bool unsettled(void) {
-    return ((((~(gone_mask | (heard_mask & up_mask))) & 63) != 0) || (gone_mask == 63));  // engine.py:233
+    return ((((~(gone_mask | (heard_mask & up_mask))) & 63) != 0) || (gone_mask == 63));  // engine.py:254
 }
 
 #ifdef BLINKC_HOST
-// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:236]
+// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:257]
 uint32_t engine_quiet_until(void) {
     uint8_t s = 0;
-    if (unsettled()) {  // engine.py:238
-        return 0;  // engine.py:239
+    if (unsettled()) {  // engine.py:259
+        return 0;  // engine.py:260
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:240
-        if (flood_skipped[s] != 0) {  // engine.py:241
-            return (millis() + 256);  // engine.py:242
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:261
+        if (flood_skipped[s] != 0) {  // engine.py:262
+            return (millis() + 256);  // engine.py:263
         }
     }
-    return timers_quiet_until();  // engine.py:243
+    return timers_quiet_until();  // engine.py:264
 }
 #endif
 
-// [engine.py:246]
+// [engine.py:267]
 BLINKC_SMALL_LOOPS void loop(void) {
     uint8_t now256 = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
-    now256 = millis256();  // engine.py:248
-    flood_forget(now256);  // engine.py:249
-    bit = 1;  // engine.py:250
-    for (f = 0; f < 6; f++) {  // engine.py:251
-        link_step(f, bit, now256);  // engine.py:252
-        bit <<= 1;  // engine.py:253
+    now256 = millis256();  // engine.py:269
+    flood_forget(now256);  // engine.py:270
+    bit = 1;  // engine.py:271
+    for (f = 0; f < 6; f++) {  // engine.py:272
+        link_step(f, bit, now256);  // engine.py:273
+        bit <<= 1;  // engine.py:274
     }
-    buttons();  // engine.py:254
-    timers();  // engine.py:255
-    transmit();  // engine.py:256
-    display();  // engine.py:257
-    if (unsettled() && coin()) {  // engine.py:258
-        blinkc_skip_frame();  // engine.py:259
+    buttons();  // engine.py:275
+    timers();  // engine.py:276
+    transmit();  // engine.py:277
+    display();  // engine.py:278
+    if (unsettled() && coin()) {  // engine.py:279
+        blinkc_skip_frame();  // engine.py:280
     }
 }
 
-// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:291]
+// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:316]
 static uint8_t flood_take(uint8_t bit) {
     uint8_t j = 0;
-    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:293
-        if ((flood_out[j] & bit) != 0) {  // engine.py:294
-            flood_out[j] &= ~bit;  // engine.py:295
-            return (FLOOD_CODE + j);  // engine.py:296
+    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:318
+        if ((flood_out[j] & bit) != 0) {  // engine.py:319
+            flood_out[j] &= ~bit;  // engine.py:320
+            return (FLOOD_CODE + j);  // engine.py:321
         }
     }
-    return 0;  // engine.py:297
+    return 0;  // engine.py:322
 }
 
-// Start flood k, unless this tile is in a wave of it already (then the start merges).  [engine.py:300]
+// Start flood k, unless this tile is in a wave of it already (then the start merges).  [engine.py:325]
 static void flood_start(uint8_t k) {
     uint8_t s = 0;
-    s = (2 * k);  // engine.py:302
-    if ((flood_parent[s] == 255) && (flood_parent[s + 1] == 255)) {  // engine.py:303
-        flood_enter(s + (flood_last[k] ^ 1), STARTER);  // engine.py:304
+    s = (2 * k);  // engine.py:327
+    if ((flood_parent[s] & flood_parent[s + 1]) == 255) {  // engine.py:328
+        flood_enter(s + (flood_last[k] ^ 1), STARTER);  // engine.py:329
     }
 }
 
-// [engine.py:307]
+// [engine.py:332]
 static void flood_enter(uint8_t s, uint8_t parent) {
     uint8_t k = 0;
     uint8_t waiting = 0;
     uint8_t f = 0;
     uint8_t f_bit = 0;
-    flood_parent[s] = parent;  // engine.py:308
-    k = (s >> 1);  // engine.py:309
-    flood_last[k] = (s & 1);  // engine.py:310
-    if ((parent != STARTER) && (!flood_within(k, parent))) {  // engine.py:311
-        flood_parent[s] = 255;  // engine.py:315
-        flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:316
-        return;  // engine.py:317
+    flood_parent[s] = parent;  // engine.py:333
+    k = (s >> 1);  // engine.py:334
+    flood_last[k] = (s & 1);  // engine.py:335
+    if ((parent != STARTER) && (!flood_within(k, parent))) {  // engine.py:336
+        flood_parent[s] = 255;  // engine.py:340
+        flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:341
+        return;  // engine.py:342
     }
-    waiting = ((uint8_t)(~gone_mask) & 63);  // engine.py:321
-    flood_skipped[s] = gone_mask;  // engine.py:322
-    flood_at[s] = millis256();  // engine.py:323
-    if (parent != STARTER) {  // engine.py:324
-        waiting &= ~bit_of(parent);  // engine.py:325
+    waiting = ((uint8_t)(~gone_mask) & 63);  // engine.py:346
+    flood_skipped[s] = 0;  // engine.py:347
+    if (parent != STARTER) {  // engine.py:348
+        flood_skipped[s] = gone_mask;  // engine.py:349
     }
-    for (f = 0, f_bit = 1; f < 6; f++, f_bit <<= 1) {  // engine.py:327
-        if (((waiting & f_bit) != 0) && (!flood_within(k, f))) {  // engine.py:328
-            waiting &= ~f_bit;  // engine.py:329
+    flood_at[s] = millis256();  // engine.py:350
+    waiting &= ~bit_of(parent);  // engine.py:351
+    for (f = 0, f_bit = 1; f < 6; f++, f_bit <<= 1) {  // engine.py:353
+        if (((waiting & f_bit) != 0) && (!flood_within(k, f))) {  // engine.py:354
+            waiting &= ~f_bit;  // engine.py:355
         }
     }
-    flood_waiting[s] = waiting;  // engine.py:330
-    flood_out[2 * s] |= waiting;  // engine.py:331
-    on_flood(k);  // engine.py:332
-    flood_check(s);  // engine.py:333
+    flood_waiting[s] = waiting;  // engine.py:356
+    flood_out[2 * s] |= waiting;  // engine.py:357
+    on_flood(k);  // engine.py:358
+    flood_check(s);  // engine.py:359
 }
 
-// Forget the gone faces of an entry once FLOOD_SAME_UNITS have passed (before  [engine.py:336]
+// Forget the gone faces of an entry once FLOOD_SAME_UNITS have passed (before  [engine.py:362]
 static void flood_forget(uint8_t now256) {
     uint8_t s = 0;
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:339
-        if ((uint8_t)(now256 - flood_at[s]) >= FLOOD_SAME_UNITS) {  // engine.py:340
-            flood_skipped[s] = 0;  // engine.py:341
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:365
+        if ((uint8_t)(now256 - flood_at[s]) >= FLOOD_SAME_UNITS) {  // engine.py:366
+            flood_skipped[s] = 0;  // engine.py:367
         }
     }
 }
 
-// [engine.py:344]
+// [engine.py:370]
 __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face) {
-    if ((flood_parent[s] == 255) && (((flood_skipped[s] >> face) & 1) == 0)) {  // engine.py:345
-        flood_enter(s, face);  // engine.py:346
+    uint8_t bit = 0;
+    bit = bit_of(face);  // engine.py:371
+    if ((flood_parent[s] == 255) && ((flood_skipped[s] & bit) == 0)) {  // engine.py:372
+        flood_enter(s, face);  // engine.py:373
     } else {
-        flood_skipped[s] &= ~bit_of(face);  // engine.py:353
-        flood_out[(2 * s) + 1] |= bit_of(face);  // engine.py:354
+        flood_skipped[s] &= ~bit;  // engine.py:380
+        flood_out[(2 * s) + 1] |= bit;  // engine.py:381
     }
 }
 
-// An echo came back, or the face can no longer answer (its link ended).  [engine.py:357]
+// An echo came back, or the face can no longer answer (its link ended).  [engine.py:384]
 __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face) {
-    flood_waiting[s] &= ~bit_of(face);  // engine.py:359
-    flood_check(s);  // engine.py:360
+    flood_waiting[s] &= ~bit_of(face);  // engine.py:386
+    flood_check(s);  // engine.py:387
 }
 
-// [engine.py:363]
+// [engine.py:390]
 static void flood_check(uint8_t s) {
     uint8_t parent = 0;
-    parent = flood_parent[s];  // engine.py:364
-    if ((parent != 255) && (flood_waiting[s] == 0)) {  // engine.py:365
-        flood_parent[s] = 255;  // engine.py:366
-        if (parent == STARTER) {  // engine.py:367
-            on_flood_done(s >> 1);  // engine.py:368
+    parent = flood_parent[s];  // engine.py:391
+    if ((parent != 255) && (flood_waiting[s] == 0)) {  // engine.py:392
+        flood_parent[s] = 255;  // engine.py:393
+        if (parent == STARTER) {  // engine.py:394
+            on_flood_done(s >> 1);  // engine.py:395
         } else {
-            flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:370
+            flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:397
         }
     }
 }
 
-// [engine.py:378]
+// [engine.py:405]
 static void timer_start(uint8_t k, uint16_t ms) {
-    timer_end[k] = ((uint16_t)millis() + ms);  // engine.py:379
-    timer_on |= bit_of(k);  // engine.py:380
+    timer_end[k] = ((uint16_t)millis() + ms);  // engine.py:406
+    timer_on |= bit_of(k);  // engine.py:407
 }
 
-// [engine.py:383]
+// [engine.py:410]
 static void timer_stop(uint8_t k) {
-    timer_on &= ~bit_of(k);  // engine.py:384
+    timer_on &= ~bit_of(k);  // engine.py:411
 }
 
-// [engine.py:387]
+// [engine.py:414]
 static bool timer_running(uint8_t k) {
-    return (((timer_on >> k) & 1) != 0);  // engine.py:388
+    return ((timer_on & bit_of(k)) != 0);  // engine.py:415
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:391]
+// [engine.py:418]
 uint16_t timer_remaining(uint8_t k) {
     int16_t left = 0;
-    if (((timer_on >> k) & 1) == 0) {  // engine.py:392
-        return 0;  // engine.py:393
+    if (((timer_on >> k) & 1) == 0) {  // engine.py:419
+        return 0;  // engine.py:420
     }
-    left = (timer_end[k] - (uint16_t)millis());  // engine.py:394
-    if (left < 0) {  // engine.py:395
-        return 0;  // engine.py:396
+    left = (timer_end[k] - (uint16_t)millis());  // engine.py:421
+    if (left < 0) {  // engine.py:422
+        return 0;  // engine.py:423
     }
-    return left;  // engine.py:397
+    return left;  // engine.py:424
 }
 #endif
 
-// [engine.py:400]
+// [engine.py:427]
 static void timers(void) {
     uint8_t k = 0;
     uint8_t k_bit = 0;
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:401
-        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {  // engine.py:402
-            timer_on &= ~k_bit;  // engine.py:403
-            on_timer(k);  // engine.py:404
+    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:428
+        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {  // engine.py:429
+            timer_on &= ~k_bit;  // engine.py:430
+            on_timer(k);  // engine.py:431
         }
     }
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:407]
+// [engine.py:434]
 uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
     uint8_t k = 0;
     uint8_t k_bit = 0;
     uint32_t ends = 0;
-    until = 4294967295UL;  // engine.py:408
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:409
-        if ((timer_on & k_bit) != 0) {  // engine.py:410
-            ends = (millis() + timer_remaining(k));  // engine.py:411
-            if (ends < until) {  // engine.py:412
-                until = ends;  // engine.py:413
+    until = 4294967295UL;  // engine.py:435
+    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:436
+        if ((timer_on & k_bit) != 0) {  // engine.py:437
+            ends = (millis() + timer_remaining(k));  // engine.py:438
+            if (ends < until) {  // engine.py:439
+                until = ends;  // engine.py:440
             }
         }
     }
-    return until;  // engine.py:414
+    return until;  // engine.py:441
 }
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:417]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:444]
 uint8_t engine_links(void) {
-    return up_mask;  // engine.py:419
+    return up_mask;  // engine.py:446
 }
 #endif
 
 #ifdef BLINKC_HOST
-// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:422]
+// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:449]
 bool engine_idle(void) {
     uint8_t s = 0;
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:425
-        return false;  // engine.py:426
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:452
+        return false;  // engine.py:453
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:427
-        if ((flood_parent[s] != 255) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {  // engine.py:428
-            return false;  // engine.py:429
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:454
+        if ((flood_parent[s] != 255) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {  // engine.py:455
+            return false;  // engine.py:456
         }
     }
-    return true;  // engine.py:430
+    return true;  // engine.py:457
 }
 #endif
 
-// The next code out of face f, in place of flood_take(): a flood code's data codes, then  [engine.py:469]
+// The next code out of face f, in place of flood_take(): a flood code's data codes, then  [engine.py:496]
 static uint8_t wide_take(uint8_t f, uint8_t bit) {
     uint8_t left = 0;
     uint8_t code = 0;
-    left = wide_left[f];  // engine.py:473
-    if (left == 0) {  // engine.py:474
-        code = 0;  // engine.py:475
-        if ((wide_busy & bit) == 0) {  // engine.py:476
-            code = flood_take(bit);  // engine.py:477
+    left = wide_left[f];  // engine.py:500
+    if (left == 0) {  // engine.py:501
+        code = 0;  // engine.py:502
+        if ((wide_busy & bit) == 0) {  // engine.py:503
+            code = flood_take(bit);  // engine.py:504
         }
-        if (code == 0) {  // engine.py:478
-            code = queue_take(f);  // engine.py:479
-            if ((code >= DATA_CODE) && (code <= 18)) {  // engine.py:480
-                wide_busy |= bit;  // engine.py:481
+        if (code == 0) {  // engine.py:505
+            code = queue_take(f);  // engine.py:506
+            if ((code >= DATA_CODE) && (code <= 18)) {  // engine.py:507
+                wide_busy |= bit;  // engine.py:508
             } else {
-                wide_busy &= ~bit;  // engine.py:483
+                wide_busy &= ~bit;  // engine.py:510
             }
-            return code;  // engine.py:484
+            return code;  // engine.py:511
         }
-        left = flood_wide(code, f);  // engine.py:485
-        if (left == 0) {  // engine.py:486
-            return code;  // engine.py:487
+        left = flood_wide(code, f);  // engine.py:512
+        if (left == 0) {  // engine.py:513
+            return code;  // engine.py:514
         }
-        wide_code[f] = code;  // engine.py:488
-        left++;  // engine.py:489
+        wide_code[f] = code;  // engine.py:515
+        left++;  // engine.py:516
     }
-    left--;  // engine.py:490
-    wide_left[f] = left;  // engine.py:491
-    if (left == 0) {  // engine.py:492
-        return wide_code[f];  // engine.py:493
+    left--;  // engine.py:517
+    wide_left[f] = left;  // engine.py:518
+    if (left == 0) {  // engine.py:519
+        return wide_code[f];  // engine.py:520
     }
-    return (DATA_CODE + ((uint8_t)(wide_out[f] >> ((uint8_t)(left - 1) * DATA_BITS)) & DATA_MASK));  // engine.py:494
+    return (DATA_CODE + ((uint8_t)(wide_out[f] >> ((uint8_t)(left - 1) * DATA_BITS)) & DATA_MASK));  // engine.py:521
 }
 
-// How many data codes go before flood code `code` out of face f (0: none); its value in  [engine.py:497]
+// How many data codes go before flood code `code` out of face f (0: none); its value in  [engine.py:524]
 static uint8_t flood_wide(uint8_t code, uint8_t f) {
     uint8_t j = 0;
     uint8_t s = 0;
     uint8_t n = 0;
-    j = (code - FLOOD_CODE);  // engine.py:501
-    s = (j >> 1);  // engine.py:502
-    n = flood_chunks(s >> 1, j & 1);  // engine.py:503
-    if (n != 0) {  // engine.py:504
-        if ((j & 1) == 0) {  // engine.py:505
-            wide_out[f] = flood_value[s];  // engine.py:506
-        } else if ((flood_from[s] == f) && (flood_parent[s] == 255)) {  // engine.py:507
-            wide_out[f] = flood_acc[s];  // engine.py:508
-            flood_from[s] = 255;  // engine.py:509
+    j = (code - FLOOD_CODE);  // engine.py:528
+    s = (j >> 1);  // engine.py:529
+    n = flood_chunks(s >> 1, j & 1);  // engine.py:530
+    if (n != 0) {  // engine.py:531
+        if ((j & 1) == 0) {  // engine.py:532
+            wide_out[f] = flood_value[s];  // engine.py:533
+        } else if ((flood_from[s] == f) && (flood_parent[s] == 255)) {  // engine.py:534
+            wide_out[f] = flood_acc[s];  // engine.py:535
+            flood_from[s] = 255;  // engine.py:536
         } else {
-            wide_out[f] = gather_identity(s >> 1);  // engine.py:511
+            wide_out[f] = gather_identity(s >> 1);  // engine.py:538
         }
     }
-    return n;  // engine.py:512
+    return n;  // engine.py:539
 }
 
-// A data code arrived on `face`: shift its bits in.  [engine.py:515]
+// A data code arrived on `face`: shift its bits in.  [engine.py:542]
 static void wide_data(uint8_t code, uint8_t face) {
-    wide_rx[face] = (((uint16_t)(1U * wide_rx[face] << DATA_BITS)) | (uint16_t)(code - DATA_CODE));  // engine.py:517
+    wide_rx[face] = (((uint16_t)(1U * wide_rx[face] << DATA_BITS)) | (uint16_t)(code - DATA_CODE));  // engine.py:544
 }
 
-// Face f's session ended: what was going out of it goes no further (link_end answers  [engine.py:525]
+// Face f's session ended: what was going out of it goes no further (link_end answers  [engine.py:552]
 static void wide_reset(uint8_t f) {
     uint8_t s = 0;
-    wide_left[f] = 0;  // engine.py:528
-    wide_busy &= ~bit_of(f);  // engine.py:529
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:531
-        if (flood_from[s] == f) {  // engine.py:532
-            flood_from[s] = 255;  // engine.py:533
+    wide_left[f] = 0;  // engine.py:555
+    wide_busy &= ~bit_of(f);  // engine.py:556
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:558
+        if (flood_from[s] == f) {  // engine.py:559
+            flood_from[s] = 255;  // engine.py:560
         }
     }
 }
 
-// Start valued flood k with `value` (unless this tile is in a wave of it already).  [engine.py:536]
+// Start valued flood k with `value` (unless this tile is in a wave of it already).  [engine.py:563]
 static void flood_start_with(uint8_t k, uint16_t value) {
     uint8_t s = 0;
-    s = (2 * k);  // engine.py:538
-    if ((flood_parent[s] == 255) && (flood_parent[s + 1] == 255)) {  // engine.py:539
-        flood_value[s + (flood_last[k] ^ 1)] = value;  // engine.py:540
+    s = (2 * k);  // engine.py:565
+    if ((flood_parent[s] == 255) && (flood_parent[s + 1] == 255)) {  // engine.py:566
+        flood_value[s + (flood_last[k] ^ 1)] = value;  // engine.py:567
     }
-    flood_start(k);  // engine.py:541
+    flood_start(k);  // engine.py:568
 }
 
-// A wave of valued slot s arrived on `face`: its value, if it is news to this tile.  [engine.py:544]
+// A wave of valued slot s arrived on `face`: its value, if it is news to this tile.  [engine.py:571]
 static void flood_value_in(uint8_t s, uint8_t face, uint16_t mask) {
-    if (flood_parent[s] == 255) {  // engine.py:546
-        flood_value[s] = (wide_rx[face] & mask);  // engine.py:547
+    if (flood_parent[s] == 255) {  // engine.py:573
+        flood_value[s] = (wide_rx[face] & mask);  // engine.py:574
     }
 }
 
-// The value of the wave of flood k this tile just entered.  [engine.py:550]
+// The value of the wave of flood k this tile just entered.  [engine.py:577]
 static uint16_t flood_value_of(uint8_t k) {
-    return flood_value[(2 * k) + flood_last[k]];  // engine.py:552
+    return flood_value[(2 * k) + flood_last[k]];  // engine.py:579
 }
 
-// This tile just entered gather k with its own `value`.  [engine.py:555]
+// This tile just entered gather k with its own `value`.  [engine.py:582]
 static void gather_enter(uint8_t k, uint16_t value) {
     uint8_t s = 0;
-    s = ((uint8_t)(2 * k) + flood_last[k]);  // engine.py:557
-    flood_acc[s] = value;  // engine.py:558
-    flood_from[s] = flood_parent[s];  // engine.py:559
-    if (flood_parent[s] == STARTER) {  // engine.py:560
-        flood_own[k] = s;  // engine.py:561
+    s = ((uint8_t)(2 * k) + flood_last[k]);  // engine.py:584
+    flood_acc[s] = value;  // engine.py:585
+    flood_from[s] = flood_parent[s];  // engine.py:586
+    if (flood_parent[s] == STARTER) {  // engine.py:587
+        flood_own[k] = s;  // engine.py:588
     }
 }
 
-// An echo of gather slot s arrived on `face`: add the subtree it carries (only an echo  [engine.py:564]
+// An echo of gather slot s arrived on `face`: add the subtree it carries (only an echo  [engine.py:591]
 static void gather_echo(uint8_t s, uint8_t face, uint16_t mask) {
-    if (((flood_waiting[s] >> face) & 1) != 0) {  // engine.py:567
-        flood_acc[s] = gather_combine(s >> 1, flood_acc[s], wide_rx[face] & mask);  // engine.py:568
+    if (((flood_waiting[s] >> face) & 1) != 0) {  // engine.py:594
+        flood_acc[s] = gather_combine(s >> 1, flood_acc[s], wide_rx[face] & mask);  // engine.py:595
     }
 }
 
-// The value gather k, started here, has brought back.  [engine.py:571]
+// The value gather k, started here, has brought back.  [engine.py:598]
 static uint16_t gather_total(uint8_t k) {
-    return flood_acc[flood_own[k]];  // engine.py:573
+    return flood_acc[flood_own[k]];  // engine.py:600
 }
 
 // Run the handlers of the button events the game uses.  [generated by blinkc]

@@ -96,7 +96,7 @@ static void link_step(uint8_t f, uint8_t bit, uint8_t now256);
 static void session(uint8_t f, uint8_t bit);
 static void link_begin(uint8_t f, uint8_t bit);
 static void link_end(uint8_t f, uint8_t bit, uint8_t now256);
-static void handshake(uint8_t f, uint8_t bit, uint8_t code, uint8_t their_ack);
+static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack);
 static void transmit(void);
 static bool unsettled(void);
 static uint8_t flood_take(uint8_t /* bit */);
@@ -144,252 +144,251 @@ static uint8_t millis256(void) {
 static void engine_setup(void) {
     uint8_t i = 0;
     for (i = 0; i < 9; i++) {  // engine.py:59
-        coin_state = ((((uint16_t)(1U * coin_state << 3)) ^ (coin_state >> 13)) ^ getSerialNumberByte(i));  // engine.py:60
+        coin_state = ((((uint16_t)(1U * coin_state << 8)) ^ (coin_state >> 8)) ^ getSerialNumberByte(i));  // engine.py:65
     }
-    if (coin_state == 0) {  // engine.py:61
-        coin_state = 1;  // engine.py:62
+    if (coin_state == 0) {  // engine.py:66
+        coin_state = 1;  // engine.py:67
     }
 }
 
-// One toss: the SDK's random numbers when the game randomizes them, else one step of a  [engine.py:65]
+// One toss: the SDK's random numbers when the game randomizes them, else one step of a  [engine.py:70]
 static bool coin(void) {
     uint8_t heads = 0;
-    heads = ((uint8_t)coin_state & 1);  // engine.py:70
-    coin_state >>= 1;  // engine.py:71
-    if (heads != 0) {  // engine.py:72
-        coin_state ^= 46080U;  // engine.py:73
+    heads = ((uint8_t)coin_state & 1);  // engine.py:75
+    coin_state >>= 1;  // engine.py:76
+    if (heads != 0) {  // engine.py:77
+        coin_state ^= 46080U;  // engine.py:78
     }
-    return (heads != 0);  // engine.py:74
+    return (heads != 0);  // engine.py:79
 }
 
-// Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:77]
+// Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:99]
 static void send_code(uint8_t code, uint8_t face) {
-    if ((((gone_mask >> face) & 1) != 0) || (queue_len >= QUEUE_LEN)) {  // engine.py:79
-        return;  // engine.py:81
+    if ((((gone_mask >> face) & 1) != 0) || (queue_len >= QUEUE_LEN)) {  // engine.py:101
+        return;  // engine.py:103
     }
-    queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:82
-    queue_len++;  // engine.py:83
+    queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:104
+    queue_len++;  // engine.py:105
 }
 
-// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:86]
+// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:108]
 static uint8_t queue_take(uint8_t face) {
     uint8_t i = 0;
     uint8_t i_end = 0;
     uint8_t entry = 0;
     uint8_t j = 0;
     uint8_t j_end = 0;
-    i_end = queue_len;  // engine.py:88
+    i_end = queue_len;  // engine.py:110
     for (i = 0; i < i_end; i++) {
-        entry = queue[i];  // engine.py:89
-        if ((entry >> 5) == face) {  // engine.py:90
-            queue_len--;  // engine.py:91
-            j_end = queue_len;  // engine.py:92
+        entry = queue[i];  // engine.py:111
+        if ((entry >> 5) == face) {  // engine.py:112
+            queue_len--;  // engine.py:113
+            j_end = queue_len;  // engine.py:114
             for (j = i; j < j_end; j++) {
-                queue[j] = queue[j + 1];  // engine.py:93
+                queue[j] = queue[j + 1];  // engine.py:115
             }
-            return (entry & 31);  // engine.py:94
+            return (entry & 31);  // engine.py:116
         }
     }
-    return 0;  // engine.py:95
+    return 0;  // engine.py:117
 }
 
-// Keep face f's link state: in a session, waiting for one, or gone.  [engine.py:98]
+// Keep face f's link state: in a session, waiting for one, or gone.  [engine.py:120]
 static void link_step(uint8_t f, uint8_t bit, uint8_t now256) {
     uint8_t silent = 0;
-    if (!isValueReceivedOnFaceExpired(f)) {  // engine.py:105
-        if ((gone_mask & bit) != 0) {  // engine.py:106
-            gone_mask &= ~bit;  // engine.py:107
-            tx_code[f] = now256;  // engine.py:108
+    if (!isValueReceivedOnFaceExpired(f)) {  // engine.py:127
+        if ((gone_mask & bit) != 0) {  // engine.py:128
+            gone_mask &= ~bit;  // engine.py:129
+            tx_code[f] = now256;  // engine.py:130
         }
-        heard_mask |= bit;  // engine.py:109
-        session(f, bit);  // engine.py:110
-    } else if ((heard_mask & bit) != 0) {  // engine.py:111
-        heard_mask &= ~bit;  // engine.py:112
-        silent_at[f] = now256;  // engine.py:113
+        heard_mask |= bit;  // engine.py:131
+        session(f, bit);  // engine.py:132
+    } else if ((heard_mask & bit) != 0) {  // engine.py:133
+        heard_mask &= ~bit;  // engine.py:134
+        silent_at[f] = now256;  // engine.py:135
     }
-    if (((gone_mask | (heard_mask & up_mask)) & bit) == 0) {  // engine.py:114
-        silent = (now256 - silent_at[f]);  // engine.py:115
-        if ((((heard_mask & bit) == 0) && (silent > GRACE_UNITS)) || (((up_mask & bit) == 0) && ((uint8_t)(now256 - tx_code[f]) > 30))) {  // engine.py:116
-            link_end(f, bit, now256);  // engine.py:118
-            gone_mask |= bit;  // engine.py:119
+    if (((gone_mask | (heard_mask & up_mask)) & bit) == 0) {  // engine.py:136
+        silent = (now256 - silent_at[f]);  // engine.py:137
+        if ((((heard_mask & bit) == 0) && (silent > GRACE_UNITS)) || (((up_mask & bit) == 0) && ((uint8_t)(now256 - tx_code[f]) > 30))) {  // engine.py:138
+            link_end(f, bit, now256);  // engine.py:140
+            gone_mask |= bit;  // engine.py:141
         }
     }
 }
 
-// Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:122]
+// Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:144]
 static void session(uint8_t f, uint8_t bit) {
     uint8_t value = 0;
     uint8_t code = 0;
-    uint8_t their_ack = 0;
-    value = getLastValueReceivedOnFace(f);  // engine.py:124
-    code = (value & CODE_MASK);  // engine.py:125
-    their_ack = ((value >> ACK_SHIFT) & 1);  // engine.py:126
-    if (code == HELLO) {  // engine.py:127
-        if ((up_mask & bit) != 0) {  // engine.py:128
-            if (their_ack != 0) {  // engine.py:129
-                return;  // engine.py:130
+    bool their_ack = 0;
+    value = getLastValueReceivedOnFace(f);  // engine.py:146
+    code = (value & CODE_MASK);  // engine.py:147
+    their_ack = ((value & 4) != 0);  // engine.py:148
+    if (code == HELLO) {  // engine.py:149
+        if ((up_mask & bit) != 0) {  // engine.py:150
+            if (their_ack) {  // engine.py:151
+                return;  // engine.py:152
             }
-            link_end(f, bit, millis256());  // engine.py:131
+            link_end(f, bit, millis256());  // engine.py:153
         }
-        seen_mask |= bit;  // engine.py:132
-        if (their_ack != 0) {  // engine.py:133
-            link_begin(f, bit);  // engine.py:134
+        seen_mask |= bit;  // engine.py:154
+        if (their_ack) {  // engine.py:155
+            link_begin(f, bit);  // engine.py:156
         }
-        return;  // engine.py:135
+        return;  // engine.py:157
     }
-    if ((up_mask & bit) == 0) {  // engine.py:136
-        if ((seen_mask & bit) == 0) {  // engine.py:137
-            return;  // engine.py:138
+    if ((up_mask & bit) == 0) {  // engine.py:158
+        if ((seen_mask & bit) == 0) {  // engine.py:159
+            return;  // engine.py:160
         }
-        link_begin(f, bit);  // engine.py:139
+        link_begin(f, bit);  // engine.py:161
     }
-    handshake(f, bit, code, their_ack);  // engine.py:140
+    handshake(f, bit, code, their_ack);  // engine.py:162
 }
 
-// [engine.py:143]
+// [engine.py:165]
 static void link_begin(uint8_t f, uint8_t bit) {
-    up_mask |= bit;  // engine.py:144
-    seen_mask &= ~bit;  // engine.py:145
-    tx_code[f] = 0;  // engine.py:146
+    up_mask |= bit;  // engine.py:166
+    seen_mask &= ~bit;  // engine.py:167
+    tx_code[f] = 0;  // engine.py:168
 }
 
-// The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:150]
+// The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:172]
 static void link_end(uint8_t f, uint8_t bit, uint8_t now256) {
-    uint8_t code = 0;
     uint8_t i = 0;
-    up_mask &= ~bit;  // engine.py:154
-    seen_mask &= ~bit;  // engine.py:155
-    code = queue_take(f);  // engine.py:158
-    for (i = 0; i < QUEUE_LEN; i++) {  // engine.py:159
-        if (code == 0) {  // engine.py:160
-            break;  // engine.py:161
+    uint8_t code = 0;
+    up_mask &= ~bit;  // engine.py:176
+    seen_mask &= ~bit;  // engine.py:177
+    for (i = 0; i < QUEUE_LEN; i++) {  // engine.py:180
+        code = queue_take(f);  // engine.py:181
+        if (code == 0) {  // engine.py:182
+            break;  // engine.py:183
         }
-        code = queue_take(f);  // engine.py:163
     }
-    tx_code[f] = now256;  // engine.py:164
-    tx_wait &= ~bit;  // engine.py:165
-    tx_release &= ~bit;  // engine.py:166
-    ack_mask &= ~bit;  // engine.py:167
+    tx_code[f] = now256;  // engine.py:185
+    tx_wait &= ~bit;  // engine.py:186
+    tx_release &= ~bit;  // engine.py:187
+    ack_mask &= ~bit;  // engine.py:188
 }
 
-// Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:174]
-static void handshake(uint8_t f, uint8_t bit, uint8_t code, uint8_t their_ack) {
-    if (code == 0) {  // engine.py:176
-        ack_mask &= ~bit;  // engine.py:177
-    } else if ((ack_mask & bit) == 0) {  // engine.py:178
-        ack_mask |= bit;  // engine.py:179
-        deliver(code, f);  // engine.py:180
+// Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:195]
+static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack) {
+    if (code == 0) {  // engine.py:197
+        ack_mask &= ~bit;  // engine.py:198
+    } else if ((ack_mask & bit) == 0) {  // engine.py:199
+        ack_mask |= bit;  // engine.py:200
+        deliver(code, f);  // engine.py:201
     }
-    if ((tx_wait & bit) != 0) {  // engine.py:181
-        if (their_ack != 0) {  // engine.py:182
-            tx_wait &= ~bit;  // engine.py:183
-            tx_release |= bit;  // engine.py:184
-            tx_code[f] = 0;  // engine.py:185
+    if ((tx_wait & bit) != 0) {  // engine.py:202
+        if (their_ack != false) {  // engine.py:203
+            tx_wait &= ~bit;  // engine.py:204
+            tx_release |= bit;  // engine.py:205
+            tx_code[f] = 0;  // engine.py:206
         }
-    } else if (their_ack == 0) {  // engine.py:186
-        tx_release &= ~bit;  // engine.py:187
+    } else if (their_ack == 0) {  // engine.py:207
+        tx_release &= ~bit;  // engine.py:208
     }
 }
 
-// Present a queued message on every idle face in session, then publish the face values.  [engine.py:190]
+// Present a queued message on every idle face in session, then publish the face values.  [engine.py:211]
 static void transmit(void) {
     uint8_t shown = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
     uint8_t value = 0;
     uint8_t code = 0;
-    shown = broadcast_bits();  // engine.py:192
-    bit = 1;  // engine.py:193
-    for (f = 0; f < 6; f++) {  // engine.py:194
-        value = shown;  // engine.py:195
-        if ((up_mask & bit) != 0) {  // engine.py:196
-            if (((tx_wait | tx_release) & bit) == 0) {  // engine.py:197
-                code = flood_take(bit);  // engine.py:198
-                if (code == 0) {  // engine.py:199
-                    code = queue_take(f);  // engine.py:200
+    shown = broadcast_bits();  // engine.py:213
+    bit = 1;  // engine.py:214
+    for (f = 0; f < 6; f++) {  // engine.py:215
+        value = shown;  // engine.py:216
+        if ((up_mask & bit) != 0) {  // engine.py:217
+            if (((tx_wait | tx_release) & bit) == 0) {  // engine.py:218
+                code = flood_take(bit);  // engine.py:219
+                if (code == 0) {  // engine.py:220
+                    code = queue_take(f);  // engine.py:221
                 }
-                if (code != 0) {  // engine.py:201
-                    tx_code[f] = code;  // engine.py:202
-                    tx_wait |= bit;  // engine.py:203
+                if (code != 0) {  // engine.py:222
+                    tx_code[f] = code;  // engine.py:223
+                    tx_wait |= bit;  // engine.py:224
                 }
             }
-            value |= tx_code[f];  // engine.py:204
-            if ((ack_mask & bit) != 0) {  // engine.py:205
-                value |= 4;  // engine.py:206
+            value |= tx_code[f];  // engine.py:225
+            if ((ack_mask & bit) != 0) {  // engine.py:226
+                value |= 4;  // engine.py:227
             }
         } else {
-            value |= 3;  // engine.py:208
-            if ((seen_mask & bit) != 0) {  // engine.py:209
-                value |= 4;  // engine.py:210
+            value |= 3;  // engine.py:229
+            if ((seen_mask & bit) != 0) {  // engine.py:230
+                value |= 4;  // engine.py:231
             }
         }
-        setValueSentOnFace(value, f);  // engine.py:211
-        bit <<= 1;  // engine.py:212
+        setValueSentOnFace(value, f);  // engine.py:232
+        bit <<= 1;  // engine.py:233
     }
 }
 
-// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:226]
+// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:247]
 static bool unsettled(void) {
-    return ((((~(gone_mask | (heard_mask & up_mask))) & 63) != 0) || (gone_mask == 63));  // engine.py:233
+    return ((((~(gone_mask | (heard_mask & up_mask))) & 63) != 0) || (gone_mask == 63));  // engine.py:254
 }
 
 #ifdef BLINKC_HOST
-// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:236]
+// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:257]
 uint32_t engine_quiet_until(void) {
-    if (unsettled()) {  // engine.py:238
-        return 0;  // engine.py:239
+    if (unsettled()) {  // engine.py:259
+        return 0;  // engine.py:260
     }
-    return timers_quiet_until();  // engine.py:243
+    return timers_quiet_until();  // engine.py:264
 }
 #endif
 
-// [engine.py:246]
+// [engine.py:267]
 BLINKC_SMALL_LOOPS void loop(void) {
     uint8_t now256 = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
-    now256 = millis256();  // engine.py:248
-    bit = 1;  // engine.py:250
-    for (f = 0; f < 6; f++) {  // engine.py:251
-        link_step(f, bit, now256);  // engine.py:252
-        bit <<= 1;  // engine.py:253
+    now256 = millis256();  // engine.py:269
+    bit = 1;  // engine.py:271
+    for (f = 0; f < 6; f++) {  // engine.py:272
+        link_step(f, bit, now256);  // engine.py:273
+        bit <<= 1;  // engine.py:274
     }
-    buttons();  // engine.py:254
-    transmit();  // engine.py:256
-    display();  // engine.py:257
-    if (unsettled() && coin()) {  // engine.py:258
-        blinkc_skip_frame();  // engine.py:259
+    buttons();  // engine.py:275
+    transmit();  // engine.py:277
+    display();  // engine.py:278
+    if (unsettled() && coin()) {  // engine.py:279
+        blinkc_skip_frame();  // engine.py:280
     }
 }
 
-// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:291]
+// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:316]
 static uint8_t flood_take(uint8_t /* bit */) {
-    return 0;  // engine.py:297
+    return 0;  // engine.py:322
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:407]
+// [engine.py:434]
 uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
-    until = 4294967295UL;  // engine.py:408
-    return until;  // engine.py:414
+    until = 4294967295UL;  // engine.py:435
+    return until;  // engine.py:441
 }
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:417]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:444]
 uint8_t engine_links(void) {
-    return up_mask;  // engine.py:419
+    return up_mask;  // engine.py:446
 }
 #endif
 
 #ifdef BLINKC_HOST
-// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:422]
+// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:449]
 bool engine_idle(void) {
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:425
-        return false;  // engine.py:426
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:452
+        return false;  // engine.py:453
     }
-    return true;  // engine.py:430
+    return true;  // engine.py:457
 }
 #endif
 

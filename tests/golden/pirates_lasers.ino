@@ -31,7 +31,7 @@ static const uint8_t ACK_SHIFT = 5;  // the handshake's ack bit
 static const uint8_t FLOOD_CODE = 6;  // code of the first flood's wave (its echo is the next code)
 static const uint8_t HELLO = 15;  // the code a face shows while it has no session
 static const uint8_t PROTOCOL = 1;  // the game sends messages or floods
-static const uint8_t RANDOMIZED = 1;  // the game calls randomize() at power-up
+static const uint8_t RANDOMIZED = 0;  // the game calls randomize() at power-up
 static const uint8_t N_FLOODS = 2;  // floods the game declares
 static const uint8_t N_FLOOD_SLOTS = 4;  // two slots per flood (told apart by a parity bit in its codes)
 static const uint8_t N_FLOOD_CODES = 8;  // a wave and an echo per flood slot
@@ -48,22 +48,22 @@ static inline Color blinkc_color(uint16_t word) { Color c; c.as_uint16 = word; r
 #define BLINKC_RGB5(r, g, b) blinkc_color((uint16_t)(((b) << 11) | ((g) << 6) | ((r) << 1) | 1))
 
 // ---- The game's names ------------------------------------------------------------
-enum Piece : uint8_t { HULL, HAZARD, REDIRECTOR };  // pirates_lasers.py:23
+enum Piece : uint8_t { HULL, HAZARD, REDIRECTOR };  // pirates_lasers.py:26
 enum : uint8_t {  // messages: their codes on the wire
-    MSG_LASER = 1,  // pirates_lasers.py:42: codes 1..4 carry the payload 0..3
-    MSG_REPAIR = 5,  // pirates_lasers.py:43
+    MSG_LASER = 1,  // pirates_lasers.py:45: codes 1..4 carry the payload 0..3
+    MSG_REPAIR = 5,  // pirates_lasers.py:46
 };
-enum : uint8_t { FLOOD_RESET, FLOOD_SUNK };  // floods: pirates_lasers.py:44, 45
-enum : uint8_t { TIMER_BEAM_FLASH, TIMER_PULSE };  // timers: pirates_lasers.py:39, 40
-static const uint8_t FULL_HP = 5;  // pirates_lasers.py:47
-static const uint8_t RED_FACES_EVEN = 21;  // pirates_lasers.py:48: a Hazard's three alternate faces: 0, 2, 4 ...
-static const uint8_t RED_FACES_ODD = 42;  // pirates_lasers.py:49: ... or 1, 3, 5
-static const uint8_t REPAIR_FACE = 5;  // pirates_lasers.py:50
-static const uint16_t FLASH_MS = 400;  // pirates_lasers.py:51
-static const uint16_t PULSE_MS = 300;  // pirates_lasers.py:52
-#define TAN BLINKC_RGB5(25, 17, 8)  // pirates_lasers.py:54
-#define DEEP_ORANGE BLINKC_RGB5(31, 8, 0)  // pirates_lasers.py:55
-#define REDIRECTOR_COLOUR BLINKC_RGB5(31, 0, 31)  // pirates_lasers.py:56
+enum : uint8_t { FLOOD_RESET, FLOOD_SUNK };  // floods: pirates_lasers.py:47, 48
+enum : uint8_t { TIMER_BEAM_FLASH, TIMER_PULSE };  // timers: pirates_lasers.py:42, 43
+static const uint8_t FULL_HP = 5;  // pirates_lasers.py:50
+static const uint8_t RED_FACES_EVEN = 21;  // pirates_lasers.py:51: a Hazard's three alternate faces: 0, 2, 4 ...
+static const uint8_t RED_FACES_ODD = 42;  // pirates_lasers.py:52: ... or 1, 3, 5
+static const uint8_t REPAIR_FACE = 5;  // pirates_lasers.py:53
+static const uint16_t FLASH_MS = 400;  // pirates_lasers.py:54
+static const uint16_t PULSE_MS = 300;  // pirates_lasers.py:55
+#define TAN BLINKC_RGB5(25, 17, 8)  // pirates_lasers.py:57
+#define DEEP_ORANGE BLINKC_RGB5(31, 8, 0)  // pirates_lasers.py:58
+#define REDIRECTOR_COLOUR BLINKC_RGB5(31, 0, 31)  // pirates_lasers.py:59
 // The SDK's colours the game uses, as constant pixel words (the same colours: one load each).
 #undef RED
 #define RED BLINKC_RGB5(31, 0, 0)
@@ -71,13 +71,13 @@ static const uint16_t PULSE_MS = 300;  // pirates_lasers.py:52
 #define WHITE BLINKC_RGB5(31, 31, 31)
 
 // ---- The game's state (its fields) -------------------------------------------
-static uint8_t kind = HULL;  // pirates_lasers.py:31: 0=HULL 1=HAZARD 2=REDIRECTOR; 0..2; what this tile is
-static uint8_t hp = 5;  // pirates_lasers.py:32: 0..5; a Hull's hit points
-static uint8_t water = 0;  // pirates_lasers.py:33: 0..31; bit f: hull segment f is damaged and shows water
-static uint8_t orient = 0;  // pirates_lasers.py:34: 0..5; a Hazard's first red face; a Redirector's bend starts here
-static bool sunk = false;  // pirates_lasers.py:35: bool; the ship has sunk; only a reset does anything
-static uint8_t shots = 0;  // pirates_lasers.py:36: 0..255; shots a Hazard has fired (its score)
-static uint8_t flash_faces = 0;  // pirates_lasers.py:37: 0..63; faces a beam passed through, flashed red
+static uint8_t kind = HULL;  // pirates_lasers.py:34: 0=HULL 1=HAZARD 2=REDIRECTOR; 0..2; what this tile is
+static uint8_t hp = 5;  // pirates_lasers.py:35: 0..5; a Hull's hit points
+static uint8_t water = 0;  // pirates_lasers.py:36: 0..31; bit f: hull segment f is damaged and shows water
+static uint8_t orient = 0;  // pirates_lasers.py:37: 0..5; a Hazard's first red face; a Redirector's bend starts here
+static bool sunk = false;  // pirates_lasers.py:38: bool; the ship has sunk; only a reset does anything
+static uint8_t shots = 0;  // pirates_lasers.py:39: 0..255; shots a Hazard has fired (its score)
+static uint8_t flash_faces = 0;  // pirates_lasers.py:40: 0..63; faces a beam passed through, flashed red
 
 // ---- Protocol engine state ------------------------------------------------------
 static uint8_t up_mask = 0;  // engine.py:29
@@ -85,20 +85,21 @@ static uint8_t seen_mask = 0;  // engine.py:30
 static uint8_t gone_mask = 0;  // engine.py:31
 static uint8_t heard_mask = 0;  // engine.py:32
 static uint8_t silent_at[6];  // engine.py:33
+static uint16_t coin_state = 0;  // engine.py:34
 static uint8_t tx_code[6];  // engine.py:40
 static uint8_t tx_wait = 0;  // engine.py:41
 static uint8_t tx_release = 0;  // engine.py:42
 static uint8_t ack_mask = 0;  // engine.py:43
 static uint8_t queue[12];  // engine.py:46
 static uint8_t queue_len = 0;  // engine.py:47
-static uint8_t flood_parent[4] = {255, 255, 255, 255};  // engine.py:274
-static uint8_t flood_waiting[4];  // engine.py:275
-static uint8_t flood_out[8];  // engine.py:278
-static uint8_t flood_last[2];  // engine.py:279
-static uint8_t flood_skipped[4];  // engine.py:287
-static uint8_t flood_at[4];  // engine.py:288
-static uint8_t timer_on = 0;  // engine.py:374
-static uint16_t timer_end[2];  // engine.py:375
+static uint8_t flood_parent[4] = {255, 255, 255, 255};  // engine.py:295
+static uint8_t flood_waiting[4];  // engine.py:296
+static uint8_t flood_out[8];  // engine.py:299
+static uint8_t flood_last[2];  // engine.py:300
+static uint8_t flood_skipped[4];  // engine.py:312
+static uint8_t flood_at[4];  // engine.py:313
+static uint8_t timer_on = 0;  // engine.py:401
+static uint16_t timer_end[2];  // engine.py:402
 
 // Faces around the tile: cw(f, n) is the face n steps clockwise of f (f and n in 0..5).
 __attribute__((noinline)) static uint8_t cw(uint8_t f, uint8_t n = 1) { uint8_t g = f + n; return g >= FACE_COUNT ? g - FACE_COUNT : g; }
@@ -135,14 +136,17 @@ static void helper_lose_hp(void);
 static void helper_fire(void);
 static void helper_gain_hp(void);
 static uint8_t millis256(void);
+static void engine_setup(void);
 static bool coin(void);
+static uint16_t draw_word(void);
+static uint16_t draw_below(uint16_t n);
 static void send_code(uint8_t code, uint8_t face);
 static uint8_t queue_take(uint8_t face);
 static void link_step(uint8_t f, uint8_t bit, uint8_t now256);
 static void session(uint8_t f, uint8_t bit);
 static void link_begin(uint8_t f, uint8_t bit);
 static void link_end(uint8_t f, uint8_t bit, uint8_t now256);
-static void handshake(uint8_t f, uint8_t bit, uint8_t code, uint8_t their_ack);
+static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack);
 static void transmit(void);
 static bool unsettled(void);
 static uint8_t flood_take(uint8_t bit);
@@ -170,121 +174,121 @@ uint8_t engine_links(void);
 bool engine_idle(void);
 #endif
 
-// Neighbours need to know whether we are a Hull (Hazards must touch one).  [pirates_lasers.py:61]
+// Neighbours need to know whether we are a Hull (Hazards must touch one).  [pirates_lasers.py:64]
 static bool value_hull(void) {
-    return (kind == HULL);  // pirates_lasers.py:63
+    return (kind == HULL);  // pirates_lasers.py:66
 }
 
-// Alone; a weak link; or a Hazard/Redirector touching no Hull (display only).  [pirates_lasers.py:67]
+// Alone; a weak link; or a Hazard/Redirector touching no Hull (display only).  [pirates_lasers.py:70]
 static bool value_illegal(void) {
     bool alone = 0;
     bool hull_near = 0;
     uint8_t f = 0;
-    alone = true;  // pirates_lasers.py:69
-    hull_near = (kind == HULL);  // pirates_lasers.py:70
-    for (f = 0; f < 6; f++) {  // pirates_lasers.py:71
-        if (!isValueReceivedOnFaceExpired(f)) {  // pirates_lasers.py:72
-            if (isValueReceivedOnFaceExpired(ccw(f)) && isValueReceivedOnFaceExpired(cw(f))) {  // pirates_lasers.py:73
-                return true;  // pirates_lasers.py:74
+    alone = true;  // pirates_lasers.py:72
+    hull_near = (kind == HULL);  // pirates_lasers.py:73
+    for (f = 0; f < 6; f++) {  // pirates_lasers.py:74
+        if (!isValueReceivedOnFaceExpired(f)) {  // pirates_lasers.py:75
+            if (isValueReceivedOnFaceExpired(ccw(f)) && isValueReceivedOnFaceExpired(cw(f))) {  // pirates_lasers.py:76
+                return true;  // pirates_lasers.py:77
             }
-            alone = false;  // pirates_lasers.py:75
-            if (neighbor_hull(f)) {  // pirates_lasers.py:76
-                hull_near = true;  // pirates_lasers.py:77
+            alone = false;  // pirates_lasers.py:78
+            if (neighbor_hull(f)) {  // pirates_lasers.py:79
+                hull_near = true;  // pirates_lasers.py:80
             }
         }
     }
-    return (alone || (!hull_near));  // pirates_lasers.py:78
+    return (alone || (!hull_near));  // pirates_lasers.py:81
 }
 
-// [pirates_lasers.py:108]
+// [pirates_lasers.py:111]
 static void cycle_kind(void) {
-    if (sunk) {  // pirates_lasers.py:109
-        return;  // pirates_lasers.py:110
+    if (sunk) {  // pirates_lasers.py:112
+        return;  // pirates_lasers.py:113
     }
-    kind = (((uint8_t)(kind + 1) >= 3) ? ((uint8_t)(kind + 1) - 3) : (kind + 1));  // pirates_lasers.py:111
-    hp = FULL_HP;  // pirates_lasers.py:112
-    water = 0;  // pirates_lasers.py:113
+    kind = (((uint8_t)(kind + 1) >= 3) ? ((uint8_t)(kind + 1) - 3) : (kind + 1));  // pirates_lasers.py:114
+    hp = FULL_HP;  // pirates_lasers.py:115
+    water = 0;  // pirates_lasers.py:116
 }
 
-// [pirates_lasers.py:118]
+// [pirates_lasers.py:121]
 static void press(void) {
-    if (sunk) {  // pirates_lasers.py:119
-        return;  // pirates_lasers.py:120
+    if (sunk) {  // pirates_lasers.py:122
+        return;  // pirates_lasers.py:123
     }
-    if (kind == HULL) {  // pirates_lasers.py:121
-        if (hp > 0) {  // pirates_lasers.py:122
-            helper_lose_hp();  // pirates_lasers.py:123
-            send_code(MSG_REPAIR, REPAIR_FACE);  // pirates_lasers.py:124
-            timer_start(TIMER_PULSE, PULSE_MS);  // pirates_lasers.py:125
+    if (kind == HULL) {  // pirates_lasers.py:124
+        if (hp > 0) {  // pirates_lasers.py:125
+            helper_lose_hp();  // pirates_lasers.py:126
+            send_code(MSG_REPAIR, REPAIR_FACE);  // pirates_lasers.py:127
+            timer_start(TIMER_PULSE, PULSE_MS);  // pirates_lasers.py:128
         }
-    } else if (kind == HAZARD) {  // pirates_lasers.py:126
-        helper_fire();  // pirates_lasers.py:127
+    } else if (kind == HAZARD) {  // pirates_lasers.py:129
+        helper_fire();  // pirates_lasers.py:130
     } else {
-        orient = cw(orient);  // pirates_lasers.py:129
+        orient = cw(orient);  // pirates_lasers.py:132
     }
 }
 
-// [pirates_lasers.py:143]
+// [pirates_lasers.py:146]
 static void laser(uint8_t face, uint8_t bends_left) {
     uint8_t out = 0;
     uint8_t left = 0;
     uint8_t o = 0;
-    out = opposite(face);  // pirates_lasers.py:144
-    left = bends_left;  // pirates_lasers.py:145
-    if (kind == HULL) {  // pirates_lasers.py:146
-        helper_lose_hp();  // pirates_lasers.py:147
-    } else if (kind == REDIRECTOR) {  // pirates_lasers.py:148
-        o = orient;  // pirates_lasers.py:149
-        orient = cw(o);  // pirates_lasers.py:150
-        if ((face == o) || (face == cw(o, 2))) {  // pirates_lasers.py:151
-            if (bends_left == 0) {  // pirates_lasers.py:152
-                return;  // pirates_lasers.py:153
+    out = opposite(face);  // pirates_lasers.py:147
+    left = bends_left;  // pirates_lasers.py:148
+    if (kind == HULL) {  // pirates_lasers.py:149
+        helper_lose_hp();  // pirates_lasers.py:150
+    } else if (kind == REDIRECTOR) {  // pirates_lasers.py:151
+        o = orient;  // pirates_lasers.py:152
+        orient = cw(o);  // pirates_lasers.py:153
+        if ((face == o) || (face == cw(o, 2))) {  // pirates_lasers.py:154
+            if (bends_left == 0) {  // pirates_lasers.py:155
+                return;  // pirates_lasers.py:156
             }
-            left = (bends_left - 1);  // pirates_lasers.py:154
-            out = ((face == o) ? cw(o, 2) : o);  // pirates_lasers.py:155
+            left = (bends_left - 1);  // pirates_lasers.py:157
+            out = ((face == o) ? cw(o, 2) : o);  // pirates_lasers.py:158
         }
     }
-    flash_faces = (bit_of(face) | bit_of(out));  // pirates_lasers.py:156
-    timer_start(TIMER_BEAM_FLASH, FLASH_MS);  // pirates_lasers.py:157
-    send_code(MSG_LASER + left, out);  // pirates_lasers.py:158
+    flash_faces = (bit_of(face) | bit_of(out));  // pirates_lasers.py:159
+    timer_start(TIMER_BEAM_FLASH, FLASH_MS);  // pirates_lasers.py:160
+    send_code(MSG_LASER + left, out);  // pirates_lasers.py:161
 }
 
-// [pirates_lasers.py:162]
+// [pirates_lasers.py:165]
 static void repaired(uint8_t /* face */) {
-    timer_start(TIMER_PULSE, PULSE_MS);  // pirates_lasers.py:163
-    if (kind == HULL) {  // pirates_lasers.py:164
-        helper_gain_hp();  // pirates_lasers.py:165
+    timer_start(TIMER_PULSE, PULSE_MS);  // pirates_lasers.py:166
+    if (kind == HULL) {  // pirates_lasers.py:167
+        helper_gain_hp();  // pirates_lasers.py:168
     }
 }
 
-// [pirates_lasers.py:170]
+// [pirates_lasers.py:173]
 static void ship_sank(void) {
-    sunk = true;  // pirates_lasers.py:171
+    sunk = true;  // pirates_lasers.py:174
 }
 
-// [pirates_lasers.py:175]
+// [pirates_lasers.py:178]
 static void touched(uint8_t /* face */) {
-    if (sunk) {  // pirates_lasers.py:176
-        flood_start(FLOOD_SUNK);  // pirates_lasers.py:177
+    if (sunk) {  // pirates_lasers.py:179
+        flood_start(FLOOD_SUNK);  // pirates_lasers.py:180
     }
 }
 
-// [pirates_lasers.py:181]
+// [pirates_lasers.py:184]
 static void ask_reset(void) {
-    flood_start(FLOOD_RESET);  // pirates_lasers.py:182
+    flood_start(FLOOD_RESET);  // pirates_lasers.py:185
 }
 
-// [pirates_lasers.py:186]
+// [pirates_lasers.py:189]
 static void reset(void) {
-    if (kind == HULL) {  // pirates_lasers.py:187
-        hp = FULL_HP;  // pirates_lasers.py:188
-        water = 0;  // pirates_lasers.py:189
+    if (kind == HULL) {  // pirates_lasers.py:190
+        hp = FULL_HP;  // pirates_lasers.py:191
+        water = 0;  // pirates_lasers.py:192
     }
-    sunk = false;  // pirates_lasers.py:190
-    shots = 0;  // pirates_lasers.py:191
+    sunk = false;  // pirates_lasers.py:193
+    shots = 0;  // pirates_lasers.py:194
 }
 
-// [pirates_lasers.py:196]
+// [pirates_lasers.py:199]
 static void show(void) {
     bool bad = 0;
     bool flashing = 0;
@@ -296,93 +300,93 @@ static void show(void) {
     uint8_t phase = 0;
     uint8_t wave = 0;
     Color c = BLINKC_RGB5(0, 0, 0);
-    bad = value_illegal();  // pirates_lasers.py:197
-    flashing = timer_running(TIMER_BEAM_FLASH);  // pirates_lasers.py:198
-    pulsing = timer_running(TIMER_PULSE);  // pirates_lasers.py:199
-    now = ((uint16_t)millis() >> 2);  // pirates_lasers.py:201
-    step = 40;  // pirates_lasers.py:202
-    if (sunk) {  // pirates_lasers.py:203
-        now = ((uint16_t)millis() >> 1);  // pirates_lasers.py:204
-        step = 80;  // pirates_lasers.py:205
-    } else if (!bad) {  // pirates_lasers.py:206
-        now = ((uint16_t)millis() >> 4);  // pirates_lasers.py:207
+    bad = value_illegal();  // pirates_lasers.py:200
+    flashing = timer_running(TIMER_BEAM_FLASH);  // pirates_lasers.py:201
+    pulsing = timer_running(TIMER_PULSE);  // pirates_lasers.py:202
+    now = ((uint16_t)millis() >> 2);  // pirates_lasers.py:204
+    step = 40;  // pirates_lasers.py:205
+    if (sunk) {  // pirates_lasers.py:206
+        now = ((uint16_t)millis() >> 1);  // pirates_lasers.py:207
+        step = 80;  // pirates_lasers.py:208
+    } else if (!bad) {  // pirates_lasers.py:209
+        now = ((uint16_t)millis() >> 4);  // pirates_lasers.py:210
     }
-    for (f = 0, f_bit = 1; f < 6; f++, f_bit <<= 1) {  // pirates_lasers.py:208
-        phase = ((now + (f * step)) & 255);  // pirates_lasers.py:209
-        wave = (phase & 127);  // pirates_lasers.py:210
-        if ((phase & 128) != 0) {  // pirates_lasers.py:211
-            wave = (127 - wave);  // pirates_lasers.py:212
+    for (f = 0, f_bit = 1; f < 6; f++, f_bit <<= 1) {  // pirates_lasers.py:211
+        phase = ((now + (f * step)) & 255);  // pirates_lasers.py:212
+        wave = (phase & 127);  // pirates_lasers.py:213
+        if ((phase & 128) != 0) {  // pirates_lasers.py:214
+            wave = (127 - wave);  // pirates_lasers.py:215
         }
-        c = makeColorRGB(0, 0, 110 + wave);  // pirates_lasers.py:213
-        if (kind == HULL) {  // pirates_lasers.py:214
-            if (f < REPAIR_FACE) {  // pirates_lasers.py:215
-                if (((water & f_bit) == 0) && (!sunk)) {  // pirates_lasers.py:216
-                    c = (bad ? DEEP_ORANGE : TAN);  // pirates_lasers.py:217
+        c = makeColorRGB(0, 0, 110 + wave);  // pirates_lasers.py:216
+        if (kind == HULL) {  // pirates_lasers.py:217
+            if (f < REPAIR_FACE) {  // pirates_lasers.py:218
+                if (((water & f_bit) == 0) && (!sunk)) {  // pirates_lasers.py:219
+                    c = (bad ? DEEP_ORANGE : TAN);  // pirates_lasers.py:220
                 }
-            } else if ((hp > 0) && (!sunk)) {  // pirates_lasers.py:218
-                c = WHITE;  // pirates_lasers.py:219
+            } else if ((hp > 0) && (!sunk)) {  // pirates_lasers.py:221
+                c = WHITE;  // pirates_lasers.py:222
             }
-        } else if (kind == HAZARD) {  // pirates_lasers.py:220
-            if (((uint8_t)(f + orient) & 1) == 0) {  // pirates_lasers.py:221
-                c = RED;  // pirates_lasers.py:222
+        } else if (kind == HAZARD) {  // pirates_lasers.py:223
+            if (((uint8_t)(f + orient) & 1) == 0) {  // pirates_lasers.py:224
+                c = RED;  // pirates_lasers.py:225
             }
-            if (sunk && (f < shots)) {  // pirates_lasers.py:223
-                c = WHITE;  // pirates_lasers.py:224
+            if (sunk && (f < shots)) {  // pirates_lasers.py:226
+                c = WHITE;  // pirates_lasers.py:227
             }
-        } else if ((f == orient) || (f == cw(orient, 2))) {  // pirates_lasers.py:225
-            c = REDIRECTOR_COLOUR;  // pirates_lasers.py:226
+        } else if ((f == orient) || (f == cw(orient, 2))) {  // pirates_lasers.py:228
+            c = REDIRECTOR_COLOUR;  // pirates_lasers.py:229
         }
-        if (flashing && ((flash_faces & f_bit) != 0)) {  // pirates_lasers.py:227
-            c = RED;  // pirates_lasers.py:228
+        if (flashing && ((flash_faces & f_bit) != 0)) {  // pirates_lasers.py:230
+            c = RED;  // pirates_lasers.py:231
         }
-        if (pulsing) {  // pirates_lasers.py:229
-            c = WHITE;  // pirates_lasers.py:230
+        if (pulsing) {  // pirates_lasers.py:232
+            c = WHITE;  // pirates_lasers.py:233
         }
-        setColorOnFace(c, f);  // pirates_lasers.py:231
+        setColorOnFace(c, f);  // pirates_lasers.py:234
     }
 }
 
-// One HP goes: a random tan segment shows water; at 0 HP the ship sinks.  [pirates_lasers.py:82]
+// One HP goes: a random tan segment shows water; at 0 HP the ship sinks.  [pirates_lasers.py:85]
 static void helper_lose_hp(void) {
     uint16_t pick = 0;
     uint8_t f = 0;
     uint8_t f_bit = 0;
-    if (hp == 0) {  // pirates_lasers.py:84
-        return;  // pirates_lasers.py:85
+    if (hp == 0) {  // pirates_lasers.py:87
+        return;  // pirates_lasers.py:88
     }
-    pick = random(hp - 1);  // pirates_lasers.py:86
-    for (f = 0, f_bit = 1; f < 5; f++, f_bit <<= 1) {  // pirates_lasers.py:87
-        if ((water & f_bit) == 0) {  // pirates_lasers.py:88
-            if (pick == 0) {  // pirates_lasers.py:89
-                water |= f_bit;  // pirates_lasers.py:90
-                break;  // pirates_lasers.py:91
+    pick = draw_below(hp);  // pirates_lasers.py:89
+    for (f = 0, f_bit = 1; f < 5; f++, f_bit <<= 1) {  // pirates_lasers.py:90
+        if ((water & f_bit) == 0) {  // pirates_lasers.py:91
+            if (pick == 0) {  // pirates_lasers.py:92
+                water |= f_bit;  // pirates_lasers.py:93
+                break;  // pirates_lasers.py:94
             }
-            pick--;  // pirates_lasers.py:92
+            pick--;  // pirates_lasers.py:95
         }
     }
-    hp--;  // pirates_lasers.py:93
-    if (hp == 0) {  // pirates_lasers.py:94
-        flood_start(FLOOD_SUNK);  // pirates_lasers.py:95
+    hp--;  // pirates_lasers.py:96
+    if (hp == 0) {  // pirates_lasers.py:97
+        flood_start(FLOOD_SUNK);  // pirates_lasers.py:98
     }
 }
 
-// Three beams out of the red faces; then the red faces flip.  [pirates_lasers.py:132]
+// Three beams out of the red faces; then the red faces flip.  [pirates_lasers.py:135]
 static void helper_fire(void) {
     uint8_t b = 0;
-    for (b = 0; b < 3; b++) {  // pirates_lasers.py:134
-        send_code(MSG_LASER + 3, cw(orient, 2 * b));  // pirates_lasers.py:135
+    for (b = 0; b < 3; b++) {  // pirates_lasers.py:137
+        send_code(MSG_LASER + 3, cw(orient, 2 * b));  // pirates_lasers.py:138
     }
-    flash_faces = (((orient & 1) == 0) ? RED_FACES_EVEN : RED_FACES_ODD);  // pirates_lasers.py:136
-    timer_start(TIMER_BEAM_FLASH, FLASH_MS);  // pirates_lasers.py:137
-    orient = cw(orient);  // pirates_lasers.py:138
-    if (shots < 255) shots++;  // pirates_lasers.py:139
+    flash_faces = (((orient & 1) == 0) ? RED_FACES_EVEN : RED_FACES_ODD);  // pirates_lasers.py:139
+    timer_start(TIMER_BEAM_FLASH, FLASH_MS);  // pirates_lasers.py:140
+    orient = cw(orient);  // pirates_lasers.py:141
+    if (shots < 255) shots++;  // pirates_lasers.py:142
 }
 
-// A Hull below full HP gets one back (its lowest damaged segment turns tan again);  [pirates_lasers.py:98]
+// A Hull below full HP gets one back (its lowest damaged segment turns tan again);  [pirates_lasers.py:101]
 static void helper_gain_hp(void) {
-    if ((0 < hp) && (hp < FULL_HP)) {  // pirates_lasers.py:101
-        hp++;  // pirates_lasers.py:102
-        water &= (water - 1);  // pirates_lasers.py:103
+    if ((0 < hp) && (hp < FULL_HP)) {  // pirates_lasers.py:104
+        hp++;  // pirates_lasers.py:105
+        water &= (water - 1);  // pirates_lasers.py:106
     }
 }
 
@@ -391,408 +395,446 @@ static uint8_t millis256(void) {
     return ((uint16_t)millis() >> 8);  // engine.py:52
 }
 
-// One toss: the SDK's random numbers when the game randomizes them, else one step of a  [engine.py:65]
-static bool coin(void) {
-    return (((uint8_t)randomWord() & 1) != 0);  // engine.py:69
-}
-
-// Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:77]
-static void send_code(uint8_t code, uint8_t face) {
-    if ((((gone_mask >> face) & 1) != 0) || (queue_len >= QUEUE_LEN)) {  // engine.py:79
-        return;  // engine.py:81
+// Seed the coin from the tile's serial number: every tile tosses its own sequence.  [engine.py:55]
+static void engine_setup(void) {
+    uint8_t i = 0;
+    for (i = 0; i < 9; i++) {  // engine.py:59
+        coin_state = ((((uint16_t)(1U * coin_state << 8)) ^ (coin_state >> 8)) ^ getSerialNumberByte(i));  // engine.py:65
     }
-    queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:82
-    queue_len++;  // engine.py:83
+    if (coin_state == 0) {  // engine.py:66
+        coin_state = 1;  // engine.py:67
+    }
 }
 
-// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:86]
+// One toss: the SDK's random numbers when the game randomizes them, else one step of a  [engine.py:70]
+static bool coin(void) {
+    uint8_t heads = 0;
+    heads = ((uint8_t)coin_state & 1);  // engine.py:75
+    coin_state >>= 1;  // engine.py:76
+    if (heads != 0) {  // engine.py:77
+        coin_state ^= 46080U;  // engine.py:78
+    }
+    return (heads != 0);  // engine.py:79
+}
+
+// t.random_word() in a game without randomize(): 16 tosses of the coin, the tile's own  [engine.py:82]
+static uint16_t draw_word(void) {
+    uint16_t v = 0;
+    uint8_t i = 0;
+    v = 0;  // engine.py:85
+    for (i = 0; i < 16; i++) {  // engine.py:86
+        v = (((uint16_t)(1U * v << 1)) | coin());  // engine.py:87
+    }
+    return v;  // engine.py:88
+}
+
+// t.random(n - 1) in a game without randomize(): 0..n-1 from draw_word() (n is 0 for  [engine.py:91]
+static uint16_t draw_below(uint16_t n) {
+    if (n == 0) {  // engine.py:94
+        return draw_word();  // engine.py:95
+    }
+    return (draw_word() % n);  // engine.py:96
+}
+
+// Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:99]
+static void send_code(uint8_t code, uint8_t face) {
+    if ((((gone_mask >> face) & 1) != 0) || (queue_len >= QUEUE_LEN)) {  // engine.py:101
+        return;  // engine.py:103
+    }
+    queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:104
+    queue_len++;  // engine.py:105
+}
+
+// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:108]
 static uint8_t queue_take(uint8_t face) {
     uint8_t i = 0;
     uint8_t i_end = 0;
     uint8_t entry = 0;
     uint8_t j = 0;
     uint8_t j_end = 0;
-    i_end = queue_len;  // engine.py:88
+    i_end = queue_len;  // engine.py:110
     for (i = 0; i < i_end; i++) {
-        entry = queue[i];  // engine.py:89
-        if ((entry >> 5) == face) {  // engine.py:90
-            queue_len--;  // engine.py:91
-            j_end = queue_len;  // engine.py:92
+        entry = queue[i];  // engine.py:111
+        if ((entry >> 5) == face) {  // engine.py:112
+            queue_len--;  // engine.py:113
+            j_end = queue_len;  // engine.py:114
             for (j = i; j < j_end; j++) {
-                queue[j] = queue[j + 1];  // engine.py:93
+                queue[j] = queue[j + 1];  // engine.py:115
             }
-            return (entry & 31);  // engine.py:94
+            return (entry & 31);  // engine.py:116
         }
     }
-    return 0;  // engine.py:95
+    return 0;  // engine.py:117
 }
 
-// Keep face f's link state: in a session, waiting for one, or gone.  [engine.py:98]
+// Keep face f's link state: in a session, waiting for one, or gone.  [engine.py:120]
 static void link_step(uint8_t f, uint8_t bit, uint8_t now256) {
     uint8_t silent = 0;
-    if (!isValueReceivedOnFaceExpired(f)) {  // engine.py:105
-        if ((gone_mask & bit) != 0) {  // engine.py:106
-            gone_mask &= ~bit;  // engine.py:107
-            tx_code[f] = now256;  // engine.py:108
+    if (!isValueReceivedOnFaceExpired(f)) {  // engine.py:127
+        if ((gone_mask & bit) != 0) {  // engine.py:128
+            gone_mask &= ~bit;  // engine.py:129
+            tx_code[f] = now256;  // engine.py:130
         }
-        heard_mask |= bit;  // engine.py:109
-        session(f, bit);  // engine.py:110
-    } else if ((heard_mask & bit) != 0) {  // engine.py:111
-        heard_mask &= ~bit;  // engine.py:112
-        silent_at[f] = now256;  // engine.py:113
+        heard_mask |= bit;  // engine.py:131
+        session(f, bit);  // engine.py:132
+    } else if ((heard_mask & bit) != 0) {  // engine.py:133
+        heard_mask &= ~bit;  // engine.py:134
+        silent_at[f] = now256;  // engine.py:135
     }
-    if (((gone_mask | (heard_mask & up_mask)) & bit) == 0) {  // engine.py:114
-        silent = (now256 - silent_at[f]);  // engine.py:115
-        if ((((heard_mask & bit) == 0) && (silent > GRACE_UNITS)) || (((up_mask & bit) == 0) && ((uint8_t)(now256 - tx_code[f]) > 30))) {  // engine.py:116
-            link_end(f, bit, now256);  // engine.py:118
-            gone_mask |= bit;  // engine.py:119
+    if (((gone_mask | (heard_mask & up_mask)) & bit) == 0) {  // engine.py:136
+        silent = (now256 - silent_at[f]);  // engine.py:137
+        if ((((heard_mask & bit) == 0) && (silent > GRACE_UNITS)) || (((up_mask & bit) == 0) && ((uint8_t)(now256 - tx_code[f]) > 30))) {  // engine.py:138
+            link_end(f, bit, now256);  // engine.py:140
+            gone_mask |= bit;  // engine.py:141
         }
     }
 }
 
-// Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:122]
+// Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:144]
 static void session(uint8_t f, uint8_t bit) {
     uint8_t value = 0;
     uint8_t code = 0;
-    uint8_t their_ack = 0;
-    value = getLastValueReceivedOnFace(f);  // engine.py:124
-    code = ((value >> CODE_SHIFT) & CODE_MASK);  // engine.py:125
-    their_ack = ((value >> ACK_SHIFT) & 1);  // engine.py:126
-    if (code == HELLO) {  // engine.py:127
-        if ((up_mask & bit) != 0) {  // engine.py:128
-            if (their_ack != 0) {  // engine.py:129
-                return;  // engine.py:130
+    bool their_ack = 0;
+    value = getLastValueReceivedOnFace(f);  // engine.py:146
+    code = ((value >> CODE_SHIFT) & CODE_MASK);  // engine.py:147
+    their_ack = ((value & 32) != 0);  // engine.py:148
+    if (code == HELLO) {  // engine.py:149
+        if ((up_mask & bit) != 0) {  // engine.py:150
+            if (their_ack) {  // engine.py:151
+                return;  // engine.py:152
             }
-            link_end(f, bit, millis256());  // engine.py:131
+            link_end(f, bit, millis256());  // engine.py:153
         }
-        seen_mask |= bit;  // engine.py:132
-        if (their_ack != 0) {  // engine.py:133
-            link_begin(f, bit);  // engine.py:134
+        seen_mask |= bit;  // engine.py:154
+        if (their_ack) {  // engine.py:155
+            link_begin(f, bit);  // engine.py:156
         }
-        return;  // engine.py:135
+        return;  // engine.py:157
     }
-    if ((up_mask & bit) == 0) {  // engine.py:136
-        if ((seen_mask & bit) == 0) {  // engine.py:137
-            return;  // engine.py:138
+    if ((up_mask & bit) == 0) {  // engine.py:158
+        if ((seen_mask & bit) == 0) {  // engine.py:159
+            return;  // engine.py:160
         }
-        link_begin(f, bit);  // engine.py:139
+        link_begin(f, bit);  // engine.py:161
     }
-    handshake(f, bit, code, their_ack);  // engine.py:140
+    handshake(f, bit, code, their_ack);  // engine.py:162
 }
 
-// [engine.py:143]
+// [engine.py:165]
 static void link_begin(uint8_t f, uint8_t bit) {
-    up_mask |= bit;  // engine.py:144
-    seen_mask &= ~bit;  // engine.py:145
-    tx_code[f] = 0;  // engine.py:146
-    on_neighbor_joined(f);  // engine.py:147
+    up_mask |= bit;  // engine.py:166
+    seen_mask &= ~bit;  // engine.py:167
+    tx_code[f] = 0;  // engine.py:168
+    on_neighbor_joined(f);  // engine.py:169
 }
 
-// The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:150]
+// The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:172]
 static void link_end(uint8_t f, uint8_t bit, uint8_t now256) {
-    uint8_t code = 0;
     uint8_t i = 0;
+    uint8_t code = 0;
     uint8_t j = 0;
     uint8_t s = 0;
-    up_mask &= ~bit;  // engine.py:154
-    seen_mask &= ~bit;  // engine.py:155
-    code = queue_take(f);  // engine.py:158
-    for (i = 0; i < QUEUE_LEN; i++) {  // engine.py:159
-        if (code == 0) {  // engine.py:160
-            break;  // engine.py:161
+    up_mask &= ~bit;  // engine.py:176
+    seen_mask &= ~bit;  // engine.py:177
+    for (i = 0; i < QUEUE_LEN; i++) {  // engine.py:180
+        code = queue_take(f);  // engine.py:181
+        if (code == 0) {  // engine.py:182
+            break;  // engine.py:183
         }
-        code = queue_take(f);  // engine.py:163
     }
-    tx_code[f] = now256;  // engine.py:164
-    tx_wait &= ~bit;  // engine.py:165
-    tx_release &= ~bit;  // engine.py:166
-    ack_mask &= ~bit;  // engine.py:167
-    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:168
-        flood_out[j] &= ~bit;  // engine.py:169
+    tx_code[f] = now256;  // engine.py:185
+    tx_wait &= ~bit;  // engine.py:186
+    tx_release &= ~bit;  // engine.py:187
+    ack_mask &= ~bit;  // engine.py:188
+    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:189
+        flood_out[j] &= ~bit;  // engine.py:190
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:170
-        flood_answered(s, f);  // engine.py:171
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:191
+        flood_answered(s, f);  // engine.py:192
     }
 }
 
-// Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:174]
-static void handshake(uint8_t f, uint8_t bit, uint8_t code, uint8_t their_ack) {
-    if (code == 0) {  // engine.py:176
-        ack_mask &= ~bit;  // engine.py:177
-    } else if ((ack_mask & bit) == 0) {  // engine.py:178
-        ack_mask |= bit;  // engine.py:179
-        deliver(code, f);  // engine.py:180
+// Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:195]
+static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack) {
+    if (code == 0) {  // engine.py:197
+        ack_mask &= ~bit;  // engine.py:198
+    } else if ((ack_mask & bit) == 0) {  // engine.py:199
+        ack_mask |= bit;  // engine.py:200
+        deliver(code, f);  // engine.py:201
     }
-    if ((tx_wait & bit) != 0) {  // engine.py:181
-        if (their_ack != 0) {  // engine.py:182
-            tx_wait &= ~bit;  // engine.py:183
-            tx_release |= bit;  // engine.py:184
-            tx_code[f] = 0;  // engine.py:185
+    if ((tx_wait & bit) != 0) {  // engine.py:202
+        if (their_ack != false) {  // engine.py:203
+            tx_wait &= ~bit;  // engine.py:204
+            tx_release |= bit;  // engine.py:205
+            tx_code[f] = 0;  // engine.py:206
         }
-    } else if (their_ack == 0) {  // engine.py:186
-        tx_release &= ~bit;  // engine.py:187
+    } else if (their_ack == 0) {  // engine.py:207
+        tx_release &= ~bit;  // engine.py:208
     }
 }
 
-// Present a queued message on every idle face in session, then publish the face values.  [engine.py:190]
+// Present a queued message on every idle face in session, then publish the face values.  [engine.py:211]
 static void transmit(void) {
     uint8_t shown = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
     uint8_t value = 0;
     uint8_t code = 0;
-    shown = broadcast_bits();  // engine.py:192
-    bit = 1;  // engine.py:193
-    for (f = 0; f < 6; f++) {  // engine.py:194
-        value = shown;  // engine.py:195
-        if ((up_mask & bit) != 0) {  // engine.py:196
-            if (((tx_wait | tx_release) & bit) == 0) {  // engine.py:197
-                code = flood_take(bit);  // engine.py:198
-                if (code == 0) {  // engine.py:199
-                    code = queue_take(f);  // engine.py:200
+    shown = broadcast_bits();  // engine.py:213
+    bit = 1;  // engine.py:214
+    for (f = 0; f < 6; f++) {  // engine.py:215
+        value = shown;  // engine.py:216
+        if ((up_mask & bit) != 0) {  // engine.py:217
+            if (((tx_wait | tx_release) & bit) == 0) {  // engine.py:218
+                code = flood_take(bit);  // engine.py:219
+                if (code == 0) {  // engine.py:220
+                    code = queue_take(f);  // engine.py:221
                 }
-                if (code != 0) {  // engine.py:201
-                    tx_code[f] = code;  // engine.py:202
-                    tx_wait |= bit;  // engine.py:203
+                if (code != 0) {  // engine.py:222
+                    tx_code[f] = code;  // engine.py:223
+                    tx_wait |= bit;  // engine.py:224
                 }
             }
-            value |= (tx_code[f] << CODE_SHIFT);  // engine.py:204
-            if ((ack_mask & bit) != 0) {  // engine.py:205
-                value |= 32;  // engine.py:206
+            value |= (tx_code[f] << CODE_SHIFT);  // engine.py:225
+            if ((ack_mask & bit) != 0) {  // engine.py:226
+                value |= 32;  // engine.py:227
             }
         } else {
-            value |= 30;  // engine.py:208
-            if ((seen_mask & bit) != 0) {  // engine.py:209
-                value |= 32;  // engine.py:210
+            value |= 30;  // engine.py:229
+            if ((seen_mask & bit) != 0) {  // engine.py:230
+                value |= 32;  // engine.py:231
             }
         }
-        setValueSentOnFace(value, f);  // engine.py:211
-        bit <<= 1;  // engine.py:212
+        setValueSentOnFace(value, f);  // engine.py:232
+        bit <<= 1;  // engine.py:233
     }
 }
 
-// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:226]
+// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:247]
 static bool unsettled(void) {
-    return ((((~(gone_mask | (heard_mask & up_mask))) & 63) != 0) || (gone_mask == 63));  // engine.py:233
+    return ((((~(gone_mask | (heard_mask & up_mask))) & 63) != 0) || (gone_mask == 63));  // engine.py:254
 }
 
 #ifdef BLINKC_HOST
-// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:236]
+// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:257]
 uint32_t engine_quiet_until(void) {
     uint8_t s = 0;
-    if (unsettled()) {  // engine.py:238
-        return 0;  // engine.py:239
+    if (unsettled()) {  // engine.py:259
+        return 0;  // engine.py:260
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:240
-        if (flood_skipped[s] != 0) {  // engine.py:241
-            return (millis() + 256);  // engine.py:242
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:261
+        if (flood_skipped[s] != 0) {  // engine.py:262
+            return (millis() + 256);  // engine.py:263
         }
     }
-    return timers_quiet_until();  // engine.py:243
+    return timers_quiet_until();  // engine.py:264
 }
 #endif
 
-// [engine.py:246]
+// [engine.py:267]
 BLINKC_SMALL_LOOPS void loop(void) {
     uint8_t now256 = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
-    now256 = millis256();  // engine.py:248
-    flood_forget(now256);  // engine.py:249
-    bit = 1;  // engine.py:250
-    for (f = 0; f < 6; f++) {  // engine.py:251
-        link_step(f, bit, now256);  // engine.py:252
-        bit <<= 1;  // engine.py:253
+    now256 = millis256();  // engine.py:269
+    flood_forget(now256);  // engine.py:270
+    bit = 1;  // engine.py:271
+    for (f = 0; f < 6; f++) {  // engine.py:272
+        link_step(f, bit, now256);  // engine.py:273
+        bit <<= 1;  // engine.py:274
     }
-    buttons();  // engine.py:254
-    timers();  // engine.py:255
-    transmit();  // engine.py:256
-    display();  // engine.py:257
-    if (unsettled() && coin()) {  // engine.py:258
-        blinkc_skip_frame();  // engine.py:259
+    buttons();  // engine.py:275
+    timers();  // engine.py:276
+    transmit();  // engine.py:277
+    display();  // engine.py:278
+    if (unsettled() && coin()) {  // engine.py:279
+        blinkc_skip_frame();  // engine.py:280
     }
 }
 
-// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:291]
+// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:316]
 static uint8_t flood_take(uint8_t bit) {
     uint8_t j = 0;
-    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:293
-        if ((flood_out[j] & bit) != 0) {  // engine.py:294
-            flood_out[j] &= ~bit;  // engine.py:295
-            return (FLOOD_CODE + j);  // engine.py:296
+    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:318
+        if ((flood_out[j] & bit) != 0) {  // engine.py:319
+            flood_out[j] &= ~bit;  // engine.py:320
+            return (FLOOD_CODE + j);  // engine.py:321
         }
     }
-    return 0;  // engine.py:297
+    return 0;  // engine.py:322
 }
 
-// Start flood k, unless this tile is in a wave of it already (then the start merges).  [engine.py:300]
+// Start flood k, unless this tile is in a wave of it already (then the start merges).  [engine.py:325]
 static void flood_start(uint8_t k) {
     uint8_t s = 0;
-    s = (2 * k);  // engine.py:302
-    if ((flood_parent[s] == 255) && (flood_parent[s + 1] == 255)) {  // engine.py:303
-        flood_enter(s + (flood_last[k] ^ 1), STARTER);  // engine.py:304
+    s = (2 * k);  // engine.py:327
+    if ((flood_parent[s] & flood_parent[s + 1]) == 255) {  // engine.py:328
+        flood_enter(s + (flood_last[k] ^ 1), STARTER);  // engine.py:329
     }
 }
 
-// [engine.py:307]
+// [engine.py:332]
 static void flood_enter(uint8_t s, uint8_t parent) {
     uint8_t k = 0;
     uint8_t waiting = 0;
-    flood_parent[s] = parent;  // engine.py:308
-    k = (s >> 1);  // engine.py:309
-    flood_last[k] = (s & 1);  // engine.py:310
-    waiting = ((uint8_t)(~gone_mask) & 63);  // engine.py:321
-    flood_skipped[s] = gone_mask;  // engine.py:322
-    flood_at[s] = millis256();  // engine.py:323
-    if (parent != STARTER) {  // engine.py:324
-        waiting &= ~bit_of(parent);  // engine.py:325
+    flood_parent[s] = parent;  // engine.py:333
+    k = (s >> 1);  // engine.py:334
+    flood_last[k] = (s & 1);  // engine.py:335
+    waiting = ((uint8_t)(~gone_mask) & 63);  // engine.py:346
+    flood_skipped[s] = 0;  // engine.py:347
+    if (parent != STARTER) {  // engine.py:348
+        flood_skipped[s] = gone_mask;  // engine.py:349
     }
-    flood_waiting[s] = waiting;  // engine.py:330
-    flood_out[2 * s] |= waiting;  // engine.py:331
-    on_flood(k);  // engine.py:332
-    flood_check(s);  // engine.py:333
+    flood_at[s] = millis256();  // engine.py:350
+    waiting &= ~bit_of(parent);  // engine.py:351
+    flood_waiting[s] = waiting;  // engine.py:356
+    flood_out[2 * s] |= waiting;  // engine.py:357
+    on_flood(k);  // engine.py:358
+    flood_check(s);  // engine.py:359
 }
 
-// Forget the gone faces of an entry once FLOOD_SAME_UNITS have passed (before  [engine.py:336]
+// Forget the gone faces of an entry once FLOOD_SAME_UNITS have passed (before  [engine.py:362]
 static void flood_forget(uint8_t now256) {
     uint8_t s = 0;
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:339
-        if ((uint8_t)(now256 - flood_at[s]) >= FLOOD_SAME_UNITS) {  // engine.py:340
-            flood_skipped[s] = 0;  // engine.py:341
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:365
+        if ((uint8_t)(now256 - flood_at[s]) >= FLOOD_SAME_UNITS) {  // engine.py:366
+            flood_skipped[s] = 0;  // engine.py:367
         }
     }
 }
 
-// [engine.py:344]
+// [engine.py:370]
 __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face) {
-    if ((flood_parent[s] == 255) && (((flood_skipped[s] >> face) & 1) == 0)) {  // engine.py:345
-        flood_enter(s, face);  // engine.py:346
+    uint8_t bit = 0;
+    bit = bit_of(face);  // engine.py:371
+    if ((flood_parent[s] == 255) && ((flood_skipped[s] & bit) == 0)) {  // engine.py:372
+        flood_enter(s, face);  // engine.py:373
     } else {
-        flood_skipped[s] &= ~bit_of(face);  // engine.py:353
-        flood_out[(2 * s) + 1] |= bit_of(face);  // engine.py:354
+        flood_skipped[s] &= ~bit;  // engine.py:380
+        flood_out[(2 * s) + 1] |= bit;  // engine.py:381
     }
 }
 
-// An echo came back, or the face can no longer answer (its link ended).  [engine.py:357]
+// An echo came back, or the face can no longer answer (its link ended).  [engine.py:384]
 __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face) {
-    flood_waiting[s] &= ~bit_of(face);  // engine.py:359
-    flood_check(s);  // engine.py:360
+    flood_waiting[s] &= ~bit_of(face);  // engine.py:386
+    flood_check(s);  // engine.py:387
 }
 
-// [engine.py:363]
+// [engine.py:390]
 static void flood_check(uint8_t s) {
     uint8_t parent = 0;
-    parent = flood_parent[s];  // engine.py:364
-    if ((parent != 255) && (flood_waiting[s] == 0)) {  // engine.py:365
-        flood_parent[s] = 255;  // engine.py:366
-        if (parent != STARTER) {  // engine.py:367
-            flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:370
+    parent = flood_parent[s];  // engine.py:391
+    if ((parent != 255) && (flood_waiting[s] == 0)) {  // engine.py:392
+        flood_parent[s] = 255;  // engine.py:393
+        if (parent != STARTER) {  // engine.py:394
+            flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:397
         }
     }
 }
 
-// [engine.py:378]
+// [engine.py:405]
 static void timer_start(uint8_t k, uint16_t ms) {
-    timer_end[k] = ((uint16_t)millis() + ms);  // engine.py:379
-    timer_on |= bit_of(k);  // engine.py:380
+    timer_end[k] = ((uint16_t)millis() + ms);  // engine.py:406
+    timer_on |= bit_of(k);  // engine.py:407
 }
 
-// [engine.py:387]
+// [engine.py:414]
 static bool timer_running(uint8_t k) {
-    return (((timer_on >> k) & 1) != 0);  // engine.py:388
+    return ((timer_on & bit_of(k)) != 0);  // engine.py:415
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:391]
+// [engine.py:418]
 uint16_t timer_remaining(uint8_t k) {
     int16_t left = 0;
-    if (((timer_on >> k) & 1) == 0) {  // engine.py:392
-        return 0;  // engine.py:393
+    if (((timer_on >> k) & 1) == 0) {  // engine.py:419
+        return 0;  // engine.py:420
     }
-    left = (timer_end[k] - (uint16_t)millis());  // engine.py:394
-    if (left < 0) {  // engine.py:395
-        return 0;  // engine.py:396
+    left = (timer_end[k] - (uint16_t)millis());  // engine.py:421
+    if (left < 0) {  // engine.py:422
+        return 0;  // engine.py:423
     }
-    return left;  // engine.py:397
+    return left;  // engine.py:424
 }
 #endif
 
-// [engine.py:400]
+// [engine.py:427]
 static void timers(void) {
     uint8_t k = 0;
     uint8_t k_bit = 0;
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:401
-        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {  // engine.py:402
-            timer_on &= ~k_bit;  // engine.py:403
+    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:428
+        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {  // engine.py:429
+            timer_on &= ~k_bit;  // engine.py:430
         }
     }
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:407]
+// [engine.py:434]
 uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
     uint8_t k = 0;
     uint8_t k_bit = 0;
     uint32_t ends = 0;
-    until = 4294967295UL;  // engine.py:408
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:409
-        if ((timer_on & k_bit) != 0) {  // engine.py:410
-            ends = (millis() + timer_remaining(k));  // engine.py:411
-            if (ends < until) {  // engine.py:412
-                until = ends;  // engine.py:413
+    until = 4294967295UL;  // engine.py:435
+    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:436
+        if ((timer_on & k_bit) != 0) {  // engine.py:437
+            ends = (millis() + timer_remaining(k));  // engine.py:438
+            if (ends < until) {  // engine.py:439
+                until = ends;  // engine.py:440
             }
         }
     }
-    return until;  // engine.py:414
+    return until;  // engine.py:441
 }
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:417]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:444]
 uint8_t engine_links(void) {
-    return up_mask;  // engine.py:419
+    return up_mask;  // engine.py:446
 }
 #endif
 
 #ifdef BLINKC_HOST
-// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:422]
+// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:449]
 bool engine_idle(void) {
     uint8_t s = 0;
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:425
-        return false;  // engine.py:426
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:452
+        return false;  // engine.py:453
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:427
-        if ((flood_parent[s] != 255) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {  // engine.py:428
-            return false;  // engine.py:429
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:454
+        if ((flood_parent[s] != 255) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {  // engine.py:455
+            return false;  // engine.py:456
         }
     }
-    return true;  // engine.py:430
+    return true;  // engine.py:457
 }
 #endif
 
 // Run the handlers of the button events the game uses.  [generated by blinkc]
 static void buttons(void) {
-    if (buttonSingleClicked()) {  // pirates_lasers.py:118
+    if (buttonSingleClicked()) {  // pirates_lasers.py:121
         press();
     }
-    if (buttonDoubleClicked()) {  // pirates_lasers.py:108
+    if (buttonDoubleClicked()) {  // pirates_lasers.py:111
         if (isAlone()) {
             cycle_kind();
         }
     }
-    if (buttonMultiClicked()) {  // pirates_lasers.py:181
+    if (buttonMultiClicked()) {  // pirates_lasers.py:184
         ask_reset();
     }
 }
 
 // A message arrived on `face`: run its handler.  [generated by blinkc]
 static void deliver(uint8_t code, uint8_t face) {
-    if ((code >= MSG_LASER) && (code < (MSG_LASER + 4))) {  // pirates_lasers.py:42
-        laser(face, code - MSG_LASER);  // pirates_lasers.py:143
-    } else if (code == MSG_REPAIR) {  // pirates_lasers.py:43
-        repaired(face);  // pirates_lasers.py:162
-    } else if (code >= FLOOD_CODE) {  // pirates_lasers.py:44
+    if ((code >= MSG_LASER) && (code < (MSG_LASER + 4))) {  // pirates_lasers.py:45
+        laser(face, code - MSG_LASER);  // pirates_lasers.py:146
+    } else if (code == MSG_REPAIR) {  // pirates_lasers.py:46
+        repaired(face);  // pirates_lasers.py:165
+    } else if (code >= FLOOD_CODE) {  // pirates_lasers.py:47
         if (((uint8_t)(code - FLOOD_CODE) & 1) != 0) {
             flood_answered((uint8_t)(code - FLOOD_CODE) >> 1, face);
         } else {
@@ -803,16 +845,16 @@ static void deliver(uint8_t code, uint8_t face) {
 
 // Flood k reached this tile.  [generated by blinkc]
 static void on_flood(uint8_t k) {
-    if (k == FLOOD_RESET) {  // pirates_lasers.py:44
-        reset();  // pirates_lasers.py:186
-    } else if (k == FLOOD_SUNK) {  // pirates_lasers.py:45
-        ship_sank();  // pirates_lasers.py:170
+    if (k == FLOOD_RESET) {  // pirates_lasers.py:47
+        reset();  // pirates_lasers.py:189
+    } else if (k == FLOOD_SUNK) {  // pirates_lasers.py:48
+        ship_sank();  // pirates_lasers.py:173
     }
 }
 
 // A neighbour arrived on `face`.  [generated by blinkc]
 static void on_neighbor_joined(uint8_t face) {
-    touched(face);  // pirates_lasers.py:175
+    touched(face);  // pirates_lasers.py:178
 }
 
 // The hull the neighbour on `face` broadcasts.  [generated by blinkc]
@@ -827,12 +869,12 @@ static uint8_t broadcast_bits(void) {
 
 // Set the LEDs (every pass).  [generated by blinkc]
 static void display(void) {
-    show();  // pirates_lasers.py:196
+    show();  // pirates_lasers.py:199
 }
 
 // Runs once at power-up.  [generated by blinkc]
 void setup(void) {
-    randomize();  // pirates_lasers.py:21
+    engine_setup();
 }
 
 #ifdef BLINKC_HOST
