@@ -100,57 +100,11 @@ def test_a_scenario_send_goes_through_the_group_too():
 
 # A wide message (256 values) in a group whose predicate reads only the sender's own state:
 # the receiver does not ask it, so a ship tile's Cargo reaches the sea tile beside it.
-FREIGHT = '''\
-from blinkc.dsl import BLUE, GREEN, Game, faces
-
-game = Game("freight")
-ship = game.field(bool, default=False, broadcast=True)
-got = game.field(range(0, 256), default=0)
-refused = game.field(range(0, 16), default=0)
+FREIGHT = Path(__file__).parent / "fixtures" / "freight_game.py"
 
 
-def aboard(t, face):
-    """Only a ship tile sends Cargo, out of any face."""
-    return t.ship
-
-
-Cargo = game.message("Cargo", payload=range(0, 256), within=aboard)
-
-
-@game.on_click
-def give(t):
-    for f in faces():
-        if t.has_neighbor(f):
-            t.send(Cargo, f, 200)
-
-
-@game.on_message(Cargo)
-def given(t, face, amount):
-    t.got = amount
-
-
-@game.on_bounce(Cargo)
-def back(t, face):
-    if t.refused < 15:
-        t.refused += 1
-
-
-@game.display
-def look(t):
-    t.color_all(GREEN if t.ship else BLUE)
-'''
-
-
-@pytest.fixture
-def freight(tmp_path) -> Path:
-    game = tmp_path / "freight.py"
-    game.write_text(FREIGHT)
-    return game
-
-
-def test_a_wide_message_of_a_group_arrives_whole_from_inside_and_bounces_from_outside(
-        backend, freight):
-    c = Cluster(freight, "tile x at 0,0 ship=true\ntile y at 0,1\n", backend=backend, seed=8,
+def test_a_wide_message_of_a_group_arrives_whole_from_inside_and_bounces_from_outside(backend):
+    c = Cluster(FREIGHT, "tile x at 0,0 ship=true\ntile y at 0,1\n", backend=backend, seed=8,
                 faults=Faults(drop=0.1))
     c.settle()
     c.click("x")
