@@ -88,6 +88,8 @@ class GameLowering:
         #: Whether setup() calls randomize() (resolve_randomize).
         self.randomize = bool(game.randomize)
         self.handlers_by_event: dict[str, list[Handler]] = {}
+        #: Each group predicate's function and the group it is ("a message's group (within=)").
+        self.within_what: dict[str, str] = {}
 
     def err(self, loc: SrcLoc, msg: str, hint: str = "") -> None:
         self.errors.append(DslError(loc, msg, hint))
@@ -605,8 +607,6 @@ class GameLowering:
         dispatch whenever a message of the group is sent."""
         self.within_fns: dict[int, str] = {}
         self.message_within_fns: dict[int, str] = {}
-        #: The group each predicate's function is, for the errors: fname -> "a flood's group".
-        self.within_what: dict[str, str] = {}
         done: dict[int, str] = {}  # id(predicate) -> its function (floods may share one)
         decls = [("flood", kk, fl, self.within_fns) for kk, fl in enumerate(self.game.floods)]
         decls += [("message", mm, m, self.message_within_fns)
