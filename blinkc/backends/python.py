@@ -229,12 +229,17 @@ class PythonRenderer:
         self.emit(0, "")
         self.emit(1, "def send(self, label, face):")
         self.emit(2, '"""Queue MESSAGES[label] out of face, as a handler\'s t.send would (the explorer)."""')
+        # (A game with messages confined to a group sends through its group's check: it
+        # bounces a send outside the group, and passes any other on.)
+        names = {f.name for f in p.functions}
+        grouped = "_grouped" if "send_grouped" in names else ""
         if wide_messages:
+            wide_grouped = "_grouped" if "send_wide_grouped" in names else ""
             self.emit(2, "if label in self.WIDE_MESSAGES:")
             self.emit(3, "code, value, chunks = self.WIDE_MESSAGES[label]")
-            self.emit(3, "self.f_send_wide(code, value, chunks, face)")
+            self.emit(3, f"self.f_send_wide{wide_grouped}(code, value, chunks, face)")
             self.emit(3, "return")
-        self.emit(2, "self.f_send_code(self.MESSAGES[label], face)")
+        self.emit(2, f"self.f_send{grouped or '_code'}(self.MESSAGES[label], face)")
         self.emit(0, "")
         self.emit(1, "def start_flood(self, name):")
         self.emit(2, '"""Start flood `name`, as a handler\'s t.flood would (the explorer)."""')

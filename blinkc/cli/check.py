@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+
 import click
 
 from ..backends.cpp import _reachable
+from ..build import BudgetExceeded, BuildError, ToolError, find_sdk
+from ..build import build as build_firmware
 from ..dsl.loader import lower_game
 from ..dsl.wire import describe as describe_wire
 from ..ir.nodes import GlobalVar, Program
@@ -79,17 +84,57 @@ def _wide_values(program: Program) -> list[str]:
     return lines
 
 
+def flash_figure(game: Path, sdk: Path | None = None) -> list[str]:
+    """The tile's flash (and RAM) as `blinkc build` measures them: the game built with
+    avr-gcc against the Blinks SDK in a temporary folder, its ELF read. Without an SDK or a
+    toolchain, or when the build fails, says so and how to get the figure (never a guess)."""
+    how = f"`blinkc build {game} -o build/`"
+    try:
+        found = find_sdk(sdk)
+    except BuildError as err:
+        why = (err.message if sdk is not None or "BLINKS_SDK is not set" not in err.message
+               else "no Blinks SDK found (BLINKS_SDK is not set, and none is installed where "
+                    "Arduino keeps boards or in a checkout nearby)")
+        return [f"Flash: not measured: {why.rstrip('.')}.",
+                "  The figure comes from building the game for the tile (avr-gcc and the "
+                "Blinks SDK): set BLINKS_SDK to the SDK's folder (or pass --sdk) and run this "
+                f"again, or run {how}, which says how to install the SDK (docs/building.md)."]
+    with tempfile.TemporaryDirectory(prefix="blinkc-check-") as tmp:
+        try:
+            result = build_firmware(game, Path(tmp) / "build", sdk=found)
+        except BudgetExceeded as over:
+            return [f"Flash and RAM on the tile (built against {found.describe()}, as "
+                    "`blinkc build` measures them): IT DOES NOT FIT, `blinkc build` refuses it",
+                    *(f"  {line}" for line in over.report.format(top=5).splitlines())]
+        except ToolError as err:  # the compiler or the linker said no
+            return [f"Flash: not measured: building the game against {found.describe()} "
+                    f"failed: {err.message.splitlines()[0]}",
+                    f"  {how} shows the whole error."]
+        except BuildError as err:  # no toolchain, or the SDK cannot build
+            return [f"Flash: not measured: {err.message.splitlines()[0]}",
+                    f"  {err.hint.splitlines()[0] if err.hint else f'{how} says more.'}"]
+    return [f"Flash and RAM on the tile (built with {result.backend} against "
+            f"{found.describe()}, as `blinkc build` measures them):",
+            *(f"  {line}" for line in result.report.format(top=0).splitlines())]
+
+
 @main.command()
 @click.argument("game", type=click.Path(dir_okay=False))
 @click.option("-v", "--verbose", is_flag=True,
-              help="Also show what blinkc decided: face-value bits, message codes, RAM.")
+              help="Also show what blinkc decided: face-value bits, message codes, RAM; and the "
+                   "flash, built with the Blinks SDK when there is one.")
 @click.option("--strict", is_flag=True,
               help="Count warnings as errors: exit 1 when there is any.")
-def check(game: str, verbose: bool, strict: bool) -> None:
+@click.option("--sdk", type=click.Path(path_type=Path),
+              help="Blinks SDK folder for --verbose's flash figure (default: BLINKS_SDK, then "
+                   "Arduino's folders).")
+def check(game: str, verbose: bool, strict: bool, sdk: Path | None) -> None:
     """Check a game file: every error and warning with its file:line and a hint.
 
     Exits 0 when the game has no errors (warnings allowed, unless --strict), 1 otherwise.
     A `# blinkc: ignore` comment on a line silences the warnings of that line.
+    --verbose also builds the game with the Blinks SDK, when there is one, for its flash
+    figure (the same as `blinkc build` reports; without an SDK it says so).
 
     \b
     Example:
@@ -117,3 +162,4 @@ def check(game: str, verbose: bool, strict: bool) -> None:
         click.echo(f"{game}: {program.name} is clean{quiet}")
     if verbose:
         click.echo(describe(program))
+        click.echo("\n".join(flash_figure(Path(game), sdk)))

@@ -106,6 +106,9 @@ class Symbols:
     floods: dict[int, int] = field(default_factory=dict)  # id(FloodDecl) → index
     #: id(MessageDecl) of each message sent in the wide form → its data codes.
     wide: dict[int, int] = field(default_factory=dict)
+    #: id(MessageDecl) of each message confined to a group (within=): sent through
+    #: send_grouped / send_wide_grouped, which bounce a send outside the group.
+    grouped: set[int] = field(default_factory=set)
     #: Every t.send(...) with a payload: (function, payload, lo, hi, message, where), for the lint.
     payload_sends: list[tuple[str, Any, int, int, str, Any]] = field(default_factory=list)
     pure: set[str] = field(default_factory=set)
@@ -1062,7 +1065,21 @@ class FunctionCompiler:
                         or f"tile methods: {', '.join(methods)}")
 
     def send(self, n: ast.Call) -> Call:
+        call = self._send(n)
+        m = self.expr_or_symbol(n.args[0])
+        if isinstance(m, _Symbol) and id(m.value) in self.sym.grouped:
+            # A message confined to a group: a send outside it bounces at once.
+            return Call({"send_code": "send_grouped", "send_wide": "send_wide_grouped"}[call.func],
+                        call.args, None)
+        return call
+
+    def _send(self, n: ast.Call) -> Call:
         kw = {k.arg: k.value for k in n.keywords}
+        if "within" in kw:
+            raise self.fail(n, "t.send() takes no within=: a message's group is part of the "
+                               "message's declaration",
+                            'Hail = game.message("Hail", within=same_ship): every t.send(Hail, '
+                            "face) then bounces where same_ship(t, face) does not hold")
         args = list(n.args)
         if not args:
             raise self.fail(n, "t.send(Message, face) needs a message")

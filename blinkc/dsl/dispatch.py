@@ -35,7 +35,7 @@ from ..ir.nodes import (
     UnOp,
 )
 from .compiler import Symbols
-from .game import FloodDecl, Game, Handler
+from .game import FloodDecl, Game, Handler, MessageDecl
 from .types import binop, bool_op, compare, cond, convert, storage_type
 from .wire import Wire, bits_for
 
@@ -47,9 +47,11 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
                       handlers_of: Callable[[str], list[Handler]],
                       handler_fns: dict[int, str],
                       within_fns: dict[int, str] | None = None,
-                      randomize: bool | None = None) -> list[Function]:
+                      randomize: bool | None = None,
+                      message_within_fns: dict[int, str] | None = None) -> list[Function]:
     """The dispatch functions of `game`, whose handlers are compiled as `handler_fns`
-    (id(handler) -> function name) and whose floods' groups as `within_fns` (flood index ->
+    (id(handler) -> function name), whose floods' groups as `within_fns` (flood index ->
+    function name) and whose messages' groups as `message_within_fns` (message index ->
     function name); `setup` calls randomize() when `randomize` (default: the game's
     setting)."""
     made: list[Function] = []
@@ -95,16 +97,21 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
                      name=f"engine:DATA_CODE+{(1 << wire.data_bits) - 1}")
         deliver.append(If(BoolOp("and", (compare(">=", code, first), compare("<=", code, last))),
                           (ExprStmt(Call("wide_data", (code, face), None), BLINKC),), (), BLINKC))
+    def is_message(m: MessageDecl) -> Expr:
+        """Whether `code` is one of message m's codes."""
+        base, payload, _ = sym.messages[id(m)]
+        n = len(payload) if payload is not None and id(m) not in wire.wide else 1
+        named = f"message:{m.name}"  # (the sketch says MSG_LASER)
+        if n == 1:
+            return compare("==", code, Const(base, U8, name=named))
+        return BoolOp("and", (compare(">=", code, Const(base, U8, name=named)),
+                              compare("<", code, Const(base + n, U8, name=f"{named}+{n}"))))
+
     for m in game.messages:
         base, payload, _ = sym.messages[id(m)]
         wide = id(m) in wire.wide
-        n = len(payload) if payload is not None and not wide else 1
-        named = f"message:{m.name}"  # (the sketch says MSG_LASER)
-        if n == 1:
-            test: Expr = compare("==", code, Const(base, U8, name=named))
-        else:
-            test = BoolOp("and", (compare(">=", code, Const(base, U8, name=named)),
-                                  compare("<", code, Const(base + n, U8, name=f"{named}+{n}"))))
+        test = is_message(m)
+        named = f"message:{m.name}"
         payload_arg: tuple[Expr, ...] = ()
         if wide:
             assert payload is not None
@@ -191,6 +198,32 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
     fn("flood_within", (Param("k", U8), Param("face", U8)), BOOL,
        [*tests, Return(Const(1, BOOL, is_bool=True), BLINKC)],
        "May a wave of flood k cross `face` (its group's predicate; True for a flood without one)?")
+    # A message's group: a send outside it is not transmitted but bounces at once (only
+    # games with such a message have these; the sender alone decides: docs/dsl.md).
+    if message_within_fns:
+        groups: list[Stmt] = []
+        for mm, fname in sorted(message_within_fns.items()):
+            m = game.messages[mm]
+            groups.append(If(is_message(m), (Return(Call(fname, (face,), BOOL, is_bool=True),
+                                                    m.loc),), (), m.loc))
+        fn("message_within", (Param("code", U8), Param("face", U8)), BOOL,
+           [*groups, Return(Const(1, BOOL, is_bool=True), BLINKC)],
+           "May a message of this code go out of `face` (its group's predicate; True for a "
+           "message without one)?")
+        inside = Call("message_within", (code, face), BOOL, is_bool=True)
+        bounced = ExprStmt(Call("bounce", (code, face), None), BLINKC)
+        fn("send_grouped", (Param("code", U8), Param("face", U8)), None,
+           [If(inside, (ExprStmt(Call("send_code", (code, face), None), BLINKC),), (bounced,),
+               BLINKC)],
+           "Send a message of a group: queued if `face` is in its group, else bounced at once.")
+        if any(id(game.messages[mm]) in wire.wide for mm in message_within_fns):
+            value, chunks = Name("value", U16, "param"), Name("chunks", U8, "param")
+            fn("send_wide_grouped", (Param("code", U8), Param("value", U16), Param("chunks", U8),
+                                     Param("face", U8)), None,
+               [If(inside, (ExprStmt(Call("send_wide", (code, value, chunks, face), None),
+                                     BLINKC),), (bounced,), BLINKC)],
+               "Send a wide message of a group: queued if `face` is in its group, else bounced "
+               "at once.")
     # Values wider than a code: the data codes before each flood code, and how a gather
     # combines (only games with such values call them).
     chunks: list[Stmt] = []

@@ -94,11 +94,14 @@ class FieldDecl:
 
 @dataclass(eq=False)
 class MessageDecl:
-    """A typed message sent out of one face to the neighbour touching it."""
+    """A typed message sent out of one face to the neighbour touching it (or, with a group,
+    only to a neighbour for which `within(t, face)` holds when it is sent)."""
 
     name: str
     loc: SrcLoc
     payload: range | None = None
+    #: `def within(t, face) -> bool`, or None: the message may go out of any face.
+    within: Any = None
 
 
 @dataclass(eq=False)
@@ -254,13 +257,17 @@ class Game:
         self.fields.append(f)
         return f
 
-    def message(self, name: str, payload: range | None = None) -> MessageDecl:
+    def message(self, name: str, payload: range | None = None, *,
+                within: Callable[..., bool] | None = None) -> MessageDecl:
         """A message sent out of a face: `Laser = game.message("Laser")`.
 
         `payload=range(n)` carries a small number (the handler gets it as a third argument).
+        `within=pred`, a `def pred(t, face) -> bool`: a send out of a face where the predicate
+        does not hold is not transmitted but bounces at once (docs/dsl.md).
         """
-        m = MessageDecl(name, _caller_loc(), payload)
+        m = MessageDecl(name, _caller_loc(), payload, within)
         self._check_name(m.loc, name, "message", "Laser")
+        self._check_within(m, name, "message", "Hail")
         self.messages.append(m)
         return m
 
@@ -295,16 +302,22 @@ class Game:
         return self._flood(f, name, "gather", "Count")
 
     def _flood(self, f: FloodDecl, name: str, what: str, example: str) -> FloodDecl:
-        within = f.within
         self._check_name(f.loc, name, what, example)
-        if within is not None and not inspect.isfunction(within):
-            self._problem(f.loc, f"within= takes a function of the tile and a face, not "
-                                 f"{_describe(within)}",
-                          "def same_ship(t, face):\n    return t.ship and t.neighbor(face).ship\n"
-                          f'{name} = game.flood("{name}", within=same_ship)')
-            f.within = None
+        self._check_within(f, name, what, example)
         self.floods.append(f)
         return f
+
+    def _check_within(self, decl: MessageDecl | FloodDecl, name: Any, what: str,
+                      example: str) -> None:
+        """A group's predicate is a function (its signature is checked when it is compiled)."""
+        within = decl.within
+        if within is not None and not inspect.isfunction(within):
+            shown = name if isinstance(name, str) and name.isidentifier() else example
+            self._problem(decl.loc, f"within= takes a function of the tile and a face, not "
+                                    f"{_describe(within)}",
+                          "def same_ship(t, face):\n    return t.ship and t.neighbor(face).ship\n"
+                          f'{shown} = game.{what}("{shown}", within=same_ship)')
+            decl.within = None
 
     def timer(self) -> TimerDecl:
         t = TimerDecl(_caller_loc())

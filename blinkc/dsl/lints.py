@@ -58,6 +58,8 @@ class Lowering(Protocol):
     sym: Symbols
     source: str
     functions: list[Function]
+    #: The group each predicate's function is ("a message's group (within=)"), by name.
+    within_what: dict[str, str]
     globals: list[GlobalVar]
     warnings: list[DslError]
 
@@ -97,7 +99,7 @@ def check_usage(low: Lowering) -> None:
         if fn.role not in GAME_ROLES:
             continue  # the engine forwards codes it was given; only the game sends new ones
         for call in calls(fn.body):
-            if call.func in ("send_code", "send_wide"):
+            if call.func in SENDS:
                 sent_codes.add(_code_of(call.args[0]))
     for m in low.game.messages:
         base, payload, _ = low.sym.messages[id(m)]
@@ -168,7 +170,7 @@ def check_views_are_pure(low: Lowering) -> None:
     for fn in low.functions:
         if fn.role not in whats:
             continue
-        what = whats[fn.role]
+        what = low.within_what.get(fn.name, whats[fn.role])
         seen: set[str] = set()
         todo = [fn]
         while todo:
@@ -267,7 +269,9 @@ class _RangeLint:
         self.ranges = ranges
         sym = lowering.sym
         #: Calls that take a face: the argument's position (send_code(code, face), ...).
-        self.face_args = {"send_code": 1, "setColorOnFace": 1, "isValueReceivedOnFaceExpired": 0,
+        self.face_args = {"send_code": 1, "send_grouped": 1, "send_wide": 3,
+                          "send_wide_grouped": 3, "setColorOnFace": 1,
+                          "isValueReceivedOnFaceExpired": 0,
                           **{getter: 0 for getter in sym.neighbor_getters.values()}}
         #: Per-face fields: their index is a face.
         self.per_face = {name for name, g in sym.fields.items() if g.size is not None}
@@ -583,8 +587,12 @@ def _direct_exprs(s: Stmt):
     return []
 
 
-_EFFECT_CALLS = {"send_code": "sends a message", "flood_start": "starts a flood",
-                 "timer_start": "starts a timer", "timer_stop": "stops a timer"}
+#: The calls a t.send() becomes (a message of a group goes through send_grouped).
+SENDS = ("send_code", "send_wide", "send_grouped", "send_wide_grouped")
+
+_EFFECT_CALLS = {**dict.fromkeys(SENDS, "sends a message"), "flood_start": "starts a flood",
+                 "flood_start_with": "starts a flood", "timer_start": "starts a timer",
+                 "timer_stop": "stops a timer"}
 
 
 def _first_effect(body: tuple[Stmt, ...]) -> tuple[SrcLoc, str] | None:

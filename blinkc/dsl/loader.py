@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import linecache
+import re
 import sys
 import traceback
 import types
@@ -30,10 +31,37 @@ def _error_from_exception(path: Path, exc: BaseException, names: Iterable[str] |
             line = frame.lineno or 0
     if isinstance(exc, MisspeltName):
         return DslError(SrcLoc(str(path), line), str(exc), exc.hint)
+    misplaced = _misplaced_within(exc)
+    if misplaced is not None:
+        return DslError(SrcLoc(str(path), line), *misplaced)
     hint = "the game file must run as plain Python before blinkc can read it"
     if isinstance(exc, NameError) and getattr(exc, "name", None) and names is not None:
         hint = did_you_mean(exc.name, [n for n in names if not n.startswith("__")]) or hint
     return DslError(SrcLoc(str(path), line), f"{type(exc).__name__}: {exc}", hint)
+
+
+_WITHIN_ELSEWHERE = re.compile(r"^(?:Game\.)?(\w+)\(\) got an unexpected keyword argument 'within'$")
+
+
+def _misplaced_within(exc: BaseException) -> tuple[str, str] | None:
+    """`within=` given to what has no group (a handler's decorator, a field, a timer...):
+    the message and hint that say where a group goes, or None for any other error."""
+    m = _WITHIN_ELSEWHERE.match(str(exc)) if isinstance(exc, TypeError) else None
+    if m is None:
+        return None
+    where = m.group(1)
+    example = "def same_ship(t, face):\n    return t.ship and t.neighbor(face).ship\n"
+    if where in ("on_message", "on_bounce"):
+        return (f"@game.{where}() takes no within=: a message's group is part of the "
+                "message's declaration",
+                example + 'Hail = game.message("Hail", within=same_ship)')
+    if where in ("on_flood", "on_flood_done"):
+        return (f"@game.{where}() takes no within=: a flood's group is part of the "
+                "flood's declaration",
+                example + 'Capture = game.flood("Capture", within=same_ship)')
+    return (f"{where}() takes no within=: only a message, a flood or a gather can be "
+            "confined to a group",
+            example + 'Hail = game.message("Hail", within=same_ship)')
 
 
 def load_module(path: str | Path) -> tuple[types.ModuleType | None, list[DslError]]:

@@ -88,6 +88,8 @@ class GameLowering:
         #: Whether setup() calls randomize() (resolve_randomize).
         self.randomize = bool(game.randomize)
         self.handlers_by_event: dict[str, list[Handler]] = {}
+        #: Each group predicate's function and the group it is ("a message's group (within=)").
+        self.within_what: dict[str, str] = {}
 
     def err(self, loc: SrcLoc, msg: str, hint: str = "") -> None:
         self.errors.append(DslError(loc, msg, hint))
@@ -121,6 +123,7 @@ class GameLowering:
                              self.err)
         self.sym.messages, self.sym.floods = self.wire.messages, self.wire.floods
         self.sym.wide = self.wire.wide
+        self.sym.grouped = {id(m) for m in self.game.messages if m.within is not None}
         room = queue_len(self.game, lambda *_: None)
         for m in self.game.messages:
             chunks = self.wire.wide.get(id(m))
@@ -131,6 +134,12 @@ class GameLowering:
                          f'make room: Game("{self.game.name}", queue_len={max(12, chunks + 1)})')
         if self.kept and self.wire.data_bits:  # (the explorer sends wide values itself)
             self.kept = self.kept | {"send_code", "send_wide", "flood_start_with"}
+        if self.sym.grouped:
+            # (A scenario's or the explorer's `send` goes through the group too: kept even when
+            # the game's own code never sends a message of a group.)
+            self.kept = self.kept | {"send_grouped", "message_within"} | (
+                {"send_wide_grouped"} if any(id(m) in self.wire.wide for m in self.game.messages
+                                             if m.within is not None) else set())
         if self.errors:
             return Lowered(None, self.errors, self.warnings)
         engine_tree = ast.parse(ENGINE_FILE.read_text(), filename=str(ENGINE_FILE))
@@ -149,7 +158,8 @@ class GameLowering:
         self.compile_engine(engine_tree)
         self.without_protocol()
         self.functions += generate_dispatch(self.game, self.sym, self.wire, self.handlers_of,
-                                            self.handler_fns, self.within_fns, self.randomize)
+                                            self.handler_fns, self.within_fns, self.randomize,
+                                            self.message_within_fns)
         silenced = run_lints(self)
         if self.errors:
             return Lowered(None, self.errors, self.warnings, silenced=silenced)
@@ -488,6 +498,9 @@ class GameLowering:
         f["on_flood"] = Signature((U8,), None)
         f["on_flood_done"] = Signature((U8,), None)
         f["flood_within"] = Signature((U8, U8), BOOL, True)
+        f["message_within"] = Signature((U8, U8), BOOL, True)
+        f["send_grouped"] = Signature((U8, U8), None)
+        f["send_wide_grouped"] = Signature((U8, U16, U8, U8), None)
         f["flood_chunks"] = Signature((U8, U8), U8)
         f["gather_identity"] = Signature((U8,), U16)
         f["gather_combine"] = Signature((U8, U16, U16), U16)
@@ -588,17 +601,22 @@ class GameLowering:
                 self.functions.append(compiled)
 
     def compile_within(self) -> None:
-        """Compile each flood's group predicate, `def within(t, face) -> bool`, as a function of
-        the face (flood_within dispatches to it). It only looks, like a derived value: the
-        engine calls it whenever a wave comes or goes."""
+        """Compile each group predicate, `def within(t, face) -> bool`, of a flood or a message
+        as a function of the face (flood_within and message_within dispatch to it). It only
+        looks, like a derived value: the engine calls it whenever a wave comes or goes, the
+        dispatch whenever a message of the group is sent."""
         self.within_fns: dict[int, str] = {}
+        self.message_within_fns: dict[int, str] = {}
         done: dict[int, str] = {}  # id(predicate) -> its function (floods may share one)
-        for kk, fl in enumerate(self.game.floods):
-            pred = fl.within
+        decls = [("flood", kk, fl, self.within_fns) for kk, fl in enumerate(self.game.floods)]
+        decls += [("message", mm, m, self.message_within_fns)
+                  for mm, m in enumerate(self.game.messages)]
+        for what, index, decl, into in decls:
+            pred = decl.within
             if pred is None:
                 continue
             if id(pred) in done:
-                self.within_fns[kk] = done[id(pred)]
+                into[index] = done[id(pred)]
                 continue
             try:
                 node, file, first = parse_function(pred)
@@ -608,27 +626,28 @@ class GameLowering:
             loc = SrcLoc(file, first + node.lineno - 1)
             args = node.args
             names = [a.arg for a in args.args]
+            group = f"{pred.__name__}(), the group of {what} {decl.name!r},"
             if args.vararg or args.kwarg or args.kwonlyargs or args.defaults or len(names) != 2:
-                self.err(loc, f"{pred.__name__}(), the group of flood {fl.name!r}, takes "
-                              "(t, face): the tile and one of its faces",
+                self.err(loc, f"{group} takes (t, face): the tile and one of its faces",
                          f"def {pred.__name__}(t, face):\n    return t.ship and "
                          "t.neighbor(face).ship")
                 continue
             fname = f"within_{pred.__name__}"
             if fname in self.sym.functions:
-                fname = f"{fname}_{kk}"
+                fname = f"{fname}_{what}_{index}"
             self.sym.functions[fname] = Signature((U8,), BOOL, True)
+            self.within_what[fname] = f"a {what}'s group (within=)"
             fc = FunctionCompiler(self.sym, file=file, line0=first, node=node, name=fname,
                                   params=[(names[1], U8)], ret=BOOL, role="within",
                                   tile=names[0], pyglobals=pred.__globals__, errors=self.errors,
                                   ret_is_bool=True)
-            fc.bool_only = f"{pred.__name__}(), the group of flood {fl.name!r},"
+            fc.bool_only = group
             compiled = with_param_ranges(fc.compile(), [(0, 5)])
             if not _always_returns(compiled.body):
                 self.err(loc, f"{pred.__name__}() must return True or False on every path",
                          "end it with a return")
             self.functions.append(compiled)
-            self.within_fns[kk] = done[id(pred)] = fname
+            into[index] = done[id(pred)] = fname
 
     def compile_handlers(self) -> None:
         counters: dict[str, int] = {}

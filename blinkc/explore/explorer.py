@@ -114,14 +114,17 @@ class Report:
     #: Wide values checked on arrival, and gathers' totals checked (games with them).
     values: int = 0
     totals: int = 0
+    #: Sends of a message out of a face outside its group (each checked to bounce at once).
+    outside: int = 0
     violations: list[tuple[Run, list[str]]] = field(default_factory=list)
 
     def lines(self) -> list[str]:
         wide = (f", {self.values:,} wide values and {self.totals:,} gather totals"
                 if self.values or self.totals else "")
+        outside = f" ({self.outside:,} sent outside their group)" if self.outside else ""
         return [f"explored {self.game} on clusters of {self.tiles} tiles: {self.configurations:,} "
                 f"configurations (shape, rotations, clocks), {self.runs:,} runs, "
-                f"{self.messages:,} messages and {self.floods:,} floods{wide} checked; "
+                f"{self.messages:,} messages{outside} and {self.floods:,} floods{wide} checked; "
                 f"{len(self.violations)} violation(s)"]
 
 
@@ -163,4 +166,5 @@ def _check_counted(game: Subject, run: Run, report: Report) -> list[str]:
     report.floods += len(monitor.waves)
     report.values += monitor.values_checked
     report.totals += monitor.totals_checked
+    report.outside += monitor.outside
     return monitor.problems

@@ -26,6 +26,8 @@ class Message:
     sent_ms: float
     #: A wide message's value (from its payload's lo), else None.
     value: int | None = None
+    #: Sent out of a face its group's predicate refused (it should have bounced at once).
+    outside: bool = False
 
 
 @dataclass
@@ -88,6 +90,10 @@ class Monitor:
         self.problems: list[str] = []
         self.world: Any = None
         self.messages = 0
+        #: Messages confined to a group (within=): the game's program has message_within().
+        self.message_groups = any(f.name == "message_within" for f in program.functions)
+        #: Sends out of a face outside the message's group (each must bounce at once).
+        self.outside = 0
         #: Per tile, the (from, to) ms intervals it was off the table.
         self.away: dict[str, list[list[float]]] = {t.name: [] for t in run.tiles}
         for at, what in run.steps:
@@ -120,13 +126,22 @@ class Monitor:
         def bounce(code: int, face: int) -> None:
             reported.append((code, face))
 
+        def outside_group(code: int, face: int) -> bool:
+            """Whether the group of the message of `code` refuses `face` now (its sender's
+            predicate: what the dispatch asks before it sends)."""
+            return self.message_groups and not p.f_message_within(code, face)
+
         def send_code(code: int, face: int) -> None:
             before = p.queue_len
             self.messages += 1
+            outside = outside_group(code, face)
             reported.clear()
             real_send(code, face)
             if p.queue_len > before:
-                self.pending[(name, face)].append(Message(code, self._now()))
+                self.pending[(name, face)].append(Message(code, self._now(), outside=outside))
+                if outside:
+                    self.problem(f"{name} queued code {code} for face {face}, outside its group: "
+                                 "it was not bounced")
                 return
             if (code, face) not in reported:
                 self.problem(f"{name} dropped code {code} for face {face} without a word")
@@ -136,10 +151,14 @@ class Monitor:
         def send_wide(code: int, value: int, chunks: int, face: int) -> None:
             before = p.queue_len
             self.messages += 1
+            outside = outside_group(code, face)
             reported.clear()
             real_send_wide(code, value, chunks, face)
             if p.queue_len > before:
-                self.pending[(name, face)].append(Message(code, self._now(), value))
+                self.pending[(name, face)].append(Message(code, self._now(), value, outside))
+                if outside:
+                    self.problem(f"{name} queued code {code} for face {face}, outside its group: "
+                                 "it was not bounced")
                 return
             if (code, face) not in reported:
                 self.problem(f"{name} dropped code {code} for face {face} without a word")
@@ -169,10 +188,38 @@ class Monitor:
                                  "when its link ended")
                 self._bounced(name, face, msg, immediate=False)
 
+        def grouped(real: Callable[..., None], code: int, face: int, *args: int) -> None:
+            """A send of a message of a group (send_grouped, send_wide_grouped): inside the group
+            it is sent as any other (send_code or send_wide sees it); outside, it must bounce at
+            once, on this tile, and never go out."""
+            sent = self.messages
+            if not outside_group(code, face):
+                real(code, *args, face)
+                if self.messages == sent:
+                    self.problem(f"{name} did not send code {code} out of face {face}, inside its "
+                                 "group")
+                return
+            self.messages += 1
+            self.outside += 1
+            before = p.queue_len
+            reported.clear()
+            real(code, *args, face)
+            if p.queue_len == before and (code, face) not in reported:
+                self.problem(f"{name} dropped code {code} for face {face} (outside its group) "
+                             "without a word")
+
         p.f_send_code, p.f_deliver, p.f_link_end, p.f_bounce = send_code, deliver, link_end, bounce
         real_send_wide = getattr(p, "f_send_wide", None)
         if real_send_wide is not None:
             p.f_send_wide = send_wide
+        def watched(real: Callable[..., None]) -> Callable[..., None]:
+            def send(code: int, *rest: int) -> None:  # (code, face) or (code, value, chunks, face)
+                grouped(real, code, rest[-1], *rest[:-1])
+            return send
+
+        for hook in ("f_send_grouped", "f_send_wide_grouped"):
+            if hasattr(p, hook):
+                setattr(p, hook, watched(getattr(p, hook)))
         wide_floods = self.wide_floods
         real_entered, real_done, real_start = p.f_on_flood, p.f_on_flood_done, p.f_flood_start
 
@@ -255,6 +302,9 @@ class Monitor:
         if queue and queue[0].code == code:
             msg = queue.popleft()
             self.delivered[other].append(msg)
+            if msg.outside:
+                self.problem(f"{name} face {face} got code {code} that {other[0]} face {other[1]} "
+                             "sent outside its group: it must bounce, never be delivered")
             self.values_checked += value is not None
             if msg.value != value:
                 self.problem(f"{name} face {face} got code {code} with the value {value}, but "

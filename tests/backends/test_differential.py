@@ -7,12 +7,13 @@ must be identical line for line. A failure prints a reproducer.
 """
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from blinkc.differential import cases, compare, reproducer
+from blinkc.differential import Case, cases, compare, reproducer
 from blinkc.games import load_program
 
 from ..tools import require_tool
@@ -62,6 +63,29 @@ def test_backends_agree_on_a_game_with_per_face_fields_and_a_short_queue(case):
 @_fewer
 @given(case=cases(load_program(FLEET)))
 def test_backends_agree_on_a_game_with_a_flood_confined_to_a_group(case):
+    _assert_agree(FLEET, case)
+
+
+def _signalling(case: Case) -> Case:
+    """The case with ship tiles and sea in turn (where the case sets no ship=) and a
+    multi-click on every tile at its end, after whatever else it does: fleet.py's Hail, and
+    its Signal, a message confined to a ship, sent inside and outside it (a long press may
+    have made a tile a ship or sea meanwhile)."""
+    tiles = [(name, pos, rot, {"ship": i % 2 == 0, **settings} if "ship" not in settings
+              else settings) for i, (name, pos, rot, settings) in enumerate(case.tiles)]
+    tiles = [(name, pos, rot, {k: int(v) for k, v in settings.items()})
+             for name, pos, rot, settings in tiles]
+    at = case.run_ms - 2000 + 100
+    steps = list(case.steps)
+    for name, _pos, _rot, _settings in tiles:
+        steps.append((at, "multi", name, (3,)))
+        at += 3 * 80 + 2 * 150 + 60
+    return replace(case, tiles=tiles, steps=steps, run_ms=at + 2000)
+
+
+@_fewer
+@given(case=cases(load_program(FLEET)).map(_signalling))
+def test_backends_agree_on_a_game_with_a_message_confined_to_a_group(case):
     _assert_agree(FLEET, case)
 
 

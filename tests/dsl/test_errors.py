@@ -649,6 +649,39 @@ CASES = [
         F = game.flood("F", within=near)
         """, "# here", "a flood's group (within=) cannot change the tile: this assigns t.hp",
      "in a handler"),
+    ("a message's group that does not take (t, face)", """
+        def near(t, face, hops):  # here
+            return True
+        M = game.message("M", within=near)
+        """, "# here", "near(), the group of message 'M', takes (t, face)", "def near(t, face):"),
+    ("a message's group that returns a number", """
+        def near(t, face):
+            return t.hp  # here
+        M = game.message("M", within=near)
+        """, "# here", "near(), the group of message 'M', returns True or False, not t.hp",
+     "return a comparison or a bool"),
+    ("a message's group that sends", """
+        def near(t, face):
+            t.send(Ping, face)  # here
+            return True
+        M = game.message("M", within=near)
+        """, "# here", "a message's group (within=) cannot change the tile: this sends a message",
+     "in a handler"),
+    ("a message's group that writes a field", """
+        def near(t, face):
+            t.hp = 1  # here
+            return True
+        M = game.message("M", within=near)
+        """, "# here", "a message's group (within=) cannot change the tile: this assigns t.hp",
+     "in a handler"),
+    ("a send given a group", """
+        def near(t, face):
+            return True
+        @game.on_click
+        def press(t):
+            t.send(Ping, 0, within=near)  # here
+        """, "# here", "t.send() takes no within=: a message's group is part of the message's "
+     "declaration", 'game.message("Hail", within=same_ship)'),
     ("loop longer than a byte can count", """
         @game.on_click
         def f(t):
@@ -690,6 +723,19 @@ DECLARATION_CASES = [
      "the default of 'k' is a number, not one of K's kinds", "default=K.HULL"),
     ("a flood's group that is not a function", 'F = game.flood("F", within=3)\n',
      "within= takes a function of the tile and a face, not int 3", "within=same_ship"),
+    ("a message's group that is not a function", 'M = game.message("M", within=3)\n',
+     "within= takes a function of the tile and a face, not int 3",
+     'M = game.message("M", within=same_ship)'),
+    ("a group on a message's handler", '@game.on_message(Ping, within=3)\ndef f(t, face):\n    pass\n',
+     "@game.on_message() takes no within=: a message's group is part of the message's declaration",
+     'Hail = game.message("Hail", within=same_ship)'),
+    ("a group on a flood's handler",
+     'F = game.flood("F"); G = game.on_flood_done(F, within=3)\n',
+     "@game.on_flood_done() takes no within=: a flood's group is part of the flood's declaration",
+     'game.flood("Capture", within=same_ship)'),
+    ("a group on a field", 'ship = game.field(bool, within=3)\n',
+     "field() takes no within=: only a message, a flood or a gather can be confined to a group",
+     'game.message("Hail", within=same_ship)'),
     ("a kind as a number default", 'K = game.kinds("HULL", "HAZARD"); x = game.field(range(0, 4), '
      'default=K.HAZARD)\n', "the default of 'x' is one of K's kinds, not a number", "default=0"),
 ]

@@ -7,9 +7,9 @@
 //
 // Face value (6 bits):
 //   bit 0: ship (broadcast field 0..1)
-//   bits 1-4: message code (0 idle, 1..9 messages and floods, 15 HELLO)
+//   bits 1-4: message code (0 idle, 1..11 messages and floods, 15 HELLO)
 //   bit 5: ack (handshake acknowledgement / HELLO seen)
-// Message codes: 1 Hail, 2 Capture (wave, slot 0), 3 Capture (echo, slot 0), 4 Capture (wave, slot 1), 5 Capture (echo, slot 1), 6 Alarm (wave, slot 0), 7 Alarm (echo, slot 0), 8 Alarm (wave, slot 1), 9 Alarm (echo, slot 1)
+// Message codes: 1 Hail, 2 Signal(0), 3 Signal(1), 4 Capture (wave, slot 0), 5 Capture (echo, slot 0), 6 Capture (wave, slot 1), 7 Capture (echo, slot 1), 8 Alarm (wave, slot 0), 9 Alarm (echo, slot 0), 10 Alarm (wave, slot 1), 11 Alarm (echo, slot 1)
 
 #include <blinklib.h>
 
@@ -28,7 +28,7 @@
 static const uint8_t CODE_SHIFT = 1;  // first bit of the message code in a face value
 static const uint8_t CODE_MASK = 15;  // the message code's bits, after shifting
 static const uint8_t ACK_SHIFT = 5;  // the handshake's ack bit
-static const uint8_t FLOOD_CODE = 2;  // code of the first flood's wave (its echo is the next code)
+static const uint8_t FLOOD_CODE = 4;  // code of the first flood's wave (its echo is the next code)
 static const uint8_t HELLO = 15;  // the code a face shows while it has no session
 static const uint8_t PROTOCOL = 1;  // the game sends messages or floods
 static const uint8_t RANDOMIZED = 0;  // the game calls randomize() at power-up
@@ -50,9 +50,10 @@ static inline Color blinkc_color(uint16_t word) { Color c; c.as_uint16 = word; r
 
 // ---- The game's names ------------------------------------------------------------
 enum : uint8_t {  // messages: their codes on the wire
-    MSG_HAIL = 1,  // fleet.py:11
+    MSG_HAIL = 1,  // fleet.py:14
+    MSG_SIGNAL = 2,  // fleet.py:24: codes 2..3 carry the payload 0..1
 };
-enum : uint8_t { FLOOD_CAPTURE, FLOOD_ALARM };  // floods: fleet.py:19, 20
+enum : uint8_t { FLOOD_CAPTURE, FLOOD_ALARM };  // floods: fleet.py:22, 25
 // The SDK's colours the game uses, as constant pixel words (the same colours: one load each).
 #undef GREEN
 #define GREEN BLINKC_RGB5(0, 31, 0)
@@ -62,11 +63,13 @@ enum : uint8_t { FLOOD_CAPTURE, FLOOD_ALARM };  // floods: fleet.py:19, 20
 #define WHITE BLINKC_RGB5(31, 31, 31)
 
 // ---- The game's state (its fields) -------------------------------------------
-static bool ship = false;  // fleet.py:6: bool
-static uint8_t captured = 0;  // fleet.py:7: 0..15
-static uint8_t alarms = 0;  // fleet.py:8: 0..15
-static uint8_t ended = 0;  // fleet.py:9: 0..15
-static uint8_t hails = 0;  // fleet.py:10: 0..15
+static bool ship = false;  // fleet.py:7: bool
+static uint8_t captured = 0;  // fleet.py:8: 0..15
+static uint8_t alarms = 0;  // fleet.py:9: 0..15
+static uint8_t ended = 0;  // fleet.py:10: 0..15
+static uint8_t hails = 0;  // fleet.py:11: 0..15
+static uint8_t signals = 0;  // fleet.py:12: 0..15
+static uint8_t refused = 0;  // fleet.py:13: 0..15
 
 // ---- Protocol engine state ------------------------------------------------------
 static uint8_t up_mask = 0;  // engine.py:29
@@ -107,6 +110,8 @@ static void capture(void);
 static void alarm(void);
 static void hail(void);
 static void hailed(uint8_t /* face */);
+static void signalled(uint8_t face, uint8_t hops);
+static void refused_here(uint8_t /* face */);
 static void launch(void);
 static void taken(void);
 static void all_taken(void);
@@ -134,9 +139,12 @@ __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face);
 static void flood_check(uint8_t s);
 static void buttons(void);
 static void deliver(uint8_t code, uint8_t face);
+static void bounce(uint8_t code, uint8_t face);
 static void on_flood(uint8_t k);
 static void on_flood_done(uint8_t k);
 static bool flood_within(uint8_t k, uint8_t face);
+static bool message_within(uint8_t code, uint8_t face);
+static void send_grouped(uint8_t code, uint8_t face);
 static bool neighbor_ship(uint8_t face);
 static uint8_t broadcast_bits(void);
 static void display(void);
@@ -147,75 +155,98 @@ uint8_t engine_links(void);
 bool engine_idle(void);
 #endif
 
-// [fleet.py:24]
-static void capture(void) {
-    flood_start(FLOOD_CAPTURE);  // fleet.py:25
-}
-
 // [fleet.py:29]
-static void alarm(void) {
-    flood_start(FLOOD_ALARM);  // fleet.py:30
+static void capture(void) {
+    flood_start(FLOOD_CAPTURE);  // fleet.py:30
 }
 
 // [fleet.py:34]
+static void alarm(void) {
+    flood_start(FLOOD_ALARM);  // fleet.py:35
+}
+
+// [fleet.py:39]
 static void hail(void) {
     uint8_t f = 0;
-    for (f = 0; f < 6; f++) {  // fleet.py:35
-        if (!isValueReceivedOnFaceExpired(f)) {  // fleet.py:36
-            send_code(MSG_HAIL, f);  // fleet.py:37
+    for (f = 0; f < 6; f++) {  // fleet.py:40
+        if (!isValueReceivedOnFaceExpired(f)) {  // fleet.py:41
+            send_code(MSG_HAIL, f);  // fleet.py:42
+            send_grouped(MSG_SIGNAL + 1, f);  // fleet.py:43
         }
     }
 }
 
-// [fleet.py:41]
-static void hailed(uint8_t /* face */) {
-    if (hails < 15) {  // fleet.py:42
-        hails++;  // fleet.py:43
-    }
-}
-
 // [fleet.py:47]
+static void hailed(uint8_t /* face */) {
+    if (hails < 15) {  // fleet.py:48
+        hails++;  // fleet.py:49
+    }
+}
+
+// [fleet.py:53]
+static void signalled(uint8_t face, uint8_t hops) {
+    uint8_t f = 0;
+    if (signals < 15) {  // fleet.py:54
+        signals++;  // fleet.py:55
+    }
+    if (hops == 1) {  // fleet.py:56
+        for (f = 0; f < 6; f++) {  // fleet.py:57
+            if ((f != face) && (!isValueReceivedOnFaceExpired(f))) {  // fleet.py:58
+                send_grouped(MSG_SIGNAL, f);  // fleet.py:59
+            }
+        }
+    }
+}
+
+// [fleet.py:63]
+static void refused_here(uint8_t /* face */) {
+    if (refused < 15) {  // fleet.py:64
+        refused++;  // fleet.py:65
+    }
+}
+
+// [fleet.py:69]
 static void launch(void) {
-    ship = (!ship);  // fleet.py:48
+    ship = (!ship);  // fleet.py:70
 }
 
-// [fleet.py:52]
+// [fleet.py:74]
 static void taken(void) {
-    if (captured < 15) {  // fleet.py:53
-        captured++;  // fleet.py:54
+    if (captured < 15) {  // fleet.py:75
+        captured++;  // fleet.py:76
     }
 }
 
-// [fleet.py:58]
+// [fleet.py:80]
 static void all_taken(void) {
-    if (ended < 15) {  // fleet.py:59
-        ended++;  // fleet.py:60
+    if (ended < 15) {  // fleet.py:81
+        ended++;  // fleet.py:82
     }
 }
 
-// [fleet.py:64]
+// [fleet.py:86]
 static void alarmed(void) {
-    if (alarms < 15) {  // fleet.py:65
-        alarms++;  // fleet.py:66
+    if (alarms < 15) {  // fleet.py:87
+        alarms++;  // fleet.py:88
     }
 }
 
-// [fleet.py:70]
+// [fleet.py:92]
 static void show(void) {
-    if (captured > 0) {  // fleet.py:71
-        setColor(dim(RED, 60 + (uint8_t)(12 * captured)));  // fleet.py:72
-    } else if (alarms > 0) {  // fleet.py:73
-        setColor(WHITE);  // fleet.py:74
-    } else if (ship) {  // fleet.py:75
-        setColor(GREEN);  // fleet.py:76
+    if (captured > 0) {  // fleet.py:93
+        setColor(dim(RED, 60 + (uint8_t)(12 * captured)));  // fleet.py:94
+    } else if (alarms > 0) {  // fleet.py:95
+        setColor(WHITE);  // fleet.py:96
+    } else if (ship) {  // fleet.py:97
+        setColor(GREEN);  // fleet.py:98
     } else {
-        setColor(BLINKC_RGB5(0, 0, 9));  // fleet.py:78
+        setColor(BLINKC_RGB5(0, 0, 9));  // fleet.py:100
     }
 }
 
-// The link on `face` joins two tiles of one ship (the neighbour's broadcast value).  [fleet.py:14]
+// The link on `face` joins two tiles of one ship (the neighbour's broadcast value).  [fleet.py:17]
 static bool within_same_ship(uint8_t face) {
-    return (ship && neighbor_ship(face));  // fleet.py:16
+    return (ship && neighbor_ship(face));  // fleet.py:19
 }
 
 // The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [engine.py:50]
@@ -248,6 +279,7 @@ static bool coin(void) {
 // Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:99]
 static void send_code(uint8_t code, uint8_t face) {
     if ((((gone_mask >> face) & 1) != 0) || (queue_len >= QUEUE_LEN)) {  // engine.py:101
+        bounce(code, face);  // engine.py:102
         return;  // engine.py:103
     }
     queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:104
@@ -344,11 +376,15 @@ static void link_end(uint8_t f, uint8_t bit, uint8_t now256) {
     uint8_t s = 0;
     up_mask &= ~bit;  // engine.py:176
     seen_mask &= ~bit;  // engine.py:177
+    if (((tx_wait & bit) != 0) && (tx_code[f] < FLOOD_CODE)) {  // engine.py:178
+        bounce(tx_code[f], f);  // engine.py:179
+    }
     for (i = 0; i < QUEUE_LEN; i++) {  // engine.py:180
         code = queue_take(f);  // engine.py:181
         if (code == 0) {  // engine.py:182
             break;  // engine.py:183
         }
+        bounce(code, f);  // engine.py:184
     }
     tx_code[f] = now256;  // engine.py:185
     tx_wait &= ~bit;  // engine.py:186
@@ -588,25 +624,27 @@ bool engine_idle(void) {
 
 // Run the handlers of the button events the game uses.  [generated by blinkc]
 static void buttons(void) {
-    if (buttonSingleClicked()) {  // fleet.py:24
+    if (buttonSingleClicked()) {  // fleet.py:29
         capture();
     }
-    if (buttonDoubleClicked()) {  // fleet.py:29
+    if (buttonDoubleClicked()) {  // fleet.py:34
         alarm();
     }
-    if (buttonMultiClicked()) {  // fleet.py:34
+    if (buttonMultiClicked()) {  // fleet.py:39
         hail();
     }
-    if (buttonLongPressed()) {  // fleet.py:47
+    if (buttonLongPressed()) {  // fleet.py:69
         launch();
     }
 }
 
 // A message arrived on `face`: run its handler.  [generated by blinkc]
 static void deliver(uint8_t code, uint8_t face) {
-    if (code == MSG_HAIL) {  // fleet.py:11
-        hailed(face);  // fleet.py:41
-    } else if (code >= FLOOD_CODE) {  // fleet.py:19
+    if (code == MSG_HAIL) {  // fleet.py:14
+        hailed(face);  // fleet.py:47
+    } else if ((code >= MSG_SIGNAL) && (code < (MSG_SIGNAL + 2))) {  // fleet.py:24
+        signalled(face, code - MSG_SIGNAL);  // fleet.py:53
+    } else if (code >= FLOOD_CODE) {  // fleet.py:22
         if (((uint8_t)(code - FLOOD_CODE) & 1) != 0) {
             flood_answered((uint8_t)(code - FLOOD_CODE) >> 1, face);
         } else {
@@ -615,28 +653,52 @@ static void deliver(uint8_t code, uint8_t face) {
     }
 }
 
+// A message could not be delivered out of `face`: nobody is there.  [generated by blinkc]
+static void bounce(uint8_t code, uint8_t face) {
+    if ((code >= MSG_SIGNAL) && (code < (MSG_SIGNAL + 2))) {  // fleet.py:24
+        refused_here(face);  // fleet.py:63
+    }
+}
+
 // Flood k reached this tile.  [generated by blinkc]
 static void on_flood(uint8_t k) {
-    if (k == FLOOD_CAPTURE) {  // fleet.py:19
-        taken();  // fleet.py:52
-    } else if (k == FLOOD_ALARM) {  // fleet.py:20
-        alarmed();  // fleet.py:64
+    if (k == FLOOD_CAPTURE) {  // fleet.py:22
+        taken();  // fleet.py:74
+    } else if (k == FLOOD_ALARM) {  // fleet.py:25
+        alarmed();  // fleet.py:86
     }
 }
 
 // Flood k, started here, has reached every tile.  [generated by blinkc]
 static void on_flood_done(uint8_t k) {
-    if (k == FLOOD_CAPTURE) {  // fleet.py:19
-        all_taken();  // fleet.py:58
+    if (k == FLOOD_CAPTURE) {  // fleet.py:22
+        all_taken();  // fleet.py:80
     }
 }
 
 // May a wave of flood k cross `face` (its group's predicate; True for a flood without one)?  [generated by blinkc]
 static bool flood_within(uint8_t k, uint8_t face) {
-    if (k == FLOOD_CAPTURE) {  // fleet.py:19
+    if (k == FLOOD_CAPTURE) {  // fleet.py:22
         return within_same_ship(face);
     }
     return true;
+}
+
+// May a message of this code go out of `face` (its group's predicate; True for a message without one)?  [generated by blinkc]
+static bool message_within(uint8_t code, uint8_t face) {
+    if ((code >= MSG_SIGNAL) && (code < (MSG_SIGNAL + 2))) {  // fleet.py:24
+        return within_same_ship(face);
+    }
+    return true;
+}
+
+// Send a message of a group: queued if `face` is in its group, else bounced at once.  [generated by blinkc]
+static void send_grouped(uint8_t code, uint8_t face) {
+    if (message_within(code, face)) {
+        send_code(code, face);
+    } else {
+        bounce(code, face);
+    }
 }
 
 // The ship the neighbour on `face` broadcasts.  [generated by blinkc]
@@ -651,7 +713,7 @@ static uint8_t broadcast_bits(void) {
 
 // Set the LEDs (every pass).  [generated by blinkc]
 static void display(void) {
-    show();  // fleet.py:70
+    show();  // fleet.py:92
 }
 
 // Runs once at power-up.  [generated by blinkc]
@@ -671,6 +733,8 @@ extern "C" BLINKC_EXPORT const blinkc_field_t blinkc_state_fields[] = {
     BLINKC_FIELD(alarms),
     BLINKC_FIELD(ended),
     BLINKC_FIELD(hails),
+    BLINKC_FIELD(signals),
+    BLINKC_FIELD(refused),
     BLINKC_FIELDS_END
 };
 #endif
