@@ -28,7 +28,7 @@ takes microseconds.
   time; Ctrl-C still stops it), and a second thread running a world while
   one runs.
 
-This module imports nothing of blinkc at load time: world.py and
+This module imports nothing of blinkc at load time: the world package and
 blinkc.native both use it.
 """
 

@@ -14,7 +14,7 @@ from .sources import source_key
 
 FACES = 6
 
-# Event kinds, as world.py numbers them.
+# Event kinds, as python_engine.py numbers them (KINDS).
 PASS, TX, ARRIVE, CALL, DEADLINE = range(5)
 
 # Trace callback kinds (world_core.cpp: Record).
