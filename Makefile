@@ -9,7 +9,12 @@ STAMP  := $(VENV)/.installed
 
 venv: $(STAMP)
 
-$(STAMP): pyproject.toml
+# setup.py builds the C++ world core into blinkc/native/core (docs/native.md): a change to its
+# sources installs again, which rebuilds it.
+CORE_SOURCES := $(wildcard blinkc/native/core/*.cpp blinkc/native/core/*.h) blinkc/native/core/sources.py \
+                blinkc/native/blinkc_native.h
+
+$(STAMP): pyproject.toml setup.py $(CORE_SOURCES)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
@@ -33,4 +38,4 @@ bench: $(STAMP)
 	for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) build .pytest_cache .ruff_cache
+	rm -rf $(VENV) build .pytest_cache .ruff_cache blinkc/native/core/_world_core.so

@@ -48,7 +48,7 @@ def silences(program, faults: Faults, seconds: float, pairs: int, phase_us: int 
         # look like silence here.
         world = World(seed=i, faults=faults, idle_skip=False)
         heard: dict[tuple[str, int], float] = {}
-        real = world._arrive
+        real = world.event_engine._arrive
 
         def arrive(tile, data, world=world, heard=heard, real=real, gaps=gaps):
             face, inc = data
@@ -61,7 +61,7 @@ def silences(program, faults: Faults, seconds: float, pairs: int, phase_us: int 
                     gaps.append(now - heard[key])
                 heard[key] = now
 
-        world._arrive = arrive
+        world.event_engine._arrive = arrive
         dq, dr = DIRECTIONS[i % 3]
         # The two faces that touch: silences count from power-up, and to the end of the run.
         touching = [("a", i % 3), ("b", facing_face(i % 3, 0, rot_b))]

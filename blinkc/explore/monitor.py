@@ -281,7 +281,8 @@ class Monitor:
     def watch_world(self, world: Any) -> None:
         """Note when each face hears its neighbour (packets that arrive whole)."""
         self.world = world
-        real = world._arrive
+        engine = world.event_engine  # a PythonEngine: it looks _arrive up at every arrival
+        real = engine._arrive
         heard = self.heard
 
         def arrive(tile: Any, data: Any) -> None:
@@ -291,7 +292,7 @@ class Monitor:
             if tile.rx_buf[face] is not ready and tile.rx_buf[face] is inc.packet:
                 heard.setdefault((tile.name, face), []).append(world.now / 1000)
 
-        world._arrive = arrive
+        engine._arrive = arrive
 
     def _delivered(self, name: str, face: int, code: int, value: int | None = None) -> None:
         other = self.links[(name, face)]

@@ -10,6 +10,7 @@ See docs/native.md.
 from ..world.factory import register_engine
 from .avr_check import AvrBuildError, avr_code_size, avr_compile_check, int16_warnings
 from .build import NativeBuildError, build_library, cache_dir
+from .engine import NativeEngine
 from .loader import HostIntWarning, NativeSketch, load_sketch, load_sketch_text
 from .program import NativeAbiError, NativeProgram
 from .sketch import Sketch, SketchError, looks_like_sketch, read_sketch, sketch_from_text
@@ -25,6 +26,7 @@ __all__ = [
     "HostIntWarning",
     "NativeAbiError",
     "NativeBuildError",
+    "NativeEngine",
     "NativeProgram",
     "NativeSketch",
     "NativeWorld",

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from .core.sources import cxx_from_env
+
 #: Where blinkc's own headers and host runtime live (this package's folder).
 NATIVE_DIR = Path(__file__).resolve().parent
 #: Host-only stand-ins for AVR system headers (avr/pgmspace.h).
@@ -48,7 +50,7 @@ def parse_diagnostics(output: str) -> list[Diagnostic]:
 
 def host_cxx() -> str:
     """The host C++ compiler: $BLINKC_CXX, else $CXX, else g++."""
-    return _find(os.environ.get("BLINKC_CXX") or os.environ.get("CXX") or "g++",
+    return _find(cxx_from_env(),
                  "a host C++ compiler (g++) is needed to run sketches natively; "
                  "on Debian: sudo apt-get install g++")
 

@@ -29,6 +29,8 @@ CLICK_WINDOW_MS = 330
 LONG_PRESS_MS = 1200
 LONG_LONG_PRESS_MS = 3000
 SLEEP_PRESS_MS = 6000
+#: blinklib spreads a press to its neighbours (the viral flag) at most this often.
+VIRAL_LOCKOUT_MS = 2000
 
 NEVER = 1 << 62
 

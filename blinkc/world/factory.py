@@ -1,10 +1,10 @@
-"""`make_world`: a world from one of the world engines.
+"""`make_world`: a world run by one of the world engines (engine.py).
 
-The reference engine is `World` (world.py, Python). A faster engine registers itself with
-`register_engine` when its package is imported: blinkc.native registers "native", whose
-event loop runs in C++ while every tile is native. Both behave identically (the
-world-equivalence tests run them side by side); the world package itself never imports an
-engine, so it knows nothing of C++, sketches or games.
+`World()` runs its events with the reference `PythonEngine`. A faster engine registers a
+world factory with `register_engine` when its package is imported: blinkc.native registers
+"native", whose `NativeEngine` runs the event loop in C++ while every tile is native. Both
+behave identically (the world-equivalence tests run them side by side); the world package
+itself never imports an engine, so it knows nothing of C++, sketches or games.
 """
 
 from __future__ import annotations
@@ -22,17 +22,18 @@ ENGINES = ("auto", "native", "python")
 
 
 @dataclass(frozen=True)
-class Engine:
+class _Registered:
     make: Callable[..., World]      # make(seed=, faults=, trace=, idle_skip=, engine=)
     available: Callable[[], bool]   # False: it cannot run on this machine (no compiler)
 
 
-_registered: dict[str, Engine] = {}
+_registered: dict[str, _Registered] = {}
 
 
 def register_engine(name: str, make: Callable[..., World], available: Callable[[], bool]) -> None:
-    """Make `make_world(engine=name)` (and "auto") use this engine."""
-    _registered[name] = Engine(make, available)
+    """Make `make_world(engine=name)` (and "auto") use this engine: `make(seed=, faults=,
+    trace=, idle_skip=, engine="auto" or name)` returns a World given the engine's Engine."""
+    _registered[name] = _Registered(make, available)
 
 
 def make_world(seed: int = 0, faults: Faults | None = None, trace: Any = None,

@@ -24,9 +24,9 @@ does not fail a download), the BIOS's LEDs (seeding tiles show plain blue, downl
 green), and tiles asleep or frozen (freeze.py), which are not reached (a frozen tile's BIOS
 might still take a seed on a face whose receive buffer its blinklib left free).
 
-Everything here runs in Python as internal scheduled calls and actions, so both world
-engines do it at the same moments (the C++ core gets a tile's new program through
-`_reprogrammed`).
+Everything here runs in Python as internal scheduled calls and actions, so every world
+engine does it at the same moments (an engine learns of a tile's new program through
+`Engine.reprogrammed`).
 """
 
 from __future__ import annotations
@@ -91,7 +91,7 @@ class SeedMode:
         """The button went down (contact `seq`): at its 3 s mark, a lone tile enters the hold."""
         if seq != tile.contact_seq or tile.asleep or tile.seed_role is not None or tile.stuck:
             return
-        self._fresh_mirrors()
+        self._engine.refresh()
         b = tile.button
         if not b.down:
             if b.raw and b.raw[-1][1]:  # not accepted yet: look again once it is
@@ -106,11 +106,11 @@ class SeedMode:
         api = tile.api
         if any(e >= api.now for e in api.expire_time):
             return  # not alone: the flag reaches the sketch, buttonLongLongPressed()
-        self._wake(tile)
-        self._fresh_mirrors()
+        self._engine.wake(tile)
+        self._engine.refresh()
         tile.seed_role = HOLD
-        self._dormant(tile, True)
-        self._record(tile, "seed-hold", {})
+        self._engine.dormant(tile, True)
+        self.record(tile, "seed-hold", {})
         self._call_internal(tile.clock.world_at_millis(b._down_since + SLEEP_PRESS_MS),
                             lambda: self._seed_hold_timeout(tile, seq))
 
@@ -123,12 +123,12 @@ class SeedMode:
 
     def _seed_release(self: Any, tile: Tile) -> None:
         """Let go during the hold: the tile becomes the root of a seed session."""
-        self._fresh_mirrors()
+        self._engine.refresh()
         tile.seed_role = ROOT
         session = Session(tile, tile.program)
         fresh_program(tile.program)  # fail now, with the tile named, not at the restart
         self._sessions.append(session)
-        self._record(tile, "seed-root", {})
+        self.record(tile, "seed-root", {})
         self._seed_spread()
         self._seed_rearm(session)
 
@@ -149,12 +149,12 @@ class SeedMode:
                 self._seed_rearm(session)
 
     def _seed_join(self: Any, session: Session, tile: Tile) -> None:
-        self._wake(tile)
-        self._fresh_mirrors()
+        self._engine.wake(tile)
+        self._engine.refresh()
         tile.seed_role = DOWNLOAD
         session.members.append(tile)
-        self._dormant(tile, True)
-        self._record(tile, "seed-download", {"from": session.root.name})
+        self._engine.dormant(tile, True)
+        self.record(tile, "seed-download", {"from": session.root.name})
 
     def _seed_rearm(self: Any, session: Session) -> None:
         session.gen += 1
@@ -169,7 +169,7 @@ class SeedMode:
         if gen != session.gen:
             return
         self._sessions.remove(session)
-        self._fresh_mirrors()
+        self._engine.refresh()
         self._restart(session.root, fresh_program(session.program), START_STATE_WE_ARE_ROOT)
         for t in session.members:
             self._restart(t, fresh_program(session.program), START_STATE_DOWNLOAD_SUCCESS)
@@ -188,10 +188,7 @@ class SeedMode:
         tile.viral_faces = 0
         tile.viral_lockout_until = -1
         tile.sleep_base_ms = tile.clock.millis(self.now)
-        self._reprogrammed(tile)
-        self._dormant(tile, False)
-        self._record(tile, "seed-start", {"start_state": start_state})
+        self._engine.reprogrammed(tile)
+        self._engine.dormant(tile, False)
+        self.record(tile, "seed-start", {"start_state": start_state})
         self._schedule_sleep_check(tile)
-
-    def _reprogrammed(self, tile: Tile) -> None:
-        """(In a world whose events run elsewhere: hand it the tile's new program.)"""

@@ -33,7 +33,7 @@ class TileProgram(Protocol):
     def loop(self, api: Blinklib) -> None: ...
 
 
-def serial_hook(program: Any) -> Any:
+def serial_hook_of(program: Any) -> Any:
     """The program's `take_serial()` (what it wrote to its service port since the last call), or
     that of the native program it wraps (`.native`, the native game backend's tiles), or None."""
     hook = getattr(program, "take_serial", None)
@@ -82,7 +82,7 @@ class Tile:
         self.viral_lockout_until = -1
         self.started = False
         self.epoch = 0
-        #: Asleep: no events until something changes for it (see World._sleep).
+        #: Asleep: no events until something changes for it (the emulator's idle sleep, python_engine.py).
         self.frozen = False
         self.quiet_until: int | None = None
         #: The inputs loop() last ran with, when the program declared itself quiet.
@@ -101,9 +101,10 @@ class Tile:
         self.seen_expired: list[bool] | None = None
         self.seen_pixels: list[int] | None = None
         self.seen_state: dict | None = None
-        self._quiet_hook = getattr(program, "quiet_until", None)
-        self._display_hook = getattr(program, "display", None)
-        self._state_hook = getattr(program, "state", None)
+        #: The program's optional hooks (TileProgram), None where it has none.
+        self.quiet_hook = getattr(program, "quiet_until", None)
+        self.display_hook = getattr(program, "display", None)
+        self.state_hook = getattr(program, "state", None)
         #: In warm sleep (blinklib's warm_sleep_cycle): LEDs off, no passes, no packets.
         self.asleep = False
         #: Local µs when it fell asleep (millis() resumes from there on waking).
@@ -116,7 +117,7 @@ class Tile:
         self.contact_seq = 0
         #: Everything the tile wrote to its service port since power-up (Serial.h).
         self.serial_out = bytearray()
-        self._serial_hook = serial_hook(program)
+        self.serial_hook = serial_hook_of(program)
         #: Seed mode (world/seed.py): None, or "hold", "root" or "download".
         self.seed_role: str | None = None
         #: Frozen for good, its loop() stuck (freeze.py): when and why; None while it runs.
@@ -126,10 +127,10 @@ class Tile:
     def set_program(self, program: Any) -> None:
         """Run another program from now on (seed mode's restart), with its own hooks."""
         self.program = program
-        self._quiet_hook = getattr(program, "quiet_until", None)
-        self._display_hook = getattr(program, "display", None)
-        self._state_hook = getattr(program, "state", None)
-        self._serial_hook = serial_hook(program)
+        self.quiet_hook = getattr(program, "quiet_until", None)
+        self.display_hook = getattr(program, "display", None)
+        self.state_hook = getattr(program, "state", None)
+        self.serial_hook = serial_hook_of(program)
 
     @property
     def placed(self) -> bool:
@@ -141,7 +142,7 @@ class Tile:
         return self.serial_out.decode("utf-8", "replace")
 
     def program_state(self) -> dict:
-        return dict(self._state_hook()) if self._state_hook else {}
+        return dict(self.state_hook()) if self.state_hook else {}
 
     def __repr__(self) -> str:
         return f"Tile({self.name!r} at {self.pos} rot {self.rot})"

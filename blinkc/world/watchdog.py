@@ -28,7 +28,7 @@ takes microseconds.
   time; Ctrl-C still stops it), and a second thread running a world while
   one runs.
 
-This module imports nothing of blinkc at load time: world.py and
+This module imports nothing of blinkc at load time: the world package and
 blinkc.native both use it.
 """
 
@@ -93,7 +93,8 @@ def budget_from_env(strict: bool = True) -> float:
 
 
 # --------------------------------------------------------------- Python tiles
-#: The code of the World methods that call into a tile's code, with a local `tile`.
+#: The code of the World and PythonEngine methods that call into a tile's code, with a local
+#: `tile`.
 _CALLERS: set[CodeType] = set()
 
 
@@ -102,7 +103,7 @@ _NATIVE: set[CodeType] = set()
 
 
 def tile_callers(*functions: Any) -> None:
-    """Register the World methods that call a tile's code (each has a local named `tile`)."""
+    """Register the methods that call a tile's code (each has a local named `tile`)."""
     _CALLERS.update(f.__code__ for f in functions)
 
 
@@ -124,7 +125,7 @@ def _in_tile_call(frame: FrameType | None) -> tuple[Any, str | None] | None:
 
 
 def tile_in_traceback(tb: TracebackType | None) -> Any:
-    """The tile whose code raised, from the innermost World frame of a traceback."""
+    """The tile whose code raised, from the innermost frame of a registered caller."""
     tile = None
     while tb is not None:
         if tb.tb_frame.f_code in _CALLERS:
@@ -168,7 +169,9 @@ _PARK_AFTER_TICKS = 40
 
 
 def arm(world: Any, budget: float) -> bool:
-    """Watch the world's Python tiles during a run; False when it does not (then no disarm)."""
+    """Watch the world's Python tiles during a run; False when it does not (then no disarm).
+    `world` is the PythonEngine running the events (its sequence number tells the watchdog
+    that the run moves on), or the World evaluating a hook (which queues nothing)."""
     global _run, _runs
     _prepare_native(budget)
     if _run is not None or budget <= 0:
@@ -265,7 +268,7 @@ def _look(run: _Run) -> None:
     if run.fired is not None:
         return
     now = _cpu_time(run)
-    token = run.world._seq
+    token = getattr(run.world, "_seq", None)  # a PythonEngine's: it moves as events are queued
     if token != run.token:
         run.token, run.since = token, now
         return

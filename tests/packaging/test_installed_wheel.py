@@ -1,6 +1,7 @@
 """blinkc as a user gets it: its wheel, built from its sdist, installed into a fresh virtual
 environment and run from a folder outside the checkout, with nothing of the checkout on
-sys.path.
+sys.path. The wheel carries the C++ world core, compiled when the wheel was built (setup.py),
+and the installed blinkc runs a native world with it, compiling no core of its own.
 
 The sdist and the wheel are built once per session with this environment's setuptools (the
 `dev` extra brings one new enough), from a copy of the source tree, so nothing is written into
@@ -60,7 +61,8 @@ def look(t):
 
 def _ignore(folder: str, names: list[str]) -> set[str]:
     top = Path(folder).resolve() == ROOT
-    return {n for n in names if n in _NOT_SOURCE or n.endswith((".egg-info", ".pyc"))
+    # (.so: the world core an editable install built in the checkout, not a source)
+    return {n for n in names if n in _NOT_SOURCE or n.endswith((".egg-info", ".pyc", ".so"))
             or (top and n in ("build", "dist", "out"))}
 
 
@@ -124,6 +126,34 @@ def test_the_wheel_has_every_file_of_the_package_and_the_sdist_what_the_tests_ne
     assert wanted - in_sdist == set(), "files missing from the sdist: add them to MANIFEST.in"
 
     assert "License-Expression: MIT" in _metadata(dists.wheel)
+
+
+CORE = "blinkc/native/core/_world_core.so"
+
+
+def _load_sources(tree: Path):
+    """blinkc/native/core/sources.py of the source tree the dists were built from."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_tree_core_sources",
+                                                  tree / "blinkc" / "native" / "core" / "sources.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_wheel_carries_the_world_core_compiled_from_its_sources(dists):
+    require_tool("g++")  # without a compiler the wheel is built without the core (setup.py)
+    with zipfile.ZipFile(dists.wheel) as z:
+        core = z.read(CORE)
+        wheel_info = z.read(next(n for n in z.namelist() if n.endswith(".dist-info/WHEEL")))
+    # A plain shared library for ctypes, not an extension module: any Python 3, one platform.
+    assert re.fullmatch(r"blinkc-[^-]+-py3-none-linux_\w+\.whl", dists.wheel.name), dists.wheel.name
+    assert b"Root-Is-Purelib: false" in wheel_info
+    assert core.startswith(b"\x7fELF")
+    sources = _load_sources(dists.tree)
+    key = sources.source_key(dists.tree / "blinkc" / "native" / "core", dists.tree / "blinkc" / "native")
+    assert (sources.KEY_MARK + key).encode() in core
 
 
 def _metadata(wheel: Path) -> str:
@@ -234,8 +264,9 @@ def test_check_gen_emulate_both_backends_and_build_outside_the_checkout(installe
     # by the time a's click is known).
     assert {t["name"]: t["state"]["count"] for t in python["tiles"]} == {"a": 2, "b": 2}
     require_tool("g++")
-    # Compiles the game's C++ and the world core from the wheel's sources (a fresh cache).
-    native = json.loads(installed.blinkc(*run, "--backend", "native").stdout)
+    # Compiles the game's C++ from the wheel's sources (a fresh cache) and runs it in the C++
+    # world core the wheel carries.
+    native = json.loads(installed.blinkc(*run, "--backend", "native", "--world", "native").stdout)
     assert native["tiles"] == python["tiles"]
 
     require_tools(*AVR_TOOLS)
@@ -247,6 +278,45 @@ def test_check_gen_emulate_both_backends_and_build_outside_the_checkout(installe
         built = installed.blinkc("build", "counter.py", "-o", str(out), *sdk)
         assert "Flash:" in built.stdout
         assert (out / "counter.ino.with_bootloader.hex").is_file()
+
+
+NATIVE_WORLD = """\
+import json
+from blinkc.native.core import bindings, build
+from blinkc.testing import Cluster
+
+ship = Cluster("counter.py", "tile a at 0,0\\ntile b at SE of a\\n", backend="native", world="native")
+ship.click("a")
+ship.wait(1000)
+print(json.dumps({"engine": ship.world.engine, "events": ship.world.events,
+                  "counts": {n: s["count"] for n, s in ship.states().items()},
+                  "core": str(build.core_library()), "origin": build.origin(),
+                  "key": bindings.core().core_source_key().decode()}))
+"""
+
+
+def test_a_native_world_runs_in_the_core_the_wheel_installed(installed: Installed, dists):
+    require_tool("g++")  # for the game's own C++ (the core itself is not compiled here)
+    (installed.work / "counter.py").write_text(COUNTER)
+    done = subprocess.run([str(installed.bin / "python"), "-c", NATIVE_WORLD], cwd=installed.work,
+                          env=installed.env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    run = json.loads(done.stdout)
+    assert run["engine"] == "native" and run["events"] > 0
+    assert run["counts"] == {"a": 1, "b": 1}  # a counted its click, b the Bump it sent
+    # The core is the one installed with the wheel, compiled from the sources it carries ...
+    assert run["origin"] == "installed"
+    core = Path(run["core"])
+    assert core.name == "_world_core.so" and core.is_relative_to(installed.bin.parent)
+    with zipfile.ZipFile(dists.wheel) as z:
+        assert core.read_bytes() == z.read(CORE)
+    sources = _load_sources(dists.tree)
+    assert run["key"] == sources.source_key(dists.tree / "blinkc" / "native" / "core",
+                                            dists.tree / "blinkc" / "native")
+    # ... and blinkc installed from the wheel never compiled one at run time (its cache).
+    cache = Path(installed.env["BLINKC_CACHE_DIR"])
+    assert list(cache.rglob("world-core-*")) == []
+    assert list(cache.rglob("*.so")), "the game's C++ was compiled into the cache"
 
 
 def test_the_demo_says_it_needs_a_checkout(installed: Installed):

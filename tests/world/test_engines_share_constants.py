@@ -60,3 +60,14 @@ def test_the_lattice_directions_agree():
     m = re.search(r"const int DIRECTIONS\[6\]\[2\] = \{(.*?)\};", text)
     pairs = [tuple(int(x) for x in p.split(",")) for p in re.findall(r"\{(-?\d+, -?\d+)\}", m.group(1))]
     assert pairs == [tuple(d) for d in geometry.DIRECTIONS]
+
+
+def test_the_core_numbers_event_kinds_as_the_python_engine_does():
+    from blinkc.native.core import bindings
+    from blinkc.world.python_engine import KINDS
+
+    names = ("pass", "transmit", "arrive", "call", "deadline")
+    assert [bindings.PASS, bindings.TX, bindings.ARRIVE, bindings.CALL, bindings.DEADLINE] == [
+        KINDS.index(k) for k in names]
+    m = re.search(r"enum Kind \{([^}]*)\};", CORE.read_text())
+    assert [n.strip() for n in m.group(1).split(",")] == ["PASS", "TX", "ARRIVE", "CALL", "DEADLINE"]

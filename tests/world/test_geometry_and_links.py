@@ -15,13 +15,14 @@ from .conftest import FaceIds, Settable
 def record_launches(world):
     """Spy on every packet a tile puts on the air: (tile name, face, start µs, packet)."""
     log = []
-    real = world._launch
+    engine = world.event_engine  # the PythonEngine: it looks _launch up at every packet
+    real = engine._launch
 
     def spy(tile, face, start, pkt):
         log.append((tile.name, face, start, pkt))
         real(tile, face, start, pkt)
 
-    world._launch = spy
+    engine._launch = spy
     return log
 
 
@@ -56,14 +57,14 @@ def test_value_change_reaches_neighbour_within_one_air_time_plus_one_pass():
     w.run_for(1000)
     launches = record_launches(w)
     latch = {}
-    real_pass = w._pass
+    real_pass = w.event_engine._pass
 
     def spy(tile):
         real_pass(tile)
         if tile is b and b.api.in_value[0] == 42 and "t" not in latch:
             latch["t"] = w.now
 
-    w._pass = spy
+    w.event_engine._pass = spy
     src.value = 42
     w.run_for(300)
     first = min(start for name, face, start, pkt in launches

@@ -1,4 +1,4 @@
-"""The C++ world core (NativeWorld) behaves exactly like the Python world (world.py).
+"""The C++ world core (NativeEngine) behaves exactly like the Python engine (python_engine.py).
 
 Every scenario runs twice with the same native tiles: once in the reference
 Python world, once with the event loop in C++. The traces (every record,

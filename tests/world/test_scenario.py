@@ -189,7 +189,7 @@ def test_each_mistake_against_the_tiles_is_reported_at_its_line(text, line, mess
         sc.apply(world, layout=CLICKERS)
     assert str(err.value).startswith(f"bad.scenario:{line}: ")
     assert message in err.value.message
-    assert not world._pending_calls()  # nothing was scheduled
+    assert not world.event_engine.pending_calls()  # nothing was scheduled
 
 
 def test_python_api_errors_point_at_the_calling_line():

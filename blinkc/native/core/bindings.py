@@ -10,10 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from .build import core_library
+from .sources import source_key
 
 FACES = 6
 
-# Event kinds, as world.py numbers them.
+# Event kinds, as python_engine.py numbers them (KINDS).
 PASS, TX, ARRIVE, CALL, DEADLINE = range(5)
 
 # Trace callback kinds (world_core.cpp: Record).
@@ -85,6 +86,7 @@ V_IN_DGRAM, V_OUT_DGRAM, V_SERIAL = FIELDS["in_dgram"], FIELDS["out_dgram"], FIE
 _i64, _int, _vp = ctypes.c_int64, ctypes.c_int, ctypes.c_void_p
 
 _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
+    "core_source_key": (ctypes.c_char_p, []),
     "core_view_size": (_i64, []),
     "core_new": (_vp, [ctypes.c_double, _i64]),
     "core_free": (None, [_vp]),
@@ -124,13 +126,15 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
 
 
 class CoreLayoutError(Exception):
-    """The compiled core and this module disagree about the view layout."""
+    """The compiled core and this module disagree about the view layout or the sources."""
 
 
 @cache
 def core() -> ctypes.CDLL:
-    """The loaded core library, its functions typed (builds it on first use)."""
-    lib = ctypes.CDLL(str(core_library()))
+    """The loaded core library, its functions typed (build.py: the one built at install time,
+    else one built now)."""
+    path = core_library()
+    lib = ctypes.CDLL(str(path))
     for name, (restype, argtypes) in _SIGNATURES.items():
         fn = getattr(lib, name)
         fn.restype = restype
@@ -138,4 +142,6 @@ def core() -> ctypes.CDLL:
     if lib.core_view_size() != VIEW.size:
         raise CoreLayoutError(f"core_view_t is {lib.core_view_size()} bytes, "
                               f"bindings.VIEW {VIEW.size}")
+    if lib.core_source_key().decode() != source_key():
+        raise CoreLayoutError(f"{path} was compiled from other sources than those beside it")
     return lib

@@ -2,16 +2,16 @@
  * world_core.cpp (blinkc): the world's event core in C++, for worlds whose
  * tiles are all native (compiled sketches, blinkc/native).
  *
- * This is a line-by-line port of blinkc/world/world.py, which stays the
- * reference: the same event queue ordered by (time, sequence number), the
+ * This is a line-by-line port of blinkc/world/python_engine.py (the
+ * PythonEngine), which stays the reference: the same event queue ordered by (time, sequence number), the
  * same per-tile clocks (clock.py, with Python's floor division), the same air
  * times (ir.py), collisions, ping-pong and probes, expiry, the viral flag,
  * datagrams, idle skipping (sleep, wake, deadlines, solo passes, absorbed
  * repeats), the same statistics, and the same fault stream (splitmix64.h).
- * Function names follow world.py so the two can be read side by side; where
+ * Function names follow python_engine.py so the two can be read side by side; where
  * a comment there explains why, it is not repeated here.
  *
- * What stays in Python (blinkc/native/world.py): creating tiles, the
+ * What stays in Python (the World, and blinkc/native/engine.py): creating tiles, the
  * checks and messages of actions, scheduled calls (the core returns to
  * Python when one is due) and trace records (a callback writes them, with
  * the tile's mirror refreshed first). Native tiles are called directly
@@ -19,7 +19,7 @@
  *
  * Tile code runs under the watchdog (blinkc/native/guard.cpp, its entry
  * points given by core_set_guard). A loop() stopped there for its budget
- * freezes its tile (World._freeze): the core stops all of the tile's events,
+ * freezes its tile (PythonEngine._freeze): the core stops all of the tile's events,
  * never calls its code again, and returns TILE_FROZE so that Python reports
  * it (core_frozen says which tile); then the run goes on. Any other call
  * stopped there (setup(), the quiet hook, or Ctrl-C while a call was stuck)
@@ -159,7 +159,7 @@ struct Link {
     int tile = -1, face = 0; /* tile -1: nothing touches this face */
 };
 
-/* What loop() reads from outside (World._loop_inputs). */
+/* What loop() reads from outside (PythonEngine._loop_inputs). */
 struct LoopInputs {
     bool valid = false;
     int64_t in_value[FACES];
@@ -186,8 +186,8 @@ struct Tile {
     int64_t tx_start[FACES], tx_end[FACES];
     int64_t viral_faces = 0, viral_lockout_until = -1;
     bool started = false, frozen = false, skipped = false;
-    bool asleep = false; /* warm sleep (World._dormant): no events at all */
-    bool stuck = false;  /* frozen for good, its loop() stuck (World._freeze) */
+    bool asleep = false; /* warm sleep (PythonEngine.dormant): no events at all */
+    bool stuck = false;  /* frozen for good, its loop() stuck (PythonEngine._freeze) */
     int64_t epoch = 0, passes = 0, sleeping_neighbours = 0;
     bool has_quiet = false;
     int64_t quiet_until = 0;
@@ -254,7 +254,7 @@ class World {
 
     /* ------------------------------------------------------------ topology */
     void place(Tile &t, int64_t q, int64_t r, int64_t rot) {
-        unplace(t); /* world.py always lifts a tile before placing it; be safe anyway */
+        unplace(t); /* World always lifts a tile before placing it; be safe anyway */
         t.placed = true;
         t.q = q;
         t.r = r;
@@ -335,7 +335,7 @@ class World {
         if (record) record(REC_WAKE, t.index, 0, now);
     }
 
-    /* World._dormant: stop (or restart) all of a tile's events for its warm sleep. */
+    /* PythonEngine.dormant: stop (or restart) all of a tile's events for its warm sleep. */
     void dormant(Tile &t, bool asleep) {
         touch(t);
         t.asleep = asleep;
@@ -349,7 +349,7 @@ class World {
         if (!asleep) schedule(t.clock.next_frame(now), PASS, &t);
     }
 
-    /* World._live_links: the link of a face, unless it touches a frozen tile (as good as none). */
+    /* World.live_links: the link of a face, unless it touches a frozen tile (as good as none). */
     Link live_link(Tile &t, int face) {
         Link link = neighbour(t, face);
         if (link.tile >= 0 && tiles[link.tile]->stuck) link.tile = -1;
@@ -501,7 +501,7 @@ class World {
         if (code) stopped(t, PHASE_SETUP, code);
     }
 
-    /* World._freeze: loop() was stopped. For its budget, the tile freezes (it keeps the
+    /* PythonEngine._freeze: loop() was stopped. For its budget, the tile freezes (it keeps the
      * last finished pass's outputs, none in its `first` pass; what it printed was printed);
      * by Ctrl-C, the run stops. */
     void freeze(Tile &t, int code, bool first) {
@@ -513,7 +513,7 @@ class World {
         froze = t.index;
     }
 
-    /* World._halt */
+    /* PythonEngine._halt */
     void halt(Tile &t) {
         touch(t);
         if (t.frozen) {
@@ -563,7 +563,7 @@ class World {
         return true;
     }
 
-    /* World._take_serial: with a trace, Python takes the bytes from the sketch's buffer and
+    /* World.take_serial: with a trace, Python takes the bytes from the sketch's buffer and
      * writes the record; without, they wait here for core_serial_take. */
     void take_serial(Tile &t) {
         if (record) {
@@ -942,6 +942,17 @@ extern "C" {
 
 #define EXPORT __attribute__((visibility("default")))
 
+/* The key of the sources this library was compiled from (sources.py: both builds define it).
+   The text with its mark is in the library's data, where sources.built_key reads it. */
+#ifndef BLINKC_CORE_KEY
+#define BLINKC_CORE_KEY ""
+#endif
+static const char core_key_text[] = "blinkc-world-core-key:" BLINKC_CORE_KEY;
+
+EXPORT const char *core_source_key(void) {
+    return core_key_text + sizeof("blinkc-world-core-key:") - 1;
+}
+
 EXPORT int64_t core_view_size(void) { return (int64_t)sizeof(core_view_t); }
 
 EXPORT void *core_new(double drop, int64_t jitter_us) {
@@ -994,7 +1005,7 @@ EXPORT void core_set_program(void *wp, int i, void *state, void *setup, void *lo
     t.port = nullptr;
 }
 
-/* Warm sleep (World._dormant): the view and core_load() carry the rest. */
+/* Warm sleep (Engine.dormant): the view and core_load() carry the rest. */
 EXPORT void core_dormant(void *wp, int i, int asleep) {
     World &w = *static_cast<World *>(wp);
     Tile &t = *w.tiles[i];

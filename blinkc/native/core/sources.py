@@ -1,0 +1,72 @@
+"""The world core's sources and its one compile recipe (docs/native.md, "The world core").
+
+Two builds use it, so that they compile the same thing the same way:
+
+- setup.py, when blinkc is installed (`pip install .`, a wheel, `pip install -e .`): the core
+  is built as an extension, `LIBRARY` beside this file, and the wheel carries it;
+- build.py, at run time, only when there is no installed core whose key matches the sources
+  beside it (a checkout that was never installed, or whose core sources changed since).
+
+The key hashes the flags and every file the core is compiled from; it is compiled into the
+library (`core_source_key()`, and the text `KEY_MARK` + key in its data), so a core built
+from other sources is never used. This module imports nothing of blinkc: setup.py loads it
+by its path, before blinkc or its requirements are installed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+CORE_DIR = Path(__file__).resolve().parent
+#: blinkc/native: the tile ABI header (blinkc_native.h) the core includes.
+NATIVE_DIR = CORE_DIR.parent
+SOURCES = ("world_core.cpp",)
+HEADERS = ("button.h", "splitmix64.h", "view.h")
+NATIVE_HEADERS = ("blinkc_native.h",)
+#: -fvisibility=hidden: only the core_* entry points are exported.
+FLAGS = ("-std=gnu++17", "-O2", "-fPIC", "-shared", "-fvisibility=hidden", "-Wall")
+#: The installed core: its file name beside this module (not a Python module: blinkc loads it
+#: with ctypes, on any Python version).
+LIBRARY = "_world_core.so"
+#: Compiled into the library just before its key.
+KEY_MARK = "blinkc-world-core-key:"
+
+
+def inputs(core_dir: Path = CORE_DIR, native_dir: Path = NATIVE_DIR) -> list[Path]:
+    """Every file the core is compiled from."""
+    return [*(core_dir / f for f in (*SOURCES, *HEADERS)), *(native_dir / f for f in NATIVE_HEADERS)]
+
+
+def source_key(core_dir: Path = CORE_DIR, native_dir: Path = NATIVE_DIR) -> str:
+    """The key of a core compiled from these files with FLAGS."""
+    h = hashlib.sha256()
+    h.update(f"{' '.join(FLAGS)}\0".encode())
+    for path in inputs(core_dir, native_dir):
+        h.update(path.read_bytes())
+        h.update(b"\0")
+    return h.hexdigest()[:32]
+
+
+def compile_command(cxx: str, out: Path | str, core_dir: Path = CORE_DIR,
+                    native_dir: Path = NATIVE_DIR) -> list[str]:
+    """The command line that compiles the core into the shared library `out`."""
+    key = source_key(core_dir, native_dir)
+    return [cxx, *FLAGS, f"-I{native_dir}", f'-DBLINKC_CORE_KEY="{key}"',
+            *(str(core_dir / s) for s in SOURCES), "-o", str(out)]
+
+
+def cxx_from_env() -> str:
+    """The host C++ compiler's name: $BLINKC_CXX, else $CXX, else g++ (toolchain.host_cxx)."""
+    return os.environ.get("BLINKC_CXX") or os.environ.get("CXX") or "g++"
+
+
+def built_key(library: Path) -> str | None:
+    """The key compiled into a core library file (read from its bytes, without loading it)."""
+    data = library.read_bytes()
+    at = data.find(KEY_MARK.encode())
+    if at < 0:
+        return None
+    start = at + len(KEY_MARK)
+    return data[start:start + 32].decode("ascii", "replace")

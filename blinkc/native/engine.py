@@ -1,0 +1,510 @@
+"""`NativeEngine`: a world's event loop in C++ when every tile is native (blinkc/world/engine.py).
+
+The Python engine spends its time in its own event loop once tiles are compiled sketches
+(blinkc.native): ~2.4 µs of Python per event against a fraction of that in the tile. The
+NativeEngine hands the event loop to the C++ port in `native/core`, which calls each tile's
+compiled entry points directly.
+
+It starts as a `PythonEngine`, to which it hands every call. At the first `run_until`, if
+every tile is native (and nothing has run yet), the events move into the core: tiles,
+clocks, button models, places, the queue with its sequence numbers (`PythonEngine.queued`),
+the fault stream's state. From then on the core owns the event state and the world's model
+objects (`Tile`, its `api` and `button`) are mirrors, refreshed whenever Python can look:
+when a run returns, before a scheduled call runs, before a trace record is written, when an
+action is over (`refresh`); what Python writes into them between runs goes back through
+`written`. A world with a Python tile stays in Python; adding one after the move is an
+error, and so are the changes the core does not take while it runs (`cut`, `stall`,
+`set_faults`, `has_event_at`). Not mirrored: packets in flight and buffered (`incoming`,
+`rx_buf`), `loop_inputs`, and the fault generator (its state lives in the core).
+
+The core calls tile code through the watchdog (blinkc/native/guard.cpp): a loop() that does
+not return within its budget freezes its tile as the PythonEngine does (the core returns
+TILE_FROZE, Python records the freeze with `world.froze` and runs on), any other call that
+does not return stops the run with `world.hang`'s TileHangError, and Ctrl-C returns from the
+core between two events (or stops a stuck call); Python sees it once the core's state is
+copied out.
+
+The PythonEngine stays the reference; tests/world/test_native_world.py checks that both
+produce the same traces and statistics.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import weakref
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ..runtime.api import BUTTON_EVENT_NAMES
+from ..world.engine import Engine
+from ..world.freeze import freeze_of
+from ..world.python_engine import PythonEngine
+from ..world.tile import Tile
+from ..world.watchdog import TileOverrun
+from ..world.world import TileHangError, WorldError
+from . import guard
+from .core import bindings as cb
+from .program import NativeProgram
+from .toolchain import ToolMissing, have
+
+if TYPE_CHECKING:
+    from ..world.world import Faults, World
+
+#: The longest stretch of simulated time (µs) the core runs without returning to Python.
+_SLICE_US = 60_000_000
+#: The core's numbers for the events a world can hold before it first runs.
+_KIND = {"pass": cb.PASS, "call": cb.CALL}
+
+MODES = ("auto", "native")
+
+
+def native_of(program: Any) -> NativeProgram | None:
+    """The NativeProgram a tile program runs, if the core can run it in its place.
+
+    That is a NativeProgram itself, or a wrapper (the native game backend's
+    tiles) that keeps one as `.native` and hands it setup, loop and quiet_until.
+    """
+    native = program if isinstance(program, NativeProgram) else getattr(program, "native", None)
+    if not isinstance(native, NativeProgram):
+        return None
+    if getattr(program, "quiet_until", None) != getattr(native, "quiet_until", None):
+        return None
+    return native
+
+
+class NativeEngine(Engine):
+    """The C++ world core while all tiles are native; a PythonEngine otherwise.
+
+    `mode` "auto" stays in Python for a world the core cannot run; "native" makes that an
+    error (at the first run)."""
+
+    def __init__(self, mode: str = "auto") -> None:
+        if mode not in MODES:
+            raise ValueError(f"a NativeEngine's mode is 'auto' or 'native', not {mode!r}")
+        if mode == "native" and not have("host"):
+            raise WorldError("the C++ world core needs a host C++ compiler (g++)")
+        self.mode = mode
+        #: Runs the events until (and unless) they move into the core.
+        self._py = PythonEngine()
+        self._decided = False
+        self._w: int | None = None  # the core, once the world runs in it
+        self._lib: Any = None
+        self._views: list[Any] = []
+        self._natives: list[NativeProgram] = []
+        self._calls: dict[int, Callable[[], None]] = {}
+        self._next_call = 0
+        self._dirty = (ctypes.c_int32 * 0)()
+        self._callback_error: BaseException | None = None
+        self._record_fn: Any = None
+        self._no_record = cb.RECORD_FN()  # a NULL callback: no trace, no calls back
+
+    def attach(self, world: World) -> None:
+        super().attach(world)
+        self._py.attach(world)
+
+    @property
+    def name(self) -> str:
+        if self._w is not None:
+            return "native"
+        return "python" if self._decided else "undecided"
+
+    @property
+    def events(self) -> int | None:
+        """How many events the C++ core has processed (None while the world runs in Python)."""
+        return self._lib.core_events(self._w) if self._w is not None else None
+
+    # ---------------------------------------------------------- the move to C++
+    def _why_not_native(self) -> str | None:
+        """None if the world can move into the core now; else why not."""
+        for t in self.world.tiles:
+            if native_of(t.program) is None:
+                return f"tile {t.name!r} runs {type(t.program).__name__}, not a native program"
+            if t.started:
+                return "it has already run in Python"
+        if any(e.kind not in _KIND for e in self._py.queued()):
+            return "it has already run in Python"
+        try:
+            cb.core()
+        except ToolMissing as e:
+            return str(e)
+        return None
+
+    def _decide(self) -> None:
+        if self._decided or not self.world.tiles:  # an empty world may still get native tiles
+            return
+        reason = self._why_not_native()
+        if reason is None:
+            self._engage()
+        elif self.mode == "native":
+            raise WorldError(f"this world cannot run in the C++ core: {reason} (the C++ core "
+                             f"runs native tiles only; --world auto or python runs any)")
+        self._decided = True
+
+    def _engage(self) -> None:
+        world, py = self.world, self._py
+        lib = cb.core()
+        self._lib = lib
+        self._record_fn = cb.RECORD_FN(self._on_record)
+        faults = world.faults
+        w = lib.core_new(faults.drop, int(faults.jitter_ms * 1000))
+        self._w = w
+        weakref.finalize(self, lib.core_free, w)
+        lib.core_set_fault_rng(w, py.fault_state)
+        watchdog = guard.library()
+        if watchdog is not None:
+            lib.core_set_guard(w, watchdog.call_addr, watchdog.call_u32_addr,
+                               watchdog.interrupts_addr)
+        for tile in world.tiles:
+            self._register(tile)
+        for e in py.queued():
+            if not e.live:
+                continue  # stale: the Python loop would skip it too
+            if e.kind == "call":
+                lib.core_schedule_seq(w, e.t, e.seq, cb.CALL, -1, self._new_call(e.data))
+            else:
+                lib.core_schedule_seq(w, e.t, e.seq, _KIND[e.kind], e.tile.index, e.data or 0)
+        lib.core_set_seq(w, py.seq)
+        self._py = None  # type: ignore[assignment]  # the core has the events from now on
+        self._sync()
+
+    def _register(self, tile: Tile) -> None:
+        """Enter a tile into the core: its program's entry points, clock, state and place."""
+        native = native_of(tile.program)
+        assert native is not None
+        lib, w = self._lib, self._w
+        addr = _addr
+        self._natives.append(native)
+        quiet = native._hook_quiet if tile.quiet_hook is not None else None
+        c = tile.clock
+        i = lib.core_add_tile(w, c.ppm, c.offset, c.frame_phase, native._addr,
+                              addr(native._setup_fn), addr(native._loop_fn), addr(quiet))
+        assert i == tile.index
+        if native.service_port_addr:
+            lib.core_set_port(w, i, native.service_port_addr)
+        self._views.append((ctypes.c_char * cb.VIEW.size).from_address(lib.core_view(w, i)))
+        self._dirty = (ctypes.c_int32 * len(self.world.tiles))()
+        self._push(tile)
+        lib.core_load(w, i)
+        for t_ms, down in tile.button.raw:
+            lib.core_button_push(w, i, t_ms, int(down))
+        if tile.pos is not None:
+            lib.core_place(w, i, tile.pos[0], tile.pos[1], tile.rot)
+        else:
+            lib.core_set_rot(w, i, tile.rot)
+
+    # ------------------------------------------------------------ mirrors
+    def _push(self, tile: Tile) -> None:
+        """Python → core: write the tile's view from its Python objects."""
+        api, b = tile.api, tile.button
+        cb.VIEW.pack_into(
+            self._views[tile.index], 0,
+            api.now, *api.in_value, *api.out_value, *api.expire_time, *api.send_time,
+            *api.pixels, int(api.button_down), api.button_flags, api.click_count,
+            api.rng.state, api._entropy, int(api.woken), api.start_state, api.extra_cpu_ms,
+            int(tile.started), tile.epoch, int(tile.frozen), int(tile.quiet_until is not None),
+            tile.quiet_until or 0, int(tile.skipped), tile.passes, tile.sleeping_neighbours,
+            tile.viral_faces, tile.viral_lockout_until, *tile.tx_start, *tile.tx_end,
+            int(b.down), b.flags, b.click_count, int(b._raw_down), b._last_accept,
+            b._pending_clicks, b._window_end, b._down_since, b._long_fired, len(b.raw),
+            *_lengths(api.in_datagram), *_lengths(api.out_datagram),
+            _slots(api.in_datagram), _slots(api.out_datagram), bytes(api.serial[:9]).ljust(9, b"\0"))
+
+    def _pull(self, tile: Tile) -> None:
+        """Core → Python: refresh the tile's mirrors from its view."""
+        v = cb.VIEW.unpack_from(self._views[tile.index], 0)
+        api = tile.api
+        api.now = v[cb.V_NOW]
+        api.in_value[:] = v[cb.V_IN]
+        api.out_value[:] = v[cb.V_OUT]
+        api.expire_time[:] = v[cb.V_EXPIRE]
+        api.send_time[:] = v[cb.V_SEND]
+        api.pixels[:] = v[cb.V_PIXELS]
+        api.button_down = bool(v[cb.V_BUTTON_DOWN])
+        api.button_flags = v[cb.V_BUTTON_FLAGS]
+        api.click_count = v[cb.V_CLICK_COUNT]
+        api.rng.state = v[cb.V_RNG]
+        api._entropy = v[cb.V_ENTROPY]
+        api.woken = bool(v[cb.V_WOKEN])
+        api.extra_cpu_ms = v[cb.V_EXTRA_MS]
+        if any(v[cb.V_IN_DLEN]) or any(api.in_datagram):
+            api.in_datagram[:] = _datagrams(v[cb.V_IN_DLEN], v[cb.V_IN_DGRAM])
+        if any(v[cb.V_OUT_DLEN]) or any(api.out_datagram):
+            api.out_datagram[:] = _datagrams(v[cb.V_OUT_DLEN], v[cb.V_OUT_DGRAM])
+        tile.started = bool(v[cb.V_STARTED])
+        tile.epoch = v[cb.V_EPOCH]
+        tile.frozen = bool(v[cb.V_FROZEN])
+        tile.quiet_until = v[cb.V_QUIET_UNTIL] if v[cb.V_HAS_QUIET] else None
+        tile.skipped = bool(v[cb.V_SKIPPED])
+        tile.passes = v[cb.V_PASSES]
+        tile.sleeping_neighbours = v[cb.V_SLEEPING_NEIGHBOURS]
+        tile.viral_faces = v[cb.V_VIRAL_FACES]
+        tile.viral_lockout_until = v[cb.V_VIRAL_LOCKOUT]
+        tile.tx_start[:] = v[cb.V_TX_START]
+        tile.tx_end[:] = v[cb.V_TX_END]
+        b = tile.button
+        b.down = bool(v[cb.V_B_DOWN])
+        b.flags = v[cb.V_B_FLAGS]
+        b.click_count = v[cb.V_B_CLICKS]
+        b._raw_down = bool(v[cb.V_B_RAW_DOWN])
+        b._last_accept = v[cb.V_B_LAST_ACCEPT]
+        b._pending_clicks = v[cb.V_B_PENDING]
+        b._window_end = v[cb.V_B_WINDOW_END]
+        b._down_since = v[cb.V_B_DOWN_SINCE]
+        b._long_fired = v[cb.V_B_LONG_FIRED]
+        n = v[cb.V_B_RAW_COUNT]
+        if n or b.raw:
+            out = (ctypes.c_int64 * (2 * n))()
+            self._lib.core_button_raw(self._w, tile.index, out, n)
+            b.raw[:] = [(out[2 * k], bool(out[2 * k + 1])) for k in range(n)]
+
+    def _sync(self) -> None:
+        """Refresh the mirrors of every tile the core changed, the clock and the stats."""
+        lib, w, world = self._lib, self._w, self.world
+        n = lib.core_take_dirty(w, self._dirty, len(self._dirty))
+        tiles = world.tiles
+        for k in range(n):
+            self._pull(tiles[self._dirty[k]])
+        world.now = lib.core_now(w)
+        if lib.core_serial_pending(w):
+            for tile in tiles:
+                self._take_core_serial(tile)
+        counts = (ctypes.c_int64 * len(cb.STAT_NAMES))()
+        lib.core_stats(w, counts)
+        stats = world.stats
+        for name, value in zip(cb.STAT_NAMES, counts, strict=True):
+            stats[name] = value
+
+    def _on_record(self, kind: int, index: int, arg: int, t: int) -> None:
+        """The core's trace callback: write the record the PythonEngine writes at this point."""
+        try:
+            world = self.world
+            world.now = t
+            tile = world.tiles[index]
+            if kind == cb.REC_PASS:
+                self._lib.core_publish(self._w, index)
+                self._pull(tile)
+                world.record_pass(tile)
+            elif kind in (cb.REC_SLEEP, cb.REC_WAKE):
+                world.record(tile, "sleep" if kind == cb.REC_SLEEP else "wake", {})
+            elif kind == cb.REC_SERIAL:
+                self._take_core_serial(tile)  # anything drained while nothing recorded
+                world.take_serial(tile)
+            elif kind == cb.REC_DROP:
+                world.record(tile, "drop", {"face": arg})
+            elif kind == cb.REC_BUTTON:
+                names = [n for bit, n in BUTTON_EVENT_NAMES.items() if arg & bit]
+                world.record(tile, "button", {"events": names})
+            else:
+                world.record(tile, "longlong" if arg == 2 else "sleep", {})
+        except BaseException as e:  # raised once the core has returned
+            if self._callback_error is None:
+                self._callback_error = e
+
+    def _take_core_serial(self, tile: Tile) -> None:
+        """The service-port bytes the core drained for the tile while nothing recorded."""
+        n = self._lib.core_serial_take(self._w, tile.index, None, 0)
+        if n:
+            out = ctypes.create_string_buffer(n)
+            self._lib.core_serial_take(self._w, tile.index, out, n)
+            self.world.printed(tile, out.raw)
+
+    def _check_callback(self) -> None:
+        err, self._callback_error = self._callback_error, None
+        if err is not None:
+            raise err
+
+    # ------------------------------------------------------------- running
+    def run_until(self, end_us: int, budget: float) -> None:
+        self._decide()
+        if self._w is None:
+            self._py.run_until(end_us, budget)
+            return
+        for native in self._natives:
+            if not native._finalizer.alive:  # its code is unmapped: the core must not call it
+                raise RuntimeError(f"{native!r} was closed")
+        watchdog = guard.loaded()
+        if watchdog is not None:
+            watchdog.prepare(budget)
+        call = ctypes.c_int64()
+        lib, w, world = self._lib, self._w, self.world
+        while True:
+            self._configure()
+            # Ctrl-C during the slice reaches Python only once the mirrors are up to date, a
+            # stopped tile is recorded and a due call has run: never half way through a trace
+            # callback, and the world can run on.
+            if watchdog is not None:
+                watchdog.defer()
+            try:
+                # In slices of simulated time (the events and their order are the same as in
+                # one go), so that Ctrl-C is seen even without the watchdog.
+                status = lib.core_run(w, min(end_us, world.now + _SLICE_US), ctypes.byref(call))
+                self._sync()
+                self._check_callback()
+                if status == cb.TILE_STOPPED:
+                    raise self._stopped_in_core(budget)
+                if status == cb.TILE_FROZE:
+                    self._froze_in_core(budget)
+                if status == cb.CALL_DUE:
+                    self._calls.pop(call.value)()  # a scenario action: quick
+            finally:
+                if watchdog is not None and watchdog.resume():
+                    guard.check_signals()  # KeyboardInterrupt, normally; else run on
+            if status == cb.REACHED and world.now >= end_us:
+                return
+
+    def _froze_in_core(self, budget: float) -> None:
+        """A tile froze in the core (which did what PythonEngine._freeze does): record it."""
+        world = self.world
+        tile = world.tiles[self._lib.core_frozen(self._w)]
+        native = native_of(tile.program)
+        if native is not None:
+            native.mark_stopped("loop", guard.GUARD_TIMEOUT)  # Python must not call it either
+        world.froze(tile, freeze_of(tile, "loop", world.now_ms, budget))
+
+    def _stopped_in_core(self, budget: float) -> TileHangError:
+        """The error for a tile the watchdog stopped inside the core (the world is dead)."""
+        out = (ctypes.c_int64 * 3)()
+        self._lib.core_failure(self._w, out)
+        tile = self.world.tiles[out[0]]
+        what, code = cb.PHASES[out[1]], out[2]
+        native = native_of(tile.program)
+        seconds = native.mark_stopped(what, code) if native is not None else 0.0
+        return self.world.hang(TileOverrun(what, seconds, code == guard.GUARD_INTERRUPTED),
+                               budget, tile)
+
+    def _configure(self) -> None:
+        # The world's idle_skip and trace may change between runs and calls.
+        world = self.world
+        self._lib.core_configure(self._w, int(world.idle_skip),
+                                 self._record_fn if world.trace is not None else self._no_record)
+
+    def _new_call(self, fn: Callable[[], None]) -> int:
+        self._next_call += 1
+        self._calls[self._next_call] = fn
+        return self._next_call
+
+    def start(self, tile: Tile) -> None:
+        if self._w is None:
+            self._py.start(tile)
+        else:
+            self._lib.core_schedule(self._w, self.world.now, cb.PASS, tile.index, 0)
+
+    def call_at(self, t_us: int, fn: Callable[[], None]) -> None:
+        if self._w is None:
+            self._py.call_at(t_us, fn)
+        else:
+            self._lib.core_schedule(self._w, t_us, cb.CALL, -1, self._new_call(fn))
+
+    def pending_calls(self) -> bool:
+        if self._w is None:
+            return self._py.pending_calls()
+        return any(not getattr(fn, "internal", False) for fn in self._calls.values())
+
+    # --------------------------------------------------- what the world tells us
+    def admit(self, name: str, program: Any) -> None:
+        if self._w is not None and native_of(program) is None:
+            raise WorldError(f"tile {name!r}: this world runs in the C++ core, which only runs "
+                             f"native programs, not {type(program).__name__} (make the world "
+                             f"with engine='python' to mix programs)")
+
+    def joined(self, tile: Tile) -> None:
+        if self._w is not None:
+            self._register(tile)
+
+    def moved(self, tile: Tile) -> None:
+        if self._w is None:
+            return
+        if tile.pos is None:
+            self._lib.core_unplace(self._w, tile.index)
+            self._lib.core_set_rot(self._w, tile.index, tile.rot)
+        else:
+            self._lib.core_place(self._w, tile.index, tile.pos[0], tile.pos[1], tile.rot)
+
+    def contact(self, tile: Tile, t_ms: int, down: bool) -> None:
+        if self._w is None:
+            self._py.contact(tile, t_ms, down)
+        else:
+            self._lib.core_button_push(self._w, tile.index, t_ms, int(down))
+
+    def wake(self, tile: Tile) -> None:
+        if self._w is None:
+            self._py.wake(tile)
+        else:
+            self._configure()
+            self._lib.core_wake(self._w, tile.index)
+
+    def dormant(self, tile: Tile, asleep: bool) -> None:
+        if self._w is None:
+            self._py.dormant(tile, asleep)
+            return
+        # The Python objects were fresh and the world changed them (button, clock, api,
+        # lockout): hand them to the core, then let it stop or restart the tile's events.
+        lib, w, i = self._lib, self._w, tile.index
+        self._push(tile)
+        lib.core_load(w, i)
+        lib.core_set_clock_offset(w, i, tile.clock.offset)
+        self._configure()
+        lib.core_dormant(w, i, int(asleep))
+        self.refresh()
+
+    def reprogrammed(self, tile: Tile) -> None:
+        """Seed mode gave the tile a fresh program: the core calls its entry points now."""
+        if self._w is None:
+            return
+        native = native_of(tile.program)
+        if native is None:
+            raise WorldError(f"tile {tile.name!r}: the C++ core runs native programs only")
+        lib, w, i = self._lib, self._w, tile.index
+        quiet = native._hook_quiet if tile.quiet_hook is not None else None
+        lib.core_set_program(w, i, native._addr, _addr(native._setup_fn),
+                             _addr(native._loop_fn), _addr(quiet))
+        if native.service_port_addr:
+            lib.core_set_port(w, i, native.service_port_addr)
+        self._natives[i] = native
+
+    def written(self, tile: Tile) -> None:
+        if self._w is not None:
+            self._push(tile)  # the mirrors are fresh between runs
+
+    def refresh(self) -> None:
+        if self._w is not None:
+            self._sync()
+            self._check_callback()
+
+    # ------------------------------------ what the core does not take while it runs
+    def set_faults(self, faults: Faults) -> None:
+        self._python_only("changing the faults during a run")
+        self._py.set_faults(faults)
+
+    def cut(self, tile: Tile, face: int, until_us: int) -> None:
+        self._python_only("cutting a link")
+        self._py.cut(tile, face, until_us)
+
+    def stall(self, tile: Tile, ms: int) -> None:
+        self._python_only("stalling a tile")
+        self._py.stall(tile, ms)
+
+    def has_event_at(self, t_us: int) -> bool:
+        self._python_only("looking at the event queue")
+        return self._py.has_event_at(t_us)
+
+    def _python_only(self, what: str) -> None:
+        if self._w is not None:
+            raise WorldError(f"{what} is done by the Python world only: run it with "
+                             "--world python (Cluster(..., world='python'))")
+
+
+def _addr(fn: Any) -> int | None:
+    return ctypes.cast(fn, ctypes.c_void_p).value if fn is not None else None
+
+
+def _lengths(slots: list[bytes | None]) -> list[int]:
+    return [len(d) if d else 0 for d in slots]
+
+
+def _slots(slots: list[bytes | None]) -> bytes:
+    return b"".join(bytes(d or b"")[:16].ljust(16, b"\0") for d in slots)
+
+
+def _datagrams(lengths: tuple[int, ...], data: bytes) -> list[bytes | None]:
+    return [data[16 * f:16 * f + n] if n else None for f, n in enumerate(lengths)]

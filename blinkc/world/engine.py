@@ -1,0 +1,144 @@
+"""The engine interface: what runs a World's events (docs/architecture.md, "World engines").
+
+A `World` (world.py) is the model and the public API. It owns the tiles and their Python
+objects (`Tile`, its `Blinklib` api, its `ButtonModel`, its `Clock`), the lattice, the actions
+a person or a scenario takes (add, place, lift, turn, press, serial input), blinklib's warm
+sleep and the BIOS's seed mode (as scheduled calls), the record of frozen tiles, whether the
+world is dead, the views (colours, snapshots, evaluated hooks) and the trace.
+
+An `Engine` owns the time between two actions: the event queue with its order (time, then
+sequence number), and what each event does — a tile's pass (button snapshot, receive,
+`loop()`, the display frame), its transmissions, packets on the air with the fault stream
+(loss, jitter, cut links) and collisions, frozen loops, and idle skipping (the emulator's
+sleep of tiles that provably change nothing). While it runs, it keeps `world.now` and
+`world.stats` current and writes every trace record through the world's services.
+
+The world calls its engine only through the methods below. An engine reads and writes the
+world's model objects (a tile's api, button, bookkeeping) — directly, or as mirrors of its own
+state refreshed in `refresh()` and read back in `written()` — and calls back only the world's
+services for engines, the public methods of World grouped under "For engines" (`record`,
+`record_pass`, `take_serial`, `printed`, `froze`, `hang`, `live_links`, `mark_links_heard`)
+and `neighbour`. Nothing overrides World's methods.
+
+Engines:
+
+- `PythonEngine` (python_engine.py): the reference, the default of `World()`.
+- `NativeEngine` (blinkc/native/engine.py): the event loop in C++ (blinkc/native/core/);
+  it is a PythonEngine until its first run finds every tile native, then moves the events
+  into the core. It registers itself with `make_world` when blinkc.native is imported
+  (factory.py), so this package never imports it.
+
+Adding an engine: subclass Engine and implement the abstract methods (the notifications with
+a default do nothing, which is right for an engine that works on the model objects themselves);
+make it give the same traces and statistics as the PythonEngine on the world-equivalence tests
+(tests/world/test_native_world.py runs every scenario in both); and register a world factory
+for it with `factory.register_engine` from its own package.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .tile import Tile
+    from .world import Faults, World
+
+
+class Engine(ABC):
+    """Runs one World's events. The world calls `attach` once, from its constructor."""
+
+    #: The world whose events this engine runs (set by `attach`).
+    world: World
+
+    def attach(self, world: World) -> None:
+        """Become the engine of `world`, whose model is set up and still empty."""
+        if getattr(self, "world", None) is not None:
+            raise RuntimeError("an engine runs the events of one world only")
+        self.world = world
+
+    @property
+    @abstractmethod
+    def name(self) -> str:
+        """Where the events run now: "python", "native", or "undecided" (World.engine)."""
+
+    @property
+    def events(self) -> int | None:
+        """How many events this engine has processed, if it counts them (World.events)."""
+        return None
+
+    # ------------------------------------------------------------- time and the queue
+    @abstractmethod
+    def run_until(self, end_us: int, budget: float) -> None:
+        """Process every event due at or before world time `end_us` in order, then leave
+        `world.now` at `end_us` (or later, if it already was). `budget`: the CPU seconds a call
+        into a tile's code may take (watchdog.py); a loop() past it freezes its tile
+        (`world.froze`), any other call stops the run with `world.hang`'s error."""
+
+    @abstractmethod
+    def start(self, tile: Tile) -> None:
+        """A tile was added to the world: its first pass is now (after what is queued now)."""
+
+    @abstractmethod
+    def call_at(self, t_us: int, fn: Callable[[], None]) -> None:
+        """Run `fn()` at world time `t_us` (≥ now), after everything already queued for then.
+        A function with `fn.internal` set is the world's own (warm sleep, seed mode)."""
+
+    @abstractmethod
+    def pending_calls(self) -> bool:
+        """True if a call that is not internal is still queued (World.run_until_quiet)."""
+
+    @abstractmethod
+    def has_event_at(self, t_us: int) -> bool:
+        """True if any event is queued for exactly this world time (World.has_event_at)."""
+
+    # ---------------------------------------------- what the world tells its engine
+    # Each is called after the world changed its model, unless it says otherwise. Those with
+    # a body do nothing by default: right for an engine that works on the model objects.
+    def admit(self, name: str, program: Any) -> None:  # noqa: B027 (a no-op by default, on purpose)
+        """Before a tile is added: raise WorldError if this engine cannot run `program` now."""
+
+    def joined(self, tile: Tile) -> None:  # noqa: B027 (a no-op by default, on purpose)
+        """A tile was added (not placed yet; `start` follows)."""
+
+    def moved(self, tile: Tile) -> None:  # noqa: B027 (a no-op by default, on purpose)
+        """A tile was placed, lifted or turned, or its clock was given another rate."""
+
+    @abstractmethod
+    def contact(self, tile: Tile, t_ms: int, down: bool) -> None:
+        """The tile's raw button contact changed at its local `t_ms` (`ButtonModel.push`)."""
+
+    @abstractmethod
+    def wake(self, tile: Tile) -> None:
+        """Something touched the tile: if it is in the emulator's idle sleep, it runs again."""
+
+    @abstractmethod
+    def dormant(self, tile: Tile, asleep: bool) -> None:
+        """Stop every event of the tile (`asleep`: warm sleep, seed mode), or start them again
+        at its next display frame."""
+
+    def reprogrammed(self, tile: Tile) -> None:  # noqa: B027 (a no-op by default, on purpose)
+        """The tile runs another program from now on (seed mode's restart; `dormant` follows)."""
+
+    def written(self, tile: Tile) -> None:  # noqa: B027 (a no-op by default, on purpose)
+        """Python code wrote the tile's model objects between two runs (a hook evaluated on its
+        api, its start state): an engine with state of its own takes them in."""
+
+    def refresh(self) -> None:  # noqa: B027 (a no-op by default, on purpose)
+        """Bring the model objects up to date: the world is about to read them (an action
+        ends, warm sleep or seed mode looks at a tile)."""
+
+    # ------------------------------------ changes that an engine may refuse while it runs
+    @abstractmethod
+    def set_faults(self, faults: Faults) -> None:
+        """The packets from now on are lost and delayed as `faults` says (World.set_faults,
+        which then redraws clocks and wakes every tile). Called before the world changes."""
+
+    @abstractmethod
+    def cut(self, tile: Tile, face: int, until_us: int) -> None:
+        """Lose every packet leaving `face` of the tile until world time `until_us`."""
+
+    @abstractmethod
+    def stall(self, tile: Tile, ms: int) -> None:
+        """Keep the tile's CPU busy `ms` longer in its next pass (World.stall)."""

@@ -1,0 +1,586 @@
+"""`PythonEngine`: the reference world engine, the event loop in Python (engine.py).
+
+One pass of a tile follows blinklib's `run()`:
+
+    millis frozen → button snapshot → receive (latch) → loop() →
+    wait for the display frame → transmit (the CPU blocks for each packet)
+
+so a pass that transmits stretches past its ~7.7 ms frame. Packets fly between touching
+faces with their real air time; a face answers a received packet on its next transmit slot
+(ping-pong) and probes every 150 + f ms otherwise; a face with nothing received for more
+than 200 ms is expired.
+
+Everything is driven by one event queue in integer microseconds, ordered by time and then by
+the sequence number each event got when it was queued, and every random choice comes from
+the seed (the fault stream is `SplitMix64` of "<seed>:faults"), so a run is reproducible.
+
+Idle skipping (docs/emulator.md): a program may declare `quiet_until`, the time until which
+loop() changes nothing while its inputs stay the same. Such a tile skips loop() while its
+inputs are unchanged, and *sleeps* (no events at all; `Tile.frozen`) once every link is
+settled both ways; awake neighbours' repeats of an unchanged value to a sleeper are absorbed,
+and it wakes when a value toward it changes, when an action touches it, or takes a single
+pass at its deadline. Nothing sleeps when packets may be lost (a link could expire, and
+every packet draws on the fault stream), but loops are still skipped.
+
+A loop() that does not return within its budget freezes its tile (freeze.py); any other call
+into a tile's code that does not return stops the run (watchdog.py, World.hang).
+
+`_pass`, `_launch` and `_arrive` are looked up on the engine at every event, so a test (or
+the explorer's monitor) may wrap them on one engine to watch passes, packets and arrivals.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from ..runtime.api import (
+    BUTTON_EVENT_NAMES,
+    BUTTON_PRESSED,
+    FACE_COUNT,
+    RX_EXPIRE_TIME_MS,
+    TX_PROBE_TIME_MS,
+    Blinklib,
+)
+from ..runtime.timer import NEVER as TIMER_NEVER
+from . import watchdog
+from .button import VIRAL_LOCKOUT_MS
+from .engine import Engine
+from .freeze import freeze_of
+from .ir import (
+    DATAGRAM_MARKER,
+    ENCODED,
+    SYNC_US,
+    VALUE_AIR_US,
+    datagram_air_us,
+    encode_value_byte,
+)
+from .splitmix import SplitMix64
+from .tile import Incoming, Packet, Tile
+from .watchdog import TileOverrun
+
+if TYPE_CHECKING:
+    from .world import Faults, World
+
+_PASS, _TX, _ARRIVE, _CALL, _DEADLINE = range(5)
+#: The event kinds by name, in the numbering of the queue (and of the C++ core).
+KINDS = ("pass", "transmit", "arrive", "call", "deadline")
+
+
+class Queued(NamedTuple):
+    """An event in a PythonEngine's queue (`PythonEngine.queued`)."""
+
+    t: int                #: world time, µs
+    seq: int              #: its sequence number: events at one time run in this order
+    kind: str             #: one of KINDS
+    tile: Tile | None     #: None for a call
+    data: Any             #: the call's function, a transmit's first face, ...
+    live: bool            #: False: its tile's events were stopped since (it will be skipped)
+
+
+class PythonEngine(Engine):
+    """The reference engine: every event in Python, on the world's model objects."""
+
+    def attach(self, world: World) -> None:
+        super().attach(world)
+        self._queue: list[tuple] = []
+        self._seq = 0
+        self._fault_rng = SplitMix64.from_text(f"{world.seed}:faults")
+        self._set_fault_rates(world.faults)
+        #: (tile index, face) -> world time (µs) until which packets leaving that face are lost.
+        self._cuts: dict[tuple[int, int], int] = {}
+        #: Sleeping stops a tile's packets, and with them their fault draws: only without loss.
+        self._may_sleep = self._drop == 0.0
+        #: The budget of the run going on (s), for the record of a tile that freezes in it.
+        self._budget = 0.0
+
+    @property
+    def name(self) -> str:
+        return "python"
+
+    def _set_fault_rates(self, faults: Faults) -> None:
+        self._drop = faults.drop
+        self._jitter_us = int(faults.jitter_ms * 1000)
+
+    # -------------------------------------------------- for an engine taking over
+    def queued(self) -> list[Queued]:
+        """Every event in the queue, in the order they would run."""
+        return [Queued(t, seq, KINDS[kind], tile, data,
+                       tile is None or epoch == tile.epoch)
+                for t, seq, kind, tile, epoch, data in sorted(self._queue)]
+
+    @property
+    def seq(self) -> int:
+        """The sequence number the last queued event got."""
+        return self._seq
+
+    @property
+    def fault_state(self) -> int:
+        """The state of the fault stream (SplitMix64), as far as it has been drawn."""
+        return self._fault_rng.state
+
+    # ------------------------------------------------------------- the queue
+    def _schedule(self, t: int, kind: int, tile: Tile | None, data: Any = None) -> None:
+        self._seq += 1
+        epoch = tile.epoch if tile is not None else 0
+        heapq.heappush(self._queue, (t, self._seq, kind, tile, epoch, data))
+
+    def start(self, tile: Tile) -> None:
+        self._schedule(self.world.now, _PASS, tile)
+
+    def call_at(self, t_us: int, fn: Callable[[], None]) -> None:
+        self._schedule(t_us, _CALL, None, fn)
+
+    def pending_calls(self) -> bool:
+        return any(item[2] == _CALL and not getattr(item[5], "internal", False)
+                   for item in self._queue)
+
+    def has_event_at(self, t_us: int) -> bool:
+        return any(item[0] == t_us for item in self._queue)
+
+    def run_until(self, end_us: int, budget: float) -> None:
+        self._budget = budget
+        armed = watchdog.arm(self, budget)
+        try:
+            self._run_events(end_us)
+        except TileOverrun as e:
+            raise self.world.hang(e, budget) from None
+        except KeyboardInterrupt as e:  # Ctrl-C; if it stopped a stuck native tile, it is dead
+            overrun = getattr(e, "tile_overrun", None)
+            if overrun is not None:
+                self.world.hang(overrun, budget, watchdog.tile_in_traceback(e.__traceback__))
+            raise
+        finally:
+            if armed:
+                watchdog.disarm()
+
+    def _run_events(self, end: int) -> None:
+        w = self.world
+        q = self._queue
+        pop = heapq.heappop
+        while q and q[0][0] <= end:
+            t, _, kind, tile, epoch, data = pop(q)
+            if tile is not None and epoch != tile.epoch:
+                continue
+            w.now = t
+            if kind == _PASS:
+                self._pass(tile)
+            elif kind == _TX:
+                self._transmit(tile, data or 0)
+            elif kind == _ARRIVE:
+                self._arrive(tile, data)
+            elif kind == _CALL:
+                data()
+            else:
+                self._deadline(tile)
+        if end > w.now:
+            w.now = end
+
+    # --------------------------------------------------- what the world tells us
+    def contact(self, tile: Tile, t_ms: int, down: bool) -> None:
+        tile.button.push(t_ms, down)
+
+    def wake(self, tile: Tile) -> None:
+        """Resume a sleeping tile as if its links had ping-ponged all along."""
+        if not tile.frozen:
+            return
+        w = self.world
+        tile.frozen = False
+        tile.loop_inputs = None
+        tile.epoch += 1
+        now = tile.clock.millis(w.now)
+        for f, n in w.mark_links_heard(tile, now):
+            n.sleeping_neighbours -= 1
+            tile.api.send_time[f] = 0  # speak first: its neighbours may be asleep
+        self._schedule(tile.clock.next_frame(w.now), _PASS, tile)
+        if w.trace is not None:
+            w.trace.write(w.now, tile.name, "wake", {})
+
+    def dormant(self, tile: Tile, asleep: bool) -> None:
+        tile.epoch += 1
+        tile.incoming = [None] * FACE_COUNT
+        tile.rx_buf = [None] * FACE_COUNT
+        tile.quiet_until = None
+        tile.loop_inputs = None
+        if not asleep:
+            self._schedule(tile.clock.next_frame(self.world.now), _PASS, tile)
+
+    def set_faults(self, faults: Faults) -> None:
+        self._set_fault_rates(faults)
+        self._may_sleep = self._drop == 0.0 and not self._cuts
+
+    def cut(self, tile: Tile, face: int, until_us: int) -> None:
+        self._cuts[(tile.index, face)] = until_us
+        self._may_sleep = False
+
+    def stall(self, tile: Tile, ms: int) -> None:
+        self.wake(tile)
+        tile.api.extra_cpu_ms += ms
+
+    # ------------------------------------------------------------------ passes
+    def _pass(self, tile: Tile) -> None:
+        w = self.world
+        api = tile.api
+        clock = tile.clock
+        now = clock.millis(w.now)
+        api.now = now
+        program = tile.program
+        if not tile.started:
+            tile.started = True
+            program.setup(api)
+        self._button_snapshot(tile, now)
+        # Receive: latch what the BIOS buffered on each face.
+        rx = tile.rx_buf
+        for f in range(FACE_COUNT):
+            pkt = rx[f]
+            if pkt is None:
+                continue
+            rx[f] = None
+            api.expire_time[f] = now + RX_EXPIRE_TIME_MS
+            api.send_time[f] = 0  # answer at once: ping-pong
+            if pkt.byte0 & 0x40:
+                self._viral_postpone(tile, now)
+            if pkt.datagram is None:
+                api.in_value[f] = pkt.byte0 & 0x3F
+            elif api.in_datagram[f] is None:
+                api.in_datagram[f] = pkt.datagram
+        if tile.sleeping_neighbours:
+            for f in range(FACE_COUNT):
+                link = w.neighbour(tile, f)
+                if link is not None and link[0].frozen:
+                    # A sleeping neighbour's link is settled: as good as a pong just received.
+                    api.expire_time[f] = now + RX_EXPIRE_TIME_MS
+        tile.passes += 1
+        stats = w.stats
+        stats["passes"] += 1
+        idle_skip = w.idle_skip
+        if (idle_skip and tile.quiet_until is not None and now < tile.quiet_until
+                and tile.loop_inputs == self._loop_inputs(tile, now)):
+            # The program said loop() changes nothing while its inputs stay as they were.
+            tile.skipped = True
+            stats["skipped"] += 1
+            if self._may_sleep and self._inputs_steady(tile, now):
+                self._sleep(tile)
+                return
+            self._schedule(clock.next_frame(w.now + 1), _TX, tile)
+            return
+        tile.skipped = False
+        sent = list(api.out_value)
+        shown = list(api.pixels)
+        try:
+            program.loop(api)
+        except TileOverrun as e:
+            self._freeze(tile, e, sent, shown, first=tile.passes == 1)
+            return
+        if tile.serial_hook is not None:
+            w.take_serial(tile)
+        if idle_skip and tile.sleeping_neighbours:
+            self._wake_listeners(tile, sent)
+        if w.trace is not None:
+            w.record_pass(tile)
+        # Display: wait for the frame, then transmit.
+        ready = w.now
+        if api.extra_cpu_ms:
+            ready += clock.local_duration_to_world(api.extra_cpu_ms * 1000)
+            api.extra_cpu_ms = 0
+        # loop() takes time, so the frame it waits for is strictly after the pass began.
+        frame = clock.next_frame(ready + 1)
+        if idle_skip:
+            self._check_quiet(tile, now)
+            if tile.frozen:
+                return
+        self._schedule(frame, _TX, tile)
+
+    def _transmit(self, tile: Tile, first_face: int = 0) -> None:
+        """Transmit on each face that is due, one packet at a time, from `first_face` on.
+
+        The CPU is blocked while a packet is on the air, so the next face is
+        handled (as its own event) only once the previous packet has gone:
+        whether a face is receiving is judged at the moment it would send.
+        """
+        w = self.world
+        api = tile.api
+        now = api.now
+        send_time = api.send_time
+        t = w.now
+        for f in range(first_face, FACE_COUNT):
+            if send_time[f] > now:
+                continue
+            inc = tile.incoming[f]
+            if inc is not None and inc.start + SYNC_US <= t < inc.end:
+                continue  # a packet is coming in on this face: try again next pass
+            viral = bool(tile.viral_faces >> f & 1)
+            dgram = api.out_datagram[f]
+            if dgram is not None:
+                byte0 = encode_value_byte(DATAGRAM_MARKER, viral)
+                air = datagram_air_us(dgram, viral)
+            else:
+                byte0 = ENCODED[api.out_value[f] | (64 if viral else 0)]
+                air = VALUE_AIR_US[byte0]
+            air = tile.clock.local_duration_to_world(air)
+            tile.tx_start[f] = t
+            tile.tx_end[f] = t + air
+            link = w.neighbour(tile, f)
+            if link is not None and link[0].frozen:
+                sleeper, sface = link
+                if dgram is None and sleeper.api.in_value[sface] == api.out_value[f]:
+                    w.stats["absorbed"] += 1  # it repeats what the sleeper already has
+                else:
+                    self.wake(sleeper)
+                    self._launch(tile, f, t, Packet(byte0, dgram, air))
+            else:
+                self._launch(tile, f, t, Packet(byte0, dgram, air))
+            send_time[f] = now + TX_PROBE_TIME_MS + f
+            api.out_datagram[f] = None
+            tile.viral_faces &= ~(1 << f)
+            if f + 1 < FACE_COUNT:
+                self._schedule(t + air, _TX, tile, f + 1)
+            else:
+                self._schedule(t + air, _PASS, tile)
+            return
+        self._schedule(t, _PASS, tile)
+
+    def _launch(self, sender: Tile, face: int, start: int, pkt: Packet) -> None:
+        w = self.world
+        stats = w.stats
+        stats["packets"] += 1
+        link = w.neighbour(sender, face)
+        if link is None:
+            return
+        receiver, rface = link
+        if receiver.asleep or receiver.seed_role is not None or receiver.stuck is not None:
+            # Asleep, it listens only for a wake, and awake tiles beside it woke it already;
+            # sharing a game, the BIOS's loader runs and blinklib hears nothing; frozen, its
+            # blinklib never reads what the BIOS received.
+            return
+        if self._cuts and self._cuts.get((sender.index, face), -1) > start:
+            stats["dropped"] += 1
+            w.record(sender, "drop", {"face": face, "cut": True})
+            return
+        if self._drop and self._fault_rng.chance(self._drop):
+            stats["dropped"] += 1
+            w.record(sender, "drop", {"face": face})
+            return
+        end = start + pkt.air_us
+        if self._jitter_us:
+            end += self._fault_rng.below(self._jitter_us + 1)
+        inc = Incoming(start, end, pkt, sender.index, face)
+        prev = receiver.incoming[rface]
+        if prev is not None and prev.end > start:
+            stats["collisions"] += 1  # two packets overlap on one receiver: both garbled
+            receiver.incoming[rface] = None
+            return
+        receiver.incoming[rface] = inc
+        self._schedule(end, _ARRIVE, receiver, (rface, inc))
+
+    def _arrive(self, tile: Tile, data: tuple[int, Incoming]) -> None:
+        face, inc = data
+        if tile.incoming[face] is not inc:
+            return  # garbled by a collision
+        tile.incoming[face] = None
+        w = self.world
+        sender = w.tiles[inc.sender]
+        link = w.neighbour(sender, inc.sender_face)
+        if link is None or link[0] is not tile or link[1] != face:
+            return  # the tiles moved apart while the packet was in the air
+        if tile.tx_start[face] < inc.end and tile.tx_end[face] > inc.start:
+            w.stats["collisions"] += 1  # we were transmitting on this face: blinded
+            return
+        if tile.rx_buf[face] is None:
+            tile.rx_buf[face] = inc.packet
+
+    @staticmethod
+    def _loop_inputs(tile: Tile, now: int) -> tuple:
+        """What loop() reads from outside: if it is the same, a quiet program does the same."""
+        api = tile.api
+        return (tuple(api.in_value), tuple([e < now for e in api.expire_time]), api.button_flags,
+                api.button_down, api.click_count, tuple(api.in_datagram))
+
+    @staticmethod
+    def _viral_postpone(tile: Tile, now: int) -> None:
+        # blinklib spreads "a button was pressed" to every face, with a 2 s lockout.
+        if now > tile.viral_lockout_until:
+            tile.viral_lockout_until = now + VIRAL_LOCKOUT_MS
+            tile.viral_faces = 0x3F
+
+    def _button_snapshot(self, tile: Tile, now: int) -> None:
+        """blinklib's button snapshot: sticky flags OR-ed in, the current debounced state."""
+        button = tile.button
+        if not button.flags and button.idle():
+            return
+        w = self.world
+        api = tile.api
+        for special in button.advance(now):
+            w.record(tile, special, {})
+        flags = button.take_flags()
+        if flags:
+            api.button_flags |= flags
+            if flags & BUTTON_PRESSED:
+                self._viral_postpone(tile, now)
+            if w.trace is not None:
+                names = [n for bit, n in BUTTON_EVENT_NAMES.items() if flags & bit]
+                w.record(tile, "button", {"events": names})
+        api.button_down = button.down
+        api.click_count = button.click_count
+
+    # ------------------------------------------------------------ idle skipping
+    def _check_quiet(self, tile: Tile, now: int) -> None:
+        """After loop(): note how long the program stays quiet; put the tile to sleep if it can."""
+        hook = tile.quiet_hook
+        until = hook(tile.api) if hook is not None else None
+        if until is not None and not tile.button.idle():
+            # A pending click window or long press is a deadline, like a timer.
+            until = min(until, tile.button.next_deadline())
+        tile.quiet_until = until
+        tile.loop_inputs = self._loop_inputs(tile, now) if until is not None else None
+        if self._may_sleep and until is not None and until > now and self._inputs_steady(tile, now):
+            self._sleep(tile)
+
+    def _inputs_steady(self, tile: Tile, now: int) -> bool:
+        """True when every link of the tile is settled both ways and nothing is pending."""
+        api = tile.api
+        if tile.button.raw or tile.button.flags or tile.viral_faces:
+            return False
+        neighbour = self.world.neighbour
+        for f in range(FACE_COUNT):
+            if api.out_datagram[f] is not None:
+                return False
+            pkt = tile.rx_buf[f]
+            # A buffered packet that repeats the latched value changes nothing but timing.
+            if pkt is not None and (pkt.datagram is not None or pkt.byte0 & 0x3F != api.in_value[f]):
+                return False
+            link = neighbour(tile, f)
+            expired = api.expire_time[f] < now
+            if link is None or link[0].stuck is not None:  # a frozen tile is as good as none
+                if not expired or tile.incoming[f] is not None:
+                    return False
+                continue
+            n, nf = link
+            napi = n.api
+            if (expired or api.in_value[f] != napi.out_value[nf] or napi.out_datagram[nf]
+                    or napi.in_value[nf] != api.out_value[f]):
+                return False
+            for inc, latched in ((tile.incoming[f], api.in_value[f]),
+                                 (n.incoming[nf], napi.in_value[nf])):
+                if inc is not None and (inc.packet.datagram is not None
+                                        or inc.packet.byte0 & 0x3F != latched):
+                    return False
+            npkt = n.rx_buf[nf]
+            if npkt is not None and (npkt.datagram is not None or npkt.byte0 & 0x3F != napi.in_value[nf]):
+                return False
+        return True
+
+    def _sleep(self, tile: Tile) -> None:
+        """Stop running an idle tile until a neighbour's value toward it changes or it is due."""
+        w = self.world
+        tile.frozen = True
+        tile.epoch += 1
+        tile.incoming = [None] * FACE_COUNT
+        w.stats["sleeps"] += 1
+        for _, n in w.live_links(tile):
+            n.sleeping_neighbours += 1
+        self._schedule_deadline(tile)
+        if w.trace is not None:
+            w.trace.write(w.now, tile.name, "sleep", {})
+
+    def _schedule_deadline(self, tile: Tile) -> None:
+        if tile.quiet_until is not None and tile.quiet_until < TIMER_NEVER:
+            wake = tile.clock.world_at_millis(tile.quiet_until)
+            self._schedule(max(wake, self.world.now), _DEADLINE, tile, tile.epoch)
+
+    def _deadline(self, tile: Tile) -> None:
+        """A sleeping tile is due (a timer, a click window): it takes one pass where it sleeps,
+        and wakes only if that pass changes something its neighbours could see."""
+        if not tile.frozen:
+            return
+        if self._solo_pass(tile):
+            tile.epoch += 1
+            self._schedule_deadline(tile)
+        else:
+            self.wake(tile)
+
+    def _wake_listeners(self, tile: Tile, sent: list[int]) -> None:
+        """After a loop: wake each sleeping neighbour whose face value from us just changed."""
+        api = tile.api
+        neighbour = self.world.neighbour
+        for f in range(FACE_COUNT):
+            if api.out_value[f] != sent[f] or api.out_datagram[f] is not None:
+                link = neighbour(tile, f)
+                if link is not None and link[0].frozen:
+                    self.wake(link[0])
+                    api.send_time[f] = 0  # tell it at the next transmit slot
+
+    def _solo_pass(self, tile: Tile) -> bool:
+        """Run one pass of a sleeping tile (its links settled, its inputs as they were).
+        True if nothing its neighbours could see changed and it can sleep on."""
+        w = self.world
+        api = tile.api
+        now = tile.clock.millis(w.now)
+        api.now = now
+        w.mark_links_heard(tile, now)
+        sent = list(api.out_value)
+        shown = list(api.pixels)
+        button = tile.button
+        self._button_snapshot(tile, now)
+        try:
+            tile.program.loop(api)
+        except TileOverrun as e:
+            self._freeze(tile, e, sent, shown, first=False)
+            return False
+        if tile.serial_hook is not None:
+            w.take_serial(tile)
+        tile.passes += 1
+        w.stats["passes"] += 1
+        w.stats["solo"] += 1
+        if w.trace is not None:
+            w.record_pass(tile)
+        hook = tile.quiet_hook
+        until = hook(api) if hook is not None else None
+        if until is not None and not button.idle():
+            until = min(until, button.next_deadline())
+        tile.quiet_until = until
+        tile.loop_inputs = self._loop_inputs(tile, now) if until is not None else None
+        return (until is not None and until > now and api.out_value == sent and not api.extra_cpu_ms
+                and self._inputs_steady(tile, now))
+
+    # ------------------------------------------------------------ frozen tiles
+    def _freeze(self, tile: Tile, overrun: TileOverrun, sent: list[int], shown: list[int],
+                first: bool) -> None:
+        """loop() did not return within its budget: the tile freezes, as a real one does.
+
+        blinklib commits a pass only after loop() returns, so what the stuck pass set is
+        never shown or sent: the values and colours go back to those of the last finished
+        pass (a native sketch never handed them over), and in the `first` pass, to none:
+        setup()'s colours are shown only once the first loop() returns. What it printed
+        was printed."""
+        if overrun.interrupted:  # Ctrl-C stopped it, not the budget: the run stops
+            raise overrun
+        watchdog.rearm()
+        w = self.world
+        api = tile.api
+        api.out_value[:] = sent
+        api.pixels[:] = [Blinklib.OFF] * FACE_COUNT if first else shown
+        freeze = freeze_of(tile, "loop", w.now_ms, self._budget)
+        if tile.serial_hook is not None:
+            w.take_serial(tile)
+        self._halt(tile)
+        w.froze(tile, freeze)
+
+    def _halt(self, tile: Tile) -> None:
+        """Stop all of a tile's events for good; its neighbours must notice the silence."""
+        w = self.world
+        if tile.frozen:  # it froze in a pass it took while the emulator let it sleep
+            tile.frozen = False
+            for _, n in w.live_links(tile):
+                n.sleeping_neighbours -= 1
+        tile.epoch += 1
+        tile.incoming = [None] * FACE_COUNT
+        tile.rx_buf = [None] * FACE_COUNT
+        tile.quiet_until = None
+        tile.loop_inputs = None
+        for _, n in w.live_links(tile):
+            self.wake(n)  # a sleeper takes its links as settled: it must run to see them expire
+
+
+watchdog.tile_callers(PythonEngine._pass, PythonEngine._solo_pass, PythonEngine._check_quiet)
