@@ -305,12 +305,16 @@ flood_last: u8[N_FLOODS] = 0  # the parity of the slot of flood k this tile ente
 # of those faces within FLOOD_SAME_UNITS is that same flood, answered without running it
 # again. No flood it is owed can come that way so soon: a link that was down then counts
 # for a flood only if it stood for JOIN (3 s) before the flood began (docs/protocol.md).
-# A tile that started the flood in a slot remembers no faces: it finishes only once every
-# tile of the flood has answered, so no wave of that flood can come to it afterwards, and a
-# wave there is a new flood (a game that restarts a flood whenever a neighbour arrives can
-# start three of one kind within 2 s, the third in the first one's slot).
+# A newer flood can come that way, though, if three of one kind start within 2 s (the
+# third in the first one's slot: a game that restarts a flood whenever a neighbour arrives
+# does that around a tile put down); hence flood_answered_as_same below.
 flood_skipped: u8[N_FLOOD_SLOTS] = 0  # faces that were gone when this tile entered slot s
 flood_at: u8[N_FLOOD_SLOTS] = 0  # millis256() when this tile entered slot s
+# Faces whose wave of slot s this tile answered as that flood come round: if it then enters
+# the slot within FLOOD_SAME_UNITS (so the wave was a newer flood after all), it sends them
+# no wave: their neighbour has had its answer, and another wave would run the flood there
+# again. (A link that came up since counts for no flood yet: no tile misses one it is owed.)
+flood_answered_as_same: u8[N_FLOOD_SLOTS] = 0
 
 
 def flood_take(bit: u8) -> u8:
@@ -344,11 +348,10 @@ def flood_enter(s: u8, parent: u8) -> None:
     # in a session with us already and send us this flood's wave; waiting for it makes
     # that wave a crossing one (answered at once), not a new flood after we finished.
     waiting: u8 = ~gone_mask & 63
-    flood_skipped[s] = 0
-    if parent != STARTER:  # (a flood we started cannot come round again: above)
-        flood_skipped[s] = gone_mask
+    flood_skipped[s] = gone_mask
     flood_at[s] = millis256()
-    waiting &= ~(1 << parent)  # (STARTER is 7: its bit is none of the six faces')
+    waiting &= ~((1 << parent) | flood_answered_as_same[s])  # (STARTER is 7: no face's bit)
+    flood_answered_as_same[s] = 0
     if GROUPS:  # a wave goes on only to faces in the flood's group
         for f in range(6):
             if (waiting >> f) & 1 and not flood_within(k, f):
@@ -365,6 +368,7 @@ def flood_forget(now256: u8) -> None:
     for s in range(N_FLOOD_SLOTS):
         if u8(now256 - flood_at[s]) >= FLOOD_SAME_UNITS:
             flood_skipped[s] = 0
+            flood_answered_as_same[s] = 0
 
 
 def flood_receive(s: u8, face: u8) -> None:
@@ -377,6 +381,8 @@ def flood_receive(s: u8, face: u8) -> None:
         # Every wave gets exactly one echo (and only an echo answers a wave we sent): taking
         # a wave that crosses ours for an answer would swallow the wave of a later flood of
         # the same kind for ever.
+        if flood_parent[s] == 255:
+            flood_answered_as_same[s] |= bit
         flood_skipped[s] &= ~bit
         flood_out[2 * s + 1] |= bit
 

@@ -435,34 +435,34 @@ BLINKC_SMALL_LOOPS void loop(void) {
     }
 }
 
-// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:316]
+// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:320]
 static uint8_t flood_take(uint8_t /* bit */) {
-    return 0;  // engine.py:322
+    return 0;  // engine.py:326
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:434]
+// [engine.py:440]
 uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
-    until = 4294967295UL;  // engine.py:435
-    return until;  // engine.py:441
+    until = 4294967295UL;  // engine.py:441
+    return until;  // engine.py:447
 }
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:444]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:450]
 uint8_t engine_links(void) {
-    return up_mask;  // engine.py:446
+    return up_mask;  // engine.py:452
 }
 #endif
 
 #ifdef BLINKC_HOST
-// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:449]
+// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:455]
 bool engine_idle(void) {
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:452
-        return false;  // engine.py:453
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:458
+        return false;  // engine.py:459
     }
-    return true;  // engine.py:457
+    return true;  // engine.py:463
 }
 #endif
 

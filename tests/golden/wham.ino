@@ -109,10 +109,11 @@ static uint8_t flood_parent[10] = {255, 255, 255, 255, 255, 255, 255, 255, 255, 
 static uint8_t flood_waiting[10];  // engine.py:296
 static uint8_t flood_out[20];  // engine.py:299
 static uint8_t flood_last[5];  // engine.py:300
-static uint8_t flood_skipped[10];  // engine.py:312
-static uint8_t flood_at[10];  // engine.py:313
-static uint8_t timer_on = 0;  // engine.py:401
-static uint16_t timer_end[8];  // engine.py:402
+static uint8_t flood_skipped[10];  // engine.py:311
+static uint8_t flood_at[10];  // engine.py:312
+static uint8_t flood_answered_as_same[10];  // engine.py:317
+static uint8_t timer_on = 0;  // engine.py:407
+static uint16_t timer_end[8];  // engine.py:408
 
 // Fields never leave their declared range: assignments clamp.
 template <typename T> static inline T blinkc_clamp(T v, T lo, T hi) { return v < lo ? lo : (v > hi ? hi : v); }
@@ -633,168 +634,170 @@ BLINKC_SMALL_LOOPS void loop(void) {
     }
 }
 
-// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:316]
+// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:320]
 static uint8_t flood_take(uint8_t bit) {
     uint8_t j = 0;
-    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:318
-        if ((flood_out[j] & bit) != 0) {  // engine.py:319
-            flood_out[j] &= ~bit;  // engine.py:320
-            return (FLOOD_CODE + j);  // engine.py:321
+    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:322
+        if ((flood_out[j] & bit) != 0) {  // engine.py:323
+            flood_out[j] &= ~bit;  // engine.py:324
+            return (FLOOD_CODE + j);  // engine.py:325
         }
     }
-    return 0;  // engine.py:322
+    return 0;  // engine.py:326
 }
 
-// Start flood k, unless this tile is in a wave of it already (then the start merges).  [engine.py:325]
+// Start flood k, unless this tile is in a wave of it already (then the start merges).  [engine.py:329]
 static void flood_start(uint8_t k) {
     uint8_t s = 0;
-    s = (2 * k);  // engine.py:327
-    if ((flood_parent[s] & flood_parent[s + 1]) == 255) {  // engine.py:328
-        flood_enter(s + (flood_last[k] ^ 1), STARTER);  // engine.py:329
+    s = (2 * k);  // engine.py:331
+    if ((flood_parent[s] & flood_parent[s + 1]) == 255) {  // engine.py:332
+        flood_enter(s + (flood_last[k] ^ 1), STARTER);  // engine.py:333
     }
 }
 
-// [engine.py:332]
+// [engine.py:336]
 static void flood_enter(uint8_t s, uint8_t parent) {
     uint8_t k = 0;
     uint8_t waiting = 0;
-    flood_parent[s] = parent;  // engine.py:333
-    k = (s >> 1);  // engine.py:334
-    flood_last[k] = (s & 1);  // engine.py:335
-    waiting = ((uint8_t)(~gone_mask) & 63);  // engine.py:346
-    flood_skipped[s] = 0;  // engine.py:347
-    if (parent != STARTER) {  // engine.py:348
-        flood_skipped[s] = gone_mask;  // engine.py:349
-    }
-    flood_at[s] = millis256();  // engine.py:350
-    waiting &= ~bit_of(parent);  // engine.py:351
-    flood_waiting[s] = waiting;  // engine.py:356
-    flood_out[2 * s] |= waiting;  // engine.py:357
-    on_flood(k);  // engine.py:358
-    flood_check(s);  // engine.py:359
+    flood_parent[s] = parent;  // engine.py:337
+    k = (s >> 1);  // engine.py:338
+    flood_last[k] = (s & 1);  // engine.py:339
+    waiting = ((uint8_t)(~gone_mask) & 63);  // engine.py:350
+    flood_skipped[s] = gone_mask;  // engine.py:351
+    flood_at[s] = millis256();  // engine.py:352
+    waiting &= ~(bit_of(parent) | flood_answered_as_same[s]);  // engine.py:353
+    flood_answered_as_same[s] = 0;  // engine.py:354
+    flood_waiting[s] = waiting;  // engine.py:359
+    flood_out[2 * s] |= waiting;  // engine.py:360
+    on_flood(k);  // engine.py:361
+    flood_check(s);  // engine.py:362
 }
 
-// Forget the gone faces of an entry once FLOOD_SAME_UNITS have passed (before  [engine.py:362]
+// Forget the gone faces of an entry once FLOOD_SAME_UNITS have passed (before  [engine.py:365]
 static void flood_forget(uint8_t now256) {
     uint8_t s = 0;
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:365
-        if ((uint8_t)(now256 - flood_at[s]) >= FLOOD_SAME_UNITS) {  // engine.py:366
-            flood_skipped[s] = 0;  // engine.py:367
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:368
+        if ((uint8_t)(now256 - flood_at[s]) >= FLOOD_SAME_UNITS) {  // engine.py:369
+            flood_skipped[s] = 0;  // engine.py:370
+            flood_answered_as_same[s] = 0;  // engine.py:371
         }
     }
 }
 
-// [engine.py:370]
+// [engine.py:374]
 __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face) {
     uint8_t bit = 0;
-    bit = bit_of(face);  // engine.py:371
-    if ((flood_parent[s] == 255) && ((flood_skipped[s] & bit) == 0)) {  // engine.py:372
-        flood_enter(s, face);  // engine.py:373
+    bit = bit_of(face);  // engine.py:375
+    if ((flood_parent[s] == 255) && ((flood_skipped[s] & bit) == 0)) {  // engine.py:376
+        flood_enter(s, face);  // engine.py:377
     } else {
-        flood_skipped[s] &= ~bit;  // engine.py:380
-        flood_out[(2 * s) + 1] |= bit;  // engine.py:381
+        if (flood_parent[s] == 255) {  // engine.py:384
+            flood_answered_as_same[s] |= bit;  // engine.py:385
+        }
+        flood_skipped[s] &= ~bit;  // engine.py:386
+        flood_out[(2 * s) + 1] |= bit;  // engine.py:387
     }
 }
 
-// An echo came back, or the face can no longer answer (its link ended).  [engine.py:384]
+// An echo came back, or the face can no longer answer (its link ended).  [engine.py:390]
 __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face) {
-    flood_waiting[s] &= ~bit_of(face);  // engine.py:386
-    flood_check(s);  // engine.py:387
+    flood_waiting[s] &= ~bit_of(face);  // engine.py:392
+    flood_check(s);  // engine.py:393
 }
 
-// [engine.py:390]
+// [engine.py:396]
 static void flood_check(uint8_t s) {
     uint8_t parent = 0;
-    parent = flood_parent[s];  // engine.py:391
-    if ((parent != 255) && (flood_waiting[s] == 0)) {  // engine.py:392
-        flood_parent[s] = 255;  // engine.py:393
-        if (parent != STARTER) {  // engine.py:394
-            flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:397
+    parent = flood_parent[s];  // engine.py:397
+    if ((parent != 255) && (flood_waiting[s] == 0)) {  // engine.py:398
+        flood_parent[s] = 255;  // engine.py:399
+        if (parent != STARTER) {  // engine.py:400
+            flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:403
         }
     }
 }
 
-// [engine.py:405]
+// [engine.py:411]
 static void timer_start(uint8_t k, uint16_t ms) {
-    timer_end[k] = ((uint16_t)millis() + ms);  // engine.py:406
-    timer_on |= bit_of(k);  // engine.py:407
+    timer_end[k] = ((uint16_t)millis() + ms);  // engine.py:412
+    timer_on |= bit_of(k);  // engine.py:413
 }
 
-// [engine.py:410]
+// [engine.py:416]
 static void timer_stop(uint8_t k) {
-    timer_on &= ~bit_of(k);  // engine.py:411
+    timer_on &= ~bit_of(k);  // engine.py:417
 }
 
-// [engine.py:414]
+// [engine.py:420]
 static bool timer_running(uint8_t k) {
-    return ((timer_on & bit_of(k)) != 0);  // engine.py:415
+    return ((timer_on & bit_of(k)) != 0);  // engine.py:421
 }
 
-// [engine.py:418]
+// [engine.py:424]
 static uint16_t timer_remaining(uint8_t k) {
     int16_t left = 0;
-    if (((timer_on >> k) & 1) == 0) {  // engine.py:419
-        return 0;  // engine.py:420
+    if (((timer_on >> k) & 1) == 0) {  // engine.py:425
+        return 0;  // engine.py:426
     }
-    left = (timer_end[k] - (uint16_t)millis());  // engine.py:421
-    if (left < 0) {  // engine.py:422
-        return 0;  // engine.py:423
+    left = (timer_end[k] - (uint16_t)millis());  // engine.py:427
+    if (left < 0) {  // engine.py:428
+        return 0;  // engine.py:429
     }
-    return left;  // engine.py:424
+    return left;  // engine.py:430
 }
 
-// [engine.py:427]
+// [engine.py:433]
 static void timers(void) {
     uint8_t k = 0;
     uint8_t k_bit = 0;
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:428
-        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {  // engine.py:429
-            timer_on &= ~k_bit;  // engine.py:430
-            on_timer(k);  // engine.py:431
+    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:434
+        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {  // engine.py:435
+            timer_on &= ~k_bit;  // engine.py:436
+            on_timer(k);  // engine.py:437
         }
     }
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:434]
+// [engine.py:440]
 uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
     uint8_t k = 0;
     uint8_t k_bit = 0;
     uint32_t ends = 0;
-    until = 4294967295UL;  // engine.py:435
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:436
-        if ((timer_on & k_bit) != 0) {  // engine.py:437
-            ends = (millis() + timer_remaining(k));  // engine.py:438
-            if (ends < until) {  // engine.py:439
-                until = ends;  // engine.py:440
+    until = 4294967295UL;  // engine.py:441
+    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:442
+        if ((timer_on & k_bit) != 0) {  // engine.py:443
+            ends = (millis() + timer_remaining(k));  // engine.py:444
+            if (ends < until) {  // engine.py:445
+                until = ends;  // engine.py:446
             }
         }
     }
-    return until;  // engine.py:441
+    return until;  // engine.py:447
 }
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:444]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:450]
 uint8_t engine_links(void) {
-    return up_mask;  // engine.py:446
+    return up_mask;  // engine.py:452
 }
 #endif
 
 #ifdef BLINKC_HOST
-// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:449]
+// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:455]
 bool engine_idle(void) {
     uint8_t s = 0;
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:452
-        return false;  // engine.py:453
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:458
+        return false;  // engine.py:459
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:454
-        if ((flood_parent[s] != 255) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {  // engine.py:455
-            return false;  // engine.py:456
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:460
+        if ((flood_parent[s] != 255) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {  // engine.py:461
+            return false;  // engine.py:462
         }
     }
-    return true;  // engine.py:457
+    return true;  // engine.py:463
 }
 #endif
 
