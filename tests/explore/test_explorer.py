@@ -46,8 +46,8 @@ CROSSING = ("    else:\n        # We are in the wave already, or",
 WAVE_ONLY_IN_SESSION = ("    waiting: u8 = ~gone_mask & 63\n", "    waiting: u8 = up_mask\n")
 RUN_AGAIN = ("    if flood_parent[s] == 255 and not flood_skipped[s] & bit:",
              "    if flood_parent[s] == 255:  # (planted: a wave of a slot we are not in is new)")
-NO_PROMISE = ("    waiting &= ~((1 << parent) | flood_answered_as_same[s])  # (STARTER is 7: no face's bit)\n",
-              "    waiting &= ~(1 << parent)  # (planted: waves also where we answered as the same)\n")
+NO_PROMISE = ("    waiting &= ~((1 << parent) | flood_answered_as_same[s])",
+              "    waiting &= ~(1 << parent)  # (planted: waves where it answered as the same)")
 ONE_SLOT = ("        flood_enter(s + (flood_last[k] ^ 1), STARTER)",
             "        flood_enter(s, STARTER)  # (planted: every flood in its first slot)")
 
