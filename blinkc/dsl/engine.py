@@ -422,7 +422,7 @@ def timer_running(k: u8) -> bool:
 
 
 def timer_remaining(k: u8) -> u16:
-    if not (timer_on >> k) & 1:
+    if not timer_on & (1 << k):  # (bit_of(k), not a shift loop, on the AVR)
         return 0
     left: i16 = i16(timer_end[k] - millis())
     if left < 0:

@@ -751,7 +751,7 @@ static bool timer_running(uint8_t k) {
 // [engine.py:424]
 uint16_t timer_remaining(uint8_t k) {
     int16_t left = 0;
-    if (((timer_on >> k) & 1) == 0) {  // engine.py:425
+    if ((timer_on & bit_of(k)) == 0) {  // engine.py:425
         return 0;  // engine.py:426
     }
     left = (timer_end[k] - (uint16_t)millis());  // engine.py:427
