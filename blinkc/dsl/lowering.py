@@ -160,6 +160,7 @@ class GameLowering:
         self.functions += generate_dispatch(self.game, self.sym, self.wire, self.handlers_of,
                                             self.handler_fns, self.within_fns, self.randomize,
                                             self.message_within_fns)
+        self.check_field_names()
         silenced = run_lints(self)
         if self.errors:
             return Lowered(None, self.errors, self.warnings, silenced=silenced)
@@ -211,6 +212,22 @@ class GameLowering:
                                    f"drives the game's program through {decl.name}, which "
                                    f"the {what} would hide",
                          f"give the {what} another name")
+
+    def check_field_names(self) -> None:
+        """A field is a global of the sketch: it cannot share its name with a function there
+        (the game's handlers and helpers, the engine's and the generated dispatch's) or with
+        one of the engine's globals."""
+        functions = {f.name for f in self.functions}
+        for f in self.game.fields:
+            if f.name in self.sym.engine_globals:
+                self.err(f.loc, f"a field cannot be called {f.name!r}: blinkc's protocol engine "
+                                "keeps a variable of that name on the tile",
+                         "give the field another name")
+            elif f.name in functions:
+                self.err(f.loc, f"a field cannot be called {f.name!r}: the sketch has a "
+                                "function of that name (blinkc's protocol engine or the dispatch "
+                                "it generates), which the field would clash with in C++",
+                         "give the field another name")
 
     def _lost_name(self, decl: Any, what: str) -> bool:
         """A declaration whose name was bound again later (`hp = game.field(...)`, then

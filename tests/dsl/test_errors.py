@@ -45,6 +45,15 @@ CASES = [
     ("timer named like a method of the emulator's program", """
         value = game.timer()  # here
         """, "# here", "cannot be called 'value'", "another name"),
+    ("field named like a function of the protocol engine", """
+        send_code = game.field(range(0, 4))  # here
+        """, "# here", "cannot be called 'send_code'", "another name"),
+    ("field named like a variable of the protocol engine", """
+        queue = game.field(range(0, 4))  # here
+        """, "# here", "protocol engine keeps a variable", "another name"),
+    ("field named like a function of the generated dispatch", """
+        deliver = game.field(range(0, 4))  # here
+        """, "# here", "cannot be called 'deliver'", "another name"),
     ("field named like a layout's start state", """
         start = game.field(bool)  # here
         """, "# here", "start state", "another name"),
