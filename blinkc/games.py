@@ -32,8 +32,9 @@ def _key(path: str | Path) -> tuple[str, str]:
 
 
 def load_program(path: str | Path) -> Program:
-    """The IR of a game file (cached by content); raises GameErrors on a faulty game."""
-    key = _key(path)
+    """The IR of a game file (cached by content, and by the working folder: the program
+    names its file relative to it); raises GameErrors on a faulty game."""
+    key = (*_key(path), str(Path.cwd()))
     if key not in _programs:
         _programs[key] = compile_game(path)
     return _programs[key]

@@ -347,11 +347,14 @@ def flood_enter(s: u8, parent: u8) -> None:
     # Every face not gone, also one whose session is still starting: its neighbour may be
     # in a session with us already and send us this flood's wave; waiting for it makes
     # that wave a crossing one (answered at once), not a new flood after we finished.
-    waiting: u8 = ~gone_mask & 63
-    flood_skipped[s] = gone_mask
-    flood_at[s] = millis256()
-    waiting &= ~((1 << parent) | flood_answered_as_same[s])  # (STARTER is 7: no face's bit)
+    # Faces answered as the same flood get no wave either, and are remembered like gone
+    # ones: if what they sent was the earlier flood after all, their wave of this one is
+    # yet to come.
+    skipped: u8 = gone_mask | flood_answered_as_same[s]
+    flood_skipped[s] = skipped
     flood_answered_as_same[s] = 0
+    flood_at[s] = millis256()
+    waiting: u8 = ~(skipped | (1 << parent)) & 63  # (STARTER is 7: no face's bit)
     if GROUPS:  # a wave goes on only to faces in the flood's group
         for f in range(6):
             if (waiting >> f) & 1 and not flood_within(k, f):

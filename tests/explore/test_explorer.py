@@ -43,11 +43,10 @@ CROSSING = ("    else:\n        # We are in the wave already, or",
             "        flood_answered(s, face)\n"
             "    else:\n        # We are in the wave already, or")
 
-WAVE_ONLY_IN_SESSION = ("    waiting: u8 = ~gone_mask & 63\n", "    waiting: u8 = up_mask\n")
 RUN_AGAIN = ("    if flood_parent[s] == 255 and not flood_skipped[s] & bit:",
              "    if flood_parent[s] == 255:  # (planted: a wave of a slot we are not in is new)")
-NO_PROMISE = ("    waiting &= ~((1 << parent) | flood_answered_as_same[s])",
-              "    waiting &= ~(1 << parent)  # (planted: waves where it answered as the same)")
+NO_PROMISE = ("    skipped: u8 = gone_mask | flood_answered_as_same[s]\n",
+              "    skipped: u8 = gone_mask  # (planted: waves where it answered as the same)\n")
 ONE_SLOT = ("        flood_enter(s + (flood_last[k] ^ 1), STARTER)",
             "        flood_enter(s, STARTER)  # (planted: every flood in its first slot)")
 
@@ -136,9 +135,14 @@ FOUND = [
     # waved the neighbour it had answered, which ran it again. Fixed by
     # flood_answered_as_same (no wave where the tile answered as the same flood).
     pytest.param("new_link_during_a_flood", 44, id="newer-flood-taken-for-the-same"),
-    # A tile put back as a Reset flood starts (a Sunk one had passed): a wave goes to every
-    # face not gone, also one whose session is still starting (found with the tile's own coin,
-    # with waves only to faces in a session planted: three runs for two starts).
+    # Found by the exploration of the rule above (±10 % clocks, 1 of 6,480 runs): a tile
+    # answered the earlier flood come round (rightly), then entered a newer one within the
+    # 2 s; it sent that face no wave, but the face's wave of the newer flood was yet to
+    # come, and it ran that again. Fixed by: such faces are remembered like gone ones.
+    pytest.param("answered_then_a_newer_flood", 819, id="answered-then-a-newer-flood"),
+    # A tile put back as a Reset flood starts (a Sunk one had passed): found with the tile's
+    # own coin with waves only to faces in a session planted (three runs for two starts);
+    # since the rule for answered faces, that planted engine passes these steps too.
     pytest.param("put_back_while_sessions_start", 38157, id="put-back-while-sessions-start"),
 ]
 
@@ -179,18 +183,6 @@ def test_a_tile_that_waves_where_it_answered_as_the_same_flood_runs_it_twice_the
                          KNOWN / "new_link_during_a_flood.scenario", seed=44)
     problems = check(subject(GAME), run)
     assert any("ran 3 times on t0" in p for p in problems), problems
-
-
-def test_waves_only_over_sessions_run_a_flood_three_times_on_a_tile_put_back(planted):
-    """Why a wave goes to every face not gone: with waves only to faces in a session, a tile
-    put back as a flood starts runs it again (found by the explorer with that rule planted;
-    the half-open session case, found the same way with the SDK's random numbers for the
-    coin, stays a regression test above)."""
-    planted(WAVE_ONLY_IN_SESSION)
-    run = Run.from_files(KNOWN / "put_back_while_sessions_start.layout",
-                         KNOWN / "put_back_while_sessions_start.scenario", seed=38157)
-    problems = check(subject(GAME), run)
-    assert any("ran 3 times on t1" in p for p in problems), problems
 
 
 def test_a_wave_is_taken_for_the_same_flood_only_sooner_than_a_link_must_stand_to_be_owed_one():

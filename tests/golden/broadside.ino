@@ -125,17 +125,17 @@ static uint8_t flood_last[3];  // engine.py:300
 static uint8_t flood_skipped[6];  // engine.py:311
 static uint8_t flood_at[6];  // engine.py:312
 static uint8_t flood_answered_as_same[6];  // engine.py:317
-static uint8_t timer_on = 0;  // engine.py:407
-static uint16_t timer_end[3];  // engine.py:408
-static uint16_t wide_rx[6];  // engine.py:475
-static uint8_t wide_busy = 0;  // engine.py:476
-static uint8_t wide_left[6];  // engine.py:477
-static uint8_t wide_code[6];  // engine.py:478
-static uint16_t wide_out[6];  // engine.py:479
-static uint16_t flood_value[6];  // engine.py:480
-static uint16_t flood_acc[6];  // engine.py:483
-static uint8_t flood_from[6] = {255, 255, 255, 255, 255, 255};  // engine.py:484
-static uint8_t flood_own[3];  // engine.py:485
+static uint8_t timer_on = 0;  // engine.py:410
+static uint16_t timer_end[3];  // engine.py:411
+static uint16_t wide_rx[6];  // engine.py:478
+static uint8_t wide_busy = 0;  // engine.py:479
+static uint8_t wide_left[6];  // engine.py:480
+static uint8_t wide_code[6];  // engine.py:481
+static uint16_t wide_out[6];  // engine.py:482
+static uint16_t flood_value[6];  // engine.py:483
+static uint16_t flood_acc[6];  // engine.py:486
+static uint8_t flood_from[6] = {255, 255, 255, 255, 255, 255};  // engine.py:487
+static uint8_t flood_own[3];  // engine.py:488
 
 // Fields never leave their declared range: assignments clamp.
 template <typename T> static inline T blinkc_clamp(T v, T lo, T hi) { return v < lo ? lo : (v > hi ? hi : v); }
@@ -781,6 +781,7 @@ static void flood_start(uint8_t k) {
 // [engine.py:336]
 static void flood_enter(uint8_t s, uint8_t parent) {
     uint8_t k = 0;
+    uint8_t skipped = 0;
     uint8_t waiting = 0;
     uint8_t f = 0;
     uint8_t f_bit = 0;
@@ -792,269 +793,269 @@ static void flood_enter(uint8_t s, uint8_t parent) {
         flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:345
         return;  // engine.py:346
     }
-    waiting = ((uint8_t)(~gone_mask) & 63);  // engine.py:350
-    flood_skipped[s] = gone_mask;  // engine.py:351
-    flood_at[s] = millis256();  // engine.py:352
-    waiting &= ~(bit_of(parent) | flood_answered_as_same[s]);  // engine.py:353
-    flood_answered_as_same[s] = 0;  // engine.py:354
-    for (f = 0, f_bit = 1; f < 6; f++, f_bit <<= 1) {  // engine.py:356
-        if (((waiting & f_bit) != 0) && (!flood_within(k, f))) {  // engine.py:357
-            waiting &= ~f_bit;  // engine.py:358
+    skipped = (gone_mask | flood_answered_as_same[s]);  // engine.py:353
+    flood_skipped[s] = skipped;  // engine.py:354
+    flood_answered_as_same[s] = 0;  // engine.py:355
+    flood_at[s] = millis256();  // engine.py:356
+    waiting = ((uint8_t)(~((int16_t)(skipped | ((int16_t)(1U << parent))))) & 63);  // engine.py:357
+    for (f = 0, f_bit = 1; f < 6; f++, f_bit <<= 1) {  // engine.py:359
+        if (((waiting & f_bit) != 0) && (!flood_within(k, f))) {  // engine.py:360
+            waiting &= ~f_bit;  // engine.py:361
         }
     }
-    flood_waiting[s] = waiting;  // engine.py:359
-    flood_out[2 * s] |= waiting;  // engine.py:360
-    on_flood(k);  // engine.py:361
-    flood_check(s);  // engine.py:362
+    flood_waiting[s] = waiting;  // engine.py:362
+    flood_out[2 * s] |= waiting;  // engine.py:363
+    on_flood(k);  // engine.py:364
+    flood_check(s);  // engine.py:365
 }
 
-// Forget the gone faces of an entry once FLOOD_SAME_UNITS have passed (before  [engine.py:365]
+// Forget the gone faces of an entry once FLOOD_SAME_UNITS have passed (before  [engine.py:368]
 static void flood_forget(uint8_t now256) {
     uint8_t s = 0;
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:368
-        if ((uint8_t)(now256 - flood_at[s]) >= FLOOD_SAME_UNITS) {  // engine.py:369
-            flood_skipped[s] = 0;  // engine.py:370
-            flood_answered_as_same[s] = 0;  // engine.py:371
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:371
+        if ((uint8_t)(now256 - flood_at[s]) >= FLOOD_SAME_UNITS) {  // engine.py:372
+            flood_skipped[s] = 0;  // engine.py:373
+            flood_answered_as_same[s] = 0;  // engine.py:374
         }
     }
 }
 
-// [engine.py:374]
+// [engine.py:377]
 __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face) {
     uint8_t bit = 0;
-    bit = bit_of(face);  // engine.py:375
-    if ((flood_parent[s] == 255) && ((flood_skipped[s] & bit) == 0)) {  // engine.py:376
-        flood_enter(s, face);  // engine.py:377
+    bit = bit_of(face);  // engine.py:378
+    if ((flood_parent[s] == 255) && ((flood_skipped[s] & bit) == 0)) {  // engine.py:379
+        flood_enter(s, face);  // engine.py:380
     } else {
-        if (flood_parent[s] == 255) {  // engine.py:384
-            flood_answered_as_same[s] |= bit;  // engine.py:385
+        if (flood_parent[s] == 255) {  // engine.py:387
+            flood_answered_as_same[s] |= bit;  // engine.py:388
         }
-        flood_skipped[s] &= ~bit;  // engine.py:386
-        flood_out[(2 * s) + 1] |= bit;  // engine.py:387
+        flood_skipped[s] &= ~bit;  // engine.py:389
+        flood_out[(2 * s) + 1] |= bit;  // engine.py:390
     }
 }
 
-// An echo came back, or the face can no longer answer (its link ended).  [engine.py:390]
+// An echo came back, or the face can no longer answer (its link ended).  [engine.py:393]
 __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face) {
-    flood_waiting[s] &= ~bit_of(face);  // engine.py:392
-    flood_check(s);  // engine.py:393
+    flood_waiting[s] &= ~bit_of(face);  // engine.py:395
+    flood_check(s);  // engine.py:396
 }
 
-// [engine.py:396]
+// [engine.py:399]
 static void flood_check(uint8_t s) {
     uint8_t parent = 0;
-    parent = flood_parent[s];  // engine.py:397
-    if ((parent != 255) && (flood_waiting[s] == 0)) {  // engine.py:398
-        flood_parent[s] = 255;  // engine.py:399
-        if (parent == STARTER) {  // engine.py:400
-            on_flood_done(s >> 1);  // engine.py:401
+    parent = flood_parent[s];  // engine.py:400
+    if ((parent != 255) && (flood_waiting[s] == 0)) {  // engine.py:401
+        flood_parent[s] = 255;  // engine.py:402
+        if (parent == STARTER) {  // engine.py:403
+            on_flood_done(s >> 1);  // engine.py:404
         } else {
-            flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:403
+            flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:406
         }
     }
 }
 
-// [engine.py:411]
+// [engine.py:414]
 static void timer_start(uint8_t k, uint16_t ms) {
-    timer_end[k] = ((uint16_t)millis() + ms);  // engine.py:412
-    timer_on |= bit_of(k);  // engine.py:413
+    timer_end[k] = ((uint16_t)millis() + ms);  // engine.py:415
+    timer_on |= bit_of(k);  // engine.py:416
 }
 
-// [engine.py:416]
+// [engine.py:419]
 static void timer_stop(uint8_t k) {
-    timer_on &= ~bit_of(k);  // engine.py:417
+    timer_on &= ~bit_of(k);  // engine.py:420
 }
 
-// [engine.py:420]
+// [engine.py:423]
 static bool timer_running(uint8_t k) {
-    return ((timer_on & bit_of(k)) != 0);  // engine.py:421
+    return ((timer_on & bit_of(k)) != 0);  // engine.py:424
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:424]
+// [engine.py:427]
 uint16_t timer_remaining(uint8_t k) {
     int16_t left = 0;
-    if ((timer_on & bit_of(k)) == 0) {  // engine.py:425
-        return 0;  // engine.py:426
-    }
-    left = (timer_end[k] - (uint16_t)millis());  // engine.py:427
-    if (left < 0) {  // engine.py:428
+    if ((timer_on & bit_of(k)) == 0) {  // engine.py:428
         return 0;  // engine.py:429
     }
-    return left;  // engine.py:430
+    left = (timer_end[k] - (uint16_t)millis());  // engine.py:430
+    if (left < 0) {  // engine.py:431
+        return 0;  // engine.py:432
+    }
+    return left;  // engine.py:433
 }
 #endif
 
-// [engine.py:433]
+// [engine.py:436]
 static void timers(void) {
     uint8_t k = 0;
     uint8_t k_bit = 0;
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:434
-        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {  // engine.py:435
-            timer_on &= ~k_bit;  // engine.py:436
-            on_timer(k);  // engine.py:437
+    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:437
+        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {  // engine.py:438
+            timer_on &= ~k_bit;  // engine.py:439
+            on_timer(k);  // engine.py:440
         }
     }
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:440]
+// [engine.py:443]
 uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
     uint8_t k = 0;
     uint8_t k_bit = 0;
     uint32_t ends = 0;
-    until = 4294967295UL;  // engine.py:441
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:442
-        if ((timer_on & k_bit) != 0) {  // engine.py:443
-            ends = (millis() + timer_remaining(k));  // engine.py:444
-            if (ends < until) {  // engine.py:445
-                until = ends;  // engine.py:446
+    until = 4294967295UL;  // engine.py:444
+    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:445
+        if ((timer_on & k_bit) != 0) {  // engine.py:446
+            ends = (millis() + timer_remaining(k));  // engine.py:447
+            if (ends < until) {  // engine.py:448
+                until = ends;  // engine.py:449
             }
         }
     }
-    return until;  // engine.py:447
+    return until;  // engine.py:450
 }
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:450]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:453]
 uint8_t engine_links(void) {
-    return up_mask;  // engine.py:452
+    return up_mask;  // engine.py:455
 }
 #endif
 
 #ifdef BLINKC_HOST
-// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:455]
+// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:458]
 bool engine_idle(void) {
     uint8_t s = 0;
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:458
-        return false;  // engine.py:459
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:461
+        return false;  // engine.py:462
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:460
-        if ((flood_parent[s] != 255) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {  // engine.py:461
-            return false;  // engine.py:462
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:463
+        if ((flood_parent[s] != 255) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {  // engine.py:464
+            return false;  // engine.py:465
         }
     }
-    return true;  // engine.py:463
+    return true;  // engine.py:466
 }
 #endif
 
-// The next code out of face f, in place of flood_take(): a flood code's data codes, then  [engine.py:502]
+// The next code out of face f, in place of flood_take(): a flood code's data codes, then  [engine.py:505]
 static uint8_t wide_take(uint8_t f, uint8_t bit) {
     uint8_t left = 0;
     uint8_t code = 0;
-    left = wide_left[f];  // engine.py:506
-    if (left == 0) {  // engine.py:507
-        code = 0;  // engine.py:508
-        if ((wide_busy & bit) == 0) {  // engine.py:509
-            code = flood_take(bit);  // engine.py:510
+    left = wide_left[f];  // engine.py:509
+    if (left == 0) {  // engine.py:510
+        code = 0;  // engine.py:511
+        if ((wide_busy & bit) == 0) {  // engine.py:512
+            code = flood_take(bit);  // engine.py:513
         }
-        if (code == 0) {  // engine.py:511
-            code = queue_take(f);  // engine.py:512
-            if ((code >= DATA_CODE) && (code <= 18)) {  // engine.py:513
-                wide_busy |= bit;  // engine.py:514
+        if (code == 0) {  // engine.py:514
+            code = queue_take(f);  // engine.py:515
+            if ((code >= DATA_CODE) && (code <= 18)) {  // engine.py:516
+                wide_busy |= bit;  // engine.py:517
             } else {
-                wide_busy &= ~bit;  // engine.py:516
+                wide_busy &= ~bit;  // engine.py:519
             }
-            return code;  // engine.py:517
-        }
-        left = flood_wide(code, f);  // engine.py:518
-        if (left == 0) {  // engine.py:519
             return code;  // engine.py:520
         }
-        wide_code[f] = code;  // engine.py:521
-        left++;  // engine.py:522
+        left = flood_wide(code, f);  // engine.py:521
+        if (left == 0) {  // engine.py:522
+            return code;  // engine.py:523
+        }
+        wide_code[f] = code;  // engine.py:524
+        left++;  // engine.py:525
     }
-    left--;  // engine.py:523
-    wide_left[f] = left;  // engine.py:524
-    if (left == 0) {  // engine.py:525
-        return wide_code[f];  // engine.py:526
+    left--;  // engine.py:526
+    wide_left[f] = left;  // engine.py:527
+    if (left == 0) {  // engine.py:528
+        return wide_code[f];  // engine.py:529
     }
-    return (DATA_CODE + ((uint8_t)(wide_out[f] >> ((uint8_t)(left - 1) * DATA_BITS)) & DATA_MASK));  // engine.py:527
+    return (DATA_CODE + ((uint8_t)(wide_out[f] >> ((uint8_t)(left - 1) * DATA_BITS)) & DATA_MASK));  // engine.py:530
 }
 
-// How many data codes go before flood code `code` out of face f (0: none); its value in  [engine.py:530]
+// How many data codes go before flood code `code` out of face f (0: none); its value in  [engine.py:533]
 static uint8_t flood_wide(uint8_t code, uint8_t f) {
     uint8_t j = 0;
     uint8_t s = 0;
     uint8_t n = 0;
-    j = (code - FLOOD_CODE);  // engine.py:534
-    s = (j >> 1);  // engine.py:535
-    n = flood_chunks(s >> 1, j & 1);  // engine.py:536
-    if (n != 0) {  // engine.py:537
-        if ((j & 1) == 0) {  // engine.py:538
-            wide_out[f] = flood_value[s];  // engine.py:539
-        } else if ((flood_from[s] == f) && (flood_parent[s] == 255)) {  // engine.py:540
-            wide_out[f] = flood_acc[s];  // engine.py:541
-            flood_from[s] = 255;  // engine.py:542
+    j = (code - FLOOD_CODE);  // engine.py:537
+    s = (j >> 1);  // engine.py:538
+    n = flood_chunks(s >> 1, j & 1);  // engine.py:539
+    if (n != 0) {  // engine.py:540
+        if ((j & 1) == 0) {  // engine.py:541
+            wide_out[f] = flood_value[s];  // engine.py:542
+        } else if ((flood_from[s] == f) && (flood_parent[s] == 255)) {  // engine.py:543
+            wide_out[f] = flood_acc[s];  // engine.py:544
+            flood_from[s] = 255;  // engine.py:545
         } else {
-            wide_out[f] = gather_identity(s >> 1);  // engine.py:544
+            wide_out[f] = gather_identity(s >> 1);  // engine.py:547
         }
     }
-    return n;  // engine.py:545
+    return n;  // engine.py:548
 }
 
-// A data code arrived on `face`: shift its bits in.  [engine.py:548]
+// A data code arrived on `face`: shift its bits in.  [engine.py:551]
 static void wide_data(uint8_t code, uint8_t face) {
-    wide_rx[face] = (((uint16_t)(1U * wide_rx[face] << DATA_BITS)) | (uint16_t)(code - DATA_CODE));  // engine.py:550
+    wide_rx[face] = (((uint16_t)(1U * wide_rx[face] << DATA_BITS)) | (uint16_t)(code - DATA_CODE));  // engine.py:553
 }
 
-// Face f's session ended: what was going out of it goes no further (link_end answers  [engine.py:558]
+// Face f's session ended: what was going out of it goes no further (link_end answers  [engine.py:561]
 static void wide_reset(uint8_t f) {
     uint8_t s = 0;
-    wide_left[f] = 0;  // engine.py:561
-    wide_busy &= ~bit_of(f);  // engine.py:562
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:564
-        if (flood_from[s] == f) {  // engine.py:565
-            flood_from[s] = 255;  // engine.py:566
+    wide_left[f] = 0;  // engine.py:564
+    wide_busy &= ~bit_of(f);  // engine.py:565
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:567
+        if (flood_from[s] == f) {  // engine.py:568
+            flood_from[s] = 255;  // engine.py:569
         }
     }
 }
 
-// Start valued flood k with `value` (unless this tile is in a wave of it already).  [engine.py:569]
+// Start valued flood k with `value` (unless this tile is in a wave of it already).  [engine.py:572]
 static void flood_start_with(uint8_t k, uint16_t value) {
     uint8_t s = 0;
-    s = (2 * k);  // engine.py:571
-    if ((flood_parent[s] == 255) && (flood_parent[s + 1] == 255)) {  // engine.py:572
-        flood_value[s + (flood_last[k] ^ 1)] = value;  // engine.py:573
+    s = (2 * k);  // engine.py:574
+    if ((flood_parent[s] == 255) && (flood_parent[s + 1] == 255)) {  // engine.py:575
+        flood_value[s + (flood_last[k] ^ 1)] = value;  // engine.py:576
     }
-    flood_start(k);  // engine.py:574
+    flood_start(k);  // engine.py:577
 }
 
-// A wave of valued slot s arrived on `face`: its value, if it is news to this tile.  [engine.py:577]
+// A wave of valued slot s arrived on `face`: its value, if it is news to this tile.  [engine.py:580]
 static void flood_value_in(uint8_t s, uint8_t face, uint16_t mask) {
-    if (flood_parent[s] == 255) {  // engine.py:579
-        flood_value[s] = (wide_rx[face] & mask);  // engine.py:580
+    if (flood_parent[s] == 255) {  // engine.py:582
+        flood_value[s] = (wide_rx[face] & mask);  // engine.py:583
     }
 }
 
-// The value of the wave of flood k this tile just entered.  [engine.py:583]
+// The value of the wave of flood k this tile just entered.  [engine.py:586]
 static uint16_t flood_value_of(uint8_t k) {
-    return flood_value[(2 * k) + flood_last[k]];  // engine.py:585
+    return flood_value[(2 * k) + flood_last[k]];  // engine.py:588
 }
 
-// This tile just entered gather k with its own `value`.  [engine.py:588]
+// This tile just entered gather k with its own `value`.  [engine.py:591]
 static void gather_enter(uint8_t k, uint16_t value) {
     uint8_t s = 0;
-    s = ((uint8_t)(2 * k) + flood_last[k]);  // engine.py:590
-    flood_acc[s] = value;  // engine.py:591
-    flood_from[s] = flood_parent[s];  // engine.py:592
-    if (flood_parent[s] == STARTER) {  // engine.py:593
-        flood_own[k] = s;  // engine.py:594
+    s = ((uint8_t)(2 * k) + flood_last[k]);  // engine.py:593
+    flood_acc[s] = value;  // engine.py:594
+    flood_from[s] = flood_parent[s];  // engine.py:595
+    if (flood_parent[s] == STARTER) {  // engine.py:596
+        flood_own[k] = s;  // engine.py:597
     }
 }
 
-// An echo of gather slot s arrived on `face`: add the subtree it carries (only an echo  [engine.py:597]
+// An echo of gather slot s arrived on `face`: add the subtree it carries (only an echo  [engine.py:600]
 static void gather_echo(uint8_t s, uint8_t face, uint16_t mask) {
-    if (((flood_waiting[s] >> face) & 1) != 0) {  // engine.py:600
-        flood_acc[s] = gather_combine(s >> 1, flood_acc[s], wide_rx[face] & mask);  // engine.py:601
+    if (((flood_waiting[s] >> face) & 1) != 0) {  // engine.py:603
+        flood_acc[s] = gather_combine(s >> 1, flood_acc[s], wide_rx[face] & mask);  // engine.py:604
     }
 }
 
-// The value gather k, started here, has brought back.  [engine.py:604]
+// The value gather k, started here, has brought back.  [engine.py:607]
 static uint16_t gather_total(uint8_t k) {
-    return flood_acc[flood_own[k]];  // engine.py:606
+    return flood_acc[flood_own[k]];  // engine.py:609
 }
 
 // Run the handlers of the button events the game uses.  [generated by blinkc]

@@ -520,6 +520,7 @@ static void flood_start(uint8_t k) {
 // [engine.py:336]
 static void flood_enter(uint8_t s, uint8_t parent) {
     uint8_t k = 0;
+    uint8_t skipped = 0;
     uint8_t waiting = 0;
     uint8_t f = 0;
     uint8_t f_bit = 0;
@@ -531,97 +532,97 @@ static void flood_enter(uint8_t s, uint8_t parent) {
         flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:345
         return;  // engine.py:346
     }
-    waiting = ((uint8_t)(~gone_mask) & 63);  // engine.py:350
-    flood_skipped[s] = gone_mask;  // engine.py:351
-    flood_at[s] = millis256();  // engine.py:352
-    waiting &= ~(bit_of(parent) | flood_answered_as_same[s]);  // engine.py:353
-    flood_answered_as_same[s] = 0;  // engine.py:354
-    for (f = 0, f_bit = 1; f < 6; f++, f_bit <<= 1) {  // engine.py:356
-        if (((waiting & f_bit) != 0) && (!flood_within(k, f))) {  // engine.py:357
-            waiting &= ~f_bit;  // engine.py:358
+    skipped = (gone_mask | flood_answered_as_same[s]);  // engine.py:353
+    flood_skipped[s] = skipped;  // engine.py:354
+    flood_answered_as_same[s] = 0;  // engine.py:355
+    flood_at[s] = millis256();  // engine.py:356
+    waiting = ((uint8_t)(~((int16_t)(skipped | ((int16_t)(1U << parent))))) & 63);  // engine.py:357
+    for (f = 0, f_bit = 1; f < 6; f++, f_bit <<= 1) {  // engine.py:359
+        if (((waiting & f_bit) != 0) && (!flood_within(k, f))) {  // engine.py:360
+            waiting &= ~f_bit;  // engine.py:361
         }
     }
-    flood_waiting[s] = waiting;  // engine.py:359
-    flood_out[2 * s] |= waiting;  // engine.py:360
-    on_flood(k);  // engine.py:361
-    flood_check(s);  // engine.py:362
+    flood_waiting[s] = waiting;  // engine.py:362
+    flood_out[2 * s] |= waiting;  // engine.py:363
+    on_flood(k);  // engine.py:364
+    flood_check(s);  // engine.py:365
 }
 
-// Forget the gone faces of an entry once FLOOD_SAME_UNITS have passed (before  [engine.py:365]
+// Forget the gone faces of an entry once FLOOD_SAME_UNITS have passed (before  [engine.py:368]
 static void flood_forget(uint8_t now256) {
     uint8_t s = 0;
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:368
-        if ((uint8_t)(now256 - flood_at[s]) >= FLOOD_SAME_UNITS) {  // engine.py:369
-            flood_skipped[s] = 0;  // engine.py:370
-            flood_answered_as_same[s] = 0;  // engine.py:371
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:371
+        if ((uint8_t)(now256 - flood_at[s]) >= FLOOD_SAME_UNITS) {  // engine.py:372
+            flood_skipped[s] = 0;  // engine.py:373
+            flood_answered_as_same[s] = 0;  // engine.py:374
         }
     }
 }
 
-// [engine.py:374]
+// [engine.py:377]
 __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face) {
     uint8_t bit = 0;
-    bit = bit_of(face);  // engine.py:375
-    if ((flood_parent[s] == 255) && ((flood_skipped[s] & bit) == 0)) {  // engine.py:376
-        flood_enter(s, face);  // engine.py:377
+    bit = bit_of(face);  // engine.py:378
+    if ((flood_parent[s] == 255) && ((flood_skipped[s] & bit) == 0)) {  // engine.py:379
+        flood_enter(s, face);  // engine.py:380
     } else {
-        if (flood_parent[s] == 255) {  // engine.py:384
-            flood_answered_as_same[s] |= bit;  // engine.py:385
+        if (flood_parent[s] == 255) {  // engine.py:387
+            flood_answered_as_same[s] |= bit;  // engine.py:388
         }
-        flood_skipped[s] &= ~bit;  // engine.py:386
-        flood_out[(2 * s) + 1] |= bit;  // engine.py:387
+        flood_skipped[s] &= ~bit;  // engine.py:389
+        flood_out[(2 * s) + 1] |= bit;  // engine.py:390
     }
 }
 
-// An echo came back, or the face can no longer answer (its link ended).  [engine.py:390]
+// An echo came back, or the face can no longer answer (its link ended).  [engine.py:393]
 __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face) {
-    flood_waiting[s] &= ~bit_of(face);  // engine.py:392
-    flood_check(s);  // engine.py:393
+    flood_waiting[s] &= ~bit_of(face);  // engine.py:395
+    flood_check(s);  // engine.py:396
 }
 
-// [engine.py:396]
+// [engine.py:399]
 static void flood_check(uint8_t s) {
     uint8_t parent = 0;
-    parent = flood_parent[s];  // engine.py:397
-    if ((parent != 255) && (flood_waiting[s] == 0)) {  // engine.py:398
-        flood_parent[s] = 255;  // engine.py:399
-        if (parent == STARTER) {  // engine.py:400
-            on_flood_done(s >> 1);  // engine.py:401
+    parent = flood_parent[s];  // engine.py:400
+    if ((parent != 255) && (flood_waiting[s] == 0)) {  // engine.py:401
+        flood_parent[s] = 255;  // engine.py:402
+        if (parent == STARTER) {  // engine.py:403
+            on_flood_done(s >> 1);  // engine.py:404
         } else {
-            flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:403
+            flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:406
         }
     }
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:440]
+// [engine.py:443]
 uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
-    until = 4294967295UL;  // engine.py:441
-    return until;  // engine.py:447
+    until = 4294967295UL;  // engine.py:444
+    return until;  // engine.py:450
 }
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:450]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:453]
 uint8_t engine_links(void) {
-    return up_mask;  // engine.py:452
+    return up_mask;  // engine.py:455
 }
 #endif
 
 #ifdef BLINKC_HOST
-// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:455]
+// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:458]
 bool engine_idle(void) {
     uint8_t s = 0;
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:458
-        return false;  // engine.py:459
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:461
+        return false;  // engine.py:462
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:460
-        if ((flood_parent[s] != 255) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {  // engine.py:461
-            return false;  // engine.py:462
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:463
+        if ((flood_parent[s] != 255) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {  // engine.py:464
+            return false;  // engine.py:465
         }
     }
-    return true;  // engine.py:463
+    return true;  // engine.py:466
 }
 #endif
 

@@ -441,28 +441,28 @@ static uint8_t flood_take(uint8_t /* bit */) {
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:440]
+// [engine.py:443]
 uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
-    until = 4294967295UL;  // engine.py:441
-    return until;  // engine.py:447
+    until = 4294967295UL;  // engine.py:444
+    return until;  // engine.py:450
 }
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:450]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:453]
 uint8_t engine_links(void) {
-    return up_mask;  // engine.py:452
+    return up_mask;  // engine.py:455
 }
 #endif
 
 #ifdef BLINKC_HOST
-// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:455]
+// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:458]
 bool engine_idle(void) {
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:458
-        return false;  // engine.py:459
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:461
+        return false;  // engine.py:462
     }
-    return true;  // engine.py:463
+    return true;  // engine.py:466
 }
 #endif
 

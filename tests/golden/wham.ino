@@ -112,8 +112,8 @@ static uint8_t flood_last[5];  // engine.py:300
 static uint8_t flood_skipped[10];  // engine.py:311
 static uint8_t flood_at[10];  // engine.py:312
 static uint8_t flood_answered_as_same[10];  // engine.py:317
-static uint8_t timer_on = 0;  // engine.py:407
-static uint16_t timer_end[8];  // engine.py:408
+static uint8_t timer_on = 0;  // engine.py:410
+static uint16_t timer_end[8];  // engine.py:411
 
 // Fields never leave their declared range: assignments clamp.
 template <typename T> static inline T blinkc_clamp(T v, T lo, T hi) { return v < lo ? lo : (v > hi ? hi : v); }
@@ -658,146 +658,147 @@ static void flood_start(uint8_t k) {
 // [engine.py:336]
 static void flood_enter(uint8_t s, uint8_t parent) {
     uint8_t k = 0;
+    uint8_t skipped = 0;
     uint8_t waiting = 0;
     flood_parent[s] = parent;  // engine.py:337
     k = (s >> 1);  // engine.py:338
     flood_last[k] = (s & 1);  // engine.py:339
-    waiting = ((uint8_t)(~gone_mask) & 63);  // engine.py:350
-    flood_skipped[s] = gone_mask;  // engine.py:351
-    flood_at[s] = millis256();  // engine.py:352
-    waiting &= ~(bit_of(parent) | flood_answered_as_same[s]);  // engine.py:353
-    flood_answered_as_same[s] = 0;  // engine.py:354
-    flood_waiting[s] = waiting;  // engine.py:359
-    flood_out[2 * s] |= waiting;  // engine.py:360
-    on_flood(k);  // engine.py:361
-    flood_check(s);  // engine.py:362
+    skipped = (gone_mask | flood_answered_as_same[s]);  // engine.py:353
+    flood_skipped[s] = skipped;  // engine.py:354
+    flood_answered_as_same[s] = 0;  // engine.py:355
+    flood_at[s] = millis256();  // engine.py:356
+    waiting = ((uint8_t)(~((int16_t)(skipped | ((int16_t)(1U << parent))))) & 63);  // engine.py:357
+    flood_waiting[s] = waiting;  // engine.py:362
+    flood_out[2 * s] |= waiting;  // engine.py:363
+    on_flood(k);  // engine.py:364
+    flood_check(s);  // engine.py:365
 }
 
-// Forget the gone faces of an entry once FLOOD_SAME_UNITS have passed (before  [engine.py:365]
+// Forget the gone faces of an entry once FLOOD_SAME_UNITS have passed (before  [engine.py:368]
 static void flood_forget(uint8_t now256) {
     uint8_t s = 0;
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:368
-        if ((uint8_t)(now256 - flood_at[s]) >= FLOOD_SAME_UNITS) {  // engine.py:369
-            flood_skipped[s] = 0;  // engine.py:370
-            flood_answered_as_same[s] = 0;  // engine.py:371
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:371
+        if ((uint8_t)(now256 - flood_at[s]) >= FLOOD_SAME_UNITS) {  // engine.py:372
+            flood_skipped[s] = 0;  // engine.py:373
+            flood_answered_as_same[s] = 0;  // engine.py:374
         }
     }
 }
 
-// [engine.py:374]
+// [engine.py:377]
 __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face) {
     uint8_t bit = 0;
-    bit = bit_of(face);  // engine.py:375
-    if ((flood_parent[s] == 255) && ((flood_skipped[s] & bit) == 0)) {  // engine.py:376
-        flood_enter(s, face);  // engine.py:377
+    bit = bit_of(face);  // engine.py:378
+    if ((flood_parent[s] == 255) && ((flood_skipped[s] & bit) == 0)) {  // engine.py:379
+        flood_enter(s, face);  // engine.py:380
     } else {
-        if (flood_parent[s] == 255) {  // engine.py:384
-            flood_answered_as_same[s] |= bit;  // engine.py:385
+        if (flood_parent[s] == 255) {  // engine.py:387
+            flood_answered_as_same[s] |= bit;  // engine.py:388
         }
-        flood_skipped[s] &= ~bit;  // engine.py:386
-        flood_out[(2 * s) + 1] |= bit;  // engine.py:387
+        flood_skipped[s] &= ~bit;  // engine.py:389
+        flood_out[(2 * s) + 1] |= bit;  // engine.py:390
     }
 }
 
-// An echo came back, or the face can no longer answer (its link ended).  [engine.py:390]
+// An echo came back, or the face can no longer answer (its link ended).  [engine.py:393]
 __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face) {
-    flood_waiting[s] &= ~bit_of(face);  // engine.py:392
-    flood_check(s);  // engine.py:393
+    flood_waiting[s] &= ~bit_of(face);  // engine.py:395
+    flood_check(s);  // engine.py:396
 }
 
-// [engine.py:396]
+// [engine.py:399]
 static void flood_check(uint8_t s) {
     uint8_t parent = 0;
-    parent = flood_parent[s];  // engine.py:397
-    if ((parent != 255) && (flood_waiting[s] == 0)) {  // engine.py:398
-        flood_parent[s] = 255;  // engine.py:399
-        if (parent != STARTER) {  // engine.py:400
-            flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:403
+    parent = flood_parent[s];  // engine.py:400
+    if ((parent != 255) && (flood_waiting[s] == 0)) {  // engine.py:401
+        flood_parent[s] = 255;  // engine.py:402
+        if (parent != STARTER) {  // engine.py:403
+            flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:406
         }
     }
 }
 
-// [engine.py:411]
+// [engine.py:414]
 static void timer_start(uint8_t k, uint16_t ms) {
-    timer_end[k] = ((uint16_t)millis() + ms);  // engine.py:412
-    timer_on |= bit_of(k);  // engine.py:413
+    timer_end[k] = ((uint16_t)millis() + ms);  // engine.py:415
+    timer_on |= bit_of(k);  // engine.py:416
 }
 
-// [engine.py:416]
+// [engine.py:419]
 static void timer_stop(uint8_t k) {
-    timer_on &= ~bit_of(k);  // engine.py:417
+    timer_on &= ~bit_of(k);  // engine.py:420
 }
 
-// [engine.py:420]
+// [engine.py:423]
 static bool timer_running(uint8_t k) {
-    return ((timer_on & bit_of(k)) != 0);  // engine.py:421
+    return ((timer_on & bit_of(k)) != 0);  // engine.py:424
 }
 
-// [engine.py:424]
+// [engine.py:427]
 static uint16_t timer_remaining(uint8_t k) {
     int16_t left = 0;
-    if ((timer_on & bit_of(k)) == 0) {  // engine.py:425
-        return 0;  // engine.py:426
-    }
-    left = (timer_end[k] - (uint16_t)millis());  // engine.py:427
-    if (left < 0) {  // engine.py:428
+    if ((timer_on & bit_of(k)) == 0) {  // engine.py:428
         return 0;  // engine.py:429
     }
-    return left;  // engine.py:430
+    left = (timer_end[k] - (uint16_t)millis());  // engine.py:430
+    if (left < 0) {  // engine.py:431
+        return 0;  // engine.py:432
+    }
+    return left;  // engine.py:433
 }
 
-// [engine.py:433]
+// [engine.py:436]
 static void timers(void) {
     uint8_t k = 0;
     uint8_t k_bit = 0;
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:434
-        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {  // engine.py:435
-            timer_on &= ~k_bit;  // engine.py:436
-            on_timer(k);  // engine.py:437
+    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:437
+        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {  // engine.py:438
+            timer_on &= ~k_bit;  // engine.py:439
+            on_timer(k);  // engine.py:440
         }
     }
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:440]
+// [engine.py:443]
 uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
     uint8_t k = 0;
     uint8_t k_bit = 0;
     uint32_t ends = 0;
-    until = 4294967295UL;  // engine.py:441
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:442
-        if ((timer_on & k_bit) != 0) {  // engine.py:443
-            ends = (millis() + timer_remaining(k));  // engine.py:444
-            if (ends < until) {  // engine.py:445
-                until = ends;  // engine.py:446
+    until = 4294967295UL;  // engine.py:444
+    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:445
+        if ((timer_on & k_bit) != 0) {  // engine.py:446
+            ends = (millis() + timer_remaining(k));  // engine.py:447
+            if (ends < until) {  // engine.py:448
+                until = ends;  // engine.py:449
             }
         }
     }
-    return until;  // engine.py:447
+    return until;  // engine.py:450
 }
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:450]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:453]
 uint8_t engine_links(void) {
-    return up_mask;  // engine.py:452
+    return up_mask;  // engine.py:455
 }
 #endif
 
 #ifdef BLINKC_HOST
-// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:455]
+// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:458]
 bool engine_idle(void) {
     uint8_t s = 0;
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:458
-        return false;  // engine.py:459
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:461
+        return false;  // engine.py:462
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:460
-        if ((flood_parent[s] != 255) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {  // engine.py:461
-            return false;  // engine.py:462
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:463
+        if ((flood_parent[s] != 255) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {  // engine.py:464
+            return false;  // engine.py:465
         }
     }
-    return true;  // engine.py:463
+    return true;  // engine.py:466
 }
 #endif
 
