@@ -19,8 +19,8 @@ from blinkc.dsl import (
     Game,
     cw,
     faces,
-    makeColorRGB,
     makeColorHSB,
+    makeColorRGB,
 )
 
 game = Game("wham", randomize=True, queue_len=6)

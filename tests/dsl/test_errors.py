@@ -1060,3 +1060,26 @@ Wipe = game.flood("Wipe")
     (e,) = errors
     assert "message code: 4 bits for 7 codes and HELLO" in e.message
     assert "each flood four" in e.hint
+
+
+@pytest.mark.parametrize("grace_ms", [999, 32_257, 40_000, 4000.5, True])
+def test_a_grace_the_engine_cannot_time_is_an_error_at_the_game_line(tmp_path, grace_ms):
+    # Twice the grace is timed on a byte of 256 ms units: at 40 s (156 units, twice that 312)
+    # a face that hears its neighbour but never gets a session would never be taken for gone,
+    # and a message sent there would never bounce.
+    header = HEADER.replace('Game("g")', f'Game("g", grace_ms={grace_ms!r})')
+    path, errors, _ = errors_of(tmp_path, "", header)
+    (e,) = errors
+    assert e.loc.file == str(path) and e.loc.line == 2
+    assert f"grace_ms must be a whole number of milliseconds in 1000..32000, not {grace_ms!r}" \
+        in e.message
+    assert "grace_ms=4000" in e.hint and "byte" in e.hint
+
+
+def test_the_longest_grace_is_timed_within_the_engines_byte_clock(tmp_path):
+    path = tmp_path / "game.py"
+    path.write_text(HEADER.replace('Game("g")', 'Game("g", grace_ms=32_000)'))
+    result = lower_game(path)
+    assert result.errors == []
+    units = dict((k, v) for k, v, _ in result.program.constants)["GRACE_UNITS"]
+    assert 2 * units <= 255
