@@ -25,7 +25,8 @@ GRACE_TICK_MS = 256
 #: is that same flood come round again (engine.py, flood_receive). Below the 3 s a link must
 #: stand before a flood for the flood to be owed over it (explore/monitor.py, JOIN_MS).
 FLOOD_SAME_MS = 8 * GRACE_TICK_MS
-#: The longest grace: twice it, in 256 ms units, must fit the engine's byte clock.
+#: The longest grace: the engine times a face waiting for a session against twice the grace
+#: on its byte clock (millis() >> 8, 256 ms units), and 2 x 32,000 ms is what that byte holds.
 MAX_GRACE_MS = 32_000
 
 Report = Callable[[SrcLoc, str, str], None]
@@ -210,8 +211,6 @@ def _broadcast_items(game: Game, handlers: list[Handler], err: Report
 
 def _allocate_bits(game: Game, handlers: list[Handler], wire: Wire, err: Report) -> None:
     grace = game.grace_ms
-    # The engine times a face waiting for a session against 2 x the grace on its byte clock
-    # (millis() >> 8, 256 ms units): 2 x 32,000 ms is the most that byte can hold.
     if not isinstance(grace, int) or isinstance(grace, bool) or not 1000 <= grace <= MAX_GRACE_MS:
         err(game.loc, f"grace_ms must be a whole number of milliseconds in 1000..{MAX_GRACE_MS}, "
                       f"not {grace!r}",
