@@ -47,6 +47,9 @@ queue: u8[QUEUE_LEN] = 0
 queue_len: u8 = 0
 
 
+now256: u8 = 0  # millis256() when this pass of loop() began: the engine's clock
+
+
 def millis256() -> u8:
     """The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace."""
     return millis() >> 8
@@ -98,7 +101,7 @@ def draw_below(n: u16) -> u16:
 
 def send_code(code: u8, face: u8) -> None:
     """Queue a message for `face`; bounce it at once if nobody is there or the queue is full."""
-    if (gone_mask >> face) & 1 or queue_len >= QUEUE_LEN:
+    if gone_mask & (1 << face) or queue_len >= QUEUE_LEN:
         bounce(code, face)
         return
     queue[queue_len] = (face << 5) | code
@@ -117,7 +120,7 @@ def queue_take(face: u8) -> u8:
     return 0
 
 
-def link_step(f: u8, bit: u8, now256: u8) -> None:
+def link_step(f: u8, bit: u8) -> None:
     """Keep face f's link state: in a session, waiting for one, or gone.
 
     A gone face that hears somebody starts a new link from scratch; a face that has heard
@@ -128,6 +131,7 @@ def link_step(f: u8, bit: u8, now256: u8) -> None:
         if gone_mask & bit:
             gone_mask &= ~bit
             tx_code[f] = now256  # it waits for a session from now
+            back_at[f] = now256
         heard_mask |= bit
         session(f, bit)
     elif heard_mask & bit:
@@ -137,7 +141,7 @@ def link_step(f: u8, bit: u8, now256: u8) -> None:
         silent: u8 = u8(now256 - silent_at[f])
         if (not heard_mask & bit and silent > GRACE_UNITS) or (
                 not up_mask & bit and u8(now256 - tx_code[f]) > 2 * GRACE_UNITS):
-            link_end(f, bit, now256)
+            link_end(f, bit)
             gone_mask |= bit
 
 
@@ -150,7 +154,7 @@ def session(f: u8, bit: u8) -> None:
         if up_mask & bit:
             if their_ack:
                 return  # the tail of the greeting that began this session
-            link_end(f, bit, millis256())  # the neighbour started over (it lost us): so do we
+            link_end(f, bit)  # the neighbour started over (it lost us): so do we
         seen_mask |= bit
         if their_ack:
             link_begin(f, bit)
@@ -169,7 +173,7 @@ def link_begin(f: u8, bit: u8) -> None:
     on_neighbor_joined(f)
 
 
-def link_end(f: u8, bit: u8, now256: u8) -> None:
+def link_end(f: u8, bit: u8) -> None:
     """The session on face f is over: everything sent there and not known delivered bounces."""
     if up_mask & bit:
         on_neighbor_left(f)
@@ -251,26 +255,33 @@ def unsettled() -> bool:
     and the SDK's probes keep them in step for as long as their clocks agree. A
     tile with such a face skips a frame now and then, at random, to break the step.
     """
-    return PROTOCOL and ((~(gone_mask | (heard_mask & up_mask)) & 63) != 0 or gone_mask == 63)
+    return PROTOCOL and ((gone_mask | (heard_mask & up_mask)) != 63 or gone_mask == 63)
 
 
 def engine_quiet_until() -> u32:
     """Until when loop() will change nothing if its inputs stay as they are (for the emulator)."""
     if unsettled():
         return 0  # it tosses a coin every pass
+    until: u32 = timers_quiet_until()
     for s in range(N_FLOOD_SLOTS):
-        if flood_skipped[s] != 0:
-            return millis() + 256  # flood_forget() must see the 256 ms tick its window ends at
-    return timers_quiet_until()
+        if flood_skipped[s]:
+            # flood_forget() must see the 256 ms tick a window of the slot closes at
+            age: u8 = u8(millis256() - flood_at[s])
+            closes: u8 = FLOOD_SAME_UNITS if flood_skipped[s] & 64 else FLOOD_BACK_UNITS
+            ticks: u8 = closes - age if age < closes else 0
+            ends: u32 = (millis() & 4294967040) + u32(ticks) * 256  # (that tick's start)
+            if ends < until:
+                until = ends
+    return until
 
 
 def loop() -> None:
     if PROTOCOL:
-        now256: u8 = millis256()
-        flood_forget(now256)
+        now256 = millis256()
+        flood_forget()
         bit: u8 = 1
         for f in range(6):
-            link_step(f, bit, now256)
+            link_step(f, bit)
             bit <<= 1
     buttons()
     timers()
@@ -299,21 +310,30 @@ flood_waiting: u8[N_FLOOD_SLOTS] = 0  # faces that have not answered yet
 flood_out: u8[N_FLOOD_CODES] = 0
 flood_last: u8[N_FLOODS] = 0  # the parity of the slot of flood k this tile entered last
 # A tile put down as a flood passes can be reached by it twice: over its first link, and
-# then again over a link that came up after it had finished (the neighbour there heard it
-# first and owes it the wave). A wave carries no name, so a tile remembers, per slot, the
-# faces that were gone when it entered and when it entered: a wave of that slot over one
-# of those faces within FLOOD_SAME_UNITS is that same flood, answered without running it
-# again. No flood it is owed can come that way so soon: a link that was down then counts
-# for a flood only if it stood for JOIN (3 s) before the flood began (docs/protocol.md).
+# then again over a link that came up after it had finished. The neighbour there heard it
+# first and owes it the wave, and that wave can come seconds late: a face may wait twice
+# the grace for a session, and a one-way cut can hold a wave on its way to the tile that
+# passes it on. A wave carries no name, so a tile remembers, per slot, when it entered and
+# the faces that were gone then: a wave of that slot over one of those faces is that same
+# flood, answered without running it again, if it comes within FLOOD_SAME_UNITS of the
+# entry or within BACK_SAME_UNITS of the face coming back (for FLOOD_BACK_UNITS). No
+# flood the tile is owed can come that way so soon: a link counts for a flood only if it
+# stood for JOIN (3 s) before the flood began and heard its neighbour all through the
+# grace before (docs/protocol.md, "Floods that come round").
 # A newer flood can come that way, though, if three of one kind start within 2 s (the
 # third in the first one's slot: a game that restarts a flood whenever a neighbour arrives
 # does that around a tile put down); hence flood_answered_as_same below.
-flood_skipped: u8[N_FLOOD_SLOTS] = 0  # faces that were gone when this tile entered slot s
+# Bits 0-5: those faces; bit 6: FLOOD_SAME_UNITS have not passed; bit 7: FLOOD_BACK_UNITS
+# have not (0: all forgotten; the emulator wakes the tile until then).
+flood_skipped: u8[N_FLOOD_SLOTS] = 0
+back_at: u8[6] = 0  # now256 when face f came back from gone
 flood_at: u8[N_FLOOD_SLOTS] = 0  # millis256() when this tile entered slot s
 # Faces whose wave of slot s this tile answered as that flood come round: if it then enters
-# the slot within FLOOD_SAME_UNITS (so the wave was a newer flood after all), it sends them
+# the slot while it remembers them (so the wave was a newer flood after all), it sends them
 # no wave: their neighbour has had its answer, and another wave would run the flood there
 # again. (A link that came up since counts for no flood yet: no tile misses one it is owed.)
+# An answer to a face that came back keeps the slot's memory for FLOOD_BACK_UNITS -
+# FLOOD_SAME_UNITS from then: the newer flood may reach the tile over another face later.
 flood_answered_as_same: u8[N_FLOOD_SLOTS] = 0
 
 
@@ -335,6 +355,7 @@ def flood_start(k: u8) -> None:
 
 def flood_enter(s: u8, parent: u8) -> None:
     flood_parent[s] = parent
+    from_bit: u8 = 1 << parent  # (STARTER is 7: no face's bit)
     k: u8 = s >> 1
     flood_last[k] = s & 1
     if GROUPS and parent != STARTER and not flood_within(k, parent):
@@ -342,7 +363,7 @@ def flood_enter(s: u8, parent: u8) -> None:
         # (every wave gets its echo all the same, so the flood still ends; flood_last keeps
         # its parity, so a flood started here later stays clear of it, as after a join).
         flood_parent[s] = 255
-        flood_out[2 * s + 1] |= 1 << parent
+        flood_out[2 * s + 1] |= from_bit
         return
     # Every face not gone, also one whose session is still starting: its neighbour may be
     # in a session with us already and send us this flood's wave; waiting for it makes
@@ -351,10 +372,10 @@ def flood_enter(s: u8, parent: u8) -> None:
     # ones: if what they sent was the earlier flood after all, their wave of this one is
     # yet to come.
     skipped: u8 = gone_mask | flood_answered_as_same[s]
-    flood_skipped[s] = skipped
+    flood_skipped[s] = skipped | 192
     flood_answered_as_same[s] = 0
-    flood_at[s] = millis256()
-    waiting: u8 = ~(skipped | (1 << parent)) & 63  # (STARTER is 7: no face's bit)
+    flood_at[s] = now256
+    waiting: u8 = ~(skipped | from_bit) & 63
     if GROUPS:  # a wave goes on only to faces in the flood's group
         for f in range(6):
             if (waiting >> f) & 1 and not flood_within(k, f):
@@ -365,18 +386,23 @@ def flood_enter(s: u8, parent: u8) -> None:
     flood_check(s)
 
 
-def flood_forget(now256: u8) -> None:
-    """Forget the gone faces of an entry once FLOOD_SAME_UNITS have passed (before
-    millis256() wraps round to the entry again)."""
+def flood_forget() -> None:
+    """Close a slot's windows: FLOOD_SAME_UNITS after this tile entered it, and
+    FLOOD_BACK_UNITS after (before millis256() wraps round to the entry again)."""
     for s in range(N_FLOOD_SLOTS):
-        if u8(now256 - flood_at[s]) >= FLOOD_SAME_UNITS:
-            flood_skipped[s] = 0
-            flood_answered_as_same[s] = 0
+        age: u8 = u8(now256 - flood_at[s])
+        if age >= FLOOD_SAME_UNITS:
+            flood_skipped[s] &= ~64
+            if age >= FLOOD_BACK_UNITS:
+                flood_skipped[s] = 0
+                flood_answered_as_same[s] = 0
 
 
 def flood_receive(s: u8, face: u8) -> None:
     bit: u8 = 1 << face
-    if flood_parent[s] == 255 and not flood_skipped[s] & bit:
+    skipped: u8 = flood_skipped[s]
+    if flood_parent[s] == 255 and not (skipped & bit and (
+            skipped & 64 or u8(now256 - back_at[face]) < BACK_SAME_UNITS)):
         flood_enter(s, face)
     else:
         # We are in the wave already, or it is the one we were in come round again over a
@@ -386,6 +412,8 @@ def flood_receive(s: u8, face: u8) -> None:
         # the same kind for ever.
         if flood_parent[s] == 255:
             flood_answered_as_same[s] |= bit
+            if not skipped & 64:  # (a face come back: the window runs on from this answer)
+                flood_at[s] = now256 - FLOOD_SAME_UNITS
         flood_skipped[s] &= ~bit
         flood_out[2 * s + 1] |= bit
 
@@ -491,7 +519,7 @@ flood_own: u8[N_FLOODS] = 0  # the slot of the gather k this tile started last
 def send_wide(code: u8, value: u16, chunks: u8, face: u8) -> None:
     """Queue a wide message: `chunks` data codes of its value, then its own code; bounce it
     at once if nobody is there or the queue cannot take all of them."""
-    if (gone_mask >> face) & 1 or queue_len + chunks >= QUEUE_LEN:
+    if gone_mask & (1 << face) or queue_len + chunks >= QUEUE_LEN:
         bounce(code, face)
         return
     for i in range(chunks):  # high bits first

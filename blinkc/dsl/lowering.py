@@ -49,7 +49,15 @@ from .prune import prune
 from .settings import queue_len
 from .symbols import game_symbols
 from .types import TYPE_NAMES, storage_type
-from .wire import FLOOD_SAME_MS, GRACE_TICK_MS, Wire, allocate, value_range
+from .wire import (
+    FLOOD_SAME_MS,
+    GRACE_TICK_MS,
+    Wire,
+    allocate,
+    back_same_units,
+    flood_back_units,
+    value_range,
+)
 
 ENGINE_FILE = Path(__file__).with_name("engine.py")
 #: Where the engine's code that blinkc writes per game comes from.
@@ -403,6 +411,8 @@ class GameLowering:
             "N_TIMERS": len(self.game.timers),
             "QUEUE_LEN": queue_len(self.game, self.err), "GRACE_UNITS": self.wire.grace_units, "NEVER": NEVER,
             "FLOOD_SAME_UNITS": FLOOD_SAME_MS // GRACE_TICK_MS,
+            "FLOOD_BACK_UNITS": flood_back_units(self.wire.grace_units),
+            "BACK_SAME_UNITS": back_same_units(self.wire.grace_units),
             "STARTER": 7,
             "GROUPS": int(any(fl.within is not None for fl in self.game.floods)),
             "WIDE_FLOODS": int(bool(self.wire.flood_chunks)),
@@ -432,6 +442,12 @@ class GameLowering:
             "NEVER": "no deadline",
             "FLOOD_SAME_UNITS": f"a wave over a face that was gone when this tile entered its slot, "
                                 f"less than {FLOOD_SAME_MS:,} ms after, is that same flood",
+            "FLOOD_BACK_UNITS": "a wave over a face that came back lately is the flood this tile "
+                                "entered in its slot up to "
+                                f"{flood_back_units(self.wire.grace_units) * GRACE_TICK_MS:,} "
+                                "ms after",
+            "BACK_SAME_UNITS": "... if it comes less than this after the face came back (in "
+                               "256 ms units)",
             "STARTER": "flood_parent of a wave this tile started",
             "GROUPS": "some flood is confined to a group (within=)",
             "WIDE_FLOODS": "some flood's waves or echoes carry a value (data codes first)",

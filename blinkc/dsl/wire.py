@@ -25,6 +25,27 @@ GRACE_TICK_MS = 256
 #: is that same flood come round again (engine.py, flood_receive). Below the 3 s a link must
 #: stand before a flood for the flood to be owed over it (explore/monitor.py, JOIN_MS).
 FLOOD_SAME_MS = 8 * GRACE_TICK_MS
+
+
+def back_same_units(grace_units: int) -> int:
+    """How soon (in 256 ms ticks, less than) after a face came back from gone, or its session
+    ended, a wave over it is the flood a tile entered while it was away (engine.py,
+    flood_receive). A link counts for a newer flood only if it heard its neighbour all
+    through the grace before that flood began, so the window stays below the grace: with
+    the ticks' rounding it is under the grace less 500 ms (3,328 ms for 4 s), and it holds
+    every wave that comes sooner than a tick less (3,072 ms).)"""
+    return max(0, (grace_units * GRACE_TICK_MS - 500) // GRACE_TICK_MS)
+
+
+def flood_back_units(grace_units: int) -> int:
+    """For how long (in 256 ms ticks) after entering a slot a tile remembers the faces that
+    were away, and the faces it answered as that flood: the grace and a second more. A wave
+    held by a one-way cut shorter than the grace comes within it; longer, and the memory
+    would take a newer flood, started by a tile put down much later, for this one. (At most
+    255: a byte of ticks.)"""
+    return min(255, grace_units + 1000 // GRACE_TICK_MS + 1)
+
+
 #: The longest grace: the engine times a face waiting for a session against twice the grace
 #: on its byte clock (millis() >> 8, 256 ms units), and 2 x 32,000 ms is what that byte holds.
 MAX_GRACE_MS = 32_000

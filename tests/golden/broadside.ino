@@ -39,6 +39,8 @@ static const uint8_t QUEUE_LEN = 12;  // messages that can wait for a busy face 
 static const uint8_t GRACE_UNITS = 15;  // a face without a working session is gone after 3,840-4,096 ms (in 256 ms units)
 static const uint32_t NEVER = 4294967295UL;  // no deadline
 static const uint8_t FLOOD_SAME_UNITS = 8;  // a wave over a face that was gone when this tile entered its slot, less than 2,048 ms after, is that same flood
+static const uint8_t FLOOD_BACK_UNITS = 19;  // a wave over a face that came back lately is the flood this tile entered in its slot up to 4,864 ms after
+static const uint8_t BACK_SAME_UNITS = 13;  // ... if it comes less than this after the face came back (in 256 ms units)
 static const uint8_t STARTER = 7;  // flood_parent of a wave this tile started
 static const uint8_t GROUPS = 1;  // some flood is confined to a group (within=)
 static const uint8_t WIDE_FLOODS = 1;  // some flood's waves or echoes carry a value (data codes first)
@@ -118,24 +120,26 @@ static uint8_t tx_release = 0;  // engine.py:42
 static uint8_t ack_mask = 0;  // engine.py:43
 static uint8_t queue[12];  // engine.py:46
 static uint8_t queue_len = 0;  // engine.py:47
-static uint8_t flood_parent[6] = {255, 255, 255, 255, 255, 255};  // engine.py:295
-static uint8_t flood_waiting[6];  // engine.py:296
-static uint8_t flood_out[12];  // engine.py:299
-static uint8_t flood_last[3];  // engine.py:300
-static uint8_t flood_skipped[6];  // engine.py:311
-static uint8_t flood_at[6];  // engine.py:312
-static uint8_t flood_answered_as_same[6];  // engine.py:317
-static uint8_t timer_on = 0;  // engine.py:410
-static uint16_t timer_end[3];  // engine.py:411
-static uint16_t wide_rx[6];  // engine.py:478
-static uint8_t wide_busy = 0;  // engine.py:479
-static uint8_t wide_left[6];  // engine.py:480
-static uint8_t wide_code[6];  // engine.py:481
-static uint16_t wide_out[6];  // engine.py:482
-static uint16_t flood_value[6];  // engine.py:483
-static uint16_t flood_acc[6];  // engine.py:486
-static uint8_t flood_from[6] = {255, 255, 255, 255, 255, 255};  // engine.py:487
-static uint8_t flood_own[3];  // engine.py:488
+static uint8_t now256 = 0;  // engine.py:50
+static uint8_t flood_parent[6] = {255, 255, 255, 255, 255, 255};  // engine.py:306
+static uint8_t flood_waiting[6];  // engine.py:307
+static uint8_t flood_out[12];  // engine.py:310
+static uint8_t flood_last[3];  // engine.py:311
+static uint8_t flood_skipped[6];  // engine.py:328
+static uint8_t back_at[6];  // engine.py:329
+static uint8_t flood_at[6];  // engine.py:330
+static uint8_t flood_answered_as_same[6];  // engine.py:337
+static uint8_t timer_on = 0;  // engine.py:438
+static uint16_t timer_end[3];  // engine.py:439
+static uint16_t wide_rx[6];  // engine.py:506
+static uint8_t wide_busy = 0;  // engine.py:507
+static uint8_t wide_left[6];  // engine.py:508
+static uint8_t wide_code[6];  // engine.py:509
+static uint16_t wide_out[6];  // engine.py:510
+static uint16_t flood_value[6];  // engine.py:511
+static uint16_t flood_acc[6];  // engine.py:514
+static uint8_t flood_from[6] = {255, 255, 255, 255, 255, 255};  // engine.py:515
+static uint8_t flood_own[3];  // engine.py:516
 
 // Fields never leave their declared range: assignments clamp.
 template <typename T> static inline T blinkc_clamp(T v, T lo, T hi) { return v < lo ? lo : (v > hi ? hi : v); }
@@ -184,17 +188,17 @@ static void engine_setup(void);
 static bool coin(void);
 static void send_code(uint8_t code, uint8_t face);
 static uint8_t queue_take(uint8_t face);
-static void link_step(uint8_t f, uint8_t bit, uint8_t now256);
+static void link_step(uint8_t f, uint8_t bit);
 static void session(uint8_t f, uint8_t bit);
 static void link_begin(uint8_t f, uint8_t bit);
-static void link_end(uint8_t f, uint8_t bit, uint8_t now256);
+static void link_end(uint8_t f, uint8_t bit);
 static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack);
 static void transmit(void);
 static bool unsettled(void);
 static uint8_t flood_take(uint8_t bit);
 static void flood_start(uint8_t k);
 static void flood_enter(uint8_t s, uint8_t parent);
-static void flood_forget(uint8_t now256);
+static void flood_forget(void);
 __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face);
 __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face);
 static void flood_check(uint8_t s);
@@ -506,556 +510,580 @@ static int16_t helper_capture_count(int16_t n) {
     return ((((int16_t)(1U * ((int16_t)(((int16_t)(1U * n + 1)) / 2)) + 1)) < n) ? (int16_t)(1U * ((int16_t)(((int16_t)(1U * n + 1)) / 2)) + 1) : n);  // broadside.py:96
 }
 
-// The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [engine.py:50]
+// The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [engine.py:53]
 static uint8_t millis256(void) {
-    return ((uint16_t)millis() >> 8);  // engine.py:52
+    return ((uint16_t)millis() >> 8);  // engine.py:55
 }
 
-// Seed the coin from the tile's serial number: every tile tosses its own sequence.  [engine.py:55]
+// Seed the coin from the tile's serial number: every tile tosses its own sequence.  [engine.py:58]
 static void engine_setup(void) {
     uint8_t i = 0;
-    for (i = 0; i < 9; i++) {  // engine.py:59
-        coin_state = ((((uint16_t)(1U * coin_state << 8)) ^ (coin_state >> 8)) ^ getSerialNumberByte(i));  // engine.py:65
+    for (i = 0; i < 9; i++) {  // engine.py:62
+        coin_state = ((((uint16_t)(1U * coin_state << 8)) ^ (coin_state >> 8)) ^ getSerialNumberByte(i));  // engine.py:68
     }
-    if (coin_state == 0) {  // engine.py:66
-        coin_state = 1;  // engine.py:67
+    if (coin_state == 0) {  // engine.py:69
+        coin_state = 1;  // engine.py:70
     }
 }
 
-// One toss: the SDK's random numbers when the game randomizes them, else one step of a  [engine.py:70]
+// One toss: the SDK's random numbers when the game randomizes them, else one step of a  [engine.py:73]
 static bool coin(void) {
     uint8_t heads = 0;
-    heads = ((uint8_t)coin_state & 1);  // engine.py:75
-    coin_state >>= 1;  // engine.py:76
-    if (heads != 0) {  // engine.py:77
-        coin_state ^= 46080U;  // engine.py:78
+    heads = ((uint8_t)coin_state & 1);  // engine.py:78
+    coin_state >>= 1;  // engine.py:79
+    if (heads != 0) {  // engine.py:80
+        coin_state ^= 46080U;  // engine.py:81
     }
-    return (heads != 0);  // engine.py:79
+    return (heads != 0);  // engine.py:82
 }
 
-// Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:99]
+// Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:102]
 static void send_code(uint8_t code, uint8_t face) {
-    if ((((gone_mask >> face) & 1) != 0) || (queue_len >= QUEUE_LEN)) {  // engine.py:101
-        bounce(code, face);  // engine.py:102
-        return;  // engine.py:103
+    if (((gone_mask & bit_of(face)) != 0) || (queue_len >= QUEUE_LEN)) {  // engine.py:104
+        bounce(code, face);  // engine.py:105
+        return;  // engine.py:106
     }
-    queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:104
-    queue_len++;  // engine.py:105
+    queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:107
+    queue_len++;  // engine.py:108
 }
 
-// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:108]
+// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:111]
 static uint8_t queue_take(uint8_t face) {
     uint8_t i = 0;
     uint8_t i_end = 0;
     uint8_t entry = 0;
     uint8_t j = 0;
     uint8_t j_end = 0;
-    i_end = queue_len;  // engine.py:110
+    i_end = queue_len;  // engine.py:113
     for (i = 0; i < i_end; i++) {
-        entry = queue[i];  // engine.py:111
-        if ((entry >> 5) == face) {  // engine.py:112
-            queue_len--;  // engine.py:113
-            j_end = queue_len;  // engine.py:114
+        entry = queue[i];  // engine.py:114
+        if ((entry >> 5) == face) {  // engine.py:115
+            queue_len--;  // engine.py:116
+            j_end = queue_len;  // engine.py:117
             for (j = i; j < j_end; j++) {
-                queue[j] = queue[j + 1];  // engine.py:115
+                queue[j] = queue[j + 1];  // engine.py:118
             }
-            return (entry & 31);  // engine.py:116
+            return (entry & 31);  // engine.py:119
         }
     }
-    return 0;  // engine.py:117
+    return 0;  // engine.py:120
 }
 
-// Keep face f's link state: in a session, waiting for one, or gone.  [engine.py:120]
-static void link_step(uint8_t f, uint8_t bit, uint8_t now256) {
+// Keep face f's link state: in a session, waiting for one, or gone.  [engine.py:123]
+static void link_step(uint8_t f, uint8_t bit) {
     uint8_t silent = 0;
-    if (!isValueReceivedOnFaceExpired(f)) {  // engine.py:127
-        if ((gone_mask & bit) != 0) {  // engine.py:128
-            gone_mask &= ~bit;  // engine.py:129
-            tx_code[f] = now256;  // engine.py:130
+    if (!isValueReceivedOnFaceExpired(f)) {  // engine.py:130
+        if ((gone_mask & bit) != 0) {  // engine.py:131
+            gone_mask &= ~bit;  // engine.py:132
+            tx_code[f] = now256;  // engine.py:133
+            back_at[f] = now256;  // engine.py:134
         }
-        heard_mask |= bit;  // engine.py:131
-        session(f, bit);  // engine.py:132
-    } else if ((heard_mask & bit) != 0) {  // engine.py:133
-        heard_mask &= ~bit;  // engine.py:134
-        silent_at[f] = now256;  // engine.py:135
+        heard_mask |= bit;  // engine.py:135
+        session(f, bit);  // engine.py:136
+    } else if ((heard_mask & bit) != 0) {  // engine.py:137
+        heard_mask &= ~bit;  // engine.py:138
+        silent_at[f] = now256;  // engine.py:139
     }
-    if (((gone_mask | (heard_mask & up_mask)) & bit) == 0) {  // engine.py:136
-        silent = (now256 - silent_at[f]);  // engine.py:137
-        if ((((heard_mask & bit) == 0) && (silent > GRACE_UNITS)) || (((up_mask & bit) == 0) && ((uint8_t)(now256 - tx_code[f]) > 30))) {  // engine.py:138
-            link_end(f, bit, now256);  // engine.py:140
-            gone_mask |= bit;  // engine.py:141
+    if (((gone_mask | (heard_mask & up_mask)) & bit) == 0) {  // engine.py:140
+        silent = (now256 - silent_at[f]);  // engine.py:141
+        if ((((heard_mask & bit) == 0) && (silent > GRACE_UNITS)) || (((up_mask & bit) == 0) && ((uint8_t)(now256 - tx_code[f]) > 30))) {  // engine.py:142
+            link_end(f, bit);  // engine.py:144
+            gone_mask |= bit;  // engine.py:145
         }
     }
 }
 
-// Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:144]
+// Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:148]
 static void session(uint8_t f, uint8_t bit) {
     uint8_t value = 0;
     uint8_t code = 0;
     bool their_ack = 0;
-    value = getLastValueReceivedOnFace(f);  // engine.py:146
-    code = (value & CODE_MASK);  // engine.py:147
-    their_ack = ((value & 32) != 0);  // engine.py:148
-    if (code == HELLO) {  // engine.py:149
-        if ((up_mask & bit) != 0) {  // engine.py:150
-            if (their_ack) {  // engine.py:151
-                return;  // engine.py:152
+    value = getLastValueReceivedOnFace(f);  // engine.py:150
+    code = (value & CODE_MASK);  // engine.py:151
+    their_ack = ((value & 32) != 0);  // engine.py:152
+    if (code == HELLO) {  // engine.py:153
+        if ((up_mask & bit) != 0) {  // engine.py:154
+            if (their_ack) {  // engine.py:155
+                return;  // engine.py:156
             }
-            link_end(f, bit, millis256());  // engine.py:153
+            link_end(f, bit);  // engine.py:157
         }
-        seen_mask |= bit;  // engine.py:154
-        if (their_ack) {  // engine.py:155
-            link_begin(f, bit);  // engine.py:156
+        seen_mask |= bit;  // engine.py:158
+        if (their_ack) {  // engine.py:159
+            link_begin(f, bit);  // engine.py:160
         }
-        return;  // engine.py:157
+        return;  // engine.py:161
     }
-    if ((up_mask & bit) == 0) {  // engine.py:158
-        if ((seen_mask & bit) == 0) {  // engine.py:159
-            return;  // engine.py:160
+    if ((up_mask & bit) == 0) {  // engine.py:162
+        if ((seen_mask & bit) == 0) {  // engine.py:163
+            return;  // engine.py:164
         }
-        link_begin(f, bit);  // engine.py:161
+        link_begin(f, bit);  // engine.py:165
     }
-    handshake(f, bit, code, their_ack);  // engine.py:162
+    handshake(f, bit, code, their_ack);  // engine.py:166
 }
 
-// [engine.py:165]
+// [engine.py:169]
 static void link_begin(uint8_t f, uint8_t bit) {
-    up_mask |= bit;  // engine.py:166
-    seen_mask &= ~bit;  // engine.py:167
-    tx_code[f] = 0;  // engine.py:168
-    on_neighbor_joined(f);  // engine.py:169
+    up_mask |= bit;  // engine.py:170
+    seen_mask &= ~bit;  // engine.py:171
+    tx_code[f] = 0;  // engine.py:172
+    on_neighbor_joined(f);  // engine.py:173
 }
 
-// The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:172]
-static void link_end(uint8_t f, uint8_t bit, uint8_t now256) {
+// The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:176]
+static void link_end(uint8_t f, uint8_t bit) {
     uint8_t i = 0;
     uint8_t code = 0;
     uint8_t j = 0;
     uint8_t s = 0;
-    if ((up_mask & bit) != 0) {  // engine.py:174
-        on_neighbor_left(f);  // engine.py:175
+    if ((up_mask & bit) != 0) {  // engine.py:178
+        on_neighbor_left(f);  // engine.py:179
     }
-    up_mask &= ~bit;  // engine.py:176
-    seen_mask &= ~bit;  // engine.py:177
-    if (((tx_wait & bit) != 0) && (tx_code[f] < FLOOD_CODE)) {  // engine.py:178
-        bounce(tx_code[f], f);  // engine.py:179
+    up_mask &= ~bit;  // engine.py:180
+    seen_mask &= ~bit;  // engine.py:181
+    if (((tx_wait & bit) != 0) && (tx_code[f] < FLOOD_CODE)) {  // engine.py:182
+        bounce(tx_code[f], f);  // engine.py:183
     }
-    for (i = 0; i < QUEUE_LEN; i++) {  // engine.py:180
-        code = queue_take(f);  // engine.py:181
-        if (code == 0) {  // engine.py:182
-            break;  // engine.py:183
+    for (i = 0; i < QUEUE_LEN; i++) {  // engine.py:184
+        code = queue_take(f);  // engine.py:185
+        if (code == 0) {  // engine.py:186
+            break;  // engine.py:187
         }
-        bounce(code, f);  // engine.py:184
+        bounce(code, f);  // engine.py:188
     }
-    tx_code[f] = now256;  // engine.py:185
-    tx_wait &= ~bit;  // engine.py:186
-    tx_release &= ~bit;  // engine.py:187
-    ack_mask &= ~bit;  // engine.py:188
-    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:189
-        flood_out[j] &= ~bit;  // engine.py:190
+    tx_code[f] = now256;  // engine.py:189
+    tx_wait &= ~bit;  // engine.py:190
+    tx_release &= ~bit;  // engine.py:191
+    ack_mask &= ~bit;  // engine.py:192
+    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:193
+        flood_out[j] &= ~bit;  // engine.py:194
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:191
-        flood_answered(s, f);  // engine.py:192
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:195
+        flood_answered(s, f);  // engine.py:196
     }
 }
 
-// Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:195]
+// Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:199]
 static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack) {
-    if (code == 0) {  // engine.py:197
-        ack_mask &= ~bit;  // engine.py:198
-    } else if ((ack_mask & bit) == 0) {  // engine.py:199
-        ack_mask |= bit;  // engine.py:200
-        deliver(code, f);  // engine.py:201
+    if (code == 0) {  // engine.py:201
+        ack_mask &= ~bit;  // engine.py:202
+    } else if ((ack_mask & bit) == 0) {  // engine.py:203
+        ack_mask |= bit;  // engine.py:204
+        deliver(code, f);  // engine.py:205
     }
-    if ((tx_wait & bit) != 0) {  // engine.py:202
-        if (their_ack != false) {  // engine.py:203
-            tx_wait &= ~bit;  // engine.py:204
-            tx_release |= bit;  // engine.py:205
-            tx_code[f] = 0;  // engine.py:206
+    if ((tx_wait & bit) != 0) {  // engine.py:206
+        if (their_ack != false) {  // engine.py:207
+            tx_wait &= ~bit;  // engine.py:208
+            tx_release |= bit;  // engine.py:209
+            tx_code[f] = 0;  // engine.py:210
         }
-    } else if (their_ack == 0) {  // engine.py:207
-        tx_release &= ~bit;  // engine.py:208
+    } else if (their_ack == 0) {  // engine.py:211
+        tx_release &= ~bit;  // engine.py:212
     }
 }
 
-// Present a queued message on every idle face in session, then publish the face values.  [engine.py:211]
+// Present a queued message on every idle face in session, then publish the face values.  [engine.py:215]
 static void transmit(void) {
     uint8_t shown = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
     uint8_t value = 0;
     uint8_t code = 0;
-    shown = broadcast_bits();  // engine.py:213
-    bit = 1;  // engine.py:214
-    for (f = 0; f < 6; f++) {  // engine.py:215
-        value = shown;  // engine.py:216
-        if ((up_mask & bit) != 0) {  // engine.py:217
-            if (((tx_wait | tx_release) & bit) == 0) {  // engine.py:218
-                code = wide_take(f, bit);  // engine.py:219
-                if (code == 0) {  // engine.py:220
-                    code = queue_take(f);  // engine.py:221
+    shown = broadcast_bits();  // engine.py:217
+    bit = 1;  // engine.py:218
+    for (f = 0; f < 6; f++) {  // engine.py:219
+        value = shown;  // engine.py:220
+        if ((up_mask & bit) != 0) {  // engine.py:221
+            if (((tx_wait | tx_release) & bit) == 0) {  // engine.py:222
+                code = wide_take(f, bit);  // engine.py:223
+                if (code == 0) {  // engine.py:224
+                    code = queue_take(f);  // engine.py:225
                 }
-                if (code != 0) {  // engine.py:222
-                    tx_code[f] = code;  // engine.py:223
-                    tx_wait |= bit;  // engine.py:224
+                if (code != 0) {  // engine.py:226
+                    tx_code[f] = code;  // engine.py:227
+                    tx_wait |= bit;  // engine.py:228
                 }
             }
-            value |= tx_code[f];  // engine.py:225
-            if ((ack_mask & bit) != 0) {  // engine.py:226
-                value |= 32;  // engine.py:227
-            }
-        } else {
-            value |= 31;  // engine.py:229
-            if ((seen_mask & bit) != 0) {  // engine.py:230
+            value |= tx_code[f];  // engine.py:229
+            if ((ack_mask & bit) != 0) {  // engine.py:230
                 value |= 32;  // engine.py:231
             }
+        } else {
+            value |= 31;  // engine.py:233
+            if ((seen_mask & bit) != 0) {  // engine.py:234
+                value |= 32;  // engine.py:235
+            }
         }
-        setValueSentOnFace(value, f);  // engine.py:232
-        bit <<= 1;  // engine.py:233
+        setValueSentOnFace(value, f);  // engine.py:236
+        bit <<= 1;  // engine.py:237
     }
 }
 
-// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:247]
+// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:251]
 static bool unsettled(void) {
-    return ((((~(gone_mask | (heard_mask & up_mask))) & 63) != 0) || (gone_mask == 63));  // engine.py:254
+    return (((gone_mask | (heard_mask & up_mask)) != 63) || (gone_mask == 63));  // engine.py:258
 }
 
 #ifdef BLINKC_HOST
-// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:257]
+// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:261]
 uint32_t engine_quiet_until(void) {
+    uint32_t until = 0;
     uint8_t s = 0;
-    if (unsettled()) {  // engine.py:259
-        return 0;  // engine.py:260
+    uint8_t age = 0;
+    uint8_t closes = 0;
+    uint8_t ticks = 0;
+    uint32_t ends = 0;
+    if (unsettled()) {  // engine.py:263
+        return 0;  // engine.py:264
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:261
-        if (flood_skipped[s] != 0) {  // engine.py:262
-            return (millis() + 256);  // engine.py:263
+    until = timers_quiet_until();  // engine.py:265
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:266
+        if (flood_skipped[s] != 0) {  // engine.py:267
+            age = (millis256() - flood_at[s]);  // engine.py:269
+            closes = (((flood_skipped[s] & 64) != 0) ? FLOOD_SAME_UNITS : FLOOD_BACK_UNITS);  // engine.py:270
+            ticks = ((age < closes) ? (closes - age) : 0);  // engine.py:271
+            ends = (uint32_t)(1UL * (millis() & 4294967040UL) + ((uint32_t)ticks * 256));  // engine.py:272
+            if (ends < until) {  // engine.py:273
+                until = ends;  // engine.py:274
+            }
         }
     }
-    return timers_quiet_until();  // engine.py:264
+    return until;  // engine.py:275
 }
 #endif
 
-// [engine.py:267]
+// [engine.py:278]
 BLINKC_SMALL_LOOPS void loop(void) {
-    uint8_t now256 = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
-    now256 = millis256();  // engine.py:269
-    flood_forget(now256);  // engine.py:270
-    bit = 1;  // engine.py:271
-    for (f = 0; f < 6; f++) {  // engine.py:272
-        link_step(f, bit, now256);  // engine.py:273
-        bit <<= 1;  // engine.py:274
+    now256 = millis256();  // engine.py:280
+    flood_forget();  // engine.py:281
+    bit = 1;  // engine.py:282
+    for (f = 0; f < 6; f++) {  // engine.py:283
+        link_step(f, bit);  // engine.py:284
+        bit <<= 1;  // engine.py:285
     }
-    buttons();  // engine.py:275
-    timers();  // engine.py:276
-    transmit();  // engine.py:277
-    display();  // engine.py:278
-    if (unsettled() && coin()) {  // engine.py:279
-        blinkc_skip_frame();  // engine.py:280
+    buttons();  // engine.py:286
+    timers();  // engine.py:287
+    transmit();  // engine.py:288
+    display();  // engine.py:289
+    if (unsettled() && coin()) {  // engine.py:290
+        blinkc_skip_frame();  // engine.py:291
     }
 }
 
-// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:320]
+// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:340]
 static uint8_t flood_take(uint8_t bit) {
     uint8_t j = 0;
-    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:322
-        if ((flood_out[j] & bit) != 0) {  // engine.py:323
-            flood_out[j] &= ~bit;  // engine.py:324
-            return (FLOOD_CODE + j);  // engine.py:325
+    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:342
+        if ((flood_out[j] & bit) != 0) {  // engine.py:343
+            flood_out[j] &= ~bit;  // engine.py:344
+            return (FLOOD_CODE + j);  // engine.py:345
         }
     }
-    return 0;  // engine.py:326
+    return 0;  // engine.py:346
 }
 
-// Start flood k, unless this tile is in a wave of it already (then the start merges).  [engine.py:329]
+// Start flood k, unless this tile is in a wave of it already (then the start merges).  [engine.py:349]
 static void flood_start(uint8_t k) {
     uint8_t s = 0;
-    s = (2 * k);  // engine.py:331
-    if ((flood_parent[s] & flood_parent[s + 1]) == 255) {  // engine.py:332
-        flood_enter(s + (flood_last[k] ^ 1), STARTER);  // engine.py:333
+    s = (2 * k);  // engine.py:351
+    if ((flood_parent[s] & flood_parent[s + 1]) == 255) {  // engine.py:352
+        flood_enter(s + (flood_last[k] ^ 1), STARTER);  // engine.py:353
     }
 }
 
-// [engine.py:336]
+// [engine.py:356]
 static void flood_enter(uint8_t s, uint8_t parent) {
+    uint8_t from_bit = 0;
     uint8_t k = 0;
     uint8_t skipped = 0;
     uint8_t waiting = 0;
     uint8_t f = 0;
     uint8_t f_bit = 0;
-    flood_parent[s] = parent;  // engine.py:337
-    k = (s >> 1);  // engine.py:338
-    flood_last[k] = (s & 1);  // engine.py:339
-    if ((parent != STARTER) && (!flood_within(k, parent))) {  // engine.py:340
-        flood_parent[s] = 255;  // engine.py:344
-        flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:345
-        return;  // engine.py:346
+    flood_parent[s] = parent;  // engine.py:357
+    from_bit = (1U << parent);  // engine.py:358
+    k = (s >> 1);  // engine.py:359
+    flood_last[k] = (s & 1);  // engine.py:360
+    if ((parent != STARTER) && (!flood_within(k, parent))) {  // engine.py:361
+        flood_parent[s] = 255;  // engine.py:365
+        flood_out[(2 * s) + 1] |= from_bit;  // engine.py:366
+        return;  // engine.py:367
     }
-    skipped = (gone_mask | flood_answered_as_same[s]);  // engine.py:353
-    flood_skipped[s] = skipped;  // engine.py:354
-    flood_answered_as_same[s] = 0;  // engine.py:355
-    flood_at[s] = millis256();  // engine.py:356
-    waiting = ((uint8_t)(~((int16_t)(skipped | ((int16_t)(1U << parent))))) & 63);  // engine.py:357
-    for (f = 0, f_bit = 1; f < 6; f++, f_bit <<= 1) {  // engine.py:359
-        if (((waiting & f_bit) != 0) && (!flood_within(k, f))) {  // engine.py:360
-            waiting &= ~f_bit;  // engine.py:361
+    skipped = (gone_mask | flood_answered_as_same[s]);  // engine.py:374
+    flood_skipped[s] = (skipped | 192);  // engine.py:375
+    flood_answered_as_same[s] = 0;  // engine.py:376
+    flood_at[s] = now256;  // engine.py:377
+    waiting = ((uint8_t)(~(skipped | from_bit)) & 63);  // engine.py:378
+    for (f = 0, f_bit = 1; f < 6; f++, f_bit <<= 1) {  // engine.py:380
+        if (((waiting & f_bit) != 0) && (!flood_within(k, f))) {  // engine.py:381
+            waiting &= ~f_bit;  // engine.py:382
         }
     }
-    flood_waiting[s] = waiting;  // engine.py:362
-    flood_out[2 * s] |= waiting;  // engine.py:363
-    on_flood(k);  // engine.py:364
-    flood_check(s);  // engine.py:365
+    flood_waiting[s] = waiting;  // engine.py:383
+    flood_out[2 * s] |= waiting;  // engine.py:384
+    on_flood(k);  // engine.py:385
+    flood_check(s);  // engine.py:386
 }
 
-// Forget the gone faces of an entry once FLOOD_SAME_UNITS have passed (before  [engine.py:368]
-static void flood_forget(uint8_t now256) {
+// Close a slot's windows: FLOOD_SAME_UNITS after this tile entered it, and  [engine.py:389]
+static void flood_forget(void) {
     uint8_t s = 0;
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:371
-        if ((uint8_t)(now256 - flood_at[s]) >= FLOOD_SAME_UNITS) {  // engine.py:372
-            flood_skipped[s] = 0;  // engine.py:373
-            flood_answered_as_same[s] = 0;  // engine.py:374
+    uint8_t age = 0;
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:392
+        age = (now256 - flood_at[s]);  // engine.py:393
+        if (age >= FLOOD_SAME_UNITS) {  // engine.py:394
+            flood_skipped[s] &= 191;  // engine.py:395
+            if (age >= FLOOD_BACK_UNITS) {  // engine.py:396
+                flood_skipped[s] = 0;  // engine.py:397
+                flood_answered_as_same[s] = 0;  // engine.py:398
+            }
         }
     }
 }
 
-// [engine.py:377]
+// [engine.py:401]
 __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face) {
     uint8_t bit = 0;
-    bit = bit_of(face);  // engine.py:378
-    if ((flood_parent[s] == 255) && ((flood_skipped[s] & bit) == 0)) {  // engine.py:379
-        flood_enter(s, face);  // engine.py:380
+    uint8_t skipped = 0;
+    bit = bit_of(face);  // engine.py:402
+    skipped = flood_skipped[s];  // engine.py:403
+    if ((flood_parent[s] == 255) && (!(((skipped & bit) != 0) && (((skipped & 64) != 0) || ((uint8_t)(now256 - back_at[face]) < BACK_SAME_UNITS))))) {  // engine.py:404
+        flood_enter(s, face);  // engine.py:406
     } else {
-        if (flood_parent[s] == 255) {  // engine.py:387
-            flood_answered_as_same[s] |= bit;  // engine.py:388
+        if (flood_parent[s] == 255) {  // engine.py:413
+            flood_answered_as_same[s] |= bit;  // engine.py:414
+            if ((skipped & 64) == 0) {  // engine.py:415
+                flood_at[s] = (now256 - FLOOD_SAME_UNITS);  // engine.py:416
+            }
         }
-        flood_skipped[s] &= ~bit;  // engine.py:389
-        flood_out[(2 * s) + 1] |= bit;  // engine.py:390
+        flood_skipped[s] &= ~bit;  // engine.py:417
+        flood_out[(2 * s) + 1] |= bit;  // engine.py:418
     }
 }
 
-// An echo came back, or the face can no longer answer (its link ended).  [engine.py:393]
+// An echo came back, or the face can no longer answer (its link ended).  [engine.py:421]
 __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face) {
-    flood_waiting[s] &= ~bit_of(face);  // engine.py:395
-    flood_check(s);  // engine.py:396
+    flood_waiting[s] &= ~bit_of(face);  // engine.py:423
+    flood_check(s);  // engine.py:424
 }
 
-// [engine.py:399]
+// [engine.py:427]
 static void flood_check(uint8_t s) {
     uint8_t parent = 0;
-    parent = flood_parent[s];  // engine.py:400
-    if ((parent != 255) && (flood_waiting[s] == 0)) {  // engine.py:401
-        flood_parent[s] = 255;  // engine.py:402
-        if (parent == STARTER) {  // engine.py:403
-            on_flood_done(s >> 1);  // engine.py:404
+    parent = flood_parent[s];  // engine.py:428
+    if ((parent != 255) && (flood_waiting[s] == 0)) {  // engine.py:429
+        flood_parent[s] = 255;  // engine.py:430
+        if (parent == STARTER) {  // engine.py:431
+            on_flood_done(s >> 1);  // engine.py:432
         } else {
-            flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:406
+            flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:434
         }
     }
 }
 
-// [engine.py:414]
+// [engine.py:442]
 static void timer_start(uint8_t k, uint16_t ms) {
-    timer_end[k] = ((uint16_t)millis() + ms);  // engine.py:415
-    timer_on |= bit_of(k);  // engine.py:416
+    timer_end[k] = ((uint16_t)millis() + ms);  // engine.py:443
+    timer_on |= bit_of(k);  // engine.py:444
 }
 
-// [engine.py:419]
+// [engine.py:447]
 static void timer_stop(uint8_t k) {
-    timer_on &= ~bit_of(k);  // engine.py:420
+    timer_on &= ~bit_of(k);  // engine.py:448
 }
 
-// [engine.py:423]
+// [engine.py:451]
 static bool timer_running(uint8_t k) {
-    return ((timer_on & bit_of(k)) != 0);  // engine.py:424
+    return ((timer_on & bit_of(k)) != 0);  // engine.py:452
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:427]
+// [engine.py:455]
 uint16_t timer_remaining(uint8_t k) {
     int16_t left = 0;
-    if ((timer_on & bit_of(k)) == 0) {  // engine.py:428
-        return 0;  // engine.py:429
+    if ((timer_on & bit_of(k)) == 0) {  // engine.py:456
+        return 0;  // engine.py:457
     }
-    left = (timer_end[k] - (uint16_t)millis());  // engine.py:430
-    if (left < 0) {  // engine.py:431
-        return 0;  // engine.py:432
+    left = (timer_end[k] - (uint16_t)millis());  // engine.py:458
+    if (left < 0) {  // engine.py:459
+        return 0;  // engine.py:460
     }
-    return left;  // engine.py:433
+    return left;  // engine.py:461
 }
 #endif
 
-// [engine.py:436]
+// [engine.py:464]
 static void timers(void) {
     uint8_t k = 0;
     uint8_t k_bit = 0;
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:437
-        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {  // engine.py:438
-            timer_on &= ~k_bit;  // engine.py:439
-            on_timer(k);  // engine.py:440
+    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:465
+        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {  // engine.py:466
+            timer_on &= ~k_bit;  // engine.py:467
+            on_timer(k);  // engine.py:468
         }
     }
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:443]
+// [engine.py:471]
 uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
     uint8_t k = 0;
     uint8_t k_bit = 0;
     uint32_t ends = 0;
-    until = 4294967295UL;  // engine.py:444
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:445
-        if ((timer_on & k_bit) != 0) {  // engine.py:446
-            ends = (millis() + timer_remaining(k));  // engine.py:447
-            if (ends < until) {  // engine.py:448
-                until = ends;  // engine.py:449
+    until = 4294967295UL;  // engine.py:472
+    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:473
+        if ((timer_on & k_bit) != 0) {  // engine.py:474
+            ends = (millis() + timer_remaining(k));  // engine.py:475
+            if (ends < until) {  // engine.py:476
+                until = ends;  // engine.py:477
             }
         }
     }
-    return until;  // engine.py:450
+    return until;  // engine.py:478
 }
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:453]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:481]
 uint8_t engine_links(void) {
-    return up_mask;  // engine.py:455
+    return up_mask;  // engine.py:483
 }
 #endif
 
 #ifdef BLINKC_HOST
-// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:458]
+// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:486]
 bool engine_idle(void) {
     uint8_t s = 0;
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:461
-        return false;  // engine.py:462
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:489
+        return false;  // engine.py:490
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:463
-        if ((flood_parent[s] != 255) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {  // engine.py:464
-            return false;  // engine.py:465
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:491
+        if ((flood_parent[s] != 255) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {  // engine.py:492
+            return false;  // engine.py:493
         }
     }
-    return true;  // engine.py:466
+    return true;  // engine.py:494
 }
 #endif
 
-// The next code out of face f, in place of flood_take(): a flood code's data codes, then  [engine.py:505]
+// The next code out of face f, in place of flood_take(): a flood code's data codes, then  [engine.py:533]
 static uint8_t wide_take(uint8_t f, uint8_t bit) {
     uint8_t left = 0;
     uint8_t code = 0;
-    left = wide_left[f];  // engine.py:509
-    if (left == 0) {  // engine.py:510
-        code = 0;  // engine.py:511
-        if ((wide_busy & bit) == 0) {  // engine.py:512
-            code = flood_take(bit);  // engine.py:513
+    left = wide_left[f];  // engine.py:537
+    if (left == 0) {  // engine.py:538
+        code = 0;  // engine.py:539
+        if ((wide_busy & bit) == 0) {  // engine.py:540
+            code = flood_take(bit);  // engine.py:541
         }
-        if (code == 0) {  // engine.py:514
-            code = queue_take(f);  // engine.py:515
-            if ((code >= DATA_CODE) && (code <= 18)) {  // engine.py:516
-                wide_busy |= bit;  // engine.py:517
+        if (code == 0) {  // engine.py:542
+            code = queue_take(f);  // engine.py:543
+            if ((code >= DATA_CODE) && (code <= 18)) {  // engine.py:544
+                wide_busy |= bit;  // engine.py:545
             } else {
-                wide_busy &= ~bit;  // engine.py:519
+                wide_busy &= ~bit;  // engine.py:547
             }
-            return code;  // engine.py:520
+            return code;  // engine.py:548
         }
-        left = flood_wide(code, f);  // engine.py:521
-        if (left == 0) {  // engine.py:522
-            return code;  // engine.py:523
+        left = flood_wide(code, f);  // engine.py:549
+        if (left == 0) {  // engine.py:550
+            return code;  // engine.py:551
         }
-        wide_code[f] = code;  // engine.py:524
-        left++;  // engine.py:525
+        wide_code[f] = code;  // engine.py:552
+        left++;  // engine.py:553
     }
-    left--;  // engine.py:526
-    wide_left[f] = left;  // engine.py:527
-    if (left == 0) {  // engine.py:528
-        return wide_code[f];  // engine.py:529
+    left--;  // engine.py:554
+    wide_left[f] = left;  // engine.py:555
+    if (left == 0) {  // engine.py:556
+        return wide_code[f];  // engine.py:557
     }
-    return (DATA_CODE + ((uint8_t)(wide_out[f] >> ((uint8_t)(left - 1) * DATA_BITS)) & DATA_MASK));  // engine.py:530
+    return (DATA_CODE + ((uint8_t)(wide_out[f] >> ((uint8_t)(left - 1) * DATA_BITS)) & DATA_MASK));  // engine.py:558
 }
 
-// How many data codes go before flood code `code` out of face f (0: none); its value in  [engine.py:533]
+// How many data codes go before flood code `code` out of face f (0: none); its value in  [engine.py:561]
 static uint8_t flood_wide(uint8_t code, uint8_t f) {
     uint8_t j = 0;
     uint8_t s = 0;
     uint8_t n = 0;
-    j = (code - FLOOD_CODE);  // engine.py:537
-    s = (j >> 1);  // engine.py:538
-    n = flood_chunks(s >> 1, j & 1);  // engine.py:539
-    if (n != 0) {  // engine.py:540
-        if ((j & 1) == 0) {  // engine.py:541
-            wide_out[f] = flood_value[s];  // engine.py:542
-        } else if ((flood_from[s] == f) && (flood_parent[s] == 255)) {  // engine.py:543
-            wide_out[f] = flood_acc[s];  // engine.py:544
-            flood_from[s] = 255;  // engine.py:545
+    j = (code - FLOOD_CODE);  // engine.py:565
+    s = (j >> 1);  // engine.py:566
+    n = flood_chunks(s >> 1, j & 1);  // engine.py:567
+    if (n != 0) {  // engine.py:568
+        if ((j & 1) == 0) {  // engine.py:569
+            wide_out[f] = flood_value[s];  // engine.py:570
+        } else if ((flood_from[s] == f) && (flood_parent[s] == 255)) {  // engine.py:571
+            wide_out[f] = flood_acc[s];  // engine.py:572
+            flood_from[s] = 255;  // engine.py:573
         } else {
-            wide_out[f] = gather_identity(s >> 1);  // engine.py:547
+            wide_out[f] = gather_identity(s >> 1);  // engine.py:575
         }
     }
-    return n;  // engine.py:548
+    return n;  // engine.py:576
 }
 
-// A data code arrived on `face`: shift its bits in.  [engine.py:551]
+// A data code arrived on `face`: shift its bits in.  [engine.py:579]
 static void wide_data(uint8_t code, uint8_t face) {
-    wide_rx[face] = (((uint16_t)(1U * wide_rx[face] << DATA_BITS)) | (uint16_t)(code - DATA_CODE));  // engine.py:553
+    wide_rx[face] = (((uint16_t)(1U * wide_rx[face] << DATA_BITS)) | (uint16_t)(code - DATA_CODE));  // engine.py:581
 }
 
-// Face f's session ended: what was going out of it goes no further (link_end answers  [engine.py:561]
+// Face f's session ended: what was going out of it goes no further (link_end answers  [engine.py:589]
 static void wide_reset(uint8_t f) {
     uint8_t s = 0;
-    wide_left[f] = 0;  // engine.py:564
-    wide_busy &= ~bit_of(f);  // engine.py:565
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:567
-        if (flood_from[s] == f) {  // engine.py:568
-            flood_from[s] = 255;  // engine.py:569
+    wide_left[f] = 0;  // engine.py:592
+    wide_busy &= ~bit_of(f);  // engine.py:593
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:595
+        if (flood_from[s] == f) {  // engine.py:596
+            flood_from[s] = 255;  // engine.py:597
         }
     }
 }
 
-// Start valued flood k with `value` (unless this tile is in a wave of it already).  [engine.py:572]
+// Start valued flood k with `value` (unless this tile is in a wave of it already).  [engine.py:600]
 static void flood_start_with(uint8_t k, uint16_t value) {
     uint8_t s = 0;
-    s = (2 * k);  // engine.py:574
-    if ((flood_parent[s] == 255) && (flood_parent[s + 1] == 255)) {  // engine.py:575
-        flood_value[s + (flood_last[k] ^ 1)] = value;  // engine.py:576
+    s = (2 * k);  // engine.py:602
+    if ((flood_parent[s] == 255) && (flood_parent[s + 1] == 255)) {  // engine.py:603
+        flood_value[s + (flood_last[k] ^ 1)] = value;  // engine.py:604
     }
-    flood_start(k);  // engine.py:577
+    flood_start(k);  // engine.py:605
 }
 
-// A wave of valued slot s arrived on `face`: its value, if it is news to this tile.  [engine.py:580]
+// A wave of valued slot s arrived on `face`: its value, if it is news to this tile.  [engine.py:608]
 static void flood_value_in(uint8_t s, uint8_t face, uint16_t mask) {
-    if (flood_parent[s] == 255) {  // engine.py:582
-        flood_value[s] = (wide_rx[face] & mask);  // engine.py:583
+    if (flood_parent[s] == 255) {  // engine.py:610
+        flood_value[s] = (wide_rx[face] & mask);  // engine.py:611
     }
 }
 
-// The value of the wave of flood k this tile just entered.  [engine.py:586]
+// The value of the wave of flood k this tile just entered.  [engine.py:614]
 static uint16_t flood_value_of(uint8_t k) {
-    return flood_value[(2 * k) + flood_last[k]];  // engine.py:588
+    return flood_value[(2 * k) + flood_last[k]];  // engine.py:616
 }
 
-// This tile just entered gather k with its own `value`.  [engine.py:591]
+// This tile just entered gather k with its own `value`.  [engine.py:619]
 static void gather_enter(uint8_t k, uint16_t value) {
     uint8_t s = 0;
-    s = ((uint8_t)(2 * k) + flood_last[k]);  // engine.py:593
-    flood_acc[s] = value;  // engine.py:594
-    flood_from[s] = flood_parent[s];  // engine.py:595
-    if (flood_parent[s] == STARTER) {  // engine.py:596
-        flood_own[k] = s;  // engine.py:597
+    s = ((uint8_t)(2 * k) + flood_last[k]);  // engine.py:621
+    flood_acc[s] = value;  // engine.py:622
+    flood_from[s] = flood_parent[s];  // engine.py:623
+    if (flood_parent[s] == STARTER) {  // engine.py:624
+        flood_own[k] = s;  // engine.py:625
     }
 }
 
-// An echo of gather slot s arrived on `face`: add the subtree it carries (only an echo  [engine.py:600]
+// An echo of gather slot s arrived on `face`: add the subtree it carries (only an echo  [engine.py:628]
 static void gather_echo(uint8_t s, uint8_t face, uint16_t mask) {
-    if (((flood_waiting[s] >> face) & 1) != 0) {  // engine.py:603
-        flood_acc[s] = gather_combine(s >> 1, flood_acc[s], wide_rx[face] & mask);  // engine.py:604
+    if (((flood_waiting[s] >> face) & 1) != 0) {  // engine.py:631
+        flood_acc[s] = gather_combine(s >> 1, flood_acc[s], wide_rx[face] & mask);  // engine.py:632
     }
 }
 
-// The value gather k, started here, has brought back.  [engine.py:607]
+// The value gather k, started here, has brought back.  [engine.py:635]
 static uint16_t gather_total(uint8_t k) {
-    return flood_acc[flood_own[k]];  // engine.py:609
+    return flood_acc[flood_own[k]];  // engine.py:637
 }
 
 // Run the handlers of the button events the game uses.  [generated by blinkc]

@@ -39,6 +39,8 @@ static const uint8_t QUEUE_LEN = 12;  // messages that can wait for a busy face 
 static const uint8_t GRACE_UNITS = 15;  // a face without a working session is gone after 3,840-4,096 ms (in 256 ms units)
 static const uint32_t NEVER = 4294967295UL;  // no deadline
 static const uint8_t FLOOD_SAME_UNITS = 8;  // a wave over a face that was gone when this tile entered its slot, less than 2,048 ms after, is that same flood
+static const uint8_t FLOOD_BACK_UNITS = 19;  // a wave over a face that came back lately is the flood this tile entered in its slot up to 4,864 ms after
+static const uint8_t BACK_SAME_UNITS = 13;  // ... if it comes less than this after the face came back (in 256 ms units)
 static const uint8_t STARTER = 7;  // flood_parent of a wave this tile started
 
 // A constant colour as the tile's 16-bit pixel word (a reserved bit set to 1, then
@@ -72,6 +74,11 @@ static uint8_t tx_release = 0;  // engine.py:42
 static uint8_t ack_mask = 0;  // engine.py:43
 static uint8_t queue[12];  // engine.py:46
 static uint8_t queue_len = 0;  // engine.py:47
+static uint8_t now256 = 0;  // engine.py:50
+
+// The bit of face (or timer) n, 1 << n as a byte (0 from n = 8 on): the AVR shifts by a
+// variable in a loop, so the sketch has one copy of it.
+__attribute__((noinline)) static uint8_t bit_of(uint8_t n) { uint8_t b = 1; while (n--) b <<= 1; return b; }
 
 // Spend a little more than one display frame (7.7 ms), so this pass transmits a frame
 // later. The protocol does it at random while a face waits for a session: two touching
@@ -92,10 +99,10 @@ static void engine_setup(void);
 static bool coin(void);
 static void send_code(uint8_t code, uint8_t face);
 static uint8_t queue_take(uint8_t face);
-static void link_step(uint8_t f, uint8_t bit, uint8_t now256);
+static void link_step(uint8_t f, uint8_t bit);
 static void session(uint8_t f, uint8_t bit);
 static void link_begin(uint8_t f, uint8_t bit);
-static void link_end(uint8_t f, uint8_t bit, uint8_t now256);
+static void link_end(uint8_t f, uint8_t bit);
 static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack);
 static void transmit(void);
 static bool unsettled(void);
@@ -135,260 +142,261 @@ static void show(void) {
     }
 }
 
-// The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [engine.py:50]
+// The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [engine.py:53]
 static uint8_t millis256(void) {
-    return ((uint16_t)millis() >> 8);  // engine.py:52
+    return ((uint16_t)millis() >> 8);  // engine.py:55
 }
 
-// Seed the coin from the tile's serial number: every tile tosses its own sequence.  [engine.py:55]
+// Seed the coin from the tile's serial number: every tile tosses its own sequence.  [engine.py:58]
 static void engine_setup(void) {
     uint8_t i = 0;
-    for (i = 0; i < 9; i++) {  // engine.py:59
-        coin_state = ((((uint16_t)(1U * coin_state << 8)) ^ (coin_state >> 8)) ^ getSerialNumberByte(i));  // engine.py:65
+    for (i = 0; i < 9; i++) {  // engine.py:62
+        coin_state = ((((uint16_t)(1U * coin_state << 8)) ^ (coin_state >> 8)) ^ getSerialNumberByte(i));  // engine.py:68
     }
-    if (coin_state == 0) {  // engine.py:66
-        coin_state = 1;  // engine.py:67
+    if (coin_state == 0) {  // engine.py:69
+        coin_state = 1;  // engine.py:70
     }
 }
 
-// One toss: the SDK's random numbers when the game randomizes them, else one step of a  [engine.py:70]
+// One toss: the SDK's random numbers when the game randomizes them, else one step of a  [engine.py:73]
 static bool coin(void) {
     uint8_t heads = 0;
-    heads = ((uint8_t)coin_state & 1);  // engine.py:75
-    coin_state >>= 1;  // engine.py:76
-    if (heads != 0) {  // engine.py:77
-        coin_state ^= 46080U;  // engine.py:78
+    heads = ((uint8_t)coin_state & 1);  // engine.py:78
+    coin_state >>= 1;  // engine.py:79
+    if (heads != 0) {  // engine.py:80
+        coin_state ^= 46080U;  // engine.py:81
     }
-    return (heads != 0);  // engine.py:79
+    return (heads != 0);  // engine.py:82
 }
 
-// Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:99]
+// Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:102]
 static void send_code(uint8_t code, uint8_t face) {
-    if ((((gone_mask >> face) & 1) != 0) || (queue_len >= QUEUE_LEN)) {  // engine.py:101
-        return;  // engine.py:103
+    if (((gone_mask & bit_of(face)) != 0) || (queue_len >= QUEUE_LEN)) {  // engine.py:104
+        return;  // engine.py:106
     }
-    queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:104
-    queue_len++;  // engine.py:105
+    queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:107
+    queue_len++;  // engine.py:108
 }
 
-// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:108]
+// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:111]
 static uint8_t queue_take(uint8_t face) {
     uint8_t i = 0;
     uint8_t i_end = 0;
     uint8_t entry = 0;
     uint8_t j = 0;
     uint8_t j_end = 0;
-    i_end = queue_len;  // engine.py:110
+    i_end = queue_len;  // engine.py:113
     for (i = 0; i < i_end; i++) {
-        entry = queue[i];  // engine.py:111
-        if ((entry >> 5) == face) {  // engine.py:112
-            queue_len--;  // engine.py:113
-            j_end = queue_len;  // engine.py:114
+        entry = queue[i];  // engine.py:114
+        if ((entry >> 5) == face) {  // engine.py:115
+            queue_len--;  // engine.py:116
+            j_end = queue_len;  // engine.py:117
             for (j = i; j < j_end; j++) {
-                queue[j] = queue[j + 1];  // engine.py:115
+                queue[j] = queue[j + 1];  // engine.py:118
             }
-            return (entry & 31);  // engine.py:116
+            return (entry & 31);  // engine.py:119
         }
     }
-    return 0;  // engine.py:117
+    return 0;  // engine.py:120
 }
 
-// Keep face f's link state: in a session, waiting for one, or gone.  [engine.py:120]
-static void link_step(uint8_t f, uint8_t bit, uint8_t now256) {
+// Keep face f's link state: in a session, waiting for one, or gone.  [engine.py:123]
+static void link_step(uint8_t f, uint8_t bit) {
     uint8_t silent = 0;
-    if (!isValueReceivedOnFaceExpired(f)) {  // engine.py:127
-        if ((gone_mask & bit) != 0) {  // engine.py:128
-            gone_mask &= ~bit;  // engine.py:129
-            tx_code[f] = now256;  // engine.py:130
+    if (!isValueReceivedOnFaceExpired(f)) {  // engine.py:130
+        if ((gone_mask & bit) != 0) {  // engine.py:131
+            gone_mask &= ~bit;  // engine.py:132
+            tx_code[f] = now256;  // engine.py:133
         }
-        heard_mask |= bit;  // engine.py:131
-        session(f, bit);  // engine.py:132
-    } else if ((heard_mask & bit) != 0) {  // engine.py:133
-        heard_mask &= ~bit;  // engine.py:134
-        silent_at[f] = now256;  // engine.py:135
+        heard_mask |= bit;  // engine.py:135
+        session(f, bit);  // engine.py:136
+    } else if ((heard_mask & bit) != 0) {  // engine.py:137
+        heard_mask &= ~bit;  // engine.py:138
+        silent_at[f] = now256;  // engine.py:139
     }
-    if (((gone_mask | (heard_mask & up_mask)) & bit) == 0) {  // engine.py:136
-        silent = (now256 - silent_at[f]);  // engine.py:137
-        if ((((heard_mask & bit) == 0) && (silent > GRACE_UNITS)) || (((up_mask & bit) == 0) && ((uint8_t)(now256 - tx_code[f]) > 30))) {  // engine.py:138
-            link_end(f, bit, now256);  // engine.py:140
-            gone_mask |= bit;  // engine.py:141
+    if (((gone_mask | (heard_mask & up_mask)) & bit) == 0) {  // engine.py:140
+        silent = (now256 - silent_at[f]);  // engine.py:141
+        if ((((heard_mask & bit) == 0) && (silent > GRACE_UNITS)) || (((up_mask & bit) == 0) && ((uint8_t)(now256 - tx_code[f]) > 30))) {  // engine.py:142
+            link_end(f, bit);  // engine.py:144
+            gone_mask |= bit;  // engine.py:145
         }
     }
 }
 
-// Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:144]
+// Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:148]
 static void session(uint8_t f, uint8_t bit) {
     uint8_t value = 0;
     uint8_t code = 0;
     bool their_ack = 0;
-    value = getLastValueReceivedOnFace(f);  // engine.py:146
-    code = (value & CODE_MASK);  // engine.py:147
-    their_ack = ((value & 4) != 0);  // engine.py:148
-    if (code == HELLO) {  // engine.py:149
-        if ((up_mask & bit) != 0) {  // engine.py:150
-            if (their_ack) {  // engine.py:151
-                return;  // engine.py:152
+    value = getLastValueReceivedOnFace(f);  // engine.py:150
+    code = (value & CODE_MASK);  // engine.py:151
+    their_ack = ((value & 4) != 0);  // engine.py:152
+    if (code == HELLO) {  // engine.py:153
+        if ((up_mask & bit) != 0) {  // engine.py:154
+            if (their_ack) {  // engine.py:155
+                return;  // engine.py:156
             }
-            link_end(f, bit, millis256());  // engine.py:153
+            link_end(f, bit);  // engine.py:157
         }
-        seen_mask |= bit;  // engine.py:154
-        if (their_ack) {  // engine.py:155
-            link_begin(f, bit);  // engine.py:156
+        seen_mask |= bit;  // engine.py:158
+        if (their_ack) {  // engine.py:159
+            link_begin(f, bit);  // engine.py:160
         }
-        return;  // engine.py:157
+        return;  // engine.py:161
     }
-    if ((up_mask & bit) == 0) {  // engine.py:158
-        if ((seen_mask & bit) == 0) {  // engine.py:159
-            return;  // engine.py:160
+    if ((up_mask & bit) == 0) {  // engine.py:162
+        if ((seen_mask & bit) == 0) {  // engine.py:163
+            return;  // engine.py:164
         }
-        link_begin(f, bit);  // engine.py:161
+        link_begin(f, bit);  // engine.py:165
     }
-    handshake(f, bit, code, their_ack);  // engine.py:162
+    handshake(f, bit, code, their_ack);  // engine.py:166
 }
 
-// [engine.py:165]
+// [engine.py:169]
 static void link_begin(uint8_t f, uint8_t bit) {
-    up_mask |= bit;  // engine.py:166
-    seen_mask &= ~bit;  // engine.py:167
-    tx_code[f] = 0;  // engine.py:168
+    up_mask |= bit;  // engine.py:170
+    seen_mask &= ~bit;  // engine.py:171
+    tx_code[f] = 0;  // engine.py:172
 }
 
-// The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:172]
-static void link_end(uint8_t f, uint8_t bit, uint8_t now256) {
+// The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:176]
+static void link_end(uint8_t f, uint8_t bit) {
     uint8_t i = 0;
     uint8_t code = 0;
-    up_mask &= ~bit;  // engine.py:176
-    seen_mask &= ~bit;  // engine.py:177
-    for (i = 0; i < QUEUE_LEN; i++) {  // engine.py:180
-        code = queue_take(f);  // engine.py:181
-        if (code == 0) {  // engine.py:182
-            break;  // engine.py:183
+    up_mask &= ~bit;  // engine.py:180
+    seen_mask &= ~bit;  // engine.py:181
+    for (i = 0; i < QUEUE_LEN; i++) {  // engine.py:184
+        code = queue_take(f);  // engine.py:185
+        if (code == 0) {  // engine.py:186
+            break;  // engine.py:187
         }
     }
-    tx_code[f] = now256;  // engine.py:185
-    tx_wait &= ~bit;  // engine.py:186
-    tx_release &= ~bit;  // engine.py:187
-    ack_mask &= ~bit;  // engine.py:188
+    tx_code[f] = now256;  // engine.py:189
+    tx_wait &= ~bit;  // engine.py:190
+    tx_release &= ~bit;  // engine.py:191
+    ack_mask &= ~bit;  // engine.py:192
 }
 
-// Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:195]
+// Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:199]
 static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack) {
-    if (code == 0) {  // engine.py:197
-        ack_mask &= ~bit;  // engine.py:198
-    } else if ((ack_mask & bit) == 0) {  // engine.py:199
-        ack_mask |= bit;  // engine.py:200
-        deliver(code, f);  // engine.py:201
+    if (code == 0) {  // engine.py:201
+        ack_mask &= ~bit;  // engine.py:202
+    } else if ((ack_mask & bit) == 0) {  // engine.py:203
+        ack_mask |= bit;  // engine.py:204
+        deliver(code, f);  // engine.py:205
     }
-    if ((tx_wait & bit) != 0) {  // engine.py:202
-        if (their_ack != false) {  // engine.py:203
-            tx_wait &= ~bit;  // engine.py:204
-            tx_release |= bit;  // engine.py:205
-            tx_code[f] = 0;  // engine.py:206
+    if ((tx_wait & bit) != 0) {  // engine.py:206
+        if (their_ack != false) {  // engine.py:207
+            tx_wait &= ~bit;  // engine.py:208
+            tx_release |= bit;  // engine.py:209
+            tx_code[f] = 0;  // engine.py:210
         }
-    } else if (their_ack == 0) {  // engine.py:207
-        tx_release &= ~bit;  // engine.py:208
+    } else if (their_ack == 0) {  // engine.py:211
+        tx_release &= ~bit;  // engine.py:212
     }
 }
 
-// Present a queued message on every idle face in session, then publish the face values.  [engine.py:211]
+// Present a queued message on every idle face in session, then publish the face values.  [engine.py:215]
 static void transmit(void) {
     uint8_t shown = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
     uint8_t value = 0;
     uint8_t code = 0;
-    shown = broadcast_bits();  // engine.py:213
-    bit = 1;  // engine.py:214
-    for (f = 0; f < 6; f++) {  // engine.py:215
-        value = shown;  // engine.py:216
-        if ((up_mask & bit) != 0) {  // engine.py:217
-            if (((tx_wait | tx_release) & bit) == 0) {  // engine.py:218
-                code = flood_take(bit);  // engine.py:219
-                if (code == 0) {  // engine.py:220
-                    code = queue_take(f);  // engine.py:221
+    shown = broadcast_bits();  // engine.py:217
+    bit = 1;  // engine.py:218
+    for (f = 0; f < 6; f++) {  // engine.py:219
+        value = shown;  // engine.py:220
+        if ((up_mask & bit) != 0) {  // engine.py:221
+            if (((tx_wait | tx_release) & bit) == 0) {  // engine.py:222
+                code = flood_take(bit);  // engine.py:223
+                if (code == 0) {  // engine.py:224
+                    code = queue_take(f);  // engine.py:225
                 }
-                if (code != 0) {  // engine.py:222
-                    tx_code[f] = code;  // engine.py:223
-                    tx_wait |= bit;  // engine.py:224
+                if (code != 0) {  // engine.py:226
+                    tx_code[f] = code;  // engine.py:227
+                    tx_wait |= bit;  // engine.py:228
                 }
             }
-            value |= tx_code[f];  // engine.py:225
-            if ((ack_mask & bit) != 0) {  // engine.py:226
-                value |= 4;  // engine.py:227
-            }
-        } else {
-            value |= 3;  // engine.py:229
-            if ((seen_mask & bit) != 0) {  // engine.py:230
+            value |= tx_code[f];  // engine.py:229
+            if ((ack_mask & bit) != 0) {  // engine.py:230
                 value |= 4;  // engine.py:231
             }
+        } else {
+            value |= 3;  // engine.py:233
+            if ((seen_mask & bit) != 0) {  // engine.py:234
+                value |= 4;  // engine.py:235
+            }
         }
-        setValueSentOnFace(value, f);  // engine.py:232
-        bit <<= 1;  // engine.py:233
+        setValueSentOnFace(value, f);  // engine.py:236
+        bit <<= 1;  // engine.py:237
     }
 }
 
-// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:247]
+// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:251]
 static bool unsettled(void) {
-    return ((((~(gone_mask | (heard_mask & up_mask))) & 63) != 0) || (gone_mask == 63));  // engine.py:254
+    return (((gone_mask | (heard_mask & up_mask)) != 63) || (gone_mask == 63));  // engine.py:258
 }
 
 #ifdef BLINKC_HOST
-// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:257]
+// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:261]
 uint32_t engine_quiet_until(void) {
-    if (unsettled()) {  // engine.py:259
-        return 0;  // engine.py:260
+    uint32_t until = 0;
+    if (unsettled()) {  // engine.py:263
+        return 0;  // engine.py:264
     }
-    return timers_quiet_until();  // engine.py:264
+    until = timers_quiet_until();  // engine.py:265
+    return until;  // engine.py:275
 }
 #endif
 
-// [engine.py:267]
+// [engine.py:278]
 BLINKC_SMALL_LOOPS void loop(void) {
-    uint8_t now256 = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
-    now256 = millis256();  // engine.py:269
-    bit = 1;  // engine.py:271
-    for (f = 0; f < 6; f++) {  // engine.py:272
-        link_step(f, bit, now256);  // engine.py:273
-        bit <<= 1;  // engine.py:274
+    now256 = millis256();  // engine.py:280
+    bit = 1;  // engine.py:282
+    for (f = 0; f < 6; f++) {  // engine.py:283
+        link_step(f, bit);  // engine.py:284
+        bit <<= 1;  // engine.py:285
     }
-    buttons();  // engine.py:275
-    transmit();  // engine.py:277
-    display();  // engine.py:278
-    if (unsettled() && coin()) {  // engine.py:279
-        blinkc_skip_frame();  // engine.py:280
+    buttons();  // engine.py:286
+    transmit();  // engine.py:288
+    display();  // engine.py:289
+    if (unsettled() && coin()) {  // engine.py:290
+        blinkc_skip_frame();  // engine.py:291
     }
 }
 
-// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:320]
+// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:340]
 static uint8_t flood_take(uint8_t /* bit */) {
-    return 0;  // engine.py:326
+    return 0;  // engine.py:346
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:443]
+// [engine.py:471]
 uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
-    until = 4294967295UL;  // engine.py:444
-    return until;  // engine.py:450
+    until = 4294967295UL;  // engine.py:472
+    return until;  // engine.py:478
 }
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:453]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:481]
 uint8_t engine_links(void) {
-    return up_mask;  // engine.py:455
+    return up_mask;  // engine.py:483
 }
 #endif
 
 #ifdef BLINKC_HOST
-// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:458]
+// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:486]
 bool engine_idle(void) {
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:461
-        return false;  // engine.py:462
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:489
+        return false;  // engine.py:490
     }
-    return true;  // engine.py:466
+    return true;  // engine.py:494
 }
 #endif
 
