@@ -212,7 +212,7 @@ class Scenario:
     def _time(self, ms: float, what: str, where: Where | None, allow_zero: bool = False) -> float:
         ok = isinstance(ms, int | float) and not isinstance(ms, bool) and ms == ms
         if not ok or ms < 0 or (ms == 0 and not allow_zero) or ms > MAX_TIME_MS:
-            least = "0" if allow_zero else "more than 0"
+            least = "at least 0" if allow_zero else "more than 0"
             raise ScenarioError(f"bad {what} {ms!r} ms", where or caller_where(),
                                 f"it must be {least} and at most a day")
         return float(ms)

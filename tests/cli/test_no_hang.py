@@ -220,9 +220,13 @@ def assert_interrupted(code: int, took: float, err: str) -> None:
 @pytest.mark.parametrize("world", ["native", "python"])
 def test_ctrl_c_stops_a_long_run_of_sketches(sketches, tmp_path, world, trace):
     # With a trace, the C++ core calls Python for every pass: Ctrl-C often lands there.
+    # A click every 5 minutes keeps the cluster from the SDK's sleep after 10 minutes
+    # without a press: asleep, the rest of the run costs nothing, and a fast machine would
+    # finish it before the signal.
     cluster = layout(tmp_path, "tile a at 0,0\ntile b at SE of a\ntile c at SE of b\n")
     scenario = tmp_path / "s.scenario"
-    scenario.write_text("at 100ms click a\nat 200ms click b\n")
+    scenario.write_text("at 100ms click a\nat 200ms click b\n"
+                        + "".join(f"at {5 * i}min click a\n" for i in range(1, 288)))
     assert_interrupted(*interrupt([sketches["Relay"], "-l", cluster, "-s", str(scenario),
                                    "--render-steps", "--world", world, "--time", "10000000s",
                                    *(["--trace", str(tmp_path / "run.trace")] if trace else [])]))

@@ -156,6 +156,13 @@ PARSE_ERRORS = {
 }
 
 
+def test_a_step_later_than_a_day_says_how_late_a_step_may_be():
+    with pytest.raises(ScenarioError) as err:
+        parse_scenario("at 1500min click k", "late.scenario")
+    assert str(err.value).startswith("late.scenario:1: bad time ")
+    assert err.value.hint == "it must be at least 0 and at most a day"
+
+
 @pytest.mark.parametrize("text,line,message", PARSE_ERRORS.values(), ids=PARSE_ERRORS.keys())
 def test_each_mistake_in_the_text_is_reported_at_its_line(text, line, message):
     with pytest.raises(ScenarioError) as err:
