@@ -187,6 +187,7 @@ def link_end(f: u8, bit: u8) -> None:
             break
         bounce(code, f)
     tx_code[f] = now256  # it waits for a new session from now
+    back_at[f] = now256  # (a neighbour that starts over has just come back: it lost us)
     tx_wait &= ~bit
     tx_release &= ~bit
     ack_mask &= ~bit
@@ -312,27 +313,30 @@ flood_last: u8[N_FLOODS] = 0  # the parity of the slot of flood k this tile ente
 # A tile put down as a flood passes can be reached by it twice: over its first link, and
 # then again over a link that came up after it had finished. The neighbour there heard it
 # first and owes it the wave, and that wave can come seconds late: a face may wait twice
-# the grace for a session, and a one-way cut can hold a wave on its way to the tile that
-# passes it on. A wave carries no name, so a tile remembers, per slot, when it entered and
-# the faces that were gone then: a wave of that slot over one of those faces is that same
-# flood, answered without running it again, if it comes within FLOOD_SAME_UNITS of the
-# entry or within BACK_SAME_UNITS of the face coming back (for FLOOD_BACK_UNITS). No
-# flood the tile is owed can come that way so soon: a link counts for a flood only if it
-# stood for JOIN (3 s) before the flood began and heard its neighbour all through the
-# grace before (docs/protocol.md, "Floods that come round").
+# the grace for a session, a one-way cut can hold a wave on its way to the tile that
+# passes it on, and a session can outlive a lift on one side only. A wave carries no name,
+# so for FLOOD_BACK_UNITS after a tile entered a slot, a wave of that slot is the same
+# flood come round, answered without running it again, if it comes over a face that was
+# gone when the tile entered, within FLOOD_SAME_UNITS, or over any face less than
+# BACK_SAME_UNITS after that face came back from gone (or its session ended: a neighbour
+# that starts over took us for gone). No flood the tile is owed can come
+# that way so soon: a link counts for a flood only if it stood for JOIN (3 s) before the
+# flood began and heard its neighbour all through the grace before (docs/protocol.md,
+# "Floods that come round late").
 # A newer flood can come that way, though, if three of one kind start within 2 s (the
 # third in the first one's slot: a game that restarts a flood whenever a neighbour arrives
 # does that around a tile put down); hence flood_answered_as_same below.
-# Bits 0-5: those faces; bit 6: FLOOD_SAME_UNITS have not passed; bit 7: FLOOD_BACK_UNITS
-# have not (0: all forgotten; the emulator wakes the tile until then).
+# Bits 0-5: the faces gone when the tile entered (and those answered, below); bit 6:
+# FLOOD_SAME_UNITS have not passed; bit 7: FLOOD_BACK_UNITS have not (0: all forgotten;
+# the emulator wakes the tile then).
 flood_skipped: u8[N_FLOOD_SLOTS] = 0
-back_at: u8[6] = 0  # now256 when face f came back from gone
-flood_at: u8[N_FLOOD_SLOTS] = 0  # millis256() when this tile entered slot s
+back_at: u8[6] = 0  # now256 when face f came back from gone, or its session ended
+flood_at: u8[N_FLOOD_SLOTS] = 0  # now256 when this tile entered slot s
 # Faces whose wave of slot s this tile answered as that flood come round: if it then enters
 # the slot while it remembers them (so the wave was a newer flood after all), it sends them
 # no wave: their neighbour has had its answer, and another wave would run the flood there
 # again. (A link that came up since counts for no flood yet: no tile misses one it is owed.)
-# An answer to a face that came back keeps the slot's memory for FLOOD_BACK_UNITS -
+# An answer over a face that came back keeps the slot's memory for FLOOD_BACK_UNITS -
 # FLOOD_SAME_UNITS from then: the newer flood may reach the tile over another face later.
 flood_answered_as_same: u8[N_FLOOD_SLOTS] = 0
 
@@ -401,12 +405,13 @@ def flood_forget() -> None:
 def flood_receive(s: u8, face: u8) -> None:
     bit: u8 = 1 << face
     skipped: u8 = flood_skipped[s]
-    if flood_parent[s] == 255 and not (skipped & bit and (
-            skipped & 64 or u8(now256 - back_at[face]) < BACK_SAME_UNITS)):
+    if flood_parent[s] == 255 and not (skipped & 128 and (
+            skipped & bit and skipped & 64 or u8(now256 - back_at[face]) < BACK_SAME_UNITS)):
         flood_enter(s, face)
     else:
-        # We are in the wave already, or it is the one we were in come round again over a
-        # face that was gone when we entered: answer it at once (the neighbour sends it once).
+        # We are in the wave already, or it is the one we were in come round again (over a
+        # face gone when we entered, or just come back): answer it at once (the neighbour
+        # sends it once).
         # Every wave gets exactly one echo (and only an echo answers a wave we sent): taking
         # a wave that crosses ours for an answer would swallow the wave of a later flood of
         # the same kind for ever.
@@ -600,7 +605,7 @@ def wide_reset(f: u8) -> None:
 def flood_start_with(k: u8, value: u16) -> None:
     """Start valued flood k with `value` (unless this tile is in a wave of it already)."""
     s: u8 = 2 * k
-    if flood_parent[s] == 255 and flood_parent[s + 1] == 255:
+    if flood_parent[s] & flood_parent[s + 1] == 255:  # (both idle, as in flood_start)
         flood_value[s + (flood_last[k] ^ 1)] = value
     flood_start(k)
 

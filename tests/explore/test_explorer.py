@@ -43,8 +43,8 @@ CROSSING = ("    else:\n        # We are in the wave already, or",
             "        flood_answered(s, face)\n"
             "    else:\n        # We are in the wave already, or")
 
-RUN_AGAIN = ("    if flood_parent[s] == 255 and not (skipped & bit and (\n"
-             "            skipped & 64 or u8(now256 - back_at[face]) < BACK_SAME_UNITS)):",
+RUN_AGAIN = ("    if flood_parent[s] == 255 and not (skipped & 128 and (\n"
+             "            skipped & bit and skipped & 64 or u8(now256 - back_at[face]) < BACK_SAME_UNITS)):",
              "    if flood_parent[s] == 255:  # (planted: a wave of a slot we are not in is new)")
 NO_PROMISE = ("    skipped: u8 = gone_mask | flood_answered_as_same[s]\n",
               "    skipped: u8 = gone_mask  # (planted: waves where it answered as the same)\n")
@@ -158,6 +158,23 @@ FOUND = [
     # window counted from the sender's entry (a code marking waves that waited for their
     # session) missed it: the window counts from when the face came back.
     pytest.param("late_wave_passed_on", 42770, id="late-wave-passed-on"),
+    # Found by a search of lifts a little longer than the grace as a flood passes (2 of
+    # them in 500 runs of 3 and 4 tiles): t3 is away 4.2 s; t2, in a session with it when
+    # the Reset came, takes it for gone and ends that session, but t0's session with it
+    # outlives the lift (t0's clock is 5 % slow), so t3 gets t0's wave on its return and
+    # passes the flood to t2, which ran it again. Fixed by counting the window from the
+    # return for every face, not only the faces gone when the tile entered.
+    pytest.param("lifted_past_a_neighbours_grace", 1014, id="lifted-past-a-neighbours-grace"),
+    pytest.param("lifted_while_sunk_spreads", 13641, id="lifted-while-sunk-spreads"),
+    pytest.param("lifted_and_cut_as_sunk_passes", 36821, id="lifted-and-cut-as-sunk-passes"),
+    # The same search, once the answered faces were taken out (the window from the return
+    # seemed to cover them): t1 back from a lift answers Sunk as the flood come round,
+    # joins it over another face and waves back; fails without the answered faces.
+    pytest.param("lifted_then_sunk_again", 1832, id="lifted-then-sunk-again"),
+    # And once a session ending because the neighbour started over no longer counted as the
+    # face coming back (to save 10 bytes): t0, lifted 4.2 s, comes back in session with t1
+    # (both clocks slow) but starts over with t2, and its Reset wave reached t2 and t1 again.
+    pytest.param("lifted_and_greeted_again", 21104, id="lifted-and-greeted-again"),
 ]
 
 
@@ -173,9 +190,13 @@ def test_known_counterexamples_keep_every_invariant(case, seed):
     _check_known(case, seed)
 
 
-NO_BACK = ("    if flood_parent[s] == 255 and not (skipped & bit and (\n"
-           "            skipped & 64 or u8(now256 - back_at[face]) < BACK_SAME_UNITS)):",
-           "    if flood_parent[s] == 255 and not (skipped & bit and skipped & 64):  # (planted)")
+COND = ("    if flood_parent[s] == 255 and not (skipped & 128 and (\n"
+        "            skipped & bit and skipped & 64 or u8(now256 - back_at[face]) < BACK_SAME_UNITS)):")
+NO_BACK = (COND, "    if flood_parent[s] == 255 and not (skipped & bit and skipped & 64):  # (planted)")
+# The window from the face's return for the faces gone at the entry only (not for a face whose
+# session ended while the flood passed).
+GONE_ONLY = (COND, "    if flood_parent[s] == 255 and not (skipped & 128 and skipped & bit and (\n"
+                   "            skipped & 64 or u8(now256 - back_at[face]) < BACK_SAME_UNITS)):")
 
 
 @pytest.mark.parametrize("case", ["wave_waiting_for_a_session", "late_wave_passed_on"])
@@ -187,6 +208,31 @@ def test_a_window_counted_from_the_entry_alone_runs_a_late_flood_again(planted, 
     problems = check(subject(GAME), run)
     runs = [re.search(r"started (\d) time\(s\).* ran (\d) times on", p) for p in problems]
     assert any(m and int(m[2]) > int(m[1]) for m in runs), problems
+
+
+@pytest.mark.parametrize("case,seed", [("lifted_past_a_neighbours_grace", 1014),
+                                       ("lifted_while_sunk_spreads", 13641),
+                                       ("lifted_and_cut_as_sunk_passes", 36821)])
+def test_a_window_for_the_faces_gone_at_the_entry_only_runs_a_flood_again(planted, case, seed):
+    """The lifted cases fail again when only a face gone when the tile entered counts as
+    come back (a face whose session ended while the flood passed does not)."""
+    planted(GONE_ONLY)
+    run = Run.from_files(KNOWN / f"{case}.layout", KNOWN / f"{case}.scenario", seed=seed)
+    problems = check(subject(GAME), run)
+    runs = [re.search(r"started (\d) time\(s\).* ran (\d) times on", p) for p in problems]
+    assert any(m and int(m[2]) > int(m[1]) for m in runs), problems
+
+
+NO_HELLO_BACK = ("    back_at[f] = now256  # (a neighbour that starts over has just come back: it lost us)\n",
+                 "")
+
+
+def test_a_session_ended_by_a_neighbour_starting_over_counts_as_the_face_come_back(planted):
+    planted(NO_HELLO_BACK)
+    run = Run.from_files(KNOWN / "lifted_and_greeted_again.layout",
+                         KNOWN / "lifted_and_greeted_again.scenario", seed=21104)
+    problems = check(subject(GAME), run)
+    assert any("ran 2 times on t2" in p for p in problems), problems
 
 
 def test_without_the_second_slot_two_floods_of_one_kind_run_three_times(planted):
@@ -209,14 +255,17 @@ def test_a_tile_put_back_as_a_flood_passes_runs_it_again_without_the_gone_faces(
 
 
 def test_a_tile_that_waves_where_it_answered_as_the_same_flood_runs_it_twice_there(planted):
-    """Three quick Sunk starts around a tile put back (seed 44): t1 answers a wave of the
-    third as the first come round, then joins the third over another face; waving the
-    neighbour it answered would make that neighbour run it again."""
+    """A tile answers a wave as the flood come round, then joins that (newer) flood over
+    another face: waving the neighbour it answered would make that neighbour run it again.
+    Three quick Sunk starts around a tile put back showed it first (seed 44 of
+    new_link_during_a_flood); with the window from a face's return that run passes without
+    the rule, and this one (a tile lifted a little longer than the grace, then Sunk again,
+    clocks in step) needs it."""
     planted(NO_PROMISE)
-    run = Run.from_files(KNOWN / "new_link_during_a_flood.layout",
-                         KNOWN / "new_link_during_a_flood.scenario", seed=44)
+    run = Run.from_files(KNOWN / "lifted_then_sunk_again.layout",
+                         KNOWN / "lifted_then_sunk_again.scenario", seed=1832)
     problems = check(subject(GAME), run)
-    assert any("ran 3 times on t0" in p for p in problems), problems
+    assert any("ran 2 times on t1" in p for p in problems), problems
 
 
 def test_a_wave_is_taken_for_the_same_flood_only_sooner_than_a_link_must_stand_to_be_owed_one():

@@ -95,23 +95,23 @@ static uint8_t ack_mask = 0;  // engine.py:43
 static uint8_t queue[12];  // engine.py:46
 static uint8_t queue_len = 0;  // engine.py:47
 static uint8_t now256 = 0;  // engine.py:50
-static uint8_t flood_parent[6] = {255, 255, 255, 255, 255, 255};  // engine.py:306
-static uint8_t flood_waiting[6];  // engine.py:307
-static uint8_t flood_out[12];  // engine.py:310
-static uint8_t flood_last[3];  // engine.py:311
-static uint8_t flood_skipped[6];  // engine.py:328
-static uint8_t back_at[6];  // engine.py:329
-static uint8_t flood_at[6];  // engine.py:330
-static uint8_t flood_answered_as_same[6];  // engine.py:337
-static uint16_t wide_rx[6];  // engine.py:506
-static uint8_t wide_busy = 0;  // engine.py:507
-static uint8_t wide_left[6];  // engine.py:508
-static uint8_t wide_code[6];  // engine.py:509
-static uint16_t wide_out[6];  // engine.py:510
-static uint16_t flood_value[6];  // engine.py:511
-static uint16_t flood_acc[6];  // engine.py:514
-static uint8_t flood_from[6] = {255, 255, 255, 255, 255, 255};  // engine.py:515
-static uint8_t flood_own[3];  // engine.py:516
+static uint8_t flood_parent[6] = {255, 255, 255, 255, 255, 255};  // engine.py:307
+static uint8_t flood_waiting[6];  // engine.py:308
+static uint8_t flood_out[12];  // engine.py:311
+static uint8_t flood_last[3];  // engine.py:312
+static uint8_t flood_skipped[6];  // engine.py:332
+static uint8_t back_at[6];  // engine.py:333
+static uint8_t flood_at[6];  // engine.py:334
+static uint8_t flood_answered_as_same[6];  // engine.py:341
+static uint16_t wide_rx[6];  // engine.py:511
+static uint8_t wide_busy = 0;  // engine.py:512
+static uint8_t wide_left[6];  // engine.py:513
+static uint8_t wide_code[6];  // engine.py:514
+static uint16_t wide_out[6];  // engine.py:515
+static uint16_t flood_value[6];  // engine.py:516
+static uint16_t flood_acc[6];  // engine.py:519
+static uint8_t flood_from[6] = {255, 255, 255, 255, 255, 255};  // engine.py:520
+static uint8_t flood_own[3];  // engine.py:521
 
 // The bit of face (or timer) n, 1 << n as a byte (0 from n = 8 on): the AVR shifts by a
 // variable in a loop, so the sketch has one copy of it.
@@ -409,80 +409,81 @@ static void link_end(uint8_t f, uint8_t bit) {
         bounce(code, f);  // engine.py:188
     }
     tx_code[f] = now256;  // engine.py:189
-    tx_wait &= ~bit;  // engine.py:190
-    tx_release &= ~bit;  // engine.py:191
-    ack_mask &= ~bit;  // engine.py:192
-    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:193
-        flood_out[j] &= ~bit;  // engine.py:194
+    back_at[f] = now256;  // engine.py:190
+    tx_wait &= ~bit;  // engine.py:191
+    tx_release &= ~bit;  // engine.py:192
+    ack_mask &= ~bit;  // engine.py:193
+    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:194
+        flood_out[j] &= ~bit;  // engine.py:195
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:195
-        flood_answered(s, f);  // engine.py:196
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:196
+        flood_answered(s, f);  // engine.py:197
     }
 }
 
-// Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:199]
+// Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:200]
 static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack) {
-    if (code == 0) {  // engine.py:201
-        ack_mask &= ~bit;  // engine.py:202
-    } else if ((ack_mask & bit) == 0) {  // engine.py:203
-        ack_mask |= bit;  // engine.py:204
-        deliver(code, f);  // engine.py:205
+    if (code == 0) {  // engine.py:202
+        ack_mask &= ~bit;  // engine.py:203
+    } else if ((ack_mask & bit) == 0) {  // engine.py:204
+        ack_mask |= bit;  // engine.py:205
+        deliver(code, f);  // engine.py:206
     }
-    if ((tx_wait & bit) != 0) {  // engine.py:206
-        if (their_ack != false) {  // engine.py:207
-            tx_wait &= ~bit;  // engine.py:208
-            tx_release |= bit;  // engine.py:209
-            tx_code[f] = 0;  // engine.py:210
+    if ((tx_wait & bit) != 0) {  // engine.py:207
+        if (their_ack != false) {  // engine.py:208
+            tx_wait &= ~bit;  // engine.py:209
+            tx_release |= bit;  // engine.py:210
+            tx_code[f] = 0;  // engine.py:211
         }
-    } else if (their_ack == 0) {  // engine.py:211
-        tx_release &= ~bit;  // engine.py:212
+    } else if (their_ack == 0) {  // engine.py:212
+        tx_release &= ~bit;  // engine.py:213
     }
 }
 
-// Present a queued message on every idle face in session, then publish the face values.  [engine.py:215]
+// Present a queued message on every idle face in session, then publish the face values.  [engine.py:216]
 static void transmit(void) {
     uint8_t shown = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
     uint8_t value = 0;
     uint8_t code = 0;
-    shown = broadcast_bits();  // engine.py:217
-    bit = 1;  // engine.py:218
-    for (f = 0; f < 6; f++) {  // engine.py:219
-        value = shown;  // engine.py:220
-        if ((up_mask & bit) != 0) {  // engine.py:221
-            if (((tx_wait | tx_release) & bit) == 0) {  // engine.py:222
-                code = wide_take(f, bit);  // engine.py:223
-                if (code == 0) {  // engine.py:224
-                    code = queue_take(f);  // engine.py:225
+    shown = broadcast_bits();  // engine.py:218
+    bit = 1;  // engine.py:219
+    for (f = 0; f < 6; f++) {  // engine.py:220
+        value = shown;  // engine.py:221
+        if ((up_mask & bit) != 0) {  // engine.py:222
+            if (((tx_wait | tx_release) & bit) == 0) {  // engine.py:223
+                code = wide_take(f, bit);  // engine.py:224
+                if (code == 0) {  // engine.py:225
+                    code = queue_take(f);  // engine.py:226
                 }
-                if (code != 0) {  // engine.py:226
-                    tx_code[f] = code;  // engine.py:227
-                    tx_wait |= bit;  // engine.py:228
+                if (code != 0) {  // engine.py:227
+                    tx_code[f] = code;  // engine.py:228
+                    tx_wait |= bit;  // engine.py:229
                 }
             }
-            value |= tx_code[f];  // engine.py:229
-            if ((ack_mask & bit) != 0) {  // engine.py:230
-                value |= 32;  // engine.py:231
+            value |= tx_code[f];  // engine.py:230
+            if ((ack_mask & bit) != 0) {  // engine.py:231
+                value |= 32;  // engine.py:232
             }
         } else {
-            value |= 31;  // engine.py:233
-            if ((seen_mask & bit) != 0) {  // engine.py:234
-                value |= 32;  // engine.py:235
+            value |= 31;  // engine.py:234
+            if ((seen_mask & bit) != 0) {  // engine.py:235
+                value |= 32;  // engine.py:236
             }
         }
-        setValueSentOnFace(value, f);  // engine.py:236
-        bit <<= 1;  // engine.py:237
+        setValueSentOnFace(value, f);  // engine.py:237
+        bit <<= 1;  // engine.py:238
     }
 }
 
-// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:251]
+// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:252]
 static bool unsettled(void) {
-    return (((gone_mask | (heard_mask & up_mask)) != 63) || (gone_mask == 63));  // engine.py:258
+    return (((gone_mask | (heard_mask & up_mask)) != 63) || (gone_mask == 63));  // engine.py:259
 }
 
 #ifdef BLINKC_HOST
-// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:261]
+// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:262]
 uint32_t engine_quiet_until(void) {
     uint32_t until = 0;
     uint8_t s = 0;
@@ -490,313 +491,313 @@ uint32_t engine_quiet_until(void) {
     uint8_t closes = 0;
     uint8_t ticks = 0;
     uint32_t ends = 0;
-    if (unsettled()) {  // engine.py:263
-        return 0;  // engine.py:264
+    if (unsettled()) {  // engine.py:264
+        return 0;  // engine.py:265
     }
-    until = timers_quiet_until();  // engine.py:265
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:266
-        if (flood_skipped[s] != 0) {  // engine.py:267
-            age = (millis256() - flood_at[s]);  // engine.py:269
-            closes = (((flood_skipped[s] & 64) != 0) ? FLOOD_SAME_UNITS : FLOOD_BACK_UNITS);  // engine.py:270
-            ticks = ((age < closes) ? (closes - age) : 0);  // engine.py:271
-            ends = (uint32_t)(1UL * (millis() & 4294967040UL) + ((uint32_t)ticks * 256));  // engine.py:272
-            if (ends < until) {  // engine.py:273
-                until = ends;  // engine.py:274
+    until = timers_quiet_until();  // engine.py:266
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:267
+        if (flood_skipped[s] != 0) {  // engine.py:268
+            age = (millis256() - flood_at[s]);  // engine.py:270
+            closes = (((flood_skipped[s] & 64) != 0) ? FLOOD_SAME_UNITS : FLOOD_BACK_UNITS);  // engine.py:271
+            ticks = ((age < closes) ? (closes - age) : 0);  // engine.py:272
+            ends = (uint32_t)(1UL * (millis() & 4294967040UL) + ((uint32_t)ticks * 256));  // engine.py:273
+            if (ends < until) {  // engine.py:274
+                until = ends;  // engine.py:275
             }
         }
     }
-    return until;  // engine.py:275
+    return until;  // engine.py:276
 }
 #endif
 
-// [engine.py:278]
+// [engine.py:279]
 BLINKC_SMALL_LOOPS void loop(void) {
     uint8_t bit = 0;
     uint8_t f = 0;
-    now256 = millis256();  // engine.py:280
-    flood_forget();  // engine.py:281
-    bit = 1;  // engine.py:282
-    for (f = 0; f < 6; f++) {  // engine.py:283
-        link_step(f, bit);  // engine.py:284
-        bit <<= 1;  // engine.py:285
+    now256 = millis256();  // engine.py:281
+    flood_forget();  // engine.py:282
+    bit = 1;  // engine.py:283
+    for (f = 0; f < 6; f++) {  // engine.py:284
+        link_step(f, bit);  // engine.py:285
+        bit <<= 1;  // engine.py:286
     }
-    buttons();  // engine.py:286
-    transmit();  // engine.py:288
-    display();  // engine.py:289
-    if (unsettled() && coin()) {  // engine.py:290
-        blinkc_skip_frame();  // engine.py:291
+    buttons();  // engine.py:287
+    transmit();  // engine.py:289
+    display();  // engine.py:290
+    if (unsettled() && coin()) {  // engine.py:291
+        blinkc_skip_frame();  // engine.py:292
     }
 }
 
-// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:340]
+// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:344]
 static uint8_t flood_take(uint8_t bit) {
     uint8_t j = 0;
-    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:342
-        if ((flood_out[j] & bit) != 0) {  // engine.py:343
-            flood_out[j] &= ~bit;  // engine.py:344
-            return (FLOOD_CODE + j);  // engine.py:345
+    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:346
+        if ((flood_out[j] & bit) != 0) {  // engine.py:347
+            flood_out[j] &= ~bit;  // engine.py:348
+            return (FLOOD_CODE + j);  // engine.py:349
         }
     }
-    return 0;  // engine.py:346
+    return 0;  // engine.py:350
 }
 
-// Start flood k, unless this tile is in a wave of it already (then the start merges).  [engine.py:349]
+// Start flood k, unless this tile is in a wave of it already (then the start merges).  [engine.py:353]
 static void flood_start(uint8_t k) {
     uint8_t s = 0;
-    s = (2 * k);  // engine.py:351
-    if ((flood_parent[s] & flood_parent[s + 1]) == 255) {  // engine.py:352
-        flood_enter(s + (flood_last[k] ^ 1), STARTER);  // engine.py:353
+    s = (2 * k);  // engine.py:355
+    if ((flood_parent[s] & flood_parent[s + 1]) == 255) {  // engine.py:356
+        flood_enter(s + (flood_last[k] ^ 1), STARTER);  // engine.py:357
     }
 }
 
-// [engine.py:356]
+// [engine.py:360]
 static void flood_enter(uint8_t s, uint8_t parent) {
     uint8_t from_bit = 0;
     uint8_t k = 0;
     uint8_t skipped = 0;
     uint8_t waiting = 0;
-    flood_parent[s] = parent;  // engine.py:357
-    from_bit = (1U << parent);  // engine.py:358
-    k = (s >> 1);  // engine.py:359
-    flood_last[k] = (s & 1);  // engine.py:360
-    skipped = (gone_mask | flood_answered_as_same[s]);  // engine.py:374
-    flood_skipped[s] = (skipped | 192);  // engine.py:375
-    flood_answered_as_same[s] = 0;  // engine.py:376
-    flood_at[s] = now256;  // engine.py:377
-    waiting = ((uint8_t)(~(skipped | from_bit)) & 63);  // engine.py:378
-    flood_waiting[s] = waiting;  // engine.py:383
-    flood_out[2 * s] |= waiting;  // engine.py:384
-    on_flood(k);  // engine.py:385
-    flood_check(s);  // engine.py:386
+    flood_parent[s] = parent;  // engine.py:361
+    from_bit = (1U << parent);  // engine.py:362
+    k = (s >> 1);  // engine.py:363
+    flood_last[k] = (s & 1);  // engine.py:364
+    skipped = (gone_mask | flood_answered_as_same[s]);  // engine.py:378
+    flood_skipped[s] = (skipped | 192);  // engine.py:379
+    flood_answered_as_same[s] = 0;  // engine.py:380
+    flood_at[s] = now256;  // engine.py:381
+    waiting = ((uint8_t)(~(skipped | from_bit)) & 63);  // engine.py:382
+    flood_waiting[s] = waiting;  // engine.py:387
+    flood_out[2 * s] |= waiting;  // engine.py:388
+    on_flood(k);  // engine.py:389
+    flood_check(s);  // engine.py:390
 }
 
-// Close a slot's windows: FLOOD_SAME_UNITS after this tile entered it, and  [engine.py:389]
+// Close a slot's windows: FLOOD_SAME_UNITS after this tile entered it, and  [engine.py:393]
 static void flood_forget(void) {
     uint8_t s = 0;
     uint8_t age = 0;
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:392
-        age = (now256 - flood_at[s]);  // engine.py:393
-        if (age >= FLOOD_SAME_UNITS) {  // engine.py:394
-            flood_skipped[s] &= 191;  // engine.py:395
-            if (age >= FLOOD_BACK_UNITS) {  // engine.py:396
-                flood_skipped[s] = 0;  // engine.py:397
-                flood_answered_as_same[s] = 0;  // engine.py:398
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:396
+        age = (now256 - flood_at[s]);  // engine.py:397
+        if (age >= FLOOD_SAME_UNITS) {  // engine.py:398
+            flood_skipped[s] &= 191;  // engine.py:399
+            if (age >= FLOOD_BACK_UNITS) {  // engine.py:400
+                flood_skipped[s] = 0;  // engine.py:401
+                flood_answered_as_same[s] = 0;  // engine.py:402
             }
         }
     }
 }
 
-// [engine.py:401]
+// [engine.py:405]
 __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face) {
     uint8_t bit = 0;
     uint8_t skipped = 0;
-    bit = bit_of(face);  // engine.py:402
-    skipped = flood_skipped[s];  // engine.py:403
-    if ((flood_parent[s] == 255) && (!(((skipped & bit) != 0) && (((skipped & 64) != 0) || ((uint8_t)(now256 - back_at[face]) < BACK_SAME_UNITS))))) {  // engine.py:404
-        flood_enter(s, face);  // engine.py:406
+    bit = bit_of(face);  // engine.py:406
+    skipped = flood_skipped[s];  // engine.py:407
+    if ((flood_parent[s] == 255) && (!(((skipped & 128) != 0) && ((((skipped & bit) != 0) && ((skipped & 64) != 0)) || ((uint8_t)(now256 - back_at[face]) < BACK_SAME_UNITS))))) {  // engine.py:408
+        flood_enter(s, face);  // engine.py:410
     } else {
-        if (flood_parent[s] == 255) {  // engine.py:413
-            flood_answered_as_same[s] |= bit;  // engine.py:414
-            if ((skipped & 64) == 0) {  // engine.py:415
-                flood_at[s] = (now256 - FLOOD_SAME_UNITS);  // engine.py:416
+        if (flood_parent[s] == 255) {  // engine.py:418
+            flood_answered_as_same[s] |= bit;  // engine.py:419
+            if ((skipped & 64) == 0) {  // engine.py:420
+                flood_at[s] = (now256 - FLOOD_SAME_UNITS);  // engine.py:421
             }
         }
-        flood_skipped[s] &= ~bit;  // engine.py:417
-        flood_out[(2 * s) + 1] |= bit;  // engine.py:418
+        flood_skipped[s] &= ~bit;  // engine.py:422
+        flood_out[(2 * s) + 1] |= bit;  // engine.py:423
     }
 }
 
-// An echo came back, or the face can no longer answer (its link ended).  [engine.py:421]
+// An echo came back, or the face can no longer answer (its link ended).  [engine.py:426]
 __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face) {
-    flood_waiting[s] &= ~bit_of(face);  // engine.py:423
-    flood_check(s);  // engine.py:424
+    flood_waiting[s] &= ~bit_of(face);  // engine.py:428
+    flood_check(s);  // engine.py:429
 }
 
-// [engine.py:427]
+// [engine.py:432]
 static void flood_check(uint8_t s) {
     uint8_t parent = 0;
-    parent = flood_parent[s];  // engine.py:428
-    if ((parent != 255) && (flood_waiting[s] == 0)) {  // engine.py:429
-        flood_parent[s] = 255;  // engine.py:430
-        if (parent == STARTER) {  // engine.py:431
-            on_flood_done(s >> 1);  // engine.py:432
+    parent = flood_parent[s];  // engine.py:433
+    if ((parent != 255) && (flood_waiting[s] == 0)) {  // engine.py:434
+        flood_parent[s] = 255;  // engine.py:435
+        if (parent == STARTER) {  // engine.py:436
+            on_flood_done(s >> 1);  // engine.py:437
         } else {
-            flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:434
+            flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:439
         }
     }
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:471]
+// [engine.py:476]
 uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
-    until = 4294967295UL;  // engine.py:472
-    return until;  // engine.py:478
+    until = 4294967295UL;  // engine.py:477
+    return until;  // engine.py:483
 }
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:481]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:486]
 uint8_t engine_links(void) {
-    return up_mask;  // engine.py:483
+    return up_mask;  // engine.py:488
 }
 #endif
 
 #ifdef BLINKC_HOST
-// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:486]
+// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:491]
 bool engine_idle(void) {
     uint8_t s = 0;
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:489
-        return false;  // engine.py:490
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:494
+        return false;  // engine.py:495
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:491
-        if ((flood_parent[s] != 255) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {  // engine.py:492
-            return false;  // engine.py:493
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:496
+        if ((flood_parent[s] != 255) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {  // engine.py:497
+            return false;  // engine.py:498
         }
     }
-    return true;  // engine.py:494
+    return true;  // engine.py:499
 }
 #endif
 
-// Queue a wide message: `chunks` data codes of its value, then its own code; bounce it  [engine.py:519]
+// Queue a wide message: `chunks` data codes of its value, then its own code; bounce it  [engine.py:524]
 static void send_wide(uint8_t code, uint16_t value, uint8_t chunks, uint8_t face) {
     uint8_t i = 0;
     uint8_t i_end = 0;
     uint8_t shift = 0;
-    if (((gone_mask & bit_of(face)) != 0) || ((queue_len + chunks) >= QUEUE_LEN)) {  // engine.py:522
-        bounce(code, face);  // engine.py:523
-        return;  // engine.py:524
+    if (((gone_mask & bit_of(face)) != 0) || ((queue_len + chunks) >= QUEUE_LEN)) {  // engine.py:527
+        bounce(code, face);  // engine.py:528
+        return;  // engine.py:529
     }
-    i_end = chunks;  // engine.py:525
+    i_end = chunks;  // engine.py:530
     for (i = 0; i < i_end; i++) {
-        shift = (((chunks - 1) - i) * DATA_BITS);  // engine.py:526
-        queue[queue_len] = ((uint8_t)(face << 5) | (uint8_t)(DATA_CODE + ((uint8_t)(value >> shift) & DATA_MASK)));  // engine.py:527
-        queue_len++;  // engine.py:528
+        shift = (((chunks - 1) - i) * DATA_BITS);  // engine.py:531
+        queue[queue_len] = ((uint8_t)(face << 5) | (uint8_t)(DATA_CODE + ((uint8_t)(value >> shift) & DATA_MASK)));  // engine.py:532
+        queue_len++;  // engine.py:533
     }
-    queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:529
-    queue_len++;  // engine.py:530
+    queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:534
+    queue_len++;  // engine.py:535
 }
 
-// The next code out of face f, in place of flood_take(): a flood code's data codes, then  [engine.py:533]
+// The next code out of face f, in place of flood_take(): a flood code's data codes, then  [engine.py:538]
 static uint8_t wide_take(uint8_t f, uint8_t bit) {
     uint8_t left = 0;
     uint8_t code = 0;
-    left = wide_left[f];  // engine.py:537
-    if (left == 0) {  // engine.py:538
-        code = 0;  // engine.py:539
-        if ((wide_busy & bit) == 0) {  // engine.py:540
-            code = flood_take(bit);  // engine.py:541
+    left = wide_left[f];  // engine.py:542
+    if (left == 0) {  // engine.py:543
+        code = 0;  // engine.py:544
+        if ((wide_busy & bit) == 0) {  // engine.py:545
+            code = flood_take(bit);  // engine.py:546
         }
-        if (code == 0) {  // engine.py:542
-            code = queue_take(f);  // engine.py:543
-            if ((code >= DATA_CODE) && (code <= 17)) {  // engine.py:544
-                wide_busy |= bit;  // engine.py:545
+        if (code == 0) {  // engine.py:547
+            code = queue_take(f);  // engine.py:548
+            if ((code >= DATA_CODE) && (code <= 17)) {  // engine.py:549
+                wide_busy |= bit;  // engine.py:550
             } else {
-                wide_busy &= ~bit;  // engine.py:547
+                wide_busy &= ~bit;  // engine.py:552
             }
-            return code;  // engine.py:548
+            return code;  // engine.py:553
         }
-        left = flood_wide(code, f);  // engine.py:549
-        if (left == 0) {  // engine.py:550
-            return code;  // engine.py:551
+        left = flood_wide(code, f);  // engine.py:554
+        if (left == 0) {  // engine.py:555
+            return code;  // engine.py:556
         }
-        wide_code[f] = code;  // engine.py:552
-        left++;  // engine.py:553
+        wide_code[f] = code;  // engine.py:557
+        left++;  // engine.py:558
     }
-    left--;  // engine.py:554
-    wide_left[f] = left;  // engine.py:555
-    if (left == 0) {  // engine.py:556
-        return wide_code[f];  // engine.py:557
+    left--;  // engine.py:559
+    wide_left[f] = left;  // engine.py:560
+    if (left == 0) {  // engine.py:561
+        return wide_code[f];  // engine.py:562
     }
-    return (DATA_CODE + ((uint8_t)(wide_out[f] >> ((uint8_t)(left - 1) * DATA_BITS)) & DATA_MASK));  // engine.py:558
+    return (DATA_CODE + ((uint8_t)(wide_out[f] >> ((uint8_t)(left - 1) * DATA_BITS)) & DATA_MASK));  // engine.py:563
 }
 
-// How many data codes go before flood code `code` out of face f (0: none); its value in  [engine.py:561]
+// How many data codes go before flood code `code` out of face f (0: none); its value in  [engine.py:566]
 static uint8_t flood_wide(uint8_t code, uint8_t f) {
     uint8_t j = 0;
     uint8_t s = 0;
     uint8_t n = 0;
-    j = (code - FLOOD_CODE);  // engine.py:565
-    s = (j >> 1);  // engine.py:566
-    n = flood_chunks(s >> 1, j & 1);  // engine.py:567
-    if (n != 0) {  // engine.py:568
-        if ((j & 1) == 0) {  // engine.py:569
-            wide_out[f] = flood_value[s];  // engine.py:570
-        } else if ((flood_from[s] == f) && (flood_parent[s] == 255)) {  // engine.py:571
-            wide_out[f] = flood_acc[s];  // engine.py:572
-            flood_from[s] = 255;  // engine.py:573
+    j = (code - FLOOD_CODE);  // engine.py:570
+    s = (j >> 1);  // engine.py:571
+    n = flood_chunks(s >> 1, j & 1);  // engine.py:572
+    if (n != 0) {  // engine.py:573
+        if ((j & 1) == 0) {  // engine.py:574
+            wide_out[f] = flood_value[s];  // engine.py:575
+        } else if ((flood_from[s] == f) && (flood_parent[s] == 255)) {  // engine.py:576
+            wide_out[f] = flood_acc[s];  // engine.py:577
+            flood_from[s] = 255;  // engine.py:578
         } else {
-            wide_out[f] = gather_identity(s >> 1);  // engine.py:575
+            wide_out[f] = gather_identity(s >> 1);  // engine.py:580
         }
     }
-    return n;  // engine.py:576
+    return n;  // engine.py:581
 }
 
-// A data code arrived on `face`: shift its bits in.  [engine.py:579]
+// A data code arrived on `face`: shift its bits in.  [engine.py:584]
 static void wide_data(uint8_t code, uint8_t face) {
-    wide_rx[face] = (((uint16_t)(1U * wide_rx[face] << DATA_BITS)) | (uint16_t)(code - DATA_CODE));  // engine.py:581
+    wide_rx[face] = (((uint16_t)(1U * wide_rx[face] << DATA_BITS)) | (uint16_t)(code - DATA_CODE));  // engine.py:586
 }
 
-// The value the data codes just received on `face` carry (its low bits).  [engine.py:584]
+// The value the data codes just received on `face` carry (its low bits).  [engine.py:589]
 static uint16_t wide_in(uint8_t face, uint16_t mask) {
-    return (wide_rx[face] & mask);  // engine.py:586
+    return (wide_rx[face] & mask);  // engine.py:591
 }
 
-// Face f's session ended: what was going out of it goes no further (link_end answers  [engine.py:589]
+// Face f's session ended: what was going out of it goes no further (link_end answers  [engine.py:594]
 static void wide_reset(uint8_t f) {
     uint8_t s = 0;
-    wide_left[f] = 0;  // engine.py:592
-    wide_busy &= ~bit_of(f);  // engine.py:593
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:595
-        if (flood_from[s] == f) {  // engine.py:596
-            flood_from[s] = 255;  // engine.py:597
+    wide_left[f] = 0;  // engine.py:597
+    wide_busy &= ~bit_of(f);  // engine.py:598
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:600
+        if (flood_from[s] == f) {  // engine.py:601
+            flood_from[s] = 255;  // engine.py:602
         }
     }
 }
 
-// Start valued flood k with `value` (unless this tile is in a wave of it already).  [engine.py:600]
+// Start valued flood k with `value` (unless this tile is in a wave of it already).  [engine.py:605]
 static void flood_start_with(uint8_t k, uint16_t value) {
     uint8_t s = 0;
-    s = (2 * k);  // engine.py:602
-    if ((flood_parent[s] == 255) && (flood_parent[s + 1] == 255)) {  // engine.py:603
-        flood_value[s + (flood_last[k] ^ 1)] = value;  // engine.py:604
+    s = (2 * k);  // engine.py:607
+    if ((flood_parent[s] & flood_parent[s + 1]) == 255) {  // engine.py:608
+        flood_value[s + (flood_last[k] ^ 1)] = value;  // engine.py:609
     }
-    flood_start(k);  // engine.py:605
+    flood_start(k);  // engine.py:610
 }
 
-// A wave of valued slot s arrived on `face`: its value, if it is news to this tile.  [engine.py:608]
+// A wave of valued slot s arrived on `face`: its value, if it is news to this tile.  [engine.py:613]
 static void flood_value_in(uint8_t s, uint8_t face, uint16_t mask) {
-    if (flood_parent[s] == 255) {  // engine.py:610
-        flood_value[s] = (wide_rx[face] & mask);  // engine.py:611
+    if (flood_parent[s] == 255) {  // engine.py:615
+        flood_value[s] = (wide_rx[face] & mask);  // engine.py:616
     }
 }
 
-// The value of the wave of flood k this tile just entered.  [engine.py:614]
+// The value of the wave of flood k this tile just entered.  [engine.py:619]
 static uint16_t flood_value_of(uint8_t k) {
-    return flood_value[(2 * k) + flood_last[k]];  // engine.py:616
+    return flood_value[(2 * k) + flood_last[k]];  // engine.py:621
 }
 
-// This tile just entered gather k with its own `value`.  [engine.py:619]
+// This tile just entered gather k with its own `value`.  [engine.py:624]
 static void gather_enter(uint8_t k, uint16_t value) {
     uint8_t s = 0;
-    s = ((uint8_t)(2 * k) + flood_last[k]);  // engine.py:621
-    flood_acc[s] = value;  // engine.py:622
-    flood_from[s] = flood_parent[s];  // engine.py:623
-    if (flood_parent[s] == STARTER) {  // engine.py:624
-        flood_own[k] = s;  // engine.py:625
+    s = ((uint8_t)(2 * k) + flood_last[k]);  // engine.py:626
+    flood_acc[s] = value;  // engine.py:627
+    flood_from[s] = flood_parent[s];  // engine.py:628
+    if (flood_parent[s] == STARTER) {  // engine.py:629
+        flood_own[k] = s;  // engine.py:630
     }
 }
 
-// An echo of gather slot s arrived on `face`: add the subtree it carries (only an echo  [engine.py:628]
+// An echo of gather slot s arrived on `face`: add the subtree it carries (only an echo  [engine.py:633]
 static void gather_echo(uint8_t s, uint8_t face, uint16_t mask) {
-    if (((flood_waiting[s] >> face) & 1) != 0) {  // engine.py:631
-        flood_acc[s] = gather_combine(s >> 1, flood_acc[s], wide_rx[face] & mask);  // engine.py:632
+    if (((flood_waiting[s] >> face) & 1) != 0) {  // engine.py:636
+        flood_acc[s] = gather_combine(s >> 1, flood_acc[s], wide_rx[face] & mask);  // engine.py:637
     }
 }
 
-// The value gather k, started here, has brought back.  [engine.py:635]
+// The value gather k, started here, has brought back.  [engine.py:640]
 static uint16_t gather_total(uint8_t k) {
-    return flood_acc[flood_own[k]];  // engine.py:637
+    return flood_acc[flood_own[k]];  // engine.py:642
 }
 
 // Run the handlers of the button events the game uses.  [generated by blinkc]

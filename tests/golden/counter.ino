@@ -273,130 +273,130 @@ static void link_end(uint8_t f, uint8_t bit) {
         }
     }
     tx_code[f] = now256;  // engine.py:189
-    tx_wait &= ~bit;  // engine.py:190
-    tx_release &= ~bit;  // engine.py:191
-    ack_mask &= ~bit;  // engine.py:192
+    tx_wait &= ~bit;  // engine.py:191
+    tx_release &= ~bit;  // engine.py:192
+    ack_mask &= ~bit;  // engine.py:193
 }
 
-// Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:199]
+// Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:200]
 static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack) {
-    if (code == 0) {  // engine.py:201
-        ack_mask &= ~bit;  // engine.py:202
-    } else if ((ack_mask & bit) == 0) {  // engine.py:203
-        ack_mask |= bit;  // engine.py:204
-        deliver(code, f);  // engine.py:205
+    if (code == 0) {  // engine.py:202
+        ack_mask &= ~bit;  // engine.py:203
+    } else if ((ack_mask & bit) == 0) {  // engine.py:204
+        ack_mask |= bit;  // engine.py:205
+        deliver(code, f);  // engine.py:206
     }
-    if ((tx_wait & bit) != 0) {  // engine.py:206
-        if (their_ack != false) {  // engine.py:207
-            tx_wait &= ~bit;  // engine.py:208
-            tx_release |= bit;  // engine.py:209
-            tx_code[f] = 0;  // engine.py:210
+    if ((tx_wait & bit) != 0) {  // engine.py:207
+        if (their_ack != false) {  // engine.py:208
+            tx_wait &= ~bit;  // engine.py:209
+            tx_release |= bit;  // engine.py:210
+            tx_code[f] = 0;  // engine.py:211
         }
-    } else if (their_ack == 0) {  // engine.py:211
-        tx_release &= ~bit;  // engine.py:212
+    } else if (their_ack == 0) {  // engine.py:212
+        tx_release &= ~bit;  // engine.py:213
     }
 }
 
-// Present a queued message on every idle face in session, then publish the face values.  [engine.py:215]
+// Present a queued message on every idle face in session, then publish the face values.  [engine.py:216]
 static void transmit(void) {
     uint8_t shown = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
     uint8_t value = 0;
     uint8_t code = 0;
-    shown = broadcast_bits();  // engine.py:217
-    bit = 1;  // engine.py:218
-    for (f = 0; f < 6; f++) {  // engine.py:219
-        value = shown;  // engine.py:220
-        if ((up_mask & bit) != 0) {  // engine.py:221
-            if (((tx_wait | tx_release) & bit) == 0) {  // engine.py:222
-                code = flood_take(bit);  // engine.py:223
-                if (code == 0) {  // engine.py:224
-                    code = queue_take(f);  // engine.py:225
+    shown = broadcast_bits();  // engine.py:218
+    bit = 1;  // engine.py:219
+    for (f = 0; f < 6; f++) {  // engine.py:220
+        value = shown;  // engine.py:221
+        if ((up_mask & bit) != 0) {  // engine.py:222
+            if (((tx_wait | tx_release) & bit) == 0) {  // engine.py:223
+                code = flood_take(bit);  // engine.py:224
+                if (code == 0) {  // engine.py:225
+                    code = queue_take(f);  // engine.py:226
                 }
-                if (code != 0) {  // engine.py:226
-                    tx_code[f] = code;  // engine.py:227
-                    tx_wait |= bit;  // engine.py:228
+                if (code != 0) {  // engine.py:227
+                    tx_code[f] = code;  // engine.py:228
+                    tx_wait |= bit;  // engine.py:229
                 }
             }
-            value |= tx_code[f];  // engine.py:229
-            if ((ack_mask & bit) != 0) {  // engine.py:230
-                value |= 4;  // engine.py:231
+            value |= tx_code[f];  // engine.py:230
+            if ((ack_mask & bit) != 0) {  // engine.py:231
+                value |= 4;  // engine.py:232
             }
         } else {
-            value |= 3;  // engine.py:233
-            if ((seen_mask & bit) != 0) {  // engine.py:234
-                value |= 4;  // engine.py:235
+            value |= 3;  // engine.py:234
+            if ((seen_mask & bit) != 0) {  // engine.py:235
+                value |= 4;  // engine.py:236
             }
         }
-        setValueSentOnFace(value, f);  // engine.py:236
-        bit <<= 1;  // engine.py:237
+        setValueSentOnFace(value, f);  // engine.py:237
+        bit <<= 1;  // engine.py:238
     }
 }
 
-// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:251]
+// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:252]
 static bool unsettled(void) {
-    return (((gone_mask | (heard_mask & up_mask)) != 63) || (gone_mask == 63));  // engine.py:258
+    return (((gone_mask | (heard_mask & up_mask)) != 63) || (gone_mask == 63));  // engine.py:259
 }
 
 #ifdef BLINKC_HOST
-// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:261]
+// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:262]
 uint32_t engine_quiet_until(void) {
     uint32_t until = 0;
-    if (unsettled()) {  // engine.py:263
-        return 0;  // engine.py:264
+    if (unsettled()) {  // engine.py:264
+        return 0;  // engine.py:265
     }
-    until = timers_quiet_until();  // engine.py:265
-    return until;  // engine.py:275
+    until = timers_quiet_until();  // engine.py:266
+    return until;  // engine.py:276
 }
 #endif
 
-// [engine.py:278]
+// [engine.py:279]
 BLINKC_SMALL_LOOPS void loop(void) {
     uint8_t bit = 0;
     uint8_t f = 0;
-    now256 = millis256();  // engine.py:280
-    bit = 1;  // engine.py:282
-    for (f = 0; f < 6; f++) {  // engine.py:283
-        link_step(f, bit);  // engine.py:284
-        bit <<= 1;  // engine.py:285
+    now256 = millis256();  // engine.py:281
+    bit = 1;  // engine.py:283
+    for (f = 0; f < 6; f++) {  // engine.py:284
+        link_step(f, bit);  // engine.py:285
+        bit <<= 1;  // engine.py:286
     }
-    buttons();  // engine.py:286
-    transmit();  // engine.py:288
-    display();  // engine.py:289
-    if (unsettled() && coin()) {  // engine.py:290
-        blinkc_skip_frame();  // engine.py:291
+    buttons();  // engine.py:287
+    transmit();  // engine.py:289
+    display();  // engine.py:290
+    if (unsettled() && coin()) {  // engine.py:291
+        blinkc_skip_frame();  // engine.py:292
     }
 }
 
-// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:340]
+// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:344]
 static uint8_t flood_take(uint8_t /* bit */) {
-    return 0;  // engine.py:346
+    return 0;  // engine.py:350
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:471]
+// [engine.py:476]
 uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
-    until = 4294967295UL;  // engine.py:472
-    return until;  // engine.py:478
+    until = 4294967295UL;  // engine.py:477
+    return until;  // engine.py:483
 }
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:481]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:486]
 uint8_t engine_links(void) {
-    return up_mask;  // engine.py:483
+    return up_mask;  // engine.py:488
 }
 #endif
 
 #ifdef BLINKC_HOST
-// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:486]
+// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:491]
 bool engine_idle(void) {
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:489
-        return false;  // engine.py:490
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:494
+        return false;  // engine.py:495
     }
-    return true;  // engine.py:494
+    return true;  // engine.py:499
 }
 #endif
 
