@@ -29,9 +29,9 @@ or seeded random schedules; a violation is shrunk to a few steps and written out
 from __future__ import annotations
 
 from .clusters import Run, Tile, shapes
-from .explorer import CLOCKS, SCRIPTS, Report, explore
+from .explorer import CLOCKS, SCRIPTS, Report, explore, explore_lifts
 from .monitor import Monitor
 from .runs import Subject, check, play, shrink, subject, write_counterexample
 
 __all__ = ["CLOCKS", "SCRIPTS", "Monitor", "Report", "Run", "Subject", "Tile", "check", "explore",
-           "play", "shapes", "shrink", "subject", "write_counterexample"]
+           "explore_lifts", "play", "shapes", "shrink", "subject", "write_counterexample"]

@@ -11,7 +11,17 @@ import pytest
 from click.testing import CliRunner
 
 from blinkc.cli import main
-from blinkc.explore import Run, check, explore, play, shapes, shrink, subject, write_counterexample
+from blinkc.explore import (
+    Run,
+    check,
+    explore,
+    explore_lifts,
+    play,
+    shapes,
+    shrink,
+    subject,
+    write_counterexample,
+)
 
 GAME = Path(__file__).resolve().parents[2] / "firmware" / "pirates_lasers.py"
 
@@ -26,6 +36,14 @@ def test_a_sample_of_two_tile_clusters_keeps_every_invariant(clock):
     report = explore(GAME, 2, clocks=[clock], random_runs=1, limit=4, stop_at_first=False)
     assert report.violations == []
     assert report.runs == 4 * 9 and report.messages > 500 and report.floods > 50
+
+
+def test_a_sample_of_lifts_around_the_grace_keeps_every_invariant():
+    # The put-back search (bench/protocol_lifts.py runs thousands): one tile lifted for a
+    # little longer than the grace as a flood passes, one-way cuts, another flood after.
+    report = explore_lifts(GAME, 16, seed=3)
+    assert report.violations == []
+    assert report.runs == 16 and report.floods >= 16
 
 
 def test_a_sample_of_three_tile_clusters_keeps_every_invariant():
