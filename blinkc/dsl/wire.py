@@ -33,7 +33,7 @@ def back_same_units(grace_units: int) -> int:
     flood_receive). A link counts for a newer flood only if it heard its neighbour all
     through the grace before that flood began, so the window stays below the grace: with
     the ticks' rounding it is under the grace less 500 ms (3,328 ms for 4 s), and it holds
-    every wave that comes sooner than a tick less (3,072 ms).)"""
+    every wave that comes sooner than a tick less (3,072 ms)."""
     return max(0, (grace_units * GRACE_TICK_MS - 500) // GRACE_TICK_MS)
 
 

@@ -297,6 +297,20 @@ def test_a_wave_is_taken_for_the_same_flood_only_sooner_than_a_link_must_stand_t
     assert FLOOD_SAME_MS + GRACE_TICK_MS <= JOIN_MS
 
 
+@pytest.mark.parametrize("grace_ms", [1000, 1500, 4000, 10_000, 32_000])
+def test_a_wave_after_a_face_came_back_is_the_same_flood_only_within_the_grace(grace_ms):
+    # A face comes back only after the grace of silence, and the monitor owes a flood over a
+    # link only if it heard its neighbour all through the grace before the flood began: the
+    # window after the return (rounded up by a tick of the byte clock) must stay under the
+    # grace with half a second to spare, and the slot's memory must fit the byte clock.
+    from blinkc.dsl.wire import GRACE_TICK_MS, back_same_units, flood_back_units
+
+    units = grace_ms // GRACE_TICK_MS
+    assert back_same_units(units) * GRACE_TICK_MS <= units * GRACE_TICK_MS - 500
+    assert flood_back_units(units) <= 255
+    assert flood_back_units(units) * GRACE_TICK_MS >= units * GRACE_TICK_MS + 1000
+
+
 def test_a_spread_sample_of_four_tile_clusters_has_every_shape():
     import random
 
