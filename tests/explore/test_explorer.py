@@ -61,9 +61,10 @@ CROSSING = ("    else:\n        # We are in the wave already, or",
             "        flood_answered(s, face)\n"
             "    else:\n        # We are in the wave already, or")
 
-RUN_AGAIN = ("    if flood_parent[s] == 255 and not (skipped & 128 and (\n"
-             "            skipped & bit and skipped & 64 or u8(now256 - back_at[face]) < BACK_SAME_UNITS)):",
-             "    if flood_parent[s] == 255:  # (planted: a wave of a slot we are not in is new)")
+# The engine's test of a wave that enters a tile (flood_receive), which the plants below edit.
+COND = ("    if flood_parent[s] == 255 and not (skipped & 128 and (\n"
+        "            skipped & bit and skipped & 64 or u8(now256 - back_at[face]) < BACK_SAME_UNITS)):")
+RUN_AGAIN = (COND, "    if flood_parent[s] == 255:  # (planted: a wave of a slot we are not in is new)")
 NO_PROMISE = ("    skipped: u8 = gone_mask | flood_answered_as_same[s]\n",
               "    skipped: u8 = gone_mask  # (planted: waves where it answered as the same)\n")
 ONE_SLOT = ("        flood_enter(s + (flood_last[k] ^ 1), STARTER)",
@@ -208,8 +209,6 @@ def test_known_counterexamples_keep_every_invariant(case, seed):
     _check_known(case, seed)
 
 
-COND = ("    if flood_parent[s] == 255 and not (skipped & 128 and (\n"
-        "            skipped & bit and skipped & 64 or u8(now256 - back_at[face]) < BACK_SAME_UNITS)):")
 NO_BACK = (COND, "    if flood_parent[s] == 255 and not (skipped & bit and skipped & 64):  # (planted)")
 # The window from the face's return for the faces gone at the entry only (not for a face whose
 # session ended while the flood passed).
