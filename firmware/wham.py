@@ -23,7 +23,7 @@ from blinkc.dsl import (
     makeColorRGB,
 )
 
-game = Game("wham", randomize=True, queue_len=6)
+game = Game("wham", randomize="clock", queue_len=6)
 
 Stage = game.kinds("SETUP", "GAME", "DEATH", "VICTORY")
 

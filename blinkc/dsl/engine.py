@@ -84,10 +84,14 @@ def coin() -> bool:
 
 def draw_word() -> u16:
     """t.random_word() in a game without randomize(): 16 tosses of the coin, the tile's own
-    sequence seeded from its serial number (no SDK generator, no 0.5 s at power-up)."""
+    sequence seeded from its serial number (no SDK generator, no 0.5 s at power-up); with
+    randomize="clock", mixed with the clock's low 16 bits, so that a game whose draws follow a
+    player's presses draws differently at every power-up."""
     v: u16 = 0
     for i in range(16):
         v = (v << 1) | coin()
+    if CLOCK_MIXED:
+        v ^= u16(millis())
     return v
 
 

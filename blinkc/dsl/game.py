@@ -201,8 +201,9 @@ class Game:
     name: str
     #: Call randomize() at power-up so tiles do not all draw the same numbers: True, False,
     #: or None (the default) for "when the game draws random numbers" (t.random(),
-    #: t.random_word()), so that a game that draws none does not pay for it.
-    randomize: bool | None = None
+    #: t.random_word()), so that a game that draws none does not pay for it; "clock" draws
+    #: from the tile's own sequence mixed with the clock at each draw (docs/dsl.md).
+    randomize: bool | str | None = None
     #: How long a face may go without a working session before its neighbour counts as
     #: gone and what was sent there bounces (docs/protocol.md: longer rides out worse
     #: packet loss; shorter notices a tile taken away sooner).

@@ -46,7 +46,7 @@ from .errors import DslError
 from .game import BUTTON_EVENTS, EVENTS, Enum, EnumMember, FieldDecl, Game, Handler, TimerDecl
 from .lints import run_lints
 from .prune import prune
-from .settings import queue_len
+from .settings import queue_len, random_source
 from .symbols import game_symbols
 from .types import TYPE_NAMES, storage_type
 from .wire import (
@@ -88,13 +88,15 @@ class GameLowering:
         self.source = source
         self.errors: list[DslError] = list(game.problems)
         self.warnings: list[DslError] = []
-        self.sym = Symbols(own_random=game.randomize is False)
+        #: randomize: True, False, None (when the game draws) or "clock" (settings.py).
+        self.random_source = random_source(game, self.err)
+        self.sym = Symbols(own_random=self.random_source is False or self.random_source == "clock")
         self.functions: list[Function] = []
         self.globals: list[GlobalVar] = []
         self.constants: list[tuple[str, int, str]] = []
         self.wire = Wire()
         #: Whether setup() calls randomize() (resolve_randomize).
-        self.randomize = bool(game.randomize)
+        self.randomize = self.random_source is True
         self.handlers_by_event: dict[str, list[Handler]] = {}
         #: Each group predicate's function and the group it is ("a message's group (within=)").
         self.within_what: dict[str, str] = {}
@@ -406,6 +408,7 @@ class GameLowering:
             "ACK_SHIFT": self.wire.ack_shift, "FLOOD_CODE": self.wire.flood_code,
             "HELLO": self.wire.hello, "PROTOCOL": int(self.wire.n_codes > 1),
             "RANDOMIZED": 0,  # (resolve_randomize() sets it once the game's code is compiled)
+            "CLOCK_MIXED": int(self.random_source == "clock"),
             "N_FLOODS": len(self.game.floods), "N_FLOOD_SLOTS": 2 * len(self.game.floods),
             "N_FLOOD_CODES": 4 * len(self.game.floods),
             "N_TIMERS": len(self.game.timers),
@@ -435,6 +438,7 @@ class GameLowering:
             "HELLO": "the code a face shows while it has no session",
             "PROTOCOL": "the game sends messages or floods",
             "RANDOMIZED": "the game calls randomize() at power-up",
+            "CLOCK_MIXED": "the game's draws are the tile's own sequence mixed with the clock",
             "QUEUE_LEN": "messages that can wait for a busy face (a full queue bounces)",
             "GRACE_UNITS": f"a face without a working session is gone after "
                            f"{(self.wire.grace_units) * GRACE_TICK_MS:,}-"
@@ -486,11 +490,11 @@ class GameLowering:
         """randomize() at power-up when the game asks (randomize=True), or by default when
         its code draws random numbers: a game that draws none does not carry it (and the
         engine's coin, if it has one, tosses its own sequence seeded from the serial number)."""
-        if self.game.randomize is None:
+        if self.random_source is None:
             self.randomize = any(c.builtin and c.func in ("random", "randomWord")
                                  for f in self.functions for c in calls(f.body))
         else:
-            self.randomize = bool(self.game.randomize)
+            self.randomize = self.random_source is True
         self.sym.constants["RANDOMIZED"] = int(self.randomize)
         self.constants = [(k, int(self.randomize) if k == "RANDOMIZED" else v, doc)
                           for k, v, doc in self.constants]

@@ -19,6 +19,9 @@ DEFAULT_QUEUE_LEN = 12
 
 Report = Callable[[SrcLoc, str, str], None]
 
+#: `Game(randomize=...)`: where the game's random numbers come from (docs/dsl.md).
+RANDOM_SOURCES = (None, True, False, "clock")
+
 
 def queue_len(game: Game, err: Report) -> int:
     """The game's message queue length (the default after an error, reported to `err`)."""
@@ -30,3 +33,14 @@ def queue_len(game: Game, err: Report) -> int:
             "is a byte of RAM, and a send that finds the queue full bounces")
         return DEFAULT_QUEUE_LEN
     return n
+
+
+def random_source(game: Game, err: Report) -> bool | str | None:
+    """The game's `randomize` setting (None, "when it draws", after an error, reported to `err`)."""
+    r = game.randomize
+    if not any(r is v for v in (None, True, False)) and r != "clock":
+        err(game.loc, f'randomize must be True, False, None or "clock", not {r!r}',
+            "None (the default) calls the SDK's randomize() when the game draws random numbers; "
+            'False and "clock" draw from the tile\'s own sequence (docs/dsl.md, "Random numbers")')
+        return None
+    return r

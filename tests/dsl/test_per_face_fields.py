@@ -116,6 +116,16 @@ def test_a_queue_length_outside_1_to_64_is_an_error_at_the_game_line(tmp_path, q
     assert "queue_len=12" in e.hint and "bounces" in e.hint
 
 
+@pytest.mark.parametrize("randomize", ["yes", 1, "Clock"])
+def test_a_random_source_other_than_true_false_none_or_clock_is_an_error(tmp_path, randomize):
+    header = HEADER.replace('Game("g")', f'Game("g", randomize={randomize!r})')
+    path, errors, _ = errors_of(tmp_path, "", header)
+    (e,) = errors
+    assert e.loc.file == str(path) and e.loc.line == 2
+    assert f'randomize must be True, False, None or "clock", not {randomize!r}' in e.message
+    assert "own sequence" in e.hint
+
+
 def test_a_queue_length_sizes_the_engine_queue(tmp_path):
     path = tmp_path / "game.py"
     path.write_text(HEADER.replace('Game("g")', 'Game("g", queue_len=3)') + textwrap.dedent("""

@@ -161,3 +161,41 @@ def test_a_handler_parameter_named_like_a_field_does_not_hide_it(backend, tmp_pa
     c.click("a")
     c.settle()
     assert c.state("b")["hp"] == 3
+
+
+DRAWS = '''
+from blinkc.dsl import Game
+
+game = Game("draws", randomize={source!r})
+first = game.field(range(0, 1000), default=0)
+second = game.field(range(0, 1000), default=0)
+
+
+@game.on_click
+def draw(t):
+    t.first = t.random(999)
+    t.second = t.random(999)
+'''
+
+
+def draws_after_a_click(backend, tmp_path, source, wait_ms):
+    game = tmp_path / "draws.py"
+    game.write_text(DRAWS.format(source=source))
+    c = Cluster(game, "tile a at 0,0", backend=backend)
+    c.wait(wait_ms)
+    c.click("a")
+    c.settle()
+    return c.state("a")["first"], c.state("a")["second"]
+
+
+def test_the_tiles_own_sequence_draws_the_same_whenever_the_player_clicks(backend, tmp_path):
+    draws = {draws_after_a_click(backend, tmp_path, False, ms) for ms in (1000, 1001, 1007, 2500)}
+    assert len(draws) == 1
+
+
+def test_a_clock_mixed_sequence_draws_differently_for_a_click_a_millisecond_later(backend, tmp_path):
+    # randomize="clock": the same sequence, mixed with the clock at each draw, so a game whose
+    # draws follow the player's presses plays differently at every power-up.
+    draws = [draws_after_a_click(backend, tmp_path, "clock", ms) for ms in (1000, 1001, 1007, 2500)]
+    assert len(set(draws)) == 4
+    assert all(a != b for a, b in draws)  # two draws of one pass differ too

@@ -31,6 +31,7 @@ static const uint8_t FLOOD_CODE = 18;  // code of the first flood's wave (its ec
 static const uint8_t HELLO = 31;  // the code a face shows while it has no session
 static const uint8_t PROTOCOL = 1;  // the game sends messages or floods
 static const uint8_t RANDOMIZED = 0;  // the game calls randomize() at power-up
+static const uint8_t CLOCK_MIXED = 0;  // the game's draws are the tile's own sequence mixed with the clock
 static const uint8_t N_FLOODS = 3;  // floods the game declares
 static const uint8_t N_FLOOD_SLOTS = 6;  // two slots per flood (told apart by a parity bit in its codes)
 static const uint8_t N_FLOOD_CODES = 12;  // a wave and an echo per flood slot
@@ -95,23 +96,23 @@ static uint8_t ack_mask = 0;  // engine.py:43
 static uint8_t queue[12];  // engine.py:46
 static uint8_t queue_len = 0;  // engine.py:47
 static uint8_t now256 = 0;  // engine.py:50
-static uint8_t flood_parent[6] = {255, 255, 255, 255, 255, 255};  // engine.py:307
-static uint8_t flood_waiting[6];  // engine.py:308
-static uint8_t flood_out[12];  // engine.py:311
-static uint8_t flood_last[3];  // engine.py:312
-static uint8_t flood_skipped[6];  // engine.py:332
-static uint8_t back_at[6];  // engine.py:333
-static uint8_t flood_at[6];  // engine.py:334
-static uint8_t flood_answered_as_same[6];  // engine.py:341
-static uint16_t wide_rx[6];  // engine.py:511
-static uint8_t wide_busy = 0;  // engine.py:512
-static uint8_t wide_left[6];  // engine.py:513
-static uint8_t wide_code[6];  // engine.py:514
-static uint16_t wide_out[6];  // engine.py:515
-static uint16_t flood_value[6];  // engine.py:516
-static uint16_t flood_acc[6];  // engine.py:519
-static uint8_t flood_from[6] = {255, 255, 255, 255, 255, 255};  // engine.py:520
-static uint8_t flood_own[3];  // engine.py:521
+static uint8_t flood_parent[6] = {255, 255, 255, 255, 255, 255};  // engine.py:311
+static uint8_t flood_waiting[6];  // engine.py:312
+static uint8_t flood_out[12];  // engine.py:315
+static uint8_t flood_last[3];  // engine.py:316
+static uint8_t flood_skipped[6];  // engine.py:336
+static uint8_t back_at[6];  // engine.py:337
+static uint8_t flood_at[6];  // engine.py:338
+static uint8_t flood_answered_as_same[6];  // engine.py:345
+static uint16_t wide_rx[6];  // engine.py:515
+static uint8_t wide_busy = 0;  // engine.py:516
+static uint8_t wide_left[6];  // engine.py:517
+static uint8_t wide_code[6];  // engine.py:518
+static uint16_t wide_out[6];  // engine.py:519
+static uint16_t flood_value[6];  // engine.py:520
+static uint16_t flood_acc[6];  // engine.py:523
+static uint8_t flood_from[6] = {255, 255, 255, 255, 255, 255};  // engine.py:524
+static uint8_t flood_own[3];  // engine.py:525
 
 // The bit of face (or timer) n, 1 << n as a byte (0 from n = 8 on): the AVR shifts by a
 // variable in a loop, so the sketch has one copy of it.
@@ -304,186 +305,186 @@ static bool coin(void) {
     return (heads != 0);  // engine.py:82
 }
 
-// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:111]
+// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:115]
 static uint8_t queue_take(uint8_t face) {
     uint8_t i = 0;
     uint8_t i_end = 0;
     uint8_t entry = 0;
     uint8_t j = 0;
     uint8_t j_end = 0;
-    i_end = queue_len;  // engine.py:113
+    i_end = queue_len;  // engine.py:117
     for (i = 0; i < i_end; i++) {
-        entry = queue[i];  // engine.py:114
-        if ((entry >> 5) == face) {  // engine.py:115
-            queue_len--;  // engine.py:116
-            j_end = queue_len;  // engine.py:117
+        entry = queue[i];  // engine.py:118
+        if ((entry >> 5) == face) {  // engine.py:119
+            queue_len--;  // engine.py:120
+            j_end = queue_len;  // engine.py:121
             for (j = i; j < j_end; j++) {
-                queue[j] = queue[j + 1];  // engine.py:118
+                queue[j] = queue[j + 1];  // engine.py:122
             }
-            return (entry & 31);  // engine.py:119
+            return (entry & 31);  // engine.py:123
         }
     }
-    return 0;  // engine.py:120
+    return 0;  // engine.py:124
 }
 
-// Keep face f's link state: in a session, waiting for one, or gone.  [engine.py:123]
+// Keep face f's link state: in a session, waiting for one, or gone.  [engine.py:127]
 static void link_step(uint8_t f, uint8_t bit) {
     uint8_t silent = 0;
-    if (!isValueReceivedOnFaceExpired(f)) {  // engine.py:130
-        if ((gone_mask & bit) != 0) {  // engine.py:131
-            gone_mask &= ~bit;  // engine.py:132
-            tx_code[f] = now256;  // engine.py:133
-            back_at[f] = now256;  // engine.py:134
+    if (!isValueReceivedOnFaceExpired(f)) {  // engine.py:134
+        if ((gone_mask & bit) != 0) {  // engine.py:135
+            gone_mask &= ~bit;  // engine.py:136
+            tx_code[f] = now256;  // engine.py:137
+            back_at[f] = now256;  // engine.py:138
         }
-        heard_mask |= bit;  // engine.py:135
-        session(f, bit);  // engine.py:136
-    } else if ((heard_mask & bit) != 0) {  // engine.py:137
-        heard_mask &= ~bit;  // engine.py:138
-        silent_at[f] = now256;  // engine.py:139
+        heard_mask |= bit;  // engine.py:139
+        session(f, bit);  // engine.py:140
+    } else if ((heard_mask & bit) != 0) {  // engine.py:141
+        heard_mask &= ~bit;  // engine.py:142
+        silent_at[f] = now256;  // engine.py:143
     }
-    if (((gone_mask | (heard_mask & up_mask)) & bit) == 0) {  // engine.py:140
-        silent = (now256 - silent_at[f]);  // engine.py:141
-        if ((((heard_mask & bit) == 0) && (silent > GRACE_UNITS)) || (((up_mask & bit) == 0) && ((uint8_t)(now256 - tx_code[f]) > 30))) {  // engine.py:142
-            link_end(f, bit);  // engine.py:144
-            gone_mask |= bit;  // engine.py:145
+    if (((gone_mask | (heard_mask & up_mask)) & bit) == 0) {  // engine.py:144
+        silent = (now256 - silent_at[f]);  // engine.py:145
+        if ((((heard_mask & bit) == 0) && (silent > GRACE_UNITS)) || (((up_mask & bit) == 0) && ((uint8_t)(now256 - tx_code[f]) > 30))) {  // engine.py:146
+            link_end(f, bit);  // engine.py:148
+            gone_mask |= bit;  // engine.py:149
         }
     }
 }
 
-// Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:148]
+// Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:152]
 static void session(uint8_t f, uint8_t bit) {
     uint8_t value = 0;
     uint8_t code = 0;
     bool their_ack = 0;
-    value = getLastValueReceivedOnFace(f);  // engine.py:150
-    code = (value & CODE_MASK);  // engine.py:151
-    their_ack = ((value & 32) != 0);  // engine.py:152
-    if (code == HELLO) {  // engine.py:153
-        if ((up_mask & bit) != 0) {  // engine.py:154
-            if (their_ack) {  // engine.py:155
-                return;  // engine.py:156
+    value = getLastValueReceivedOnFace(f);  // engine.py:154
+    code = (value & CODE_MASK);  // engine.py:155
+    their_ack = ((value & 32) != 0);  // engine.py:156
+    if (code == HELLO) {  // engine.py:157
+        if ((up_mask & bit) != 0) {  // engine.py:158
+            if (their_ack) {  // engine.py:159
+                return;  // engine.py:160
             }
-            link_end(f, bit);  // engine.py:157
+            link_end(f, bit);  // engine.py:161
         }
-        seen_mask |= bit;  // engine.py:158
-        if (their_ack) {  // engine.py:159
-            link_begin(f, bit);  // engine.py:160
+        seen_mask |= bit;  // engine.py:162
+        if (their_ack) {  // engine.py:163
+            link_begin(f, bit);  // engine.py:164
         }
-        return;  // engine.py:161
+        return;  // engine.py:165
     }
-    if ((up_mask & bit) == 0) {  // engine.py:162
-        if ((seen_mask & bit) == 0) {  // engine.py:163
-            return;  // engine.py:164
+    if ((up_mask & bit) == 0) {  // engine.py:166
+        if ((seen_mask & bit) == 0) {  // engine.py:167
+            return;  // engine.py:168
         }
-        link_begin(f, bit);  // engine.py:165
+        link_begin(f, bit);  // engine.py:169
     }
-    handshake(f, bit, code, their_ack);  // engine.py:166
+    handshake(f, bit, code, their_ack);  // engine.py:170
 }
 
-// [engine.py:169]
+// [engine.py:173]
 static void link_begin(uint8_t f, uint8_t bit) {
-    up_mask |= bit;  // engine.py:170
-    seen_mask &= ~bit;  // engine.py:171
-    tx_code[f] = 0;  // engine.py:172
+    up_mask |= bit;  // engine.py:174
+    seen_mask &= ~bit;  // engine.py:175
+    tx_code[f] = 0;  // engine.py:176
 }
 
-// The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:176]
+// The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:180]
 static void link_end(uint8_t f, uint8_t bit) {
     uint8_t i = 0;
     uint8_t code = 0;
     uint8_t j = 0;
     uint8_t s = 0;
-    if ((up_mask & bit) != 0) {  // engine.py:178
-        on_neighbor_left(f);  // engine.py:179
+    if ((up_mask & bit) != 0) {  // engine.py:182
+        on_neighbor_left(f);  // engine.py:183
     }
-    up_mask &= ~bit;  // engine.py:180
-    seen_mask &= ~bit;  // engine.py:181
-    if (((tx_wait & bit) != 0) && (tx_code[f] < FLOOD_CODE)) {  // engine.py:182
-        bounce(tx_code[f], f);  // engine.py:183
+    up_mask &= ~bit;  // engine.py:184
+    seen_mask &= ~bit;  // engine.py:185
+    if (((tx_wait & bit) != 0) && (tx_code[f] < FLOOD_CODE)) {  // engine.py:186
+        bounce(tx_code[f], f);  // engine.py:187
     }
-    for (i = 0; i < QUEUE_LEN; i++) {  // engine.py:184
-        code = queue_take(f);  // engine.py:185
-        if (code == 0) {  // engine.py:186
-            break;  // engine.py:187
+    for (i = 0; i < QUEUE_LEN; i++) {  // engine.py:188
+        code = queue_take(f);  // engine.py:189
+        if (code == 0) {  // engine.py:190
+            break;  // engine.py:191
         }
-        bounce(code, f);  // engine.py:188
+        bounce(code, f);  // engine.py:192
     }
-    tx_code[f] = now256;  // engine.py:189
-    back_at[f] = now256;  // engine.py:190
-    tx_wait &= ~bit;  // engine.py:191
-    tx_release &= ~bit;  // engine.py:192
-    ack_mask &= ~bit;  // engine.py:193
-    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:194
-        flood_out[j] &= ~bit;  // engine.py:195
+    tx_code[f] = now256;  // engine.py:193
+    back_at[f] = now256;  // engine.py:194
+    tx_wait &= ~bit;  // engine.py:195
+    tx_release &= ~bit;  // engine.py:196
+    ack_mask &= ~bit;  // engine.py:197
+    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:198
+        flood_out[j] &= ~bit;  // engine.py:199
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:196
-        flood_answered(s, f);  // engine.py:197
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:200
+        flood_answered(s, f);  // engine.py:201
     }
 }
 
-// Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:200]
+// Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:204]
 static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack) {
-    if (code == 0) {  // engine.py:202
-        ack_mask &= ~bit;  // engine.py:203
-    } else if ((ack_mask & bit) == 0) {  // engine.py:204
-        ack_mask |= bit;  // engine.py:205
-        deliver(code, f);  // engine.py:206
+    if (code == 0) {  // engine.py:206
+        ack_mask &= ~bit;  // engine.py:207
+    } else if ((ack_mask & bit) == 0) {  // engine.py:208
+        ack_mask |= bit;  // engine.py:209
+        deliver(code, f);  // engine.py:210
     }
-    if ((tx_wait & bit) != 0) {  // engine.py:207
-        if (their_ack != false) {  // engine.py:208
-            tx_wait &= ~bit;  // engine.py:209
-            tx_release |= bit;  // engine.py:210
-            tx_code[f] = 0;  // engine.py:211
+    if ((tx_wait & bit) != 0) {  // engine.py:211
+        if (their_ack != false) {  // engine.py:212
+            tx_wait &= ~bit;  // engine.py:213
+            tx_release |= bit;  // engine.py:214
+            tx_code[f] = 0;  // engine.py:215
         }
-    } else if (their_ack == 0) {  // engine.py:212
-        tx_release &= ~bit;  // engine.py:213
+    } else if (their_ack == 0) {  // engine.py:216
+        tx_release &= ~bit;  // engine.py:217
     }
 }
 
-// Present a queued message on every idle face in session, then publish the face values.  [engine.py:216]
+// Present a queued message on every idle face in session, then publish the face values.  [engine.py:220]
 static void transmit(void) {
     uint8_t shown = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
     uint8_t value = 0;
     uint8_t code = 0;
-    shown = broadcast_bits();  // engine.py:218
-    bit = 1;  // engine.py:219
-    for (f = 0; f < 6; f++) {  // engine.py:220
-        value = shown;  // engine.py:221
-        if ((up_mask & bit) != 0) {  // engine.py:222
-            if (((tx_wait | tx_release) & bit) == 0) {  // engine.py:223
-                code = wide_take(f, bit);  // engine.py:224
-                if (code == 0) {  // engine.py:225
-                    code = queue_take(f);  // engine.py:226
+    shown = broadcast_bits();  // engine.py:222
+    bit = 1;  // engine.py:223
+    for (f = 0; f < 6; f++) {  // engine.py:224
+        value = shown;  // engine.py:225
+        if ((up_mask & bit) != 0) {  // engine.py:226
+            if (((tx_wait | tx_release) & bit) == 0) {  // engine.py:227
+                code = wide_take(f, bit);  // engine.py:228
+                if (code == 0) {  // engine.py:229
+                    code = queue_take(f);  // engine.py:230
                 }
-                if (code != 0) {  // engine.py:227
-                    tx_code[f] = code;  // engine.py:228
-                    tx_wait |= bit;  // engine.py:229
+                if (code != 0) {  // engine.py:231
+                    tx_code[f] = code;  // engine.py:232
+                    tx_wait |= bit;  // engine.py:233
                 }
             }
-            value |= tx_code[f];  // engine.py:230
-            if ((ack_mask & bit) != 0) {  // engine.py:231
-                value |= 32;  // engine.py:232
-            }
-        } else {
-            value |= 31;  // engine.py:234
-            if ((seen_mask & bit) != 0) {  // engine.py:235
+            value |= tx_code[f];  // engine.py:234
+            if ((ack_mask & bit) != 0) {  // engine.py:235
                 value |= 32;  // engine.py:236
             }
+        } else {
+            value |= 31;  // engine.py:238
+            if ((seen_mask & bit) != 0) {  // engine.py:239
+                value |= 32;  // engine.py:240
+            }
         }
-        setValueSentOnFace(value, f);  // engine.py:237
-        bit <<= 1;  // engine.py:238
+        setValueSentOnFace(value, f);  // engine.py:241
+        bit <<= 1;  // engine.py:242
     }
 }
 
-// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:252]
+// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:256]
 static bool unsettled(void) {
-    return (((gone_mask | (heard_mask & up_mask)) != 63) || (gone_mask == 63));  // engine.py:259
+    return (((gone_mask | (heard_mask & up_mask)) != 63) || (gone_mask == 63));  // engine.py:263
 }
 
 #ifdef BLINKC_HOST
-// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:262]
+// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:266]
 uint32_t engine_quiet_until(void) {
     uint32_t until = 0;
     uint8_t s = 0;
@@ -491,313 +492,313 @@ uint32_t engine_quiet_until(void) {
     uint8_t closes = 0;
     uint8_t ticks = 0;
     uint32_t ends = 0;
-    if (unsettled()) {  // engine.py:264
-        return 0;  // engine.py:265
+    if (unsettled()) {  // engine.py:268
+        return 0;  // engine.py:269
     }
-    until = timers_quiet_until();  // engine.py:266
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:267
-        if (flood_skipped[s] != 0) {  // engine.py:268
-            age = (millis256() - flood_at[s]);  // engine.py:270
-            closes = (((flood_skipped[s] & 64) != 0) ? FLOOD_SAME_UNITS : FLOOD_BACK_UNITS);  // engine.py:271
-            ticks = ((age < closes) ? (closes - age) : 0);  // engine.py:272
-            ends = (uint32_t)(1UL * (millis() & 4294967040UL) + ((uint32_t)ticks * 256));  // engine.py:273
-            if (ends < until) {  // engine.py:274
-                until = ends;  // engine.py:275
+    until = timers_quiet_until();  // engine.py:270
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:271
+        if (flood_skipped[s] != 0) {  // engine.py:272
+            age = (millis256() - flood_at[s]);  // engine.py:274
+            closes = (((flood_skipped[s] & 64) != 0) ? FLOOD_SAME_UNITS : FLOOD_BACK_UNITS);  // engine.py:275
+            ticks = ((age < closes) ? (closes - age) : 0);  // engine.py:276
+            ends = (uint32_t)(1UL * (millis() & 4294967040UL) + ((uint32_t)ticks * 256));  // engine.py:277
+            if (ends < until) {  // engine.py:278
+                until = ends;  // engine.py:279
             }
         }
     }
-    return until;  // engine.py:276
+    return until;  // engine.py:280
 }
 #endif
 
-// [engine.py:279]
+// [engine.py:283]
 BLINKC_SMALL_LOOPS void loop(void) {
     uint8_t bit = 0;
     uint8_t f = 0;
-    now256 = millis256();  // engine.py:281
-    flood_forget();  // engine.py:282
-    bit = 1;  // engine.py:283
-    for (f = 0; f < 6; f++) {  // engine.py:284
-        link_step(f, bit);  // engine.py:285
-        bit <<= 1;  // engine.py:286
+    now256 = millis256();  // engine.py:285
+    flood_forget();  // engine.py:286
+    bit = 1;  // engine.py:287
+    for (f = 0; f < 6; f++) {  // engine.py:288
+        link_step(f, bit);  // engine.py:289
+        bit <<= 1;  // engine.py:290
     }
-    buttons();  // engine.py:287
-    transmit();  // engine.py:289
-    display();  // engine.py:290
-    if (unsettled() && coin()) {  // engine.py:291
-        blinkc_skip_frame();  // engine.py:292
+    buttons();  // engine.py:291
+    transmit();  // engine.py:293
+    display();  // engine.py:294
+    if (unsettled() && coin()) {  // engine.py:295
+        blinkc_skip_frame();  // engine.py:296
     }
 }
 
-// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:344]
+// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:348]
 static uint8_t flood_take(uint8_t bit) {
     uint8_t j = 0;
-    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:346
-        if ((flood_out[j] & bit) != 0) {  // engine.py:347
-            flood_out[j] &= ~bit;  // engine.py:348
-            return (FLOOD_CODE + j);  // engine.py:349
+    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:350
+        if ((flood_out[j] & bit) != 0) {  // engine.py:351
+            flood_out[j] &= ~bit;  // engine.py:352
+            return (FLOOD_CODE + j);  // engine.py:353
         }
     }
-    return 0;  // engine.py:350
+    return 0;  // engine.py:354
 }
 
-// Start flood k, unless this tile is in a wave of it already (then the start merges).  [engine.py:353]
+// Start flood k, unless this tile is in a wave of it already (then the start merges).  [engine.py:357]
 static void flood_start(uint8_t k) {
     uint8_t s = 0;
-    s = (2 * k);  // engine.py:355
-    if ((flood_parent[s] & flood_parent[s + 1]) == 255) {  // engine.py:356
-        flood_enter(s + (flood_last[k] ^ 1), STARTER);  // engine.py:357
+    s = (2 * k);  // engine.py:359
+    if ((flood_parent[s] & flood_parent[s + 1]) == 255) {  // engine.py:360
+        flood_enter(s + (flood_last[k] ^ 1), STARTER);  // engine.py:361
     }
 }
 
-// [engine.py:360]
+// [engine.py:364]
 static void flood_enter(uint8_t s, uint8_t parent) {
     uint8_t from_bit = 0;
     uint8_t k = 0;
     uint8_t skipped = 0;
     uint8_t waiting = 0;
-    flood_parent[s] = parent;  // engine.py:361
-    from_bit = (1U << parent);  // engine.py:362
-    k = (s >> 1);  // engine.py:363
-    flood_last[k] = (s & 1);  // engine.py:364
-    skipped = (gone_mask | flood_answered_as_same[s]);  // engine.py:378
-    flood_skipped[s] = (skipped | 192);  // engine.py:379
-    flood_answered_as_same[s] = 0;  // engine.py:380
-    flood_at[s] = now256;  // engine.py:381
-    waiting = ((uint8_t)(~(skipped | from_bit)) & 63);  // engine.py:382
-    flood_waiting[s] = waiting;  // engine.py:387
-    flood_out[2 * s] |= waiting;  // engine.py:388
-    on_flood(k);  // engine.py:389
-    flood_check(s);  // engine.py:390
+    flood_parent[s] = parent;  // engine.py:365
+    from_bit = (1U << parent);  // engine.py:366
+    k = (s >> 1);  // engine.py:367
+    flood_last[k] = (s & 1);  // engine.py:368
+    skipped = (gone_mask | flood_answered_as_same[s]);  // engine.py:382
+    flood_skipped[s] = (skipped | 192);  // engine.py:383
+    flood_answered_as_same[s] = 0;  // engine.py:384
+    flood_at[s] = now256;  // engine.py:385
+    waiting = ((uint8_t)(~(skipped | from_bit)) & 63);  // engine.py:386
+    flood_waiting[s] = waiting;  // engine.py:391
+    flood_out[2 * s] |= waiting;  // engine.py:392
+    on_flood(k);  // engine.py:393
+    flood_check(s);  // engine.py:394
 }
 
-// Close a slot's windows: FLOOD_SAME_UNITS after this tile entered it, and  [engine.py:393]
+// Close a slot's windows: FLOOD_SAME_UNITS after this tile entered it, and  [engine.py:397]
 static void flood_forget(void) {
     uint8_t s = 0;
     uint8_t age = 0;
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:396
-        age = (now256 - flood_at[s]);  // engine.py:397
-        if (age >= FLOOD_SAME_UNITS) {  // engine.py:398
-            flood_skipped[s] &= 191;  // engine.py:399
-            if (age >= FLOOD_BACK_UNITS) {  // engine.py:400
-                flood_skipped[s] = 0;  // engine.py:401
-                flood_answered_as_same[s] = 0;  // engine.py:402
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:400
+        age = (now256 - flood_at[s]);  // engine.py:401
+        if (age >= FLOOD_SAME_UNITS) {  // engine.py:402
+            flood_skipped[s] &= 191;  // engine.py:403
+            if (age >= FLOOD_BACK_UNITS) {  // engine.py:404
+                flood_skipped[s] = 0;  // engine.py:405
+                flood_answered_as_same[s] = 0;  // engine.py:406
             }
         }
     }
 }
 
-// [engine.py:405]
+// [engine.py:409]
 __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face) {
     uint8_t bit = 0;
     uint8_t skipped = 0;
-    bit = bit_of(face);  // engine.py:406
-    skipped = flood_skipped[s];  // engine.py:407
-    if ((flood_parent[s] == 255) && (!(((skipped & 128) != 0) && ((((skipped & bit) != 0) && ((skipped & 64) != 0)) || ((uint8_t)(now256 - back_at[face]) < BACK_SAME_UNITS))))) {  // engine.py:408
-        flood_enter(s, face);  // engine.py:410
+    bit = bit_of(face);  // engine.py:410
+    skipped = flood_skipped[s];  // engine.py:411
+    if ((flood_parent[s] == 255) && (!(((skipped & 128) != 0) && ((((skipped & bit) != 0) && ((skipped & 64) != 0)) || ((uint8_t)(now256 - back_at[face]) < BACK_SAME_UNITS))))) {  // engine.py:412
+        flood_enter(s, face);  // engine.py:414
     } else {
-        if (flood_parent[s] == 255) {  // engine.py:418
-            flood_answered_as_same[s] |= bit;  // engine.py:419
-            if ((skipped & 64) == 0) {  // engine.py:420
-                flood_at[s] = (now256 - FLOOD_SAME_UNITS);  // engine.py:421
+        if (flood_parent[s] == 255) {  // engine.py:422
+            flood_answered_as_same[s] |= bit;  // engine.py:423
+            if ((skipped & 64) == 0) {  // engine.py:424
+                flood_at[s] = (now256 - FLOOD_SAME_UNITS);  // engine.py:425
             }
         }
-        flood_skipped[s] &= ~bit;  // engine.py:422
-        flood_out[(2 * s) + 1] |= bit;  // engine.py:423
+        flood_skipped[s] &= ~bit;  // engine.py:426
+        flood_out[(2 * s) + 1] |= bit;  // engine.py:427
     }
 }
 
-// An echo came back, or the face can no longer answer (its link ended).  [engine.py:426]
+// An echo came back, or the face can no longer answer (its link ended).  [engine.py:430]
 __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face) {
-    flood_waiting[s] &= ~bit_of(face);  // engine.py:428
-    flood_check(s);  // engine.py:429
+    flood_waiting[s] &= ~bit_of(face);  // engine.py:432
+    flood_check(s);  // engine.py:433
 }
 
-// [engine.py:432]
+// [engine.py:436]
 static void flood_check(uint8_t s) {
     uint8_t parent = 0;
-    parent = flood_parent[s];  // engine.py:433
-    if ((parent != 255) && (flood_waiting[s] == 0)) {  // engine.py:434
-        flood_parent[s] = 255;  // engine.py:435
-        if (parent == STARTER) {  // engine.py:436
-            on_flood_done(s >> 1);  // engine.py:437
+    parent = flood_parent[s];  // engine.py:437
+    if ((parent != 255) && (flood_waiting[s] == 0)) {  // engine.py:438
+        flood_parent[s] = 255;  // engine.py:439
+        if (parent == STARTER) {  // engine.py:440
+            on_flood_done(s >> 1);  // engine.py:441
         } else {
-            flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:439
+            flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:443
         }
     }
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:476]
+// [engine.py:480]
 uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
-    until = 4294967295UL;  // engine.py:477
-    return until;  // engine.py:483
+    until = 4294967295UL;  // engine.py:481
+    return until;  // engine.py:487
 }
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:486]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:490]
 uint8_t engine_links(void) {
-    return up_mask;  // engine.py:488
+    return up_mask;  // engine.py:492
 }
 #endif
 
 #ifdef BLINKC_HOST
-// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:491]
+// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:495]
 bool engine_idle(void) {
     uint8_t s = 0;
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:494
-        return false;  // engine.py:495
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:498
+        return false;  // engine.py:499
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:496
-        if ((flood_parent[s] != 255) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {  // engine.py:497
-            return false;  // engine.py:498
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:500
+        if ((flood_parent[s] != 255) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {  // engine.py:501
+            return false;  // engine.py:502
         }
     }
-    return true;  // engine.py:499
+    return true;  // engine.py:503
 }
 #endif
 
-// Queue a wide message: `chunks` data codes of its value, then its own code; bounce it  [engine.py:524]
+// Queue a wide message: `chunks` data codes of its value, then its own code; bounce it  [engine.py:528]
 static void send_wide(uint8_t code, uint16_t value, uint8_t chunks, uint8_t face) {
     uint8_t i = 0;
     uint8_t i_end = 0;
     uint8_t shift = 0;
-    if (((gone_mask & bit_of(face)) != 0) || ((queue_len + chunks) >= QUEUE_LEN)) {  // engine.py:527
-        bounce(code, face);  // engine.py:528
-        return;  // engine.py:529
+    if (((gone_mask & bit_of(face)) != 0) || ((queue_len + chunks) >= QUEUE_LEN)) {  // engine.py:531
+        bounce(code, face);  // engine.py:532
+        return;  // engine.py:533
     }
-    i_end = chunks;  // engine.py:530
+    i_end = chunks;  // engine.py:534
     for (i = 0; i < i_end; i++) {
-        shift = (((chunks - 1) - i) * DATA_BITS);  // engine.py:531
-        queue[queue_len] = ((uint8_t)(face << 5) | (uint8_t)(DATA_CODE + ((uint8_t)(value >> shift) & DATA_MASK)));  // engine.py:532
-        queue_len++;  // engine.py:533
+        shift = (((chunks - 1) - i) * DATA_BITS);  // engine.py:535
+        queue[queue_len] = ((uint8_t)(face << 5) | (uint8_t)(DATA_CODE + ((uint8_t)(value >> shift) & DATA_MASK)));  // engine.py:536
+        queue_len++;  // engine.py:537
     }
-    queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:534
-    queue_len++;  // engine.py:535
+    queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:538
+    queue_len++;  // engine.py:539
 }
 
-// The next code out of face f, in place of flood_take(): a flood code's data codes, then  [engine.py:538]
+// The next code out of face f, in place of flood_take(): a flood code's data codes, then  [engine.py:542]
 static uint8_t wide_take(uint8_t f, uint8_t bit) {
     uint8_t left = 0;
     uint8_t code = 0;
-    left = wide_left[f];  // engine.py:542
-    if (left == 0) {  // engine.py:543
-        code = 0;  // engine.py:544
-        if ((wide_busy & bit) == 0) {  // engine.py:545
-            code = flood_take(bit);  // engine.py:546
+    left = wide_left[f];  // engine.py:546
+    if (left == 0) {  // engine.py:547
+        code = 0;  // engine.py:548
+        if ((wide_busy & bit) == 0) {  // engine.py:549
+            code = flood_take(bit);  // engine.py:550
         }
-        if (code == 0) {  // engine.py:547
-            code = queue_take(f);  // engine.py:548
-            if ((code >= DATA_CODE) && (code <= 17)) {  // engine.py:549
-                wide_busy |= bit;  // engine.py:550
+        if (code == 0) {  // engine.py:551
+            code = queue_take(f);  // engine.py:552
+            if ((code >= DATA_CODE) && (code <= 17)) {  // engine.py:553
+                wide_busy |= bit;  // engine.py:554
             } else {
-                wide_busy &= ~bit;  // engine.py:552
+                wide_busy &= ~bit;  // engine.py:556
             }
-            return code;  // engine.py:553
+            return code;  // engine.py:557
         }
-        left = flood_wide(code, f);  // engine.py:554
-        if (left == 0) {  // engine.py:555
-            return code;  // engine.py:556
+        left = flood_wide(code, f);  // engine.py:558
+        if (left == 0) {  // engine.py:559
+            return code;  // engine.py:560
         }
-        wide_code[f] = code;  // engine.py:557
-        left++;  // engine.py:558
+        wide_code[f] = code;  // engine.py:561
+        left++;  // engine.py:562
     }
-    left--;  // engine.py:559
-    wide_left[f] = left;  // engine.py:560
-    if (left == 0) {  // engine.py:561
-        return wide_code[f];  // engine.py:562
+    left--;  // engine.py:563
+    wide_left[f] = left;  // engine.py:564
+    if (left == 0) {  // engine.py:565
+        return wide_code[f];  // engine.py:566
     }
-    return (DATA_CODE + ((uint8_t)(wide_out[f] >> ((uint8_t)(left - 1) * DATA_BITS)) & DATA_MASK));  // engine.py:563
+    return (DATA_CODE + ((uint8_t)(wide_out[f] >> ((uint8_t)(left - 1) * DATA_BITS)) & DATA_MASK));  // engine.py:567
 }
 
-// How many data codes go before flood code `code` out of face f (0: none); its value in  [engine.py:566]
+// How many data codes go before flood code `code` out of face f (0: none); its value in  [engine.py:570]
 static uint8_t flood_wide(uint8_t code, uint8_t f) {
     uint8_t j = 0;
     uint8_t s = 0;
     uint8_t n = 0;
-    j = (code - FLOOD_CODE);  // engine.py:570
-    s = (j >> 1);  // engine.py:571
-    n = flood_chunks(s >> 1, j & 1);  // engine.py:572
-    if (n != 0) {  // engine.py:573
-        if ((j & 1) == 0) {  // engine.py:574
-            wide_out[f] = flood_value[s];  // engine.py:575
-        } else if ((flood_from[s] == f) && (flood_parent[s] == 255)) {  // engine.py:576
-            wide_out[f] = flood_acc[s];  // engine.py:577
-            flood_from[s] = 255;  // engine.py:578
+    j = (code - FLOOD_CODE);  // engine.py:574
+    s = (j >> 1);  // engine.py:575
+    n = flood_chunks(s >> 1, j & 1);  // engine.py:576
+    if (n != 0) {  // engine.py:577
+        if ((j & 1) == 0) {  // engine.py:578
+            wide_out[f] = flood_value[s];  // engine.py:579
+        } else if ((flood_from[s] == f) && (flood_parent[s] == 255)) {  // engine.py:580
+            wide_out[f] = flood_acc[s];  // engine.py:581
+            flood_from[s] = 255;  // engine.py:582
         } else {
-            wide_out[f] = gather_identity(s >> 1);  // engine.py:580
+            wide_out[f] = gather_identity(s >> 1);  // engine.py:584
         }
     }
-    return n;  // engine.py:581
+    return n;  // engine.py:585
 }
 
-// A data code arrived on `face`: shift its bits in.  [engine.py:584]
+// A data code arrived on `face`: shift its bits in.  [engine.py:588]
 static void wide_data(uint8_t code, uint8_t face) {
-    wide_rx[face] = (((uint16_t)(1U * wide_rx[face] << DATA_BITS)) | (uint16_t)(code - DATA_CODE));  // engine.py:586
+    wide_rx[face] = (((uint16_t)(1U * wide_rx[face] << DATA_BITS)) | (uint16_t)(code - DATA_CODE));  // engine.py:590
 }
 
-// The value the data codes just received on `face` carry (its low bits).  [engine.py:589]
+// The value the data codes just received on `face` carry (its low bits).  [engine.py:593]
 static uint16_t wide_in(uint8_t face, uint16_t mask) {
-    return (wide_rx[face] & mask);  // engine.py:591
+    return (wide_rx[face] & mask);  // engine.py:595
 }
 
-// Face f's session ended: what was going out of it goes no further (link_end answers  [engine.py:594]
+// Face f's session ended: what was going out of it goes no further (link_end answers  [engine.py:598]
 static void wide_reset(uint8_t f) {
     uint8_t s = 0;
-    wide_left[f] = 0;  // engine.py:597
-    wide_busy &= ~bit_of(f);  // engine.py:598
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:600
-        if (flood_from[s] == f) {  // engine.py:601
-            flood_from[s] = 255;  // engine.py:602
+    wide_left[f] = 0;  // engine.py:601
+    wide_busy &= ~bit_of(f);  // engine.py:602
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:604
+        if (flood_from[s] == f) {  // engine.py:605
+            flood_from[s] = 255;  // engine.py:606
         }
     }
 }
 
-// Start valued flood k with `value` (unless this tile is in a wave of it already).  [engine.py:605]
+// Start valued flood k with `value` (unless this tile is in a wave of it already).  [engine.py:609]
 static void flood_start_with(uint8_t k, uint16_t value) {
     uint8_t s = 0;
-    s = (2 * k);  // engine.py:607
-    if ((flood_parent[s] & flood_parent[s + 1]) == 255) {  // engine.py:608
-        flood_value[s + (flood_last[k] ^ 1)] = value;  // engine.py:609
+    s = (2 * k);  // engine.py:611
+    if ((flood_parent[s] & flood_parent[s + 1]) == 255) {  // engine.py:612
+        flood_value[s + (flood_last[k] ^ 1)] = value;  // engine.py:613
     }
-    flood_start(k);  // engine.py:610
+    flood_start(k);  // engine.py:614
 }
 
-// A wave of valued slot s arrived on `face`: its value, if it is news to this tile.  [engine.py:613]
+// A wave of valued slot s arrived on `face`: its value, if it is news to this tile.  [engine.py:617]
 static void flood_value_in(uint8_t s, uint8_t face, uint16_t mask) {
-    if (flood_parent[s] == 255) {  // engine.py:615
-        flood_value[s] = (wide_rx[face] & mask);  // engine.py:616
+    if (flood_parent[s] == 255) {  // engine.py:619
+        flood_value[s] = (wide_rx[face] & mask);  // engine.py:620
     }
 }
 
-// The value of the wave of flood k this tile just entered.  [engine.py:619]
+// The value of the wave of flood k this tile just entered.  [engine.py:623]
 static uint16_t flood_value_of(uint8_t k) {
-    return flood_value[(2 * k) + flood_last[k]];  // engine.py:621
+    return flood_value[(2 * k) + flood_last[k]];  // engine.py:625
 }
 
-// This tile just entered gather k with its own `value`.  [engine.py:624]
+// This tile just entered gather k with its own `value`.  [engine.py:628]
 static void gather_enter(uint8_t k, uint16_t value) {
     uint8_t s = 0;
-    s = ((uint8_t)(2 * k) + flood_last[k]);  // engine.py:626
-    flood_acc[s] = value;  // engine.py:627
-    flood_from[s] = flood_parent[s];  // engine.py:628
-    if (flood_parent[s] == STARTER) {  // engine.py:629
-        flood_own[k] = s;  // engine.py:630
+    s = ((uint8_t)(2 * k) + flood_last[k]);  // engine.py:630
+    flood_acc[s] = value;  // engine.py:631
+    flood_from[s] = flood_parent[s];  // engine.py:632
+    if (flood_parent[s] == STARTER) {  // engine.py:633
+        flood_own[k] = s;  // engine.py:634
     }
 }
 
-// An echo of gather slot s arrived on `face`: add the subtree it carries (only an echo  [engine.py:633]
+// An echo of gather slot s arrived on `face`: add the subtree it carries (only an echo  [engine.py:637]
 static void gather_echo(uint8_t s, uint8_t face, uint16_t mask) {
-    if (((flood_waiting[s] >> face) & 1) != 0) {  // engine.py:636
-        flood_acc[s] = gather_combine(s >> 1, flood_acc[s], wide_rx[face] & mask);  // engine.py:637
+    if (((flood_waiting[s] >> face) & 1) != 0) {  // engine.py:640
+        flood_acc[s] = gather_combine(s >> 1, flood_acc[s], wide_rx[face] & mask);  // engine.py:641
     }
 }
 
-// The value gather k, started here, has brought back.  [engine.py:640]
+// The value gather k, started here, has brought back.  [engine.py:644]
 static uint16_t gather_total(uint8_t k) {
-    return flood_acc[flood_own[k]];  // engine.py:642
+    return flood_acc[flood_own[k]];  // engine.py:646
 }
 
 // Run the handlers of the button events the game uses.  [generated by blinkc]

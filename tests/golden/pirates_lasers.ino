@@ -32,6 +32,7 @@ static const uint8_t FLOOD_CODE = 6;  // code of the first flood's wave (its ech
 static const uint8_t HELLO = 15;  // the code a face shows while it has no session
 static const uint8_t PROTOCOL = 1;  // the game sends messages or floods
 static const uint8_t RANDOMIZED = 0;  // the game calls randomize() at power-up
+static const uint8_t CLOCK_MIXED = 0;  // the game's draws are the tile's own sequence mixed with the clock
 static const uint8_t N_FLOODS = 2;  // floods the game declares
 static const uint8_t N_FLOOD_SLOTS = 4;  // two slots per flood (told apart by a parity bit in its codes)
 static const uint8_t N_FLOOD_CODES = 8;  // a wave and an echo per flood slot
@@ -95,16 +96,16 @@ static uint8_t ack_mask = 0;  // engine.py:43
 static uint8_t queue[12];  // engine.py:46
 static uint8_t queue_len = 0;  // engine.py:47
 static uint8_t now256 = 0;  // engine.py:50
-static uint8_t flood_parent[4] = {255, 255, 255, 255};  // engine.py:307
-static uint8_t flood_waiting[4];  // engine.py:308
-static uint8_t flood_out[8];  // engine.py:311
-static uint8_t flood_last[2];  // engine.py:312
-static uint8_t flood_skipped[4];  // engine.py:332
-static uint8_t back_at[6];  // engine.py:333
-static uint8_t flood_at[4];  // engine.py:334
-static uint8_t flood_answered_as_same[4];  // engine.py:341
-static uint8_t timer_on = 0;  // engine.py:443
-static uint16_t timer_end[2];  // engine.py:444
+static uint8_t flood_parent[4] = {255, 255, 255, 255};  // engine.py:311
+static uint8_t flood_waiting[4];  // engine.py:312
+static uint8_t flood_out[8];  // engine.py:315
+static uint8_t flood_last[2];  // engine.py:316
+static uint8_t flood_skipped[4];  // engine.py:336
+static uint8_t back_at[6];  // engine.py:337
+static uint8_t flood_at[4];  // engine.py:338
+static uint8_t flood_answered_as_same[4];  // engine.py:345
+static uint8_t timer_on = 0;  // engine.py:447
+static uint16_t timer_end[2];  // engine.py:448
 
 // Faces around the tile: cw(f, n) is the face n steps clockwise of f (f and n in 0..5).
 __attribute__((noinline)) static uint8_t cw(uint8_t f, uint8_t n = 1) { uint8_t g = f + n; return g >= FACE_COUNT ? g - FACE_COUNT : g; }
@@ -426,204 +427,204 @@ static bool coin(void) {
 static uint16_t draw_word(void) {
     uint16_t v = 0;
     uint8_t i = 0;
-    v = 0;  // engine.py:88
-    for (i = 0; i < 16; i++) {  // engine.py:89
-        v = (((uint16_t)(1U * v << 1)) | coin());  // engine.py:90
+    v = 0;  // engine.py:90
+    for (i = 0; i < 16; i++) {  // engine.py:91
+        v = (((uint16_t)(1U * v << 1)) | coin());  // engine.py:92
     }
-    return v;  // engine.py:91
+    return v;  // engine.py:95
 }
 
-// t.random(n - 1) in a game without randomize(): 0..n-1 from draw_word() (n is 0 for  [engine.py:94]
+// t.random(n - 1) in a game without randomize(): 0..n-1 from draw_word() (n is 0 for  [engine.py:98]
 static uint16_t draw_below(uint16_t n) {
-    if (n == 0) {  // engine.py:97
-        return draw_word();  // engine.py:98
+    if (n == 0) {  // engine.py:101
+        return draw_word();  // engine.py:102
     }
-    return (draw_word() % n);  // engine.py:99
+    return (draw_word() % n);  // engine.py:103
 }
 
-// Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:102]
+// Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:106]
 static void send_code(uint8_t code, uint8_t face) {
-    if (((gone_mask & bit_of(face)) != 0) || (queue_len >= QUEUE_LEN)) {  // engine.py:104
-        return;  // engine.py:106
+    if (((gone_mask & bit_of(face)) != 0) || (queue_len >= QUEUE_LEN)) {  // engine.py:108
+        return;  // engine.py:110
     }
-    queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:107
-    queue_len++;  // engine.py:108
+    queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:111
+    queue_len++;  // engine.py:112
 }
 
-// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:111]
+// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:115]
 static uint8_t queue_take(uint8_t face) {
     uint8_t i = 0;
     uint8_t i_end = 0;
     uint8_t entry = 0;
     uint8_t j = 0;
     uint8_t j_end = 0;
-    i_end = queue_len;  // engine.py:113
+    i_end = queue_len;  // engine.py:117
     for (i = 0; i < i_end; i++) {
-        entry = queue[i];  // engine.py:114
-        if ((entry >> 5) == face) {  // engine.py:115
-            queue_len--;  // engine.py:116
-            j_end = queue_len;  // engine.py:117
+        entry = queue[i];  // engine.py:118
+        if ((entry >> 5) == face) {  // engine.py:119
+            queue_len--;  // engine.py:120
+            j_end = queue_len;  // engine.py:121
             for (j = i; j < j_end; j++) {
-                queue[j] = queue[j + 1];  // engine.py:118
+                queue[j] = queue[j + 1];  // engine.py:122
             }
-            return (entry & 31);  // engine.py:119
+            return (entry & 31);  // engine.py:123
         }
     }
-    return 0;  // engine.py:120
+    return 0;  // engine.py:124
 }
 
-// Keep face f's link state: in a session, waiting for one, or gone.  [engine.py:123]
+// Keep face f's link state: in a session, waiting for one, or gone.  [engine.py:127]
 static void link_step(uint8_t f, uint8_t bit) {
     uint8_t silent = 0;
-    if (!isValueReceivedOnFaceExpired(f)) {  // engine.py:130
-        if ((gone_mask & bit) != 0) {  // engine.py:131
-            gone_mask &= ~bit;  // engine.py:132
-            tx_code[f] = now256;  // engine.py:133
-            back_at[f] = now256;  // engine.py:134
+    if (!isValueReceivedOnFaceExpired(f)) {  // engine.py:134
+        if ((gone_mask & bit) != 0) {  // engine.py:135
+            gone_mask &= ~bit;  // engine.py:136
+            tx_code[f] = now256;  // engine.py:137
+            back_at[f] = now256;  // engine.py:138
         }
-        heard_mask |= bit;  // engine.py:135
-        session(f, bit);  // engine.py:136
-    } else if ((heard_mask & bit) != 0) {  // engine.py:137
-        heard_mask &= ~bit;  // engine.py:138
-        silent_at[f] = now256;  // engine.py:139
+        heard_mask |= bit;  // engine.py:139
+        session(f, bit);  // engine.py:140
+    } else if ((heard_mask & bit) != 0) {  // engine.py:141
+        heard_mask &= ~bit;  // engine.py:142
+        silent_at[f] = now256;  // engine.py:143
     }
-    if (((gone_mask | (heard_mask & up_mask)) & bit) == 0) {  // engine.py:140
-        silent = (now256 - silent_at[f]);  // engine.py:141
-        if ((((heard_mask & bit) == 0) && (silent > GRACE_UNITS)) || (((up_mask & bit) == 0) && ((uint8_t)(now256 - tx_code[f]) > 30))) {  // engine.py:142
-            link_end(f, bit);  // engine.py:144
-            gone_mask |= bit;  // engine.py:145
+    if (((gone_mask | (heard_mask & up_mask)) & bit) == 0) {  // engine.py:144
+        silent = (now256 - silent_at[f]);  // engine.py:145
+        if ((((heard_mask & bit) == 0) && (silent > GRACE_UNITS)) || (((up_mask & bit) == 0) && ((uint8_t)(now256 - tx_code[f]) > 30))) {  // engine.py:146
+            link_end(f, bit);  // engine.py:148
+            gone_mask |= bit;  // engine.py:149
         }
     }
 }
 
-// Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:148]
+// Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:152]
 static void session(uint8_t f, uint8_t bit) {
     uint8_t value = 0;
     uint8_t code = 0;
     bool their_ack = 0;
-    value = getLastValueReceivedOnFace(f);  // engine.py:150
-    code = ((value >> CODE_SHIFT) & CODE_MASK);  // engine.py:151
-    their_ack = ((value & 32) != 0);  // engine.py:152
-    if (code == HELLO) {  // engine.py:153
-        if ((up_mask & bit) != 0) {  // engine.py:154
-            if (their_ack) {  // engine.py:155
-                return;  // engine.py:156
+    value = getLastValueReceivedOnFace(f);  // engine.py:154
+    code = ((value >> CODE_SHIFT) & CODE_MASK);  // engine.py:155
+    their_ack = ((value & 32) != 0);  // engine.py:156
+    if (code == HELLO) {  // engine.py:157
+        if ((up_mask & bit) != 0) {  // engine.py:158
+            if (their_ack) {  // engine.py:159
+                return;  // engine.py:160
             }
-            link_end(f, bit);  // engine.py:157
+            link_end(f, bit);  // engine.py:161
         }
-        seen_mask |= bit;  // engine.py:158
-        if (their_ack) {  // engine.py:159
-            link_begin(f, bit);  // engine.py:160
+        seen_mask |= bit;  // engine.py:162
+        if (their_ack) {  // engine.py:163
+            link_begin(f, bit);  // engine.py:164
         }
-        return;  // engine.py:161
+        return;  // engine.py:165
     }
-    if ((up_mask & bit) == 0) {  // engine.py:162
-        if ((seen_mask & bit) == 0) {  // engine.py:163
-            return;  // engine.py:164
+    if ((up_mask & bit) == 0) {  // engine.py:166
+        if ((seen_mask & bit) == 0) {  // engine.py:167
+            return;  // engine.py:168
         }
-        link_begin(f, bit);  // engine.py:165
+        link_begin(f, bit);  // engine.py:169
     }
-    handshake(f, bit, code, their_ack);  // engine.py:166
+    handshake(f, bit, code, their_ack);  // engine.py:170
 }
 
-// [engine.py:169]
+// [engine.py:173]
 static void link_begin(uint8_t f, uint8_t bit) {
-    up_mask |= bit;  // engine.py:170
-    seen_mask &= ~bit;  // engine.py:171
-    tx_code[f] = 0;  // engine.py:172
-    on_neighbor_joined(f);  // engine.py:173
+    up_mask |= bit;  // engine.py:174
+    seen_mask &= ~bit;  // engine.py:175
+    tx_code[f] = 0;  // engine.py:176
+    on_neighbor_joined(f);  // engine.py:177
 }
 
-// The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:176]
+// The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:180]
 static void link_end(uint8_t f, uint8_t bit) {
     uint8_t i = 0;
     uint8_t code = 0;
     uint8_t j = 0;
     uint8_t s = 0;
-    up_mask &= ~bit;  // engine.py:180
-    seen_mask &= ~bit;  // engine.py:181
-    for (i = 0; i < QUEUE_LEN; i++) {  // engine.py:184
-        code = queue_take(f);  // engine.py:185
-        if (code == 0) {  // engine.py:186
-            break;  // engine.py:187
+    up_mask &= ~bit;  // engine.py:184
+    seen_mask &= ~bit;  // engine.py:185
+    for (i = 0; i < QUEUE_LEN; i++) {  // engine.py:188
+        code = queue_take(f);  // engine.py:189
+        if (code == 0) {  // engine.py:190
+            break;  // engine.py:191
         }
     }
-    tx_code[f] = now256;  // engine.py:189
-    back_at[f] = now256;  // engine.py:190
-    tx_wait &= ~bit;  // engine.py:191
-    tx_release &= ~bit;  // engine.py:192
-    ack_mask &= ~bit;  // engine.py:193
-    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:194
-        flood_out[j] &= ~bit;  // engine.py:195
+    tx_code[f] = now256;  // engine.py:193
+    back_at[f] = now256;  // engine.py:194
+    tx_wait &= ~bit;  // engine.py:195
+    tx_release &= ~bit;  // engine.py:196
+    ack_mask &= ~bit;  // engine.py:197
+    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:198
+        flood_out[j] &= ~bit;  // engine.py:199
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:196
-        flood_answered(s, f);  // engine.py:197
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:200
+        flood_answered(s, f);  // engine.py:201
     }
 }
 
-// Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:200]
+// Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:204]
 static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack) {
-    if (code == 0) {  // engine.py:202
-        ack_mask &= ~bit;  // engine.py:203
-    } else if ((ack_mask & bit) == 0) {  // engine.py:204
-        ack_mask |= bit;  // engine.py:205
-        deliver(code, f);  // engine.py:206
+    if (code == 0) {  // engine.py:206
+        ack_mask &= ~bit;  // engine.py:207
+    } else if ((ack_mask & bit) == 0) {  // engine.py:208
+        ack_mask |= bit;  // engine.py:209
+        deliver(code, f);  // engine.py:210
     }
-    if ((tx_wait & bit) != 0) {  // engine.py:207
-        if (their_ack != false) {  // engine.py:208
-            tx_wait &= ~bit;  // engine.py:209
-            tx_release |= bit;  // engine.py:210
-            tx_code[f] = 0;  // engine.py:211
+    if ((tx_wait & bit) != 0) {  // engine.py:211
+        if (their_ack != false) {  // engine.py:212
+            tx_wait &= ~bit;  // engine.py:213
+            tx_release |= bit;  // engine.py:214
+            tx_code[f] = 0;  // engine.py:215
         }
-    } else if (their_ack == 0) {  // engine.py:212
-        tx_release &= ~bit;  // engine.py:213
+    } else if (their_ack == 0) {  // engine.py:216
+        tx_release &= ~bit;  // engine.py:217
     }
 }
 
-// Present a queued message on every idle face in session, then publish the face values.  [engine.py:216]
+// Present a queued message on every idle face in session, then publish the face values.  [engine.py:220]
 static void transmit(void) {
     uint8_t shown = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
     uint8_t value = 0;
     uint8_t code = 0;
-    shown = broadcast_bits();  // engine.py:218
-    bit = 1;  // engine.py:219
-    for (f = 0; f < 6; f++) {  // engine.py:220
-        value = shown;  // engine.py:221
-        if ((up_mask & bit) != 0) {  // engine.py:222
-            if (((tx_wait | tx_release) & bit) == 0) {  // engine.py:223
-                code = flood_take(bit);  // engine.py:224
-                if (code == 0) {  // engine.py:225
-                    code = queue_take(f);  // engine.py:226
+    shown = broadcast_bits();  // engine.py:222
+    bit = 1;  // engine.py:223
+    for (f = 0; f < 6; f++) {  // engine.py:224
+        value = shown;  // engine.py:225
+        if ((up_mask & bit) != 0) {  // engine.py:226
+            if (((tx_wait | tx_release) & bit) == 0) {  // engine.py:227
+                code = flood_take(bit);  // engine.py:228
+                if (code == 0) {  // engine.py:229
+                    code = queue_take(f);  // engine.py:230
                 }
-                if (code != 0) {  // engine.py:227
-                    tx_code[f] = code;  // engine.py:228
-                    tx_wait |= bit;  // engine.py:229
+                if (code != 0) {  // engine.py:231
+                    tx_code[f] = code;  // engine.py:232
+                    tx_wait |= bit;  // engine.py:233
                 }
             }
-            value |= (tx_code[f] << CODE_SHIFT);  // engine.py:230
-            if ((ack_mask & bit) != 0) {  // engine.py:231
-                value |= 32;  // engine.py:232
-            }
-        } else {
-            value |= 30;  // engine.py:234
-            if ((seen_mask & bit) != 0) {  // engine.py:235
+            value |= (tx_code[f] << CODE_SHIFT);  // engine.py:234
+            if ((ack_mask & bit) != 0) {  // engine.py:235
                 value |= 32;  // engine.py:236
             }
+        } else {
+            value |= 30;  // engine.py:238
+            if ((seen_mask & bit) != 0) {  // engine.py:239
+                value |= 32;  // engine.py:240
+            }
         }
-        setValueSentOnFace(value, f);  // engine.py:237
-        bit <<= 1;  // engine.py:238
+        setValueSentOnFace(value, f);  // engine.py:241
+        bit <<= 1;  // engine.py:242
     }
 }
 
-// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:252]
+// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:256]
 static bool unsettled(void) {
-    return (((gone_mask | (heard_mask & up_mask)) != 63) || (gone_mask == 63));  // engine.py:259
+    return (((gone_mask | (heard_mask & up_mask)) != 63) || (gone_mask == 63));  // engine.py:263
 }
 
 #ifdef BLINKC_HOST
-// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:262]
+// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:266]
 uint32_t engine_quiet_until(void) {
     uint32_t until = 0;
     uint8_t s = 0;
@@ -631,218 +632,218 @@ uint32_t engine_quiet_until(void) {
     uint8_t closes = 0;
     uint8_t ticks = 0;
     uint32_t ends = 0;
-    if (unsettled()) {  // engine.py:264
-        return 0;  // engine.py:265
+    if (unsettled()) {  // engine.py:268
+        return 0;  // engine.py:269
     }
-    until = timers_quiet_until();  // engine.py:266
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:267
-        if (flood_skipped[s] != 0) {  // engine.py:268
-            age = (millis256() - flood_at[s]);  // engine.py:270
-            closes = (((flood_skipped[s] & 64) != 0) ? FLOOD_SAME_UNITS : FLOOD_BACK_UNITS);  // engine.py:271
-            ticks = ((age < closes) ? (closes - age) : 0);  // engine.py:272
-            ends = (uint32_t)(1UL * (millis() & 4294967040UL) + ((uint32_t)ticks * 256));  // engine.py:273
-            if (ends < until) {  // engine.py:274
-                until = ends;  // engine.py:275
+    until = timers_quiet_until();  // engine.py:270
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:271
+        if (flood_skipped[s] != 0) {  // engine.py:272
+            age = (millis256() - flood_at[s]);  // engine.py:274
+            closes = (((flood_skipped[s] & 64) != 0) ? FLOOD_SAME_UNITS : FLOOD_BACK_UNITS);  // engine.py:275
+            ticks = ((age < closes) ? (closes - age) : 0);  // engine.py:276
+            ends = (uint32_t)(1UL * (millis() & 4294967040UL) + ((uint32_t)ticks * 256));  // engine.py:277
+            if (ends < until) {  // engine.py:278
+                until = ends;  // engine.py:279
             }
         }
     }
-    return until;  // engine.py:276
+    return until;  // engine.py:280
 }
 #endif
 
-// [engine.py:279]
+// [engine.py:283]
 BLINKC_SMALL_LOOPS void loop(void) {
     uint8_t bit = 0;
     uint8_t f = 0;
-    now256 = millis256();  // engine.py:281
-    flood_forget();  // engine.py:282
-    bit = 1;  // engine.py:283
-    for (f = 0; f < 6; f++) {  // engine.py:284
-        link_step(f, bit);  // engine.py:285
-        bit <<= 1;  // engine.py:286
+    now256 = millis256();  // engine.py:285
+    flood_forget();  // engine.py:286
+    bit = 1;  // engine.py:287
+    for (f = 0; f < 6; f++) {  // engine.py:288
+        link_step(f, bit);  // engine.py:289
+        bit <<= 1;  // engine.py:290
     }
-    buttons();  // engine.py:287
-    timers();  // engine.py:288
-    transmit();  // engine.py:289
-    display();  // engine.py:290
-    if (unsettled() && coin()) {  // engine.py:291
-        blinkc_skip_frame();  // engine.py:292
+    buttons();  // engine.py:291
+    timers();  // engine.py:292
+    transmit();  // engine.py:293
+    display();  // engine.py:294
+    if (unsettled() && coin()) {  // engine.py:295
+        blinkc_skip_frame();  // engine.py:296
     }
 }
 
-// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:344]
+// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:348]
 static uint8_t flood_take(uint8_t bit) {
     uint8_t j = 0;
-    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:346
-        if ((flood_out[j] & bit) != 0) {  // engine.py:347
-            flood_out[j] &= ~bit;  // engine.py:348
-            return (FLOOD_CODE + j);  // engine.py:349
+    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:350
+        if ((flood_out[j] & bit) != 0) {  // engine.py:351
+            flood_out[j] &= ~bit;  // engine.py:352
+            return (FLOOD_CODE + j);  // engine.py:353
         }
     }
-    return 0;  // engine.py:350
+    return 0;  // engine.py:354
 }
 
-// Start flood k, unless this tile is in a wave of it already (then the start merges).  [engine.py:353]
+// Start flood k, unless this tile is in a wave of it already (then the start merges).  [engine.py:357]
 static void flood_start(uint8_t k) {
     uint8_t s = 0;
-    s = (2 * k);  // engine.py:355
-    if ((flood_parent[s] & flood_parent[s + 1]) == 255) {  // engine.py:356
-        flood_enter(s + (flood_last[k] ^ 1), STARTER);  // engine.py:357
+    s = (2 * k);  // engine.py:359
+    if ((flood_parent[s] & flood_parent[s + 1]) == 255) {  // engine.py:360
+        flood_enter(s + (flood_last[k] ^ 1), STARTER);  // engine.py:361
     }
 }
 
-// [engine.py:360]
+// [engine.py:364]
 static void flood_enter(uint8_t s, uint8_t parent) {
     uint8_t from_bit = 0;
     uint8_t k = 0;
     uint8_t skipped = 0;
     uint8_t waiting = 0;
-    flood_parent[s] = parent;  // engine.py:361
-    from_bit = (1U << parent);  // engine.py:362
-    k = (s >> 1);  // engine.py:363
-    flood_last[k] = (s & 1);  // engine.py:364
-    skipped = (gone_mask | flood_answered_as_same[s]);  // engine.py:378
-    flood_skipped[s] = (skipped | 192);  // engine.py:379
-    flood_answered_as_same[s] = 0;  // engine.py:380
-    flood_at[s] = now256;  // engine.py:381
-    waiting = ((uint8_t)(~(skipped | from_bit)) & 63);  // engine.py:382
-    flood_waiting[s] = waiting;  // engine.py:387
-    flood_out[2 * s] |= waiting;  // engine.py:388
-    on_flood(k);  // engine.py:389
-    flood_check(s);  // engine.py:390
+    flood_parent[s] = parent;  // engine.py:365
+    from_bit = (1U << parent);  // engine.py:366
+    k = (s >> 1);  // engine.py:367
+    flood_last[k] = (s & 1);  // engine.py:368
+    skipped = (gone_mask | flood_answered_as_same[s]);  // engine.py:382
+    flood_skipped[s] = (skipped | 192);  // engine.py:383
+    flood_answered_as_same[s] = 0;  // engine.py:384
+    flood_at[s] = now256;  // engine.py:385
+    waiting = ((uint8_t)(~(skipped | from_bit)) & 63);  // engine.py:386
+    flood_waiting[s] = waiting;  // engine.py:391
+    flood_out[2 * s] |= waiting;  // engine.py:392
+    on_flood(k);  // engine.py:393
+    flood_check(s);  // engine.py:394
 }
 
-// Close a slot's windows: FLOOD_SAME_UNITS after this tile entered it, and  [engine.py:393]
+// Close a slot's windows: FLOOD_SAME_UNITS after this tile entered it, and  [engine.py:397]
 static void flood_forget(void) {
     uint8_t s = 0;
     uint8_t age = 0;
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:396
-        age = (now256 - flood_at[s]);  // engine.py:397
-        if (age >= FLOOD_SAME_UNITS) {  // engine.py:398
-            flood_skipped[s] &= 191;  // engine.py:399
-            if (age >= FLOOD_BACK_UNITS) {  // engine.py:400
-                flood_skipped[s] = 0;  // engine.py:401
-                flood_answered_as_same[s] = 0;  // engine.py:402
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:400
+        age = (now256 - flood_at[s]);  // engine.py:401
+        if (age >= FLOOD_SAME_UNITS) {  // engine.py:402
+            flood_skipped[s] &= 191;  // engine.py:403
+            if (age >= FLOOD_BACK_UNITS) {  // engine.py:404
+                flood_skipped[s] = 0;  // engine.py:405
+                flood_answered_as_same[s] = 0;  // engine.py:406
             }
         }
     }
 }
 
-// [engine.py:405]
+// [engine.py:409]
 __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face) {
     uint8_t bit = 0;
     uint8_t skipped = 0;
-    bit = bit_of(face);  // engine.py:406
-    skipped = flood_skipped[s];  // engine.py:407
-    if ((flood_parent[s] == 255) && (!(((skipped & 128) != 0) && ((((skipped & bit) != 0) && ((skipped & 64) != 0)) || ((uint8_t)(now256 - back_at[face]) < BACK_SAME_UNITS))))) {  // engine.py:408
-        flood_enter(s, face);  // engine.py:410
+    bit = bit_of(face);  // engine.py:410
+    skipped = flood_skipped[s];  // engine.py:411
+    if ((flood_parent[s] == 255) && (!(((skipped & 128) != 0) && ((((skipped & bit) != 0) && ((skipped & 64) != 0)) || ((uint8_t)(now256 - back_at[face]) < BACK_SAME_UNITS))))) {  // engine.py:412
+        flood_enter(s, face);  // engine.py:414
     } else {
-        if (flood_parent[s] == 255) {  // engine.py:418
-            flood_answered_as_same[s] |= bit;  // engine.py:419
-            if ((skipped & 64) == 0) {  // engine.py:420
-                flood_at[s] = (now256 - FLOOD_SAME_UNITS);  // engine.py:421
+        if (flood_parent[s] == 255) {  // engine.py:422
+            flood_answered_as_same[s] |= bit;  // engine.py:423
+            if ((skipped & 64) == 0) {  // engine.py:424
+                flood_at[s] = (now256 - FLOOD_SAME_UNITS);  // engine.py:425
             }
         }
-        flood_skipped[s] &= ~bit;  // engine.py:422
-        flood_out[(2 * s) + 1] |= bit;  // engine.py:423
+        flood_skipped[s] &= ~bit;  // engine.py:426
+        flood_out[(2 * s) + 1] |= bit;  // engine.py:427
     }
 }
 
-// An echo came back, or the face can no longer answer (its link ended).  [engine.py:426]
+// An echo came back, or the face can no longer answer (its link ended).  [engine.py:430]
 __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face) {
-    flood_waiting[s] &= ~bit_of(face);  // engine.py:428
-    flood_check(s);  // engine.py:429
+    flood_waiting[s] &= ~bit_of(face);  // engine.py:432
+    flood_check(s);  // engine.py:433
 }
 
-// [engine.py:432]
+// [engine.py:436]
 static void flood_check(uint8_t s) {
     uint8_t parent = 0;
-    parent = flood_parent[s];  // engine.py:433
-    if ((parent != 255) && (flood_waiting[s] == 0)) {  // engine.py:434
-        flood_parent[s] = 255;  // engine.py:435
-        if (parent != STARTER) {  // engine.py:436
-            flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:439
+    parent = flood_parent[s];  // engine.py:437
+    if ((parent != 255) && (flood_waiting[s] == 0)) {  // engine.py:438
+        flood_parent[s] = 255;  // engine.py:439
+        if (parent != STARTER) {  // engine.py:440
+            flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:443
         }
     }
 }
 
-// [engine.py:447]
+// [engine.py:451]
 static void timer_start(uint8_t k, uint16_t ms) {
-    timer_end[k] = ((uint16_t)millis() + ms);  // engine.py:448
-    timer_on |= bit_of(k);  // engine.py:449
+    timer_end[k] = ((uint16_t)millis() + ms);  // engine.py:452
+    timer_on |= bit_of(k);  // engine.py:453
 }
 
-// [engine.py:456]
+// [engine.py:460]
 static bool timer_running(uint8_t k) {
-    return ((timer_on & bit_of(k)) != 0);  // engine.py:457
+    return ((timer_on & bit_of(k)) != 0);  // engine.py:461
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:460]
+// [engine.py:464]
 uint16_t timer_remaining(uint8_t k) {
     int16_t left = 0;
-    if ((timer_on & bit_of(k)) == 0) {  // engine.py:461
-        return 0;  // engine.py:462
+    if ((timer_on & bit_of(k)) == 0) {  // engine.py:465
+        return 0;  // engine.py:466
     }
-    left = (timer_end[k] - (uint16_t)millis());  // engine.py:463
-    if (left < 0) {  // engine.py:464
-        return 0;  // engine.py:465
+    left = (timer_end[k] - (uint16_t)millis());  // engine.py:467
+    if (left < 0) {  // engine.py:468
+        return 0;  // engine.py:469
     }
-    return left;  // engine.py:466
+    return left;  // engine.py:470
 }
 #endif
 
-// [engine.py:469]
+// [engine.py:473]
 static void timers(void) {
     uint8_t k = 0;
     uint8_t k_bit = 0;
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:470
-        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {  // engine.py:471
-            timer_on &= ~k_bit;  // engine.py:472
+    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:474
+        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {  // engine.py:475
+            timer_on &= ~k_bit;  // engine.py:476
         }
     }
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:476]
+// [engine.py:480]
 uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
     uint8_t k = 0;
     uint8_t k_bit = 0;
     uint32_t ends = 0;
-    until = 4294967295UL;  // engine.py:477
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:478
-        if ((timer_on & k_bit) != 0) {  // engine.py:479
-            ends = (millis() + timer_remaining(k));  // engine.py:480
-            if (ends < until) {  // engine.py:481
-                until = ends;  // engine.py:482
+    until = 4294967295UL;  // engine.py:481
+    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:482
+        if ((timer_on & k_bit) != 0) {  // engine.py:483
+            ends = (millis() + timer_remaining(k));  // engine.py:484
+            if (ends < until) {  // engine.py:485
+                until = ends;  // engine.py:486
             }
         }
     }
-    return until;  // engine.py:483
+    return until;  // engine.py:487
 }
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:486]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:490]
 uint8_t engine_links(void) {
-    return up_mask;  // engine.py:488
+    return up_mask;  // engine.py:492
 }
 #endif
 
 #ifdef BLINKC_HOST
-// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:491]
+// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:495]
 bool engine_idle(void) {
     uint8_t s = 0;
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:494
-        return false;  // engine.py:495
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:498
+        return false;  // engine.py:499
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:496
-        if ((flood_parent[s] != 255) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {  // engine.py:497
-            return false;  // engine.py:498
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:500
+        if ((flood_parent[s] != 255) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {  // engine.py:501
+            return false;  // engine.py:502
         }
     }
-    return true;  // engine.py:499
+    return true;  // engine.py:503
 }
 #endif
 

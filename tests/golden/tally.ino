@@ -31,6 +31,7 @@ static const uint8_t FLOOD_CODE = 3;  // code of the first flood's wave (its ech
 static const uint8_t HELLO = 3;  // the code a face shows while it has no session
 static const uint8_t PROTOCOL = 1;  // the game sends messages or floods
 static const uint8_t RANDOMIZED = 0;  // the game calls randomize() at power-up
+static const uint8_t CLOCK_MIXED = 0;  // the game's draws are the tile's own sequence mixed with the clock
 static const uint8_t N_FLOODS = 0;  // floods the game declares
 static const uint8_t N_FLOOD_SLOTS = 0;  // two slots per flood (told apart by a parity bit in its codes)
 static const uint8_t N_FLOOD_CODES = 0;  // a wave and an echo per flood slot
@@ -238,239 +239,239 @@ static bool coin(void) {
     return (heads != 0);  // engine.py:82
 }
 
-// Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:102]
+// Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:106]
 static void send_code(uint8_t code, uint8_t face) {
-    if (((gone_mask & bit_of(face)) != 0) || (queue_len >= QUEUE_LEN)) {  // engine.py:104
-        bounce(code, face);  // engine.py:105
-        return;  // engine.py:106
+    if (((gone_mask & bit_of(face)) != 0) || (queue_len >= QUEUE_LEN)) {  // engine.py:108
+        bounce(code, face);  // engine.py:109
+        return;  // engine.py:110
     }
-    queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:107
-    queue_len++;  // engine.py:108
+    queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:111
+    queue_len++;  // engine.py:112
 }
 
-// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:111]
+// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:115]
 static uint8_t queue_take(uint8_t face) {
     uint8_t i = 0;
     uint8_t i_end = 0;
     uint8_t entry = 0;
     uint8_t j = 0;
     uint8_t j_end = 0;
-    i_end = queue_len;  // engine.py:113
+    i_end = queue_len;  // engine.py:117
     for (i = 0; i < i_end; i++) {
-        entry = queue[i];  // engine.py:114
-        if ((entry >> 5) == face) {  // engine.py:115
-            queue_len--;  // engine.py:116
-            j_end = queue_len;  // engine.py:117
+        entry = queue[i];  // engine.py:118
+        if ((entry >> 5) == face) {  // engine.py:119
+            queue_len--;  // engine.py:120
+            j_end = queue_len;  // engine.py:121
             for (j = i; j < j_end; j++) {
-                queue[j] = queue[j + 1];  // engine.py:118
+                queue[j] = queue[j + 1];  // engine.py:122
             }
-            return (entry & 31);  // engine.py:119
+            return (entry & 31);  // engine.py:123
         }
     }
-    return 0;  // engine.py:120
+    return 0;  // engine.py:124
 }
 
-// Keep face f's link state: in a session, waiting for one, or gone.  [engine.py:123]
+// Keep face f's link state: in a session, waiting for one, or gone.  [engine.py:127]
 static void link_step(uint8_t f, uint8_t bit) {
     uint8_t silent = 0;
-    if (!isValueReceivedOnFaceExpired(f)) {  // engine.py:130
-        if ((gone_mask & bit) != 0) {  // engine.py:131
-            gone_mask &= ~bit;  // engine.py:132
-            tx_code[f] = now256;  // engine.py:133
+    if (!isValueReceivedOnFaceExpired(f)) {  // engine.py:134
+        if ((gone_mask & bit) != 0) {  // engine.py:135
+            gone_mask &= ~bit;  // engine.py:136
+            tx_code[f] = now256;  // engine.py:137
         }
-        heard_mask |= bit;  // engine.py:135
-        session(f, bit);  // engine.py:136
-    } else if ((heard_mask & bit) != 0) {  // engine.py:137
-        heard_mask &= ~bit;  // engine.py:138
-        silent_at[f] = now256;  // engine.py:139
+        heard_mask |= bit;  // engine.py:139
+        session(f, bit);  // engine.py:140
+    } else if ((heard_mask & bit) != 0) {  // engine.py:141
+        heard_mask &= ~bit;  // engine.py:142
+        silent_at[f] = now256;  // engine.py:143
     }
-    if (((gone_mask | (heard_mask & up_mask)) & bit) == 0) {  // engine.py:140
-        silent = (now256 - silent_at[f]);  // engine.py:141
-        if ((((heard_mask & bit) == 0) && (silent > GRACE_UNITS)) || (((up_mask & bit) == 0) && ((uint8_t)(now256 - tx_code[f]) > 30))) {  // engine.py:142
-            link_end(f, bit);  // engine.py:144
-            gone_mask |= bit;  // engine.py:145
+    if (((gone_mask | (heard_mask & up_mask)) & bit) == 0) {  // engine.py:144
+        silent = (now256 - silent_at[f]);  // engine.py:145
+        if ((((heard_mask & bit) == 0) && (silent > GRACE_UNITS)) || (((up_mask & bit) == 0) && ((uint8_t)(now256 - tx_code[f]) > 30))) {  // engine.py:146
+            link_end(f, bit);  // engine.py:148
+            gone_mask |= bit;  // engine.py:149
         }
     }
 }
 
-// Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:148]
+// Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:152]
 static void session(uint8_t f, uint8_t bit) {
     uint8_t value = 0;
     uint8_t code = 0;
     bool their_ack = 0;
-    value = getLastValueReceivedOnFace(f);  // engine.py:150
-    code = (value & CODE_MASK);  // engine.py:151
-    their_ack = ((value & 4) != 0);  // engine.py:152
-    if (code == HELLO) {  // engine.py:153
-        if ((up_mask & bit) != 0) {  // engine.py:154
-            if (their_ack) {  // engine.py:155
-                return;  // engine.py:156
+    value = getLastValueReceivedOnFace(f);  // engine.py:154
+    code = (value & CODE_MASK);  // engine.py:155
+    their_ack = ((value & 4) != 0);  // engine.py:156
+    if (code == HELLO) {  // engine.py:157
+        if ((up_mask & bit) != 0) {  // engine.py:158
+            if (their_ack) {  // engine.py:159
+                return;  // engine.py:160
             }
-            link_end(f, bit);  // engine.py:157
+            link_end(f, bit);  // engine.py:161
         }
-        seen_mask |= bit;  // engine.py:158
-        if (their_ack) {  // engine.py:159
-            link_begin(f, bit);  // engine.py:160
+        seen_mask |= bit;  // engine.py:162
+        if (their_ack) {  // engine.py:163
+            link_begin(f, bit);  // engine.py:164
         }
-        return;  // engine.py:161
+        return;  // engine.py:165
     }
-    if ((up_mask & bit) == 0) {  // engine.py:162
-        if ((seen_mask & bit) == 0) {  // engine.py:163
-            return;  // engine.py:164
+    if ((up_mask & bit) == 0) {  // engine.py:166
+        if ((seen_mask & bit) == 0) {  // engine.py:167
+            return;  // engine.py:168
         }
-        link_begin(f, bit);  // engine.py:165
+        link_begin(f, bit);  // engine.py:169
     }
-    handshake(f, bit, code, their_ack);  // engine.py:166
+    handshake(f, bit, code, their_ack);  // engine.py:170
 }
 
-// [engine.py:169]
+// [engine.py:173]
 static void link_begin(uint8_t f, uint8_t bit) {
-    up_mask |= bit;  // engine.py:170
-    seen_mask &= ~bit;  // engine.py:171
-    tx_code[f] = 0;  // engine.py:172
+    up_mask |= bit;  // engine.py:174
+    seen_mask &= ~bit;  // engine.py:175
+    tx_code[f] = 0;  // engine.py:176
 }
 
-// The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:176]
+// The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:180]
 static void link_end(uint8_t f, uint8_t bit) {
     uint8_t i = 0;
     uint8_t code = 0;
-    up_mask &= ~bit;  // engine.py:180
-    seen_mask &= ~bit;  // engine.py:181
-    if (((tx_wait & bit) != 0) && (tx_code[f] < FLOOD_CODE)) {  // engine.py:182
-        bounce(tx_code[f], f);  // engine.py:183
+    up_mask &= ~bit;  // engine.py:184
+    seen_mask &= ~bit;  // engine.py:185
+    if (((tx_wait & bit) != 0) && (tx_code[f] < FLOOD_CODE)) {  // engine.py:186
+        bounce(tx_code[f], f);  // engine.py:187
     }
-    for (i = 0; i < QUEUE_LEN; i++) {  // engine.py:184
-        code = queue_take(f);  // engine.py:185
-        if (code == 0) {  // engine.py:186
-            break;  // engine.py:187
+    for (i = 0; i < QUEUE_LEN; i++) {  // engine.py:188
+        code = queue_take(f);  // engine.py:189
+        if (code == 0) {  // engine.py:190
+            break;  // engine.py:191
         }
-        bounce(code, f);  // engine.py:188
+        bounce(code, f);  // engine.py:192
     }
-    tx_code[f] = now256;  // engine.py:189
-    tx_wait &= ~bit;  // engine.py:191
-    tx_release &= ~bit;  // engine.py:192
-    ack_mask &= ~bit;  // engine.py:193
+    tx_code[f] = now256;  // engine.py:193
+    tx_wait &= ~bit;  // engine.py:195
+    tx_release &= ~bit;  // engine.py:196
+    ack_mask &= ~bit;  // engine.py:197
 }
 
-// Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:200]
+// Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:204]
 static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack) {
-    if (code == 0) {  // engine.py:202
-        ack_mask &= ~bit;  // engine.py:203
-    } else if ((ack_mask & bit) == 0) {  // engine.py:204
-        ack_mask |= bit;  // engine.py:205
-        deliver(code, f);  // engine.py:206
+    if (code == 0) {  // engine.py:206
+        ack_mask &= ~bit;  // engine.py:207
+    } else if ((ack_mask & bit) == 0) {  // engine.py:208
+        ack_mask |= bit;  // engine.py:209
+        deliver(code, f);  // engine.py:210
     }
-    if ((tx_wait & bit) != 0) {  // engine.py:207
-        if (their_ack != false) {  // engine.py:208
-            tx_wait &= ~bit;  // engine.py:209
-            tx_release |= bit;  // engine.py:210
-            tx_code[f] = 0;  // engine.py:211
+    if ((tx_wait & bit) != 0) {  // engine.py:211
+        if (their_ack != false) {  // engine.py:212
+            tx_wait &= ~bit;  // engine.py:213
+            tx_release |= bit;  // engine.py:214
+            tx_code[f] = 0;  // engine.py:215
         }
-    } else if (their_ack == 0) {  // engine.py:212
-        tx_release &= ~bit;  // engine.py:213
+    } else if (their_ack == 0) {  // engine.py:216
+        tx_release &= ~bit;  // engine.py:217
     }
 }
 
-// Present a queued message on every idle face in session, then publish the face values.  [engine.py:216]
+// Present a queued message on every idle face in session, then publish the face values.  [engine.py:220]
 static void transmit(void) {
     uint8_t shown = 0;
     uint8_t bit = 0;
     uint8_t f = 0;
     uint8_t value = 0;
     uint8_t code = 0;
-    shown = broadcast_bits();  // engine.py:218
-    bit = 1;  // engine.py:219
-    for (f = 0; f < 6; f++) {  // engine.py:220
-        value = shown;  // engine.py:221
-        if ((up_mask & bit) != 0) {  // engine.py:222
-            if (((tx_wait | tx_release) & bit) == 0) {  // engine.py:223
-                code = flood_take(bit);  // engine.py:224
-                if (code == 0) {  // engine.py:225
-                    code = queue_take(f);  // engine.py:226
+    shown = broadcast_bits();  // engine.py:222
+    bit = 1;  // engine.py:223
+    for (f = 0; f < 6; f++) {  // engine.py:224
+        value = shown;  // engine.py:225
+        if ((up_mask & bit) != 0) {  // engine.py:226
+            if (((tx_wait | tx_release) & bit) == 0) {  // engine.py:227
+                code = flood_take(bit);  // engine.py:228
+                if (code == 0) {  // engine.py:229
+                    code = queue_take(f);  // engine.py:230
                 }
-                if (code != 0) {  // engine.py:227
-                    tx_code[f] = code;  // engine.py:228
-                    tx_wait |= bit;  // engine.py:229
+                if (code != 0) {  // engine.py:231
+                    tx_code[f] = code;  // engine.py:232
+                    tx_wait |= bit;  // engine.py:233
                 }
             }
-            value |= tx_code[f];  // engine.py:230
-            if ((ack_mask & bit) != 0) {  // engine.py:231
-                value |= 4;  // engine.py:232
-            }
-        } else {
-            value |= 3;  // engine.py:234
-            if ((seen_mask & bit) != 0) {  // engine.py:235
+            value |= tx_code[f];  // engine.py:234
+            if ((ack_mask & bit) != 0) {  // engine.py:235
                 value |= 4;  // engine.py:236
             }
+        } else {
+            value |= 3;  // engine.py:238
+            if ((seen_mask & bit) != 0) {  // engine.py:239
+                value |= 4;  // engine.py:240
+            }
         }
-        setValueSentOnFace(value, f);  // engine.py:237
-        bit <<= 1;  // engine.py:238
+        setValueSentOnFace(value, f);  // engine.py:241
+        bit <<= 1;  // engine.py:242
     }
 }
 
-// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:252]
+// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:256]
 static bool unsettled(void) {
-    return (((gone_mask | (heard_mask & up_mask)) != 63) || (gone_mask == 63));  // engine.py:259
+    return (((gone_mask | (heard_mask & up_mask)) != 63) || (gone_mask == 63));  // engine.py:263
 }
 
 #ifdef BLINKC_HOST
-// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:262]
+// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:266]
 uint32_t engine_quiet_until(void) {
     uint32_t until = 0;
-    if (unsettled()) {  // engine.py:264
-        return 0;  // engine.py:265
+    if (unsettled()) {  // engine.py:268
+        return 0;  // engine.py:269
     }
-    until = timers_quiet_until();  // engine.py:266
-    return until;  // engine.py:276
+    until = timers_quiet_until();  // engine.py:270
+    return until;  // engine.py:280
 }
 #endif
 
-// [engine.py:279]
+// [engine.py:283]
 BLINKC_SMALL_LOOPS void loop(void) {
     uint8_t bit = 0;
     uint8_t f = 0;
-    now256 = millis256();  // engine.py:281
-    bit = 1;  // engine.py:283
-    for (f = 0; f < 6; f++) {  // engine.py:284
-        link_step(f, bit);  // engine.py:285
-        bit <<= 1;  // engine.py:286
+    now256 = millis256();  // engine.py:285
+    bit = 1;  // engine.py:287
+    for (f = 0; f < 6; f++) {  // engine.py:288
+        link_step(f, bit);  // engine.py:289
+        bit <<= 1;  // engine.py:290
     }
-    buttons();  // engine.py:287
-    transmit();  // engine.py:289
-    display();  // engine.py:290
-    if (unsettled() && coin()) {  // engine.py:291
-        blinkc_skip_frame();  // engine.py:292
+    buttons();  // engine.py:291
+    transmit();  // engine.py:293
+    display();  // engine.py:294
+    if (unsettled() && coin()) {  // engine.py:295
+        blinkc_skip_frame();  // engine.py:296
     }
 }
 
-// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:344]
+// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:348]
 static uint8_t flood_take(uint8_t /* bit */) {
-    return 0;  // engine.py:350
+    return 0;  // engine.py:354
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:476]
+// [engine.py:480]
 uint32_t timers_quiet_until(void) {
     uint32_t until = 0;
-    until = 4294967295UL;  // engine.py:477
-    return until;  // engine.py:483
+    until = 4294967295UL;  // engine.py:481
+    return until;  // engine.py:487
 }
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:486]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:490]
 uint8_t engine_links(void) {
-    return up_mask;  // engine.py:488
+    return up_mask;  // engine.py:492
 }
 #endif
 
 #ifdef BLINKC_HOST
-// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:491]
+// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:495]
 bool engine_idle(void) {
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:494
-        return false;  // engine.py:495
+    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:498
+        return false;  // engine.py:499
     }
-    return true;  // engine.py:499
+    return true;  // engine.py:503
 }
 #endif
 
