@@ -329,20 +329,22 @@ flood_last: u8[N_FLOODS] = 0  # the parity of the slot of flood k this tile ente
 # "Floods that come round late").
 # A newer flood can come that way, though, if three of one kind start within 2 s (the
 # third in the first one's slot: a game that restarts a flood whenever a neighbour arrives
-# does that around a tile put down); hence flood_answered_as_same below.
+# does that around a tile put down); hence the answered faces below.
 # Bits 0-5: the faces gone when the tile entered (and those answered, below); bit 6:
 # FLOOD_SAME_UNITS have not passed; bit 7: FLOOD_BACK_UNITS have not (0: all forgotten;
 # the emulator wakes the tile then).
 flood_skipped: u8[N_FLOOD_SLOTS] = 0
 back_at: u8[6] = 0  # now256 when face f came back from gone, or its session ended
 flood_at: u8[N_FLOOD_SLOTS] = 0  # now256 when this tile entered slot s
-# Faces whose wave of slot s this tile answered as that flood come round: if it then enters
-# the slot while it remembers them (so the wave was a newer flood after all), it sends them
-# no wave: their neighbour has had its answer, and another wave would run the flood there
-# again. (A link that came up since counts for no flood yet: no tile misses one it is owed.)
-# An answer over a face that came back keeps the slot's memory for FLOOD_BACK_UNITS -
-# FLOOD_SAME_UNITS from then: the newer flood may reach the tile over another face later.
-flood_answered_as_same: u8[N_FLOOD_SLOTS] = 0
+# The answered faces: while slot s is idle, flood_waiting[s] (which no wave needs then)
+# holds the faces whose wave of the slot this tile answered as that flood come round. If
+# it then enters the slot while it remembers them (so the wave was a newer flood after
+# all), it sends them no wave: their neighbour has had its answer, and another wave would
+# run the flood there again. (A link that came up since counts for no flood yet: no tile
+# misses one it is owed.) An answer over a face that came back keeps the slot's memory
+# for FLOOD_BACK_UNITS - FLOOD_SAME_UNITS from then: the newer flood may reach the tile
+# over another face later. Once the memory is gone (flood_skipped[s] is 0) the bits are
+# stale, and the next entry writes over them.
 
 
 def flood_take(bit: u8) -> u8:
@@ -379,9 +381,10 @@ def flood_enter(s: u8, parent: u8) -> None:
     # Faces answered as the same flood get no wave either, and are remembered like gone
     # ones: if what they sent was the earlier flood after all, their wave of this one is
     # yet to come.
-    skipped: u8 = gone_mask | flood_answered_as_same[s]
+    skipped: u8 = gone_mask
+    if flood_skipped[s]:  # the slot's memory: the answered faces in its idle flood_waiting[s]
+        skipped |= flood_waiting[s]
     flood_skipped[s] = skipped | 192
-    flood_answered_as_same[s] = 0
     flood_at[s] = now256
     waiting: u8 = ~(skipped | from_bit) & 63
     if GROUPS:  # a wave goes on only to faces in the flood's group
@@ -403,7 +406,6 @@ def flood_forget() -> None:
             flood_skipped[s] &= ~64
             if age >= FLOOD_BACK_UNITS:
                 flood_skipped[s] = 0
-                flood_answered_as_same[s] = 0
 
 
 def flood_receive(s: u8, face: u8) -> None:
@@ -420,7 +422,7 @@ def flood_receive(s: u8, face: u8) -> None:
         # a wave that crosses ours for an answer would swallow the wave of a later flood of
         # the same kind for ever.
         if flood_parent[s] == 255:
-            flood_answered_as_same[s] |= bit
+            flood_waiting[s] |= bit  # (an answered face: the slot is idle)
             if not skipped & 64:  # (a face come back: the window runs on from this answer)
                 flood_at[s] = now256 - FLOOD_SAME_UNITS
         flood_skipped[s] &= ~bit

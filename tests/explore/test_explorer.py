@@ -65,8 +65,8 @@ CROSSING = ("    else:\n        # We are in the wave already, or",
 COND = ("    if flood_parent[s] == 255 and not (skipped & 128 and (\n"
         "            skipped & bit and skipped & 64 or u8(now256 - back_at[face]) < BACK_SAME_UNITS)):")
 RUN_AGAIN = (COND, "    if flood_parent[s] == 255:  # (planted: a wave of a slot we are not in is new)")
-NO_PROMISE = ("    skipped: u8 = gone_mask | flood_answered_as_same[s]\n",
-              "    skipped: u8 = gone_mask  # (planted: waves where it answered as the same)\n")
+NO_PROMISE = ("        skipped |= flood_waiting[s]\n",
+              "        skipped |= 0  # (planted: waves where it answered as the same)\n")
 ONE_SLOT = ("        flood_enter(s + (flood_last[k] ^ 1), STARTER)",
             "        flood_enter(s, STARTER)  # (planted: every flood in its first slot)")
 
@@ -153,7 +153,7 @@ FOUND = [
     # sunk neighbours start Sunk again, three starts of one kind within 140 ms; a tile took
     # a wave of the third for the first come round, joined the third over another face and
     # waved the neighbour it had answered, which ran it again. Fixed by
-    # flood_answered_as_same (no wave where the tile answered as the same flood).
+    # the answered faces (no wave where the tile answered as the same flood).
     pytest.param("new_link_during_a_flood", 44, id="newer-flood-taken-for-the-same"),
     # Found by the exploration of the rule above (±10 % clocks, 1 of 6,480 runs): a tile
     # answered the earlier flood come round (rightly), then entered a newer one within the
