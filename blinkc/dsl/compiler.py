@@ -123,6 +123,9 @@ class Symbols:
 def below(limit: Expr) -> Expr:
     """limit + 1 as a u16 (0 for 65535), the bound draw_below() takes for t.random(limit);
     `x - c + 1` folds to `x - (c - 1)` (exact in u16's arithmetic, modulo 65,536)."""
+    if isinstance(limit, Const) and limit.name and "+" not in limit.name and limit.value < 65535:
+        # (named, so that the sketch says draw_below(EMERGE_DRIFT + 1), not draw_below(201))
+        return Const(limit.value + 1, U16, name=f"{limit.name}+1")
     if (isinstance(limit, BinOp) and limit.op == "-" and isinstance(limit.right, Const)
             and limit.right.value >= 1 and limit.type.bits >= 16):
         return convert(binop("-", limit.left, Const(limit.right.value - 1, limit.right.type)), U16)

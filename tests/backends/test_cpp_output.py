@@ -190,3 +190,16 @@ def test_compound_assignments_are_cs_own(tmp_path):
         assert f"x {op} " in text, op
     assert "x--;" in text and "//=" not in text
     assert avr_compile_check(sketch_from_text(text, "compound", game.with_suffix(".ino"))) == []
+
+
+def test_the_engines_zeroed_arrays_of_one_length_are_rows_of_one_table_under_their_own_names():
+    # One table per type and length, so that the AVR reaches every row's entry for a face (or
+    # a flood slot) from one address; an array with a non-zero start (flood_parent, all 255)
+    # stays apart, or the whole table would be copied from flash at power-up.
+    text = generated(ROOT / "firmware" / "pirates_lasers.py")
+    rows = dict(re.findall(r"^#define (\w+) \((engine_bytes\d+)\[\d+\]\)", text, re.M))
+    assert rows["tx_code"] == rows["silent_at"] == rows["back_at"] == "engine_bytes6"
+    assert rows["flood_waiting"] == rows["flood_skipped"] == rows["flood_at"] == "engine_bytes4"
+    assert re.search(r"^static uint8_t engine_bytes6\[3\]\[6\];", text, re.M)
+    assert re.search(r"^static uint8_t flood_parent\[4\] = \{255, 255, 255, 255\};", text, re.M)
+    assert "tx_code[f] = now256;" in text  # the code keeps the engine's names

@@ -248,7 +248,7 @@ static void new_round(void) {
     faster = ((((LEVEL_MAX < round_) ? LEVEL_MAX : round_) - 1) * SPEED_UP);  // wham.py:136
     emerge_ms = (EMERGE_MAX - faster);  // wham.py:137
     above = blinkc_at_most<uint16_t>((ABOVE_MAX - faster), 3000);  // wham.py:138
-    timer_start(TIMER_EMERGE, emerge_ms + draw_below(201));  // wham.py:139
+    timer_start(TIMER_EMERGE, emerge_ms + draw_below(EMERGE_DRIFT + 1));  // wham.py:139
     timer_start(TIMER_ROUND_TIMER, (((2 * emerge_ms) + EMERGE_DRIFT) + above) + FLASH_MS);  // wham.py:141
     timer_start(TIMER_PICK, (uint16_t)(1U * draw_below(8) * PICK_STEP_MS));  // wham.py:142
     timer_start(TIMER_RIPPLE, RIPPLE_MS);  // wham.py:143
@@ -328,7 +328,7 @@ static void animate(void) {
         timer_start(TIMER_ANIM, PULSE_MS);  // wham.py:234
     } else if (stage == VICTORY) {  // wham.py:235
         timer_start(TIMER_FLASH, SPARKLE_MS);  // wham.py:236
-        timer_start(TIMER_ANIM, SPARKLE_MS + draw_below(251));  // wham.py:237
+        timer_start(TIMER_ANIM, SPARKLE_MS + draw_below(SPARKLE_MS + 1));  // wham.py:237
     }
 }
 
