@@ -41,11 +41,15 @@ class Cluster:
 
     def __init__(self, game: str | Path, layout: str | Path, *, seed: int = 0,
                  faults: Faults | None = None, backend: str = "python", trace: bool = False,
-                 boot_ms: float = 1000, world: str = "auto", boot_timeout_ms: float = 30_000) -> None:
+                 boot_ms: float = 1000, world: str = "auto", boot_timeout_ms: float = 30_000,
+                 every_pass: bool = False) -> None:
         """`game`: a game file, or a sketch (`.ino`; then `backend` does not matter, and
         settle() can only wait for buttons and a quiet moment, since a sketch cannot say
         it is idle). `world`: "auto" runs native tiles in the C++ world core (when g++ is here),
-        "python" forces the reference world, "native" insists on the core.
+        "python" forces the reference world, "native" insists on the core. `every_pass`: run
+        every pass and packet of every tile, as real tiles do (slower); by default the world
+        skips work it can prove idle, which can move a change on a settled link by a frame or
+        so (docs/emulator.md).
 
         The tiles power up, run at least `boot_ms`, and then until every tile has a
         working link with each neighbour that touches it and knows its open faces
@@ -54,7 +58,7 @@ class Cluster:
         python_game = backend == "python" and self.game.suffix != ".ino"
         engine = "python" if python_game and world == "auto" else world
         self.world = make_world(seed=seed, faults=faults, trace=Trace() if trace else None,
-                                engine=engine)
+                                engine=engine, idle_skip=not every_pass)
         self.layout = self._layout(layout)
         if self.game.suffix == ".ino":  # an unmodified Blinks sketch, compiled for the host
             from .sketches import sketch_resolver

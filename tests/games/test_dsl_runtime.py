@@ -199,3 +199,11 @@ def test_a_clock_mixed_sequence_draws_differently_for_a_click_a_millisecond_late
     draws = [draws_after_a_click(backend, tmp_path, "clock", ms) for ms in (1000, 1001, 1007, 2500)]
     assert len(set(draws)) == 4
     assert all(a != b for a, b in draws)  # two draws of one pass differ too
+
+
+def test_every_pass_runs_every_pass_as_real_tiles_do(backend):
+    c = Cluster(GAME, PAIR, backend=backend, every_pass=True)
+    c.click("a")
+    c.settle()
+    assert c.state("b")["received"] == 5 and c.state("b")["in_order"] is True
+    assert c.world.stats["sleeps"] == 0 and c.world.stats["skipped"] == 0
