@@ -309,7 +309,7 @@ def loop() -> None:
 # queue never holds a flood up, and they go out before the queued messages of a face.
 # Slot s is flood s >> 1 in parity s & 1.
 flood_parent: u8[N_FLOOD_SLOTS] = 255  # the face the wave came from; STARTER: we started it; 255: none
-flood_waiting: u8[N_FLOOD_SLOTS] = 0  # faces that have not answered yet
+flood_waiting: u8[N_FLOOD_SLOTS] = 0  # faces that have not answered yet (idle: the answered faces)
 # flood_out[2s] bit f: the wave of slot s still has to go out of face f; flood_out[2s + 1]:
 # its echo (so flood_out[j] holds the message of code FLOOD_CODE + j).
 flood_out: u8[N_FLOOD_CODES] = 0
