@@ -134,6 +134,10 @@ def tile_in_traceback(tb: TracebackType | None) -> Any:
     return tile
 
 
+#: A run's progress token before the watchdog first looked at it.
+UNSEEN = object()
+
+
 class _Run:
     """The run being watched: its world, its thread and what the watchdog saw last."""
 
@@ -144,7 +148,10 @@ class _Run:
         self.budget = budget
         self.ident = threading.get_ident()
         self.clock: int | None = None
-        self.token: int | None = None
+        #: The run's progress token when the watchdog last saw it move (UNSEEN: not looked
+        #: yet, so the first look starts the count: a World evaluating a hook has no token,
+        #: and None would match it at once, counting the thread's CPU time from its start).
+        self.token: object = UNSEEN
         self.since = 0.0
         #: (tile, what, seconds) once the watchdog raised into the run.
         self.fired: tuple[Any, str | None, float] | None = None
@@ -189,7 +196,7 @@ def rearm() -> None:
     run = _run
     if run is not None:
         run.fired = None
-        run.token = None
+        run.token = UNSEEN
 
 
 def disarm() -> None:

@@ -267,3 +267,33 @@ def test_a_python_display_hook_that_never_returns_is_stopped():
     assert stuck.frozen or stuck.skipped
     with pytest.raises(TileHangError, match=r"tile 'stuck' \(program StuckDisplay\): display\(\)"):
         world.colors(stuck)
+
+
+class SlowDisplay(Hop):
+    """A display hook that takes `seconds` of CPU time, well within the budget."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+
+    def quiet_until(self, b: Blinklib) -> int:
+        return 0xFFFFFFFF
+
+    def display(self, b: Blinklib) -> None:
+        end = time.thread_time() + self.seconds
+        while time.thread_time() < end:
+            pass
+
+
+def test_a_display_hook_within_the_budget_is_not_stopped_however_long_the_thread_has_run():
+    # The budget counts from the call, not from when the thread began: after a long test
+    # session, a display hook of a few milliseconds was stopped as if it had hung.
+    world = world_with(SlowDisplay(0.04), budget=0.05)
+    world.run_until(2000)
+    stuck = world.tile("stuck")
+    assert stuck.frozen or stuck.skipped
+    end = time.thread_time() + 0.2  # the thread has now used well over the budget
+    while time.thread_time() < end:
+        pass
+    for _ in range(5):
+        world.colors(stuck)
+    assert world.dead is None
