@@ -12,8 +12,8 @@ from ..build import BudgetExceeded, BuildError, ToolError, find_sdk
 from ..build import build as build_firmware
 from ..dsl.loader import lower_game
 from ..dsl.wire import describe as describe_wire
-from ..ir.nodes import GlobalVar, Program
-from ..ir.walk import global_names
+from ..ir.nodes import Call, GlobalVar, Program
+from ..ir.walk import global_names, walk_stmts
 from . import main
 
 
@@ -30,6 +30,7 @@ def describe(program: Program) -> str:
             kind += ", one per face"
         lines.append(f"  {g.name:<12} {ctype:<11} {_plural(_ram(g), 'byte'):>8}  {kind}")
     lines += _engine_settings(program)
+    lines += _random_numbers(program)
     lines += _wide_values(program)
     # (Engine variables that only the emulator's hooks read are not on the tile.)
     firmware = _reachable(program, ("setup", "loop"))
@@ -61,6 +62,22 @@ def _engine_settings(program: Program) -> list[str]:
             f"  queue_len={consts['QUEUE_LEN']}: {_plural(consts['QUEUE_LEN'], 'message')} "
             f"can wait for their face ({_plural(_ram(queue), 'byte')} of RAM); a full queue "
             "bounces"]
+
+
+def _random_numbers(program: Program) -> list[str]:
+    """Where the game's random numbers come from (Game(randomize=...)), if it draws any."""
+    calls = {c.func for f in program.functions for c in walk_stmts(f.body) if isinstance(c, Call)}
+    consts = {name: value for name, value, _ in program.constants}
+    if consts.get("RANDOMIZED"):
+        where = ("the SDK's random(), seeded by randomize() at power-up (about 220 bytes of "
+                 "flash and 0.5 s at power-up)")
+    elif "draw_word" in calls or "draw_below" in calls:
+        where = "the tile's own sequence, seeded from its serial number"
+        where += (", mixed with the clock at each draw (randomize=\"clock\")"
+                  if consts.get("CLOCK_MIXED") else " (randomize=False: the same after every power-up)")
+    else:
+        return []
+    return [f"Random numbers: {where}"]
 
 
 #: The engine's state for values wider than a code (engine.py, WIDE), there only when used.

@@ -3,6 +3,7 @@
 import textwrap
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from blinkc.cli import main
@@ -124,3 +125,22 @@ def test_verbose_says_nothing_of_wide_values_for_a_game_without_them(tmp_path):
     _, r = check(tmp_path, 'Small = game.message("Small", payload=range(4))\n', "-v")
     assert r.exit_code == 0, r.output
     assert "wider" not in r.output and "data code" not in r.output
+
+
+@pytest.mark.parametrize("randomize, says", [
+    (None, "the SDK's random(), seeded by randomize() at power-up"),
+    (False, "the tile's own sequence, seeded from its serial number (randomize=False"),
+    ('"clock"', "the tile's own sequence, seeded from its serial number, mixed with the clock"),
+])
+def test_verbose_says_where_the_random_numbers_come_from(tmp_path, randomize, says):
+    path = tmp_path / "game.py"
+    game = GAME.replace('Game("g")', f'Game("g", randomize={randomize})')
+    path.write_text(game + "\n@game.on_click\ndef roll(t):\n    t.hp = t.random(5)\n")
+    r = CliRunner().invoke(main, ["check", str(path), "--verbose"])
+    assert r.exit_code == 0, r.output
+    assert f"Random numbers: {says}" in r.output
+
+
+def test_verbose_says_nothing_of_random_numbers_for_a_game_that_draws_none(tmp_path):
+    _, r = check(tmp_path, "", "--verbose")
+    assert r.exit_code == 0 and "Random numbers" not in r.output
