@@ -10,6 +10,7 @@ the game lines that declare them, so that a backend can declare them (the C++ ba
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +38,8 @@ def game_symbols(game: Game, wire: Wire, module_globals: dict[str, Any], source:
             out.append(Symbol(f"message:{m.name}", code, U8, m.loc, doc))
     out += [Symbol(f"flood:{fl.name}", k, U8, fl.loc) for k, fl in enumerate(game.floods)]
     out += [Symbol(f"timer:{t.name}", k, U8, t.loc) for k, t in enumerate(game.timers) if t.name]
-    used = {n.name for f in functions for n in walk_stmts(f.body)
+    # (a name with an offset, "const:PICK_SLOTS+1", names the constant it is offset from)
+    used = {re.sub(r"[+-]\d+$", "", n.name) for f in functions for n in walk_stmts(f.body)
             if isinstance(n, Const) and n.name and n.name.startswith("const:")}
     lines = module_constant_lines(source)
     for key in sorted(used, key=lambda k: lines.get(k[len("const:"):], (0, ""))[0]):

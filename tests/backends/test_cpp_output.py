@@ -119,6 +119,14 @@ def test_the_sketch_reads_in_the_games_names():
     assert ">= 6) ?" not in text
 
 
+def test_a_random_draw_below_a_named_limit_says_the_name():
+    # t.random(PICK_SLOTS) draws one of PICK_SLOTS + 1 values: the sketch says so (it once
+    # said draw_below(8), and PICK_SLOTS was not declared at all).
+    text = generated(ROOT / "firmware" / "wham.py")
+    assert "draw_below(PICK_SLOTS + 1)" in text and "draw_below(PEEK_DELAY_MS + 1)" in text
+    assert "static const uint8_t PICK_SLOTS = 7;" in text
+
+
 def test_what_only_the_emulator_calls_is_compiled_on_the_host_only():
     text = generated(ROOT / "firmware" / "pirates_lasers.py")
     host = re.findall(r"#ifdef BLINKC_HOST\n// .*\n(\w+ \w+)\(", text)

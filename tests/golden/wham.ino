@@ -66,11 +66,13 @@ static const uint16_t FLASH_MS = 500;  // wham.py:41: a whacked mole (and the st
 static const uint8_t STRIKE_MS = 200;  // wham.py:42: a strike: the whole cluster flashes its colour
 static const uint16_t RIPPLE_MS = 500;  // wham.py:43: the grass stirs as a round starts
 static const uint16_t FIRST_ROUND_MS = 2000;  // wham.py:44: from the start of the game to its first round
+static const uint8_t PICK_SLOTS = 7;  // wham.py:45: a tile decides whether it raises a mole at one of 8 moments ...
 static const uint8_t PICK_STEP_MS = 40;  // wham.py:46: ... this far apart, from the start of the round on
 static const uint16_t PULSE_MS = 1500;  // wham.py:47: the death pulse: down and up again
 static const uint16_t HALF_PULSE = 750;  // wham.py:48
 static const uint8_t SPARKLE_MS = 250;  // wham.py:49: a victory sparkle, and up to as much again between two
 static const uint16_t PEEK_FADE_MS = 500;  // wham.py:51: ... the hole fades from white back to green ...
+static const uint16_t PEEK_DELAY_MS = 3000;  // wham.py:52: ... and up to 3 s pass before the next one
 static const uint8_t SPEED_UP = 107;  // wham.py:85
 #define GREEN_GRASS BLINKC_RGB5(11, 31, 0)  // wham.py:30: the field: (90, 255, 0)
 #define GRASS_DIM BLINKC_RGB5(7, 21, 0)  // wham.py:32: the grass stirring as a round starts
@@ -250,7 +252,7 @@ static void new_round(void) {
     above = blinkc_at_most<uint16_t>((ABOVE_MAX - faster), 3000);  // wham.py:138
     timer_start(TIMER_EMERGE, emerge_ms + draw_below(EMERGE_DRIFT + 1));  // wham.py:139
     timer_start(TIMER_ROUND_TIMER, (((2 * emerge_ms) + EMERGE_DRIFT) + above) + FLASH_MS);  // wham.py:141
-    timer_start(TIMER_PICK, (uint16_t)(1U * draw_below(8) * PICK_STEP_MS));  // wham.py:142
+    timer_start(TIMER_PICK, (uint16_t)(1U * draw_below(PICK_SLOTS + 1) * PICK_STEP_MS));  // wham.py:142
     timer_start(TIMER_RIPPLE, RIPPLE_MS);  // wham.py:143
 }
 
@@ -397,7 +399,7 @@ static void show(void) {
 // A mole will peek out of the next face (the original: 0 to 4 faces on).  [wham.py:89]
 static void helper_next_peek(void) {
     peek_face = cw(peek_face);  // wham.py:91
-    timer_start(TIMER_ANIM, 1750 + draw_below(3001));  // wham.py:92
+    timer_start(TIMER_ANIM, 1750 + draw_below(PEEK_DELAY_MS + 1));  // wham.py:92
 }
 
 // [wham.py:203]
