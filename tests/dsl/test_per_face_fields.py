@@ -106,22 +106,25 @@ def test_per_face_declaration_mistakes(tmp_path, name, decl, message, hint):
     assert message in e.message and hint in e.hint, str(e)
 
 
-@pytest.mark.parametrize("queue_len", [0, 65, "12", True])
-def test_a_queue_length_outside_1_to_64_is_an_error_at_the_game_line(tmp_path, queue_len):
-    header = HEADER.replace('Game("g")', f'Game("g", queue_len={queue_len!r})')
+def setting_error(tmp_path, setting: str, value):
+    """The one error of a game whose Game(...) line sets `setting` to `value`, at that line."""
+    header = HEADER.replace('Game("g")', f'Game("g", {setting}={value!r})')
     path, errors, _ = errors_of(tmp_path, "", header)
     (e,) = errors
     assert e.loc.file == str(path) and e.loc.line == 2
+    return e
+
+
+@pytest.mark.parametrize("queue_len", [0, 65, "12", True])
+def test_a_queue_length_outside_1_to_64_is_an_error_at_the_game_line(tmp_path, queue_len):
+    e = setting_error(tmp_path, "queue_len", queue_len)
     assert f"queue_len must be a whole number of messages in 1..64, not {queue_len!r}" in e.message
     assert "queue_len=12" in e.hint and "bounces" in e.hint
 
 
 @pytest.mark.parametrize("randomize", ["yes", 1, "Clock"])
 def test_a_random_source_other_than_true_false_none_or_clock_is_an_error(tmp_path, randomize):
-    header = HEADER.replace('Game("g")', f'Game("g", randomize={randomize!r})')
-    path, errors, _ = errors_of(tmp_path, "", header)
-    (e,) = errors
-    assert e.loc.file == str(path) and e.loc.line == 2
+    e = setting_error(tmp_path, "randomize", randomize)
     assert f'randomize must be True, False, None or "clock", not {randomize!r}' in e.message
     assert "own sequence" in e.hint
 
