@@ -73,9 +73,8 @@ def _faults(ctx: click.Context, param: click.Parameter, value: str | None) -> An
 @click.option("--every-pass", is_flag=True,
               help="Run every pass of every tile and every packet, as real tiles do (slower: "
                    "about 2 times with native tiles, 20 in the Python world). By default the "
-                   "emulator skips work it "
-                   "can prove idle, which can move a change on a settled link by a frame or so "
-                   "(docs/emulator.md).")
+                   "emulator skips work it can prove idle, which can move a change on a "
+                   "settled link by a frame or so (docs/emulator.md).")
 @click.option("--render", is_flag=True, help="Draw the cluster in the terminal at the end.")
 @click.option("--render-steps", is_flag=True,
               help="Draw the cluster after each scenario step as well (implies --render).")

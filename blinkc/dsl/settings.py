@@ -19,9 +19,6 @@ DEFAULT_QUEUE_LEN = 12
 
 Report = Callable[[SrcLoc, str, str], None]
 
-#: `Game(randomize=...)`: where the game's random numbers come from (docs/dsl.md).
-RANDOM_SOURCES = (None, True, False, "clock")
-
 
 def queue_len(game: Game, err: Report) -> int:
     """The game's message queue length (the default after an error, reported to `err`)."""
@@ -38,7 +35,7 @@ def queue_len(game: Game, err: Report) -> int:
 def random_source(game: Game, err: Report) -> bool | str | None:
     """The game's `randomize` setting (None, "when it draws", after an error, reported to `err`)."""
     r = game.randomize
-    if not any(r is v for v in (None, True, False)) and r != "clock":
+    if not (r is None or isinstance(r, bool) or r == "clock"):
         err(game.loc, f'randomize must be True, False, None or "clock", not {r!r}',
             "None (the default) calls the SDK's randomize() when the game draws random numbers; "
             'False and "clock" draw from the tile\'s own sequence (docs/dsl.md, "Random numbers")')

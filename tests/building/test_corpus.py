@@ -99,16 +99,16 @@ def test_the_hand_written_ping_loses_a_ping_that_a_one_way_cut_holds_up(cut_ms):
     # a's face 3 touches b's face 0. For cut_ms nothing a sends reaches b (b still reaches a),
     # and the click's ping is sent in it: when the cut outlasts the ping by more than the SDK's
     # 200 ms expiry (the click counts some 300 ms after the press), the hand-written ping
-    # forgets the count it saw and
-    # takes the one after the cut for a fresh start; blinkc's ping holds the message until the
-    # link works again (the cut is shorter than the grace) and delivers it.
+    # forgets the count it saw and takes the one after the cut for a fresh start; blinkc's
+    # ping holds the message until the link works again (the cut is shorter than the grace)
+    # and delivers it.
     require_tool("g++")
     from blinkc.testing import Cluster
 
     shown = {}
-    for name, game in (("blinkc", CORPUS / "ping.py"), ("hand", CORPUS / "hand" / "ping")):
-        c = Cluster(game / "ping.ino" if name == "hand" else game, "tile a at 0,0\ntile b at 0,1\n",
-                    backend="native", world="python")
+    for name, game in (("blinkc", CORPUS / "ping.py"),
+                       ("hand", CORPUS / "hand" / "ping" / "ping.ino")):
+        c = Cluster(game, "tile a at 0,0\ntile b at 0,1\n", backend="native", world="python")
         if cut_ms:
             c.world.cut("a", 3, cut_ms)
         c.click("a")
