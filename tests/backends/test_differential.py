@@ -16,10 +16,17 @@ from hypothesis import HealthCheck, given, settings
 from blinkc.differential import Case, cases, compare, reproducer
 from blinkc.games import load_program
 
+from ..tiers import tiered
 from ..tools import require_tool
 
 GAME = Path(__file__).resolve().parents[2] / "firmware" / "pirates_lasers.py"
+#: The flagship's cases in the long tier (BLINKC_DIFFERENTIAL_RUNS sets it) and in the default
+#: tier; the smaller test games get a fifth of them, the games without messages a twentieth.
 RUNS = int(os.environ.get("BLINKC_DIFFERENTIAL_RUNS", "1000"))
+DEFAULT_RUNS = 100
+FLAGSHIP = tiered(DEFAULT_RUNS, RUNS)
+FEWER = tiered(DEFAULT_RUNS // 5, max(RUNS // 5, 20))
+FEWEST = tiered(DEFAULT_RUNS // 10, max(RUNS // 20, 10))
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -27,43 +34,42 @@ def _gxx():
     require_tool("g++")
 
 
-@settings(max_examples=RUNS, deadline=None, derandomize=True, database=None,
-          suppress_health_check=list(HealthCheck))
-@given(case=cases(load_program(GAME)))
-def test_python_and_native_backends_agree(case):
-    difference = compare(GAME, case)
-    assert difference is None, f"{difference}\n\nReproduce with:\n{reproducer(GAME, case)}"
+def _assert_agree(game: Path, strategy, runs: int) -> None:
+    """`runs` cases of `strategy` (the same ones each run) play alike on both backends."""
+
+    @settings(max_examples=runs, deadline=None, derandomize=True, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(case=strategy)
+    def agree(case):
+        difference = compare(game, case)
+        assert difference is None, f"{difference}\n\nReproduce with:\n{reproducer(game, case)}"
+
+    agree()
+
+
+@FLAGSHIP
+def test_python_and_native_backends_agree(size):
+    _assert_agree(GAME, cases(load_program(GAME)), size)
 
 
 GAMES = Path(__file__).resolve().parents[1] / "golden" / "games"
 BEACON, TALLY, FLEET = GAMES / "beacon.py", GAMES / "tally.py", GAMES / "fleet.py"
 CONVOY = GAMES / "convoy.py"
-#: The smaller test games get a fifth of the flagship's cases.
-_fewer = settings(max_examples=max(RUNS // 5, 20), deadline=None, derandomize=True,
-                  database=None, suppress_health_check=list(HealthCheck))
 
 
-def _assert_agree(game: Path, case) -> None:
-    difference = compare(game, case)
-    assert difference is None, f"{difference}\n\nReproduce with:\n{reproducer(game, case)}"
+@FEWER
+def test_backends_agree_on_a_game_with_payloads_timers_and_signed_fields(size):
+    _assert_agree(BEACON, cases(load_program(BEACON)), size)
 
 
-@_fewer
-@given(case=cases(load_program(BEACON)))
-def test_backends_agree_on_a_game_with_payloads_timers_and_signed_fields(case):
-    _assert_agree(BEACON, case)
+@FEWER
+def test_backends_agree_on_a_game_with_per_face_fields_and_a_short_queue(size):
+    _assert_agree(TALLY, cases(load_program(TALLY)), size)
 
 
-@_fewer
-@given(case=cases(load_program(TALLY)))
-def test_backends_agree_on_a_game_with_per_face_fields_and_a_short_queue(case):
-    _assert_agree(TALLY, case)
-
-
-@_fewer
-@given(case=cases(load_program(FLEET)))
-def test_backends_agree_on_a_game_with_a_flood_confined_to_a_group(case):
-    _assert_agree(FLEET, case)
+@FEWER
+def test_backends_agree_on_a_game_with_a_flood_confined_to_a_group(size):
+    _assert_agree(FLEET, cases(load_program(FLEET)), size)
 
 
 def _signalling(case: Case) -> Case:
@@ -83,25 +89,22 @@ def _signalling(case: Case) -> Case:
     return replace(case, tiles=tiles, steps=steps, run_ms=at + 2000)
 
 
-@_fewer
-@given(case=cases(load_program(FLEET)).map(_signalling))
-def test_backends_agree_on_a_game_with_a_message_confined_to_a_group(case):
-    _assert_agree(FLEET, case)
+@FEWER
+def test_backends_agree_on_a_game_with_a_message_confined_to_a_group(size):
+    _assert_agree(FLEET, cases(load_program(FLEET)).map(_signalling), size)
 
 
 WHAM = Path(__file__).resolve().parents[2] / "firmware" / "wham.py"
 
 
-@_fewer
-@given(case=cases(load_program(WHAM)))
-def test_backends_agree_on_wham_with_presses_five_floods_and_a_message(case):
-    _assert_agree(WHAM, case)
+@FEWER
+def test_backends_agree_on_wham_with_presses_five_floods_and_a_message(size):
+    _assert_agree(WHAM, cases(load_program(WHAM)), size)
 
 
-@_fewer
-@given(case=cases(load_program(CONVOY)))
-def test_backends_agree_on_a_game_with_wide_messages_flood_values_and_gathers(case):
-    _assert_agree(CONVOY, case)
+@FEWER
+def test_backends_agree_on_a_game_with_wide_messages_flood_values_and_gathers(size):
+    _assert_agree(CONVOY, cases(load_program(CONVOY)), size)
 
 
 def test_idle_tiles_draw_the_same_colours_on_both_backends():
@@ -122,27 +125,20 @@ def test_idle_tiles_draw_the_same_colours_on_both_backends():
 BROADSIDE = Path(__file__).resolve().parents[2] / "firmware" / "broadside.py"
 
 
-@_fewer
-@given(case=cases(load_program(BROADSIDE)))
-def test_backends_agree_on_broadside_with_groups_gathers_flood_values_and_per_face_fields(case):
-    _assert_agree(BROADSIDE, case)
+@FEWER
+def test_backends_agree_on_broadside_with_groups_gathers_flood_values_and_per_face_fields(size):
+    _assert_agree(BROADSIDE, cases(load_program(BROADSIDE)), size)
 
 
 CORPUS = Path(__file__).resolve().parents[2] / "bench" / "corpus"
 NEIGHBORS, BLINKER = CORPUS / "neighbors.py", CORPUS / "blinker.py"
-#: Games without messages (no protocol engine: only their broadcast values on the faces)
-#: get a twentieth of the flagship's cases.
-_fewest = settings(max_examples=max(RUNS // 20, 10), deadline=None, derandomize=True,
-                   database=None, suppress_health_check=list(HealthCheck))
 
 
-@_fewest
-@given(case=cases(load_program(NEIGHBORS)))
-def test_backends_agree_on_a_game_that_only_broadcasts(case):
-    _assert_agree(NEIGHBORS, case)
+@FEWEST
+def test_backends_agree_on_a_game_that_only_broadcasts(size):
+    _assert_agree(NEIGHBORS, cases(load_program(NEIGHBORS)), size)
 
 
-@_fewest
-@given(case=cases(load_program(BLINKER)))
-def test_backends_agree_on_a_game_with_a_timer_and_no_protocol(case):
-    _assert_agree(BLINKER, case)
+@FEWEST
+def test_backends_agree_on_a_game_with_a_timer_and_no_protocol(size):
+    _assert_agree(BLINKER, cases(load_program(BLINKER)), size)
