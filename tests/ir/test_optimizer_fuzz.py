@@ -33,8 +33,9 @@ values that assign fields read amid other reads (C++ leaves the order of
 operands open): only the last derived value assigns fields, and only the
 display reads it, first.
 
-The CI size is small and always the same sample; BLINKC_FUZZ_RUNS=<n> runs n
-fresh random games (and n // 10 C++ builds, or BLINKC_FUZZ_NATIVE_RUNS).
+The default tier runs 30 games (4 C++ builds), the long tier 480 (48), always the same
+sample; BLINKC_FUZZ_RUNS=<n> makes the long tier n fresh random games (and n // 10 C++
+builds, or BLINKC_FUZZ_NATIVE_RUNS).
 A failure prints the game and the inputs (there is no shrinking: it takes
 minutes on whole programs); `pytest -s` prints how many games compiled.
 """
@@ -80,8 +81,11 @@ from blinkc.ir.nodes import (
 from blinkc.runtime.api import Blinklib
 from blinkc.runtime.arith import c_div, c_mod
 
-#: Games per run: a fixed sample in CI (the same each time), fresh random ones when asked for.
-RUNS = int(os.environ.get("BLINKC_FUZZ_RUNS", "120"))
+from ..tiers import tiered
+
+#: Games per run in the long tier: a fixed sample (the same each time), fresh random ones
+#: when asked for; the default tier runs a fixed smaller sample.
+RUNS = int(os.environ.get("BLINKC_FUZZ_RUNS", "480"))
 NATIVE_RUNS = int(os.environ.get("BLINKC_FUZZ_NATIVE_RUNS", str(max(6, RUNS // 10))))
 DERANDOMIZE = "BLINKC_FUZZ_RUNS" not in os.environ
 INPUTS = 12  # field values and clocks per game
@@ -683,21 +687,30 @@ SETTINGS = dict(deadline=None, database=None, suppress_health_check=list(HealthC
                 phases=[Phase.explicit, Phase.generate], derandomize=DERANDOMIZE)
 
 
-@settings(max_examples=RUNS, **SETTINGS)
-@given(game=games(), data=st.data())
-def test_optimised_and_plain_ir_compute_the_same_derived_values(game, data, tmp_path_factory):
-    text, fields, names = game
-    check_game(text, fields, names, tmp_path_factory.mktemp("fuzz"), data)
+@tiered(30, RUNS)
+def test_optimised_and_plain_ir_compute_the_same_derived_values(size, tmp_path_factory):
+    @settings(max_examples=size, **SETTINGS)
+    @given(game=games(), data=st.data())
+    def same(game, data):
+        text, fields, names = game
+        check_game(text, fields, names, tmp_path_factory.mktemp("fuzz"), data)
+
+    same()
 
 
-@settings(max_examples=NATIVE_RUNS, **SETTINGS)
-@given(game=games(), data=st.data())
-def test_the_cpp_rendering_computes_the_same_derived_values(game, data, tmp_path_factory):
+@tiered(4, NATIVE_RUNS)
+def test_the_cpp_rendering_computes_the_same_derived_values(size, tmp_path_factory):
     from ..tools import require_tool
 
     require_tool("g++")
-    text, fields, names = game
-    check_game(text, fields, names, tmp_path_factory.mktemp("fuzz"), data, native=True)
+
+    @settings(max_examples=size, **SETTINGS)
+    @given(game=games(), data=st.data())
+    def same(game, data):
+        text, fields, names = game
+        check_game(text, fields, names, tmp_path_factory.mktemp("fuzz"), data, native=True)
+
+    same()
 
 
 @pytest.fixture(scope="module", autouse=True)
