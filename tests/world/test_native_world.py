@@ -26,6 +26,7 @@ from blinkc.world.emulation import EmulationOptions, emulate
 from blinkc.world.layout_file import parse_layout
 from blinkc.world.scenario_file import parse_scenario
 
+from ..tiers import tiered
 from ..tools import require_tool
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -85,22 +86,28 @@ def assert_same(runs) -> None:
 
 
 # ------------------------------------------------------------- random cases
-@settings(max_examples=120, deadline=None, derandomize=True, database=None,
-          suppress_health_check=list(HealthCheck))
-@given(case=cases(load_program(PIRATES)))
-def test_random_pirates_scenarios_agree(case):
-    py = run_world(PIRATES, case, "native", "python")
-    cc = run_world(PIRATES, case, "native", "native")
-    assert py == cc, f"the worlds differ; reproduce with:\n{reproducer(PIRATES, case)}"
+def _worlds_agree(game: Path, runs: int) -> None:
+    """`runs` random cases of the game (the same ones each run) run alike in both worlds."""
+
+    @settings(max_examples=runs, deadline=None, derandomize=True, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(case=cases(load_program(game)))
+    def agree(case):
+        py = run_world(game, case, "native", "python")
+        cc = run_world(game, case, "native", "native")
+        assert py == cc, f"the worlds differ; reproduce with:\n{reproducer(game, case)}"
+
+    agree()
 
 
-@settings(max_examples=40, deadline=None, derandomize=True, database=None,
-          suppress_health_check=list(HealthCheck))
-@given(case=cases(load_program(BEACON)))
-def test_random_beacon_scenarios_agree(case):
-    py = run_world(BEACON, case, "native", "python")
-    cc = run_world(BEACON, case, "native", "native")
-    assert py == cc, f"the worlds differ; reproduce with:\n{reproducer(BEACON, case)}"
+@tiered(30, 480)
+def test_random_pirates_scenarios_agree(size):
+    _worlds_agree(PIRATES, size)
+
+
+@tiered(10, 160)
+def test_random_beacon_scenarios_agree(size):
+    _worlds_agree(BEACON, size)
 
 
 # ----------------------------------------------------------- chosen cases
