@@ -12,13 +12,18 @@ from hypothesis import strategies as st
 
 from blinkc.world import Faults
 
+from ..tiers import tiered
 from .pirates import Game
 from .ships import legal_ships, turns
 from .soak import reset_counter
 
-EXAMPLES = int(os.environ.get("BLINKC_PROPERTY_EXAMPLES", "60"))
-COMMON = settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
-                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+#: Ships per test: 20 in the default tier, 300 in the long tier (BLINKC_PROPERTY_EXAMPLES sets it).
+EXAMPLES = tiered(20, int(os.environ.get("BLINKC_PROPERTY_EXAMPLES", "300")))
+
+
+def _common(size: int):
+    return settings(max_examples=size, deadline=None, derandomize=True,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
 def play(tiles, actions, seed, faults=None):
@@ -32,16 +37,24 @@ def play(tiles, actions, seed, faults=None):
         assert set(resets.values()) == {asked}, f"reset reached tiles {resets} times, not {asked}"
 
 
-@COMMON
-@given(data=st.data(), seed=st.integers(0, 2**16))
-def test_firmware_agrees_with_referee(data, seed):
-    tiles = data.draw(legal_ships())
-    play(tiles, data.draw(turns(tiles)), seed)
+@EXAMPLES
+def test_firmware_agrees_with_referee(size):
+    @_common(size)
+    @given(data=st.data(), seed=st.integers(0, 2**16))
+    def agrees(data, seed):
+        tiles = data.draw(legal_ships())
+        play(tiles, data.draw(turns(tiles)), seed)
+
+    agrees()
 
 
-@COMMON
-@given(data=st.data(), seed=st.integers(0, 2**16))
-def test_firmware_agrees_with_referee_under_faults(data, seed):
-    tiles = data.draw(legal_ships(max_tiles=20))
-    play(tiles, data.draw(turns(tiles, max_actions=4)), seed,
-         Faults(drop=0.1, jitter_ms=2, skew=0.1))
+@EXAMPLES
+def test_firmware_agrees_with_referee_under_faults(size):
+    @_common(size)
+    @given(data=st.data(), seed=st.integers(0, 2**16))
+    def agrees(data, seed):
+        tiles = data.draw(legal_ships(max_tiles=20))
+        play(tiles, data.draw(turns(tiles, max_actions=4)), seed,
+             Faults(drop=0.1, jitter_ms=2, skew=0.1))
+
+    agrees()
