@@ -19,6 +19,8 @@ from blinkc.world import Faults, Trace
 from blinkc.world.emulation import EmulationOptions, emulate
 from blinkc.world.layout_file import parse_layout
 
+from ..tiers import tiered
+
 GAME = Path(__file__).resolve().parents[2] / "firmware" / "pirates_lasers.py"
 LOSSY = Faults(drop=0.1, jitter_ms=2, skew=0.1)
 
@@ -33,15 +35,19 @@ def _run(case, idle_skip: bool) -> tuple[list[str], dict[str, int]]:
     return lines, dict(done.world.stats)
 
 
-@settings(max_examples=40, deadline=None, derandomize=True, database=None,
-          suppress_health_check=list(HealthCheck))
-@given(case=cases(load_program(GAME)))
-def test_skipping_loops_under_packet_loss_changes_nothing(case):
-    case = replace(case, faults=LOSSY)
-    skipping, skip_stats = _run(case, idle_skip=True)
-    every_loop, all_stats = _run(case, idle_skip=False)
-    assert skipping == every_loop
-    # The same packets flew and were lost; only the loops run differ.
-    for key in ("packets", "dropped", "collisions"):
-        assert skip_stats[key] == all_stats[key]
-    assert skip_stats["sleeps"] == 0 and all_stats["skipped"] == 0
+@tiered(10, 400)
+def test_skipping_loops_under_packet_loss_changes_nothing(size):
+    @settings(max_examples=size, deadline=None, derandomize=True, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(case=cases(load_program(GAME)))
+    def same(case):
+        case = replace(case, faults=LOSSY)
+        skipping, skip_stats = _run(case, idle_skip=True)
+        every_loop, all_stats = _run(case, idle_skip=False)
+        assert skipping == every_loop
+        # The same packets flew and were lost; only the loops run differ.
+        for key in ("packets", "dropped", "collisions"):
+            assert skip_stats[key] == all_stats[key]
+        assert skip_stats["sleeps"] == 0 and all_stats["skipped"] == 0
+
+    same()

@@ -261,7 +261,10 @@ def click(world, name):
     world.button(name, False)
 
 
-@pytest.mark.parametrize("engine", ENGINES)
+#: The Python engine's 85 minutes of sleep and wake are the long tier's: the default tier has the
+#: native engine's, and test_sleep_and_wake_traces_agree_between_engines (both engines, trace for
+#: trace, through a sleep, a wake and a sleep again).
+@pytest.mark.parametrize("engine", ["native", pytest.param("python", marks=pytest.mark.long)])
 def test_tiles_sleep_after_10_minutes_and_a_click_wakes_them(sleepy, engine):
     world = sleepy_world(sleepy, engine)
     world.run_for(5 * MINUTE)
