@@ -34,13 +34,14 @@ silent_at: u8[6] = 0  # millis256() when face f last fell silent
 coin_state: u16 = 0  # a per-tile random sequence (seeded from the serial number)
 
 # --- per-face protocol state ------------------------------------------------------
-# tx_code[f] is the code on the wire while face f is in a session; outside one (where
-# nothing can be on the wire) it holds the millis256() when the face began to wait for
-# one: a byte of RAM per face is dear on a tile.
+# tx_code[f] is face f's handshake while it is in a session: the bits of the face value it
+# sends there (the message code at CODE_SHIFT, 0 when none is on the wire, and the ack bit at
+# ACK_SHIFT: we acknowledged the neighbour's current message), and above the face value's
+# six bits TX_WAIT (we wait for the neighbour's ack of our code) and TX_RELEASE (we withdrew
+# it; we wait for that ack to clear). Outside a session (where nothing can be on the wire)
+# it holds the millis256() when the face began to wait for one: a byte of RAM per face is
+# dear on a tile, and one byte per face reached from one address is cheaper than masks.
 tx_code: u8[6] = 0
-tx_wait: u8 = 0  # bit f: waiting for the neighbour's ack of tx_code[f]
-tx_release: u8 = 0  # bit f: we withdrew tx_code[f]; waiting for the ack to clear
-ack_mask: u8 = 0  # bit f: we acknowledged the neighbour's current message
 
 # --- messages waiting for their face to be free, oldest first: (face << 5) | code -----
 queue: u8[QUEUE_LEN] = 0
@@ -181,20 +182,19 @@ def link_end(f: u8, bit: u8) -> None:
     """The session on face f is over: everything sent there and not known delivered bounces."""
     if up_mask & bit:
         on_neighbor_left(f)
+        # The code on the wire, not acknowledged (a flood's message is answered below; no
+        # game sees up_mask, so the bounce may come before it is cleared):
+        if tx_code[f] & TX_WAIT and (tx_code[f] >> CODE_SHIFT) & CODE_MASK < FLOOD_CODE:
+            bounce((tx_code[f] >> CODE_SHIFT) & CODE_MASK, f)
     up_mask &= ~bit
     seen_mask &= ~bit
-    if tx_wait & bit and tx_code[f] < FLOOD_CODE:
-        bounce(tx_code[f], f)  # (a flood's message is answered below)
     for i in range(QUEUE_LEN):
         code: u8 = queue_take(f)
         if code == 0:
             break
         bounce(code, f)
-    tx_code[f] = now256  # it waits for a new session from now
+    tx_code[f] = now256  # it waits for a new session from now (no handshake bits)
     back_at[f] = now256  # (a neighbour that starts over has just come back: it lost us)
-    tx_wait &= ~bit
-    tx_release &= ~bit
-    ack_mask &= ~bit
     for j in range(N_FLOOD_CODES):
         flood_out[j] &= ~bit
     for s in range(N_FLOOD_SLOTS):
@@ -204,17 +204,15 @@ def link_end(f: u8, bit: u8) -> None:
 def handshake(f: u8, bit: u8, code: u8, their_ack: bool) -> None:
     """Run the four-phase handshake on a face in session against the neighbour's latest value."""
     if code == 0:
-        ack_mask &= ~bit
-    elif not ack_mask & bit:
-        ack_mask |= bit
+        tx_code[f] &= ~(1 << ACK_SHIFT)
+    elif not tx_code[f] & (1 << ACK_SHIFT):
+        tx_code[f] |= 1 << ACK_SHIFT
         deliver(code, f)
-    if tx_wait & bit:
+    if tx_code[f] & TX_WAIT:
         if their_ack:
-            tx_wait &= ~bit
-            tx_release |= bit
-            tx_code[f] = 0
+            tx_code[f] = (tx_code[f] & (1 << ACK_SHIFT)) | TX_RELEASE  # (our code withdrawn)
     elif their_ack == 0:
-        tx_release &= ~bit
+        tx_code[f] &= ~TX_RELEASE
 
 
 def transmit() -> None:
@@ -224,16 +222,13 @@ def transmit() -> None:
     for f in range(6):
         value: u8 = shown
         if up_mask & bit:
-            if not (tx_wait | tx_release) & bit:
+            if not tx_code[f] & (TX_WAIT | TX_RELEASE):
                 code: u8 = wide_take(f, bit) if WIDE_FLOODS else flood_take(bit)
                 if code == 0:
                     code = queue_take(f)
                 if code != 0:
-                    tx_code[f] = code
-                    tx_wait |= bit
-            value |= tx_code[f] << CODE_SHIFT
-            if ack_mask & bit:
-                value |= 1 << ACK_SHIFT
+                    tx_code[f] |= (code << CODE_SHIFT) | TX_WAIT
+            value |= tx_code[f] & 63
         elif PROTOCOL:
             value |= HELLO << CODE_SHIFT
             if seen_mask & bit:
@@ -497,8 +492,11 @@ def engine_links() -> u8:
 def engine_idle() -> bool:
     """No message queued, on the wire or awaiting its handshake, no flood under way, and
     every face settled: in a session, or gone."""
-    if queue_len != 0 or (tx_wait | tx_release | ack_mask) != 0 or (~(up_mask | gone_mask) & 63) != 0:
+    if queue_len != 0 or (~(up_mask | gone_mask) & 63) != 0:
         return False
+    for f in range(6):
+        if (up_mask >> f) & 1 and tx_code[f] & (TX_WAIT | TX_RELEASE | (1 << ACK_SHIFT)):
+            return False
     for s in range(N_FLOOD_SLOTS):
         if flood_parent[s] != 255 or (flood_out[2 * s] | flood_out[2 * s + 1]) != 0:
             return False
