@@ -11,7 +11,7 @@ from .session import Session
 #: Attributes of a blinkc game's engine that the inspector shows when a program has them:
 #: its message queue, what each face is sending, its timers.
 ENGINE_FIELDS = ("queue", "queue_len", "tx_code", "timer_on", "timer_end",
-                 "flood_waiting", "up_mask", "gone_mask")
+                 "flood_waiting", "link_state", "gone_mask")
 
 
 #: How long the page labels a tile with the gesture its button just made (ms of world time).
@@ -178,6 +178,8 @@ def _engine(tile: Tile) -> dict[str, Any]:
         if isinstance(value, bool | int) or (isinstance(value, list)
                                              and all(isinstance(v, int) for v in value)):
             out[key] = value
+    if isinstance(out.get("link_state"), list):  # (LINK_UP is bit 0 of a face's link_state)
+        out["up_mask"] = sum(1 << f for f, state in enumerate(out["link_state"]) if state & 1)
     if isinstance(out.get("tx_code"), list) and isinstance(out.get("up_mask"), int):
         names = _code_names(program)
         shift, mask, _ = getattr(program, "TX_CODE", (0, 31, 128))
