@@ -14,7 +14,8 @@ own RAM (RAM minus the empty sketch's), with the goals for Pirates & Lasers
 
 --corpus: each small game of bench/corpus/ (GAME.py) fully built beside its hand-written
 equivalent in the SDK's style (bench/corpus/hand/GAME/GAME.ino, built the same way):
-blinkc's image, the hand-written one's and the difference, then a summary line.
+blinkc's image, the hand-written one's and the difference, then a summary line; and ping
+against bench/corpus/hand/ping_once/, the hand-written ping that keeps blinkc's guarantee.
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ from blinkc.native.toolchain import ToolMissing  # noqa: E402
 EMPTY_SKETCH = "void setup() {\n}\n\nvoid loop() {\n}\n"
 GOALS = {"pirates_lasers": (4_500, 56)}
 CORPUS = ROOT / "bench" / "corpus"
+#: Corpus games whose plain hand-written sketch gives up part of blinkc's guarantee, each with
+#: a second hand-written sketch that keeps it (bench/ping_cuts.py shows the difference).
+SAME_GUARANTEE = {"ping": CORPUS / "hand" / "ping_once"}
 
 
 def corpus_games() -> list[Path]:
@@ -78,6 +82,8 @@ def corpus() -> int:
             rows = [(g.stem, measure(g, work / f"blinkc-{g.stem}", sdk)[0].flash,
                      measure(corpus_hand(g), work / f"hand-{g.stem}", sdk)[0].flash)
                     for g in corpus_games()]
+            peers = {name: measure(sketch, work / f"hand-{sketch.name}", sdk)[0].flash
+                     for name, sketch in SAME_GUARANTEE.items()}
     except BuildError as err:
         print(f"firmware_size: {err}", file=sys.stderr)
         return 1
@@ -92,6 +98,11 @@ def corpus() -> int:
     print(f"summary: {len(rows) - len(larger)} of {len(rows)} no larger than hand-written"
           + (f" (larger: {', '.join(larger)})" if larger else "")
           + f"; total difference {total:+,} bytes")
+    ours_by_name = {name: ours for name, ours, _ in rows}
+    for name, hand in peers.items():
+        ours = ours_by_name[name]
+        print(f"  {name} against hand/{SAME_GUARANTEE[name].name}/, hand-written with blinkc's "
+              f"guarantee: blinkc {ours:,}, hand {hand:,}, blinkc-hand {ours - hand:+,}")
     return 0
 
 

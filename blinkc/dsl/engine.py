@@ -26,21 +26,24 @@ crosses a session in a four-phase handshake:
 # messages to it bounce at once). A face is taken for gone when it has heard nothing for
 # GRACE, or when it has waited 2 x GRACE for a session while hearing its neighbour (who
 # then cannot hear it).
-up_mask: u8 = 0  # bit f: a session with the neighbour on face f is running
-seen_mask: u8 = 0  # bit f: no session yet, and we have seen the neighbour's HELLO
-gone_mask: u8 = 0  # bit f: nobody answers on face f
-heard_mask: u8 = 0  # bit f: face f heard its neighbour in the last 200 ms (the SDK's expiry)
+# link_state[f]: LINK_UP while a session with the neighbour on face f is running;
+# LINK_SEEN while there is none yet and we have seen the neighbour's HELLO; LINK_HEARD while
+# face f heard its neighbour in the last 200 ms (the SDK's expiry). (A byte per face, in a
+# row beside the face's other bytes, tests shorter on the AVR than a mask and its bit.)
+link_state: u8[6] = 0
+gone_mask: u8 = 0  # bit f: nobody answers on face f (a mask: floods and sends take it whole)
 silent_at: u8[6] = 0  # millis256() when face f last fell silent
 coin_state: u16 = 0  # a per-tile random sequence (seeded from the serial number)
 
 # --- per-face protocol state ------------------------------------------------------
-# tx_code[f] is the code on the wire while face f is in a session; outside one (where
-# nothing can be on the wire) it holds the millis256() when the face began to wait for
-# one: a byte of RAM per face is dear on a tile.
+# tx_code[f] is face f's handshake while it is in a session: the bits of the face value it
+# sends there (the message code at CODE_SHIFT, 0 when none is on the wire, and the ack bit at
+# ACK_SHIFT: we acknowledged the neighbour's current message), and above the face value's
+# six bits TX_WAIT (we wait for the neighbour's ack of our code) and TX_RELEASE (we withdrew
+# it; we wait for that ack to clear). Outside a session (where nothing can be on the wire)
+# it holds the millis256() when the face began to wait for one: a byte of RAM per face is
+# dear on a tile, and one byte per face reached from one address is cheaper than masks.
 tx_code: u8[6] = 0
-tx_wait: u8 = 0  # bit f: waiting for the neighbour's ack of tx_code[f]
-tx_release: u8 = 0  # bit f: we withdrew tx_code[f]; waiting for the ack to clear
-ack_mask: u8 = 0  # bit f: we acknowledged the neighbour's current message
 
 # --- messages waiting for their face to be free, oldest first: (face << 5) | code -----
 queue: u8[QUEUE_LEN] = 0
@@ -136,15 +139,15 @@ def link_step(f: u8, bit: u8) -> None:
             gone_mask &= ~bit
             tx_code[f] = now256  # it waits for a session from now
             back_at[f] = now256
-        heard_mask |= bit
+        link_state[f] |= LINK_HEARD
         session(f, bit)
-    elif heard_mask & bit:
-        heard_mask &= ~bit
+    elif link_state[f] & LINK_HEARD:
+        link_state[f] &= ~LINK_HEARD
         silent_at[f] = now256
-    if not (gone_mask | (heard_mask & up_mask)) & bit:
+    if not gone_mask & bit and (link_state[f] & (LINK_HEARD | LINK_UP)) != LINK_HEARD | LINK_UP:
         silent: u8 = u8(now256 - silent_at[f])
-        if (not heard_mask & bit and silent > GRACE_UNITS) or (
-                not up_mask & bit and u8(now256 - tx_code[f]) > 2 * GRACE_UNITS):
+        if (not link_state[f] & LINK_HEARD and silent > GRACE_UNITS) or (
+                not link_state[f] & LINK_UP and u8(now256 - tx_code[f]) > 2 * GRACE_UNITS):
             link_end(f, bit)
             gone_mask |= bit
 
@@ -155,46 +158,43 @@ def session(f: u8, bit: u8) -> None:
     code: u8 = (value >> CODE_SHIFT) & CODE_MASK
     their_ack: bool = (value & (1 << ACK_SHIFT)) != 0  # (a bit test, not a shift, on the AVR)
     if code == HELLO:
-        if up_mask & bit:
+        if link_state[f] & LINK_UP:
             if their_ack:
                 return  # the tail of the greeting that began this session
             link_end(f, bit)  # the neighbour started over (it lost us): so do we
-        seen_mask |= bit
+        link_state[f] |= LINK_SEEN
         if their_ack:
             link_begin(f, bit)
         return
-    if not up_mask & bit:
-        if not seen_mask & bit:
+    if not link_state[f] & LINK_UP:
+        if not link_state[f] & LINK_SEEN:
             return  # it still talks to an earlier session: our HELLO makes it start over
         link_begin(f, bit)  # it saw our HELLO and began: so do we
     handshake(f, bit, code, their_ack)
 
 
 def link_begin(f: u8, bit: u8) -> None:
-    up_mask |= bit
-    seen_mask &= ~bit
+    link_state[f] = (link_state[f] & ~LINK_SEEN) | LINK_UP
     tx_code[f] = 0  # (it held when the face began to wait)
     on_neighbor_joined(f)
 
 
 def link_end(f: u8, bit: u8) -> None:
     """The session on face f is over: everything sent there and not known delivered bounces."""
-    if up_mask & bit:
+    if link_state[f] & LINK_UP:
         on_neighbor_left(f)
-    up_mask &= ~bit
-    seen_mask &= ~bit
-    if tx_wait & bit and tx_code[f] < FLOOD_CODE:
-        bounce(tx_code[f], f)  # (a flood's message is answered below)
+        # The code on the wire, not acknowledged (a flood's message is answered below; no
+        # game sees LINK_UP, so the bounce may come before it is cleared):
+        if tx_code[f] & TX_WAIT and (tx_code[f] >> CODE_SHIFT) & CODE_MASK < FLOOD_CODE:
+            bounce((tx_code[f] >> CODE_SHIFT) & CODE_MASK, f)
+    link_state[f] &= ~(LINK_UP | LINK_SEEN)
     for i in range(QUEUE_LEN):
         code: u8 = queue_take(f)
         if code == 0:
             break
         bounce(code, f)
-    tx_code[f] = now256  # it waits for a new session from now
+    tx_code[f] = now256  # it waits for a new session from now (no handshake bits)
     back_at[f] = now256  # (a neighbour that starts over has just come back: it lost us)
-    tx_wait &= ~bit
-    tx_release &= ~bit
-    ack_mask &= ~bit
     for j in range(N_FLOOD_CODES):
         flood_out[j] &= ~bit
     for s in range(N_FLOOD_SLOTS):
@@ -204,17 +204,15 @@ def link_end(f: u8, bit: u8) -> None:
 def handshake(f: u8, bit: u8, code: u8, their_ack: bool) -> None:
     """Run the four-phase handshake on a face in session against the neighbour's latest value."""
     if code == 0:
-        ack_mask &= ~bit
-    elif not ack_mask & bit:
-        ack_mask |= bit
+        tx_code[f] &= ~(1 << ACK_SHIFT)
+    elif not tx_code[f] & (1 << ACK_SHIFT):
+        tx_code[f] |= 1 << ACK_SHIFT
         deliver(code, f)
-    if tx_wait & bit:
+    if tx_code[f] & TX_WAIT:
         if their_ack:
-            tx_wait &= ~bit
-            tx_release |= bit
-            tx_code[f] = 0
+            tx_code[f] = (tx_code[f] & (1 << ACK_SHIFT)) | TX_RELEASE  # (our code withdrawn)
     elif their_ack == 0:
-        tx_release &= ~bit
+        tx_code[f] &= ~TX_RELEASE
 
 
 def transmit() -> None:
@@ -223,20 +221,17 @@ def transmit() -> None:
     bit: u8 = 1
     for f in range(6):
         value: u8 = shown
-        if up_mask & bit:
-            if not (tx_wait | tx_release) & bit:
+        if link_state[f] & LINK_UP:
+            if not tx_code[f] & (TX_WAIT | TX_RELEASE):
                 code: u8 = wide_take(f, bit) if WIDE_FLOODS else flood_take(bit)
                 if code == 0:
                     code = queue_take(f)
                 if code != 0:
-                    tx_code[f] = code
-                    tx_wait |= bit
-            value |= tx_code[f] << CODE_SHIFT
-            if ack_mask & bit:
-                value |= 1 << ACK_SHIFT
+                    tx_code[f] |= (code << CODE_SHIFT) | TX_WAIT
+            value |= tx_code[f] & 63
         elif PROTOCOL:
             value |= HELLO << CODE_SHIFT
-            if seen_mask & bit:
+            if link_state[f] & LINK_SEEN:
                 value |= 1 << ACK_SHIFT
         setValueSentOnFace(value, f)
         bit <<= 1
@@ -260,7 +255,13 @@ def unsettled() -> bool:
     and the SDK's probes keep them in step for as long as their clocks agree. A
     tile with such a face skips a frame now and then, at random, to break the step.
     """
-    return PROTOCOL and ((gone_mask | (heard_mask & up_mask)) != 63 or gone_mask == 63)
+    if not PROTOCOL:
+        return False
+    settled: u8 = gone_mask
+    for f in range(6):
+        if (link_state[f] & (LINK_HEARD | LINK_UP)) == LINK_HEARD | LINK_UP:
+            settled |= 1 << f
+    return settled != 63 or gone_mask == 63
 
 
 def engine_quiet_until() -> u32:
@@ -491,14 +492,24 @@ def timers_quiet_until() -> u32:
 
 def engine_links() -> u8:
     """The faces with a session (for tests: is every present neighbour linked?)."""
-    return up_mask
+    up: u8 = 0
+    for f in range(6):
+        if link_state[f] & LINK_UP:
+            up |= 1 << f
+    return up
 
 
 def engine_idle() -> bool:
     """No message queued, on the wire or awaiting its handshake, no flood under way, and
     every face settled: in a session, or gone."""
-    if queue_len != 0 or (tx_wait | tx_release | ack_mask) != 0 or (~(up_mask | gone_mask) & 63) != 0:
+    if queue_len != 0:
         return False
+    for f in range(6):
+        if link_state[f] & LINK_UP:
+            if tx_code[f] & (TX_WAIT | TX_RELEASE | (1 << ACK_SHIFT)):
+                return False
+        elif not (gone_mask >> f) & 1:
+            return False
     for s in range(N_FLOOD_SLOTS):
         if flood_parent[s] != 255 or (flood_out[2 * s] | flood_out[2 * s + 1]) != 0:
             return False

@@ -416,7 +416,8 @@ class GameLowering:
             "FLOOD_SAME_UNITS": FLOOD_SAME_MS // GRACE_TICK_MS,
             "FLOOD_BACK_UNITS": flood_back_units(self.wire.grace_units),
             "BACK_SAME_UNITS": back_same_units(self.wire.grace_units),
-            "STARTER": 7,
+            "STARTER": 7, "TX_WAIT": 128, "TX_RELEASE": 64,
+            "LINK_UP": 1, "LINK_SEEN": 2, "LINK_HEARD": 4,
             "GROUPS": int(any(fl.within is not None for fl in self.game.floods)),
             "WIDE_FLOODS": int(bool(self.wire.flood_chunks)),
             "DATA_CODE": self.wire.data_code, "DATA_BITS": self.wire.data_bits,
@@ -444,6 +445,11 @@ class GameLowering:
                            f"{(self.wire.grace_units) * GRACE_TICK_MS:,}-"
                            f"{(self.wire.grace_units + 1) * GRACE_TICK_MS:,} ms (in 256 ms units)",
             "NEVER": "no deadline",
+            "TX_WAIT": "tx_code[f]: our code is on the wire, awaiting the neighbour's ack",
+            "TX_RELEASE": "tx_code[f]: our code withdrawn, awaiting the ack's clearing",
+            "LINK_UP": "link_state[f]: a session with the neighbour on face f is running",
+            "LINK_SEEN": "link_state[f]: no session yet, and the neighbour's HELLO seen",
+            "LINK_HEARD": "link_state[f]: face f heard its neighbour in the last 200 ms",
             "FLOOD_SAME_UNITS": f"a wave over a face that was gone when this tile entered its slot, "
                                 f"less than {FLOOD_SAME_MS:,} ms after, is that same flood",
             "FLOOD_BACK_UNITS": "a wave over a face that came back lately is the flood this tile "

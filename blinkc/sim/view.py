@@ -10,8 +10,8 @@ from .session import Session
 
 #: Attributes of a blinkc game's engine that the inspector shows when a program has them:
 #: its message queue, what each face is sending, its timers.
-ENGINE_FIELDS = ("queue", "queue_len", "tx_code", "tx_wait", "timer_on", "timer_end",
-                 "flood_waiting", "up_mask", "gone_mask")
+ENGINE_FIELDS = ("queue", "queue_len", "tx_code", "timer_on", "timer_end",
+                 "flood_waiting", "link_state", "gone_mask")
 
 
 #: How long the page labels a tile with the gesture its button just made (ms of world time).
@@ -133,11 +133,12 @@ def _messages(tile: Tile, engine: dict[str, Any]) -> list[dict[str, Any]]:
     names = _code_names(tile.program)
     out: list[dict[str, Any]] = []
     tx, up = engine.get("tx_code"), engine.get("up_mask", 0)
-    wait = engine.get("tx_wait", 0)
+    shift, mask, wait = getattr(tile.program, "TX_CODE", (0, 31, 128))
     if isinstance(tx, list):
-        for face, code in enumerate(tx):
+        for face, held in enumerate(tx):
             # Outside a session tx_code holds a time, not a code (engine.py).
-            if code and (up >> face) & 1 and (wait >> face) & 1:
+            code = (held >> shift) & mask
+            if code and (up >> face) & 1 and held & wait:
                 out.append({"face": face, "message": names.get(code, f"code {code}"),
                             "where": "on the wire, awaiting ack"})
     queue, length = engine.get("queue"), engine.get("queue_len", 0)
@@ -177,10 +178,14 @@ def _engine(tile: Tile) -> dict[str, Any]:
         if isinstance(value, bool | int) or (isinstance(value, list)
                                              and all(isinstance(v, int) for v in value)):
             out[key] = value
+    if isinstance(out.get("link_state"), list):  # (LINK_UP is bit 0 of a face's link_state)
+        out["up_mask"] = sum(1 << f for f, state in enumerate(out["link_state"]) if state & 1)
     if isinstance(out.get("tx_code"), list) and isinstance(out.get("up_mask"), int):
         names = _code_names(program)
+        shift, mask, _ = getattr(program, "TX_CODE", (0, 31, 128))
+        codes = [(held >> shift) & mask for held in out["tx_code"]]
         out["sending"] = [names.get(c, f"code {c}") if c and (out["up_mask"] >> f) & 1 else None
-                          for f, c in enumerate(out["tx_code"])]
+                          for f, c in enumerate(codes)]
     return out
 
 

@@ -53,9 +53,10 @@ def test_a_sample_of_three_tile_clusters_keeps_every_invariant():
 
 
 # The planted bugs: a one-line change to the engine each.
-DUPLICATE = ("    elif not ack_mask & bit:\n        ack_mask |= bit\n        deliver(code, f)",
+DUPLICATE = ("    elif not tx_code[f] & (1 << ACK_SHIFT):\n        tx_code[f] |= 1 << ACK_SHIFT\n"
+             "        deliver(code, f)",
              "    elif True:  # (planted: deliver on every pass the code is shown)\n"
-             "        ack_mask |= bit\n        deliver(code, f)")
+             "        tx_code[f] |= 1 << ACK_SHIFT\n        deliver(code, f)")
 CROSSING = ("    else:\n        # We are in the wave already, or",
             "    elif flood_waiting[s] & (1 << face):  # (planted: a crossing wave answers ours)\n"
             "        flood_answered(s, face)\n"
