@@ -143,6 +143,14 @@ class Transformer(Visitor):
         return tuple(out)
 
 
+class Renderer(Visitor):
+    """A walker that must say something for every node (a backend's printer): a node class it
+    has no method for raises UnknownNode rather than rendering as nothing."""
+
+    def generic_visit(self, node: Any, *args: Any) -> Any:
+        raise UnknownNode(self, node)
+
+
 def _default(self: Visitor, node: Any, *args: Any) -> Any:
     return self.generic_visit(node, *args)
 
