@@ -54,6 +54,7 @@ from ..ir.nodes import (
 )
 from ..ir.ranges import Ranges, repeatable
 from ..ir.types import COLOR, ColorType
+from ..ir.visitor import Renderer
 from ..ir.walk import global_names, walk_stmts
 from ..runtime.color import NAMED as NAMED_COLOURS
 from ..runtime.color import channels
@@ -127,7 +128,7 @@ class Line:
     loc: SrcLoc | None = None
 
 
-class CppRenderer:
+class CppRenderer(Renderer):
     def __init__(self, program: Program, line_directives: bool = False) -> None:
         self.p = program
         #: The game sends messages or floods (the engine's PROTOCOL constant).
@@ -260,55 +261,65 @@ class CppRenderer:
         return f"({ctype(t)}){_atom(_unwrapped(code, t.bits))}"
 
     def expr(self, e: Expr) -> str:
-        if isinstance(e, Const):
-            named = self.named(e)
-            if named is not None:
-                self.said.add(re.sub(r"[+-]\d+$", "", e.name or ""))
-                return named
-            return const_literal(e.value, e.type)
-        if isinstance(e, Name):
-            return self.name(e.name) if e.scope == "global" else self.local(e.name)
-        if isinstance(e, Index):
-            # An index is an address offset: no byte hints in it (they cost code there).
-            with self.hints(False):
-                return f"{self.name(e.array)}[{self.arg(e.index, U8)}]"
-        if isinstance(e, BinOp):
-            return self.binop(e)
-        if isinstance(e, UnOp):
-            if e.op == "not":
-                return f"(!{self.expr(e.operand)})"
-            if e.type == I16 and _promotes_to_int(e.operand):
-                # C complements the operand promoted to int: 16 bits on the tile, and on the
-                # host a wider int with the same value.
-                return f"(~{_atom(self.expr(e.operand))})"
-            return f"(({ctype(e.type)})(~{self.conv(e.operand, e.type)}))"
-        if isinstance(e, Compare):
-            with self.hints(True):  # a comparison is where a byte-sized sum pays
-                return f"({self.conv(e.left, e.optype)} {e.op} {self.conv(e.right, e.optype)})"
-        if isinstance(e, BoolOp):
-            op = " && " if e.op == "and" else " || "
-            return "(" + op.join(self.expr(v) for v in e.values) + ")"
-        if isinstance(e, Cond):
-            turn = self.turn(e)
-            if turn is not None:
-                return turn
-            with self.ranges.assuming(e.test, True):
-                body = self.conv(e.body, e.type)
-            with self.ranges.assuming(e.test, False):
-                orelse = self.conv(e.orelse, e.type)
-            return f"({self.expr(e.test)} ? {body} : {orelse})"
-        if isinstance(e, Cast):
-            if e.type == BOOL:
-                return f"({self.expr(e.value)} != 0)"
-            return self.conv(e.value, e.type)
-        if isinstance(e, Call):
-            func = LOCAL_HELPERS.get(e.func, e.func) if e.builtin else self.name(e.func)
-            # The SDK's functions take the types the IR converted their arguments to.
-            params = self.params.get(e.func) if not e.builtin else tuple(a.type for a in e.args)
-            if params is None or len(params) != len(e.args):
-                return f"{func}({', '.join(self.expr(a) for a in e.args)})"
-            return f"{func}({', '.join(self.arg(a, t) for a, t in zip(e.args, params, strict=True))})"
-        raise TypeError(e)
+        return self.visit(e)
+
+    def visit_Const(self, e: Const) -> str:
+        named = self.named(e)
+        if named is not None:
+            self.said.add(re.sub(r"[+-]\d+$", "", e.name or ""))
+            return named
+        return const_literal(e.value, e.type)
+
+    def visit_Name(self, e: Name) -> str:
+        return self.name(e.name) if e.scope == "global" else self.local(e.name)
+
+    def visit_Index(self, e: Index) -> str:
+        # An index is an address offset: no byte hints in it (they cost code there).
+        with self.hints(False):
+            return f"{self.name(e.array)}[{self.arg(e.index, U8)}]"
+
+    def visit_BinOp(self, e: BinOp) -> str:
+        return self.binop(e)
+
+    def visit_UnOp(self, e: UnOp) -> str:
+        if e.op == "not":
+            return f"(!{self.expr(e.operand)})"
+        if e.type == I16 and _promotes_to_int(e.operand):
+            # C complements the operand promoted to int: 16 bits on the tile, and on the
+            # host a wider int with the same value.
+            return f"(~{_atom(self.expr(e.operand))})"
+        return f"(({ctype(e.type)})(~{self.conv(e.operand, e.type)}))"
+
+    def visit_Compare(self, e: Compare) -> str:
+        with self.hints(True):  # a comparison is where a byte-sized sum pays
+            return f"({self.conv(e.left, e.optype)} {e.op} {self.conv(e.right, e.optype)})"
+
+    def visit_BoolOp(self, e: BoolOp) -> str:
+        op = " && " if e.op == "and" else " || "
+        return "(" + op.join(self.expr(v) for v in e.values) + ")"
+
+    def visit_Cond(self, e: Cond) -> str:
+        turn = self.turn(e)
+        if turn is not None:
+            return turn
+        with self.ranges.assuming(e.test, True):
+            body = self.conv(e.body, e.type)
+        with self.ranges.assuming(e.test, False):
+            orelse = self.conv(e.orelse, e.type)
+        return f"({self.expr(e.test)} ? {body} : {orelse})"
+
+    def visit_Cast(self, e: Cast) -> str:
+        if e.type == BOOL:
+            return f"({self.expr(e.value)} != 0)"
+        return self.conv(e.value, e.type)
+
+    def visit_Call(self, e: Call) -> str:
+        func = LOCAL_HELPERS.get(e.func, e.func) if e.builtin else self.name(e.func)
+        # The SDK's functions take the types the IR converted their arguments to.
+        params = self.params.get(e.func) if not e.builtin else tuple(a.type for a in e.args)
+        if params is None or len(params) != len(e.args):
+            return f"{func}({', '.join(self.expr(a) for a in e.args)})"
+        return f"{func}({', '.join(self.arg(a, t) for a, t in zip(e.args, params, strict=True))})"
 
     def turn(self, e: Cond) -> str | None:
         """`f + n >= 6 ? f + n - 6 : f + n` (what the optimiser makes of `(f + n) % 6`), for
@@ -393,63 +404,70 @@ class CppRenderer:
                 self.ranges.after(s)
 
     def stmt(self, s: Stmt, depth: int, out: list[Line]) -> None:
-        if isinstance(s, Local):
-            out.append(Line(depth, f"{self.local(s.name)} = {self.into(s.value, s.type)};", s.loc))
-        elif isinstance(s, Assign):
-            out.append(Line(depth, self.assign(s), s.loc))
-        elif isinstance(s, If):
-            out.append(Line(depth, f"if {self.paren(s.test)} {{", s.loc))
-            with self.ranges.assuming(s.test, True):
-                self.block(s.body, depth + 1, out)
-            orelse = s.orelse
-            with ExitStack() as chain:
-                chain.enter_context(self.ranges.assuming(s.test, False))
-                while len(orelse) == 1 and isinstance(orelse[0], If):
-                    inner = orelse[0]
-                    out.append(Line(depth, f"}} else if {self.paren(inner.test)} {{", inner.loc))
-                    with self.ranges.assuming(inner.test, True):
-                        self.block(inner.body, depth + 1, out)
-                    chain.enter_context(self.ranges.assuming(inner.test, False))
-                    orelse = inner.orelse
-                if orelse:
-                    out.append(Line(depth, "} else {"))
-                    self.block(orelse, depth + 1, out)
-            out.append(Line(depth, "}"))
-        elif isinstance(s, For):
-            self.ranges.forget(s)  # what one turn changes is not known on the next
-            var = self.local(s.var)
-            start = self.expr(s.start)
-            stop = self.expr(s.stop)
-            if not isinstance(s.stop, Const):
-                # Python evaluates range(stop) once, before the loop: so must we.
-                end = self.conv(s.stop, s.start.type)
-                if self.ranges.of(s.stop)[0] < 0 and repeatable(s.stop):
-                    # range() to a negative stop is empty; as a byte, -5 would be 251 turns.
-                    end = f"({stop} < 0 ? 0 : {end})"
-                out.append(Line(depth, f"{var}_end = {end};", s.loc))
-                stop = f"{var}_end"
-            if s.bit is not None:
-                # The bit moves along with the variable: no shift by a variable amount.
-                bit = self.local(s.bit)
-                first = 1 << s.start.value  # type: ignore[union-attr]
-                out.append(Line(depth, f"for ({var} = {start}, {bit} = {first}; {var} < {stop}; "
-                                       f"{var}++, {bit} <<= 1) {{", s.loc))
-            else:
-                out.append(Line(depth, f"for ({var} = {start}; {var} < {stop}; {var}++) {{", s.loc))
+        self.visit(s, depth, out)
+
+    def visit_Local(self, s: Local, depth: int, out: list[Line]) -> None:
+        out.append(Line(depth, f"{self.local(s.name)} = {self.into(s.value, s.type)};", s.loc))
+
+    def visit_Assign(self, s: Assign, depth: int, out: list[Line]) -> None:
+        out.append(Line(depth, self.assign(s), s.loc))
+
+    def visit_If(self, s: If, depth: int, out: list[Line]) -> None:
+        out.append(Line(depth, f"if {self.paren(s.test)} {{", s.loc))
+        with self.ranges.assuming(s.test, True):
             self.block(s.body, depth + 1, out)
-            out.append(Line(depth, "}"))
-        elif isinstance(s, Return):
-            value = "" if s.value is None else " " + (
-                self.expr(s.value) if self.ret is None else self.into(s.value, self.ret))
-            out.append(Line(depth, f"return{value};", s.loc))
-        elif isinstance(s, ExprStmt):
-            out.append(Line(depth, f"{self.expr(s.value)};", s.loc))
-        elif isinstance(s, Break):
-            out.append(Line(depth, "break;", s.loc))
-        elif isinstance(s, Continue):
-            out.append(Line(depth, "continue;", s.loc))
+        orelse = s.orelse
+        with ExitStack() as chain:
+            chain.enter_context(self.ranges.assuming(s.test, False))
+            while len(orelse) == 1 and isinstance(orelse[0], If):
+                inner = orelse[0]
+                out.append(Line(depth, f"}} else if {self.paren(inner.test)} {{", inner.loc))
+                with self.ranges.assuming(inner.test, True):
+                    self.block(inner.body, depth + 1, out)
+                chain.enter_context(self.ranges.assuming(inner.test, False))
+                orelse = inner.orelse
+            if orelse:
+                out.append(Line(depth, "} else {"))
+                self.block(orelse, depth + 1, out)
+        out.append(Line(depth, "}"))
+
+    def visit_For(self, s: For, depth: int, out: list[Line]) -> None:
+        self.ranges.forget(s)  # what one turn changes is not known on the next
+        var = self.local(s.var)
+        start = self.expr(s.start)
+        stop = self.expr(s.stop)
+        if not isinstance(s.stop, Const):
+            # Python evaluates range(stop) once, before the loop: so must we.
+            end = self.conv(s.stop, s.start.type)
+            if self.ranges.of(s.stop)[0] < 0 and repeatable(s.stop):
+                # range() to a negative stop is empty; as a byte, -5 would be 251 turns.
+                end = f"({stop} < 0 ? 0 : {end})"
+            out.append(Line(depth, f"{var}_end = {end};", s.loc))
+            stop = f"{var}_end"
+        if s.bit is not None:
+            # The bit moves along with the variable: no shift by a variable amount.
+            bit = self.local(s.bit)
+            first = 1 << s.start.value  # type: ignore[union-attr]
+            out.append(Line(depth, f"for ({var} = {start}, {bit} = {first}; {var} < {stop}; "
+                                   f"{var}++, {bit} <<= 1) {{", s.loc))
         else:
-            raise TypeError(s)
+            out.append(Line(depth, f"for ({var} = {start}; {var} < {stop}; {var}++) {{", s.loc))
+        self.block(s.body, depth + 1, out)
+        out.append(Line(depth, "}"))
+
+    def visit_Return(self, s: Return, depth: int, out: list[Line]) -> None:
+        value = "" if s.value is None else " " + (
+            self.expr(s.value) if self.ret is None else self.into(s.value, self.ret))
+        out.append(Line(depth, f"return{value};", s.loc))
+
+    def visit_ExprStmt(self, s: ExprStmt, depth: int, out: list[Line]) -> None:
+        out.append(Line(depth, f"{self.expr(s.value)};", s.loc))
+
+    def visit_Break(self, s: Break, depth: int, out: list[Line]) -> None:
+        out.append(Line(depth, "break;", s.loc))
+
+    def visit_Continue(self, s: Continue, depth: int, out: list[Line]) -> None:
+        out.append(Line(depth, "continue;", s.loc))
 
     def assign(self, s: Assign) -> str:
         target = self.expr(s.target)
