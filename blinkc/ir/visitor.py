@@ -140,6 +140,8 @@ class Transformer(Visitor):
         for s in body:
             new = self.visit(s, *args)
             out.extend(new if isinstance(new, tuple) else (new,))
+        if len(out) == len(body) and all(a is b for a, b in zip(out, body, strict=True)):
+            return body  # unchanged: the same block
         return tuple(out)
 
 
