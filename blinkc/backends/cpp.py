@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import textwrap
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -658,13 +659,16 @@ class CppRenderer(Renderer):
             lines.append(Line(1, f"{ctype(t)} {self.local(name)} = {init};"))
         self.block(f.body, 1, lines)
         # Functions only the emulator calls (engine_idle, ...) are compiled on the host only.
-        body = _comment_lines(lines)
+        # The origin of each line only when asked for (with the `#line` directives): by
+        # default the function's comment says where it is, and the code reads uncluttered.
+        body = _comment_lines(lines) if self.line_directives else _indented(lines)
         head: list[str] = []
         if self.line_directives:
             body = _with_line_directives(lines, body)
             if f.loc.line:
                 head = [_line_directive(f.loc)]
-        return {"signature": self.signature(f, host_only), "doc": f.doc.splitlines()[0] if f.doc else "",
+        doc = _comment_text(first_sentence(f.doc), f"[{_origin(f.loc)}]")
+        return {"signature": self.signature(f, host_only), "doc": doc,
                 "origin": _origin(f.loc), "role": f.role, "lines": body, "head": head,
                 "host_only": host_only}
 
@@ -682,8 +686,9 @@ class CppRenderer(Renderer):
             **self.declarations(),
             "layout": [(n, shift, bits, what) for n, shift, bits, what in p.value_layout],
             "codes": p.codes,
+            # The engine's constants the code says (its names for the numbers it uses).
             "constants": [(k, _const_type(v), const_literal(v, _const_type_ir(v)), doc)
-                          for k, v, doc in p.constants],
+                          for k, v, doc in p.constants if f"engine:{k}" in self.said],
             "state": [self.global_decl(g) for g in p.globals if g.role == "state"],
             "engine": self.engine_decls([g for g in p.globals if g.role != "state"
                                          and g.name in used and g.name in on_tile]),
@@ -942,6 +947,77 @@ def _c_string(s: str) -> str:
     return s.replace("\\", "\\\\").replace('"', '\\"')
 
 
+def _indented(lines: list[Line]) -> list[str]:
+    return [_folded("    " * ln.depth + ln.text) for ln in lines]
+
+
+_BREAKS = (" || ", " && ", " ? ", " : ")
+
+
+def _folded(line: str) -> str:
+    """A line of code within LINE_WIDTH where it can be: broken after the `||`/`&&` (then
+    before the `?`/`:`) of its outermost parentheses, the next lines indented under them."""
+    if len(line) <= LINE_WIDTH:
+        return line
+    depth, found = 0, []  # (depth, position, operator)
+    for i, ch in enumerate(line):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        else:
+            for op in _BREAKS:
+                if line.startswith(op, i):
+                    found.append((depth, i, op))
+    lead = len(line) - len(line.lstrip())
+    # Deeper, a break would read worse than the long line.
+    found = [f for f in found if f[0] <= 3 and f[1] >= lead]
+    if not found:
+        return line
+    for ops in (_BREAKS[:2], _BREAKS[2:]):
+        cuts = [(d, i, op) for d, i, op in found if op in ops]
+        if cuts:
+            break
+    top = min(d for d, _, _ in cuts)
+    cuts = [(i, op) for d, i, op in cuts if d == top]
+    indent = " " * (len(line) - len(line.lstrip()) + 8)
+    pieces, start = [], 0
+    for i, op in cuts:
+        if op in (" || ", " && "):  # the operator ends the line
+            pieces.append(line[start:i + len(op) - 1])
+            start = i + len(op)
+        else:  # the operator begins the next
+            pieces.append(line[start:i])
+            start = i + 1
+    pieces.append(line[start:])
+    out = [pieces[0]] + [indent + p.strip() for p in pieces[1:]]
+    return "\n".join(_folded(p) if len(line) > len(p) > LINE_WIDTH else p for p in out)
+
+
+#: How wide a comment of blinkc's may run (code and comment lines stay within 120 columns).
+COMMENT_WIDTH = 100
+_SENTENCE_END = re.compile(r"(?<!e\.g)(?<!i\.e)(?<!etc)[.!?](?=\s|$)")
+
+
+def first_sentence(doc: str) -> str:
+    """The first sentence of a docstring (its first paragraph's lines joined), as a
+    function's comment: its first line alone may stop mid-sentence."""
+    paragraph = " ".join(doc.strip().split("\n\n")[0].split())
+    m = _SENTENCE_END.search(paragraph)
+    return paragraph[:m.end()] if m else paragraph
+
+
+def _comment_text(text: str, tail: str) -> list[str]:
+    """`text` as the lines of a // comment, wrapped at COMMENT_WIDTH, then `tail` (on the last
+    line where it fits within 117 columns, the 120 less the `// `)."""
+    lines = textwrap.wrap(text, COMMENT_WIDTH, break_long_words=False, break_on_hyphens=False)
+    if lines and len(lines[-1]) + 2 + len(tail) <= 117:
+        lines[-1] = f"{lines[-1]}  {tail}"
+    else:
+        lines.append(tail)
+    return lines
+
+
 def _comment_lines(lines: list[Line]) -> list[str]:
     """Indent, and note the source line where it changes (trailing comments)."""
     out = []
@@ -999,10 +1075,54 @@ def _const_type(v: int) -> str:
     return "uint32_t" if v >= 0 else "int32_t"
 
 
+#: No line of the sketch runs past this column.
+LINE_WIDTH = 120
+
+
+def with_note(code: str, note: str) -> str:
+    """A declaration with its comment: after it where the line stays within LINE_WIDTH,
+    else above it (wrapped)."""
+    if not note:
+        return code
+    if len(code) + 4 + len(note) <= LINE_WIDTH:
+        return f"{code}  // {note}"
+    return comment(note) + "\n" + code
+
+
+def enum_of(members: list[str], note: str) -> str:
+    """An anonymous enum of the members with its comment: on one line, or one member a line
+    where that runs past LINE_WIDTH."""
+    line = with_note(f"enum : uint8_t {{ {', '.join(members)} }};", note)
+    if max(len(x) for x in line.split("\n")) <= LINE_WIDTH:
+        return line
+    return "\n".join([with_note("enum : uint8_t {", note), *(f"    {m}," for m in members), "};"])
+
+
+def comment(text: str | list[str], first: str = "") -> str:
+    """`first` + text as // lines within LINE_WIDTH (continued lines indented under it); a
+    list is a list of items, kept whole and separated by commas."""
+    width = LINE_WIDTH - 3 - len(first)
+    if isinstance(text, list):
+        lines = [""]
+        for i, item in enumerate(text):
+            item += "," if i < len(text) - 1 else ""
+            if lines[-1] and len(lines[-1]) + 1 + len(item) > width:
+                lines.append(item)
+            else:
+                lines[-1] = f"{lines[-1]} {item}" if lines[-1] else item
+    else:
+        lines = textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)
+    return "\n".join(f"// {first if i == 0 else ' ' * len(first)}{ln}" for i, ln in enumerate(lines))
+
+
 def _environment() -> jinja2.Environment:
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=False,
-                              keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
-                              undefined=jinja2.StrictUndefined)
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=False,
+                             keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
+                             undefined=jinja2.StrictUndefined)
+    env.filters["with_note"] = with_note
+    env.filters["comment"] = comment
+    env.filters["enum_of"] = enum_of
+    return env
 
 
 def shown_path(path: str | Path) -> str:
