@@ -158,6 +158,8 @@ class CppRenderer(Renderer):
         self.helpers: set[str] = set()
         #: The function being written: its parameters and locals that a global would hide.
         self.own: dict[str, str] = {}
+        #: The engine's arrays that are rows of a table: (table, row constant) (`context`).
+        self.rows: dict[str, tuple[str, str]] = {}
 
     def _names(self) -> dict[str, str]:
         out = {}
@@ -277,7 +279,11 @@ class CppRenderer(Renderer):
     def visit_Index(self, e: Index) -> str:
         # An index is an address offset: no byte hints in it (they cost code there).
         with self.hints(False):
-            return f"{self.name(e.array)}[{self.arg(e.index, U8)}]"
+            index = self.arg(e.index, U8)
+        if e.array in self.rows:  # a row of an engine table
+            table, row = self.rows[e.array]
+            return f"{table}[{row}][{index}]"
+        return f"{self.name(e.array)}[{index}]"
 
     def visit_BinOp(self, e: BinOp) -> str:
         return self.binop(e)
@@ -677,10 +683,12 @@ class CppRenderer(Renderer):
         p = self.p
         firmware = _reachable(p, ("setup", "loop"))
         uses = {c.func for f in p.functions for c in walk_stmts(f.body) if isinstance(c, Call)}
-        # Rendering the functions tells which helpers they need (the face turns, division).
-        functions = [self.function(f, f.name not in firmware) for f in p.functions]
         used = {n for f in p.functions for n in global_names(f.body)}
         on_tile = {n for f in p.functions if f.name in firmware for n in global_names(f.body)}
+        engine = [g for g in p.globals if g.role != "state" and g.name in used and g.name in on_tile]
+        self.rows = self.engine_rows(engine)
+        # Rendering the functions tells which helpers they need (the face turns, division).
+        functions = [self.function(f, f.name not in firmware) for f in p.functions]
         return {
             "name": p.name, "source": p.source, "version": __version__,
             **self.declarations(),
@@ -690,8 +698,7 @@ class CppRenderer(Renderer):
             "constants": [(k, _const_type(v), const_literal(v, _const_type_ir(v)), doc)
                           for k, v, doc in p.constants if f"engine:{k}" in self.said],
             "state": [self.global_decl(g) for g in p.globals if g.role == "state"],
-            "engine": self.engine_decls([g for g in p.globals if g.role != "state"
-                                         and g.name in used and g.name in on_tile]),
+            "engine": self.engine_decls(engine),
             # What only the emulator's functions read is on the host only too.
             "host_engine": [self.global_decl(g) for g in p.globals if g.role != "state"
                             and g.name in used and g.name not in on_tile],
@@ -743,36 +750,56 @@ class CppRenderer(Renderer):
                 "messages": groups["message"], "lists": lists, "game_constants": constants,
                 "colours": colours, "sdk_colours": sdk_colours}
 
-    def engine_decls(self, globals_: list[GlobalVar]) -> list[dict]:
-        """The engine's variables, its zeroed arrays of one type and length as the rows of one
-        array (each row keeps its name by a #define): the AVR then finds a face's (or a flood
-        slot's) entries of every row from one address, by displacement, instead of working
-        out each array's address again (Pirates & Lasers: 56 bytes of flash less)."""
+    def engine_rows(self, globals_: list[GlobalVar]) -> dict[str, tuple[str, str]]:
+        """The engine's zeroed arrays of one type and length as the rows of one array: each
+        array's (table, row constant). The AVR then finds a face's (or a flood slot's) entries
+        of every row from one address, by displacement, instead of working out each array's
+        address again (Pirates & Lasers: 56 bytes of flash less)."""
         rows: dict[tuple[str, int], list[GlobalVar]] = {}
         for g in globals_:
             if g.size is not None and not (any(g.init) if isinstance(g.init, tuple) else g.init):
                 rows.setdefault((ctype(g.type), g.size), []).append(g)
-        grouped = {id(g): key for key, members in rows.items() if len(members) > 1
-                   for g in members}
+        taken = (set(RESERVED) | set(self.names.values()) | set(self.symbols.values())
+                 | {k for k, _, _ in self.p.constants})
+        out: dict[str, tuple[str, str]] = {}
+        for (c_type, size), members in rows.items():
+            if len(members) < 2:
+                continue
+            table = f"engine_{'bytes' if c_type == 'uint8_t' else 'words'}{size}"
+            while table in self.names.values():
+                table += "_"
+            for m in members:
+                row = _upper_snake(m.name)
+                while row in taken:
+                    row += "_ROW" if not row.endswith("_ROW") else "_"
+                taken.add(row)
+                out[m.name] = (table, row)
+        return out
+
+    def engine_decls(self, globals_: list[GlobalVar]) -> list[dict]:
+        """The engine's variables; the arrays grouped into tables (`engine_rows`) as the table
+        and an enum that names its rows (`engine_bytes6[TX_CODE][f]`)."""
         decls, done = [], set()
         for g in globals_:
-            key = grouped.get(id(g))
-            if key is None:
+            where = self.rows.get(g.name)
+            if where is None:
                 decls.append(self.global_decl(g))
-            elif key not in done:
-                done.add(key)
-                c_type, size = key
-                members = rows[key]
-                table = f"engine_{'bytes' if c_type == 'uint8_t' else 'words'}{size}"
-                while table in self.names.values():
-                    table += "_"
-                decls.append({"decl": f"static {c_type} {table}[{len(members)}][{size}];",
-                              "origin": "generated by blinkc",
-                              "notes": "the rows below, one array: an entry of each is found "
-                                       "from one address"})
-                for i, m in enumerate(members):
-                    decls.append({"decl": f"#define {self.name(m.name)} ({table}[{i}])",
-                                  "origin": _origin(m.loc), "notes": m.doc})
+                continue
+            table = where[0]
+            if table in done:
+                continue
+            done.add(table)
+            members = [m for m in globals_ if self.rows.get(m.name, ("",))[0] == table]
+            decls.append({"decl": f"static {ctype(g.type)} {table}[{len(members)}][{g.size}];",
+                          "origin": "generated by blinkc",
+                          "notes": "the rows below, one array: an entry of each is found "
+                                   "from one address"})
+            decls.append({"decl": f"enum : uint8_t {{  // the rows of {table}", "origin": "",
+                          "notes": ""})
+            for m in members:
+                decls.append({"decl": f"    {self.rows[m.name][1]},", "origin": _origin(m.loc),
+                              "notes": m.doc})
+            decls.append({"decl": "};", "origin": "", "notes": ""})
         return decls
 
     def global_decl(self, g: GlobalVar) -> dict:

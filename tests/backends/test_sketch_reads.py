@@ -65,3 +65,11 @@ def test_function_comments_are_whole_sentences():
     text = generate_cpp(load_program(ROOT / "firmware" / "pirates_lasers.py"))
     # Its docstring's first line stops at "one step of a": the comment goes on to the end.
     assert "else one step of a 16-bit Galois\n// LFSR (period 65,535).  [engine.py:" in text
+
+
+def test_no_lower_case_object_like_macros(sketch):
+    """The engine's table rows are named by an enum of row indices (engine_bytes6[TX_CODE][f]),
+    not by `#define tx_code (engine_bytes6[1])` (which hid the names from the compiler)."""
+    name, text = sketch
+    macros = re.findall(r"^#define ([a-z]\w*)\b(?!\()", text, re.M)
+    assert not macros, f"{name}: {macros}"
