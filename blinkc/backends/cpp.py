@@ -1113,7 +1113,9 @@ def with_note(code: str, note: str) -> str:
         return code
     if len(code) + 4 + len(note) <= LINE_WIDTH:
         return f"{code}  // {note}"
-    return comment(note) + "\n" + code
+    indent = code[:len(code) - len(code.lstrip())]
+    return "\n".join(indent + line for line in comment(note, width=LINE_WIDTH - len(indent)).split("\n")) \
+        + "\n" + code
 
 
 def enum_of(members: list[str], note: str) -> str:
@@ -1125,10 +1127,10 @@ def enum_of(members: list[str], note: str) -> str:
     return "\n".join([with_note("enum : uint8_t {", note), *(f"    {m}," for m in members), "};"])
 
 
-def comment(text: str | list[str], first: str = "") -> str:
-    """`first` + text as // lines within LINE_WIDTH (continued lines indented under it); a
+def comment(text: str | list[str], first: str = "", width: int = LINE_WIDTH) -> str:
+    """`first` + text as // lines within `width` (continued lines indented under it); a
     list is a list of items, kept whole and separated by commas."""
-    width = LINE_WIDTH - 3 - len(first)
+    width = width - 3 - len(first)
     if isinstance(text, list):
         lines = [""]
         for i, item in enumerate(text):

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import ast
 import inspect
+import io
 import linecache
 import os
 import re
+import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -468,6 +470,7 @@ class GameLowering:
                     "DATA_CODE": wide, "DATA_BITS": wide, "DATA_MASK": wide,
                     "GATHERS": consts["GATHERS"], "FLOOD_VALUES": consts["FLOOD_VALUES"]}
         self.constants = [(k, v, docs[k]) for k, v in consts.items() if optional.get(k, 1)]
+        notes = _line_comments(ENGINE_FILE.read_text())
         for node in tree.body:
             if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
                 name = node.target.id
@@ -475,7 +478,8 @@ class GameLowering:
                 init = node.value.value if isinstance(node.value, ast.Constant) else 0
                 loc = SrcLoc("engine.py", node.lineno)
                 g = GlobalVar(name, t, (int(init),) * size if size is not None else int(init),
-                              loc, size=size, role="engine", is_bool=t == BOOL)
+                              loc, size=size, role="engine", is_bool=t == BOOL,
+                              doc=notes.get(node.lineno, ""))
                 self.globals.append(g)
                 self.sym.engine_globals[name] = g
             elif isinstance(node, ast.FunctionDef):
@@ -819,3 +823,29 @@ _TILE_NAMES = frozenset({"now", "alone", "neighbor_mask", "send", "flood", "colo
 
 
 __all__ = ["GRACE_TICK_MS", "GameLowering", "Lowered", "walk_stmts"]
+
+
+def _line_comments(source: str) -> dict[int, str]:
+    """The comment of each line of the protocol's source that has one: its trailing comment,
+    or else the comment just above it where that begins with its name, so that the sketch says what
+    each protocol variable is, as it says what a game's field is."""
+    lines = source.splitlines()
+    trailing: dict[int, str] = {}
+    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        if tok.type == tokenize.COMMENT and lines[tok.start[0] - 1][:tok.start[1]].strip():
+            trailing[tok.start[0]] = tok.string.lstrip("#").strip()
+    out: dict[int, str] = {}
+    above: list[str] = []
+    for no, text in enumerate(lines, start=1):
+        stripped = text.strip()
+        if stripped.startswith("#"):
+            body = stripped.lstrip("#").strip()
+            above = [] if body.startswith(("---", "ruff:")) else [*above, body]
+            continue
+        name = stripped.split(":")[0].strip()
+        # The paragraph above only where it is this variable's own ("tx_code[f] is ...").
+        note = trailing.get(no) or (" ".join(above) if above and above[0].startswith(name) else "")
+        if stripped and note:
+            out[no] = note
+        above = []
+    return out
