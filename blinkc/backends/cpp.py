@@ -59,6 +59,7 @@ from ..ir.visitor import Renderer
 from ..ir.walk import global_names, walk_stmts
 from ..runtime.color import NAMED as NAMED_COLOURS
 from ..runtime.color import channels
+from .scopes import Scopes, over_faces, scopes
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
@@ -158,6 +159,8 @@ class CppRenderer(Renderer):
         self.helpers: set[str] = set()
         #: The function being written: its parameters and locals that a global would hide.
         self.own: dict[str, str] = {}
+        #: Where the function being written declares its locals.
+        self.scopes = Scopes()
         #: The engine's arrays that are rows of a table: (table, row constant) (`context`).
         self.rows: dict[str, tuple[str, str]] = {}
 
@@ -414,7 +417,9 @@ class CppRenderer(Renderer):
         self.visit(s, depth, out)
 
     def visit_Local(self, s: Local, depth: int, out: list[Line]) -> None:
-        out.append(Line(depth, f"{self.local(s.name)} = {self.into(s.value, s.type)};", s.loc))
+        declare = f"{ctype(s.type)} " if id(s) in self.scopes.in_place else ""
+        out.append(Line(depth, f"{declare}{self.local(s.name)} = {self.into(s.value, s.type)};",
+                        s.loc))
 
     def visit_Assign(self, s: Assign, depth: int, out: list[Line]) -> None:
         out.append(Line(depth, self.assign(s), s.loc))
@@ -451,6 +456,13 @@ class CppRenderer(Renderer):
                 end = f"({stop} < 0 ? 0 : {end})"
             out.append(Line(depth, f"{var}_end = {end};", s.loc))
             stop = f"{var}_end"
+        if id(s) in self.scopes.face_loops:  # the loop's own variable, as the SDK spells it
+            out.append(Line(depth, f"FOREACH_FACE({var}) {{", s.loc))
+            self.block(s.body, depth + 1, out)
+            out.append(Line(depth, "}"))
+            return
+        if over_faces(s):
+            stop = "FACE_COUNT"
         if s.bit is not None:
             # The bit moves along with the variable: no shift by a variable amount.
             bit = self.local(s.bit)
@@ -659,8 +671,12 @@ class CppRenderer(Renderer):
         self.ret = f.ret
         self.own = self.own_names(f)
         lines: list[Line] = []
-        # Python locals live for the whole function: declare them all at the top.
+        # Python locals live for the whole function: those not declared where they are first
+        # given a value (or by their face loop) are declared at the top.
+        self.scopes = scopes(f.body)
         for name, t in self.locals_of(f):
+            if name in self.scopes.not_at_top:
+                continue
             init = const_literal(0, t) if isinstance(t, ColorType) else "0"
             lines.append(Line(1, f"{ctype(t)} {self.local(name)} = {init};"))
         self.block(f.body, 1, lines)
@@ -978,12 +994,17 @@ def _indented(lines: list[Line]) -> list[str]:
     return [_folded("    " * ln.depth + ln.text) for ln in lines]
 
 
-_BREAKS = (" || ", " && ", " ? ", " : ")
+_BREAKS = (" || ", " && ", " ? ", " : ", " | ", " + ", " - ", ", ")
+#: The breaks tried in turn: logic, then a conditional, then sums and masks, then arguments.
+_BREAK_CLASSES = (_BREAKS[:2], _BREAKS[2:4], _BREAKS[4:7], _BREAKS[7:])
+#: Operators that end a broken line (the others begin the next).
+_ENDS_LINE = (" || ", " && ", ", ")
 
 
 def _folded(line: str) -> str:
-    """A line of code within LINE_WIDTH where it can be: broken after the `||`/`&&` (then
-    before the `?`/`:`) of its outermost parentheses, the next lines indented under them."""
+    """A line of code within LINE_WIDTH where it can be: broken after the `||`/`&&` (else
+    before the `?`/`:`, else before the `|`/`+`/`-`, else after the commas) nearest its top,
+    the next lines indented under it."""
     if len(line) <= LINE_WIDTH:
         return line
     depth, found = 0, []  # (depth, position, operator)
@@ -1001,7 +1022,7 @@ def _folded(line: str) -> str:
     found = [f for f in found if f[0] <= 3 and f[1] >= lead]
     if not found:
         return line
-    for ops in (_BREAKS[:2], _BREAKS[2:]):
+    for ops in _BREAK_CLASSES:
         cuts = [(d, i, op) for d, i, op in found if op in ops]
         if cuts:
             break
@@ -1010,7 +1031,7 @@ def _folded(line: str) -> str:
     indent = " " * (len(line) - len(line.lstrip()) + 8)
     pieces, start = [], 0
     for i, op in cuts:
-        if op in (" || ", " && "):  # the operator ends the line
+        if op in _ENDS_LINE:  # the operator ends the line
             pieces.append(line[start:i + len(op) - 1])
             start = i + len(op)
         else:  # the operator begins the next

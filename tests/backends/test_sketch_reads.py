@@ -73,3 +73,20 @@ def test_no_lower_case_object_like_macros(sketch):
     name, text = sketch
     macros = re.findall(r"^#define ([a-z]\w*)\b(?!\()", text, re.M)
     assert not macros, f"{name}: {macros}"
+
+
+def test_face_loops_and_locals_are_declared_as_a_developer_would(sketch):
+    """A face loop as the SDK spells it (FOREACH_FACE, or FACE_COUNT when it carries a bit),
+    never `f < 6`; no local zero-initialised at the top and then given its first value."""
+    name, text = sketch
+    assert not re.search(r"\w < 6;", text), name
+    for body in re.findall(r"^\S[^\n]*\) \{\n(.*?)^\}", text, re.M | re.S):
+        top = re.findall(r"^    (?:u?int\d+_t|bool) (\w+) = 0;$", body, re.M)
+        for local in top:
+            # Declared at the top only when its first value is not given in the same block.
+            assert not re.search(rf"^    {local} = ", body, re.M) or local.endswith("_end"), (name, local)
+
+
+def test_pirates_and_lasers_reads_its_face_loops_with_foreach_face():
+    text = generate_cpp(load_program(ROOT / "firmware" / "pirates_lasers.py"))
+    assert "    bool alone = true;\n    bool hull_near = (kind == HULL);\n    FOREACH_FACE(f) {" in text

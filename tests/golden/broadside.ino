@@ -348,9 +348,8 @@ static void second_shot_lost(uint8_t /* face */) {
 
 // [broadside.py:224]
 static int16_t my_word(void) {
-    int16_t word_ = 0;
     timer_stop(TIMER_CHECK);
-    word_ = 1;
+    int16_t word_ = 1;
     if (sweet) {
         word_ = (int16_t)(1U * word_ + SWEET);
     }
@@ -365,12 +364,9 @@ static int16_t my_word(void) {
 
 // [broadside.py:237]
 static void counted(uint16_t total) {
-    uint8_t n = 0;
-    uint8_t hits = 0;
-    uint8_t spent = 0;
-    n = ((uint8_t)total & 15);
-    hits = ((total >> 4) & 15);
-    spent = (spending ? SCATTER_SPENT : 0);
+    uint8_t n = ((uint8_t)total & 15);
+    uint8_t hits = ((total >> 4) & 15);
+    uint8_t spent = (spending ? SCATTER_SPENT : 0);
     spending = false;
     if (hits == 0) {
         flood_start_with(FLOOD_SHIP, ((total >> 8) >= 2) ? TWO_SWEET_SPOTS : LEGAL);
@@ -426,17 +422,11 @@ static void fleet_news(uint8_t news) {
 // [broadside.py:290]
 static void show(void) {
     Color mine = BLINKC_RGB5(0, 0, 0);
-    uint8_t f = 0;
     Color c = BLINKC_RGB5(0, 0, 0);
-    uint8_t rings = 0;
-    int16_t ring = 0;
-    uint32_t blink = 0;
-    uint8_t phase = 0;
-    uint8_t wave = 0;
     Color sea = BLINKC_RGB5(0, 0, 0);
     mine = (yellow ? YELLOW : CYAN);
     if (linked == 0) {
-        for (f = 0; f < 6; f++) {
+        FOREACH_FACE(f) {
             c = (ship ? mine : SEA_BLUE);
             if (f == 0) {
                 c = (sweet ? WHITE : mine);
@@ -446,9 +436,9 @@ static void show(void) {
         return;
     }
     if (timer_running(TIMER_SHOW)) {
-        rings = (lost / 6);
-        for (f = 0; f < 6; f++) {
-            ring = ((f < (lost % 6)) ? rings : (rings - 1));
+        uint8_t rings = (lost / 6);
+        FOREACH_FACE(f) {
+            int16_t ring = ((f < (lost % 6)) ? rings : (rings - 1));
             c = OFF;
             if (ring == 0) {
                 c = WHITE;
@@ -467,14 +457,14 @@ static void show(void) {
         setColor(RED);
         return;
     }
-    blink = ((millis() >> 8) & 1);
-    phase = (((uint16_t)millis() >> 4) & 255);
-    wave = (phase & 127);
+    uint32_t blink = ((millis() >> 8) & 1);
+    uint8_t phase = (((uint16_t)millis() >> 4) & 255);
+    uint8_t wave = (phase & 127);
     if ((phase & 128) != 0) {
         wave = (127 - wave);
     }
     sea = makeColorRGB(0, 0, 60 + wave);
-    for (f = 0; f < 6; f++) {
+    FOREACH_FACE(f) {
         c = sea;
         if (captured) {
             if (f < worth) {
@@ -496,12 +486,11 @@ static bool within_same_ship(uint8_t face) {
 
 // [broadside.py:181]
 static void helper_scatter_shot(void) {
-    bool hit = 0;
     if (scattered || fired || captured) {
         return;
     }
     scattered = true;
-    hit = helper_hit_here();
+    bool hit = helper_hit_here();
     send_code(MSG_SHOT, SCATTER_FACE);
     if (ship_near[SCATTER_FACE]) {
         return;
@@ -564,8 +553,7 @@ static void engine_setup(void) {
 // One toss: the SDK's random numbers when the game randomizes them, else one step of a 16-bit Galois
 // LFSR (period 65,535).  [engine.py:73]
 static bool coin(void) {
-    uint8_t heads = 0;
-    heads = ((uint8_t)coin_state & 1);
+    uint8_t heads = ((uint8_t)coin_state & 1);
     coin_state >>= 1;
     if (heads != 0) {
         coin_state ^= 46080U;
@@ -587,12 +575,11 @@ static void send_code(uint8_t code, uint8_t face) {
 static uint8_t queue_take(uint8_t face) {
     uint8_t i = 0;
     uint8_t i_end = 0;
-    uint8_t entry = 0;
     uint8_t j = 0;
     uint8_t j_end = 0;
     i_end = queue_len;
     for (i = 0; i < i_end; i++) {
-        entry = engine_bytes12[QUEUE][i];
+        uint8_t entry = engine_bytes12[QUEUE][i];
         if ((entry >> 5) == face) {
             queue_len--;
             j_end = queue_len;
@@ -607,7 +594,6 @@ static uint8_t queue_take(uint8_t face) {
 
 // Keep face f's link state: in a session, waiting for one, or gone.  [engine.py:127]
 static void link_step(uint8_t f, uint8_t bit) {
-    uint8_t silent = 0;
     if (!isValueReceivedOnFaceExpired(f)) {
         if ((gone_mask & bit) != 0) {
             gone_mask &= ~bit;
@@ -621,7 +607,7 @@ static void link_step(uint8_t f, uint8_t bit) {
         engine_bytes6[SILENT_AT][f] = now256;
     }
     if (((gone_mask | (heard_mask & up_mask)) & bit) == 0) {
-        silent = (now256 - engine_bytes6[SILENT_AT][f]);
+        uint8_t silent = (now256 - engine_bytes6[SILENT_AT][f]);
         if ((((heard_mask & bit) == 0) && (silent > GRACE_UNITS)) ||
                 (((up_mask & bit) == 0) && ((uint8_t)(now256 - engine_bytes6[TX_CODE][f]) > 30))) {
             link_end(f, bit);
@@ -632,12 +618,9 @@ static void link_step(uint8_t f, uint8_t bit) {
 
 // Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:152]
 static void session(uint8_t f, uint8_t bit) {
-    uint8_t value = 0;
-    uint8_t code = 0;
-    bool their_ack = 0;
-    value = getLastValueReceivedOnFace(f);
-    code = (value & CODE_MASK);
-    their_ack = ((value & 32) != 0);
+    uint8_t value = getLastValueReceivedOnFace(f);
+    uint8_t code = (value & CODE_MASK);
+    bool their_ack = ((value & 32) != 0);
     if (code == HELLO) {
         if ((up_mask & bit) != 0) {
             if (their_ack) {
@@ -671,7 +654,6 @@ static void link_begin(uint8_t f, uint8_t bit) {
 // The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:180]
 static void link_end(uint8_t f, uint8_t bit) {
     uint8_t i = 0;
-    uint8_t code = 0;
     uint8_t j = 0;
     uint8_t s = 0;
     if ((up_mask & bit) != 0) {
@@ -683,7 +665,7 @@ static void link_end(uint8_t f, uint8_t bit) {
         bounce(engine_bytes6[TX_CODE][f], f);
     }
     for (i = 0; i < QUEUE_LEN; i++) {
-        code = queue_take(f);
+        uint8_t code = queue_take(f);
         if (code == 0) {
             break;
         }
@@ -723,18 +705,13 @@ static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack) {
 
 // Present a queued message on every idle face in session, then publish the face values.  [engine.py:220]
 static void transmit(void) {
-    uint8_t shown = 0;
-    uint8_t bit = 0;
-    uint8_t f = 0;
-    uint8_t value = 0;
-    uint8_t code = 0;
-    shown = broadcast_bits();
-    bit = 1;
-    for (f = 0; f < 6; f++) {
-        value = shown;
+    uint8_t shown = broadcast_bits();
+    uint8_t bit = 1;
+    FOREACH_FACE(f) {
+        uint8_t value = shown;
         if ((up_mask & bit) != 0) {
             if (((tx_wait | tx_release) & bit) == 0) {
-                code = wide_take(f, bit);
+                uint8_t code = wide_take(f, bit);
                 if (code == 0) {
                     code = queue_take(f);
                 }
@@ -766,22 +743,17 @@ static bool unsettled(void) {
 #ifdef BLINKC_HOST
 // Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:266]
 uint32_t engine_quiet_until(void) {
-    uint32_t until = 0;
     uint8_t s = 0;
-    uint8_t age = 0;
-    uint8_t closes = 0;
-    uint8_t ticks = 0;
-    uint32_t ends = 0;
     if (unsettled()) {
         return 0;
     }
-    until = timers_quiet_until();
+    uint32_t until = timers_quiet_until();
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
         if (engine_bytes6[FLOOD_SKIPPED][s] != 0) {
-            age = (millis256() - engine_bytes6[FLOOD_AT][s]);
-            closes = (((engine_bytes6[FLOOD_SKIPPED][s] & 64) != 0) ? FLOOD_SAME_UNITS : FLOOD_BACK_UNITS);
-            ticks = ((age < closes) ? (closes - age) : 0);
-            ends = (uint32_t)(1UL * (millis() & 4294967040UL) + ((uint32_t)ticks * 256));
+            uint8_t age = (millis256() - engine_bytes6[FLOOD_AT][s]);
+            uint8_t closes = (((engine_bytes6[FLOOD_SKIPPED][s] & 64) != 0) ? FLOOD_SAME_UNITS : FLOOD_BACK_UNITS);
+            uint8_t ticks = ((age < closes) ? (closes - age) : 0);
+            uint32_t ends = (uint32_t)(1UL * (millis() & 4294967040UL) + ((uint32_t)ticks * 256));
             if (ends < until) {
                 until = ends;
             }
@@ -793,12 +765,10 @@ uint32_t engine_quiet_until(void) {
 
 // [engine.py:283]
 BLINKC_SMALL_LOOPS void loop(void) {
-    uint8_t bit = 0;
-    uint8_t f = 0;
     now256 = millis256();
     flood_forget();
-    bit = 1;
-    for (f = 0; f < 6; f++) {
+    uint8_t bit = 1;
+    FOREACH_FACE(f) {
         link_step(f, bit);
         bit <<= 1;
     }
@@ -825,8 +795,7 @@ static uint8_t flood_take(uint8_t bit) {
 
 // Start flood k, unless this tile is in a wave of it already (then the start merges).  [engine.py:359]
 static void flood_start(uint8_t k) {
-    uint8_t s = 0;
-    s = (2 * k);
+    uint8_t s = (2 * k);
     if ((flood_parent[s] & flood_parent[s + 1]) == 255) {
         flood_enter(s + (engine_bytes3[FLOOD_LAST][k] ^ 1), STARTER);
     }
@@ -834,29 +803,25 @@ static void flood_start(uint8_t k) {
 
 // [engine.py:366]
 static void flood_enter(uint8_t s, uint8_t parent) {
-    uint8_t from_bit = 0;
-    uint8_t k = 0;
-    uint8_t skipped = 0;
-    uint8_t waiting = 0;
     uint8_t f = 0;
     uint8_t f_bit = 0;
     flood_parent[s] = parent;
-    from_bit = (1U << parent);
-    k = (s >> 1);
+    uint8_t from_bit = (1U << parent);
+    uint8_t k = (s >> 1);
     engine_bytes3[FLOOD_LAST][k] = (s & 1);
     if ((parent != STARTER) && (!flood_within(k, parent))) {
         flood_parent[s] = 255;
         engine_bytes12[FLOOD_OUT][(2 * s) + 1] |= from_bit;
         return;
     }
-    skipped = gone_mask;
+    uint8_t skipped = gone_mask;
     if (engine_bytes6[FLOOD_SKIPPED][s] != 0) {
         skipped |= engine_bytes6[FLOOD_WAITING][s];
     }
     engine_bytes6[FLOOD_SKIPPED][s] = (skipped | 192);
     engine_bytes6[FLOOD_AT][s] = now256;
-    waiting = ((uint8_t)(~(skipped | from_bit)) & 63);
-    for (f = 0, f_bit = 1; f < 6; f++, f_bit <<= 1) {
+    uint8_t waiting = ((uint8_t)(~(skipped | from_bit)) & 63);
+    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
         if (((waiting & f_bit) != 0) && (!flood_within(k, f))) {
             waiting &= ~f_bit;
         }
@@ -871,9 +836,8 @@ static void flood_enter(uint8_t s, uint8_t parent) {
 // (before millis256() wraps round to the entry again).  [engine.py:400]
 static void flood_forget(void) {
     uint8_t s = 0;
-    uint8_t age = 0;
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
-        age = (now256 - engine_bytes6[FLOOD_AT][s]);
+        uint8_t age = (now256 - engine_bytes6[FLOOD_AT][s]);
         if (age >= FLOOD_SAME_UNITS) {
             engine_bytes6[FLOOD_SKIPPED][s] &= 191;
             if (age >= FLOOD_BACK_UNITS) {
@@ -885,10 +849,8 @@ static void flood_forget(void) {
 
 // [engine.py:411]
 __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face) {
-    uint8_t bit = 0;
-    uint8_t skipped = 0;
-    bit = bit_of(face);
-    skipped = engine_bytes6[FLOOD_SKIPPED][s];
+    uint8_t bit = bit_of(face);
+    uint8_t skipped = engine_bytes6[FLOOD_SKIPPED][s];
     if ((flood_parent[s] == 255) &&
             (!(((skipped & 128) != 0) &&
                     ((((skipped & bit) != 0) && ((skipped & 64) != 0)) ||
@@ -914,8 +876,7 @@ __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face) {
 
 // [engine.py:438]
 static void flood_check(uint8_t s) {
-    uint8_t parent = 0;
-    parent = flood_parent[s];
+    uint8_t parent = flood_parent[s];
     if ((parent != 255) && (engine_bytes6[FLOOD_WAITING][s] == 0)) {
         flood_parent[s] = 255;
         if (parent == STARTER) {
@@ -945,11 +906,10 @@ static bool timer_running(uint8_t k) {
 #ifdef BLINKC_HOST
 // [engine.py:466]
 uint16_t timer_remaining(uint8_t k) {
-    int16_t left = 0;
     if ((timer_on & bit_of(k)) == 0) {
         return 0;
     }
-    left = (timer_end[k] - (uint16_t)millis());
+    int16_t left = (timer_end[k] - (uint16_t)millis());
     if (left < 0) {
         return 0;
     }
@@ -972,14 +932,12 @@ static void timers(void) {
 #ifdef BLINKC_HOST
 // [engine.py:482]
 uint32_t timers_quiet_until(void) {
-    uint32_t until = 0;
     uint8_t k = 0;
     uint8_t k_bit = 0;
-    uint32_t ends = 0;
-    until = 4294967295UL;
+    uint32_t until = 4294967295UL;
     for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {
         if ((timer_on & k_bit) != 0) {
-            ends = (millis() + timer_remaining(k));
+            uint32_t ends = (millis() + timer_remaining(k));
             if (ends < until) {
                 until = ends;
             }
@@ -1018,11 +976,9 @@ bool engine_idle(void) {
 // queued message's data codes up to its own code with no flood code among them (they would fill the
 // same wide_rx); else flood_take()'s code, or the queue's.  [engine.py:544]
 static uint8_t wide_take(uint8_t f, uint8_t bit) {
-    uint8_t left = 0;
-    uint8_t code = 0;
-    left = engine_bytes6[WIDE_LEFT][f];
+    uint8_t left = engine_bytes6[WIDE_LEFT][f];
     if (left == 0) {
-        code = 0;
+        uint8_t code = 0;
         if ((wide_busy & bit) == 0) {
             code = flood_take(bit);
         }
@@ -1053,12 +1009,9 @@ static uint8_t wide_take(uint8_t f, uint8_t bit) {
 // How many data codes go before flood code `code` out of face f (0: none); its value in wide_out[f]: a
 // valued wave's value, a gather's echo the subtree's (to the parent) or the identity (any other echo).  [engine.py:572]
 static uint8_t flood_wide(uint8_t code, uint8_t f) {
-    uint8_t j = 0;
-    uint8_t s = 0;
-    uint8_t n = 0;
-    j = (code - FLOOD_CODE);
-    s = (j >> 1);
-    n = flood_chunks(s >> 1, j & 1);
+    uint8_t j = (code - FLOOD_CODE);
+    uint8_t s = (j >> 1);
+    uint8_t n = flood_chunks(s >> 1, j & 1);
     if (n != 0) {
         if ((j & 1) == 0) {
             engine_words6[WIDE_OUT][f] = engine_words6[FLOOD_VALUE][s];
@@ -1074,7 +1027,8 @@ static uint8_t flood_wide(uint8_t code, uint8_t f) {
 
 // A data code arrived on `face`: shift its bits in.  [engine.py:590]
 static void wide_data(uint8_t code, uint8_t face) {
-    engine_words6[WIDE_RX][face] = (((uint16_t)(1U * engine_words6[WIDE_RX][face] << DATA_BITS)) | (uint16_t)(code - DATA_CODE));
+    engine_words6[WIDE_RX][face] = (((uint16_t)(1U * engine_words6[WIDE_RX][face] << DATA_BITS))
+            | (uint16_t)(code - DATA_CODE));
 }
 
 // Face f's session ended: what was going out of it goes no further (link_end answers its flood codes
@@ -1092,8 +1046,7 @@ static void wide_reset(uint8_t f) {
 
 // Start valued flood k with `value` (unless this tile is in a wave of it already).  [engine.py:611]
 static void flood_start_with(uint8_t k, uint16_t value) {
-    uint8_t s = 0;
-    s = (2 * k);
+    uint8_t s = (2 * k);
     if ((flood_parent[s] & flood_parent[s + 1]) == 255) {
         engine_words6[FLOOD_VALUE][s + (engine_bytes3[FLOOD_LAST][k] ^ 1)] = value;
     }
@@ -1114,8 +1067,7 @@ static uint16_t flood_value_of(uint8_t k) {
 
 // This tile just entered gather k with its own `value`.  [engine.py:630]
 static void gather_enter(uint8_t k, uint16_t value) {
-    uint8_t s = 0;
-    s = ((uint8_t)(2 * k) + engine_bytes3[FLOOD_LAST][k]);
+    uint8_t s = ((uint8_t)(2 * k) + engine_bytes3[FLOOD_LAST][k]);
     engine_words6[FLOOD_ACC][s] = value;
     flood_from[s] = flood_parent[s];
     if (flood_parent[s] == STARTER) {
@@ -1127,7 +1079,9 @@ static void gather_enter(uint8_t k, uint16_t value) {
 // for answers its wave; every wave gets one echo).  [engine.py:639]
 static void gather_echo(uint8_t s, uint8_t face, uint16_t mask) {
     if (((engine_bytes6[FLOOD_WAITING][s] >> face) & 1) != 0) {
-        engine_words6[FLOOD_ACC][s] = gather_combine(s >> 1, engine_words6[FLOOD_ACC][s], engine_words6[WIDE_RX][face] & mask);
+        engine_words6[FLOOD_ACC][s] = gather_combine(s >> 1,
+                engine_words6[FLOOD_ACC][s],
+                engine_words6[WIDE_RX][face] & mask);
     }
 }
 
@@ -1190,9 +1144,8 @@ static void bounce(uint8_t code, uint8_t face) {
 
 // Flood k reached this tile.  [generated by blinkc]
 static void on_flood(uint8_t k) {
-    int16_t mine = 0;
     if (k == FLOOD_SURVEY) {
-        mine = my_word();
+        int16_t mine = my_word();
         gather_enter(k, (mine > 4095) ? 4095 : ((mine < 0) ? 0 : mine));
     } else if (k == FLOOD_SHIP) {
         ship_news(flood_value_of(k));

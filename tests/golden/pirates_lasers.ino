@@ -202,12 +202,9 @@ static bool value_hull(void) {
 
 // Alone; a weak link; or a Hazard/Redirector touching no Hull (display only).  [pirates_lasers.py:70]
 static bool value_illegal(void) {
-    bool alone = 0;
-    bool hull_near = 0;
-    uint8_t f = 0;
-    alone = true;
-    hull_near = (kind == HULL);
-    for (f = 0; f < 6; f++) {
+    bool alone = true;
+    bool hull_near = (kind == HULL);
+    FOREACH_FACE(f) {
         if (!isValueReceivedOnFaceExpired(f)) {
             if (isValueReceivedOnFaceExpired(ccw(f)) && isValueReceivedOnFaceExpired(cw(f))) {
                 return true;
@@ -251,15 +248,12 @@ static void press(void) {
 
 // [pirates_lasers.py:146]
 static void laser(uint8_t face, uint8_t bends_left) {
-    uint8_t out = 0;
-    uint8_t left = 0;
-    uint8_t o = 0;
-    out = opposite(face);
-    left = bends_left;
+    uint8_t out = opposite(face);
+    uint8_t left = bends_left;
     if (kind == HULL) {
         helper_lose_hp();
     } else if (kind == REDIRECTOR) {
-        o = orient;
+        uint8_t o = orient;
         orient = cw(o);
         if ((face == o) || (face == cw(o, 2))) {
             if (bends_left == 0) {
@@ -311,30 +305,23 @@ static void reset(void) {
 
 // [pirates_lasers.py:199]
 static void show(void) {
-    bool bad = 0;
-    bool flashing = 0;
-    bool pulsing = 0;
-    uint8_t now = 0;
-    uint8_t step = 0;
     uint8_t f = 0;
     uint8_t f_bit = 0;
-    uint8_t phase = 0;
-    uint8_t wave = 0;
     Color c = BLINKC_RGB5(0, 0, 0);
-    bad = value_illegal();
-    flashing = timer_running(TIMER_BEAM_FLASH);
-    pulsing = timer_running(TIMER_PULSE);
-    now = ((uint16_t)millis() >> 2);
-    step = 40;
+    bool bad = value_illegal();
+    bool flashing = timer_running(TIMER_BEAM_FLASH);
+    bool pulsing = timer_running(TIMER_PULSE);
+    uint8_t now = ((uint16_t)millis() >> 2);
+    uint8_t step = 40;
     if (sunk) {
         now = ((uint16_t)millis() >> 1);
         step = 80;
     } else if (!bad) {
         now = ((uint16_t)millis() >> 4);
     }
-    for (f = 0, f_bit = 1; f < 6; f++, f_bit <<= 1) {
-        phase = ((now + (f * step)) & 255);
-        wave = (phase & 127);
+    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+        uint8_t phase = ((now + (f * step)) & 255);
+        uint8_t wave = (phase & 127);
         if ((phase & 128) != 0) {
             wave = (127 - wave);
         }
@@ -369,13 +356,12 @@ static void show(void) {
 
 // One HP goes: a random tan segment shows water; at 0 HP the ship sinks.  [pirates_lasers.py:85]
 static void helper_lose_hp(void) {
-    uint16_t pick = 0;
     uint8_t f = 0;
     uint8_t f_bit = 0;
     if (hp == 0) {
         return;
     }
-    pick = draw_below(hp);
+    uint16_t pick = draw_below(hp);
     for (f = 0, f_bit = 1; f < 5; f++, f_bit <<= 1) {
         if ((water & f_bit) == 0) {
             if (pick == 0) {
@@ -431,8 +417,7 @@ static void engine_setup(void) {
 // One toss: the SDK's random numbers when the game randomizes them, else one step of a 16-bit Galois
 // LFSR (period 65,535).  [engine.py:73]
 static bool coin(void) {
-    uint8_t heads = 0;
-    heads = ((uint8_t)coin_state & 1);
+    uint8_t heads = ((uint8_t)coin_state & 1);
     coin_state >>= 1;
     if (heads != 0) {
         coin_state ^= 46080U;
@@ -445,9 +430,8 @@ static bool coin(void) {
 // the clock's low 16 bits, so that a game whose draws follow a player's presses draws differently at
 // every power-up.  [engine.py:85]
 static uint16_t draw_word(void) {
-    uint16_t v = 0;
     uint8_t i = 0;
-    v = 0;
+    uint16_t v = 0;
     for (i = 0; i < 16; i++) {
         v = (((uint16_t)(1U * v << 1)) | coin());
     }
@@ -476,12 +460,11 @@ static void send_code(uint8_t code, uint8_t face) {
 static uint8_t queue_take(uint8_t face) {
     uint8_t i = 0;
     uint8_t i_end = 0;
-    uint8_t entry = 0;
     uint8_t j = 0;
     uint8_t j_end = 0;
     i_end = queue_len;
     for (i = 0; i < i_end; i++) {
-        entry = queue[i];
+        uint8_t entry = queue[i];
         if ((entry >> 5) == face) {
             queue_len--;
             j_end = queue_len;
@@ -496,7 +479,6 @@ static uint8_t queue_take(uint8_t face) {
 
 // Keep face f's link state: in a session, waiting for one, or gone.  [engine.py:127]
 static void link_step(uint8_t f, uint8_t bit) {
-    uint8_t silent = 0;
     if (!isValueReceivedOnFaceExpired(f)) {
         if ((gone_mask & bit) != 0) {
             gone_mask &= ~bit;
@@ -510,7 +492,7 @@ static void link_step(uint8_t f, uint8_t bit) {
         engine_bytes6[SILENT_AT][f] = now256;
     }
     if (((gone_mask | (heard_mask & up_mask)) & bit) == 0) {
-        silent = (now256 - engine_bytes6[SILENT_AT][f]);
+        uint8_t silent = (now256 - engine_bytes6[SILENT_AT][f]);
         if ((((heard_mask & bit) == 0) && (silent > GRACE_UNITS)) ||
                 (((up_mask & bit) == 0) && ((uint8_t)(now256 - engine_bytes6[TX_CODE][f]) > 30))) {
             link_end(f, bit);
@@ -521,12 +503,9 @@ static void link_step(uint8_t f, uint8_t bit) {
 
 // Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:152]
 static void session(uint8_t f, uint8_t bit) {
-    uint8_t value = 0;
-    uint8_t code = 0;
-    bool their_ack = 0;
-    value = getLastValueReceivedOnFace(f);
-    code = ((value >> CODE_SHIFT) & CODE_MASK);
-    their_ack = ((value & 32) != 0);
+    uint8_t value = getLastValueReceivedOnFace(f);
+    uint8_t code = ((value >> CODE_SHIFT) & CODE_MASK);
+    bool their_ack = ((value & 32) != 0);
     if (code == HELLO) {
         if ((up_mask & bit) != 0) {
             if (their_ack) {
@@ -560,13 +539,12 @@ static void link_begin(uint8_t f, uint8_t bit) {
 // The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:180]
 static void link_end(uint8_t f, uint8_t bit) {
     uint8_t i = 0;
-    uint8_t code = 0;
     uint8_t j = 0;
     uint8_t s = 0;
     up_mask &= ~bit;
     seen_mask &= ~bit;
     for (i = 0; i < QUEUE_LEN; i++) {
-        code = queue_take(f);
+        uint8_t code = queue_take(f);
         if (code == 0) {
             break;
         }
@@ -605,18 +583,13 @@ static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack) {
 
 // Present a queued message on every idle face in session, then publish the face values.  [engine.py:220]
 static void transmit(void) {
-    uint8_t shown = 0;
-    uint8_t bit = 0;
-    uint8_t f = 0;
-    uint8_t value = 0;
-    uint8_t code = 0;
-    shown = broadcast_bits();
-    bit = 1;
-    for (f = 0; f < 6; f++) {
-        value = shown;
+    uint8_t shown = broadcast_bits();
+    uint8_t bit = 1;
+    FOREACH_FACE(f) {
+        uint8_t value = shown;
         if ((up_mask & bit) != 0) {
             if (((tx_wait | tx_release) & bit) == 0) {
-                code = flood_take(bit);
+                uint8_t code = flood_take(bit);
                 if (code == 0) {
                     code = queue_take(f);
                 }
@@ -648,22 +621,17 @@ static bool unsettled(void) {
 #ifdef BLINKC_HOST
 // Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:266]
 uint32_t engine_quiet_until(void) {
-    uint32_t until = 0;
     uint8_t s = 0;
-    uint8_t age = 0;
-    uint8_t closes = 0;
-    uint8_t ticks = 0;
-    uint32_t ends = 0;
     if (unsettled()) {
         return 0;
     }
-    until = timers_quiet_until();
+    uint32_t until = timers_quiet_until();
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
         if (engine_bytes4[FLOOD_SKIPPED][s] != 0) {
-            age = (millis256() - engine_bytes4[FLOOD_AT][s]);
-            closes = (((engine_bytes4[FLOOD_SKIPPED][s] & 64) != 0) ? FLOOD_SAME_UNITS : FLOOD_BACK_UNITS);
-            ticks = ((age < closes) ? (closes - age) : 0);
-            ends = (uint32_t)(1UL * (millis() & 4294967040UL) + ((uint32_t)ticks * 256));
+            uint8_t age = (millis256() - engine_bytes4[FLOOD_AT][s]);
+            uint8_t closes = (((engine_bytes4[FLOOD_SKIPPED][s] & 64) != 0) ? FLOOD_SAME_UNITS : FLOOD_BACK_UNITS);
+            uint8_t ticks = ((age < closes) ? (closes - age) : 0);
+            uint32_t ends = (uint32_t)(1UL * (millis() & 4294967040UL) + ((uint32_t)ticks * 256));
             if (ends < until) {
                 until = ends;
             }
@@ -675,12 +643,10 @@ uint32_t engine_quiet_until(void) {
 
 // [engine.py:283]
 BLINKC_SMALL_LOOPS void loop(void) {
-    uint8_t bit = 0;
-    uint8_t f = 0;
     now256 = millis256();
     flood_forget();
-    bit = 1;
-    for (f = 0; f < 6; f++) {
+    uint8_t bit = 1;
+    FOREACH_FACE(f) {
         link_step(f, bit);
         bit <<= 1;
     }
@@ -707,8 +673,7 @@ static uint8_t flood_take(uint8_t bit) {
 
 // Start flood k, unless this tile is in a wave of it already (then the start merges).  [engine.py:359]
 static void flood_start(uint8_t k) {
-    uint8_t s = 0;
-    s = (2 * k);
+    uint8_t s = (2 * k);
     if ((flood_parent[s] & flood_parent[s + 1]) == 255) {
         flood_enter(s + (flood_last[k] ^ 1), STARTER);
     }
@@ -716,21 +681,17 @@ static void flood_start(uint8_t k) {
 
 // [engine.py:366]
 static void flood_enter(uint8_t s, uint8_t parent) {
-    uint8_t from_bit = 0;
-    uint8_t k = 0;
-    uint8_t skipped = 0;
-    uint8_t waiting = 0;
     flood_parent[s] = parent;
-    from_bit = (1U << parent);
-    k = (s >> 1);
+    uint8_t from_bit = (1U << parent);
+    uint8_t k = (s >> 1);
     flood_last[k] = (s & 1);
-    skipped = gone_mask;
+    uint8_t skipped = gone_mask;
     if (engine_bytes4[FLOOD_SKIPPED][s] != 0) {
         skipped |= engine_bytes4[FLOOD_WAITING][s];
     }
     engine_bytes4[FLOOD_SKIPPED][s] = (skipped | 192);
     engine_bytes4[FLOOD_AT][s] = now256;
-    waiting = ((uint8_t)(~(skipped | from_bit)) & 63);
+    uint8_t waiting = ((uint8_t)(~(skipped | from_bit)) & 63);
     engine_bytes4[FLOOD_WAITING][s] = waiting;
     flood_out[2 * s] |= waiting;
     on_flood(k);
@@ -741,9 +702,8 @@ static void flood_enter(uint8_t s, uint8_t parent) {
 // (before millis256() wraps round to the entry again).  [engine.py:400]
 static void flood_forget(void) {
     uint8_t s = 0;
-    uint8_t age = 0;
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
-        age = (now256 - engine_bytes4[FLOOD_AT][s]);
+        uint8_t age = (now256 - engine_bytes4[FLOOD_AT][s]);
         if (age >= FLOOD_SAME_UNITS) {
             engine_bytes4[FLOOD_SKIPPED][s] &= 191;
             if (age >= FLOOD_BACK_UNITS) {
@@ -755,10 +715,8 @@ static void flood_forget(void) {
 
 // [engine.py:411]
 __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face) {
-    uint8_t bit = 0;
-    uint8_t skipped = 0;
-    bit = bit_of(face);
-    skipped = engine_bytes4[FLOOD_SKIPPED][s];
+    uint8_t bit = bit_of(face);
+    uint8_t skipped = engine_bytes4[FLOOD_SKIPPED][s];
     if ((flood_parent[s] == 255) &&
             (!(((skipped & 128) != 0) &&
                     ((((skipped & bit) != 0) && ((skipped & 64) != 0)) ||
@@ -784,8 +742,7 @@ __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face) {
 
 // [engine.py:438]
 static void flood_check(uint8_t s) {
-    uint8_t parent = 0;
-    parent = flood_parent[s];
+    uint8_t parent = flood_parent[s];
     if ((parent != 255) && (engine_bytes4[FLOOD_WAITING][s] == 0)) {
         flood_parent[s] = 255;
         if (parent != STARTER) {
@@ -808,11 +765,10 @@ static bool timer_running(uint8_t k) {
 #ifdef BLINKC_HOST
 // [engine.py:466]
 uint16_t timer_remaining(uint8_t k) {
-    int16_t left = 0;
     if ((timer_on & bit_of(k)) == 0) {
         return 0;
     }
-    left = (timer_end[k] - (uint16_t)millis());
+    int16_t left = (timer_end[k] - (uint16_t)millis());
     if (left < 0) {
         return 0;
     }
@@ -834,14 +790,12 @@ static void timers(void) {
 #ifdef BLINKC_HOST
 // [engine.py:482]
 uint32_t timers_quiet_until(void) {
-    uint32_t until = 0;
     uint8_t k = 0;
     uint8_t k_bit = 0;
-    uint32_t ends = 0;
-    until = 4294967295UL;
+    uint32_t until = 4294967295UL;
     for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {
         if ((timer_on & k_bit) != 0) {
-            ends = (millis() + timer_remaining(k));
+            uint32_t ends = (millis() + timer_remaining(k));
             if (ends < until) {
                 until = ends;
             }

@@ -142,11 +142,9 @@ bool engine_idle(void);
 
 // [tally.py:20]
 static void fire(void) {
-    uint8_t f = 0;
-    bool strong = 0;
-    for (f = 0; f < 6; f++) {
+    FOREACH_FACE(f) {
         if (!isValueReceivedOnFaceExpired(f)) {
-            strong = helper_ringed(f);
+            bool strong = helper_ringed(f);
             send_code((MSG_HIT - 1) + (strong ? 2 : 1), f);
         }
     }
@@ -154,16 +152,14 @@ static void fire(void) {
 
 // [tally.py:29]
 static void turn_marks(void) {
-    uint8_t f = 0;
-    for (f = 0; f < 6; f++) {
+    FOREACH_FACE(f) {
         mark[f] = (((uint8_t)(mark[f] + 1) >= 3) ? ((uint8_t)(mark[f] + 1) - 3) : (mark[f] + 1));
     }
 }
 
 // [tally.py:35]
 static void clear(void) {
-    uint8_t f = 0;
-    for (f = 0; f < 6; f++) {
+    FOREACH_FACE(f) {
         hits[f] = 0;
         missed[f] = false;
     }
@@ -185,9 +181,8 @@ static void miss(uint8_t face) {
 
 // [tally.py:55]
 static void show(void) {
-    uint8_t f = 0;
     Color c = BLINKC_RGB5(0, 0, 0);
-    for (f = 0; f < 6; f++) {
+    FOREACH_FACE(f) {
         c = OFF;
         if (missed[f]) {
             c = RED;
@@ -228,8 +223,7 @@ static void engine_setup(void) {
 // One toss: the SDK's random numbers when the game randomizes them, else one step of a 16-bit Galois
 // LFSR (period 65,535).  [engine.py:73]
 static bool coin(void) {
-    uint8_t heads = 0;
-    heads = ((uint8_t)coin_state & 1);
+    uint8_t heads = ((uint8_t)coin_state & 1);
     coin_state >>= 1;
     if (heads != 0) {
         coin_state ^= 46080U;
@@ -251,12 +245,11 @@ static void send_code(uint8_t code, uint8_t face) {
 static uint8_t queue_take(uint8_t face) {
     uint8_t i = 0;
     uint8_t i_end = 0;
-    uint8_t entry = 0;
     uint8_t j = 0;
     uint8_t j_end = 0;
     i_end = queue_len;
     for (i = 0; i < i_end; i++) {
-        entry = queue[i];
+        uint8_t entry = queue[i];
         if ((entry >> 5) == face) {
             queue_len--;
             j_end = queue_len;
@@ -271,7 +264,6 @@ static uint8_t queue_take(uint8_t face) {
 
 // Keep face f's link state: in a session, waiting for one, or gone.  [engine.py:127]
 static void link_step(uint8_t f, uint8_t bit) {
-    uint8_t silent = 0;
     if (!isValueReceivedOnFaceExpired(f)) {
         if ((gone_mask & bit) != 0) {
             gone_mask &= ~bit;
@@ -284,7 +276,7 @@ static void link_step(uint8_t f, uint8_t bit) {
         engine_bytes6[SILENT_AT][f] = now256;
     }
     if (((gone_mask | (heard_mask & up_mask)) & bit) == 0) {
-        silent = (now256 - engine_bytes6[SILENT_AT][f]);
+        uint8_t silent = (now256 - engine_bytes6[SILENT_AT][f]);
         if ((((heard_mask & bit) == 0) && (silent > GRACE_UNITS)) ||
                 (((up_mask & bit) == 0) && ((uint8_t)(now256 - engine_bytes6[TX_CODE][f]) > 30))) {
             link_end(f, bit);
@@ -295,12 +287,9 @@ static void link_step(uint8_t f, uint8_t bit) {
 
 // Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:152]
 static void session(uint8_t f, uint8_t bit) {
-    uint8_t value = 0;
-    uint8_t code = 0;
-    bool their_ack = 0;
-    value = getLastValueReceivedOnFace(f);
-    code = (value & CODE_MASK);
-    their_ack = ((value & 4) != 0);
+    uint8_t value = getLastValueReceivedOnFace(f);
+    uint8_t code = (value & CODE_MASK);
+    bool their_ack = ((value & 4) != 0);
     if (code == HELLO) {
         if ((up_mask & bit) != 0) {
             if (their_ack) {
@@ -333,14 +322,13 @@ static void link_begin(uint8_t f, uint8_t bit) {
 // The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:180]
 static void link_end(uint8_t f, uint8_t bit) {
     uint8_t i = 0;
-    uint8_t code = 0;
     up_mask &= ~bit;
     seen_mask &= ~bit;
     if (((tx_wait & bit) != 0) && (engine_bytes6[TX_CODE][f] < FLOOD_CODE)) {
         bounce(engine_bytes6[TX_CODE][f], f);
     }
     for (i = 0; i < QUEUE_LEN; i++) {
-        code = queue_take(f);
+        uint8_t code = queue_take(f);
         if (code == 0) {
             break;
         }
@@ -373,18 +361,13 @@ static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack) {
 
 // Present a queued message on every idle face in session, then publish the face values.  [engine.py:220]
 static void transmit(void) {
-    uint8_t shown = 0;
-    uint8_t bit = 0;
-    uint8_t f = 0;
-    uint8_t value = 0;
-    uint8_t code = 0;
-    shown = broadcast_bits();
-    bit = 1;
-    for (f = 0; f < 6; f++) {
-        value = shown;
+    uint8_t shown = broadcast_bits();
+    uint8_t bit = 1;
+    FOREACH_FACE(f) {
+        uint8_t value = shown;
         if ((up_mask & bit) != 0) {
             if (((tx_wait | tx_release) & bit) == 0) {
-                code = flood_take(bit);
+                uint8_t code = flood_take(bit);
                 if (code == 0) {
                     code = queue_take(f);
                 }
@@ -416,22 +399,19 @@ static bool unsettled(void) {
 #ifdef BLINKC_HOST
 // Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:266]
 uint32_t engine_quiet_until(void) {
-    uint32_t until = 0;
     if (unsettled()) {
         return 0;
     }
-    until = timers_quiet_until();
+    uint32_t until = timers_quiet_until();
     return until;
 }
 #endif
 
 // [engine.py:283]
 BLINKC_SMALL_LOOPS void loop(void) {
-    uint8_t bit = 0;
-    uint8_t f = 0;
     now256 = millis256();
-    bit = 1;
-    for (f = 0; f < 6; f++) {
+    uint8_t bit = 1;
+    FOREACH_FACE(f) {
         link_step(f, bit);
         bit <<= 1;
     }
@@ -451,8 +431,7 @@ static uint8_t flood_take(uint8_t /* bit */) {
 #ifdef BLINKC_HOST
 // [engine.py:482]
 uint32_t timers_quiet_until(void) {
-    uint32_t until = 0;
-    until = 4294967295UL;
+    uint32_t until = 4294967295UL;
     return until;
 }
 #endif
