@@ -10,6 +10,7 @@ function and statement came from.
 
 from __future__ import annotations
 
+import linecache
 import os
 import re
 import textwrap
@@ -51,6 +52,7 @@ from ..ir.nodes import (
     Return,
     SrcLoc,
     Stmt,
+    Symbol,
     UnOp,
 )
 from ..ir.ranges import Ranges, repeatable
@@ -757,7 +759,7 @@ class CppRenderer(Renderer):
                     constants.append(("bool", ident, "true" if s.value else "false", note))
                 else:
                     constants.append((_holding(s.value, s.value), ident,
-                                      const_literal(s.value, s.type), note))
+                                      _as_written(s) or const_literal(s.value, s.type), note))
         sdk_colours = [(k, const_literal(v, COLOR)) for k, v in sorted(self.sdk_colours.items())]
         lists = {group: ([m for m, _, _ in members], _lines([n for _, _, n in members]))
                  for group, members in (("floods", groups["flood"]), ("timers", groups["timer"]))
@@ -844,6 +846,21 @@ class CppRenderer(Renderer):
         if g.enum is not None and f"kind:{g.enum}.{self.p.enums[g.enum][value]}" in self.symbols:
             return self.symbols[f"kind:{g.enum}.{self.p.enums[g.enum][value]}"]
         return const_literal(value, g.type)
+
+
+_RADIX_LITERAL = re.compile(r"^\s*(\w+)\s*(?::[^=]*)?=\s*(0[bBxX][0-9a-fA-F_]+)\s*(?:#.*)?$")
+
+
+def _as_written(s: Symbol) -> str | None:
+    """A module constant's value in the radix the game wrote it in (`0b010101`, `0xFF`), when
+    its line is `NAME = <binary or hex literal>` (C++14, and avr-gcc's C++11, read both)."""
+    if s.loc is None or not s.key.startswith("const:") or s.loc.line == 0:
+        return None
+    m = _RADIX_LITERAL.match(linecache.getline(s.loc.file, s.loc.line))
+    if m is None or m.group(1) != s.key[len("const:"):]:
+        return None
+    literal = m.group(2).replace("_", "")
+    return literal if int(literal, 0) == s.value else None
 
 
 def _balanced_outer(code: str) -> bool:

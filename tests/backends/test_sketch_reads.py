@@ -90,3 +90,9 @@ def test_face_loops_and_locals_are_declared_as_a_developer_would(sketch):
 def test_pirates_and_lasers_reads_its_face_loops_with_foreach_face():
     text = generate_cpp(load_program(ROOT / "firmware" / "pirates_lasers.py"))
     assert "    bool alone = true;\n    bool hull_near = (kind == HULL);\n    FOREACH_FACE(f) {" in text
+
+
+def test_a_mask_keeps_the_radix_it_was_written_in():
+    text = generate_cpp(load_program(ROOT / "firmware" / "pirates_lasers.py"))
+    assert "static const uint8_t RED_FACES_EVEN = 0b010101;" in text
+    assert "static const uint8_t FULL_HP = 5;" in text  # decimal stays decimal

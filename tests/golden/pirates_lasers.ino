@@ -58,8 +58,8 @@ enum : uint8_t {  // messages: their codes on the wire
 enum : uint8_t { FLOOD_RESET, FLOOD_SUNK };  // floods: pirates_lasers.py:47, 48
 enum : uint8_t { TIMER_BEAM_FLASH, TIMER_PULSE };  // timers: pirates_lasers.py:42, 43
 static const uint8_t FULL_HP = 5;  // pirates_lasers.py:50
-static const uint8_t RED_FACES_EVEN = 21;  // pirates_lasers.py:51: a Hazard's three alternate faces: 0, 2, 4 ...
-static const uint8_t RED_FACES_ODD = 42;  // pirates_lasers.py:52: ... or 1, 3, 5
+static const uint8_t RED_FACES_EVEN = 0b010101;  // pirates_lasers.py:51: a Hazard's three alternate faces: 0, 2, 4 ...
+static const uint8_t RED_FACES_ODD = 0b101010;  // pirates_lasers.py:52: ... or 1, 3, 5
 static const uint8_t REPAIR_FACE = 5;  // pirates_lasers.py:53
 static const uint16_t FLASH_MS = 400;  // pirates_lasers.py:54
 static const uint16_t PULSE_MS = 300;  // pirates_lasers.py:55
