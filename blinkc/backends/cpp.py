@@ -311,7 +311,7 @@ class CppRenderer(Renderer):
         return "(" + op.join(self.expr(v) for v in e.values) + ")"
 
     def visit_Cond(self, e: Cond) -> str:
-        turn = self.turn(e)
+        turn = self.turn(e) or self.next_wrapped(e)
         if turn is not None:
             return turn
         with self.ranges.assuming(e.test, True):
@@ -332,6 +332,27 @@ class CppRenderer(Renderer):
         if params is None or len(params) != len(e.args):
             return f"{func}({', '.join(self.expr(a) for a in e.args)})"
         return f"{func}({', '.join(self.arg(a, t) for a, t in zip(e.args, params, strict=True))})"
+
+    def next_wrapped(self, e: Cond) -> str | None:
+        """`x + 1 >= n ? x + 1 - n : x + 1` (what the optimiser makes of `(x + 1) % n`) for a
+        byte x in 0..n-1, as the sketch's helper: next_wrapped(x, n)."""
+        test = e.test
+        n = _value(test.right) if isinstance(test, Compare) and test.op == ">=" else None
+        if n is None or not 1 < n <= 255 or n == 6:  # (a face's turn is cw())
+            return None
+        total, minus = _uncast(test.left), _uncast(e.body)
+        if not (isinstance(total, BinOp) and total.op == "+" and _value(total.right) == 1
+                and repeatable(total) and isinstance(minus, BinOp) and minus.op == "-"
+                and _value(minus.right) == n and _uncast(minus.left) == total
+                and _uncast(e.orelse) == total and e.type != BOOL
+                and not isinstance(e.type, ColorType)):
+            return None
+        x = total.left
+        lo, hi = self.ranges.of(x)
+        if lo < 0 or hi > n - 1:
+            return None
+        self.helpers.add("next_wrapped")
+        return f"next_wrapped({self.arg(x, U8)}, {self.arg(test.right, U8)})"
 
     def turn(self, e: Cond) -> str | None:
         """`f + n >= 6 ? f + n - 6 : f + n` (what the optimiser makes of `(f + n) % 6`), for
@@ -619,7 +640,7 @@ class CppRenderer(Renderer):
         if isinstance(e, BinOp) and self.ranges.fits(self.ranges.exact(e), t):
             return self.binop(e, byte_hint=False)  # the store says it is a byte
         if (isinstance(e, Cond) and e.type.bits >= t.bits and not isinstance(e.type, ColorType)
-                and self.turn(e) is None):
+                and self.turn(e) is None and self.next_wrapped(e) is None):
             # Each branch is stored: x + 1 >= 3 ? x + 1 - 3 : x + 1 needs no casts in them.
             with self.ranges.assuming(e.test, True):
                 body = self.into(e.body, t)
@@ -729,6 +750,7 @@ class CppRenderer(Renderer):
             "derived": [(f.name[len("value_"):], self.name(f.name), ctype(f.ret))
                         for f in p.functions if f.role == "derived"],
             "turns": sorted(self.helpers & {"cw", "ccw", "opposite"}),
+            "needs_next_wrapped": "next_wrapped" in self.helpers,
             "needs_bit_of": "bit_of" in self.helpers,
             "needs_lighten": "lighten" in uses,
             "needs_skip_frame": "blinkc_skip_frame" in uses,

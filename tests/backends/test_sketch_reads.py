@@ -96,3 +96,9 @@ def test_a_mask_keeps_the_radix_it_was_written_in():
     text = generate_cpp(load_program(ROOT / "firmware" / "pirates_lasers.py"))
     assert "static const uint8_t RED_FACES_EVEN = 0b010101;" in text
     assert "static const uint8_t FULL_HP = 5;" in text  # decimal stays decimal
+
+
+def test_a_count_that_goes_round_is_a_named_helper():
+    text = generate_cpp(load_program(ROOT / "firmware" / "pirates_lasers.py"))
+    assert "    kind = next_wrapped(kind, 3);" in text
+    assert ">= 3) ?" not in text

@@ -93,6 +93,9 @@ __attribute__((noinline)) static uint8_t cw(uint8_t f, uint8_t n = 1) {
 }
 static inline uint8_t opposite(uint8_t f) { return cw(f, 3); }
 
+// The value after x (in 0..n-1), back to 0 after n - 1: a count that goes round.
+static inline uint8_t next_wrapped(uint8_t x, uint8_t n) { uint8_t y = x + 1; return y >= n ? y - n : y; }
+
 // The bit of face (or timer) n, 1 << n as a byte (0 from n = 8 on): the AVR shifts by a
 // variable in a loop, so the sketch has one copy of it.
 __attribute__((noinline)) static uint8_t bit_of(uint8_t n) { uint8_t b = 1; while (n--) b <<= 1; return b; }
@@ -153,7 +156,7 @@ static void fire(void) {
 // [tally.py:29]
 static void turn_marks(void) {
     FOREACH_FACE(f) {
-        mark[f] = (((uint8_t)(mark[f] + 1) >= 3) ? ((uint8_t)(mark[f] + 1) - 3) : (mark[f] + 1));
+        mark[f] = next_wrapped(mark[f], 3);
     }
 }
 
