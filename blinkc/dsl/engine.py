@@ -359,7 +359,7 @@ def flood_take(bit: u8) -> u8:
 def flood_start(k: u8) -> None:
     """Start flood k, unless this tile is in a wave of it already (then the start merges)."""
     s: u8 = 2 * k
-    if flood_parent[s] & flood_parent[s + 1] == 255:  # both 255 (none): a face or STARTER (7) clears bits
+    if flood_parent[s] & flood_parent[s + 1] == NO_PARENT:  # both 255 (none): a face or STARTER (7) clears bits
         flood_enter(s + (flood_last[k] ^ 1), STARTER)
 
 
@@ -372,7 +372,7 @@ def flood_enter(s: u8, parent: u8) -> None:
         # A wave from a face outside the flood's group: answered at once, without joining
         # (every wave gets its echo all the same, so the flood still ends; flood_last keeps
         # its parity, so a flood started here later stays clear of it, as after a join).
-        flood_parent[s] = 255
+        flood_parent[s] = NO_PARENT
         flood_out[2 * s + 1] |= from_bit
         return
     # Every face not gone, also one whose session is still starting: its neighbour may be
@@ -411,7 +411,7 @@ def flood_forget() -> None:
 def flood_receive(s: u8, face: u8) -> None:
     bit: u8 = 1 << face
     skipped: u8 = flood_skipped[s]
-    if flood_parent[s] == 255 and not (skipped & 128 and (
+    if flood_parent[s] == NO_PARENT and not (skipped & 128 and (
             skipped & bit and skipped & 64 or u8(now256 - back_at[face]) < BACK_SAME_UNITS)):
         flood_enter(s, face)
     else:
@@ -421,7 +421,7 @@ def flood_receive(s: u8, face: u8) -> None:
         # Every wave gets exactly one echo (and only an echo answers a wave we sent): taking
         # a wave that crosses ours for an answer would swallow the wave of a later flood of
         # the same kind for ever.
-        if flood_parent[s] == 255:
+        if flood_parent[s] == NO_PARENT:
             flood_waiting[s] |= bit  # (an answered face: the slot is idle)
             if not skipped & 64:  # (a face come back: the window runs on from this answer)
                 flood_at[s] = now256 - FLOOD_SAME_UNITS
@@ -437,8 +437,8 @@ def flood_answered(s: u8, face: u8) -> None:
 
 def flood_check(s: u8) -> None:
     parent: u8 = flood_parent[s]
-    if parent != 255 and flood_waiting[s] == 0:
-        flood_parent[s] = 255
+    if parent != NO_PARENT and flood_waiting[s] == 0:
+        flood_parent[s] = NO_PARENT
         if parent == STARTER:
             on_flood_done(s >> 1)
         else:
@@ -500,7 +500,7 @@ def engine_idle() -> bool:
     if queue_len != 0 or (tx_wait | tx_release | ack_mask) != 0 or (~(up_mask | gone_mask) & 63) != 0:
         return False
     for s in range(N_FLOOD_SLOTS):
-        if flood_parent[s] != 255 or (flood_out[2 * s] | flood_out[2 * s + 1]) != 0:
+        if flood_parent[s] != NO_PARENT or (flood_out[2 * s] | flood_out[2 * s + 1]) != 0:
             return False
     return True
 
@@ -579,9 +579,9 @@ def flood_wide(code: u8, f: u8) -> u8:
     if n != 0:
         if FLOOD_VALUES and j & 1 == 0:
             wide_out[f] = flood_value[s]
-        elif GATHERS and flood_from[s] == f and flood_parent[s] == 255:
+        elif GATHERS and flood_from[s] == f and flood_parent[s] == NO_PARENT:
             wide_out[f] = flood_acc[s]
-            flood_from[s] = 255
+            flood_from[s] = NO_PARENT
         elif GATHERS:
             wide_out[f] = gather_identity(s >> 1)
     return n
@@ -605,20 +605,20 @@ def wide_reset(f: u8) -> None:
     if GATHERS:
         for s in range(N_FLOOD_SLOTS):
             if flood_from[s] == f:
-                flood_from[s] = 255
+                flood_from[s] = NO_PARENT
 
 
 def flood_start_with(k: u8, value: u16) -> None:
     """Start valued flood k with `value` (unless this tile is in a wave of it already)."""
     s: u8 = 2 * k
-    if flood_parent[s] & flood_parent[s + 1] == 255:  # (both idle, as in flood_start)
+    if flood_parent[s] & flood_parent[s + 1] == NO_PARENT:  # (both idle, as in flood_start)
         flood_value[s + (flood_last[k] ^ 1)] = value
     flood_start(k)
 
 
 def flood_value_in(s: u8, face: u8, mask: u16) -> None:
     """A wave of valued slot s arrived on `face`: its value, if it is news to this tile."""
-    if flood_parent[s] == 255:
+    if flood_parent[s] == NO_PARENT:
         flood_value[s] = wide_rx[face] & mask
 
 
