@@ -51,6 +51,7 @@ static const uint8_t FLOOD_SAME_UNITS = 8;
 static const uint8_t FLOOD_BACK_UNITS = 19;
 static const uint8_t BACK_SAME_UNITS = 13;  // ... if it comes less than this after the face came back (in 256 ms units)
 static const uint8_t STARTER = 7;  // flood_parent of a wave this tile started
+static const uint8_t NO_PARENT = 255;  // flood_parent (and flood_from) of a slot with no flood under way
 static const uint8_t DATA_CODE = 2;  // the first data code (the bits of a wide value)
 static const uint8_t DATA_BITS = 4;  // the bits of a wide value each data code carries
 static const uint8_t DATA_MASK = 15;  // the bits of one data code
@@ -554,7 +555,7 @@ static uint8_t flood_take(uint8_t bit) {
 // Start flood k, unless this tile is in a wave of it already (then the start merges).  [engine.py:359]
 static void flood_start(uint8_t k) {
     uint8_t s = (2 * k);
-    if ((flood_parent[s] & flood_parent[s + 1]) == 255) {
+    if ((flood_parent[s] & flood_parent[s + 1]) == NO_PARENT) {
         flood_enter(s + (engine_bytes3[FLOOD_LAST][k] ^ 1), STARTER);
     }
 }
@@ -597,13 +598,13 @@ static void flood_forget(void) {
 __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face) {
     uint8_t bit = bit_of(face);
     uint8_t skipped = engine_bytes6[FLOOD_SKIPPED][s];
-    if ((flood_parent[s] == 255) &&
+    if ((flood_parent[s] == NO_PARENT) &&
             (!(((skipped & 128) != 0) &&
                     ((((skipped & bit) != 0) && ((skipped & 64) != 0)) ||
                             ((uint8_t)(now256 - engine_bytes6[BACK_AT][face]) < BACK_SAME_UNITS))))) {
         flood_enter(s, face);
     } else {
-        if (flood_parent[s] == 255) {
+        if (flood_parent[s] == NO_PARENT) {
             engine_bytes6[FLOOD_WAITING][s] |= bit;
             if ((skipped & 64) == 0) {
                 engine_bytes6[FLOOD_AT][s] = (now256 - FLOOD_SAME_UNITS);
@@ -623,8 +624,8 @@ __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face) {
 // [engine.py:438]
 static void flood_check(uint8_t s) {
     uint8_t parent = flood_parent[s];
-    if ((parent != 255) && (engine_bytes6[FLOOD_WAITING][s] == 0)) {
-        flood_parent[s] = 255;
+    if ((parent != NO_PARENT) && (engine_bytes6[FLOOD_WAITING][s] == 0)) {
+        flood_parent[s] = NO_PARENT;
         if (parent == STARTER) {
             on_flood_done(s >> 1);
         } else {
@@ -657,7 +658,7 @@ bool engine_idle(void) {
         return false;
     }
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
-        if ((flood_parent[s] != 255) ||
+        if ((flood_parent[s] != NO_PARENT) ||
                 ((engine_bytes12[FLOOD_OUT][2 * s] | engine_bytes12[FLOOD_OUT][(2 * s) + 1]) != 0)) {
             return false;
         }
@@ -729,9 +730,9 @@ static uint8_t flood_wide(uint8_t code, uint8_t f) {
     if (n != 0) {
         if ((j & 1) == 0) {
             engine_words6[WIDE_OUT][f] = engine_words6[FLOOD_VALUE][s];
-        } else if ((flood_from[s] == f) && (flood_parent[s] == 255)) {
+        } else if ((flood_from[s] == f) && (flood_parent[s] == NO_PARENT)) {
             engine_words6[WIDE_OUT][f] = engine_words6[FLOOD_ACC][s];
-            flood_from[s] = 255;
+            flood_from[s] = NO_PARENT;
         } else {
             engine_words6[WIDE_OUT][f] = gather_identity(s >> 1);
         }
@@ -758,7 +759,7 @@ static void wide_reset(uint8_t f) {
     wide_busy &= ~bit_of(f);
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
         if (flood_from[s] == f) {
-            flood_from[s] = 255;
+            flood_from[s] = NO_PARENT;
         }
     }
 }
@@ -766,7 +767,7 @@ static void wide_reset(uint8_t f) {
 // Start valued flood k with `value` (unless this tile is in a wave of it already).  [engine.py:611]
 static void flood_start_with(uint8_t k, uint16_t value) {
     uint8_t s = (2 * k);
-    if ((flood_parent[s] & flood_parent[s + 1]) == 255) {
+    if ((flood_parent[s] & flood_parent[s + 1]) == NO_PARENT) {
         engine_words6[FLOOD_VALUE][s + (engine_bytes3[FLOOD_LAST][k] ^ 1)] = value;
     }
     flood_start(k);
@@ -774,7 +775,7 @@ static void flood_start_with(uint8_t k, uint16_t value) {
 
 // A wave of valued slot s arrived on `face`: its value, if it is news to this tile.  [engine.py:619]
 static void flood_value_in(uint8_t s, uint8_t face, uint16_t mask) {
-    if (flood_parent[s] == 255) {
+    if (flood_parent[s] == NO_PARENT) {
         engine_words6[FLOOD_VALUE][s] = (engine_words6[WIDE_RX][face] & mask);
     }
 }

@@ -44,6 +44,7 @@ static const uint8_t FLOOD_SAME_UNITS = 8;
 static const uint8_t FLOOD_BACK_UNITS = 19;
 static const uint8_t BACK_SAME_UNITS = 13;  // ... if it comes less than this after the face came back (in 256 ms units)
 static const uint8_t STARTER = 7;  // flood_parent of a wave this tile started
+static const uint8_t NO_PARENT = 255;  // flood_parent (and flood_from) of a slot with no flood under way
 
 // A constant colour as the tile's 16-bit pixel word (a reserved bit set to 1, then
 // 5 bits each of red, green and blue), so that it costs one 16-bit load.
@@ -714,7 +715,7 @@ static uint8_t flood_take(uint8_t bit) {
 // Start flood k, unless this tile is in a wave of it already (then the start merges).  [engine.py:359]
 static void flood_start(uint8_t k) {
     uint8_t s = (2 * k);
-    if ((flood_parent[s] & flood_parent[s + 1]) == 255) {
+    if ((flood_parent[s] & flood_parent[s + 1]) == NO_PARENT) {
         flood_enter(s + (flood_last[k] ^ 1), STARTER);
     }
 }
@@ -757,13 +758,13 @@ static void flood_forget(void) {
 __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face) {
     uint8_t bit = bit_of(face);
     uint8_t skipped = engine_bytes10[FLOOD_SKIPPED][s];
-    if ((flood_parent[s] == 255) &&
+    if ((flood_parent[s] == NO_PARENT) &&
             (!(((skipped & 128) != 0) &&
                     ((((skipped & bit) != 0) && ((skipped & 64) != 0)) ||
                             ((uint8_t)(now256 - engine_bytes6[BACK_AT][face]) < BACK_SAME_UNITS))))) {
         flood_enter(s, face);
     } else {
-        if (flood_parent[s] == 255) {
+        if (flood_parent[s] == NO_PARENT) {
             engine_bytes10[FLOOD_WAITING][s] |= bit;
             if ((skipped & 64) == 0) {
                 engine_bytes10[FLOOD_AT][s] = (now256 - FLOOD_SAME_UNITS);
@@ -783,8 +784,8 @@ __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face) {
 // [engine.py:438]
 static void flood_check(uint8_t s) {
     uint8_t parent = flood_parent[s];
-    if ((parent != 255) && (engine_bytes10[FLOOD_WAITING][s] == 0)) {
-        flood_parent[s] = 255;
+    if ((parent != NO_PARENT) && (engine_bytes10[FLOOD_WAITING][s] == 0)) {
+        flood_parent[s] = NO_PARENT;
         if (parent != STARTER) {
             flood_out[(2 * s) + 1] |= bit_of(parent);
         }
@@ -865,7 +866,7 @@ bool engine_idle(void) {
         return false;
     }
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
-        if ((flood_parent[s] != 255) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {
+        if ((flood_parent[s] != NO_PARENT) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {
             return false;
         }
     }
