@@ -59,7 +59,7 @@ def engine_setup() -> None:
     """Seed the coin from the tile's serial number: every tile tosses its own sequence.
     (A game that calls randomize() tosses with the SDK's random numbers instead.)"""
     if not RANDOMIZED:
-        for i in range(9):
+        for i in range(SERIAL_LEN):
             # The bytes go alternately into the two halves (a byte swap, then the next byte
             # in the low half): the high half is the XOR of bytes 1, 3, 5, 7, the low one of
             # 0, 2, 4, 6, 8, so serials that differ in one byte seed differently. (A shift
@@ -78,7 +78,7 @@ def coin() -> bool:
     heads: u8 = u8(coin_state) & 1
     coin_state >>= 1
     if heads:
-        coin_state ^= 46080
+        coin_state ^= COIN_TAPS
     return heads
 
 
@@ -260,7 +260,7 @@ def unsettled() -> bool:
     and the SDK's probes keep them in step for as long as their clocks agree. A
     tile with such a face skips a frame now and then, at random, to break the step.
     """
-    return PROTOCOL and ((gone_mask | (heard_mask & up_mask)) != 63 or gone_mask == 63)
+    return PROTOCOL and ((gone_mask | (heard_mask & up_mask)) != ALL_FACES or gone_mask == ALL_FACES)
 
 
 def engine_quiet_until() -> u32:
@@ -386,7 +386,7 @@ def flood_enter(s: u8, parent: u8) -> None:
         skipped |= flood_waiting[s]
     flood_skipped[s] = skipped | 192
     flood_at[s] = now256
-    waiting: u8 = ~(skipped | from_bit) & 63
+    waiting: u8 = ~(skipped | from_bit) & ALL_FACES
     if GROUPS:  # a wave goes on only to faces in the flood's group
         for f in range(6):
             if (waiting >> f) & 1 and not flood_within(k, f):
@@ -497,7 +497,7 @@ def engine_links() -> u8:
 def engine_idle() -> bool:
     """No message queued, on the wire or awaiting its handshake, no flood under way, and
     every face settled: in a session, or gone."""
-    if queue_len != 0 or (tx_wait | tx_release | ack_mask) != 0 or (~(up_mask | gone_mask) & 63) != 0:
+    if queue_len != 0 or (tx_wait | tx_release | ack_mask) != 0 or (~(up_mask | gone_mask) & ALL_FACES) != 0:
         return False
     for s in range(N_FLOOD_SLOTS):
         if flood_parent[s] != NO_PARENT or (flood_out[2 * s] | flood_out[2 * s + 1]) != 0:
