@@ -30,6 +30,8 @@ static const uint8_t HELLO = 3;  // the code a face shows while it has no sessio
 static const uint8_t QUEUE_LEN = 4;  // messages that can wait for a busy face (a full queue bounces)
 // a face without a working session is gone after 3,840-4,096 ms (in 256 ms units)
 static const uint8_t GRACE_UNITS = 15;
+static const uint8_t ALL_FACES = 63;  // a bit for each of the six faces
+static const uint8_t SERIAL_LEN = 9;  // bytes of the tile's serial number (getSerialNumberByte)
 
 // A constant colour as the tile's 16-bit pixel word (a reserved bit set to 1, then
 // 5 bits each of red, green and blue), so that it costs one 16-bit load.
@@ -215,7 +217,7 @@ static uint8_t millis256(void) {
 // Seed the coin from the tile's serial number: every tile tosses its own sequence.  [engine.py:58]
 static void engine_setup(void) {
     uint8_t i = 0;
-    for (i = 0; i < 9; i++) {
+    for (i = 0; i < SERIAL_LEN; i++) {
         coin_state = ((((uint16_t)(1U * coin_state << 8)) ^ (coin_state >> 8)) ^ getSerialNumberByte(i));
     }
     if (coin_state == 0) {
@@ -396,7 +398,7 @@ static void transmit(void) {
 
 // Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:256]
 static bool unsettled(void) {
-    return (((gone_mask | (heard_mask & up_mask)) != 63) || (gone_mask == 63));
+    return (((gone_mask | (heard_mask & up_mask)) != ALL_FACES) || (gone_mask == ALL_FACES));
 }
 
 #ifdef BLINKC_HOST
@@ -450,7 +452,9 @@ uint8_t engine_links(void) {
 // No message queued, on the wire or awaiting its handshake, no flood under way, and every face
 // settled: in a session, or gone.  [engine.py:497]
 bool engine_idle(void) {
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {
+    if ((queue_len != 0) ||
+            (((tx_wait | tx_release) | ack_mask) != 0) ||
+            (((~(up_mask | gone_mask)) & ALL_FACES) != 0)) {
         return false;
     }
     return true;

@@ -45,6 +45,8 @@ static const uint8_t FLOOD_BACK_UNITS = 19;
 static const uint8_t BACK_SAME_UNITS = 13;  // ... if it comes less than this after the face came back (in 256 ms units)
 static const uint8_t STARTER = 7;  // flood_parent of a wave this tile started
 static const uint8_t NO_PARENT = 255;  // flood_parent (and flood_from) of a slot with no flood under way
+static const uint8_t ALL_FACES = 63;  // a bit for each of the six faces
+static const uint8_t SERIAL_LEN = 9;  // bytes of the tile's serial number (getSerialNumberByte)
 
 // A constant colour as the tile's 16-bit pixel word (a reserved bit set to 1, then
 // 5 bits each of red, green and blue), so that it costs one 16-bit load.
@@ -447,7 +449,7 @@ static uint8_t millis256(void) {
 // Seed the coin from the tile's serial number: every tile tosses its own sequence.  [engine.py:58]
 static void engine_setup(void) {
     uint8_t i = 0;
-    for (i = 0; i < 9; i++) {
+    for (i = 0; i < SERIAL_LEN; i++) {
         coin_state = ((((uint16_t)(1U * coin_state << 8)) ^ (coin_state >> 8)) ^ getSerialNumberByte(i));
     }
     if (coin_state == 0) {
@@ -656,7 +658,7 @@ static void transmit(void) {
 
 // Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:256]
 static bool unsettled(void) {
-    return (((gone_mask | (heard_mask & up_mask)) != 63) || (gone_mask == 63));
+    return (((gone_mask | (heard_mask & up_mask)) != ALL_FACES) || (gone_mask == ALL_FACES));
 }
 
 #ifdef BLINKC_HOST
@@ -732,7 +734,7 @@ static void flood_enter(uint8_t s, uint8_t parent) {
     }
     engine_bytes10[FLOOD_SKIPPED][s] = (skipped | 192);
     engine_bytes10[FLOOD_AT][s] = now256;
-    uint8_t waiting = ((uint8_t)(~(skipped | from_bit)) & 63);
+    uint8_t waiting = ((uint8_t)(~(skipped | from_bit)) & ALL_FACES);
     engine_bytes10[FLOOD_WAITING][s] = waiting;
     flood_out[2 * s] |= waiting;
     on_flood(k);
@@ -862,7 +864,9 @@ uint8_t engine_links(void) {
 // settled: in a session, or gone.  [engine.py:497]
 bool engine_idle(void) {
     uint8_t s = 0;
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {
+    if ((queue_len != 0) ||
+            (((tx_wait | tx_release) | ack_mask) != 0) ||
+            (((~(up_mask | gone_mask)) & ALL_FACES) != 0)) {
         return false;
     }
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
