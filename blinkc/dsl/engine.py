@@ -272,7 +272,7 @@ def engine_quiet_until() -> u32:
         if flood_skipped[s]:
             # flood_forget() must see the 256 ms tick a window of the slot closes at
             age: u8 = u8(millis256() - flood_at[s])
-            closes: u8 = FLOOD_SAME_UNITS if flood_skipped[s] & 64 else FLOOD_BACK_UNITS
+            closes: u8 = FLOOD_SAME_UNITS if flood_skipped[s] & SAME_WINDOW else FLOOD_BACK_UNITS
             ticks: u8 = closes - age if age < closes else 0
             ends: u32 = (millis() & 4294967040) + u32(ticks) * 256  # (that tick's start)
             if ends < until:
@@ -384,7 +384,7 @@ def flood_enter(s: u8, parent: u8) -> None:
     skipped: u8 = gone_mask
     if flood_skipped[s]:  # the slot's memory: the answered faces in its idle flood_waiting[s]
         skipped |= flood_waiting[s]
-    flood_skipped[s] = skipped | 192
+    flood_skipped[s] = skipped | BOTH_WINDOWS
     flood_at[s] = now256
     waiting: u8 = ~(skipped | from_bit) & ALL_FACES
     if GROUPS:  # a wave goes on only to faces in the flood's group
@@ -403,7 +403,7 @@ def flood_forget() -> None:
     for s in range(N_FLOOD_SLOTS):
         age: u8 = u8(now256 - flood_at[s])
         if age >= FLOOD_SAME_UNITS:
-            flood_skipped[s] &= ~64
+            flood_skipped[s] &= ~SAME_WINDOW
             if age >= FLOOD_BACK_UNITS:
                 flood_skipped[s] = 0
 
@@ -411,8 +411,8 @@ def flood_forget() -> None:
 def flood_receive(s: u8, face: u8) -> None:
     bit: u8 = 1 << face
     skipped: u8 = flood_skipped[s]
-    if flood_parent[s] == NO_PARENT and not (skipped & 128 and (
-            skipped & bit and skipped & 64 or u8(now256 - back_at[face]) < BACK_SAME_UNITS)):
+    if flood_parent[s] == NO_PARENT and not (skipped & BACK_WINDOW and (
+            skipped & bit and skipped & SAME_WINDOW or u8(now256 - back_at[face]) < BACK_SAME_UNITS)):
         flood_enter(s, face)
     else:
         # We are in the wave already, or it is the one we were in come round again (over a
@@ -423,7 +423,7 @@ def flood_receive(s: u8, face: u8) -> None:
         # the same kind for ever.
         if flood_parent[s] == NO_PARENT:
             flood_waiting[s] |= bit  # (an answered face: the slot is idle)
-            if not skipped & 64:  # (a face come back: the window runs on from this answer)
+            if not skipped & SAME_WINDOW:  # (a face come back: the window runs on from this answer)
                 flood_at[s] = now256 - FLOOD_SAME_UNITS
         flood_skipped[s] &= ~bit
         flood_out[2 * s + 1] |= bit
