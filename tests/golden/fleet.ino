@@ -45,6 +45,9 @@ static const uint8_t STARTER = 7;  // flood_parent of a wave this tile started
 static const uint8_t NO_PARENT = 255;  // flood_parent (and flood_from) of a slot with no flood under way
 static const uint8_t ALL_FACES = 63;  // a bit for each of the six faces
 static const uint8_t SERIAL_LEN = 9;  // bytes of the tile's serial number (getSerialNumberByte)
+static const uint8_t SAME_WINDOW = 64;  // flood_skipped bit 6: FLOOD_SAME_UNITS have not passed since the tile entered
+static const uint8_t BACK_WINDOW = 128;  // flood_skipped bit 7: FLOOD_BACK_UNITS have not passed since the tile entered
+static const uint8_t BOTH_WINDOWS = 192;  // SAME_WINDOW | BACK_WINDOW: both windows open (the tile just entered)
 
 // A constant colour as the tile's 16-bit pixel word (a reserved bit set to 1, then
 // 5 bits each of red, green and blue), so that it costs one 16-bit load.
@@ -479,7 +482,9 @@ uint32_t engine_quiet_until(void) {
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
         if (engine_bytes4[FLOOD_SKIPPED][s] != 0) {
             uint8_t age = (millis256() - engine_bytes4[FLOOD_AT][s]);
-            uint8_t closes = (((engine_bytes4[FLOOD_SKIPPED][s] & 64) != 0) ? FLOOD_SAME_UNITS : FLOOD_BACK_UNITS);
+            uint8_t closes = (((engine_bytes4[FLOOD_SKIPPED][s] & SAME_WINDOW) != 0)
+                    ? FLOOD_SAME_UNITS
+                    : FLOOD_BACK_UNITS);
             uint8_t ticks = ((age < closes) ? (closes - age) : 0);
             uint32_t ends = (uint32_t)(1UL * (millis() & 4294967040UL) + ((uint32_t)ticks * 256));
             if (ends < until) {
@@ -545,7 +550,7 @@ static void flood_enter(uint8_t s, uint8_t parent) {
     if (engine_bytes4[FLOOD_SKIPPED][s] != 0) {
         skipped |= engine_bytes4[FLOOD_WAITING][s];
     }
-    engine_bytes4[FLOOD_SKIPPED][s] = (skipped | 192);
+    engine_bytes4[FLOOD_SKIPPED][s] = (skipped | BOTH_WINDOWS);
     engine_bytes4[FLOOD_AT][s] = now256;
     uint8_t waiting = ((uint8_t)(~(skipped | from_bit)) & ALL_FACES);
     for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
@@ -579,14 +584,14 @@ __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face) {
     uint8_t bit = bit_of(face);
     uint8_t skipped = engine_bytes4[FLOOD_SKIPPED][s];
     if ((flood_parent[s] == NO_PARENT) &&
-            (!(((skipped & 128) != 0) &&
-                    ((((skipped & bit) != 0) && ((skipped & 64) != 0)) ||
+            (!(((skipped & BACK_WINDOW) != 0) &&
+                    ((((skipped & bit) != 0) && ((skipped & SAME_WINDOW) != 0)) ||
                             ((uint8_t)(now256 - engine_bytes6[BACK_AT][face]) < BACK_SAME_UNITS))))) {
         flood_enter(s, face);
     } else {
         if (flood_parent[s] == NO_PARENT) {
             engine_bytes4[FLOOD_WAITING][s] |= bit;
-            if ((skipped & 64) == 0) {
+            if ((skipped & SAME_WINDOW) == 0) {
                 engine_bytes4[FLOOD_AT][s] = (now256 - FLOOD_SAME_UNITS);
             }
         }
