@@ -10,8 +10,10 @@ function and statement came from.
 
 from __future__ import annotations
 
+import linecache
 import os
 import re
+import textwrap
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -50,13 +52,16 @@ from ..ir.nodes import (
     Return,
     SrcLoc,
     Stmt,
+    Symbol,
     UnOp,
 )
 from ..ir.ranges import Ranges, repeatable
 from ..ir.types import COLOR, ColorType
+from ..ir.visitor import Renderer
 from ..ir.walk import global_names, walk_stmts
 from ..runtime.color import NAMED as NAMED_COLOURS
 from ..runtime.color import channels
+from .scopes import Scopes, over_faces, scopes
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
@@ -127,7 +132,7 @@ class Line:
     loc: SrcLoc | None = None
 
 
-class CppRenderer:
+class CppRenderer(Renderer):
     def __init__(self, program: Program, line_directives: bool = False) -> None:
         self.p = program
         #: The game sends messages or floods (the engine's PROTOCOL constant).
@@ -156,6 +161,10 @@ class CppRenderer:
         self.helpers: set[str] = set()
         #: The function being written: its parameters and locals that a global would hide.
         self.own: dict[str, str] = {}
+        #: Where the function being written declares its locals.
+        self.scopes = Scopes()
+        #: The engine's arrays that are rows of a table: (table, row constant) (`context`).
+        self.rows: dict[str, tuple[str, str]] = {}
 
     def _names(self) -> dict[str, str]:
         out = {}
@@ -260,55 +269,90 @@ class CppRenderer:
         return f"({ctype(t)}){_atom(_unwrapped(code, t.bits))}"
 
     def expr(self, e: Expr) -> str:
-        if isinstance(e, Const):
-            named = self.named(e)
-            if named is not None:
-                self.said.add(re.sub(r"[+-]\d+$", "", e.name or ""))
-                return named
-            return const_literal(e.value, e.type)
-        if isinstance(e, Name):
-            return self.name(e.name) if e.scope == "global" else self.local(e.name)
-        if isinstance(e, Index):
-            # An index is an address offset: no byte hints in it (they cost code there).
-            with self.hints(False):
-                return f"{self.name(e.array)}[{self.arg(e.index, U8)}]"
-        if isinstance(e, BinOp):
-            return self.binop(e)
-        if isinstance(e, UnOp):
-            if e.op == "not":
-                return f"(!{self.expr(e.operand)})"
-            if e.type == I16 and _promotes_to_int(e.operand):
-                # C complements the operand promoted to int: 16 bits on the tile, and on the
-                # host a wider int with the same value.
-                return f"(~{_atom(self.expr(e.operand))})"
-            return f"(({ctype(e.type)})(~{self.conv(e.operand, e.type)}))"
-        if isinstance(e, Compare):
-            with self.hints(True):  # a comparison is where a byte-sized sum pays
-                return f"({self.conv(e.left, e.optype)} {e.op} {self.conv(e.right, e.optype)})"
-        if isinstance(e, BoolOp):
-            op = " && " if e.op == "and" else " || "
-            return "(" + op.join(self.expr(v) for v in e.values) + ")"
-        if isinstance(e, Cond):
-            turn = self.turn(e)
-            if turn is not None:
-                return turn
-            with self.ranges.assuming(e.test, True):
-                body = self.conv(e.body, e.type)
-            with self.ranges.assuming(e.test, False):
-                orelse = self.conv(e.orelse, e.type)
-            return f"({self.expr(e.test)} ? {body} : {orelse})"
-        if isinstance(e, Cast):
-            if e.type == BOOL:
-                return f"({self.expr(e.value)} != 0)"
-            return self.conv(e.value, e.type)
-        if isinstance(e, Call):
-            func = LOCAL_HELPERS.get(e.func, e.func) if e.builtin else self.name(e.func)
-            # The SDK's functions take the types the IR converted their arguments to.
-            params = self.params.get(e.func) if not e.builtin else tuple(a.type for a in e.args)
-            if params is None or len(params) != len(e.args):
-                return f"{func}({', '.join(self.expr(a) for a in e.args)})"
-            return f"{func}({', '.join(self.arg(a, t) for a, t in zip(e.args, params, strict=True))})"
-        raise TypeError(e)
+        return self.visit(e)
+
+    def visit_Const(self, e: Const) -> str:
+        named = self.named(e)
+        if named is not None:
+            self.said.add(re.sub(r"[+-]\d+$", "", e.name or ""))
+            return named
+        return const_literal(e.value, e.type)
+
+    def visit_Name(self, e: Name) -> str:
+        return self.name(e.name) if e.scope == "global" else self.local(e.name)
+
+    def visit_Index(self, e: Index) -> str:
+        # An index is an address offset: no byte hints in it (they cost code there).
+        with self.hints(False):
+            index = self.arg(e.index, U8)
+        if e.array in self.rows:  # a row of an engine table
+            table, row = self.rows[e.array]
+            return f"{table}[{row}][{index}]"
+        return f"{self.name(e.array)}[{index}]"
+
+    def visit_BinOp(self, e: BinOp) -> str:
+        return self.binop(e)
+
+    def visit_UnOp(self, e: UnOp) -> str:
+        if e.op == "not":
+            return f"(!{self.expr(e.operand)})"
+        if e.type == I16 and _promotes_to_int(e.operand):
+            # C complements the operand promoted to int: 16 bits on the tile, and on the
+            # host a wider int with the same value.
+            return f"(~{_atom(self.expr(e.operand))})"
+        return f"(({ctype(e.type)})(~{self.conv(e.operand, e.type)}))"
+
+    def visit_Compare(self, e: Compare) -> str:
+        with self.hints(True):  # a comparison is where a byte-sized sum pays
+            return f"({self.conv(e.left, e.optype)} {e.op} {self.conv(e.right, e.optype)})"
+
+    def visit_BoolOp(self, e: BoolOp) -> str:
+        op = " && " if e.op == "and" else " || "
+        return "(" + op.join(self.expr(v) for v in e.values) + ")"
+
+    def visit_Cond(self, e: Cond) -> str:
+        turn = self.turn(e) or self.next_wrapped(e)
+        if turn is not None:
+            return turn
+        with self.ranges.assuming(e.test, True):
+            body = self.conv(e.body, e.type)
+        with self.ranges.assuming(e.test, False):
+            orelse = self.conv(e.orelse, e.type)
+        return f"({self.expr(e.test)} ? {body} : {orelse})"
+
+    def visit_Cast(self, e: Cast) -> str:
+        if e.type == BOOL:
+            return f"({self.expr(e.value)} != 0)"
+        return self.conv(e.value, e.type)
+
+    def visit_Call(self, e: Call) -> str:
+        func = LOCAL_HELPERS.get(e.func, e.func) if e.builtin else self.name(e.func)
+        # The SDK's functions take the types the IR converted their arguments to.
+        params = self.params.get(e.func) if not e.builtin else tuple(a.type for a in e.args)
+        if params is None or len(params) != len(e.args):
+            return f"{func}({', '.join(self.expr(a) for a in e.args)})"
+        return f"{func}({', '.join(self.arg(a, t) for a, t in zip(e.args, params, strict=True))})"
+
+    def next_wrapped(self, e: Cond) -> str | None:
+        """`x + 1 >= n ? x + 1 - n : x + 1` (what the optimiser makes of `(x + 1) % n`) for a
+        byte x in 0..n-1, as the sketch's helper: next_wrapped(x, n)."""
+        test = e.test
+        n = _value(test.right) if isinstance(test, Compare) and test.op == ">=" else None
+        if n is None or not 1 < n <= 255 or n == 6:  # (a face's turn is cw())
+            return None
+        total, minus = _uncast(test.left), _uncast(e.body)
+        if not (isinstance(total, BinOp) and total.op == "+" and _value(total.right) == 1
+                and repeatable(total) and isinstance(minus, BinOp) and minus.op == "-"
+                and _value(minus.right) == n and _uncast(minus.left) == total
+                and _uncast(e.orelse) == total and e.type != BOOL
+                and not isinstance(e.type, ColorType)):
+            return None
+        x = total.left
+        lo, hi = self.ranges.of(x)
+        if lo < 0 or hi > n - 1:
+            return None
+        self.helpers.add("next_wrapped")
+        return f"next_wrapped({self.arg(x, U8)}, {self.arg(test.right, U8)})"
 
     def turn(self, e: Cond) -> str | None:
         """`f + n >= 6 ? f + n - 6 : f + n` (what the optimiser makes of `(f + n) % 6`), for
@@ -393,63 +437,79 @@ class CppRenderer:
                 self.ranges.after(s)
 
     def stmt(self, s: Stmt, depth: int, out: list[Line]) -> None:
-        if isinstance(s, Local):
-            out.append(Line(depth, f"{self.local(s.name)} = {self.into(s.value, s.type)};", s.loc))
-        elif isinstance(s, Assign):
-            out.append(Line(depth, self.assign(s), s.loc))
-        elif isinstance(s, If):
-            out.append(Line(depth, f"if {self.paren(s.test)} {{", s.loc))
-            with self.ranges.assuming(s.test, True):
-                self.block(s.body, depth + 1, out)
-            orelse = s.orelse
-            with ExitStack() as chain:
-                chain.enter_context(self.ranges.assuming(s.test, False))
-                while len(orelse) == 1 and isinstance(orelse[0], If):
-                    inner = orelse[0]
-                    out.append(Line(depth, f"}} else if {self.paren(inner.test)} {{", inner.loc))
-                    with self.ranges.assuming(inner.test, True):
-                        self.block(inner.body, depth + 1, out)
-                    chain.enter_context(self.ranges.assuming(inner.test, False))
-                    orelse = inner.orelse
-                if orelse:
-                    out.append(Line(depth, "} else {"))
-                    self.block(orelse, depth + 1, out)
-            out.append(Line(depth, "}"))
-        elif isinstance(s, For):
-            self.ranges.forget(s)  # what one turn changes is not known on the next
-            var = self.local(s.var)
-            start = self.expr(s.start)
-            stop = self.expr(s.stop)
-            if not isinstance(s.stop, Const):
-                # Python evaluates range(stop) once, before the loop: so must we.
-                end = self.conv(s.stop, s.start.type)
-                if self.ranges.of(s.stop)[0] < 0 and repeatable(s.stop):
-                    # range() to a negative stop is empty; as a byte, -5 would be 251 turns.
-                    end = f"({stop} < 0 ? 0 : {end})"
-                out.append(Line(depth, f"{var}_end = {end};", s.loc))
-                stop = f"{var}_end"
-            if s.bit is not None:
-                # The bit moves along with the variable: no shift by a variable amount.
-                bit = self.local(s.bit)
-                first = 1 << s.start.value  # type: ignore[union-attr]
-                out.append(Line(depth, f"for ({var} = {start}, {bit} = {first}; {var} < {stop}; "
-                                       f"{var}++, {bit} <<= 1) {{", s.loc))
-            else:
-                out.append(Line(depth, f"for ({var} = {start}; {var} < {stop}; {var}++) {{", s.loc))
+        self.visit(s, depth, out)
+
+    def visit_Local(self, s: Local, depth: int, out: list[Line]) -> None:
+        declare = f"{ctype(s.type)} " if id(s) in self.scopes.in_place else ""
+        out.append(Line(depth, f"{declare}{self.local(s.name)} = {self.into(s.value, s.type)};",
+                        s.loc))
+
+    def visit_Assign(self, s: Assign, depth: int, out: list[Line]) -> None:
+        out.append(Line(depth, self.assign(s), s.loc))
+
+    def visit_If(self, s: If, depth: int, out: list[Line]) -> None:
+        out.append(Line(depth, f"if {self.paren(s.test)} {{", s.loc))
+        with self.ranges.assuming(s.test, True):
+            self.block(s.body, depth + 1, out)
+        orelse = s.orelse
+        with ExitStack() as chain:
+            chain.enter_context(self.ranges.assuming(s.test, False))
+            while len(orelse) == 1 and isinstance(orelse[0], If):
+                inner = orelse[0]
+                out.append(Line(depth, f"}} else if {self.paren(inner.test)} {{", inner.loc))
+                with self.ranges.assuming(inner.test, True):
+                    self.block(inner.body, depth + 1, out)
+                chain.enter_context(self.ranges.assuming(inner.test, False))
+                orelse = inner.orelse
+            if orelse:
+                out.append(Line(depth, "} else {"))
+                self.block(orelse, depth + 1, out)
+        out.append(Line(depth, "}"))
+
+    def visit_For(self, s: For, depth: int, out: list[Line]) -> None:
+        self.ranges.forget(s)  # what one turn changes is not known on the next
+        var = self.local(s.var)
+        start = self.expr(s.start)
+        stop = self.expr(s.stop)
+        if not isinstance(s.stop, Const):
+            # Python evaluates range(stop) once, before the loop: so must we.
+            end = self.conv(s.stop, s.start.type)
+            if self.ranges.of(s.stop)[0] < 0 and repeatable(s.stop):
+                # range() to a negative stop is empty; as a byte, -5 would be 251 turns.
+                end = f"({stop} < 0 ? 0 : {end})"
+            out.append(Line(depth, f"{var}_end = {end};", s.loc))
+            stop = f"{var}_end"
+        if id(s) in self.scopes.face_loops:  # the loop's own variable, as the SDK spells it
+            out.append(Line(depth, f"FOREACH_FACE({var}) {{", s.loc))
             self.block(s.body, depth + 1, out)
             out.append(Line(depth, "}"))
-        elif isinstance(s, Return):
-            value = "" if s.value is None else " " + (
-                self.expr(s.value) if self.ret is None else self.into(s.value, self.ret))
-            out.append(Line(depth, f"return{value};", s.loc))
-        elif isinstance(s, ExprStmt):
-            out.append(Line(depth, f"{self.expr(s.value)};", s.loc))
-        elif isinstance(s, Break):
-            out.append(Line(depth, "break;", s.loc))
-        elif isinstance(s, Continue):
-            out.append(Line(depth, "continue;", s.loc))
+            return
+        if over_faces(s):
+            stop = "FACE_COUNT"
+        if s.bit is not None:
+            # The bit moves along with the variable: no shift by a variable amount.
+            bit = self.local(s.bit)
+            first = 1 << s.start.value  # type: ignore[union-attr]
+            out.append(Line(depth, f"for ({var} = {start}, {bit} = {first}; {var} < {stop}; "
+                                   f"{var}++, {bit} <<= 1) {{", s.loc))
         else:
-            raise TypeError(s)
+            out.append(Line(depth, f"for ({var} = {start}; {var} < {stop}; {var}++) {{", s.loc))
+        self.block(s.body, depth + 1, out)
+        out.append(Line(depth, "}"))
+
+    def visit_Return(self, s: Return, depth: int, out: list[Line]) -> None:
+        value = "" if s.value is None else " " + (
+            self.expr(s.value) if self.ret is None else self.into(s.value, self.ret))
+        out.append(Line(depth, f"return{value};", s.loc))
+
+    def visit_ExprStmt(self, s: ExprStmt, depth: int, out: list[Line]) -> None:
+        out.append(Line(depth, f"{self.expr(s.value)};", s.loc))
+
+    def visit_Break(self, s: Break, depth: int, out: list[Line]) -> None:
+        out.append(Line(depth, "break;", s.loc))
+
+    def visit_Continue(self, s: Continue, depth: int, out: list[Line]) -> None:
+        out.append(Line(depth, "continue;", s.loc))
 
     def assign(self, s: Assign) -> str:
         target = self.expr(s.target)
@@ -580,7 +640,7 @@ class CppRenderer:
         if isinstance(e, BinOp) and self.ranges.fits(self.ranges.exact(e), t):
             return self.binop(e, byte_hint=False)  # the store says it is a byte
         if (isinstance(e, Cond) and e.type.bits >= t.bits and not isinstance(e.type, ColorType)
-                and self.turn(e) is None):
+                and self.turn(e) is None and self.next_wrapped(e) is None):
             # Each branch is stored: x + 1 >= 3 ? x + 1 - 3 : x + 1 needs no casts in them.
             with self.ranges.assuming(e.test, True):
                 body = self.into(e.body, t)
@@ -634,19 +694,26 @@ class CppRenderer:
         self.ret = f.ret
         self.own = self.own_names(f)
         lines: list[Line] = []
-        # Python locals live for the whole function: declare them all at the top.
+        # Python locals live for the whole function: those not declared where they are first
+        # given a value (or by their face loop) are declared at the top.
+        self.scopes = scopes(f.body)
         for name, t in self.locals_of(f):
+            if name in self.scopes.not_at_top:
+                continue
             init = const_literal(0, t) if isinstance(t, ColorType) else "0"
             lines.append(Line(1, f"{ctype(t)} {self.local(name)} = {init};"))
         self.block(f.body, 1, lines)
         # Functions only the emulator calls (engine_idle, ...) are compiled on the host only.
-        body = _comment_lines(lines)
+        # The origin of each line only when asked for (with the `#line` directives): by
+        # default the function's comment says where it is, and the code reads uncluttered.
+        body = _comment_lines(lines) if self.line_directives else _indented(lines)
         head: list[str] = []
         if self.line_directives:
             body = _with_line_directives(lines, body)
             if f.loc.line:
                 head = [_line_directive(f.loc)]
-        return {"signature": self.signature(f, host_only), "doc": f.doc.splitlines()[0] if f.doc else "",
+        doc = _comment_text(first_sentence(f.doc), f"[{_origin(f.loc)}]")
+        return {"signature": self.signature(f, host_only), "doc": doc,
                 "origin": _origin(f.loc), "role": f.role, "lines": body, "head": head,
                 "host_only": host_only}
 
@@ -655,20 +722,22 @@ class CppRenderer:
         p = self.p
         firmware = _reachable(p, ("setup", "loop"))
         uses = {c.func for f in p.functions for c in walk_stmts(f.body) if isinstance(c, Call)}
-        # Rendering the functions tells which helpers they need (the face turns, division).
-        functions = [self.function(f, f.name not in firmware) for f in p.functions]
         used = {n for f in p.functions for n in global_names(f.body)}
         on_tile = {n for f in p.functions if f.name in firmware for n in global_names(f.body)}
+        engine = [g for g in p.globals if g.role != "state" and g.name in used and g.name in on_tile]
+        self.rows = self.engine_rows(engine)
+        # Rendering the functions tells which helpers they need (the face turns, division).
+        functions = [self.function(f, f.name not in firmware) for f in p.functions]
         return {
             "name": p.name, "source": p.source, "version": __version__,
             **self.declarations(),
             "layout": [(n, shift, bits, what) for n, shift, bits, what in p.value_layout],
             "codes": p.codes,
+            # The engine's constants the code says (its names for the numbers it uses).
             "constants": [(k, _const_type(v), const_literal(v, _const_type_ir(v)), doc)
-                          for k, v, doc in p.constants],
+                          for k, v, doc in p.constants if f"engine:{k}" in self.said],
             "state": [self.global_decl(g) for g in p.globals if g.role == "state"],
-            "engine": self.engine_decls([g for g in p.globals if g.role != "state"
-                                         and g.name in used and g.name in on_tile]),
+            "engine": self.engine_decls(engine),
             # What only the emulator's functions read is on the host only too.
             "host_engine": [self.global_decl(g) for g in p.globals if g.role != "state"
                             and g.name in used and g.name not in on_tile],
@@ -681,6 +750,7 @@ class CppRenderer:
             "derived": [(f.name[len("value_"):], self.name(f.name), ctype(f.ret))
                         for f in p.functions if f.role == "derived"],
             "turns": sorted(self.helpers & {"cw", "ccw", "opposite"}),
+            "needs_next_wrapped": "next_wrapped" in self.helpers,
             "needs_bit_of": "bit_of" in self.helpers,
             "needs_lighten": "lighten" in uses,
             "needs_skip_frame": "blinkc_skip_frame" in uses,
@@ -711,7 +781,7 @@ class CppRenderer:
                     constants.append(("bool", ident, "true" if s.value else "false", note))
                 else:
                     constants.append((_holding(s.value, s.value), ident,
-                                      const_literal(s.value, s.type), note))
+                                      _as_written(s) or const_literal(s.value, s.type), note))
         sdk_colours = [(k, const_literal(v, COLOR)) for k, v in sorted(self.sdk_colours.items())]
         lists = {group: ([m for m, _, _ in members], _lines([n for _, _, n in members]))
                  for group, members in (("floods", groups["flood"]), ("timers", groups["timer"]))
@@ -720,36 +790,56 @@ class CppRenderer:
                 "messages": groups["message"], "lists": lists, "game_constants": constants,
                 "colours": colours, "sdk_colours": sdk_colours}
 
-    def engine_decls(self, globals_: list[GlobalVar]) -> list[dict]:
-        """The engine's variables, its zeroed arrays of one type and length as the rows of one
-        array (each row keeps its name by a #define): the AVR then finds a face's (or a flood
-        slot's) entries of every row from one address, by displacement, instead of working
-        out each array's address again (Pirates & Lasers: 56 bytes of flash less)."""
+    def engine_rows(self, globals_: list[GlobalVar]) -> dict[str, tuple[str, str]]:
+        """The engine's zeroed arrays of one type and length as the rows of one array: each
+        array's (table, row constant). The AVR then finds a face's (or a flood slot's) entries
+        of every row from one address, by displacement, instead of working out each array's
+        address again (Pirates & Lasers: 56 bytes of flash less)."""
         rows: dict[tuple[str, int], list[GlobalVar]] = {}
         for g in globals_:
             if g.size is not None and not (any(g.init) if isinstance(g.init, tuple) else g.init):
                 rows.setdefault((ctype(g.type), g.size), []).append(g)
-        grouped = {id(g): key for key, members in rows.items() if len(members) > 1
-                   for g in members}
+        taken = (set(RESERVED) | set(self.names.values()) | set(self.symbols.values())
+                 | {k for k, _, _ in self.p.constants})
+        out: dict[str, tuple[str, str]] = {}
+        for (c_type, size), members in rows.items():
+            if len(members) < 2:
+                continue
+            table = f"engine_{'bytes' if c_type == 'uint8_t' else 'words'}{size}"
+            while table in self.names.values():
+                table += "_"
+            for m in members:
+                row = _upper_snake(m.name)
+                while row in taken:
+                    row += "_ROW" if not row.endswith("_ROW") else "_"
+                taken.add(row)
+                out[m.name] = (table, row)
+        return out
+
+    def engine_decls(self, globals_: list[GlobalVar]) -> list[dict]:
+        """The engine's variables; the arrays grouped into tables (`engine_rows`) as the table
+        and an enum that names its rows (`engine_bytes6[TX_CODE][f]`)."""
         decls, done = [], set()
         for g in globals_:
-            key = grouped.get(id(g))
-            if key is None:
+            where = self.rows.get(g.name)
+            if where is None:
                 decls.append(self.global_decl(g))
-            elif key not in done:
-                done.add(key)
-                c_type, size = key
-                members = rows[key]
-                table = f"engine_{'bytes' if c_type == 'uint8_t' else 'words'}{size}"
-                while table in self.names.values():
-                    table += "_"
-                decls.append({"decl": f"static {c_type} {table}[{len(members)}][{size}];",
-                              "origin": "generated by blinkc",
-                              "notes": "the rows below, one array: an entry of each is found "
-                                       "from one address"})
-                for i, m in enumerate(members):
-                    decls.append({"decl": f"#define {self.name(m.name)} ({table}[{i}])",
-                                  "origin": _origin(m.loc), "notes": m.doc})
+                continue
+            table = where[0]
+            if table in done:
+                continue
+            done.add(table)
+            members = [m for m in globals_ if self.rows.get(m.name, ("",))[0] == table]
+            decls.append({"decl": f"static {ctype(g.type)} {table}[{len(members)}][{g.size}];",
+                          "origin": "generated by blinkc",
+                          "notes": "the rows below, one array: an entry of each is found "
+                                   "from one address"})
+            decls.append({"decl": f"enum : uint8_t {{  // the rows of {table}", "origin": "",
+                          "notes": ""})
+            for m in members:
+                decls.append({"decl": f"    {self.rows[m.name][1]},", "origin": _origin(m.loc),
+                              "notes": m.doc})
+            decls.append({"decl": "};", "origin": "", "notes": ""})
         return decls
 
     def global_decl(self, g: GlobalVar) -> dict:
@@ -778,6 +868,21 @@ class CppRenderer:
         if g.enum is not None and f"kind:{g.enum}.{self.p.enums[g.enum][value]}" in self.symbols:
             return self.symbols[f"kind:{g.enum}.{self.p.enums[g.enum][value]}"]
         return const_literal(value, g.type)
+
+
+_RADIX_LITERAL = re.compile(r"^\s*(\w+)\s*(?::[^=]*)?=\s*(0[bBxX][0-9a-fA-F_]+)\s*(?:#.*)?$")
+
+
+def _as_written(s: Symbol) -> str | None:
+    """A module constant's value in the radix the game wrote it in (`0b010101`, `0xFF`), when
+    its line is `NAME = <binary or hex literal>` (C++14, and avr-gcc's C++11, read both)."""
+    if s.loc is None or not s.key.startswith("const:") or s.loc.line == 0:
+        return None
+    m = _RADIX_LITERAL.match(linecache.getline(s.loc.file, s.loc.line))
+    if m is None or m.group(1) != s.key[len("const:"):]:
+        return None
+    literal = m.group(2).replace("_", "")
+    return literal if int(literal, 0) == s.value else None
 
 
 def _balanced_outer(code: str) -> bool:
@@ -924,6 +1029,82 @@ def _c_string(s: str) -> str:
     return s.replace("\\", "\\\\").replace('"', '\\"')
 
 
+def _indented(lines: list[Line]) -> list[str]:
+    return [_folded("    " * ln.depth + ln.text) for ln in lines]
+
+
+_BREAKS = (" || ", " && ", " ? ", " : ", " | ", " + ", " - ", ", ")
+#: The breaks tried in turn: logic, then a conditional, then sums and masks, then arguments.
+_BREAK_CLASSES = (_BREAKS[:2], _BREAKS[2:4], _BREAKS[4:7], _BREAKS[7:])
+#: Operators that end a broken line (the others begin the next).
+_ENDS_LINE = (" || ", " && ", ", ")
+
+
+def _folded(line: str) -> str:
+    """A line of code within LINE_WIDTH where it can be: broken after the `||`/`&&` (else
+    before the `?`/`:`, else before the `|`/`+`/`-`, else after the commas) nearest its top,
+    the next lines indented under it."""
+    if len(line) <= LINE_WIDTH:
+        return line
+    depth, found = 0, []  # (depth, position, operator)
+    for i, ch in enumerate(line):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        else:
+            for op in _BREAKS:
+                if line.startswith(op, i):
+                    found.append((depth, i, op))
+    lead = len(line) - len(line.lstrip())
+    # Deeper, a break would read worse than the long line.
+    found = [f for f in found if f[0] <= 3 and f[1] >= lead]
+    if not found:
+        return line
+    for ops in _BREAK_CLASSES:
+        cuts = [(d, i, op) for d, i, op in found if op in ops]
+        if cuts:
+            break
+    top = min(d for d, _, _ in cuts)
+    cuts = [(i, op) for d, i, op in cuts if d == top]
+    indent = " " * (len(line) - len(line.lstrip()) + 8)
+    pieces, start = [], 0
+    for i, op in cuts:
+        if op in _ENDS_LINE:  # the operator ends the line
+            pieces.append(line[start:i + len(op) - 1])
+            start = i + len(op)
+        else:  # the operator begins the next
+            pieces.append(line[start:i])
+            start = i + 1
+    pieces.append(line[start:])
+    out = [pieces[0]] + [indent + p.strip() for p in pieces[1:]]
+    return "\n".join(_folded(p) if len(line) > len(p) > LINE_WIDTH else p for p in out)
+
+
+#: How wide a comment of blinkc's may run (code and comment lines stay within 120 columns).
+COMMENT_WIDTH = 100
+_SENTENCE_END = re.compile(r"(?<!e\.g)(?<!i\.e)(?<!etc)[.!?](?=\s|$)")
+
+
+def first_sentence(doc: str) -> str:
+    """The first sentence of a docstring (its first paragraph's lines joined), as a
+    function's comment: its first line alone may stop mid-sentence."""
+    paragraph = " ".join(doc.strip().split("\n\n")[0].split())
+    m = _SENTENCE_END.search(paragraph)
+    return paragraph[:m.end()] if m else paragraph
+
+
+def _comment_text(text: str, tail: str) -> list[str]:
+    """`text` as the lines of a // comment, wrapped at COMMENT_WIDTH, then `tail` (on the last
+    line where it fits within 117 columns, the 120 less the `// `)."""
+    lines = textwrap.wrap(text, COMMENT_WIDTH, break_long_words=False, break_on_hyphens=False)
+    if lines and len(lines[-1]) + 2 + len(tail) <= 117:
+        lines[-1] = f"{lines[-1]}  {tail}"
+    else:
+        lines.append(tail)
+    return lines
+
+
 def _comment_lines(lines: list[Line]) -> list[str]:
     """Indent, and note the source line where it changes (trailing comments)."""
     out = []
@@ -981,10 +1162,56 @@ def _const_type(v: int) -> str:
     return "uint32_t" if v >= 0 else "int32_t"
 
 
+#: No line of the sketch runs past this column.
+LINE_WIDTH = 120
+
+
+def with_note(code: str, note: str) -> str:
+    """A declaration with its comment: after it where the line stays within LINE_WIDTH,
+    else above it (wrapped)."""
+    if not note:
+        return code
+    if len(code) + 4 + len(note) <= LINE_WIDTH:
+        return f"{code}  // {note}"
+    indent = code[:len(code) - len(code.lstrip())]
+    return "\n".join(indent + line for line in comment(note, width=LINE_WIDTH - len(indent)).split("\n")) \
+        + "\n" + code
+
+
+def enum_of(members: list[str], note: str) -> str:
+    """An anonymous enum of the members with its comment: on one line, or one member a line
+    where that runs past LINE_WIDTH."""
+    line = with_note(f"enum : uint8_t {{ {', '.join(members)} }};", note)
+    if max(len(x) for x in line.split("\n")) <= LINE_WIDTH:
+        return line
+    return "\n".join([with_note("enum : uint8_t {", note), *(f"    {m}," for m in members), "};"])
+
+
+def comment(text: str | list[str], first: str = "", width: int = LINE_WIDTH) -> str:
+    """`first` + text as // lines within `width` (continued lines indented under it); a
+    list is a list of items, kept whole and separated by commas."""
+    width = width - 3 - len(first)
+    if isinstance(text, list):
+        lines = [""]
+        for i, item in enumerate(text):
+            item += "," if i < len(text) - 1 else ""
+            if lines[-1] and len(lines[-1]) + 1 + len(item) > width:
+                lines.append(item)
+            else:
+                lines[-1] = f"{lines[-1]} {item}" if lines[-1] else item
+    else:
+        lines = textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)
+    return "\n".join(f"// {first if i == 0 else ' ' * len(first)}{ln}" for i, ln in enumerate(lines))
+
+
 def _environment() -> jinja2.Environment:
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=False,
-                              keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
-                              undefined=jinja2.StrictUndefined)
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=False,
+                             keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
+                             undefined=jinja2.StrictUndefined)
+    env.filters["with_note"] = with_note
+    env.filters["comment"] = comment
+    env.filters["enum_of"] = enum_of
+    return env
 
 
 def shown_path(path: str | Path) -> str:

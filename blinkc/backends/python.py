@@ -39,6 +39,7 @@ from ..ir.nodes import (
     UnOp,
 )
 from ..ir.ranges import Ranges
+from ..ir.visitor import Renderer
 from ..runtime.arith import c_div, c_mod
 
 
@@ -54,7 +55,7 @@ def _ident(name: str) -> str:
     return f"{name}_" if keyword.iskeyword(name) else name
 
 
-class PythonRenderer:
+class PythonRenderer(Renderer):
     def __init__(self, program: Program) -> None:
         self.p = program
         self.ranges = Ranges(program)
@@ -69,40 +70,50 @@ class PythonRenderer:
         return _wrap(code, t)
 
     def expr(self, e: Expr) -> str:
-        if isinstance(e, Const):
-            return ("True" if e.value else "False") if e.is_bool else str(e.value)
-        if isinstance(e, Name):
-            return f"self.{e.name}" if e.scope == "global" else _ident(e.name)
-        if isinstance(e, Index):
-            return f"self.{e.array}[{self.expr(e.index)}]"
-        if isinstance(e, BinOp):
-            a, b = self.conv(e.left, e.type), self.conv(e.right, e.type)
-            ra, rb = self.ranges.operand(e.left, e.type), self.ranges.operand(e.right, e.type)
-            if e.op in ("//", "%") and not (ra[0] >= 0 and rb[0] > 0):
-                code = f"_c{'div' if e.op == '//' else 'mod'}({a}, {b})"
-            else:
-                code = f"({a} {e.op} {b})"
-            if self.ranges.fits(self.ranges.exact(e), e.type):
-                return code
-            return _wrap(code, e.type)
-        if isinstance(e, UnOp):
-            if e.op == "not":
-                return f"(not {self.expr(e.operand)})"
-            return _wrap(f"~{self.conv(e.operand, e.type)}", e.type)
-        if isinstance(e, Compare):
-            return f"({self.conv(e.left, e.optype)} {e.op} {self.conv(e.right, e.optype)})"
-        if isinstance(e, BoolOp):
-            return "(" + f" {e.op} ".join(self.expr(v) for v in e.values) + ")"
-        if isinstance(e, Cond):
-            return f"({self.conv(e.body, e.type)} if {self.expr(e.test)} else {self.conv(e.orelse, e.type)})"
-        if isinstance(e, Cast):
-            if e.type == BOOL:
-                return f"({self.expr(e.value)} != 0)"
-            return self.conv(e.value, e.type)
-        if isinstance(e, Call):
-            args = ", ".join(self.expr(a) for a in e.args)
-            return f"api.{e.func}({args})" if e.builtin else f"self.f_{e.func}({args})"
-        raise TypeError(e)
+        return self.visit(e)
+
+    def visit_Const(self, e: Const) -> str:
+        return ("True" if e.value else "False") if e.is_bool else str(e.value)
+
+    def visit_Name(self, e: Name) -> str:
+        return f"self.{e.name}" if e.scope == "global" else _ident(e.name)
+
+    def visit_Index(self, e: Index) -> str:
+        return f"self.{e.array}[{self.expr(e.index)}]"
+
+    def visit_BinOp(self, e: BinOp) -> str:
+        a, b = self.conv(e.left, e.type), self.conv(e.right, e.type)
+        ra, rb = self.ranges.operand(e.left, e.type), self.ranges.operand(e.right, e.type)
+        if e.op in ("//", "%") and not (ra[0] >= 0 and rb[0] > 0):
+            code = f"_c{'div' if e.op == '//' else 'mod'}({a}, {b})"
+        else:
+            code = f"({a} {e.op} {b})"
+        if self.ranges.fits(self.ranges.exact(e), e.type):
+            return code
+        return _wrap(code, e.type)
+
+    def visit_UnOp(self, e: UnOp) -> str:
+        if e.op == "not":
+            return f"(not {self.expr(e.operand)})"
+        return _wrap(f"~{self.conv(e.operand, e.type)}", e.type)
+
+    def visit_Compare(self, e: Compare) -> str:
+        return f"({self.conv(e.left, e.optype)} {e.op} {self.conv(e.right, e.optype)})"
+
+    def visit_BoolOp(self, e: BoolOp) -> str:
+        return "(" + f" {e.op} ".join(self.expr(v) for v in e.values) + ")"
+
+    def visit_Cond(self, e: Cond) -> str:
+        return f"({self.conv(e.body, e.type)} if {self.expr(e.test)} else {self.conv(e.orelse, e.type)})"
+
+    def visit_Cast(self, e: Cast) -> str:
+        if e.type == BOOL:
+            return f"({self.expr(e.value)} != 0)"
+        return self.conv(e.value, e.type)
+
+    def visit_Call(self, e: Call) -> str:
+        args = ", ".join(self.expr(a) for a in e.args)
+        return f"api.{e.func}({args})" if e.builtin else f"self.f_{e.func}({args})"
 
     # ------------------------------------------------------------- statements
     def emit(self, depth: int, text: str) -> None:
@@ -112,45 +123,49 @@ class PythonRenderer:
         if not body:
             self.emit(depth, "pass")
         for s in body:
-            self.stmt(s, depth)
+            self.visit(s, depth)
 
-    def stmt(self, s: Stmt, depth: int) -> None:
-        if isinstance(s, Local):
-            self.emit(depth, f"{_ident(s.name)} = {self.conv(s.value, s.type)}")
-        elif isinstance(s, Assign):
-            target = self.expr(s.target)
-            if s.clamp is not None:
-                lo, hi = s.clamp
-                self.emit(depth, f"{target} = min(max({self.expr(s.value)}, {lo}), {hi})")
-            else:
-                self.emit(depth, f"{target} = {self.conv(s.value, s.target.type)}")
-        elif isinstance(s, If):
-            self.emit(depth, f"if {self.expr(s.test)}:")
-            self.block(s.body, depth + 1)
-            orelse = s.orelse
-            while len(orelse) == 1 and isinstance(orelse[0], If):
-                inner = orelse[0]
-                self.emit(depth, f"elif {self.expr(inner.test)}:")
-                self.block(inner.body, depth + 1)
-                orelse = inner.orelse
-            if orelse:
-                self.emit(depth, "else:")
-                self.block(orelse, depth + 1)
-        elif isinstance(s, For):
-            self.emit(depth, f"for {_ident(s.var)} in range({self.expr(s.start)}, {self.expr(s.stop)}):")
-            if s.bit is not None:
-                self.emit(depth + 1, f"{_ident(s.bit)} = 1 << {_ident(s.var)}")
-            self.block(s.body, depth + 1)
-        elif isinstance(s, Return):
-            self.emit(depth, "return" if s.value is None else f"return {self.expr(s.value)}")
-        elif isinstance(s, ExprStmt):
-            self.emit(depth, self.expr(s.value))
-        elif isinstance(s, Break):
-            self.emit(depth, "break")
-        elif isinstance(s, Continue):
-            self.emit(depth, "continue")
+    def visit_Local(self, s: Local, depth: int) -> None:
+        self.emit(depth, f"{_ident(s.name)} = {self.conv(s.value, s.type)}")
+
+    def visit_Assign(self, s: Assign, depth: int) -> None:
+        target = self.expr(s.target)
+        if s.clamp is not None:
+            lo, hi = s.clamp
+            self.emit(depth, f"{target} = min(max({self.expr(s.value)}, {lo}), {hi})")
         else:
-            raise TypeError(s)
+            self.emit(depth, f"{target} = {self.conv(s.value, s.target.type)}")
+
+    def visit_If(self, s: If, depth: int) -> None:
+        self.emit(depth, f"if {self.expr(s.test)}:")
+        self.block(s.body, depth + 1)
+        orelse = s.orelse
+        while len(orelse) == 1 and isinstance(orelse[0], If):
+            inner = orelse[0]
+            self.emit(depth, f"elif {self.expr(inner.test)}:")
+            self.block(inner.body, depth + 1)
+            orelse = inner.orelse
+        if orelse:
+            self.emit(depth, "else:")
+            self.block(orelse, depth + 1)
+
+    def visit_For(self, s: For, depth: int) -> None:
+        self.emit(depth, f"for {_ident(s.var)} in range({self.expr(s.start)}, {self.expr(s.stop)}):")
+        if s.bit is not None:
+            self.emit(depth + 1, f"{_ident(s.bit)} = 1 << {_ident(s.var)}")
+        self.block(s.body, depth + 1)
+
+    def visit_Return(self, s: Return, depth: int) -> None:
+        self.emit(depth, "return" if s.value is None else f"return {self.expr(s.value)}")
+
+    def visit_ExprStmt(self, s: ExprStmt, depth: int) -> None:
+        self.emit(depth, self.expr(s.value))
+
+    def visit_Break(self, s: Break, depth: int) -> None:
+        self.emit(depth, "break")
+
+    def visit_Continue(self, s: Continue, depth: int) -> None:
+        self.emit(depth, "continue")
 
     def function(self, f: Function) -> None:
         self.ranges.enter(f)

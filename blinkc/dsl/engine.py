@@ -62,7 +62,7 @@ def engine_setup() -> None:
     """Seed the coin from the tile's serial number: every tile tosses its own sequence.
     (A game that calls randomize() tosses with the SDK's random numbers instead.)"""
     if not RANDOMIZED:
-        for i in range(9):
+        for i in range(SERIAL_LEN):
             # The bytes go alternately into the two halves (a byte swap, then the next byte
             # in the low half): the high half is the XOR of bytes 1, 3, 5, 7, the low one of
             # 0, 2, 4, 6, 8, so serials that differ in one byte seed differently. (A shift
@@ -81,7 +81,7 @@ def coin() -> bool:
     heads: u8 = u8(coin_state) & 1
     coin_state >>= 1
     if heads:
-        coin_state ^= 46080
+        coin_state ^= COIN_TAPS
     return heads
 
 
@@ -261,7 +261,7 @@ def unsettled() -> bool:
     for f in range(6):
         if (link_state[f] & (LINK_HEARD | LINK_UP)) == LINK_HEARD | LINK_UP:
             settled |= 1 << f
-    return settled != 63 or gone_mask == 63
+    return settled != ALL_FACES or gone_mask == ALL_FACES
 
 
 def engine_quiet_until() -> u32:
@@ -273,7 +273,7 @@ def engine_quiet_until() -> u32:
         if flood_skipped[s]:
             # flood_forget() must see the 256 ms tick a window of the slot closes at
             age: u8 = u8(millis256() - flood_at[s])
-            closes: u8 = FLOOD_SAME_UNITS if flood_skipped[s] & 64 else FLOOD_BACK_UNITS
+            closes: u8 = FLOOD_SAME_UNITS if flood_skipped[s] & SAME_WINDOW else FLOOD_BACK_UNITS
             ticks: u8 = closes - age if age < closes else 0
             ends: u32 = (millis() & 4294967040) + u32(ticks) * 256  # (that tick's start)
             if ends < until:
@@ -360,7 +360,7 @@ def flood_take(bit: u8) -> u8:
 def flood_start(k: u8) -> None:
     """Start flood k, unless this tile is in a wave of it already (then the start merges)."""
     s: u8 = 2 * k
-    if flood_parent[s] & flood_parent[s + 1] == 255:  # both 255 (none): a face or STARTER (7) clears bits
+    if flood_parent[s] & flood_parent[s + 1] == NO_PARENT:  # both 255 (none): a face or STARTER (7) clears bits
         flood_enter(s + (flood_last[k] ^ 1), STARTER)
 
 
@@ -373,7 +373,7 @@ def flood_enter(s: u8, parent: u8) -> None:
         # A wave from a face outside the flood's group: answered at once, without joining
         # (every wave gets its echo all the same, so the flood still ends; flood_last keeps
         # its parity, so a flood started here later stays clear of it, as after a join).
-        flood_parent[s] = 255
+        flood_parent[s] = NO_PARENT
         flood_out[2 * s + 1] |= from_bit
         return
     # Every face not gone, also one whose session is still starting: its neighbour may be
@@ -385,9 +385,9 @@ def flood_enter(s: u8, parent: u8) -> None:
     skipped: u8 = gone_mask
     if flood_skipped[s]:  # the slot's memory: the answered faces in its idle flood_waiting[s]
         skipped |= flood_waiting[s]
-    flood_skipped[s] = skipped | 192
+    flood_skipped[s] = skipped | BOTH_WINDOWS
     flood_at[s] = now256
-    waiting: u8 = ~(skipped | from_bit) & 63
+    waiting: u8 = ~(skipped | from_bit) & ALL_FACES
     if GROUPS:  # a wave goes on only to faces in the flood's group
         for f in range(6):
             if (waiting >> f) & 1 and not flood_within(k, f):
@@ -404,7 +404,7 @@ def flood_forget() -> None:
     for s in range(N_FLOOD_SLOTS):
         age: u8 = u8(now256 - flood_at[s])
         if age >= FLOOD_SAME_UNITS:
-            flood_skipped[s] &= ~64
+            flood_skipped[s] &= ~SAME_WINDOW
             if age >= FLOOD_BACK_UNITS:
                 flood_skipped[s] = 0
 
@@ -412,8 +412,8 @@ def flood_forget() -> None:
 def flood_receive(s: u8, face: u8) -> None:
     bit: u8 = 1 << face
     skipped: u8 = flood_skipped[s]
-    if flood_parent[s] == 255 and not (skipped & 128 and (
-            skipped & bit and skipped & 64 or u8(now256 - back_at[face]) < BACK_SAME_UNITS)):
+    if flood_parent[s] == NO_PARENT and not (skipped & BACK_WINDOW and (
+            skipped & bit and skipped & SAME_WINDOW or u8(now256 - back_at[face]) < BACK_SAME_UNITS)):
         flood_enter(s, face)
     else:
         # We are in the wave already, or it is the one we were in come round again (over a
@@ -422,9 +422,9 @@ def flood_receive(s: u8, face: u8) -> None:
         # Every wave gets exactly one echo (and only an echo answers a wave we sent): taking
         # a wave that crosses ours for an answer would swallow the wave of a later flood of
         # the same kind for ever.
-        if flood_parent[s] == 255:
+        if flood_parent[s] == NO_PARENT:
             flood_waiting[s] |= bit  # (an answered face: the slot is idle)
-            if not skipped & 64:  # (a face come back: the window runs on from this answer)
+            if not skipped & SAME_WINDOW:  # (a face come back: the window runs on from this answer)
                 flood_at[s] = now256 - FLOOD_SAME_UNITS
         flood_skipped[s] &= ~bit
         flood_out[2 * s + 1] |= bit
@@ -438,8 +438,8 @@ def flood_answered(s: u8, face: u8) -> None:
 
 def flood_check(s: u8) -> None:
     parent: u8 = flood_parent[s]
-    if parent != 255 and flood_waiting[s] == 0:
-        flood_parent[s] = 255
+    if parent != NO_PARENT and flood_waiting[s] == 0:
+        flood_parent[s] = NO_PARENT
         if parent == STARTER:
             on_flood_done(s >> 1)
         else:
@@ -511,7 +511,7 @@ def engine_idle() -> bool:
         elif not (gone_mask >> f) & 1:
             return False
     for s in range(N_FLOOD_SLOTS):
-        if flood_parent[s] != 255 or (flood_out[2 * s] | flood_out[2 * s + 1]) != 0:
+        if flood_parent[s] != NO_PARENT or (flood_out[2 * s] | flood_out[2 * s + 1]) != 0:
             return False
     return True
 
@@ -590,9 +590,9 @@ def flood_wide(code: u8, f: u8) -> u8:
     if n != 0:
         if FLOOD_VALUES and j & 1 == 0:
             wide_out[f] = flood_value[s]
-        elif GATHERS and flood_from[s] == f and flood_parent[s] == 255:
+        elif GATHERS and flood_from[s] == f and flood_parent[s] == NO_PARENT:
             wide_out[f] = flood_acc[s]
-            flood_from[s] = 255
+            flood_from[s] = NO_PARENT
         elif GATHERS:
             wide_out[f] = gather_identity(s >> 1)
     return n
@@ -616,20 +616,20 @@ def wide_reset(f: u8) -> None:
     if GATHERS:
         for s in range(N_FLOOD_SLOTS):
             if flood_from[s] == f:
-                flood_from[s] = 255
+                flood_from[s] = NO_PARENT
 
 
 def flood_start_with(k: u8, value: u16) -> None:
     """Start valued flood k with `value` (unless this tile is in a wave of it already)."""
     s: u8 = 2 * k
-    if flood_parent[s] & flood_parent[s + 1] == 255:  # (both idle, as in flood_start)
+    if flood_parent[s] & flood_parent[s + 1] == NO_PARENT:  # (both idle, as in flood_start)
         flood_value[s + (flood_last[k] ^ 1)] = value
     flood_start(k)
 
 
 def flood_value_in(s: u8, face: u8, mask: u16) -> None:
     """A wave of valued slot s arrived on `face`: its value, if it is news to this tile."""
-    if flood_parent[s] == 255:
+    if flood_parent[s] == NO_PARENT:
         flood_value[s] = wide_rx[face] & mask
 
 

@@ -42,6 +42,7 @@ from ..ir.nodes import (
     UnOp,
 )
 from ..ir.ranges import Ranges, repeatable, with_param_ranges
+from ..ir.visitor import Visitor, iter_children
 from ..ir.walk import calls, calls_at, walk_exprs, walk_stmts
 from .compiler import Symbols
 from .errors import DslError
@@ -259,7 +260,7 @@ class _LintRanges(Ranges):
         return super().exact(e)
 
 
-class _RangeLint:
+class _RangeLint(Visitor):
     """Walks the author's functions with what the tests around each statement teach the
     ranges (`if d != 0:`, `if f >= 6: return`, `x if c else y`, `a and b`), and reports what
     the ranges show."""
@@ -319,37 +320,54 @@ class _RangeLint:
         return (target, r) if live and self.ranges.fits(r, target.type) else None
 
     def stmt(self, s: Stmt, facts: tuple[tuple[Expr, bool], ...]) -> None:
+        self.visit(s, facts)
+
+    def _statement(self, s: Stmt, facts: tuple[tuple[Expr, bool], ...]) -> None:
+        """Check the expressions the statement evaluates itself."""
         self.warned = False  # one overflow warning per statement is enough
-        loc = s.loc
         for e in _direct_exprs(s):
-            self.expr(e, facts, loc)
-        if isinstance(s, If):
-            self.block(s.body, (*facts, (s.test, True)))
-            self.block(s.orelse, (*facts, (s.test, False)))
-        elif isinstance(s, For):
-            with self.assuming(facts) as live:
-                top = self.ranges.of(s.stop)[1] if live else 0
-            if top > 255:
-                self.low.err(loc, f"this loop can count to {top:,}: loop counters are bytes on "
-                                  "the tile (at most 255)",
-                             "keep the stop at most 255, e.g. range(min(n, 255))")
-            # What holds before the loop holds in it unless the loop changes it (on any turn).
-            self.block(s.body, tuple(f for f in facts if not _invalidates(s, f[0])))
+            self.expr(e, facts, s.loc)
+
+    visit_Local = visit_Assign = visit_Return = visit_ExprStmt = _statement
+    visit_Break = visit_Continue = _statement
+
+    def visit_If(self, s: If, facts: tuple[tuple[Expr, bool], ...]) -> None:
+        self._statement(s, facts)
+        self.block(s.body, (*facts, (s.test, True)))
+        self.block(s.orelse, (*facts, (s.test, False)))
+
+    def visit_For(self, s: For, facts: tuple[tuple[Expr, bool], ...]) -> None:
+        self._statement(s, facts)
+        with self.assuming(facts) as live:
+            top = self.ranges.of(s.stop)[1] if live else 0
+        if top > 255:
+            self.low.err(s.loc, f"this loop can count to {top:,}: loop counters are bytes on "
+                                "the tile (at most 255)",
+                         "keep the stop at most 255, e.g. range(min(n, 255))")
+        # What holds before the loop holds in it unless the loop changes it (on any turn).
+        self.block(s.body, tuple(f for f in facts if not _invalidates(s, f[0])))
 
     def expr(self, e: Expr, facts: tuple[tuple[Expr, bool], ...], loc: SrcLoc) -> None:
         """Check e and what is inside it, each part knowing the tests that guard it."""
+        self.visit(e, facts, loc)
+
+    def generic_visit(self, e: Expr, facts: tuple[tuple[Expr, bool], ...],  # type: ignore[override]
+                      loc: SrcLoc) -> None:
         self.check(e, facts, loc)
-        if isinstance(e, Cond):
-            self.expr(e.test, facts, loc)
-            self.expr(e.body, (*facts, (e.test, True)), loc)
-            self.expr(e.orelse, (*facts, (e.test, False)), loc)
-        elif isinstance(e, BoolOp):
-            for v in e.values:
-                self.expr(v, facts, loc)
-                facts = (*facts, (v, e.op == "and"))  # the next is evaluated only if so
-        else:
-            for part in _parts(e):
-                self.expr(part, facts, loc)
+        for part in iter_children(e):
+            self.expr(part, facts, loc)
+
+    def visit_Cond(self, e: Cond, facts: tuple[tuple[Expr, bool], ...], loc: SrcLoc) -> None:
+        self.check(e, facts, loc)
+        self.expr(e.test, facts, loc)
+        self.expr(e.body, (*facts, (e.test, True)), loc)
+        self.expr(e.orelse, (*facts, (e.test, False)), loc)
+
+    def visit_BoolOp(self, e: BoolOp, facts: tuple[tuple[Expr, bool], ...], loc: SrcLoc) -> None:
+        self.check(e, facts, loc)
+        for v in e.values:
+            self.expr(v, facts, loc)
+            facts = (*facts, (v, e.op == "and"))  # the next is evaluated only if so
 
     @contextmanager
     def assuming(self, facts: tuple[tuple[Expr, Any], ...]):
@@ -524,21 +542,6 @@ def _text(e: Expr) -> str:
     if isinstance(e, Name):
         return f"t.{e.name}" if e.scope == "global" else e.name
     return "d"
-
-
-def _parts(e: Expr) -> tuple[Expr, ...]:
-    """The expressions directly inside e."""
-    if isinstance(e, BinOp | Compare):
-        return (e.left, e.right)
-    if isinstance(e, UnOp):
-        return (e.operand,)
-    if isinstance(e, Cast):
-        return (e.value,)
-    if isinstance(e, Call):
-        return e.args
-    if isinstance(e, Index):
-        return (e.index,)
-    return ()
 
 
 def _leaves(body: tuple[Stmt, ...]) -> bool:

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import ast
 import inspect
+import io
 import linecache
 import os
 import re
+import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -418,6 +420,8 @@ class GameLowering:
             "BACK_SAME_UNITS": back_same_units(self.wire.grace_units),
             "STARTER": 7, "TX_WAIT": 128, "TX_RELEASE": 64,
             "LINK_UP": 1, "LINK_SEEN": 2, "LINK_HEARD": 4,
+            "NO_PARENT": 255, "ALL_FACES": 63, "SERIAL_LEN": 9, "COIN_TAPS": 0xB400,
+            "SAME_WINDOW": 64, "BACK_WINDOW": 128, "BOTH_WINDOWS": 192,
             "GROUPS": int(any(fl.within is not None for fl in self.game.floods)),
             "WIDE_FLOODS": int(bool(self.wire.flood_chunks)),
             "DATA_CODE": self.wire.data_code, "DATA_BITS": self.wire.data_bits,
@@ -459,6 +463,13 @@ class GameLowering:
             "BACK_SAME_UNITS": "... if it comes less than this after the face came back (in "
                                "256 ms units)",
             "STARTER": "flood_parent of a wave this tile started",
+            "NO_PARENT": "flood_parent (and flood_from) of a slot with no flood under way",
+            "ALL_FACES": "a bit for each of the six faces",
+            "SERIAL_LEN": "bytes of the tile's serial number (getSerialNumberByte)",
+            "COIN_TAPS": "the taps of the coin's 16-bit Galois LFSR (x^16 + x^14 + x^13 + x^11 + 1)",
+            "SAME_WINDOW": "flood_skipped bit 6: FLOOD_SAME_UNITS have not passed since the tile entered",
+            "BACK_WINDOW": "flood_skipped bit 7: FLOOD_BACK_UNITS have not passed since the tile entered",
+            "BOTH_WINDOWS": "SAME_WINDOW | BACK_WINDOW: both windows open (the tile just entered)",
             "GROUPS": "some flood is confined to a group (within=)",
             "WIDE_FLOODS": "some flood's waves or echoes carry a value (data codes first)",
             "DATA_CODE": "the first data code (the bits of a wide value)",
@@ -474,6 +485,7 @@ class GameLowering:
                     "DATA_CODE": wide, "DATA_BITS": wide, "DATA_MASK": wide,
                     "GATHERS": consts["GATHERS"], "FLOOD_VALUES": consts["FLOOD_VALUES"]}
         self.constants = [(k, v, docs[k]) for k, v in consts.items() if optional.get(k, 1)]
+        notes = _line_comments(ENGINE_FILE.read_text())
         for node in tree.body:
             if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
                 name = node.target.id
@@ -481,7 +493,8 @@ class GameLowering:
                 init = node.value.value if isinstance(node.value, ast.Constant) else 0
                 loc = SrcLoc("engine.py", node.lineno)
                 g = GlobalVar(name, t, (int(init),) * size if size is not None else int(init),
-                              loc, size=size, role="engine", is_bool=t == BOOL)
+                              loc, size=size, role="engine", is_bool=t == BOOL,
+                              doc=notes.get(node.lineno, ""))
                 self.globals.append(g)
                 self.sym.engine_globals[name] = g
             elif isinstance(node, ast.FunctionDef):
@@ -825,3 +838,29 @@ _TILE_NAMES = frozenset({"now", "alone", "neighbor_mask", "send", "flood", "colo
 
 
 __all__ = ["GRACE_TICK_MS", "GameLowering", "Lowered", "walk_stmts"]
+
+
+def _line_comments(source: str) -> dict[int, str]:
+    """The comment of each line of the protocol's source that has one: its trailing comment,
+    or else the comment just above it where that begins with its name, so that the sketch says what
+    each protocol variable is, as it says what a game's field is."""
+    lines = source.splitlines()
+    trailing: dict[int, str] = {}
+    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        if tok.type == tokenize.COMMENT and lines[tok.start[0] - 1][:tok.start[1]].strip():
+            trailing[tok.start[0]] = tok.string.lstrip("#").strip()
+    out: dict[int, str] = {}
+    above: list[str] = []
+    for no, text in enumerate(lines, start=1):
+        stripped = text.strip()
+        if stripped.startswith("#"):
+            body = stripped.lstrip("#").strip()
+            above = [] if body.startswith(("---", "ruff:")) else [*above, body]
+            continue
+        name = stripped.split(":")[0].strip()
+        # The paragraph above only where it is this variable's own ("tx_code[f] is ...").
+        note = trailing.get(no) or (" ".join(above) if above and above[0].startswith(name) else "")
+        if stripped and note:
+            out[no] = note
+        above = []
+    return out

@@ -18,12 +18,8 @@ from dataclasses import replace
 from ..ir.builtins import BLINKLIB
 from ..ir.nodes import (
     Assign,
-    BinOp,
     BoolOp,
     Call,
-    Cast,
-    Compare,
-    Cond,
     Const,
     Expr,
     ExprStmt,
@@ -32,12 +28,11 @@ from ..ir.nodes import (
     GlobalVar,
     If,
     Index,
-    Local,
     Name,
     Return,
     Stmt,
-    UnOp,
 )
+from ..ir.visitor import Transformer
 from ..ir.walk import calls, global_names, walk_exprs
 
 #: Entry points: what the SDK calls, and the hooks the emulator reads.
@@ -90,14 +85,26 @@ def fold_constant_calls(functions: list[Function], kept: frozenset[str]) -> list
               and f.name not in ROOTS and f.name not in kept}
     if not consts:
         return functions
-    return [_with_body(f, _map_body(f.body, lambda e: _fold_call(e, consts))) for f in functions]
+    folding = _FoldCalls(consts)
+    return [_with_body(f, folding.visit_block(f.body)) for f in functions]
 
 
-def _fold_call(e: Expr, consts: dict[str, Const]) -> Expr:
-    if isinstance(e, Call) and not e.builtin and not e.args and e.func in consts:
-        c = consts[e.func]
-        return Const(c.value, e.type or c.type, e.is_bool, c.name)
-    if isinstance(e, BoolOp):
+class _FoldCalls(Transformer):
+    """Calls of constant functions as their constants, bottom up; `and`/`or` of constants
+    decided."""
+
+    def __init__(self, consts: dict[str, Const]) -> None:
+        self.consts = consts
+
+    def visit_Call(self, e: Call) -> Expr:
+        e = self.generic_visit(e)
+        if not e.builtin and not e.args and e.func in self.consts:
+            c = self.consts[e.func]
+            return Const(c.value, e.type or c.type, e.is_bool, c.name)
+        return e
+
+    def visit_BoolOp(self, e: BoolOp) -> Expr:
+        e = self.generic_visit(e)
         values: list[Expr] = []
         for v in e.values:
             if isinstance(v, Const):
@@ -112,7 +119,13 @@ def _fold_call(e: Expr, consts: dict[str, Const]) -> Expr:
             return values[0]
         if len(values) != len(e.values):
             return BoolOp(e.op, tuple(values), e.type, e.is_bool)
-    return e
+        return e
+
+    def visit_ExprStmt(self, s: ExprStmt) -> ExprStmt | tuple[()]:
+        s = self.generic_visit(s)
+        if not isinstance(s.value, Call):
+            return ()  # a call folded to its constant: it did nothing else
+        return s
 
 
 def without_dead_stores(functions: list[Function], candidates: set[str]) -> list[Function]:
@@ -183,48 +196,6 @@ def _without_updates(body: tuple[Stmt, ...], dead: set[str]) -> tuple[Stmt, ...]
             s = replace(s, body=_without_updates(s.body, dead))
         out.append(s)
     return tuple(out)
-
-
-def _map_body(body: tuple[Stmt, ...], fn) -> tuple[Stmt, ...]:
-    """The body with `fn` applied to every expression, bottom up."""
-    out: list[Stmt] = []
-    for s in body:
-        if isinstance(s, If):
-            s = If(_map(s.test, fn), _map_body(s.body, fn), _map_body(s.orelse, fn), s.loc)
-        elif isinstance(s, For):
-            s = replace(s, start=_map(s.start, fn), stop=_map(s.stop, fn), body=_map_body(s.body, fn))
-        elif isinstance(s, Assign):
-            s = replace(s, target=_map(s.target, fn), value=_map(s.value, fn))
-        elif isinstance(s, Local):
-            s = replace(s, value=_map(s.value, fn))
-        elif isinstance(s, Return) and s.value is not None:
-            s = replace(s, value=_map(s.value, fn))
-        elif isinstance(s, ExprStmt):
-            value = _map(s.value, fn)
-            if not isinstance(value, Call):
-                continue  # a call folded to its constant: it did nothing else
-            s = replace(s, value=value)
-        out.append(s)
-    new = tuple(out)
-    return body if new == body else new
-
-
-def _map(e, fn):
-    if isinstance(e, BinOp | Compare):
-        e = replace(e, left=_map(e.left, fn), right=_map(e.right, fn))
-    elif isinstance(e, UnOp):
-        e = replace(e, operand=_map(e.operand, fn))
-    elif isinstance(e, Cast):
-        e = replace(e, value=_map(e.value, fn))
-    elif isinstance(e, BoolOp):
-        e = replace(e, values=tuple(_map(v, fn) for v in e.values))
-    elif isinstance(e, Cond):
-        e = replace(e, test=_map(e.test, fn), body=_map(e.body, fn), orelse=_map(e.orelse, fn))
-    elif isinstance(e, Call):
-        e = replace(e, args=tuple(_map(a, fn) for a in e.args))
-    elif isinstance(e, Index):
-        e = replace(e, index=_map(e.index, fn))
-    return fn(e)
 
 
 def drop_empty_calls(functions: list[Function], kept: frozenset[str]) -> list[Function]:

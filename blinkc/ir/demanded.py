@@ -27,26 +27,21 @@ from .nodes import (
     BOOL,
     Assign,
     BinOp,
-    BoolOp,
     BoolType,
-    Call,
     Cast,
-    Compare,
     Cond,
     Const,
     Expr,
-    ExprStmt,
     For,
     Function,
-    If,
     Index,
     Local,
     Name,
-    Return,
     Stmt,
     UnOp,
 )
 from .types import ColorType
+from .visitor import Visitor
 from .walk import walk_stmts
 
 #: Operations whose result's low byte depends only on the operands' low bytes.
@@ -78,75 +73,61 @@ def _candidates(f: Function) -> set[str]:
     return wide - {p.name for p in f.params} - loop_vars
 
 
-class _Walker:
-    """One pass over a function: which candidates are read as a whole value somewhere."""
+class _Walker(Visitor):
+    """One pass over a function: which candidates are read as a whole value somewhere. Each
+    expression is visited with `low`: its consumer needs only its low byte."""
 
     def __init__(self, candidates: set[str]) -> None:
         self.candidates = candidates
         self.whole: set[str] = set()
 
     def block(self, body: tuple[Stmt, ...]) -> None:
-        for s in body:
-            self.stmt(s)
+        self.visit_block(body, False)
 
-    def stmt(self, s: Stmt) -> None:
-        if isinstance(s, Local):
-            self.expr(s.value, low=s.name in self.candidates)
-        elif isinstance(s, Assign):
-            target = s.target
-            if isinstance(target, Index):
-                self.expr(target.index, low=False)
-                self.expr(s.value, low=False)
-            else:
-                narrow = target.scope == "local" and target.name in self.candidates
-                self.expr(s.value, low=narrow and s.clamp is None)
-        elif isinstance(s, If):
-            self.expr(s.test, low=False)
-            self.block(s.body)
-            self.block(s.orelse)
-        elif isinstance(s, For):
-            self.expr(s.start, low=False)
-            self.expr(s.stop, low=False)
-            self.block(s.body)
-        elif isinstance(s, Return):
-            if s.value is not None:
-                self.expr(s.value, low=False)
-        elif isinstance(s, ExprStmt):
-            self.expr(s.value, low=False)
+    # Statements (visited with low=False): what they read is needed whole, but for a local's
+    # value (or a narrow local's assignment).
+    def visit_Local(self, s: Local, low: bool) -> None:
+        self.visit(s.value, s.name in self.candidates)
 
-    def expr(self, e: Expr, low: bool) -> None:
-        """Visit e, whose consumer needs only its low byte when `low` is true."""
-        if isinstance(e, Name):
-            if not low and e.scope == "local":
-                self.whole.add(e.name)
-        elif isinstance(e, BinOp):
-            if e.op == "&" and _byte_mask(e.right):
-                self.expr(e.left, low=True)
-            elif e.op == "&" and _byte_mask(e.left):
-                self.expr(e.right, low=True)
-            else:
-                inner = low and e.op in LOW_BYTE_OPS
-                self.expr(e.left, low=inner)
-                self.expr(e.right, low=inner)
-        elif isinstance(e, UnOp):
-            self.expr(e.operand, low=low and e.op in ("~", "-"))
-        elif isinstance(e, Cast):
-            self.expr(e.value, low=e.type.bits == 8 and e.type != BOOL and not e.is_bool)
-        elif isinstance(e, Cond):
-            self.expr(e.test, low=False)
-            self.expr(e.body, low=low)
-            self.expr(e.orelse, low=low)
-        elif isinstance(e, Compare):
-            self.expr(e.left, low=False)
-            self.expr(e.right, low=False)
-        elif isinstance(e, BoolOp):
-            for v in e.values:
-                self.expr(v, low=False)
-        elif isinstance(e, Call):
-            for a in e.args:
-                self.expr(a, low=False)
-        elif isinstance(e, Index):
-            self.expr(e.index, low=False)
+    def visit_Assign(self, s: Assign, low: bool) -> None:
+        target = s.target
+        if isinstance(target, Index):
+            self.visit(target.index, False)
+            self.visit(s.value, False)
+        else:
+            narrow = target.scope == "local" and target.name in self.candidates
+            self.visit(s.value, narrow and s.clamp is None)
+
+    # Expressions.
+    def visit_Name(self, e: Name, low: bool) -> None:
+        if not low and e.scope == "local":
+            self.whole.add(e.name)
+
+    def visit_BinOp(self, e: BinOp, low: bool) -> None:
+        if e.op == "&" and _byte_mask(e.right):
+            self.visit(e.left, True)
+        elif e.op == "&" and _byte_mask(e.left):
+            self.visit(e.right, True)
+        else:
+            inner = low and e.op in LOW_BYTE_OPS
+            self.visit(e.left, inner)
+            self.visit(e.right, inner)
+
+    def visit_UnOp(self, e: UnOp, low: bool) -> None:
+        self.visit(e.operand, low and e.op in ("~", "-"))
+
+    def visit_Cast(self, e: Cast, low: bool) -> None:
+        self.visit(e.value, e.type.bits == 8 and e.type != BOOL and not e.is_bool)
+
+    def visit_Cond(self, e: Cond, low: bool) -> None:
+        self.visit(e.test, False)
+        self.visit(e.body, low)
+        self.visit(e.orelse, low)
+
+    # Compare, BoolOp, Call and Index need their operands whole; the statements If, For,
+    # Return and ExprStmt their expressions: the default visits them with low=False.
+    def generic_visit(self, node: object, low: bool) -> None:  # type: ignore[override]
+        super().generic_visit(node, False)
 
 
 def _byte_mask(e: Expr) -> bool:

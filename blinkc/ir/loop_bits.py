@@ -15,9 +15,8 @@ body never assigns are rewritten, and only when the body uses the bit.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import fields, replace
-from typing import get_args
+from collections.abc import Iterable
+from dataclasses import replace
 
 from .nodes import (
     U8,
@@ -29,11 +28,11 @@ from .nodes import (
     Expr,
     For,
     Function,
-    If,
     Local,
     Name,
     Stmt,
 )
+from .visitor import STMT_CLASSES, Transformer
 from .walk import walk_stmts
 
 
@@ -44,25 +43,27 @@ def with_loop_bits(f: Function, program_names: Iterable[str] = ()) -> Function:
     return replace(f, body=_Rewriter(taken).block(f.body))
 
 
-class _Rewriter:
+class _Rewriter(Transformer):
+    """Gives each face loop (innermost first) its bit where its body uses one."""
+
     def __init__(self, taken: set[str]) -> None:
         self.taken = taken
 
     def block(self, body: tuple[Stmt, ...]) -> tuple[Stmt, ...]:
-        return tuple(self.stmt(s) for s in body)
+        return self.visit_block(body)
 
-    def stmt(self, s: Stmt) -> Stmt:
-        if isinstance(s, If):
-            return replace(s, body=self.block(s.body), orelse=self.block(s.orelse))
-        if not isinstance(s, For):
-            return s
+    # Only statements hold loops: expressions stay as they are.
+    def generic_visit(self, node, *args):  # type: ignore[no-untyped-def]
+        return super().generic_visit(node) if isinstance(node, STMT_CLASSES) else node
+
+    def visit_For(self, s: For) -> For:
         body = self.block(s.body)
         if not (_small_constant_bounds(s) and s.var not in _assigned(body)):
             return replace(s, body=body)
         name = self._fresh(f"{s.var}_bit")
-        uses = [0]
-        new_body = tuple(_map_parts(x, lambda e: _rewrite(e, s.var, name, uses)) for x in body)
-        if not uses[0]:
+        through_bit = _ThroughBit(s.var, name)
+        new_body = through_bit.visit_block(body)
+        if not through_bit.uses:
             self.taken.discard(name)
             return replace(s, body=body)
         return replace(s, body=new_body, bit=name)
@@ -84,43 +85,35 @@ def _is_var(e: Expr, var: str) -> bool:
     return isinstance(e, Name) and e.scope == "local" and e.name == var
 
 
-def _rewrite(e: Expr, var: str, bit: str, uses: list[int]) -> Expr:
-    """e with `(E >> var) & 1 ==/!= 0` and `1 << var` expressed through the loop bit."""
-    e = _map_parts(e, lambda c: _rewrite(c, var, bit, uses))  # type: ignore[assignment]
-    bit_name = Name(bit, U8, "local")
-    if (isinstance(e, Compare) and e.op in ("==", "!=") and isinstance(e.right, Const)
-            and e.right.value == 0 and isinstance(e.left, BinOp) and e.left.op == "&"
-            and isinstance(e.left.right, Const) and e.left.right.value == 1
-            and isinstance(e.left.left, BinOp) and e.left.left.op == ">>"
-            and _is_var(e.left.left.right, var)):
-        uses[0] += 1
-        shifted = e.left.left
-        masked = BinOp("&", shifted.left, bit_name, shifted.type)
-        return replace(e, left=masked)
-    if (isinstance(e, BinOp) and e.op == "<<" and isinstance(e.left, Const) and e.left.value == 1
-            and _is_var(e.right, var)):
-        uses[0] += 1
-        return bit_name if e.type == U8 else Cast(bit_name, e.type)
-    return e
+class _ThroughBit(Transformer):
+    """A loop body with `(E >> var) & 1 ==/!= 0` and `1 << var` expressed through the loop's
+    bit (inner loops too: their statements are rewritten the same way)."""
 
+    def __init__(self, var: str, bit: str) -> None:
+        self.var, self.bit = var, bit
+        self.uses = 0
 
-_EXPRS = get_args(Expr)
-_STMTS = get_args(Stmt)
+    def visit_Compare(self, e: Compare) -> Expr:
+        e = self.generic_visit(e)
+        if (e.op in ("==", "!=") and isinstance(e.right, Const)
+                and e.right.value == 0 and isinstance(e.left, BinOp) and e.left.op == "&"
+                and isinstance(e.left.right, Const) and e.left.right.value == 1
+                and isinstance(e.left.left, BinOp) and e.left.left.op == ">>"
+                and _is_var(e.left.left.right, self.var)):
+            self.uses += 1
+            shifted = e.left.left
+            masked = BinOp("&", shifted.left, Name(self.bit, U8, "local"), shifted.type)
+            return replace(e, left=masked)
+        return e
 
-
-def _map_parts(node: Expr | Stmt, fn: Callable[[Expr], Expr]) -> Expr | Stmt:
-    """node with fn applied to each of its direct expressions (not to node itself);
-    the statements nested in a statement are mapped the same way."""
-    changes: dict[str, object] = {}
-    for fld in fields(node):  # type: ignore[arg-type]
-        value = getattr(node, fld.name)
-        if isinstance(value, _EXPRS):
-            changes[fld.name] = fn(value)
-        elif isinstance(value, tuple) and any(isinstance(v, _EXPRS) for v in value):
-            changes[fld.name] = tuple(fn(v) for v in value)
-        elif isinstance(value, tuple) and any(isinstance(v, _STMTS) for v in value):
-            changes[fld.name] = tuple(_map_parts(x, fn) for x in value)
-    return replace(node, **changes) if changes else node  # type: ignore[type-var]
+    def visit_BinOp(self, e: BinOp) -> Expr:
+        e = self.generic_visit(e)
+        if (e.op == "<<" and isinstance(e.left, Const) and e.left.value == 1
+                and _is_var(e.right, self.var)):
+            self.uses += 1
+            bit_name = Name(self.bit, U8, "local")
+            return bit_name if e.type == U8 else Cast(bit_name, e.type)
+        return e
 
 
 def _assigned(body: tuple[Stmt, ...]) -> set[str]:

@@ -35,14 +35,11 @@ from .nodes import (
     U16,
     Assign,
     BinOp,
-    BoolOp,
-    Call,
     Cast,
     Compare,
     Cond,
     Const,
     Expr,
-    ExprStmt,
     For,
     Function,
     If,
@@ -50,16 +47,19 @@ from .nodes import (
     Local,
     Name,
     Program,
-    Return,
     Stmt,
     UnOp,
 )
 from .ranges import Ranges, type_range
 from .types import ColorType as _ColorType
+from .visitor import Transformer
 from .walk import leaves
 
 
-class Optimizer:
+class Optimizer(Transformer):
+    """The rewrites, one method per node class; a statement's method returns the statements
+    it becomes (an `if` the ranges decide is its taken branch)."""
+
     def __init__(self, program: Program) -> None:
         self.program = program
         self.ranges = Ranges(program)
@@ -95,54 +95,57 @@ class Optimizer:
                     break  # the rest never runs
         return tuple(out)
 
+    visit_block = block  # type: ignore[assignment]
+
     def stmts(self, s: Stmt) -> tuple[Stmt, ...]:
         """s optimised: usually one statement; an `if` the ranges decide is its taken branch."""
-        if isinstance(s, If):
-            test = self.expr(s.test)
-            outcome = self.ranges.decided(test)
-            if outcome is not None:
-                return self.block(s.body if outcome else s.orelse)
-            with self.ranges.assuming(test, True):
-                body = self.block(s.body)
-            with self.ranges.assuming(test, False):
-                orelse = self.block(s.orelse)
-            if not body and orelse:
-                # `if c: pass else: x` is `if not c: x`.
-                return (replace(s, test=_negated(test), body=orelse, orelse=()),)
-            return (replace(s, test=test, body=body, orelse=orelse),)
-        if isinstance(s, For):
-            self.ranges.forget(s)  # what the loop changes on one turn is not known on the next
-            return (replace(s, start=self.expr(s.start), stop=self.expr(s.stop),
-                            body=self.block(s.body)),)
-        return (self.stmt(s),)
+        new = self.visit(s)
+        return new if isinstance(new, tuple) else (new,)
 
-    def stmt(self, s: Stmt) -> Stmt:
-        if isinstance(s, Local):
-            if s.name in self.low_bytes or (
-                    s.name in self.narrow and s.type != U8 and s.type != BOOL and s.type.bits <= 16
-                    and not isinstance(s.type, _ColorType)):  # as _narrowed: colours stay colours
-                return replace(s, type=U8, value=self.expr(_as(s.value, U8)))
-            return replace(s, value=self.expr(s.value))
-        if isinstance(s, Assign):
-            value = self.expr(s.value)
-            clamp = s.clamp
-            if clamp is not None:
-                lo, hi = self.ranges.of(value)
-                if clamp[0] <= lo and hi <= clamp[1]:
-                    clamp = None  # the value never leaves the field's range
-                    value = self.expr(Cast(value, s.target.type)) if value.type != s.target.type else value
-            target = s.target
-            if isinstance(target, Index):
-                target = replace(target, index=self.expr(target.index))
-            elif self._narrowed(target):
-                target = replace(target, type=U8)
-                value = self.expr(_as(_strip_cast(value), U8))
-            return replace(s, target=target, value=value, clamp=clamp)
-        if isinstance(s, Return):
-            return s if s.value is None else replace(s, value=self.expr(s.value))
-        if isinstance(s, ExprStmt):
-            return replace(s, value=self.expr(s.value))
-        return s
+    # ------------------------------------------------------------- statements
+    def visit_If(self, s: If) -> tuple[Stmt, ...]:
+        test = self.expr(s.test)
+        outcome = self.ranges.decided(test)
+        if outcome is not None:
+            return self.block(s.body if outcome else s.orelse)
+        with self.ranges.assuming(test, True):
+            body = self.block(s.body)
+        with self.ranges.assuming(test, False):
+            orelse = self.block(s.orelse)
+        if not body and orelse:
+            # `if c: pass else: x` is `if not c: x`.
+            return (replace(s, test=_negated(test), body=orelse, orelse=()),)
+        return (replace(s, test=test, body=body, orelse=orelse),)
+
+    def visit_For(self, s: For) -> For:
+        self.ranges.forget(s)  # what the loop changes on one turn is not known on the next
+        return replace(s, start=self.expr(s.start), stop=self.expr(s.stop),
+                       body=self.block(s.body))
+
+    def visit_Local(self, s: Local) -> Local:
+        if s.name in self.low_bytes or (
+                s.name in self.narrow and s.type != U8 and s.type != BOOL and s.type.bits <= 16
+                and not isinstance(s.type, _ColorType)):  # as _narrowed: colours stay colours
+            return replace(s, type=U8, value=self.expr(_as(s.value, U8)))
+        return replace(s, value=self.expr(s.value))
+
+    def visit_Assign(self, s: Assign) -> Assign:
+        value = self.expr(s.value)
+        clamp = s.clamp
+        if clamp is not None:
+            lo, hi = self.ranges.of(value)
+            if clamp[0] <= lo and hi <= clamp[1]:
+                clamp = None  # the value never leaves the field's range
+                value = self.expr(Cast(value, s.target.type)) if value.type != s.target.type else value
+        target = s.target
+        if isinstance(target, Index):
+            target = replace(target, index=self.expr(target.index))
+        elif self._narrowed(target):
+            target = replace(target, type=U8)
+            value = self.expr(_as(_strip_cast(value), U8))
+        return replace(s, target=target, value=value, clamp=clamp)
+
+    # Return, ExprStmt, Break and Continue: their expressions optimised (the default).
 
     # ------------------------------------------------------------ expressions
     def _narrowed(self, e: Expr) -> bool:
@@ -153,35 +156,30 @@ class Optimizer:
             and not isinstance(e.type, _ColorType))
 
     def expr(self, e: Expr) -> Expr:
-        if self._narrowed(e):
-            return replace(e, type=U8)
-        if isinstance(e, BinOp):
-            e = replace(e, left=self.expr(e.left), right=self.expr(e.right))
-            return self.binop(e)
-        if isinstance(e, UnOp):
-            return replace(e, operand=self.expr(e.operand))
-        if isinstance(e, Compare):
-            return replace(e, left=self.expr(e.left), right=self.expr(e.right))
-        if isinstance(e, BoolOp):
-            return replace(e, values=tuple(self.expr(v) for v in e.values))
-        if isinstance(e, Cond):
-            outcome = self.ranges.decided(e.test)
-            if outcome is not None:  # e.g. a clamp that cannot bind
-                return self.expr(_as(e.body if outcome else e.orelse, e.type))
-            return replace(e, test=self.expr(e.test), body=self.expr(e.body), orelse=self.expr(e.orelse))
-        if isinstance(e, Cast):
-            inner = self.expr(e.value)
-            if e.type.bits in (8, 16) and e.type != BOOL and isinstance(inner, BinOp):
-                inner = self.low_bits(inner, e.type.bits)
-            if self.ranges.fits(self.ranges.of(inner), e.type) and e.type != BOOL:
-                if inner.type == e.type:
-                    return inner
-            return replace(e, value=inner)
-        if isinstance(e, Call):
-            return replace(e, args=tuple(self.expr(a) for a in e.args))
-        if isinstance(e, Index):
-            return replace(e, index=self.expr(e.index))
-        return e
+        return self.visit(e)
+
+    def visit_Name(self, e: Name) -> Expr:
+        return replace(e, type=U8) if self._narrowed(e) else e
+
+    def visit_BinOp(self, e: BinOp) -> Expr:
+        return self.binop(self.generic_visit(e))
+
+    def visit_Cond(self, e: Cond) -> Expr:
+        outcome = self.ranges.decided(e.test)
+        if outcome is not None:  # e.g. a clamp that cannot bind
+            return self.expr(_as(e.body if outcome else e.orelse, e.type))
+        return self.generic_visit(e)
+
+    def visit_Cast(self, e: Cast) -> Expr:
+        inner = self.expr(e.value)
+        if e.type.bits in (8, 16) and e.type != BOOL and isinstance(inner, BinOp):
+            inner = self.low_bits(inner, e.type.bits)
+        if self.ranges.fits(self.ranges.of(inner), e.type) and e.type != BOOL:
+            if inner.type == e.type:
+                return inner
+        return replace(e, value=inner)
+
+    # Const, Index, UnOp, Compare, BoolOp and Call: their operands optimised (the default).
 
     def binop(self, e: BinOp) -> Expr:
         a = self.ranges.operand(e.left, e.type)

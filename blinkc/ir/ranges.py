@@ -43,6 +43,7 @@ from .nodes import (
     Stmt,
     UnOp,
 )
+from .visitor import Renderer, iter_children
 from .walk import leaves, walk_exprs, walk_stmts
 
 Range = tuple[int, int]
@@ -66,6 +67,7 @@ class Ranges:
         self.pinned: dict[Expr, Range] = {}
         #: The globals (scalars and arrays) each function may assign, with those of its callees.
         self.writes = _global_writes(program)
+        self._of = _RangeOf(self)
 
     def enter(self, f: Function) -> None:
         """Learn the ranges of f's parameters and of loop variables nothing else assigns."""
@@ -124,38 +126,7 @@ class Ranges:
     def of(self, e: Expr) -> Range:
         if self.pinned and e in self.pinned:
             return self.pinned[e]
-        if isinstance(e, Const):
-            return (e.value, e.value)
-        if isinstance(e, Name):
-            if getattr(e, "is_bool", False):
-                return (0, 1)
-            if e.scope == "global" and e.name in self.globals:
-                return self.globals[e.name]
-            if e.scope != "global" and e.name in self.env:
-                return self.env[e.name]
-            return type_range(e.type)
-        if isinstance(e, Index) and not e.is_bool and e.array in self.globals:
-            return self.globals[e.array]  # a per-face field's declared range
-        if isinstance(e, Index | Call):
-            if e.type is None:
-                return (0, 0)
-            return (0, 1) if getattr(e, "is_bool", False) else type_range(e.type)
-        if isinstance(e, Compare | BoolOp):
-            return (0, 1)
-        if isinstance(e, UnOp):
-            if e.op == "not":
-                return (0, 1)
-            return type_range(e.type)
-        if isinstance(e, Cast):
-            inner = self.of(e.value)
-            return inner if self.fits(inner, e.type) else type_range(e.type)
-        if isinstance(e, Cond):
-            a, b = self._branch(e, True), self._branch(e, False)
-            return (min(a[0], b[0]), max(a[1], b[1]))
-        if isinstance(e, BinOp):
-            r = self.exact(e)
-            return r if self.fits(r, e.type) else type_range(e.type)
-        return type_range(e.type)
+        return self._of.visit(e)
 
     def _under(self, e: Expr, facts: tuple[tuple[Expr, bool], ...]) -> Range:
         """e's range knowing how the tests of the branches around it came out."""
@@ -405,26 +376,83 @@ def _assignments(body: tuple, params: set[str], facts: tuple = ()) -> Iterator[t
             yield from _assignments(s.body, params, facts)
 
 
+class _RangeOf(Renderer):
+    """The range of an expression (without the pins: `Ranges.of` looks at those first)."""
+
+    def __init__(self, ranges: Ranges) -> None:
+        self.ranges = ranges
+
+    def visit_Const(self, e: Const) -> Range:
+        return (e.value, e.value)
+
+    def visit_Name(self, e: Name) -> Range:
+        r = self.ranges
+        if e.is_bool:
+            return (0, 1)
+        if e.scope == "global" and e.name in r.globals:
+            return r.globals[e.name]
+        if e.scope != "global" and e.name in r.env:
+            return r.env[e.name]
+        return type_range(e.type)
+
+    def visit_Index(self, e: Index) -> Range:
+        if not e.is_bool and e.array in self.ranges.globals:
+            return self.ranges.globals[e.array]  # a per-face field's declared range
+        return (0, 1) if e.is_bool else type_range(e.type)
+
+    def visit_Call(self, e: Call) -> Range:
+        if e.type is None:
+            return (0, 0)
+        return (0, 1) if e.is_bool else type_range(e.type)
+
+    def visit_Compare(self, e: Compare | BoolOp) -> Range:
+        return (0, 1)
+
+    visit_BoolOp = visit_Compare
+
+    def visit_UnOp(self, e: UnOp) -> Range:
+        return (0, 1) if e.op == "not" else type_range(e.type)
+
+    def visit_Cast(self, e: Cast) -> Range:
+        inner = self.ranges.of(e.value)
+        return inner if self.ranges.fits(inner, e.type) else type_range(e.type)
+
+    def visit_Cond(self, e: Cond) -> Range:
+        a, b = self.ranges._branch(e, True), self.ranges._branch(e, False)
+        return (min(a[0], b[0]), max(a[1], b[1]))
+
+    def visit_BinOp(self, e: BinOp) -> Range:
+        r = self.ranges.exact(e)
+        return r if self.ranges.fits(r, e.type) else type_range(e.type)
+
+
+class _Repeatable(Renderer):
+    """Whether an expression has the same value wherever it appears: see `repeatable`."""
+
+    def visit_Call(self, e: Call) -> bool:
+        builtin = BLINKLIB.get(e.func) if e.builtin else None
+        return builtin is not None and builtin.pure and all(self.visit(a) for a in e.args)
+
+    def visit_Const(self, e: Expr) -> bool:
+        return True
+
+    visit_Name = visit_Const
+
+    def _operands(self, e: Expr) -> bool:
+        return all(self.visit(c) for c in iter_children(e))
+
+    visit_BinOp = visit_Compare = visit_UnOp = visit_Cast = visit_Index = _operands
+    visit_BoolOp = visit_Cond = _operands
+
+
+_REPEATABLE = _Repeatable()
+
+
 def repeatable(e: Expr) -> bool:
     """True when e has the same value wherever it appears (in one pass), so what a test taught
     about it still holds in the branch. Not so for a call that draws a random number or reads
     a button event, nor for a call of the program's own functions (which may do either)."""
-    if isinstance(e, Call):
-        builtin = BLINKLIB.get(e.func) if e.builtin else None
-        return builtin is not None and builtin.pure and all(repeatable(a) for a in e.args)
-    if isinstance(e, BinOp | Compare):
-        return repeatable(e.left) and repeatable(e.right)
-    if isinstance(e, UnOp):
-        return repeatable(e.operand)
-    if isinstance(e, Cast):
-        return repeatable(e.value)
-    if isinstance(e, Index):
-        return repeatable(e.index)
-    if isinstance(e, BoolOp):
-        return all(repeatable(v) for v in e.values)
-    if isinstance(e, Cond):
-        return all(repeatable(v) for v in (e.test, e.body, e.orelse))
-    return True
+    return _REPEATABLE.visit(e)
 
 
 def with_param_ranges(fn: Function, ranges: list) -> Function:

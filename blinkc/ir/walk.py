@@ -1,77 +1,42 @@
-"""Walking the IR: every statement and expression of a body, for analyses."""
+"""Walking the IR: every statement and expression of a body, for analyses (on the children
+that `visitor.CHILDREN` declares for each node class)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 from .nodes import (
-    Assign,
-    BinOp,
-    BoolOp,
     Break,
     Call,
-    Cast,
-    Compare,
-    Cond,
     Continue,
     Expr,
-    ExprStmt,
-    For,
     If,
     Index,
-    Local,
     Name,
     Return,
     SrcLoc,
     Stmt,
-    UnOp,
 )
+from .visitor import STMT_CLASSES, iter_children
 
 
 def walk_exprs(e: Expr) -> Iterator[Expr]:
     """e and every expression inside it."""
     yield e
-    if isinstance(e, BinOp | Compare):
-        yield from walk_exprs(e.left)
-        yield from walk_exprs(e.right)
-    elif isinstance(e, UnOp):
-        yield from walk_exprs(e.operand)
-    elif isinstance(e, Cast):
-        yield from walk_exprs(e.value)
-    elif isinstance(e, BoolOp):
-        for v in e.values:
-            yield from walk_exprs(v)
-    elif isinstance(e, Cond):
-        for v in (e.test, e.body, e.orelse):
-            yield from walk_exprs(v)
-    elif isinstance(e, Call):
-        for a in e.args:
-            yield from walk_exprs(a)
-    elif isinstance(e, Index):
-        yield from walk_exprs(e.index)
+    for child in iter_children(e):
+        yield from walk_exprs(child)
 
 
 def walk_stmts(body: tuple[Stmt, ...] | list[Stmt]) -> Iterator[Stmt | Expr]:
-    """Every statement and every expression in a body (for analyses)."""
+    """Every statement and every expression in a body, each before what is inside it (for
+    analyses). A node of a class the IR does not declare raises UnknownNode."""
     for s in body:
         yield s
-        if isinstance(s, If):
-            yield from walk_exprs(s.test)
-            yield from walk_stmts(s.body)
-            yield from walk_stmts(s.orelse)
-        elif isinstance(s, For):
-            yield from walk_exprs(s.start)
-            yield from walk_exprs(s.stop)
-            yield from walk_stmts(s.body)
-        elif isinstance(s, Assign):
-            yield from walk_exprs(s.target)
-            yield from walk_exprs(s.value)
-        elif isinstance(s, Local):
-            yield from walk_exprs(s.value)
-        elif isinstance(s, Return) and s.value is not None:
-            yield from walk_exprs(s.value)
-        elif isinstance(s, ExprStmt):
-            yield from walk_exprs(s.value)
+        for child in iter_children(s):
+            if isinstance(child, STMT_CLASSES):
+                yield from walk_stmts((child,))
+            else:
+                yield from walk_exprs(child)
 
 
 def calls_at(body: tuple[Stmt, ...]) -> list[tuple[SrcLoc, Call]]:
