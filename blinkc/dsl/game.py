@@ -44,6 +44,16 @@ class FaceType:
 Face = FaceType()
 
 
+class ColorAnnotation:
+    """The type of a colour, for a helper's parameters and result (`def h(t) -> Color:`)."""
+
+    def __repr__(self) -> str:
+        return "Color"
+
+
+Color = ColorAnnotation()
+
+
 @dataclass(eq=False)
 class Enum:
     """A set of named values, like the kinds of piece. Members are 0, 1, 2, ..."""

@@ -252,7 +252,7 @@ static void new_round(void) {
     above = blinkc_at_most<uint16_t>((ABOVE_MAX - faster), 3000);  // wham.py:138
     timer_start(TIMER_EMERGE, emerge_ms + draw_below(EMERGE_DRIFT + 1));  // wham.py:139
     timer_start(TIMER_ROUND_TIMER, (((2 * emerge_ms) + EMERGE_DRIFT) + above) + FLASH_MS);  // wham.py:141
-    timer_start(TIMER_PICK, (uint16_t)(1U * draw_below(PICK_SLOTS + 1) * PICK_STEP_MS));  // wham.py:142
+    timer_start(TIMER_PICK, draw_below(PICK_SLOTS + 1) * PICK_STEP_MS);  // wham.py:142
     timer_start(TIMER_RIPPLE, RIPPLE_MS);  // wham.py:143
 }
 
