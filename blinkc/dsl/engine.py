@@ -289,12 +289,12 @@ def loop() -> None:
             link_step(f, bit)
             bit <<= 1
     buttons()
+    neighbors_changed()
     timers()
     transmit()
     display()
     if unsettled() and coin():
         blinkc_skip_frame()
-
 
 # --- floods: the echo algorithm ---------------------------------------------------------
 # A wave enters a tile once (from its first sender, the parent), runs the

@@ -41,7 +41,7 @@ from ..ir.walk import calls, walk_stmts
 from ..runtime.api import CLOCK_KEYS, PROGRAM_NAMES, START_KEY
 from ..runtime.timer import NEVER
 from .compiler import FunctionCompiler, Signature, Symbols, parse_function
-from .dispatch import gather_return_type, generate_dispatch
+from .dispatch import WATCHED_FACES, gather_return_type, generate_dispatch, watched
 from .errors import DslError
 from .game import BUTTON_EVENTS, EVENTS, Enum, EnumMember, FieldDecl, Game, Handler, TimerDecl
 from .lints import run_lints
@@ -544,6 +544,7 @@ class GameLowering:
         f["on_timer"] = Signature((U8,), None)
         f["on_neighbor_joined"] = Signature((U8,), None)
         f["on_neighbor_left"] = Signature((U8,), None)
+        f["neighbors_changed"] = Signature((), None)
         f["broadcast_bits"] = Signature((), U8)
         f["display"] = Signature((), None)
         f["setup"] = Signature((), None)
@@ -574,6 +575,30 @@ class GameLowering:
                 if isinstance(h.value_type, Enum):
                     self.sym.derived_enums[h.fn.__name__] = h.value_type
         self.sym.pure |= {"timer_running", "timer_remaining"}
+        self.declare_watched()
+
+    def declare_watched(self) -> None:
+        """What @game.on_neighbor_changed compares with: the value each neighbour showed at
+        the last pass, and which faces had one (only in a game with such a handler)."""
+        hs = self.handlers_by_event.get("neighbor_changed", [])
+        for h in hs:
+            name = h.target.name if isinstance(h.target, FieldDecl) else h.target.__name__
+            getter = self.sym.neighbor_getters.get(name)
+            if getter is None or watched(name) in self.sym.engine_globals:
+                continue  # (not broadcast: refused where it was declared; a second: refused)
+            t = self.sym.functions[getter].ret
+            assert t is not None
+            self._engine_global(GlobalVar(watched(name), t, (0,) * 6, h.loc, size=6,
+                                          doc=f"the {name} the neighbour on face f showed "
+                                              "at the last pass", is_bool=t == BOOL))
+        if hs:
+            self._engine_global(GlobalVar(WATCHED_FACES, U8, 0, hs[0].loc,
+                                          doc="bit f: a neighbour was on face f at the last "
+                                              "pass"))
+
+    def _engine_global(self, g: GlobalVar) -> None:
+        self.globals.append(g)
+        self.sym.engine_globals[g.name] = g
 
     def _kinds_of_broadcast(self, name: str) -> Enum | None:
         for fd in self.game.fields:

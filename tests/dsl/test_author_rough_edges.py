@@ -161,3 +161,45 @@ def test_one_mistake_is_reported_once_not_at_every_use_after_it(tmp_path):
         """)
     assert [(e.loc.line, e.message) for e in result.errors] == [
         (8, "the tile has no field 'coutn'")]
+
+
+WATCHING = """
+from blinkc.dsl import *
+game = Game("watching")
+hue = game.field(range(0, 4), default=0, broadcast=True)
+hp = game.field(range(0, 4), default=0)
+Ping = game.message("Ping")
+
+@game.display
+def look(t):
+    t.color_all(BLUE)
+
+{handler}
+"""
+
+
+@pytest.mark.parametrize(("handler", "line", "message", "hint"), [
+    ("@game.on_neighbor_changed\ndef changed(t, face):\n    t.hp = 1",
+     12, "@game.on_neighbor_changed needs the broadcast value it watches",
+     "@game.on_neighbor_changed(hue)"),
+    ("@game.on_neighbor_changed(hp)\ndef changed(t, face):\n    t.hp = 1",
+     12, "watches what neighbours broadcast, and this field is not broadcast", "broadcast=True"),
+    ("@game.on_neighbor_changed(Ping)\ndef changed(t, face):\n    t.hp = 1",
+     12, "takes a broadcast field or value, not the message 'Ping'",
+     "@game.on_neighbor_changed(hue)"),
+    ("@game.on_neighbor_changed(hue)\ndef changed(t):\n    t.hp = 1",
+     13, "a neighbor changed handler takes (t, face)", "def changed(t, face):"),
+    ("@game.on_neighbor_changed(hue)\ndef changed(t, face):\n    t.hp = 1\n"
+     "@game.on_neighbor_changed(hue)\ndef again(t, face):\n    t.hp = 2",
+     15, "a second @game.on_neighbor_changed(hue) handler", "merge them"),
+    ("@game.on_release(alone=1)\ndef let_go(t):\n    t.hp = 1",
+     12, "alone= is True or False, not 1", "alone=True"),
+], ids=["without its value", "a field not broadcast", "a message", "without the face",
+        "a second handler", "release with a bad guard"])
+def test_each_mistake_with_the_new_handlers_has_its_message(tmp_path, handler, line, message,
+                                                            hint):
+    path, result = lowered(tmp_path, WATCHING.format(handler=handler))
+    assert len(result.errors) == 1, result.errors
+    error = result.errors[0]
+    assert (error.loc.file, error.loc.line) == (str(path), line)
+    assert message in error.message and hint in error.hint

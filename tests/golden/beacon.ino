@@ -497,11 +497,11 @@ BLINKC_SMALL_LOOPS void loop(void) {
         bit <<= 1;  // engine.py:290
     }
     buttons();  // engine.py:291
-    timers();  // engine.py:292
-    transmit();  // engine.py:293
-    display();  // engine.py:294
-    if (unsettled() && coin()) {  // engine.py:295
-        blinkc_skip_frame();  // engine.py:296
+    timers();  // engine.py:293
+    transmit();  // engine.py:294
+    display();  // engine.py:295
+    if (unsettled() && coin()) {  // engine.py:296
+        blinkc_skip_frame();  // engine.py:297
     }
 }
 
