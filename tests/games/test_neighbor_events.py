@@ -1,5 +1,8 @@
 """@game.on_neighbor_changed and @game.on_release at run time, on both backends."""
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -60,3 +63,20 @@ def test_every_release_of_the_button_fires_on_release(backend):
     c.double_click("a")
     c.settle()
     assert c.state("a")["releases"] == 3 and c.state("b")["releases"] == 0
+
+
+QUIET = Path(__file__).parent / "fixtures" / "watch_quiet_game.py"
+
+
+def test_a_game_without_messages_watches_its_neighbours_too(backend, tmp_path):
+    # No protocol, no sessions (so no on_neighbor_joined): the handler still hears b arrive,
+    # change, leave and come back. (Cluster needs links to settle: blinkc emulate runs it.)
+    (tmp_path / "pair.layout").write_text(PAIR)
+    (tmp_path / "moves.scenario").write_text("at 1s click b\nat 3s lift b\nat 4s place b at 0,1\n")
+    out = subprocess.run([sys.executable, "-m", "blinkc", "emulate", str(QUIET), "--layout",
+                          "pair.layout", "--script", "moves.scenario", "--time", "5s", "--json",
+                          "--backend", backend], cwd=tmp_path, capture_output=True, text=True,
+                         check=True)
+    a, b = (t["state"] for t in json.loads(out.stdout)["tiles"])
+    assert (a["hue_changes"], a["hot_changes"], a["last_face"]) == (4, 3, 3)
+    assert (b["hue"], b["releases"], b["hue_changes"]) == (1, 1, 3)
