@@ -271,9 +271,11 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
                  [*reset, *(call(h, (face,)) for h in handlers_of(event))],
                  f"A neighbour {'arrived on' if event.endswith('joined') else 'left'} `face`.")
 
-    fn("neighbors_changed", (), None, _neighbors_changed(sym, handlers_of("neighbor_changed"),
-                                                         call),
-       "Run the handlers of the broadcast values whose neighbour's value changed.")
+    fn("every_pass", (), None,
+       [*_neighbors_changed(sym, handlers_of("neighbor_changed"), call),
+        *(call(h, ()) for h in handlers_of("loop"))],
+       "What runs on every pass: the handlers of the broadcast values whose neighbour's "
+       "value changed, and the game's loop.")
 
     # Broadcast values and the getters neighbours use to read them.
     value: Expr = Const(0, U8)

@@ -265,8 +265,8 @@ def unsettled() -> bool:
 
 def engine_quiet_until() -> u32:
     """Until when loop() will change nothing if its inputs stay as they are (for the emulator)."""
-    if unsettled():
-        return 0  # it tosses a coin every pass
+    if EVERY_PASS or unsettled():
+        return 0  # it tosses a coin (or runs the game's @game.loop) every pass
     until: u32 = timers_quiet_until()
     for s in range(N_FLOOD_SLOTS):
         if flood_skipped[s]:
@@ -289,7 +289,7 @@ def loop() -> None:
             link_step(f, bit)
             bit <<= 1
     buttons()
-    neighbors_changed()
+    every_pass()
     timers()
     transmit()
     display()

@@ -158,6 +158,7 @@ GATHER_COMBINES = ("sum", "min", "max", "or", "count")
 #: Events a handler can react to, and the parameters its function takes after `t`.
 EVENTS: dict[str, tuple[str, ...]] = {
     "setup": (),
+    "loop": (),
     "press": (),
     "release": (),
     "click": (),
@@ -412,6 +413,11 @@ class Game:
         """Runs once at power-up, after the fields have their defaults."""
         return self._plain("setup", fn)
 
+    def loop(self, fn: Callable | None = None) -> Any:
+        """Runs on every pass (after the button's handlers), as an SDK sketch's loop() does;
+        a tile with one is never idle, so use it only for what cannot wait for an event."""
+        return self._plain("loop", fn)
+
     def on_press(self, fn: Callable | None = None, *, alone: bool | None = None):
         """The button went down (every press, at once: a click is only known once it is
         let go and no second click follows). `alone=True`: only while the tile has no
@@ -509,7 +515,7 @@ class Game:
 
 
 #: The decorator of each event, as the author writes it.
-_DECORATORS = {e: e if e in ("setup", "derived", "broadcast", "display") else f"on_{e}"
+_DECORATORS = {e: e if e in ("setup", "loop", "derived", "broadcast", "display") else f"on_{e}"
                for e in EVENTS}
 
 _TARGET_NOUNS = {MessageDecl: "message", FloodDecl: "flood", TimerDecl: "timer"}

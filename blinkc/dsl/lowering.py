@@ -361,7 +361,7 @@ class GameLowering:
     def group_handlers(self) -> None:
         for h in self.game.handlers:
             self.handlers_by_event.setdefault(h.event, []).append(h)
-        for ev in ("display", "setup"):
+        for ev in ("display", "setup", "loop"):
             hs = self.handlers_by_event.get(ev, [])
             for extra in hs[1:]:
                 self.err(extra.loc, f"a game has one @game.{ev} function",
@@ -371,7 +371,7 @@ class GameLowering:
         # other (alone=True and alone=False) are two handlers of two events.
         seen: list[Handler] = []
         for h in self.game.handlers:
-            if h.event in ("display", "setup"):
+            if h.event in ("display", "setup", "loop"):
                 continue
             if h.event in ("derived", "broadcast"):
                 self._reserved(h.loc, h.fn.__name__, f"a {h.event} value")
@@ -424,6 +424,7 @@ class GameLowering:
             "GATHERS": int(any(fl.combine is not None for fl in self.game.floods)),
             "FLOOD_VALUES": int(any(fl.payload is not None and fl.combine is None
                                     for fl in self.game.floods)),
+            "EVERY_PASS": int(bool(self.handlers_by_event.get("loop"))),
         }
         self.sym.constants.update(consts)
         docs = {
@@ -460,13 +461,15 @@ class GameLowering:
             "DATA_MASK": "the bits of one data code",
             "GATHERS": "some flood is a gather (its echoes carry a combined value)",
             "FLOOD_VALUES": "some flood's waves carry a value",
+            "EVERY_PASS": "the game's @game.loop runs on every pass: the tile is never quiet",
         }
         # (Switches only where they are 1: a game without groups or wide values is built
         # exactly as before.)
         wide = int(self.wire.data_bits > 0)
         optional = {"GROUPS": consts["GROUPS"], "WIDE_FLOODS": consts["WIDE_FLOODS"],
                     "DATA_CODE": wide, "DATA_BITS": wide, "DATA_MASK": wide,
-                    "GATHERS": consts["GATHERS"], "FLOOD_VALUES": consts["FLOOD_VALUES"]}
+                    "GATHERS": consts["GATHERS"], "FLOOD_VALUES": consts["FLOOD_VALUES"],
+                    "EVERY_PASS": consts["EVERY_PASS"]}
         self.constants = [(k, v, docs[k]) for k, v in consts.items() if optional.get(k, 1)]
         for node in tree.body:
             if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
@@ -544,7 +547,7 @@ class GameLowering:
         f["on_timer"] = Signature((U8,), None)
         f["on_neighbor_joined"] = Signature((U8,), None)
         f["on_neighbor_left"] = Signature((U8,), None)
-        f["neighbors_changed"] = Signature((), None)
+        f["every_pass"] = Signature((), None)
         f["broadcast_bits"] = Signature((), U8)
         f["display"] = Signature((), None)
         f["setup"] = Signature((), None)
@@ -777,6 +780,8 @@ class GameLowering:
                 fname, role = "show", "display"
             elif h.event == "setup":
                 fname, role = "game_setup", "handler"
+            elif h.event == "loop":
+                fname, role = "game_loop", "handler"
             else:
                 # The author's own name reads best in generated code; avoid clashes only.
                 fname = h.fn.__name__

@@ -194,8 +194,12 @@ def look(t):
      15, "a second @game.on_neighbor_changed(hue) handler", "merge them"),
     ("@game.on_release(alone=1)\ndef let_go(t):\n    t.hp = 1",
      12, "alone= is True or False, not 1", "alone=True"),
+    ("@game.loop\ndef every(t):\n    t.hp = 1\n@game.loop\ndef again(t):\n    t.hp = 2",
+     15, "a game has one @game.loop function", "merge the loop functions into one"),
+    ("@game.loop\ndef every(t, face):\n    t.hp = 1",
+     13, "a loop handler takes (t)", "def every(t):"),
 ], ids=["without its value", "a field not broadcast", "a message", "without the face",
-        "a second handler", "release with a bad guard"])
+        "a second handler", "release with a bad guard", "a second loop", "a loop with a face"])
 def test_each_mistake_with_the_new_handlers_has_its_message(tmp_path, handler, line, message,
                                                             hint):
     path, result = lowered(tmp_path, WATCHING.format(handler=handler))
