@@ -1369,7 +1369,7 @@ def _inferred_result(caller: FunctionCompiler, fn: Callable, node: ast.FunctionD
     int. Its body is compiled once to see (that compile's errors are its real compile's)."""
     sym = caller.sym
     if fn.__name__ in sym.inferring:
-        return I16  # (it calls itself: an error of its own, later)
+        raise _Skip()  # it calls itself (an error of its own, later): that value tells nothing
     sym.inferring.add(fn.__name__)
     sends = len(sym.payload_sends)
     _, _file, first = parse_function(fn)

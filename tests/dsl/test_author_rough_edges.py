@@ -207,3 +207,21 @@ def test_each_mistake_with_the_new_handlers_has_its_message(tmp_path, handler, l
     error = result.errors[0]
     assert (error.loc.file, error.loc.line) == (str(path), line)
     assert message in error.message and hint in error.hint
+
+
+def test_a_helper_that_calls_itself_is_told_so_and_nothing_else(tmp_path):
+    _, result = lowered(tmp_path, """
+        from blinkc.dsl import *
+        game = Game("rec")
+
+        def down(t, k):
+            if k == 0:
+                return RED
+            return down(t, k - 1)
+
+        @game.display
+        def look(t):
+            t.color_all(down(t, 3))
+        """)
+    assert [(e.loc.line, e.message) for e in result.errors] == [
+        (8, "down() calls itself: the tile has no room for recursion")]
