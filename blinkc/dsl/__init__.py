@@ -17,7 +17,7 @@ from __future__ import annotations
 from ..runtime import color as _c
 from .compiler import ColorConst
 from .errors import DslError, GameErrors
-from .game import Enum, Face, Game
+from .game import Color, Enum, Face, Game
 from .loader import compile_game, lower_game
 
 RED = ColorConst(_c.RED)
@@ -88,6 +88,6 @@ def sin8(theta: int) -> int:
 
 __all__ = [
     "BLUE", "CYAN", "FACE_COUNT", "GREEN", "MAGENTA", "OFF", "ORANGE", "RED", "WHITE", "YELLOW",
-    "DslError", "Enum", "Face", "Game", "GameErrors", "bit", "ccw", "compile_game", "cw", "dim",
+    "Color", "DslError", "Enum", "Face", "Game", "GameErrors", "bit", "ccw", "compile_game", "cw", "dim",
     "faces", "lighten", "lower_game", "makeColorHSB", "makeColorRGB", "opposite", "rgb5", "sin8",
 ]

@@ -116,6 +116,8 @@ class Symbols:
     helper_candidates: dict[str, Callable] = field(default_factory=dict)
     #: Helpers called so far: name → (IR function name, signature, takes the tile first).
     helpers: dict[str, tuple[str, Signature, bool]] = field(default_factory=dict)
+    #: Helpers whose unannotated result is being inferred (compiling their body to see).
+    inferring: set[str] = field(default_factory=set)
     #: The game said randomize=False: t.random() draws from the engine's own sequence.
     own_random: bool = False
 
@@ -259,6 +261,10 @@ class FunctionCompiler:
         #: What must return a bool and nothing else (a flood's within=), named for the error;
         #: elsewhere a number returned as a bool means "not zero".
         self.bool_only: str = ""
+        #: Locals whose assignment failed (its error recorded): reading them is no new error.
+        self.unknown: set[str] = set()
+        #: The types of the values returned, when compiling to infer a helper's result.
+        self.returned: list[IntType] | None = None
 
     # ------------------------------------------------------------------ helpers
     def loc(self, node: ast.AST) -> SrcLoc:
@@ -281,7 +287,10 @@ class FunctionCompiler:
             try:
                 out.extend(self.stmt(n))
             except _Skip:
-                pass
+                # What it would have given a value is not known either: its uses are not
+                # errors of their own (the error above is the cause).
+                self.unknown |= {t.id for t in ast.walk(n) if isinstance(t, ast.Name)
+                                 and isinstance(t.ctx, ast.Store)} - set(self.locals)
         return out
 
     def stmt(self, n: ast.stmt) -> list[Stmt]:
@@ -500,10 +509,19 @@ class FunctionCompiler:
         if self.ret is None:
             raise self.fail(n, "handlers do not return values", "just `return` to stop early")
         value = self.expr(n.value)
+        if self.returned is not None:  # (inferring an unannotated helper's result)
+            self.returned.append(value.type)
+            return Return(value, loc)
         if self.ret_enum is not None:
             self.check_kind_into(n, f"{self.node.name}()", self.ret_enum, self.kind_of(n.value), "",
                                  verb="gives")
         if isinstance(self.ret, ColorType) != isinstance(value.type, ColorType):
+            if self.role == "helper" and isinstance(value.type, ColorType):
+                raise self.fail(n, f"{self.node.name}() returns a colour here, a number "
+                                   "elsewhere" if self.node.returns is None else
+                                f"{self.node.name}() returns a colour, but says it gives "
+                                "a number", "a helper gives one kind of value: "
+                                f"def {self.node.name}({ast.unparse(self.node.args)}) -> Color:")
             raise self.fail(n, "this returns the wrong kind of value")
         if self.bool_only and not is_bool(value):
             raise self.fail(n, f"{self.bool_only} returns True or False, not "
@@ -736,6 +754,8 @@ class FunctionCompiler:
 
     def name(self, n: ast.Name) -> Expr | _Symbol:
         ident = n.id
+        if ident in self.unknown and ident not in self.locals:
+            raise _Skip()  # (its assignment failed, with an error of its own)
         if ident in self.locals:
             if ident in self.finished_loops:
                 raise self.fail(n, f"the loop variable {ident!r} is read after its loop",
@@ -984,9 +1004,15 @@ class FunctionCompiler:
             if not arg_nodes or not self.is_tile(arg_nodes[0]):
                 raise self.fail(n, f"{name}() takes the tile first", f"{name}({self.tile or 't'}, ...)")
             arg_nodes = arg_nodes[1:]
-        args = [self.number(a, self.expr(a), f"an argument of {name}()") for a in arg_nodes]
-        if len(args) != len(sig.params):
-            raise self.fail(n, f"{name}() takes {len(sig.params)} values, not {len(args)}")
+        if len(arg_nodes) != len(sig.params):
+            raise self.fail(n, f"{name}() takes {len(sig.params)} values, not {len(arg_nodes)}")
+        args = [self.expr(a) if isinstance(t, ColorType)
+                else self.number(a, self.expr(a), f"an argument of {name}()")
+                for a, t in zip(arg_nodes, sig.params, strict=True)]
+        for a, e, t in zip(arg_nodes, args, sig.params, strict=True):
+            if isinstance(t, ColorType) and not isinstance(e.type, ColorType):
+                raise self.fail(a, f"{ast.unparse(a)} is a number, but {name}() takes a colour "
+                                   "there", "pass a colour: RED, makeColorRGB(r, g, b), dim(c, b)...")
         return Call(fname, tuple(convert(a, t) for a, t in zip(args, sig.params, strict=True)),
                     sig.ret, is_bool=sig.is_bool)
 
@@ -1290,7 +1316,19 @@ class FunctionCompiler:
         return Call("sin8_C", (a,), U8, builtin=True)
 
 
-_ANNOTATIONS: dict[str, IntType] = {"int": I16, "bool": BOOL, "Face": U8}
+_ANNOTATIONS: dict[str, IntType] = {"int": I16, "bool": BOOL, "Face": U8, "Color": COLOR}
+
+
+def gives_value(node: ast.FunctionDef) -> bool:
+    """Whether a function's own body (not a function defined in it) has `return <value>`."""
+    todo: list[ast.AST] = list(node.body)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.Return) and n.value is not None:
+            return True
+        if not isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+            todo += ast.iter_child_nodes(n)
+    return False
 
 
 def helper_signature(caller: FunctionCompiler, fn: Callable, call: ast.Call) -> tuple[str, Signature, bool]:
@@ -1309,7 +1347,8 @@ def helper_signature(caller: FunctionCompiler, fn: Callable, call: ast.Call) -> 
         key = ann.id if isinstance(ann, ast.Name) else ann.attr if isinstance(ann, ast.Attribute) else "int"
         if ann is not None and key not in _ANNOTATIONS:
             raise caller.fail(call, f"{fn.__name__}(): parameter {a.arg!r} has a type the tile lacks",
-                              "annotate parameters with int, bool or Face (or leave them unannotated)")
+                              "annotate parameters with int, bool, Face or Color (or leave them "
+                              "unannotated: int)")
         types.append(_ANNOTATIONS.get(key, I16))
     ret = None
     r = node.returns
@@ -1317,9 +1356,37 @@ def helper_signature(caller: FunctionCompiler, fn: Callable, call: ast.Call) -> 
         key = r.id if isinstance(r, ast.Name) else r.attr if isinstance(r, ast.Attribute) else ""
         if key not in _ANNOTATIONS:
             raise caller.fail(call, f"{fn.__name__}() returns a type the tile lacks",
-                              "annotate the return as -> int, -> bool or -> Face")
+                              "annotate the return as -> int, -> bool, -> Face or -> Color")
         ret = _ANNOTATIONS[key]
+    elif r is None and gives_value(node):
+        ret = _inferred_result(caller, fn, node, params, types, takes_tile)
     return f"helper_{fn.__name__}", Signature(tuple(types), ret, ret == BOOL), takes_tile
+
+
+def _inferred_result(caller: FunctionCompiler, fn: Callable, node: ast.FunctionDef,
+                     params: list[ast.arg], types: list[IntType], takes_tile: bool) -> IntType:
+    """An unannotated helper's result: a colour when every value it returns is one, else an
+    int. Its body is compiled once to see (that compile's errors are its real compile's)."""
+    sym = caller.sym
+    if fn.__name__ in sym.inferring:
+        raise _Skip()  # it calls itself (an error of its own, later): that value tells nothing
+    sym.inferring.add(fn.__name__)
+    sends = len(sym.payload_sends)
+    _, _file, first = parse_function(fn)
+    probe = FunctionCompiler(sym, file=_file, line0=first, node=node,
+                             name=f"helper_{fn.__name__}",
+                             params=[(a.arg, t) for a, t in zip(params, types, strict=True)],
+                             ret=I16, role="helper",
+                             tile=node.args.args[0].arg if takes_tile else None,
+                             pyglobals=fn.__globals__, errors=[])
+    probe.returned = []
+    try:
+        probe.compile()
+    finally:
+        sym.inferring.discard(fn.__name__)
+        del sym.payload_sends[sends:]
+    colours = [isinstance(t, ColorType) for t in probe.returned]
+    return COLOR if colours and all(colours) else I16
 
 
 #: What the tile itself reads (t.now, ...): one value each.

@@ -18,13 +18,16 @@ from ..ir.nodes import (
     U8,
     U16,
     U32,
+    Assign,
     BoolOp,
     Call,
     Const,
     Expr,
     ExprStmt,
+    For,
     Function,
     If,
+    Index,
     IntType,
     Local,
     Name,
@@ -35,8 +38,8 @@ from ..ir.nodes import (
     UnOp,
 )
 from .compiler import Symbols
-from .game import FloodDecl, Game, Handler, MessageDecl
-from .types import binop, bool_op, compare, cond, convert, storage_type
+from .game import FieldDecl, FloodDecl, Game, Handler, MessageDecl
+from .types import binop, bool_op, compare, cond, convert, not_, storage_type
 from .wire import Wire, bits_for
 
 #: Where blinkc's own code comes from (no game line).
@@ -67,7 +70,8 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
     face, code, k = Name("face", U8, "param"), Name("code", U8, "param"), Name("k", U8, "param")
     # Buttons: read each event the game handles (reading consumes it).
     body: list[Stmt] = []
-    for event, api in (("press", "buttonPressed"), ("click", "buttonSingleClicked"),
+    for event, api in (("press", "buttonPressed"), ("release", "buttonReleased"),
+                       ("click", "buttonSingleClicked"),
                        ("double_click", "buttonDoubleClicked"), ("multi_click", "buttonMultiClicked"),
                        ("long_press", "buttonLongPressed"),
                        ("long_long_press", "buttonLongLongPressed")):
@@ -267,6 +271,12 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
                  [*reset, *(call(h, (face,)) for h in handlers_of(event))],
                  f"A neighbour {'arrived on' if event.endswith('joined') else 'left'} `face`.")
 
+    fn("every_pass", (), None,
+       [*_neighbors_changed(sym, handlers_of("neighbor_changed"), call),
+        *(call(h, ()) for h in handlers_of("loop"))],
+       "What runs on every pass: the handlers of the broadcast values whose neighbour's "
+       "value changed, and the game's loop.")
+
     # Broadcast values and the getters neighbours use to read them.
     value: Expr = Const(0, U8)
     for (name, (lo, _hi), _loc, what), (_, shift, bits, _) in zip(
@@ -304,6 +314,48 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
         setup.append(call(handlers_of("setup")[0], ()))
     fn("setup", (), None, setup, "Runs once at power-up.")
     return made
+
+
+#: The faces that had a neighbour at the last pass (a game with @game.on_neighbor_changed).
+WATCHED_FACES = "watched_faces"
+
+
+def watched(name: str) -> str:
+    """The global that keeps the broadcast value `name` each neighbour showed last."""
+    return f"watched_{name}"
+
+
+def _neighbors_changed(sym: Symbols, handlers: list[Handler],
+                       call: Callable[[Handler, tuple[Expr, ...]], Stmt]) -> list[Stmt]:
+    """For each face: a handler of a broadcast value runs when a neighbour came or went there,
+    or the value it shows is not the one it showed at the last pass."""
+    if not handlers:
+        return []
+    face = Name("face", U8, "local")
+    bit = binop("<<", Const(1, U8), face)
+    faces = Name(WATCHED_FACES, U8, "global")
+    here = Local("here", BOOL, not_(Call("isValueReceivedOnFaceExpired", (face,), BOOL,
+                                         builtin=True, is_bool=True)), BLINKC)
+    present = Name("here", BOOL, "local", True)
+    was = compare("!=", binop("&", faces, bit), Const(0, U8))
+    came_or_went = compare("!=", present, was)
+    body: list[Stmt] = [here]
+    for h in handlers:
+        name = h.target.name if isinstance(h.target, FieldDecl) else h.target.__name__
+        getter = sym.neighbor_getters[name]
+        sig = sym.functions[getter]
+        last = Index(watched(name), face, sig.ret, sig.is_bool)
+        now = Call(getter, (face,), sig.ret, is_bool=sig.is_bool)
+        shows = f"shows_{name}"
+        value = Name(shows, sig.ret, "local", sig.is_bool)
+        changed = bool_op("or", [came_or_went, bool_op("and", [present,
+                                                               compare("!=", value, last)])])
+        body += [Local(shows, sig.ret, now, h.loc),
+                 If(changed, (Assign(last, value, h.loc), call(h, (face,))), (), h.loc)]
+    body.append(If(present, (Assign(faces, convert(binop("|", faces, bit), U8), BLINKC),),
+                   (Assign(faces, convert(binop("&", faces, UnOp("~", bit, bit.type)), U8),
+                           BLINKC),), BLINKC))
+    return [For("face", Const(0, U8), Const(6, U8), tuple(body), BLINKC)]
 
 
 def _mask(payload: range) -> Const:

@@ -266,8 +266,8 @@ def unsettled() -> bool:
 
 def engine_quiet_until() -> u32:
     """Until when loop() will change nothing if its inputs stay as they are (for the emulator)."""
-    if unsettled():
-        return 0  # it tosses a coin every pass
+    if EVERY_PASS or unsettled():
+        return 0  # it tosses a coin (or runs the game's @game.loop) every pass
     until: u32 = timers_quiet_until()
     for s in range(N_FLOOD_SLOTS):
         if flood_skipped[s]:
@@ -290,12 +290,12 @@ def loop() -> None:
             link_step(f, bit)
             bit <<= 1
     buttons()
+    every_pass()
     timers()
     transmit()
     display()
     if unsettled() and coin():
         blinkc_skip_frame()
-
 
 # --- floods: the echo algorithm ---------------------------------------------------------
 # A wave enters a tile once (from its first sender, the parent), runs the

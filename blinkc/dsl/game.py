@@ -44,6 +44,16 @@ class FaceType:
 Face = FaceType()
 
 
+class ColorAnnotation:
+    """The type of a colour, for a helper's parameters and result (`def h(t) -> Color:`)."""
+
+    def __repr__(self) -> str:
+        return "Color"
+
+
+Color = ColorAnnotation()
+
+
 @dataclass(eq=False)
 class Enum:
     """A set of named values, like the kinds of piece. Members are 0, 1, 2, ..."""
@@ -139,7 +149,7 @@ class Handler:
 
 
 #: The button's events (a handler of each may be guarded with alone=True / alone=False).
-BUTTON_EVENTS = ("press", "click", "double_click", "multi_click", "long_press", "long_long_press")
+BUTTON_EVENTS = ("press", "release", "click", "double_click", "multi_click", "long_press", "long_long_press")
 
 #: How a gather combines its tiles' values (each with its identity: the value of no tile).
 GATHER_COMBINES = ("sum", "min", "max", "or", "count")
@@ -148,7 +158,9 @@ GATHER_COMBINES = ("sum", "min", "max", "or", "count")
 #: Events a handler can react to, and the parameters its function takes after `t`.
 EVENTS: dict[str, tuple[str, ...]] = {
     "setup": (),
+    "loop": (),
     "press": (),
+    "release": (),
     "click": (),
     "double_click": (),
     "multi_click": (),
@@ -160,6 +172,7 @@ EVENTS: dict[str, tuple[str, ...]] = {
     "flood_done": (),
     "neighbor_joined": ("face",),
     "neighbor_left": ("face",),
+    "neighbor_changed": ("face",),
     "timer": (),
     "derived": (),
     "broadcast": (),
@@ -400,11 +413,20 @@ class Game:
         """Runs once at power-up, after the fields have their defaults."""
         return self._plain("setup", fn)
 
+    def loop(self, fn: Callable | None = None) -> Any:
+        """Runs on every pass (after the button's handlers), as an SDK sketch's loop() does;
+        a tile with one is never idle, so use it only for what cannot wait for an event."""
+        return self._plain("loop", fn)
+
     def on_press(self, fn: Callable | None = None, *, alone: bool | None = None):
         """The button went down (every press, at once: a click is only known once it is
         let go and no second click follows). `alone=True`: only while the tile has no
         neighbour."""
         return self._decorator("press", fn, alone)
+
+    def on_release(self, fn: Callable | None = None, *, alone: bool | None = None):
+        """The button was let go (every release, at once: the SDK's `buttonReleased()`)."""
+        return self._decorator("release", fn, alone)
 
     def on_click(self, fn: Callable | None = None, *, alone: bool | None = None):
         """A single click. `alone=True`: only while the tile has no neighbour."""
@@ -447,6 +469,35 @@ class Game:
     def on_neighbor_left(self, fn: Callable | None = None) -> Any:
         return self._plain("neighbor_left", fn)
 
+    def on_neighbor_changed(self, value: Any):
+        """`def handler(t, face)`: what `t.neighbor(face).<value>` reads changed: the neighbour
+        there shows another value, or a neighbour came to that face or left it. `value` is a
+        field declared with broadcast=True, or a @game.broadcast value."""
+        loc = _caller_loc(2)
+        decorator = "@game.on_neighbor_changed"
+        hint = f"name it: {decorator}({self._broadcast_example()})"
+        if inspect.isfunction(value) and not self._is_broadcast(value):
+            self._problem(loc, f"{decorator} needs the broadcast value it watches", hint)
+            return value  # keeps the function bound to its name; nothing is registered
+        if isinstance(value, FieldDecl) and not value.broadcast:
+            self._problem(loc, f"{decorator}() watches what neighbours broadcast, and this "
+                               "field is not broadcast",
+                          "declare it with broadcast=True, so that neighbours can read it")
+            return lambda f: f
+        if not isinstance(value, FieldDecl) and not inspect.isfunction(value):
+            self._problem(loc, f"{decorator}() takes a broadcast field or value, not "
+                               f"{_describe(value)}", hint)
+            return lambda f: f
+        return lambda f: self._register("neighbor_changed", f, loc, target=value)
+
+    def _is_broadcast(self, fn: Any) -> bool:
+        return any(h.fn is fn and h.event == "broadcast" for h in self.handlers)
+
+    def _broadcast_example(self) -> str:
+        return next((f.name or _assigned_name(f.loc) for f in self.fields if f.broadcast),
+                    None) or next(
+            (h.fn.__name__ for h in self.handlers if h.event == "broadcast"), "kind")
+
     def on_timer(self, timer: TimerDecl):
         return self._targeted("timer", timer, TimerDecl, "flash")
 
@@ -464,7 +515,7 @@ class Game:
 
 
 #: The decorator of each event, as the author writes it.
-_DECORATORS = {e: e if e in ("setup", "derived", "broadcast", "display") else f"on_{e}"
+_DECORATORS = {e: e if e in ("setup", "loop", "derived", "broadcast", "display") else f"on_{e}"
                for e in EVENTS}
 
 _TARGET_NOUNS = {MessageDecl: "message", FloodDecl: "flood", TimerDecl: "timer"}

@@ -173,21 +173,26 @@ def check_views_are_pure(low: Lowering) -> None:
             continue
         what = low.within_what.get(fn.name, whats[fn.role])
         seen: set[str] = set()
-        todo = [fn]
+        # (function, the game's line that calls into it when it is blinkc's own code)
+        todo: list[tuple[Function, SrcLoc | None]] = [(fn, None)]
         while todo:
-            f = todo.pop()
+            f, called_at = todo.pop()
             if f.name in seen:
                 continue
             seen.add(f.name)
             effect = _first_effect(f.body)
             if effect is not None:
                 loc, doing = effect
+                if f.role in _BLINKC_ROLES:  # (blinkc's line says nothing to the author)
+                    loc = called_at or loc
                 low.err(loc, f"{what} cannot change the tile: this {doing}",
                          "it is computed whenever it is read, in no fixed order; change "
                          "fields, send messages and start timers in a handler")
                 break
-            todo += [by_name[c.func] for c in calls(f.body)
-                     if not c.builtin and c.func in by_name]
+            for at, c in calls_at(f.body):
+                if not c.builtin and c.func in by_name and c.func not in RANDOM_DRAWS:
+                    ours = f.role in _BLINKC_ROLES
+                    todo.append((by_name[c.func], called_at if ours else at))
 
 
 def check_payloads(low: Lowering) -> None:
@@ -589,6 +594,13 @@ def _direct_exprs(s: Stmt):
         return [s.value]
     return []
 
+
+#: The roles of blinkc's own functions (engine.py and the generated dispatch).
+_BLINKC_ROLES = ("engine", "dispatch")
+
+#: The engine's draws (t.random() without randomize()): a view may draw as it may call the
+#: SDK's random(), which moves the SDK's sequence just as these move the tile's own.
+RANDOM_DRAWS = frozenset({"draw_below", "draw_word", "coin"})
 
 #: The calls a t.send() becomes (a message of a group goes through send_grouped).
 SENDS = ("send_code", "send_wide", "send_grouped", "send_wide_grouped")

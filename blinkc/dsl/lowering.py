@@ -43,7 +43,7 @@ from ..ir.walk import calls, walk_stmts
 from ..runtime.api import CLOCK_KEYS, PROGRAM_NAMES, START_KEY
 from ..runtime.timer import NEVER
 from .compiler import FunctionCompiler, Signature, Symbols, parse_function
-from .dispatch import gather_return_type, generate_dispatch
+from .dispatch import WATCHED_FACES, gather_return_type, generate_dispatch, watched
 from .errors import DslError
 from .game import BUTTON_EVENTS, EVENTS, Enum, EnumMember, FieldDecl, Game, Handler, TimerDecl
 from .lints import run_lints
@@ -363,7 +363,7 @@ class GameLowering:
     def group_handlers(self) -> None:
         for h in self.game.handlers:
             self.handlers_by_event.setdefault(h.event, []).append(h)
-        for ev in ("display", "setup"):
+        for ev in ("display", "setup", "loop"):
             hs = self.handlers_by_event.get(ev, [])
             for extra in hs[1:]:
                 self.err(extra.loc, f"a game has one @game.{ev} function",
@@ -373,7 +373,7 @@ class GameLowering:
         # other (alone=True and alone=False) are two handlers of two events.
         seen: list[Handler] = []
         for h in self.game.handlers:
-            if h.event in ("display", "setup"):
+            if h.event in ("display", "setup", "loop"):
                 continue
             if h.event in ("derived", "broadcast"):
                 self._reserved(h.loc, h.fn.__name__, f"a {h.event} value")
@@ -429,6 +429,7 @@ class GameLowering:
             "GATHERS": int(any(fl.combine is not None for fl in self.game.floods)),
             "FLOOD_VALUES": int(any(fl.payload is not None and fl.combine is None
                                     for fl in self.game.floods)),
+            "EVERY_PASS": int(bool(self.handlers_by_event.get("loop"))),
         }
         self.sym.constants.update(consts)
         docs = {
@@ -477,13 +478,15 @@ class GameLowering:
             "DATA_MASK": "the bits of one data code",
             "GATHERS": "some flood is a gather (its echoes carry a combined value)",
             "FLOOD_VALUES": "some flood's waves carry a value",
+            "EVERY_PASS": "the game's @game.loop runs on every pass: the tile is never quiet",
         }
         # (Switches only where they are 1: a game without groups or wide values is built
         # exactly as before.)
         wide = int(self.wire.data_bits > 0)
         optional = {"GROUPS": consts["GROUPS"], "WIDE_FLOODS": consts["WIDE_FLOODS"],
                     "DATA_CODE": wide, "DATA_BITS": wide, "DATA_MASK": wide,
-                    "GATHERS": consts["GATHERS"], "FLOOD_VALUES": consts["FLOOD_VALUES"]}
+                    "GATHERS": consts["GATHERS"], "FLOOD_VALUES": consts["FLOOD_VALUES"],
+                    "EVERY_PASS": consts["EVERY_PASS"]}
         self.constants = [(k, v, docs[k]) for k, v in consts.items() if optional.get(k, 1)]
         notes = _line_comments(ENGINE_FILE.read_text())
         for node in tree.body:
@@ -563,6 +566,7 @@ class GameLowering:
         f["on_timer"] = Signature((U8,), None)
         f["on_neighbor_joined"] = Signature((U8,), None)
         f["on_neighbor_left"] = Signature((U8,), None)
+        f["every_pass"] = Signature((), None)
         f["broadcast_bits"] = Signature((), U8)
         f["display"] = Signature((), None)
         f["setup"] = Signature((), None)
@@ -593,6 +597,30 @@ class GameLowering:
                 if isinstance(h.value_type, Enum):
                     self.sym.derived_enums[h.fn.__name__] = h.value_type
         self.sym.pure |= {"timer_running", "timer_remaining"}
+        self.declare_watched()
+
+    def declare_watched(self) -> None:
+        """What @game.on_neighbor_changed compares with: the value each neighbour showed at
+        the last pass, and which faces had one (only in a game with such a handler)."""
+        hs = self.handlers_by_event.get("neighbor_changed", [])
+        for h in hs:
+            name = h.target.name if isinstance(h.target, FieldDecl) else h.target.__name__
+            getter = self.sym.neighbor_getters.get(name)
+            if getter is None or watched(name) in self.sym.engine_globals:
+                continue  # (not broadcast: refused where it was declared; a second: refused)
+            t = self.sym.functions[getter].ret
+            assert t is not None
+            self._engine_global(GlobalVar(watched(name), t, (0,) * 6, h.loc, size=6,
+                                          doc=f"the {name} the neighbour on face f showed "
+                                              "at the last pass", is_bool=t == BOOL))
+        if hs:
+            self._engine_global(GlobalVar(WATCHED_FACES, U8, 0, hs[0].loc,
+                                          doc="bit f: a neighbour was on face f at the last "
+                                              "pass"))
+
+    def _engine_global(self, g: GlobalVar) -> None:
+        self.globals.append(g)
+        self.sym.engine_globals[g.name] = g
 
     def _kinds_of_broadcast(self, name: str) -> Enum | None:
         for fd in self.game.fields:
@@ -771,6 +799,8 @@ class GameLowering:
                 fname, role = "show", "display"
             elif h.event == "setup":
                 fname, role = "game_setup", "handler"
+            elif h.event == "loop":
+                fname, role = "game_loop", "handler"
             else:
                 # The author's own name reads best in generated code; avoid clashes only.
                 fname = h.fn.__name__

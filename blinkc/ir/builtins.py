@@ -41,6 +41,7 @@ BLINKLIB: dict[str, Builtin] = {
     "lighten": Builtin((COLOR, U8), COLOR),
     "sin8_C": Builtin((U8,), U8),
     "buttonPressed": Builtin((), BOOL, pure=False, is_bool=True),
+    "buttonReleased": Builtin((), BOOL, pure=False, is_bool=True),
     "buttonSingleClicked": Builtin((), BOOL, pure=False, is_bool=True),
     "buttonDoubleClicked": Builtin((), BOOL, pure=False, is_bool=True),
     "buttonMultiClicked": Builtin((), BOOL, pure=False, is_bool=True),

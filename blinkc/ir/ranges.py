@@ -53,6 +53,11 @@ _MIRRORED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 _NEGATED = {">=": "<", ">": "<=", "<": ">=", "<=": ">", "==": "!=", "!=": "=="}
 
 
+#: Calls whose result their argument bounds: the SDK's random(n) (a builtin: True) and the
+#: engine's draw_below(n) (a program function: False), the two forms of t.random().
+_DRAWS = {"random": True, "draw_below": False}
+
+
 def type_range(t: IntType) -> Range:
     return (0, 1) if t == BOOL else (t.min, t.max)
 
@@ -127,6 +132,16 @@ class Ranges:
         if self.pinned and e in self.pinned:
             return self.pinned[e]
         return self._of.visit(e)
+
+    def _draw(self, e: Call) -> Range:
+        """A random draw bounded by its argument: the SDK's random(n) is 0..n; the engine's
+        draw_below(n) (t.random(n - 1) of a game without randomize()) is 0..n-1, and n = 0
+        stands for 65,536."""
+        lo, hi = self.of(e.args[0])
+        top = type_range(e.type)[1]
+        if e.builtin:
+            return (0, min(max(hi, 0), top))
+        return (0, hi - 1) if lo >= 1 and hi <= top else (0, top)
 
     def _under(self, e: Expr, facts: tuple[tuple[Expr, bool], ...]) -> Range:
         """e's range knowing how the tests of the branches around it came out."""
@@ -401,6 +416,8 @@ class _RangeOf(Renderer):
         return (0, 1) if e.is_bool else type_range(e.type)
 
     def visit_Call(self, e: Call) -> Range:
+        if e.args and _DRAWS.get(e.func) == e.builtin:
+            return self.ranges._draw(e)
         if e.type is None:
             return (0, 0)
         return (0, 1) if e.is_bool else type_range(e.type)

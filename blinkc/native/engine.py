@@ -285,7 +285,7 @@ class NativeEngine(Engine):
                 self._pull(tile)
                 world.record_pass(tile)
             elif kind in (cb.REC_SLEEP, cb.REC_WAKE):
-                world.record(tile, "sleep" if kind == cb.REC_SLEEP else "wake", {})
+                world.record(tile, "idle-sleep" if kind == cb.REC_SLEEP else "idle-wake", {})
             elif kind == cb.REC_SERIAL:
                 self._take_core_serial(tile)  # anything drained while nothing recorded
                 world.take_serial(tile)

@@ -2,7 +2,9 @@
 
 It binds 127.0.0.1 only and serves nothing but its own assets and the session's exports.
 A ticker runs the world on in real time (at the session's speed) and sends each page a
-frame about 120 times a second; the page sends its inputs on the same websocket.
+frame about 120 times a second; the page sends its inputs on the same websocket. Time runs
+only while a page watches: with none open (or every one hidden, a background tab) the world
+waits, as a game on the table waits for nobody, and runs on when a page is back.
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ class _Client:
         self.ws = ws
         self.selected: str | None = None
         self.inspected_at = 0.0
+        #: The page is shown (not a hidden tab): it says so when that changes.
+        self.visible = True
 
 
 class SimServer:
@@ -69,6 +73,11 @@ class SimServer:
         self._ticker: asyncio.Task[None] | None = None
         #: The real-time factor the ticker achieved over the last second (for the page).
         self.achieved = 0.0
+
+    @property
+    def watched(self) -> bool:
+        """Some page shows the world: only then does its time run on."""
+        return any(c.visible for c in self.clients)
 
     # ------------------------------------------------------------------ HTTP
     async def _index(self, request: web.Request) -> web.Response:
@@ -161,7 +170,7 @@ class SimServer:
                 next_tick = time.perf_counter()
             await asyncio.sleep(max(0.0, delay))
             now = time.perf_counter()
-            wall_ms = min((now - last) * 1000, 100.0)
+            wall_ms = min((now - last) * 1000, 100.0) if self.watched else 0.0
             last = now
             try:
                 window_sim += self.session.advance(wall_ms, budget_ms=TICK_S * 1000 * 0.8)
@@ -174,6 +183,7 @@ class SimServer:
             if self.clients:
                 frame = view.frame(self.session)
                 frame["achieved"] = self.achieved
+                frame["watched"] = self.watched
                 for client in list(self.clients):
                     await self._send_frame(client, frame)
 
@@ -232,6 +242,13 @@ def _set_running(running: bool) -> Handler:
     return handler
 
 
+def _visible(server: SimServer, client: _Client, r: dict[str, Any]) -> None:
+    visible = r.get("visible")
+    if not isinstance(visible, bool):
+        raise SimError("visible is true or false")
+    client.visible = visible
+
+
 def _speed(server: SimServer, client: _Client, r: dict[str, Any]) -> None:
     server.session.set_speed(r.get("speed"))  # type: ignore[arg-type]
 
@@ -259,6 +276,7 @@ _OPS: dict[str, Handler] = {
     "pause": _set_running(False),
     "play": _set_running(True),
     "speed": _speed,
+    "visible": _visible,
     "step": _step,
     "seek": _seek,
 }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..runtime import color
 from ..runtime.api import FACE_COUNT
 from ..world import Tile, World
 from .session import Session
@@ -98,9 +99,25 @@ def inspect(session: Session, name: str) -> dict[str, Any] | None:
 
 
 def trace(session: Session, tile: str | None = None, limit: int = 200) -> dict[str, Any]:
-    """The trace of the last seconds: of one tile (and the world's own events), or of all."""
+    """The trace of the last seconds: of one tile (and the world's own events), or of all;
+    colours as a game maker names them (`RED`, `#ff8c00`), not as 5-bit integers."""
+    records = [({**r, "colors": [color_name(c) for c in r["colors"]]}
+                if r.get("ev") == "colors" and isinstance(r.get("colors"), list) else r)
+               for r in session.trace.recent(tile, limit=limit)]
     return {"type": "trace", "tile": tile, "seconds": session.trace_seconds,
-            "records": session.trace.recent(tile, limit=limit)}
+            "records": records}
+
+
+#: The SDK's named colours by value (OFF for an LED that is off).
+_COLOR_NAMES = {value: name for name, value in color.NAMED.items()}
+
+
+def color_name(c: int) -> str:
+    """A colour as the DSL and the SDK name it (`RED`, `OFF`), else as `#rrggbb` (each 5-bit
+    channel shown as c * 255 / 31, as the page draws it)."""
+    if c in _COLOR_NAMES:
+        return _COLOR_NAMES[c]
+    return "#{:02x}{:02x}{:02x}".format(*color.to_rgb888(c))
 
 
 def program_name(program: object) -> str:

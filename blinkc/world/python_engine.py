@@ -195,7 +195,7 @@ class PythonEngine(Engine):
             tile.api.send_time[f] = 0  # speak first: its neighbours may be asleep
         self._schedule(tile.clock.next_frame(w.now), _PASS, tile)
         if w.trace is not None:
-            w.trace.write(w.now, tile.name, "wake", {})
+            w.trace.write(w.now, tile.name, "idle-wake", {})
 
     def dormant(self, tile: Tile, asleep: bool) -> None:
         tile.epoch += 1
@@ -482,7 +482,7 @@ class PythonEngine(Engine):
             n.sleeping_neighbours += 1
         self._schedule_deadline(tile)
         if w.trace is not None:
-            w.trace.write(w.now, tile.name, "sleep", {})
+            w.trace.write(w.now, tile.name, "idle-sleep", {})
 
     def _schedule_deadline(self, tile: Tile) -> None:
         if tile.quiet_until is not None and tile.quiet_until < TIMER_NEVER:

@@ -83,7 +83,7 @@ def test_every_pass_runs_every_pass_and_packet_to_the_same_end(tmp_path):
         out = run(CHAIN, "-s", CLICKS, "--json", "--trace", str(trace), *extra).stdout
         traces[mode] = ([json.loads(line)["ev"] for line in trace.read_text().splitlines()], out)
     (default, default_out), (every, every_out) = traces["default"], traces["every"]
-    assert "sleep" in default and "sleep" not in every
+    assert "idle-sleep" in default and "idle-sleep" not in every
     assert every.count("sent") + every.count("received") > 0
     assert json.loads(every_out)["tiles"] == json.loads(default_out)["tiles"]  # the same end
     assert json.loads(every_out)["stats"]["sleeps"] == 0 < json.loads(default_out)["stats"]["sleeps"]

@@ -4,6 +4,7 @@ Pirates & Lasers ship (examples/ship.layout), and checks the page against the em
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import subprocess
 import sys
@@ -496,4 +497,82 @@ def test_export_replays_with_blinkc_emulate_and_offline(context, sim, tmp_path: 
                             [t["name"] for t in final])
     assert shown == {t["name"]: [expected_rgb(c) for c in t["colors"]] for t in final}
     screenshot(replay, "sim-replay.png")
+    assert page.errors == []
+
+
+# ---- issue 28, item 4: the simulator as a game maker reads it
+def test_the_trace_names_colours_and_the_emulators_idle_skipping(context, sim):
+    page = open_sim(context, sim.url)
+    click_slowly(page, sim, "z")  # the lasers light the hit hulls
+    wait_for(lambda: "colors=[" in page.text_content("#trace"), what="a colour change")
+    text = page.text_content("#trace")
+    assert not re.search(r"colors=\[\d", text), text  # once: colors=[13312,...]
+    shown = {c for row in re.findall(r"colors=\[([^\]]*)\]", text) for c in row.split(",")}
+    assert shown and all(re.fullmatch(r"[A-Z]+|#[0-9a-f]{6}", c) for c in shown), shown
+    assert "RED" in shown  # the Hazard fires red
+    # Between turns the emulator stops running the ship's passes: that is not the tiles' sleep.
+    wait_for(lambda: " idle-sleep" in page.text_content("#trace"), what="idle skipping")
+    assert not re.search(r" (sleep|wake)\b", page.text_content("#trace"))
+    assert page.errors == []
+
+
+def fit_of(page: Any) -> tuple[float, bool, list[int]]:
+    return (page.evaluate("blinkcSim.size()"), page.evaluate("blinkcSim.showsAll()"),
+            page.evaluate("blinkcSim.canvasSize()"))
+
+
+def test_the_cluster_fits_the_canvas_at_any_size_and_zooms(context, sim):
+    page = open_sim(context, sim.url)
+    page.set_viewport_size({"width": 640, "height": 480})
+    wait_for(lambda: fit_of(page)[2][0] < 640, what="the canvas following the window")
+    small, shows, (w, h) = fit_of(page)
+    assert shows and small < 36 and w < 640 and h < 480
+    page.set_viewport_size({"width": 1800, "height": 1100})
+    wait_for(lambda: fit_of(page)[2][0] > 1000, what="the canvas following the window")
+    large, shows, _ = fit_of(page)
+    assert shows and large == 36 > small  # (a fit stops at 36 px; zooming goes on)
+    page.click("#zoomin")
+    page.click("#zoomin")
+    assert abs(page.evaluate("blinkcSim.size()") - 36 * 1.25 ** 2) < 1e-6
+    # zoomed in, a tile's middle is still its button
+    x, y = page.evaluate("blinkcSim.tileCentre('h1')")
+    page.mouse.click(x, y)
+    wait_for(lambda: ("press h1",) in log_lines(sim), what="h1 pressed")
+    # the wheel over the table zooms about the pointer, which stays on the same place
+    px, py = page.evaluate("blinkcSim.hexCentre(-4, 3)")
+    page.mouse.move(px, py)
+    page.mouse.wheel(0, 200)
+    wait_for(lambda: page.evaluate("blinkcSim.size()") < 36 * 1.25 ** 2, what="zoomed out")
+    qx, qy = page.evaluate("blinkcSim.hexCentre(-4, 3)")
+    assert abs(qx - px) < 1 and abs(qy - py) < 1
+    page.click("#fit")
+    assert fit_of(page)[:2] == (36, True)
+    assert page.errors == []
+
+
+def test_with_no_page_open_the_world_waits(context, sim):
+    page = open_sim(context, sim.url)
+    start = world_time(sim)
+    wait_for(lambda: world_time(sim) > start + 200, what="time running with the page open")
+    page.close()
+    time.sleep(0.3)  # (the server notices the websocket closing)
+    closed = world_time(sim)
+    time.sleep(0.6)
+    assert world_time(sim) == closed
+    page = open_sim(context, sim.url)
+    wait_for(lambda: world_time(sim) > closed + 200, what="time running again")
+    # a hidden tab is no page open either
+    page.evaluate("""() => {
+        Object.defineProperty(document, "hidden", {configurable: true, get: () => true});
+        document.dispatchEvent(new Event("visibilitychange"));
+    }""")
+    time.sleep(0.3)
+    hidden = world_time(sim)
+    time.sleep(0.6)
+    assert world_time(sim) == hidden
+    page.evaluate("""() => {
+        Object.defineProperty(document, "hidden", {configurable: true, get: () => false});
+        document.dispatchEvent(new Event("visibilitychange"));
+    }""")
+    wait_for(lambda: world_time(sim) > hidden + 200, what="time running once shown")
     assert page.errors == []

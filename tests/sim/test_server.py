@@ -87,14 +87,28 @@ def test_websocket_hello_frames_inputs_and_errors():
     run(test)
 
 
-def test_the_ticker_runs_the_world_in_real_time():
+def test_the_ticker_runs_the_world_in_real_time_while_a_page_watches():
     async def test(client: TestClient, server: SimServer) -> None:
+        start = server.session.now_ms
+        await asyncio.sleep(0.3)
+        assert server.session.now_ms == start  # no page open: the world waits
+        ws = await client.ws_connect("/ws")
         start = server.session.now_ms
         await asyncio.sleep(0.5)
         ran = server.session.now_ms - start
         assert 300 < ran < 700
-        ws = await client.ws_connect("/ws")
-        await ws.send_json({"op": "pause", "id": 1})
+        await ws.send_json({"op": "visible", "visible": False, "id": 1})
+        await _next(ws, "ok")
+        hidden = server.session.now_ms
+        await asyncio.sleep(0.2)
+        assert server.session.now_ms == hidden  # its only page is a hidden tab
+        await ws.send_json({"op": "visible", "visible": "yes", "id": 2})
+        assert "visible is true or false" in (await _next(ws, "error"))["message"]
+        await ws.send_json({"op": "visible", "visible": True, "id": 3})
+        await _next(ws, "ok")
+        await asyncio.sleep(0.2)
+        assert server.session.now_ms > hidden
+        await ws.send_json({"op": "pause", "id": 4})
         await _next(ws, "ok")
         paused = server.session.now_ms
         await asyncio.sleep(0.2)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from blinkc.runtime import color
 from blinkc.sim import Session, load_source, view
 
 from .helpers import ROOT, ship_session
@@ -116,3 +117,27 @@ def test_the_inspector_shows_a_per_face_field_as_six_values(tmp_path):
     session.run_until(session.now_ms + 1500)  # a's face 3 (S) hits b's face 0 (N)
     assert view.inspect(session, "b")["state"]["hits"] == [1, 0, 0, 0, 0, 2]
     assert view.inspect(session, "a")["state"]["mark"] == ["STAR"] * 6
+
+
+def test_the_trace_names_colours_as_a_game_maker_does():
+    # (It showed colors=[13312, ...]: 5-bit integers.)
+    session = ship_session(boot=False)
+    session.run_until(3000)
+    shown = [r["colors"] for r in view.trace(session)["records"] if r["ev"] == "colors"]
+    assert shown, "the ship lights up at power-up"
+    names = {c for colors in shown for c in colors}
+    assert all(isinstance(c, str) for c in names)
+    assert all(c in color.NAMED or (c.startswith("#") and len(c) == 7) for c in names)
+    assert names & set(color.NAMED) and any(c.startswith("#") for c in names)
+    assert view.color_name(color.RED) == "RED" and view.color_name(0) == "OFF"
+    assert view.color_name(color.rgb5(31, 15, 0)) == "ORANGE"
+    assert view.color_name(color.rgb5(1, 2, 3)) == "#081018"
+
+
+def test_the_emulators_idle_skipping_is_not_the_tiles_sleep():
+    # The emulator stops running passes of a settled tile; the trace says so as what it is.
+    session = ship_session(boot=False)
+    session.run_until(8000)
+    events = {r["ev"] for r in view.trace(session)["records"]}
+    assert "idle-sleep" in events
+    assert "sleep" not in events and "wake" not in events  # nobody held a button 6 s

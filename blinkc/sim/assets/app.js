@@ -5,6 +5,9 @@
   const canvas = $("board"), ctx = canvas.getContext("2d");
   const view = new BlinkcDraw.View(canvas, 36);
   let ws = null, hello = null, frame = null, inspect = null, trace = null, centred = false;
+  // The view fits the cluster to the canvas (at the start, when the canvas changes size, and
+  // when a tile would be off it) until the user zooms; Fit (or 0) goes back to that.
+  let autoFit = true;
   let selected = null, drag = null, pressing = null, nextId = 1;
   const picked = new Set();  // tiles picked with ctrl-click: a drag of one moves them all
   const pending = new Map();
@@ -15,7 +18,7 @@
     ws = new WebSocket(`ws://${location.host}/ws`);
     ws.onmessage = (ev) => {
       const m = JSON.parse(ev.data);
-      if (m.type === "frame") { frame = m; framesIn++; if (!centred && m.tiles.length) { view.centreOn(m.tiles); centred = true; } showStatus(); }
+      if (m.type === "frame") { frame = m; framesIn++; keepInView(); showStatus(); }
       else if (m.type === "hello") { hello = m; showHello(); }
       else if (m.type === "inspect") { if (m.name === selected) { inspect = m; if (changed("inspect", ev.data)) showInspect(); } }
       else if (m.type === "trace") { if (m.tile === selected) { trace = m; if (changed("trace", ev.data)) showTrace(); } }
@@ -23,7 +26,41 @@
       else if (m.type === "ok") settle(m.id, m);
     };
     ws.onclose = () => say("the simulator has stopped (the server is gone)");
+    // Time runs only while a page shows the world: a hidden tab says so, and so does its return.
+    ws.onopen = () => { if (document.hidden) send("visible", {visible: false}); };
   }
+  document.addEventListener("visibilitychange", () => {
+    if (ws && ws.readyState === WebSocket.OPEN) send("visible", {visible: !document.hidden});
+  });
+
+  // ------------------------------------------------------------ the view
+  function keepInView() {
+    if (!frame.tiles.length) return;
+    if (!centred) { view.fit(frame.tiles); centred = true; return; }
+    if (autoFit && !drag && !view.shows(frame.tiles)) view.fit(frame.tiles);
+  }
+  // The canvas takes the room the window gives it (the panels keep theirs), at one canvas
+  // pixel per CSS pixel.
+  function resize() {
+    const stage = $("stage");
+    const below = $("timeline").offsetHeight + $("help").offsetHeight + $("message").offsetHeight + 40;
+    const width = Math.max(320, Math.floor(stage.clientWidth) - 2);
+    const height = Math.max(300, Math.floor(window.innerHeight - canvas.getBoundingClientRect().top - below));
+    if (width === canvas.width && height === canvas.height) return;
+    const [cx, cy] = [canvas.width / 2, canvas.height / 2];
+    canvas.width = width;
+    canvas.height = height;
+    if (frame && autoFit) view.fit(frame.tiles);
+    else { view.ox += width / 2 - cx; view.oy += height / 2 - cy; }
+  }
+  window.addEventListener("resize", resize);
+  resize();
+  function zoom(factor, at) {
+    autoFit = false;
+    const [px, py] = at || [canvas.width / 2, view.trayTop() / 2];
+    view.zoomBy(factor, px, py);
+  }
+  function fitView() { autoFit = true; if (frame) view.fit(frame.tiles); }
   // The panels are rebuilt only when what they show has changed (the page stays light).
   const shown = {};
   function changed(what, text) { if (shown[what] === text) return false; shown[what] = text; return true; }
@@ -154,9 +191,10 @@
     if (!same) await send("move", {moves});
   });
   canvas.addEventListener("wheel", (ev) => {
-    const hit = tileAt(...canvasPoint(ev));
-    if (!hit) return;
+    const point = canvasPoint(ev);
+    const hit = tileAt(...point);
     ev.preventDefault();
+    if (!hit || ev.ctrlKey) { zoom(ev.deltaY > 0 ? 1 / 1.15 : 1.15, point); return; }  // (a pinch is ctrl-wheel)
     select(hit.tile.name);
     turn(hit.tile.name, ev.deltaY > 0 ? 1 : -1);
   }, {passive: false});
@@ -164,6 +202,9 @@
     if (ev.target.tagName === "INPUT" || ev.target.tagName === "SELECT") return;
     if (ev.key === "r" || ev.key === "R") { if (selected) turn(selected, ev.shiftKey ? -1 : 1); }
     else if (ev.key === " ") { ev.preventDefault(); $("play").click(); }
+    else if (ev.key === "+" || ev.key === "=") zoom(1.25);
+    else if (ev.key === "-") zoom(1 / 1.25);
+    else if (ev.key === "0") fitView();
   });
   function turn(name, by) { return send("rotate", {tile: name, by}); }
   function select(name) {
@@ -186,6 +227,9 @@
   $("remove").onclick = () => { if (selected) send("lift", {tiles: [selected]}); };
   $("rotl").onclick = () => { if (selected) turn(selected, -1); };
   $("rotr").onclick = () => { if (selected) turn(selected, 1); };
+  $("zoomin").onclick = () => zoom(1.25);
+  $("zoomout").onclick = () => zoom(1 / 1.25);
+  $("fit").onclick = fitView;
   $("add").onclick = async () => {
     const program = $("program").value || null;
     const m = await send("add", {pos: freeSpot(), program});
@@ -294,7 +338,8 @@
     $("tracewhat").textContent = `${head}, last ${trace.seconds} s`;
     $("trace").textContent = trace.records.slice().reverse().map((r) => {  // newest first
       const {t, tile, ev, ...rest} = r;
-      const more = Object.entries(rest).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(" ");
+      // (colours come named: colors=[RED,OFF,#ff8c00,...])
+      const more = Object.entries(rest).map(([k, v]) => `${k}=${k === "colors" ? `[${v.join(",")}]` : JSON.stringify(v)}`).join(" ");
       return `${(t / 1e6).toFixed(3)} ${tile || "-"} ${ev} ${more}`;
     }).join("\n");
   }
@@ -310,6 +355,10 @@
     draws: () => draws,
     framesIn: () => framesIn,
     selected: () => selected,
+    size: () => view.size,
+    canvasSize: () => [canvas.width, canvas.height],
+    // every placed tile wholly on the canvas, above the hand
+    showsAll: () => view.shows(frame.tiles),
     picked: () => [...picked],
     select,
     send,

@@ -5,6 +5,9 @@ const BlinkcDraw = (() => {
   const OUTER = 0.93, INNER = 0.58, BUTTON = 0.42;
   const BODY = "rgb(44,44,50)", UNLIT = [70, 70, 78], BACKGROUND = "rgb(24,24,28)";
   const SQ3 = Math.sqrt(3);
+  // The hand's strip, in tile sizes; the smallest and largest tile the view draws (pixels).
+  // FIT_SIZE: the largest a fit makes them (zooming goes on to MAX_SIZE).
+  const TRAY = 2.4, MIN_SIZE = 10, MAX_SIZE = 90, FIT_SIZE = 36;
 
   // A 5-bit colour (r | g << 5 | b << 10) as 8-bit channels, 31 -> 255 (runtime/color.py).
   function rgb888(c) {
@@ -21,7 +24,7 @@ const BlinkcDraw = (() => {
       this.ox = canvas.width / 2;
       this.oy = (canvas.height - this.trayHeight()) / 2;
     }
-    trayHeight() { return this.size * 2.4; }
+    trayHeight() { return this.size * TRAY; }
     trayTop() { return this.canvas.height - this.trayHeight(); }
     // Centre the lattice on the tiles (once, at the start: later moves keep the view still).
     centreOn(tiles) {
@@ -34,6 +37,40 @@ const BlinkcDraw = (() => {
       }
       this.ox = this.canvas.width / 2 - (x0 + x1) / 2;
       this.oy = this.trayTop() / 2 - (y0 + y1) / 2;
+    }
+    // The largest size (MIN_SIZE..FIT_SIZE) at which every placed tile shows above the tray
+    // with two rings of free places round the cluster (room to move tiles to), the cluster
+    // centred: the view fits the cluster to a canvas of any size.
+    fit(tiles) {
+      const placed = tiles.filter((t) => t.pos);
+      if (!placed.length) return;
+      let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+      for (const t of placed) {
+        const x = 1.5 * t.pos[0], y = SQ3 * (t.pos[1] + t.pos[0] / 2);
+        x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y);
+      }
+      // In units of the size: a tile is 2 wide and SQ3 high, each ring of places round it
+      // adds 1.5 and SQ3 on each side; the tray is TRAY sizes high.
+      const w = x1 - x0 + 2 + 6, h = y1 - y0 + 5 * SQ3;
+      const fits = Math.min(this.canvas.width / w, this.canvas.height / (h + TRAY));
+      this.size = Math.max(MIN_SIZE, Math.min(FIT_SIZE, fits));
+      this.centreOn(tiles);
+    }
+    // Zoom by `factor` about the canvas point (px, py), which stays where it is.
+    zoomBy(factor, px, py) {
+      const size = Math.max(MIN_SIZE, Math.min(MAX_SIZE, this.size * factor));
+      const k = size / this.size;
+      this.ox = px - (px - this.ox) * k;
+      this.oy = py - (py - this.oy) * k;
+      this.size = size;
+    }
+    // Whether every placed tile is wholly on the canvas, above the tray.
+    shows(tiles) {
+      const s = this.size;
+      return tiles.filter((t) => t.pos).every((t) => {
+        const [x, y] = this.centre(t.pos[0], t.pos[1]);
+        return x - s >= 0 && x + s <= this.canvas.width && y - s >= 0 && y + s <= this.trayTop();
+      });
     }
     rel(q, r) { return [this.size * 1.5 * q, this.size * SQ3 * (r + q / 2)]; }
     centre(q, r) { const [x, y] = this.rel(q, r); return [this.ox + x, this.oy + y]; }
@@ -146,5 +183,5 @@ const BlinkcDraw = (() => {
       return places;
     }
   }
-  return {View, rgb888, css, OUTER, INNER, BUTTON};
+  return {View, rgb888, css, OUTER, INNER, BUTTON, MIN_SIZE, MAX_SIZE, FIT_SIZE};
 })();
