@@ -258,6 +258,9 @@ def _run(layout: Layout, plans: dict[str, Planned], images: dict[Path, Firmware]
             fault_changes.clear()
             relink()
         cluster.run_until(end)
+        if opts.sample_ms:
+            for name, tile in tiles.items():
+                timeline.append((end, name, tile.colors(), read_state(tile, plans[name].program)))
         wall = time.perf_counter() - started
         snapshot = [_snapshot(world, t.name, tiles[t.name], plans[t.name].program)
                     for t in world.tiles]

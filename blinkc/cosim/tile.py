@@ -26,7 +26,10 @@ def avr_color(word: int) -> int:
 class CosimTile:
     """A simavr atmega168 core with the tile's flash, its serial number and its clock error."""
 
-    def __init__(self, name: str, firmware: Firmware, serial: bytes, ppm: int = 0) -> None:
+    def __init__(self, name: str, firmware: Firmware, serial: bytes, ppm: int = 0,
+                 vector_offset: int = BOOT_RESET) -> None:
+        """`vector_offset`: where the interrupt vectors go while IVSEL is set (the boot
+        section's start; 0 only to show what simavr does without the workaround)."""
         if len(serial) != SERIAL_LEN:
             raise ValueError(f"a serial number has {SERIAL_LEN} bytes")
         self.lib = harness()
@@ -34,7 +37,7 @@ class CosimTile:
         self.firmware = firmware
         self.ppm = ppm
         handle = self.lib.cs_tile_new(firmware.flash, len(firmware.flash), BOOT_RESET,
-                                      BOOT_RESET, serial, F_CPU)
+                                      vector_offset, serial, F_CPU)
         if not handle:
             raise MemoryError("simavr could not make an atmega168 core")
         self.handle = handle
