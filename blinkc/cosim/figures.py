@@ -77,3 +77,17 @@ def measure_build(target: Path, seconds: float = MEASURE_S) -> Figures | None:
     if found is None:
         return None
     return measure(load_firmware(*found), seconds)
+
+
+def figure_lines(with_bootloader: Path, elf: Path, seconds: float = MEASURE_S) -> list[str]:
+    """What `blinkc size` and `check --verbose` print: the figures of one tile running the
+    build alone for `seconds`, or why they were not measured."""
+    from .firmware import FirmwareError
+    from .library import HarnessUnavailable
+
+    try:
+        figures = measure(load_firmware(with_bootloader, elf), seconds)
+    except (HarnessUnavailable, FirmwareError) as e:
+        return [f"Stack and loop(): not measured: {e}"]
+    return [f"Co-simulated (one tile alone, {seconds:g} s, firmware and BIOS on simavr):",
+            *(f"  {line}" for line in figures.lines())]

@@ -12,8 +12,8 @@ from .library import harness
 F_CPU = 8_000_000
 SERIAL_LEN = 9
 #: simavr's cpu states (sim_avr.h) that end a core's run.
-CPU_DONE = 8
-CPU_CRASHED = 9
+CPU_DONE = 6
+CPU_CRASHED = 7
 
 
 def avr_color(word: int) -> int:
