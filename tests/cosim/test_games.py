@@ -1,0 +1,98 @@
+"""The real firmware (game + the user's BlinkBIOS) co-simulated: the P&L turn, a WHAM! round,
+Broadside's setup and a hit, and SDK examples against the emulator. They need the user's SDK
+(the BIOS is not ours to ship) and take minutes: marked `long`."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from blinkc.cosim.compare import compare_runs, emulator_timeline
+from blinkc.cosim.run import CosimOptions, cosimulate
+from blinkc.runtime.color import channels
+
+from ..tools import require_simavr
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+FIRMWARE = ROOT / "firmware"
+
+pytestmark = pytest.mark.long
+
+
+@pytest.fixture(autouse=True)
+def sdk() -> str:
+    path = os.environ.get("BLINKS_SDK")
+    if not path:
+        pytest.skip("set BLINKS_SDK to a Blinks SDK: co-simulation runs its BlinkBIOS")
+    require_simavr()
+    return path
+
+
+def by_name(tiles: list[dict]) -> dict[str, dict]:
+    return {t["name"]: t for t in tiles}
+
+
+def test_the_pirates_and_lasers_turn_hits_the_same_hulls_as_in_the_emulator():
+    game, layout, script = (FIRMWARE / "pirates_lasers.py", EXAMPLES / "ship.layout",
+                            EXAMPLES / "turn.scenario")
+    ours = by_name(cosimulate(layout, game, script, CosimOptions()).tiles)
+    samples, end = emulator_timeline(layout, game, script, 0, CosimOptions().faults, None)
+    theirs = {name: state for at, name, _, state in samples if at == end}
+    z = ours["z"]["state"]
+    assert z["kind"] == "HAZARD" and z["shots"] == 1 and z["flash_faces"] == 21  # three beams
+    for name, tile in ours.items():
+        assert tile["state"]["hp"] == theirs[name]["hp"], name
+        assert tile["state"]["kind"] == theirs[name]["kind"], name
+        assert 0 < tile["stack_free_min"] < 248   # 248: RAM left above the globals
+    assert sum(t["state"]["hp"] for t in ours.values()) == 5 * 9 - 4
+
+
+def test_a_wham_round_starts_and_ends_as_in_the_emulator():
+    game, layout, script = FIRMWARE / "wham.py", EXAMPLES / "wham.layout", EXAMPLES / "wham.scenario"
+    ours = by_name(cosimulate(layout, game, script, CosimOptions()).tiles)
+    samples, end = emulator_timeline(layout, game, script, 0, CosimOptions().faults, None)
+    theirs = {name: (colors, state) for at, name, colors, state in samples if at == end}
+    for name, tile in ours.items():
+        assert tile["colors"] == theirs[name][0], name   # back on the field, every tile
+
+
+def _write(tmp_path: Path, layout: str, scenario: str) -> tuple[Path, Path]:
+    (tmp_path / "l.layout").write_text(layout)
+    (tmp_path / "s.scenario").write_text(scenario)
+    return tmp_path / "l.layout", tmp_path / "s.scenario"
+
+
+def test_broadside_setup_alone_makes_a_ship_in_the_fleet_colour(tmp_path):
+    layout, script = _write(tmp_path, "tile x at 0,0\n",
+                            "wait 500ms\nlong x\nwait 1s\ndouble x\nwait 1s\n")
+    x = cosimulate(layout, FIRMWARE / "broadside.py", script, CosimOptions()).tiles[0]
+    assert x["state"]["yellow"] and x["state"]["ship"]
+    assert [channels(c) for c in x["colors"]] == [(31, 31, 0)] * 6
+
+
+def test_a_broadside_hit_leaves_a_red_peg(tmp_path):
+    layout, script = _write(tmp_path, "tile a1 at 0,0 ship=true\ntile a2 at 1,0 ship=true\n"
+                                      "tile s1 at 0,1\n", "wait 1s\nclick a1\nwait 2s\n")
+    tiles = by_name(cosimulate(layout, FIRMWARE / "broadside.py", script, CosimOptions()).tiles)
+    a1 = tiles["a1"]
+    assert a1["state"]["fired"] and not a1["state"]["captured"]
+    assert channels(a1["colors"][0]) == (31, 0, 0)
+    assert not tiles["a2"]["state"]["fired"]
+
+
+SDK_EXAMPLES = ["Examples01/examples/A-BareMinimum", "Examples01/examples/B-ButtonPress",
+                "Examples01/examples/C-ButtonCycleColors", "Examples01/examples/E-TimerBlink",
+                "Examples02/examples/A-ColorByNeighbor"]
+
+
+@pytest.mark.parametrize("example", SDK_EXAMPLES, ids=lambda e: e.rsplit("/", 1)[1])
+def test_an_sdk_example_agrees_with_the_emulator(example, sdk, tmp_path):
+    sketch = Path(sdk) / "libraries" / example / (example.rsplit("/", 1)[1] + ".ino")
+    layout, script = _write(tmp_path, "tile a at 0,0\ntile b at 0,-1\n",
+                            "wait 500ms\nclick a\nwait 1s\ndouble b\nwait 1s\n")
+    result = cosimulate(layout, sketch, script, CosimOptions(sample_ms=20.0))
+    theirs, _ = emulator_timeline(layout, sketch, script, 0, CosimOptions().faults, None)
+    assert compare_runs(result.timeline, theirs) == []
