@@ -110,7 +110,10 @@ def _symbols(elf: Path) -> tuple[dict[str, Symbol], dict[str, Symbol]]:
 
 def _plain(name: str) -> str:
     """`_ZL4kind` -> `kind`, `_Z5setupv` -> `setup`: the C++ names of file-level variables
-    and of functions without arguments, as the source says them; others as they are."""
+    and of functions without arguments, as the source says them (without the suffix link-time
+    optimisation adds to a file-level name: `_ZL4ship.lto_priv.13`); others as they are."""
+    if "." in name[1:]:
+        name = name[0] + name[1:].split(".", 1)[0]
     for prefix in ("_ZL", "_Z"):
         if name.startswith(prefix):
             rest = name[len(prefix):]

@@ -250,6 +250,8 @@ def test_cxx_names_are_plain():
     assert _plain("_Z4loopv") == "loop"
     assert _plain("_Z3addii") == "_Z3addii"      # arguments: left as it is
     assert _plain("mainx") == "mainx"
+    assert _plain("_ZL4ship.lto_priv.13") == "ship"   # link-time optimisation's suffix
+    assert _plain(".do_clear_bss_loop") == ".do_clear_bss_loop"
 
 
 def test_initial_state_is_written_just_before_setup(tmp_path):
