@@ -52,11 +52,13 @@ def test_the_pirates_and_lasers_turn_hits_the_same_hulls_as_in_the_emulator():
 
 def test_a_wham_round_starts_and_ends_as_in_the_emulator():
     game, layout, script = FIRMWARE / "wham.py", EXAMPLES / "wham.layout", EXAMPLES / "wham.scenario"
-    ours = by_name(cosimulate(layout, game, script, CosimOptions()).tiles)
+    result = cosimulate(layout, game, script, CosimOptions(sample_ms=100.0))
     samples, end = emulator_timeline(layout, game, script, 0, CosimOptions().faults, None)
-    theirs = {name: (colors, state) for at, name, colors, state in samples if at == end}
-    for name, tile in ours.items():
-        assert tile["colors"] == theirs[name][0], name   # back on the field, every tile
+    theirs = {name: state for at, name, _, state in samples if at == end}
+    stages = {(name, state["stage"]) for _, name, _, state in result.timeline}
+    for name, tile in by_name(result.tiles).items():
+        assert any(n == name and stage != "SETUP" for n, stage in stages), name  # it played
+        assert tile["state"]["stage"] == theirs[name]["stage"], name            # and stopped
 
 
 def _write(tmp_path: Path, layout: str, scenario: str) -> tuple[Path, Path]:
