@@ -174,6 +174,32 @@ static void set_button(cs_tile *t, int down) {
     avr_raise_irq(avr_io_getirq(t->avr, AVR_IOCTL_IOPORT_GETIRQ('D'), 7), down ? 0 : 1);
 }
 
+/* simavr's external-interrupt module polls a level-triggered INTn pin with a cycle timer
+   that asks for the port's state through avr_ioctl, which walks the list of IO modules
+   until one answers: the three timers and the UART come before the ports. Moving the port
+   modules to the front (port D, which has INT0/INT1, first) answers at the first module;
+   nothing else changes, since every ioctl is answered by one module only. Profiled on a
+   P&L cluster: avr_ioctl was 15 % of the time. */
+static void ports_first(avr_t *avr) {
+    avr_io_t *ports[8];
+    int n = 0;
+    avr_io_t **link = &avr->io_port;
+    while (*link) {
+        avr_io_t *io = *link;
+        if (io->kind && strcmp(io->kind, "port") == 0 && n < 8) {
+            *link = io->next;  /* unlink, keep looking */
+            ports[n++] = io;
+        } else {
+            link = &io->next;
+        }
+    }
+    /* They were registered B, C, D: put them back D, C, B at the head. */
+    for (int i = 0; i < n; i++) {
+        ports[i]->next = avr->io_port;
+        avr->io_port = ports[i];
+    }
+}
+
 static void after_reset(cs_tile *t) {
     avr_t *avr = t->avr;
     memcpy(avr->data + SERIAL_AT, t->serial, SERIAL_LEN);
@@ -192,6 +218,7 @@ EXPORT cs_tile *cs_tile_new(const uint8_t *flash, uint32_t flash_len, uint32_t r
         return NULL;
     t->avr = avr;
     avr_init(avr);
+    ports_first(avr);
     avr->log = 0;
     avr->frequency = frequency;
     avr->sleep = no_sleep;
