@@ -98,3 +98,33 @@ def test_an_sdk_example_agrees_with_the_emulator(example, sdk, tmp_path):
     result = cosimulate(layout, sketch, script, CosimOptions(sample_ms=20.0))
     theirs, _ = emulator_timeline(layout, sketch, script, 0, CosimOptions().faults, None)
     assert compare_runs(result.timeline, theirs) == []
+
+
+def test_a_tile_sleeps_after_its_warm_sleep_time_and_a_press_wakes_it(tmp_path, sdk):
+    """The BIOS and blinklib's warm sleep on the real firmware. The firmware's own deadline
+    (10 minutes after power-up, read from its RAM) is moved to half a second from now, so
+    the test does not simulate ten minutes."""
+    from blinkc.build import build, find_sdk
+    from blinkc.cosim.firmware import load_firmware
+    from blinkc.cosim.tile import F_CPU, CosimTile
+
+    result = build(FIRMWARE / "pirates_lasers.py", tmp_path / "pl", sdk=find_sdk(sdk))
+    tile = CosimTile("a", load_firmware(result.with_bootloader, result.elf), bytes(range(9)))
+    tile.run(2 * F_CPU)
+    assert 600_000 <= tile.variable("warm_sleep_time") <= 600_200   # 10 min after setup
+    lit = tile.colors()
+    assert any(lit)
+    deadline = tile.firmware.objects["warm_sleep_time"]
+    tile.write(deadline.address, (tile.millis() + 500).to_bytes(4, "little"))
+    tile.run(3 * F_CPU)
+    assert tile.colors() == [0] * 6                                  # asleep: dark
+    tile.run(5 * F_CPU)
+    assert tile.colors() == [0] * 6
+    tile.button(True)
+    tile.run(5 * F_CPU + F_CPU // 10)
+    tile.button(False)
+    tile.run(6 * F_CPU)
+    assert any(tile.colors())                                        # awake: lit again
+    tile.run(9 * F_CPU)
+    assert tile.colors()[5] == lit[5]       # (the press also counts as a click: a Hull
+                                            # loses an HP, so a tan face may show water)
