@@ -128,3 +128,43 @@ def test_a_tile_sleeps_after_its_warm_sleep_time_and_a_press_wakes_it(tmp_path, 
     tile.run(9 * F_CPU)
     assert tile.colors()[5] == lit[5]       # (the press also counts as a click: a Hull
                                             # loses an HP, so a tan face may show water)
+
+
+def _cli(*args: str):
+    from click.testing import CliRunner
+
+    from blinkc.cli import main
+
+    return CliRunner().invoke(main, list(args))
+
+
+def test_compare_in_json_says_agree_and_exits_0_when_they_agree(sdk, tmp_path):
+    import json
+
+    sketch = Path(sdk) / "libraries/Examples01/examples/B-ButtonPress/B-ButtonPress.ino"
+    layout, script = _write(tmp_path, "tile a at 0,0\n", "wait 500ms\nclick a\nwait 1s\n")
+    r = _cli("cosim", str(sketch), "-l", str(layout), "-s", str(script), "--compare", "--json")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    assert out["agree"] is True and out["differences"] == []
+    tile = out["tiles"][0]
+    assert {"name", "pos", "rot", "millis", "colors", "state", "stack_free_min",
+            "loop_max_us"} <= set(tile)
+
+
+def test_compare_prints_each_difference_and_exits_1(sdk, tmp_path):
+    import json
+
+    # D-TimerFlash flashes for one frame every 200 ms: 20 ms samples see it at other times.
+    sketch = Path(sdk) / "libraries/Examples01/examples/D-TimerFlash/D-TimerFlash.ino"
+    layout, _ = _write(tmp_path, "tile a at 0,0\n", "")
+    r = _cli("cosim", str(sketch), "-l", str(layout), "-t", "3s", "--compare", "--json")
+    assert r.exit_code == 1
+    out = json.loads(r.stdout)
+    assert out["agree"] is False and out["differences"]
+    d = out["differences"][0]
+    assert d["tile"] == "a" and d["time_ms"] >= 200
+    assert d["cosim"]["colors"] != d["emulator"]["colors"]
+    text = _cli("cosim", str(sketch), "-l", str(layout), "-t", "3s", "--compare")
+    assert text.exit_code == 1 and "co-simulation and emulator differ" in text.output
+    assert "cosim    " in text.output and "emulator " in text.output
