@@ -33,6 +33,14 @@ MILLIS_BLOCK = "blinkbios_millis_block"
 class FirmwareError(Exception):
     """An image or ELF co-simulation cannot use; the text says why and what to do."""
 
+    def __init__(self, message: str, hint: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def __str__(self) -> str:
+        return self.message + (f"\n  hint: {self.hint}" if self.hint else "")
+
 
 @dataclass(frozen=True)
 class Symbol:

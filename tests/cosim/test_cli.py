@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from blinkc.cli import main
@@ -66,3 +67,13 @@ def test_size_of_a_build_shows_the_stack_and_the_longest_loop(tmp_path):
     assert r.exit_code == 0, r.output
     assert "Stack: at least" in r.output
     assert "Longest loop(): 40,0" in r.output and "= 5.00 ms" in r.output
+
+
+def test_an_image_without_a_bios_is_refused_with_a_hint(tmp_path):
+    from blinkc.cosim.firmware import FirmwareError, load_firmware
+
+    (tmp_path / "x.hex").write_text(":0100000000FF\n:00000001FF\n")
+    with pytest.raises(FirmwareError) as e:
+        load_firmware(tmp_path / "x.hex", tmp_path / "x.elf")
+    assert "has no BIOS at the boot reset vector (0x3800)" in str(e.value)
+    assert "hint: use the .with_bootloader.hex of a build" in str(e.value)
