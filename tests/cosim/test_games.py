@@ -168,3 +168,20 @@ def test_compare_prints_each_difference_and_exits_1(sdk, tmp_path):
     text = _cli("cosim", str(sketch), "-l", str(layout), "-t", "3s", "--compare")
     assert text.exit_code == 1 and "co-simulation and emulator differ" in text.output
     assert "cosim    " in text.output and "emulator " in text.output
+
+
+def test_under_faults_the_same_seed_gives_the_same_run(tmp_path):
+    from blinkc.world.emulation import parse_faults
+
+    layout, script = _write(tmp_path, "tile a at 0,0\ntile b at 0,-1 kind=HAZARD\n",
+                            "wait 500ms\nclick b\nwait 1s\n")
+    game = FIRMWARE / "pirates_lasers.py"
+
+    def run(seed: int, threads: int) -> list[dict]:
+        opts = CosimOptions(seed=seed, threads=threads,
+                            faults=parse_faults("drop=0.3,jitter=2ms,skew=5%"))
+        return cosimulate(layout, game, script, opts).tiles
+
+    first = run(3, 2)
+    assert run(3, 1) == first                      # threads change nothing
+    assert run(4, 2) != first                      # another seed: other clocks, other losses
