@@ -20,6 +20,7 @@ from pathlib import Path
 from blinkc.build import build, find_sdk
 from blinkc.cosim.cluster import Cluster
 from blinkc.cosim.firmware import load_firmware
+from blinkc.cosim.library import HarnessUnavailable, harness
 from blinkc.cosim.tile import F_CPU, CosimTile
 from blinkc.world import World
 
@@ -52,6 +53,14 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=5.0, help="simulated seconds per run")
     ap.add_argument("--game", default=str(ROOT / "firmware" / "pirates_lasers.py"))
     args = ap.parse_args()
+    if not os.environ.get("BLINKS_SDK"):
+        print("skipped: set BLINKS_SDK to a Blinks SDK (co-simulation runs its BlinkBIOS)")
+        return
+    try:
+        harness()
+    except HarnessUnavailable as e:
+        print(f"skipped: {e}")
+        return
     sdk = find_sdk(os.environ.get("BLINKS_SDK"))
     with tempfile.TemporaryDirectory() as tmp:
         result = build(args.game, Path(tmp) / "fw", sdk=sdk)
