@@ -31,3 +31,15 @@ def require_tool(*names: str) -> str:
             pytest.fail(f"BLINKC_REQUIRE_TOOLS=1 but a tool is missing: {what}")
         pytest.skip(f"not installed: {what}")
     return shutil.which(names[0]) or names[0]
+
+
+def require_simavr() -> None:
+    """Skip (or, in CI, fail) unless blinkc's co-simulation harness builds against libsimavr."""
+    from blinkc.cosim.library import HarnessUnavailable, harness
+
+    try:
+        harness()
+    except HarnessUnavailable as e:
+        if os.environ.get("BLINKC_REQUIRE_TOOLS") == "1":
+            pytest.fail(f"BLINKC_REQUIRE_TOOLS=1 but co-simulation is unavailable: {e}")
+        pytest.skip(f"co-simulation unavailable: {e}")

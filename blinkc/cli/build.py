@@ -106,5 +106,16 @@ def size_command(target: Path, sdk: Path | None, top: int) -> None:
     click.echo(report.format(top=top))
     if report.ram is None:
         click.echo("(a hex file has no RAM figures; give the .elf for RAM and the largest symbols)")
+    _running_figures(target)
     if report.problems():
         raise click.ClickException("over budget: " + "; ".join(report.problems()))
+
+
+def _running_figures(target: Path) -> None:
+    """The stack's high-water mark and the longest loop(), co-simulated, when the target is
+    a build (an ELF with its .with_bootloader.hex beside it)."""
+    from ..cosim.figures import build_images, figure_lines
+
+    found = build_images(target)
+    if found is not None:
+        click.echo("\n".join(figure_lines(*found)))

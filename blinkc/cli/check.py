@@ -130,9 +130,12 @@ def flash_figure(game: Path, sdk: Path | None = None) -> list[str]:
         except BuildError as err:  # no toolchain, or the SDK cannot build
             return [f"Flash: not measured: {err.message.splitlines()[0]}",
                     f"  {err.hint.splitlines()[0] if err.hint else f'{how} says more.'}"]
+        from ..cosim.figures import figure_lines
+
+        running = figure_lines(result.with_bootloader, result.elf)
     return [f"Flash and RAM on the tile (built with {result.backend} against "
             f"{found.describe()}, as `blinkc build` measures them):",
-            *(f"  {line}" for line in result.report.format(top=0).splitlines())]
+            *(f"  {line}" for line in result.report.format(top=0).splitlines()), *running]
 
 
 @main.command()

@@ -16,7 +16,7 @@ LAYERS = [
     ["world", "render", "flash", "progsim"],
     ["native"],
     ["build", "differential", "explore", "games", "sketches", "smoke", "testing"],
-    ["sim"],
+    ["sim", "cosim"],
     ["cli", "demo", "__main__"],
 ]
 

@@ -1,0 +1,299 @@
+"""One co-simulated run: a layout and a scenario in, each tile's final state and figures out.
+
+The emulator's own parsers read the layout and the scenario, and a world of the emulator
+(never run) plans them: it checks the steps, draws each tile's clock error and serial
+number from the seed exactly as `blinkc emulate` does, and keeps track of where the tiles
+are. Its tiles hold placeholders; the programs that run are the firmware images `blinkc
+build` makes, on simavr cores (cluster.py). A scenario's button contacts become the level
+on each tile's button pin, its moves new links between facing faces.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..build import BuildError, build, find_sdk
+from ..dsl.errors import GameErrors
+from ..games import initial_state, load_program
+from ..ir.nodes import GlobalVar, Program
+from ..world import World
+from ..world.emulation import run_time
+from ..world.layout import Layout, ProgramError, TileSpec
+from ..world.layout_file import load_layout
+from ..world.scenario import BUTTON_ACTIONS, Scenario
+from ..world.scenario_file import load_scenario
+from ..world.syntax import SourceError
+from ..world.world import Faults
+from .cluster import Cluster
+from .firmware import Firmware, FirmwareError, load_firmware
+from .tile import CosimTile
+
+#: What a scenario may do in a co-simulation: a person's hands on buttons and tiles.
+SUPPORTED_ACTIONS = (*BUTTON_ACTIONS, "place", "rotate", "lift", "faults")
+
+
+class CosimError(Exception):
+    """A run that cannot be co-simulated, with what to do about it."""
+
+
+@dataclass
+class CosimOptions:
+    seed: int = 0
+    faults: Faults = field(default_factory=Faults)
+    time_ms: float | None = None
+    threads: int = 2
+    sdk: str | Path | None = None
+    #: Take every tile's colours and state this often (ms), for --compare; None: only at the end.
+    sample_ms: float | None = None
+
+
+@dataclass
+class Planned:
+    """What one tile of the layout runs."""
+
+    source: Path
+    program: Program | None       # a game's IR (its state fields); None for a sketch
+    initial: dict[str, int | list[int]]
+
+
+@dataclass
+class CosimResult:
+    end_ms: float
+    seed: int
+    tiles: list[dict]
+    #: (time ms, tile, colours, state) every sample_ms, when asked for.
+    timeline: list[tuple[float, str, list[int], dict]]
+    stats: dict[str, Any]
+
+
+class _Placeholder:
+    """The planning world's stand-in for a tile's program: the firmware runs elsewhere."""
+
+    def setup(self, api: Any) -> None:
+        pass
+
+    def loop(self, api: Any) -> None:
+        pass
+
+    def state(self) -> dict:
+        return {}
+
+
+def plan_layout(layout_file: str | Path, source: str | Path | None) -> tuple[Layout, dict[str, Planned]]:
+    """The layout, and for each tile the game or sketch it runs (with its initial state)."""
+    plans: dict[str, Planned] = {}
+
+    def resolve(spec: TileSpec) -> Any:
+        path = source if source is not None else spec.game
+        if spec.program is not None:
+            raise ProgramError(f"tile {spec.name!r} runs the built-in program {spec.program!r}, "
+                               "which has no firmware", "co-simulation runs what `blinkc build` "
+                               "makes: give the tile a game (GAME.py) or a sketch (.ino)")
+        if path is None:
+            raise ProgramError(f"tile {spec.name!r} has no program",
+                               "give the layout a `game` line, or name GAME.py or SKETCH.ino")
+        path = Path(path)
+        if path.suffix == ".py":
+            try:
+                program = load_program(path)
+            except GameErrors as e:
+                raise ProgramError(f"the game {path} has errors:\n{e}",
+                                   f"run `blinkc check {path}` for details") from None
+            except OSError as e:
+                raise ProgramError(f"cannot read the game {path}: {e.strerror or e}") from None
+            plans[spec.name] = Planned(path, program, initial_state(program, spec.params,
+                                                                    spec.name))
+        else:
+            if spec.params:
+                raise ProgramError(f"tile {spec.name!r}: a sketch takes no settings",
+                                   "remove the key=value settings from the layout line")
+            plans[spec.name] = Planned(path, None, {})
+        return _Placeholder()
+
+    layout = load_layout(layout_file, resolve)
+    for spec in layout.tiles:
+        if "start" in spec.params:
+            raise CosimError(f"tile {spec.name!r}: co-simulation powers every tile up; "
+                             "start= (a BIOS start state) is not modelled: remove it")
+    return layout, plans
+
+
+def build_images(plans: dict[str, Planned], sdk: str | Path | None,
+                 out: Path) -> dict[Path, Firmware]:
+    """Each distinct program built once with `blinkc build`, into `out`."""
+    found = find_sdk(sdk)
+    images: dict[Path, Firmware] = {}
+    for i, source in enumerate(dict.fromkeys(p.source for p in plans.values())):
+        result = build(source, out / f"{i}-{source.stem}", sdk=found)
+        images[source] = load_firmware(result.with_bootloader, result.elf)
+    return images
+
+
+def check_scenario(scenario: Scenario | None) -> None:
+    for step in scenario.steps if scenario is not None else ():
+        if step.action not in SUPPORTED_ACTIONS:
+            where = f" (line {step.where.line})" if step.where and step.where.line else ""
+            raise CosimError(f"`{step.action}`{where} is not co-simulated: a co-simulation runs "
+                             f"the firmware as it is, and a person can only "
+                             f"{', '.join(SUPPORTED_ACTIONS)}")
+
+
+def initial_bytes(firmware: Firmware, program: Program, values: dict[str, int | list[int]]
+                  ) -> dict[int, int]:
+    """A layout's settings as bytes of the game's globals (found by their names in the ELF)."""
+    fields = {g.name: g for g in program.state_fields}
+    out: dict[int, int] = {}
+    for name, value in values.items():
+        sym = firmware.objects.get(name)
+        if sym is None:
+            raise CosimError(f"the firmware of {program.name} has no variable {name!r} "
+                             "(was it optimised away?), so its setting cannot be applied")
+        items = value if isinstance(value, list) else [value]
+        width = sym.size // len(items)
+        signed = fields[name].type.signed
+        for k, v in enumerate(items):
+            raw = (v & ((1 << 8 * width) - 1)) if signed else v
+            for j, byte in enumerate(raw.to_bytes(width, "little")):
+                out[sym.address + k * width + j] = byte
+    return out
+
+
+def read_state(tile: CosimTile, program: Program | None) -> dict[str, Any]:
+    """The game's state fields, from the tile's RAM, shown as the emulator shows them."""
+    if program is None:
+        return {}
+    out: dict[str, Any] = {}
+    for g in program.state_fields:
+        sym = tile.firmware.objects.get(g.name)
+        if sym is None:
+            continue
+        raw = tile.read(sym.address, sym.size)
+        count = g.size or 1
+        width = sym.size // count
+        values = [_shown(g, int.from_bytes(raw[k * width:(k + 1) * width], "little",
+                                           signed=g.type.signed), program)
+                  for k in range(count)]
+        out[g.name] = values if g.size is not None else values[0]
+    return out
+
+
+def _shown(g: GlobalVar, v: int, program: Program) -> Any:
+    if g.is_bool:
+        return bool(v)
+    if g.enum is not None:
+        members = program.enums[g.enum]
+        return members[v] if 0 <= v < len(members) else v
+    return v
+
+
+def cosimulate(layout_file: str | Path, source: str | Path | None = None,
+               script_file: str | Path | None = None,
+               options: CosimOptions | None = None) -> CosimResult:
+    """Co-simulate the layout's tiles (running `source`, or the layout's game) through the
+    scenario. Raises SourceError for bad inputs, BuildError / FirmwareError for images that
+    cannot be made, CosimError for what co-simulation cannot do, HarnessUnavailable without
+    simavr."""
+    opts = options or CosimOptions()
+    layout, plans = plan_layout(layout_file, source)
+    scenario = load_scenario(script_file) if script_file is not None else None
+    check_scenario(scenario)
+    with tempfile.TemporaryDirectory(prefix="blinkc-cosim-") as tmp:
+        images = build_images(plans, opts.sdk, Path(tmp))
+        return _run(layout, plans, images, scenario, opts)
+
+
+def _run(layout: Layout, plans: dict[str, Planned], images: dict[Path, Firmware],
+         scenario: Scenario | None, opts: CosimOptions) -> CosimResult:
+    world = World(seed=opts.seed, faults=opts.faults)
+    layout.build(world, lambda spec: _Placeholder())
+    contacts: list[tuple[str, bool]] = []
+    fault_changes: list[Faults] = []
+    events: list[tuple[float, int, Callable[[], None]]] = []
+    # The planning world schedules the scenario into our list, and hands us its contacts.
+    world.call_at = lambda at_ms, fn: events.append((at_ms, len(events), fn))  # type: ignore
+    world.button = lambda name, down, at_ms=None: contacts.append((name, down))  # type: ignore
+    world.set_faults = fault_changes.append  # type: ignore[method-assign]
+    if scenario is not None:
+        scenario.apply(world, layout=layout, start_ms=0.0)
+    end = run_time(scenario, opts.time_ms)
+    started = time.perf_counter()
+    with Cluster(seed=opts.seed, threads=opts.threads) as cluster:
+        tiles: dict[str, CosimTile] = {}
+        for t in world.tiles:
+            plan = plans[t.name]
+            firmware = images[plan.source]
+            tile = CosimTile(t.name, firmware, t.api.serial, t.clock.ppm)
+            if plan.program is not None:
+                tile.set_initial(initial_bytes(firmware, plan.program, plan.initial))
+            cluster.add(tile)
+            tiles[t.name] = tile
+        cluster.faults(opts.faults.drop, opts.faults.jitter_ms)
+
+        def relink() -> None:
+            cluster.link((t.name, f, n.name, nf) for t in world.tiles
+                         for f, n, nf in world.neighbours_of(t))
+
+        relink()
+        timeline: list[tuple[float, str, list[int], dict]] = []
+        samples = _sample_times(opts.sample_ms, end)
+        todo = sorted([(at, 1, seq, fn) for at, seq, fn in events if at <= end]
+                      + [(at, 0, i, None) for i, at in enumerate(samples)])
+        for at, _, _, fn in todo:
+            cluster.run_until(at)
+            if fn is None:
+                for name, tile in tiles.items():
+                    timeline.append((at, name, tile.colors(), read_state(tile, plans[name].program)))
+                continue
+            fn()
+            for name, down in contacts:
+                tiles[name].button(down)
+            contacts.clear()
+            for faults in fault_changes:
+                cluster.faults(faults.drop, faults.jitter_ms)
+            fault_changes.clear()
+            relink()
+        cluster.run_until(end)
+        if opts.sample_ms:
+            for name, tile in tiles.items():
+                timeline.append((end, name, tile.colors(), read_state(tile, plans[name].program)))
+        wall = time.perf_counter() - started
+        snapshot = [_snapshot(world, t.name, tiles[t.name], plans[t.name].program)
+                    for t in world.tiles]
+        stats = {"flashes": cluster.flashes, "wall_s": round(wall, 3),
+                 "speed": round(end / 1000 / wall, 3) if wall > 0 else None}
+    return CosimResult(end_ms=end, seed=opts.seed, tiles=snapshot, timeline=timeline, stats=stats)
+
+
+def _sample_times(every: float | None, end: float) -> list[float]:
+    if not every:
+        return []
+    n = int(end // every)
+    return [k * every for k in range(1, n + 1) if k * every < end]
+
+
+def _snapshot(world: World, name: str, tile: CosimTile, program: Program | None) -> dict:
+    placed = world.tile(name)
+    out: dict[str, Any] = {
+        "name": name,
+        "pos": list(placed.pos) if placed.pos is not None else None,
+        "rot": placed.rot,
+        "millis": tile.millis(),
+        "colors": tile.colors(),
+        "state": read_state(tile, program),
+    }
+    out.update({k: v for k, v in tile.figures().items() if k in ("stack_free_min", "loop_max_us")})
+    text = tile.service_output()
+    if text:
+        out["serial"] = text.decode("latin-1")
+    if tile.crashed:
+        out["crashed"] = f"the core stopped at pc {tile.pc:#06x}"
+    return out
+
+
+__all__ = ["BuildError", "CosimError", "CosimOptions", "CosimResult", "FirmwareError",
+           "SourceError", "cosimulate"]
