@@ -14,7 +14,8 @@ from blinkc.testing import Cluster
 from blinkc.world import Faults
 
 from ..tools import require_tool
-from .fleet_referee import GAME_SHIPS, Referee, layout, random_game
+from .fleet_play import play, ship, take_away
+from .fleet_referee import GAME_SHIPS, Referee
 
 GAME = Path(__file__).resolve().parents[2] / "firmware" / "fleet_combos.py"
 FAULTS = Faults(drop=0.1, jitter_ms=2, skew=0.1)
@@ -32,11 +33,6 @@ def hand(backend: str, tiles: dict[str, tuple[int, int]], **options) -> Cluster:
     return Cluster(GAME, text, backend=backend, **options)
 
 
-def ship(c: Cluster, name: str) -> dict:
-    s = c.state(name)
-    return {k: s[k] for k in ("sea", "number", "owner", "fire", "count")}
-
-
 def launch(c: Cluster, name: str, cell=(0, 0)) -> None:
     c.long_press(name)
     c.settle()
@@ -49,14 +45,6 @@ def lay(c: Cluster, name: str, cell) -> None:
     c.settle()
 
 
-GRACE_MS = 4000
-
-
-def take_away(c: Cluster, name: str) -> None:
-    """Lift a tile: its links end once its neighbours have heard nothing for the grace."""
-    c.lift(name)
-    c.wait(GRACE_MS + 1000)
-    c.settle()
 
 
 # --- setup in the hand -----------------------------------------------------------------------
@@ -244,40 +232,8 @@ def test_a_ship_taken_away_learns_the_turns_played_meanwhile_when_put_back(backe
 
 # --- whole games against the referee -----------------------------------------------------------
 def play_game(seed: int, backend: str = "python", faults: Faults | None = None) -> Referee:
-    steps, planned = random_game(seed)
-    c = Cluster(GAME, layout(steps), backend=backend, faults=faults, seed=seed)
-    ref = Referee()
-    at: dict[str, tuple[int, int]] = {}
-    for step in steps:
-        if step.action == "launch":
-            c.long_press(step.tile)
-            c.settle()
-            ref.launch(step.cell, step.number, step.owner)
-        elif step.action == "lay":
-            assert ref.lay(step.cell, step.number, step.owner) == step.legal
-        elif ref.ships.get(step.cell) is not None and at.get(step.tile) == step.cell:
-            ref.remove(step.cell)
-        if step.action == "lift":
-            take_away(c, step.tile)
-            at.pop(step.tile, None)
-        else:
-            c.place(step.tile, step.cell)
-            at[step.tile] = step.cell
-        c.settle()
-        for name, cell in at.items():
-            got = ship(c, name)
-            want = ref.ships.get(cell)
-            if want is None or at.get(name) != cell or not step.legal and name == step.tile:
-                assert not got["sea"], (seed, step, name)
-                continue
-            assert got == {"sea": True, "number": want.number, "owner": want.owner,
-                           "fire": want.fire, "count": ref.count}, (seed, step, name, cell)
-    assert ref.count == planned.count
-    starter = next(n for n, cell in at.items() if cell in ref.ships)
-    c.long_press(starter, 1500)
-    c.settle()
-    a, b = ref.score()
-    assert c.state(starter)["points"] == a + 256 * b, (seed, ref.score())
+    played, ref = play(seed, backend, faults)
+    assert played.ships == ref.count and not played.failures
     return ref
 
 
