@@ -207,6 +207,22 @@ def test_a_long_press_gathers_both_scores_and_shows_the_winner(backend):
     assert s["points"] == 1 and s["who_a"] == 0 and s["val_a"] == 1 and s["val_b"] == 0
 
 
+def test_lines_score_their_length_less_two_and_a_burning_ship_breaks_one(backend):
+    # green 2-3-4-5 along one direction (a run of 4: 2 points); magenta 7-7-7 beside it, and
+    # a burning magenta 7 that would make it 4 (1 point); magenta 8-7 are no line
+    ships = [((0, 0), 2, 0, False), ((1, 0), 3, 0, False), ((2, 0), 4, 0, False),
+             ((3, 0), 5, 0, False), ((0, 1), 7, 1, False), ((1, 1), 7, 1, False),
+             ((2, 1), 7, 1, False), ((3, 1), 7, 1, True), ((-1, 2), 8, 1, False)]
+    text = "".join(f"tile t{i} at {q},{r} sea=true number={n} owner={o} fire={str(f).lower()} "
+                   f"count=9\n" for i, ((q, r), n, o, f) in enumerate(ships))
+    c = Cluster(GAME, text, backend=backend)
+    c.long_press("t8", 1500)
+    c.settle()
+    s = c.state("t8")
+    assert s["points"] == 2 + 256 * 1
+    assert (s["who_a"], s["val_a"], s["val_b"]) == (0, 2, 1)  # green wins 2 to 1
+
+
 def test_a_triple_click_starts_a_new_game_on_every_tile(backend):
     c = hand(backend, {"a": (3, 0), "b": (4, 1)})
     launch(c, "a")
