@@ -34,17 +34,17 @@ from blinkc.dsl import (
 
 # randomize="clock": a deal follows a player's click, so the clock mixed into the tile's
 # own sequence makes every game's deals different, without randomize()'s wait.
-game = Game("fleet_combos", randomize="clock", queue_len=36)
+game = Game("fleet_combos", randomize="clock", queue_len=64)
 
 # --- state ---------------------------------------------------------------------------------
 number = game.field(range(0, 10), default=0, doc="the ship's number; 0: none dealt yet")
 owner = game.field(range(0, 2), default=0, doc="the player: 0 green, 1 magenta")
 deck = game.field(range(0, 512), default=0, doc="bit n - 1: number n dealt from this deck")
-dealt = game.field(range(0, 10), default=0, doc="numbers dealt from the deck since it was full")
 sea = game.field(bool, default=False, doc="a legal ship of the sea")
 fire = game.field(bool, default=False, doc="the ship is burning")
 count = game.field(range(0, 33), default=0, doc="legal ships laid in this game (a sea tile)")
 first = game.field(range(0, 2), default=0, doc="the player who laid the first ship")
+born = game.field(range(0, 33), default=0, doc="the count when this ship was laid")
 joined = game.field(range(0, 64), default=0, doc="bit f: a working link on face f; 0: in the hand")
 near = game.field(range(0, 64), default=0, per_face=True,
                   doc="what lies on this face: 0 nothing known, a ship, or HOLE")
@@ -86,6 +86,7 @@ HOLE = 63
 Hello = game.message("Hello", payload=range(0, 32768))
 Reset = game.flood("Reset")  # a new game
 Points = game.gather("Points", combine="sum", payload=range(0, 65536))
+Ships = game.gather("Ships", combine="sum", payload=range(0, 65536))
 
 SEA_BLUE = makeColorRGB(0, 0, 50)
 DIM_WHITE = makeColorRGB(50, 50, 50)
@@ -145,59 +146,49 @@ def wreck(t):
 
 @game.on_message(Hello)
 def heard(t, face, word):
-    sender_number = (word >> 6) & 15  # (word // NUMBER)
-    sender_owner = (word >> 10) & 1  # (word // OWNER)
-    if sender_number == 0:  # not a ship of the sea: it fills no space
+    ship = (word >> 6) & 63  # its ship: number + NEAR_OWNER x owner + BURNING: near's own form
+    laid = word & 63  # the sender's count of ships laid
+    if ship & 15 == 0:  # not a ship of the sea: it fills no space
         if t.near[face] != HOLE:
             t.near[face] = 0
         return
-    t.near[face] = sender_number + sender_owner * NEAR_OWNER + (BURNING if word & FIRE else 0)
+    t.near[face] = ship
     if t.sea:
-        if word & LAID:
-            ability(t, sender_number, sender_owner)
-        if word & 63 > t.count:  # a turn played (or played while this ship was away)
-            t.count = word & 63
-            t.first = word >> 14
+        was = t.fire
+        if word & LAID and laid > t.born:  # a ship laid after this one: its ability acts
+            ability(t, ship & 15, ship >> 4 & 1)
+        if laid > t.count or t.fire != was:  # a turn played (or played while this ship
+            # was away), or this ship caught fire, was put out or taken
+            t.count = max(t.count, laid)  # (its first player it knows: one game)
             tell_all(t)  # the news goes on, ship to ship, over the sea
-    elif t.window.running and legal(t, word):
+    elif (t.window.running and t.number and laid < GAME_SHIPS
+          and ((word >> 14) ^ laid) & 1 == t.owner
+          and (laid < 2 or ship >> 4 == t.owner or word & HOLE_BIT)):
+        # Legal: it is this owner's turn, and its first ship, or beside an active ship of its
+        # own (ship >> 4 is the owner, or 2 and 3 when it burns), or in a burned ship's space.
         t.sea = True
-        t.count = (word & 63) + 1
+        t.count = laid + 1
+        t.born = laid + 1
         t.first = word >> 14
         tell_all(t)  # one turn more, and LAID: the new ship's ability acts on its neighbours
 
 
-def legal(t, word: int) -> bool:
-    """Laying this ship against the sea ship that sent `word` is legal."""
-    sender_count = word & 63
-    if t.number == 0 or sender_count >= GAME_SHIPS or ((word >> 14) ^ sender_count) & 1 != t.owner:
-        return False  # no number, the end, or not this owner's turn
-    own_active = (word >> 10) & 1 == t.owner and not word & FIRE
-    return sender_count < 2 or own_active or word & HOLE_BIT
-
-
 def ability(t, sender_number: int, sender_owner: int):
     """A ship was laid beside this one."""
-    changed = False
-    if sender_owner != t.owner:
-        if sender_number == FIRESHIP and not t.fire:
-            t.fire = True
-            changed = True
-        elif sender_number == PRIVATEER and t.fire:
+    if sender_owner == t.owner:
+        if sender_number == FIREBOAT:
             t.fire = False
-            t.owner = sender_owner
-            changed = True
-    elif sender_number == FIREBOAT and t.fire:
+    elif sender_number == FIRESHIP:
+        t.fire = True
+    elif sender_number == PRIVATEER and t.fire:
         t.fire = False
-        changed = True
-    if changed:
-        tell_all(t)
+        t.owner = sender_owner
 
 
 @game.on_flood(Reset)
 def reset(t):
     wreck(t)  # every tile is a blank ship in the hand, with a full deck
     t.deck = 0
-    t.dealt = 0
     t.window.stop()
 
 
@@ -205,27 +196,25 @@ def reset(t):
 @game.on_click
 def click(t):
     if t.sea:
-        t.val_b = t.count if t.count == GAME_SHIPS else t.count + 1
-        t.who_a = DRAW if t.count == GAME_SHIPS else ((t.first ^ t.count) & 1) ^ 1
+        t.val_b = t.count + 1  # the turn being played (33: the game is over)
+        t.who_a = DRAW if t.count == GAME_SHIPS else (t.first ^ t.count ^ 1) & 1
         t.show.start(TURN_MS)
     elif t.joined == 0:
         deal(t)
 
 
 def deal(t):
-    """The next number from the tile's deck: each of 1..9 once before any repeats."""
-    if t.dealt == 9:
+    """The next number from the tile's deck: each of 1..9 once before any repeats (a random
+    one, or the next not dealt after it)."""
+    if t.deck == 511:
         t.deck = 0
-        t.dealt = 0
-    pick = t.random(8 - t.dealt)
+    n = t.random(8)
     for i in range(9):
-        if not bit(t.deck, i):
-            if pick == 0:
-                t.number = i + 1
-                t.deck |= 1 << i
-                t.dealt += 1
-                break
-            pick -= 1
+        if not bit(t.deck, n):
+            break
+        n = n + 1 if n < 8 else 0
+    t.number = n + 1
+    t.deck |= 1 << n
 
 
 @game.on_double_click
@@ -237,10 +226,11 @@ def double_click(t):
 @game.on_long_press
 def long_press(t):
     if t.sea:
-        t.flood(Points)
+        t.flood(Points)  # then Ships, then the show
     elif t.joined == 0 and t.number > 0:  # the first ship of a new game
         t.sea = True
         t.count = 1
+        t.born = 1
         t.first = t.owner
 
 
@@ -274,22 +264,38 @@ def my_lines(t):
     return lines(t) * 256 if t.owner else lines(t)
 
 
+@game.on_flood(Ships)
+def my_ship(t):
+    if not t.sea or t.fire:
+        return 0
+    return 256 if t.owner else 1
+
+
 @game.on_flood_done(Points)
 def got_points(t, total):
-    """Shown: the winner's points in the winner's colour, then the other's (a draw: both
-    white)."""
     t.points = total
-    a = total & 255
-    b = total >> 8
-    t.who_a = DRAW
+    t.flood(Ships)
+
+
+@game.on_flood_done(Ships)
+def got_ships(t, total):
+    """Both totals are back: the winner has more points, on equal points more active ships
+    (total: green's in the low byte, magenta's in the high one). Shown: the winner's points
+    in the winner's colour, then the other's (a draw: both white)."""
+    a = t.points & 255
+    b = t.points >> 8
     t.val_a = a
     t.val_b = b
+    if a == b:  # equal points: more active ships
+        a = total & 255
+        b = total >> 8
+    t.who_a = DRAW
     if a > b:
         t.who_a = 0
     elif b > a:
         t.who_a = 1
-        t.val_a = b
-        t.val_b = a
+        t.val_a = t.val_b
+        t.val_b = t.points & 255
     t.show.start(SCORE_MS)
 
 
@@ -311,8 +317,8 @@ def look(t):
         back = END_WHITE if t.count == GAME_SHIPS else SEA_BLUE  # the end: every ship white
         if t.fire:
             who = RED_LOOK
-    elif t.joined and d and not t.window.running and (t.now >> 7) & 1:
-        who = RED_LOOK  # an illegal ship: it blinks red until it is taken away
+    elif t.joined and d and not t.window.running:
+        who = RED_LOOK  # an illegal ship: all red until it is taken away
         d = 6
     lit = GREEN
     if who == 1:

@@ -101,6 +101,18 @@ class Referee:
         return points[0], points[1]
 
 
+def connected(cells: list[Cell]) -> bool:
+    if not cells:
+        return True
+    seen, todo = {cells[0]}, [cells[0]]
+    while todo:
+        for n in neighbours(todo.pop()):
+            if n in cells and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return len(seen) == len(cells)
+
+
 # --- a random game, planned by the rules -------------------------------------------------------
 @dataclass
 class Step:
@@ -132,9 +144,11 @@ def random_game(seed: int, max_steps: int = 80) -> tuple[list[Step], Referee]:
         burning = sorted(c for c, s in ref.ships.items() if s.fire)
         if burning and rng.random() < 0.3 and len(ref.ships) > 2:
             cell = rng.choice(burning)
-            ref.remove(cell)
-            steps.append(Step("lift", where.pop(cell), cell))
-            continue
+            # (players keep the sea in one piece: a part cut off cannot hear the turns)
+            if connected([o for o in ref.ships if o != cell]):
+                ref.remove(cell)
+                steps.append(Step("lift", where.pop(cell), cell))
+                continue
         holes = sorted(c for c in ref.holes if c not in ref.ships)
         free = sorted({n for c in ref.ships for n in neighbours(c) if n not in ref.ships})
         cell = rng.choice(holes) if holes and rng.random() < 0.6 else rng.choice(free)
