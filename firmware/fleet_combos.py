@@ -34,7 +34,7 @@ from blinkc.dsl import (
 
 # randomize="clock": a deal follows a player's click, so the clock mixed into the tile's
 # own sequence makes every game's deals different, without randomize()'s wait.
-game = Game("fleet_combos", randomize="clock", queue_len=64)
+game = Game("fleet_combos", randomize="clock", queue_len=40)
 
 # --- state ---------------------------------------------------------------------------------
 number = game.field(range(0, 10), default=0, doc="the ship's number; 0: none dealt yet")
@@ -49,6 +49,8 @@ joined = game.field(range(0, 64), default=0, doc="bit f: a working link on face 
 near = game.field(range(0, 64), default=0, per_face=True,
                   doc="what lies on this face: 0 nothing known, a ship, or HOLE")
 points = game.field(range(0, 65536), default=0, doc="the Points gather's total (its starter)")
+ships = game.field(range(0, 65536), default=0, doc="the Ships gather's total (its starter)")
+gathered = game.field(range(0, 3), default=0, doc="gathers back since the long press")
 val_a = game.field(range(0, 100), default=0, doc="shown: the first number (the winner's points)")
 val_b = game.field(range(0, 100), default=0, doc="shown: the second number (or the turn)")
 who_a = game.field(range(0, 3), default=0,
@@ -127,11 +129,8 @@ def left_face(t, face):
     if t.near[face] != HOLE:
         # a burning ship gone is gone for good: its space may be filled
         t.near[face] = HOLE if t.near[face] & BURNING else 0
-    if t.joined == 0:
-        t.window.stop()
-
-        if t.fire:
-            wreck(t)
+    if t.joined == 0 and t.fire:
+        wreck(t)
 
 
 def wreck(t):
@@ -189,7 +188,6 @@ def ability(t, sender_number: int, sender_owner: int):
 def reset(t):
     wreck(t)  # every tile is a blank ship in the hand, with a full deck
     t.deck = 0
-    t.window.stop()
 
 
 # --- the hand ------------------------------------------------------------------------------
@@ -197,7 +195,7 @@ def reset(t):
 def click(t):
     if t.sea:
         t.val_b = t.count + 1  # the turn being played (33: the game is over)
-        t.who_a = DRAW if t.count == GAME_SHIPS else (t.first ^ t.count ^ 1) & 1
+        t.who_a = (t.first ^ t.count ^ 1) & 1
         t.show.start(TURN_MS)
     elif t.joined == 0:
         deal(t)
@@ -226,7 +224,9 @@ def double_click(t):
 @game.on_long_press
 def long_press(t):
     if t.sea:
-        t.flood(Points)  # then Ships, then the show
+        t.gathered = 0
+        t.flood(Points)
+        t.flood(Ships)
     elif t.joined == 0 and t.number > 0:  # the first ship of a new game
         t.sea = True
         t.count = 1
@@ -274,21 +274,29 @@ def my_ship(t):
 @game.on_flood_done(Points)
 def got_points(t, total):
     t.points = total
-    t.flood(Ships)
+    scored(t)
 
 
 @game.on_flood_done(Ships)
 def got_ships(t, total):
-    """Both totals are back: the winner has more points, on equal points more active ships
-    (total: green's in the low byte, magenta's in the high one). Shown: the winner's points
+    t.ships = total
+    scored(t)
+
+
+def scored(t):
+    """Both totals are back (green's in the low byte, magenta's in the high one): the
+    winner has more points, on equal points more active ships. Shown: the winner's points
     in the winner's colour, then the other's (a draw: both white)."""
+    t.gathered += 1
+    if t.gathered < 2:
+        return
     a = t.points & 255
     b = t.points >> 8
     t.val_a = a
     t.val_b = b
     if a == b:  # equal points: more active ships
-        a = total & 255
-        b = total >> 8
+        a = t.ships & 255
+        b = t.ships >> 8
     t.who_a = DRAW
     if a > b:
         t.who_a = 0

@@ -36,7 +36,7 @@ static const uint8_t N_FLOODS = 3;  // floods the game declares
 static const uint8_t N_FLOOD_SLOTS = 6;  // two slots per flood (told apart by a parity bit in its codes)
 static const uint8_t N_FLOOD_CODES = 12;  // a wave and an echo per flood slot
 static const uint8_t N_TIMERS = 2;  // timers the game declares
-static const uint8_t QUEUE_LEN = 64;  // messages that can wait for a busy face (a full queue bounces)
+static const uint8_t QUEUE_LEN = 40;  // messages that can wait for a busy face (a full queue bounces)
 static const uint8_t GRACE_UNITS = 15;  // a face without a working session is gone after 3,840-4,096 ms (in 256 ms units)
 static const uint32_t NEVER = 4294967295UL;  // no deadline
 static const uint8_t FLOOD_SAME_UNITS = 8;  // a wave over a face that was gone when this tile entered its slot, less than 2,048 ms after, is that same flood
@@ -56,31 +56,31 @@ static inline Color blinkc_color(uint16_t word) { Color c; c.as_uint16 = word; r
 
 // ---- The game's names ------------------------------------------------------------
 enum : uint8_t {  // messages: their codes on the wire
-    MSG_HELLO = 1,  // fleet_combos.py:86: codes 1..32768 carry the payload 0..32767
+    MSG_HELLO = 1,  // fleet_combos.py:88: codes 1..32768 carry the payload 0..32767
 };
-enum : uint8_t { FLOOD_RESET, FLOOD_POINTS, FLOOD_SHIPS };  // floods: fleet_combos.py:87, 88, 89
-enum : uint8_t { TIMER_WINDOW, TIMER_SHOW };  // timers: fleet_combos.py:57, 58
-static const uint8_t GAME_SHIPS = 32;  // fleet_combos.py:60
-static const uint16_t WINDOW_MS = 3000;  // fleet_combos.py:61
-static const uint16_t TURN_MS = 1024;  // fleet_combos.py:63
-static const uint16_t SCORE_MS = 2048;  // fleet_combos.py:64
-static const uint8_t DRAW = 2;  // fleet_combos.py:65
-static const uint8_t RED_LOOK = 3;  // fleet_combos.py:66: a burning ship, an illegal one
-static const uint8_t FIRESHIP = 1;  // fleet_combos.py:68: sets every adjacent opponent ship on fire
-static const uint8_t FIREBOAT = 5;  // fleet_combos.py:69: puts out every adjacent own burning ship
-static const uint8_t PRIVATEER = 9;  // fleet_combos.py:70: takes every adjacent burning opponent ship: it is put out and changes sides
-static const uint8_t NUMBER = 64;  // fleet_combos.py:74
-static const uint16_t OWNER = 1024;  // fleet_combos.py:75
-static const uint16_t FIRE = 2048;  // fleet_combos.py:76
-static const uint16_t LAID = 4096;  // fleet_combos.py:77: the sender was just laid: its ability acts on the receiver
-static const uint16_t HOLE_BIT = 8192;  // fleet_combos.py:78: the receiver's face is the space a burning ship was taken from
-static const uint16_t FIRST = 16384;  // fleet_combos.py:79
-static const uint8_t NEAR_OWNER = 16;  // fleet_combos.py:82
-static const uint8_t BURNING = 32;  // fleet_combos.py:83
-static const uint8_t HOLE = 63;  // fleet_combos.py:84
-#define SEA_BLUE BLINKC_RGB5(0, 0, 6)  // fleet_combos.py:91
-#define DIM_WHITE BLINKC_RGB5(6, 6, 6)  // fleet_combos.py:92
-#define END_WHITE BLINKC_RGB5(11, 11, 11)  // fleet_combos.py:93
+enum : uint8_t { FLOOD_RESET, FLOOD_POINTS, FLOOD_SHIPS };  // floods: fleet_combos.py:89, 90, 91
+enum : uint8_t { TIMER_WINDOW, TIMER_SHOW };  // timers: fleet_combos.py:59, 60
+static const uint8_t GAME_SHIPS = 32;  // fleet_combos.py:62
+static const uint16_t WINDOW_MS = 3000;  // fleet_combos.py:63
+static const uint16_t TURN_MS = 1024;  // fleet_combos.py:65
+static const uint16_t SCORE_MS = 2048;  // fleet_combos.py:66
+static const uint8_t DRAW = 2;  // fleet_combos.py:67
+static const uint8_t RED_LOOK = 3;  // fleet_combos.py:68: a burning ship, an illegal one
+static const uint8_t FIRESHIP = 1;  // fleet_combos.py:70: sets every adjacent opponent ship on fire
+static const uint8_t FIREBOAT = 5;  // fleet_combos.py:71: puts out every adjacent own burning ship
+static const uint8_t PRIVATEER = 9;  // fleet_combos.py:72: takes every adjacent burning opponent ship: it is put out and changes sides
+static const uint8_t NUMBER = 64;  // fleet_combos.py:76
+static const uint16_t OWNER = 1024;  // fleet_combos.py:77
+static const uint16_t FIRE = 2048;  // fleet_combos.py:78
+static const uint16_t LAID = 4096;  // fleet_combos.py:79: the sender was just laid: its ability acts on the receiver
+static const uint16_t HOLE_BIT = 8192;  // fleet_combos.py:80: the receiver's face is the space a burning ship was taken from
+static const uint16_t FIRST = 16384;  // fleet_combos.py:81
+static const uint8_t NEAR_OWNER = 16;  // fleet_combos.py:84
+static const uint8_t BURNING = 32;  // fleet_combos.py:85
+static const uint8_t HOLE = 63;  // fleet_combos.py:86
+#define SEA_BLUE BLINKC_RGB5(0, 0, 6)  // fleet_combos.py:93
+#define DIM_WHITE BLINKC_RGB5(6, 6, 6)  // fleet_combos.py:94
+#define END_WHITE BLINKC_RGB5(11, 11, 11)  // fleet_combos.py:95
 // The SDK's colours the game uses, as constant pixel words (the same colours: one load each).
 #undef GREEN
 #define GREEN BLINKC_RGB5(0, 31, 0)
@@ -105,9 +105,11 @@ static uint8_t born = 0;  // fleet_combos.py:47: 0..32; the count when this ship
 static uint8_t joined = 0;  // fleet_combos.py:48: 0..63; bit f: a working link on face f; 0: in the hand
 static uint8_t near[6];  // fleet_combos.py:49: 0..63, one per face; what lies on this face: 0 nothing known, a ship, or HOLE
 static uint16_t points = 0;  // fleet_combos.py:51: 0..65535; the Points gather's total (its starter)
-static uint8_t val_a = 0;  // fleet_combos.py:52: 0..99; shown: the first number (the winner's points)
-static uint8_t val_b = 0;  // fleet_combos.py:53: 0..99; shown: the second number (or the turn)
-static uint8_t who_a = 0;  // fleet_combos.py:54: 0..2; val_a's colour: a player (val_b in the other's), or DRAW: both white
+static uint16_t ships = 0;  // fleet_combos.py:52: 0..65535; the Ships gather's total (its starter)
+static uint8_t gathered = 0;  // fleet_combos.py:53: 0..2; gathers back since the long press
+static uint8_t val_a = 0;  // fleet_combos.py:54: 0..99; shown: the first number (the winner's points)
+static uint8_t val_b = 0;  // fleet_combos.py:55: 0..99; shown: the second number (or the turn)
+static uint8_t who_a = 0;  // fleet_combos.py:56: 0..2; val_a's colour: a player (val_b in the other's), or DRAW: both white
 
 // ---- Protocol engine state ------------------------------------------------------
 static uint8_t up_mask = 0;  // engine.py:29
@@ -127,7 +129,7 @@ static uint16_t coin_state = 0;  // engine.py:34
 static uint8_t tx_wait = 0;  // engine.py:41
 static uint8_t tx_release = 0;  // engine.py:42
 static uint8_t ack_mask = 0;  // engine.py:43
-static uint8_t queue[64];  // engine.py:46
+static uint8_t queue[40];  // engine.py:46
 static uint8_t queue_len = 0;  // engine.py:47
 static uint8_t now256 = 0;  // engine.py:50
 static uint8_t flood_parent[6] = {255, 255, 255, 255, 255, 255};  // engine.py:311
@@ -183,6 +185,7 @@ static void helper_ability(int16_t sender_number, int16_t sender_owner);
 static void helper_tell_all(void);
 static void helper_deal(void);
 static int16_t helper_lines(void);
+static void helper_scored(void);
 static uint8_t millis256(void);
 static void engine_setup(void);
 static bool coin(void);
@@ -204,7 +207,6 @@ __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face);
 __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face);
 static void flood_check(uint8_t s);
 static void timer_start(uint8_t k, uint16_t ms);
-static void timer_stop(uint8_t k);
 static bool timer_running(uint8_t k);
 static uint16_t timer_remaining(uint8_t k);
 static void timers(void);
@@ -235,90 +237,88 @@ uint8_t engine_links(void);
 bool engine_idle(void);
 #endif
 
-// [fleet_combos.py:117]
+// [fleet_combos.py:119]
 static void joined_face(uint8_t face) {
-    if ((joined == 0) && (!sea) && (number > 0)) {  // fleet_combos.py:118
-        timer_start(TIMER_WINDOW, WINDOW_MS);  // fleet_combos.py:119
+    if ((joined == 0) && (!sea) && (number > 0)) {  // fleet_combos.py:120
+        timer_start(TIMER_WINDOW, WINDOW_MS);  // fleet_combos.py:121
     }
-    joined |= bit_of(face);  // fleet_combos.py:120
-    helper_hello(face);  // fleet_combos.py:121
+    joined |= bit_of(face);  // fleet_combos.py:122
+    helper_hello(face);  // fleet_combos.py:123
 }
 
-// [fleet_combos.py:125]
+// [fleet_combos.py:127]
 static void left_face(uint8_t face) {
-    joined &= ~bit_of(face);  // fleet_combos.py:126
-    if (near[face] != HOLE) {  // fleet_combos.py:127
-        near[face] = (((near[face] & BURNING) != 0) ? HOLE : 0);  // fleet_combos.py:129
+    joined &= ~bit_of(face);  // fleet_combos.py:128
+    if (near[face] != HOLE) {  // fleet_combos.py:129
+        near[face] = (((near[face] & BURNING) != 0) ? HOLE : 0);  // fleet_combos.py:131
     }
-    if (joined == 0) {  // fleet_combos.py:130
-        timer_stop(TIMER_WINDOW);  // fleet_combos.py:131
-        if (fire) {  // fleet_combos.py:133
-            helper_wreck();  // fleet_combos.py:134
-        }
+    if ((joined == 0) && fire) {  // fleet_combos.py:132
+        helper_wreck();  // fleet_combos.py:133
     }
 }
 
-// [fleet_combos.py:148]
+// [fleet_combos.py:147]
 static void heard(uint8_t face, uint16_t word_) {
     uint8_t ship = 0;
     uint8_t laid = 0;
     bool was = 0;
-    ship = ((word_ >> 6) & 63);  // fleet_combos.py:149
-    laid = ((uint8_t)word_ & 63);  // fleet_combos.py:150
-    if ((ship & 15) == 0) {  // fleet_combos.py:151
-        if (near[face] != HOLE) {  // fleet_combos.py:152
-            near[face] = 0;  // fleet_combos.py:153
+    ship = ((word_ >> 6) & 63);  // fleet_combos.py:148
+    laid = ((uint8_t)word_ & 63);  // fleet_combos.py:149
+    if ((ship & 15) == 0) {  // fleet_combos.py:150
+        if (near[face] != HOLE) {  // fleet_combos.py:151
+            near[face] = 0;  // fleet_combos.py:152
         }
-        return;  // fleet_combos.py:154
+        return;  // fleet_combos.py:153
     }
-    near[face] = ship;  // fleet_combos.py:155
-    if (sea) {  // fleet_combos.py:156
-        was = fire;  // fleet_combos.py:157
-        if (((word_ & LAID) != 0) && (laid > born)) {  // fleet_combos.py:158
-            helper_ability(ship & 15, (ship >> 4) & 1);  // fleet_combos.py:159
+    near[face] = ship;  // fleet_combos.py:154
+    if (sea) {  // fleet_combos.py:155
+        was = fire;  // fleet_combos.py:156
+        if (((word_ & LAID) != 0) && (laid > born)) {  // fleet_combos.py:157
+            helper_ability(ship & 15, (ship >> 4) & 1);  // fleet_combos.py:158
         }
-        if ((laid > count) || (fire != was)) {  // fleet_combos.py:160
-            count = blinkc_at_most<uint8_t>(((laid > count) ? laid : count), 32);  // fleet_combos.py:162
-            helper_tell_all();  // fleet_combos.py:163
+        if ((laid > count) || (fire != was)) {  // fleet_combos.py:159
+            count = blinkc_at_most<uint8_t>(((laid > count) ? laid : count), 32);  // fleet_combos.py:161
+            helper_tell_all();  // fleet_combos.py:162
         }
-    } else if (timer_running(TIMER_WINDOW) && (number != 0) && (laid < GAME_SHIPS) && ((((word_ >> 14) ^ laid) & 1) == owner) && ((laid < 2) || ((ship >> 4) == owner) || ((word_ & HOLE_BIT) != 0))) {  // fleet_combos.py:164
-        sea = true;  // fleet_combos.py:169
-        count = (laid + 1);  // fleet_combos.py:170
-        born = (laid + 1);  // fleet_combos.py:171
-        first = (word_ >> 14);  // fleet_combos.py:172
-        helper_tell_all();  // fleet_combos.py:173
+    } else if (timer_running(TIMER_WINDOW) && (number != 0) && (laid < GAME_SHIPS) && ((((word_ >> 14) ^ laid) & 1) == owner) && ((laid < 2) || ((ship >> 4) == owner) || ((word_ & HOLE_BIT) != 0))) {  // fleet_combos.py:163
+        sea = true;  // fleet_combos.py:168
+        count = (laid + 1);  // fleet_combos.py:169
+        born = (laid + 1);  // fleet_combos.py:170
+        first = (word_ >> 14);  // fleet_combos.py:171
+        helper_tell_all();  // fleet_combos.py:172
     }
 }
 
-// [fleet_combos.py:189]
+// [fleet_combos.py:188]
 static void reset(void) {
-    helper_wreck();  // fleet_combos.py:190
-    deck = 0;  // fleet_combos.py:191
-    timer_stop(TIMER_WINDOW);  // fleet_combos.py:192
+    helper_wreck();  // fleet_combos.py:189
+    deck = 0;  // fleet_combos.py:190
 }
 
-// [fleet_combos.py:197]
+// [fleet_combos.py:195]
 static void click(void) {
-    if (sea) {  // fleet_combos.py:198
-        val_b = (count + 1);  // fleet_combos.py:199
-        who_a = ((count == GAME_SHIPS) ? DRAW : (((first ^ count) ^ 1) & 1));  // fleet_combos.py:200
-        timer_start(TIMER_SHOW, TURN_MS);  // fleet_combos.py:201
-    } else if (joined == 0) {  // fleet_combos.py:202
-        helper_deal();  // fleet_combos.py:203
+    if (sea) {  // fleet_combos.py:196
+        val_b = (count + 1);  // fleet_combos.py:197
+        who_a = (((first ^ count) ^ 1) & 1);  // fleet_combos.py:198
+        timer_start(TIMER_SHOW, TURN_MS);  // fleet_combos.py:199
+    } else if (joined == 0) {  // fleet_combos.py:200
+        helper_deal();  // fleet_combos.py:201
     }
 }
 
-// [fleet_combos.py:221]
+// [fleet_combos.py:219]
 static void double_click(void) {
-    if ((joined == 0) && (!sea)) {  // fleet_combos.py:222
-        owner ^= 1;  // fleet_combos.py:223
+    if ((joined == 0) && (!sea)) {  // fleet_combos.py:220
+        owner ^= 1;  // fleet_combos.py:221
     }
 }
 
-// [fleet_combos.py:227]
+// [fleet_combos.py:225]
 static void long_press(void) {
-    if (sea) {  // fleet_combos.py:228
-        flood_start(FLOOD_POINTS);  // fleet_combos.py:229
+    if (sea) {  // fleet_combos.py:226
+        gathered = 0;  // fleet_combos.py:227
+        flood_start(FLOOD_POINTS);  // fleet_combos.py:228
+        flood_start(FLOOD_SHIPS);  // fleet_combos.py:229
     } else if ((joined == 0) && (number > 0)) {  // fleet_combos.py:230
         sea = true;  // fleet_combos.py:231
         count = 1;  // fleet_combos.py:232
@@ -350,33 +350,16 @@ static int32_t my_ship(void) {
 // [fleet_combos.py:275]
 static void got_points(uint16_t total) {
     points = total;  // fleet_combos.py:276
-    flood_start(FLOOD_SHIPS);  // fleet_combos.py:277
+    helper_scored();  // fleet_combos.py:277
 }
 
-// Both totals are back: the winner has more points, on equal points more active ships  [fleet_combos.py:281]
+// [fleet_combos.py:281]
 static void got_ships(uint16_t total) {
-    uint8_t a = 0;
-    uint8_t b = 0;
-    a = ((uint8_t)points & 255);  // fleet_combos.py:285
-    b = (points >> 8);  // fleet_combos.py:286
-    val_a = blinkc_at_most<uint8_t>(a, 99);  // fleet_combos.py:287
-    val_b = blinkc_at_most<uint8_t>(b, 99);  // fleet_combos.py:288
-    if (a == b) {  // fleet_combos.py:289
-        a = ((uint8_t)total & 255);  // fleet_combos.py:290
-        b = (total >> 8);  // fleet_combos.py:291
-    }
-    who_a = DRAW;  // fleet_combos.py:292
-    if (a > b) {  // fleet_combos.py:293
-        who_a = 0;  // fleet_combos.py:294
-    } else if (b > a) {  // fleet_combos.py:295
-        who_a = 1;  // fleet_combos.py:296
-        val_a = val_b;  // fleet_combos.py:297
-        val_b = blinkc_at_most<uint8_t>((points & 255), 99);  // fleet_combos.py:298
-    }
-    timer_start(TIMER_SHOW, SCORE_MS);  // fleet_combos.py:299
+    ships = total;  // fleet_combos.py:282
+    helper_scored();  // fleet_combos.py:283
 }
 
-// [fleet_combos.py:304]
+// [fleet_combos.py:312]
 static void show(void) {
     uint8_t d = 0;
     uint8_t who = 0;
@@ -386,118 +369,118 @@ static void show(void) {
     Color lit = BLINKC_RGB5(0, 0, 0);
     uint8_t f = 0;
     Color c = BLINKC_RGB5(0, 0, 0);
-    d = number;  // fleet_combos.py:305
-    who = owner;  // fleet_combos.py:306
-    back = OFF;  // fleet_combos.py:307
-    if (timer_running(TIMER_SHOW)) {  // fleet_combos.py:308
-        left = (timer_remaining(TIMER_SHOW) >> 9);  // fleet_combos.py:309
-        v = val_b;  // fleet_combos.py:310
-        who = ((who_a < DRAW) ? (who_a ^ 1) : DRAW);  // fleet_combos.py:311
-        if (left >= 2) {  // fleet_combos.py:312
-            v = val_a;  // fleet_combos.py:313
-            who = who_a;  // fleet_combos.py:314
+    d = number;  // fleet_combos.py:313
+    who = owner;  // fleet_combos.py:314
+    back = OFF;  // fleet_combos.py:315
+    if (timer_running(TIMER_SHOW)) {  // fleet_combos.py:316
+        left = (timer_remaining(TIMER_SHOW) >> 9);  // fleet_combos.py:317
+        v = val_b;  // fleet_combos.py:318
+        who = ((who_a < DRAW) ? (who_a ^ 1) : DRAW);  // fleet_combos.py:319
+        if (left >= 2) {  // fleet_combos.py:320
+            v = val_a;  // fleet_combos.py:321
+            who = who_a;  // fleet_combos.py:322
         }
-        d = (((left & 1) != 0) ? (v / 10) : (v % 10));  // fleet_combos.py:315
-    } else if (sea) {  // fleet_combos.py:316
-        back = ((count == GAME_SHIPS) ? END_WHITE : SEA_BLUE);  // fleet_combos.py:317
-        if (fire) {  // fleet_combos.py:318
-            who = RED_LOOK;  // fleet_combos.py:319
+        d = (((left & 1) != 0) ? (v / 10) : (v % 10));  // fleet_combos.py:323
+    } else if (sea) {  // fleet_combos.py:324
+        back = ((count == GAME_SHIPS) ? END_WHITE : SEA_BLUE);  // fleet_combos.py:325
+        if (fire) {  // fleet_combos.py:326
+            who = RED_LOOK;  // fleet_combos.py:327
         }
-    } else if ((joined != 0) && (d != 0) && (!timer_running(TIMER_WINDOW))) {  // fleet_combos.py:320
-        who = RED_LOOK;  // fleet_combos.py:321
-        d = 6;  // fleet_combos.py:322
+    } else if ((joined != 0) && (d != 0) && (!timer_running(TIMER_WINDOW))) {  // fleet_combos.py:328
+        who = RED_LOOK;  // fleet_combos.py:329
+        d = 6;  // fleet_combos.py:330
     }
-    lit = GREEN;  // fleet_combos.py:323
-    if (who == 1) {  // fleet_combos.py:324
-        lit = MAGENTA;  // fleet_combos.py:325
-    } else if (who == DRAW) {  // fleet_combos.py:326
-        lit = WHITE;  // fleet_combos.py:327
-    } else if (who == RED_LOOK) {  // fleet_combos.py:328
-        lit = RED;  // fleet_combos.py:329
+    lit = GREEN;  // fleet_combos.py:331
+    if (who == 1) {  // fleet_combos.py:332
+        lit = MAGENTA;  // fleet_combos.py:333
+    } else if (who == DRAW) {  // fleet_combos.py:334
+        lit = WHITE;  // fleet_combos.py:335
+    } else if (who == RED_LOOK) {  // fleet_combos.py:336
+        lit = RED;  // fleet_combos.py:337
     }
-    for (f = 0; f < 6; f++) {  // fleet_combos.py:330
-        c = back;  // fleet_combos.py:331
-        if (d == 0) {  // fleet_combos.py:332
-            c = DIM_WHITE;  // fleet_combos.py:333
-        } else if (f < d) {  // fleet_combos.py:334
-            c = ((f < (d - 6)) ? WHITE : lit);  // fleet_combos.py:335
+    for (f = 0; f < 6; f++) {  // fleet_combos.py:338
+        c = back;  // fleet_combos.py:339
+        if (d == 0) {  // fleet_combos.py:340
+            c = DIM_WHITE;  // fleet_combos.py:341
+        } else if (f < d) {  // fleet_combos.py:342
+            c = ((f < (d - 6)) ? WHITE : lit);  // fleet_combos.py:343
         }
-        setColorOnFace(c, f);  // fleet_combos.py:336
+        setColorOnFace(c, f);  // fleet_combos.py:344
     }
 }
 
-// [fleet_combos.py:97]
+// [fleet_combos.py:99]
 static void helper_hello(uint8_t face) {
     int16_t word_ = 0;
-    word_ = (count + (first * FIRST));  // fleet_combos.py:98
-    if (near[face] == HOLE) {  // fleet_combos.py:99
-        word_ = (int16_t)(1U * word_ + HOLE_BIT);  // fleet_combos.py:100
+    word_ = (count + (first * FIRST));  // fleet_combos.py:100
+    if (near[face] == HOLE) {  // fleet_combos.py:101
+        word_ = (int16_t)(1U * word_ + HOLE_BIT);  // fleet_combos.py:102
     }
-    if (sea) {  // fleet_combos.py:101
-        word_ = (int16_t)(1U * word_ + ((number * NUMBER) + (owner * OWNER)));  // fleet_combos.py:102
-        if (fire) {  // fleet_combos.py:103
-            word_ = (int16_t)(1U * word_ + FIRE);  // fleet_combos.py:104
+    if (sea) {  // fleet_combos.py:103
+        word_ = (int16_t)(1U * word_ + ((number * NUMBER) + (owner * OWNER)));  // fleet_combos.py:104
+        if (fire) {  // fleet_combos.py:105
+            word_ = (int16_t)(1U * word_ + FIRE);  // fleet_combos.py:106
         }
-        if (timer_running(TIMER_WINDOW)) {  // fleet_combos.py:105
-            word_ = (int16_t)(1U * word_ + LAID);  // fleet_combos.py:106
+        if (timer_running(TIMER_WINDOW)) {  // fleet_combos.py:107
+            word_ = (int16_t)(1U * word_ + LAID);  // fleet_combos.py:108
         }
     }
-    send_wide(MSG_HELLO, (word_ < 0) ? 0 : word_, 4, face);  // fleet_combos.py:107
+    send_wide(MSG_HELLO, (word_ < 0) ? 0 : word_, 4, face);  // fleet_combos.py:109
 }
 
-// A burning ship taken from the sea is destroyed: the tile is a blank ship in the hand.  [fleet_combos.py:137]
+// A burning ship taken from the sea is destroyed: the tile is a blank ship in the hand.  [fleet_combos.py:136]
 static void helper_wreck(void) {
     uint8_t f = 0;
-    sea = false;  // fleet_combos.py:139
-    fire = false;  // fleet_combos.py:140
-    number = 0;  // fleet_combos.py:141
-    count = 0;  // fleet_combos.py:142
-    for (f = 0; f < 6; f++) {  // fleet_combos.py:143
-        near[f] = 0;  // fleet_combos.py:144
+    sea = false;  // fleet_combos.py:138
+    fire = false;  // fleet_combos.py:139
+    number = 0;  // fleet_combos.py:140
+    count = 0;  // fleet_combos.py:141
+    for (f = 0; f < 6; f++) {  // fleet_combos.py:142
+        near[f] = 0;  // fleet_combos.py:143
     }
 }
 
-// A ship was laid beside this one.  [fleet_combos.py:176]
+// A ship was laid beside this one.  [fleet_combos.py:175]
 static void helper_ability(int16_t sender_number, int16_t sender_owner) {
-    if (sender_owner == owner) {  // fleet_combos.py:178
-        if (sender_number == FIREBOAT) {  // fleet_combos.py:179
-            fire = false;  // fleet_combos.py:180
+    if (sender_owner == owner) {  // fleet_combos.py:177
+        if (sender_number == FIREBOAT) {  // fleet_combos.py:178
+            fire = false;  // fleet_combos.py:179
         }
-    } else if (sender_number == FIRESHIP) {  // fleet_combos.py:181
-        fire = true;  // fleet_combos.py:182
-    } else if ((sender_number == PRIVATEER) && fire) {  // fleet_combos.py:183
-        fire = false;  // fleet_combos.py:184
-        owner = blinkc_clamp<int16_t>(sender_owner, 0, 1);  // fleet_combos.py:185
+    } else if (sender_number == FIRESHIP) {  // fleet_combos.py:180
+        fire = true;  // fleet_combos.py:181
+    } else if ((sender_number == PRIVATEER) && fire) {  // fleet_combos.py:182
+        fire = false;  // fleet_combos.py:183
+        owner = blinkc_clamp<int16_t>(sender_owner, 0, 1);  // fleet_combos.py:184
     }
 }
 
-// [fleet_combos.py:110]
+// [fleet_combos.py:112]
 static void helper_tell_all(void) {
     uint8_t f = 0;
     uint8_t f_bit = 0;
-    for (f = 0, f_bit = 1; f < 6; f++, f_bit <<= 1) {  // fleet_combos.py:111
-        if ((joined & f_bit) != 0) {  // fleet_combos.py:112
-            helper_hello(f);  // fleet_combos.py:113
+    for (f = 0, f_bit = 1; f < 6; f++, f_bit <<= 1) {  // fleet_combos.py:113
+        if ((joined & f_bit) != 0) {  // fleet_combos.py:114
+            helper_hello(f);  // fleet_combos.py:115
         }
     }
 }
 
-// The next number from the tile's deck: each of 1..9 once before any repeats (a random  [fleet_combos.py:206]
+// The next number from the tile's deck: each of 1..9 once before any repeats (a random  [fleet_combos.py:204]
 static void helper_deal(void) {
     uint16_t n = 0;
     uint8_t i = 0;
-    if (deck == 511) {  // fleet_combos.py:209
-        deck = 0;  // fleet_combos.py:210
+    if (deck == 511) {  // fleet_combos.py:207
+        deck = 0;  // fleet_combos.py:208
     }
-    n = draw_below(9);  // fleet_combos.py:211
-    for (i = 0; i < 9; i++) {  // fleet_combos.py:212
-        if (((deck >> n) & 1) == 0) {  // fleet_combos.py:213
-            break;  // fleet_combos.py:214
+    n = draw_below(9);  // fleet_combos.py:209
+    for (i = 0; i < 9; i++) {  // fleet_combos.py:210
+        if (((deck >> n) & 1) == 0) {  // fleet_combos.py:211
+            break;  // fleet_combos.py:212
         }
-        n = ((n < 8) ? (n + 1) : 0);  // fleet_combos.py:215
+        n = ((n < 8) ? (n + 1) : 0);  // fleet_combos.py:213
     }
-    number = blinkc_at_most<uint16_t>(((uint16_t)(n + 1)), 9);  // fleet_combos.py:216
-    deck = blinkc_at_most<uint16_t>((deck | (uint16_t)(1U << (int16_t)n)), 511);  // fleet_combos.py:217
+    number = blinkc_at_most<uint16_t>(((uint16_t)(n + 1)), 9);  // fleet_combos.py:214
+    deck = blinkc_at_most<uint16_t>((deck | (uint16_t)(1U << (int16_t)n)), 511);  // fleet_combos.py:215
 }
 
 // Lines through this ship with a ship of the line on both sides, in the 3 directions:  [fleet_combos.py:244]
@@ -520,6 +503,33 @@ static int16_t helper_lines(void) {
         }
     }
     return found;  // fleet_combos.py:259
+}
+
+// Both totals are back (green's in the low byte, magenta's in the high one): the  [fleet_combos.py:286]
+static void helper_scored(void) {
+    uint8_t a = 0;
+    uint8_t b = 0;
+    if (gathered < 2) gathered++;  // fleet_combos.py:290
+    if (gathered < 2) {  // fleet_combos.py:291
+        return;  // fleet_combos.py:292
+    }
+    a = ((uint8_t)points & 255);  // fleet_combos.py:293
+    b = (points >> 8);  // fleet_combos.py:294
+    val_a = blinkc_at_most<uint8_t>(a, 99);  // fleet_combos.py:295
+    val_b = blinkc_at_most<uint8_t>(b, 99);  // fleet_combos.py:296
+    if (a == b) {  // fleet_combos.py:297
+        a = ((uint8_t)ships & 255);  // fleet_combos.py:298
+        b = (ships >> 8);  // fleet_combos.py:299
+    }
+    who_a = DRAW;  // fleet_combos.py:300
+    if (a > b) {  // fleet_combos.py:301
+        who_a = 0;  // fleet_combos.py:302
+    } else if (b > a) {  // fleet_combos.py:303
+        who_a = 1;  // fleet_combos.py:304
+        val_a = val_b;  // fleet_combos.py:305
+        val_b = blinkc_at_most<uint8_t>((points & 255), 99);  // fleet_combos.py:306
+    }
+    timer_start(TIMER_SHOW, SCORE_MS);  // fleet_combos.py:307
 }
 
 // The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [engine.py:53]
@@ -897,11 +907,6 @@ static void timer_start(uint8_t k, uint16_t ms) {
     timer_on |= bit_of(k);  // engine.py:455
 }
 
-// [engine.py:458]
-static void timer_stop(uint8_t k) {
-    timer_on &= ~bit_of(k);  // engine.py:459
-}
-
 // [engine.py:462]
 static bool timer_running(uint8_t k) {
     return ((timer_on & bit_of(k)) != 0);  // engine.py:463
@@ -1092,16 +1097,16 @@ static uint16_t gather_total(uint8_t k) {
 
 // Run the handlers of the button events the game uses.  [generated by blinkc]
 static void buttons(void) {
-    if (buttonSingleClicked()) {  // fleet_combos.py:197
+    if (buttonSingleClicked()) {  // fleet_combos.py:195
         click();
     }
-    if (buttonDoubleClicked()) {  // fleet_combos.py:221
+    if (buttonDoubleClicked()) {  // fleet_combos.py:219
         double_click();
     }
     if (buttonMultiClicked()) {  // fleet_combos.py:238
         new_game();
     }
-    if (buttonLongPressed()) {  // fleet_combos.py:227
+    if (buttonLongPressed()) {  // fleet_combos.py:225
         long_press();
     }
 }
@@ -1110,17 +1115,17 @@ static void buttons(void) {
 static void deliver(uint8_t code, uint8_t face) {
     if ((code >= DATA_CODE) && (code <= (DATA_CODE + 15))) {
         wide_data(code, face);
-    } else if (code == MSG_HELLO) {  // fleet_combos.py:86
-        heard(face, wide_in(face, 32767));  // fleet_combos.py:148
-    } else if (code >= FLOOD_CODE) {  // fleet_combos.py:87
+    } else if (code == MSG_HELLO) {  // fleet_combos.py:88
+        heard(face, wide_in(face, 32767));  // fleet_combos.py:147
+    } else if (code >= FLOOD_CODE) {  // fleet_combos.py:89
         if (((uint8_t)(code - FLOOD_CODE) & 1) != 0) {
-            if (((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_POINTS) {  // fleet_combos.py:88
+            if (((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_POINTS) {  // fleet_combos.py:90
                 gather_echo((uint8_t)(code - FLOOD_CODE) >> 1, face, 65535U);
             }
-            if (((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_SHIPS) {  // fleet_combos.py:89
+            if (((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_SHIPS) {  // fleet_combos.py:91
                 gather_echo((uint8_t)(code - FLOOD_CODE) >> 1, face, 65535U);
             }
-            flood_answered((uint8_t)(code - FLOOD_CODE) >> 1, face);  // fleet_combos.py:87
+            flood_answered((uint8_t)(code - FLOOD_CODE) >> 1, face);  // fleet_combos.py:89
         } else {
             flood_receive((uint8_t)(code - FLOOD_CODE) >> 1, face);
         }
@@ -1130,32 +1135,32 @@ static void deliver(uint8_t code, uint8_t face) {
 // Flood k reached this tile.  [generated by blinkc]
 static void on_flood(uint8_t k) {
     int32_t mine = 0;
-    if (k == FLOOD_RESET) {  // fleet_combos.py:87
-        reset();  // fleet_combos.py:189
-    } else if (k == FLOOD_POINTS) {  // fleet_combos.py:88
+    if (k == FLOOD_RESET) {  // fleet_combos.py:89
+        reset();  // fleet_combos.py:188
+    } else if (k == FLOOD_POINTS) {  // fleet_combos.py:90
         mine = my_lines();  // fleet_combos.py:263
-        gather_enter(k, (mine > 65535L) ? 65535U : ((mine < 0) ? 0 : mine));  // fleet_combos.py:88
-    } else if (k == FLOOD_SHIPS) {  // fleet_combos.py:89
+        gather_enter(k, (mine > 65535L) ? 65535U : ((mine < 0) ? 0 : mine));  // fleet_combos.py:90
+    } else if (k == FLOOD_SHIPS) {  // fleet_combos.py:91
         mine = my_ship();  // fleet_combos.py:268
-        gather_enter(k, (mine > 65535L) ? 65535U : ((mine < 0) ? 0 : mine));  // fleet_combos.py:89
+        gather_enter(k, (mine > 65535L) ? 65535U : ((mine < 0) ? 0 : mine));  // fleet_combos.py:91
     }
 }
 
 // Flood k, started here, has reached every tile.  [generated by blinkc]
 static void on_flood_done(uint8_t k) {
-    if (k == FLOOD_POINTS) {  // fleet_combos.py:88
+    if (k == FLOOD_POINTS) {  // fleet_combos.py:90
         got_points(gather_total(k));  // fleet_combos.py:275
-    } else if (k == FLOOD_SHIPS) {  // fleet_combos.py:89
+    } else if (k == FLOOD_SHIPS) {  // fleet_combos.py:91
         got_ships(gather_total(k));  // fleet_combos.py:281
     }
 }
 
 // How many data codes go before a wave (echo 0) or an echo (1) of flood k: its value's.  [generated by blinkc]
 static uint8_t flood_chunks(uint8_t k, uint8_t echo) {
-    if ((k == FLOOD_POINTS) && (echo != 0)) {  // fleet_combos.py:88
+    if ((k == FLOOD_POINTS) && (echo != 0)) {  // fleet_combos.py:90
         return 4;
     }
-    if ((k == FLOOD_SHIPS) && (echo != 0)) {  // fleet_combos.py:89
+    if ((k == FLOOD_SHIPS) && (echo != 0)) {  // fleet_combos.py:91
         return 4;
     }
     return 0;
@@ -1168,10 +1173,10 @@ static uint16_t gather_identity(uint8_t /* k */) {
 
 // Gather k's combination of two values.  [generated by blinkc]
 static uint16_t gather_combine(uint8_t k, uint16_t a, uint16_t b) {
-    if (k == FLOOD_POINTS) {  // fleet_combos.py:88
+    if (k == FLOOD_POINTS) {  // fleet_combos.py:90
         return ((((uint32_t)a + b) > 65535U) ? 65535U : ((uint32_t)a + b));
     }
-    if (k == FLOOD_SHIPS) {  // fleet_combos.py:89
+    if (k == FLOOD_SHIPS) {  // fleet_combos.py:91
         return ((((uint32_t)a + b) > 65535U) ? 65535U : ((uint32_t)a + b));
     }
     return a;
@@ -1179,13 +1184,13 @@ static uint16_t gather_combine(uint8_t k, uint16_t a, uint16_t b) {
 
 // A neighbour arrived on `face`.  [generated by blinkc]
 static void on_neighbor_joined(uint8_t face) {
-    joined_face(face);  // fleet_combos.py:117
+    joined_face(face);  // fleet_combos.py:119
 }
 
 // A neighbour left `face`.  [generated by blinkc]
 static void on_neighbor_left(uint8_t face) {
     wide_reset(face);
-    left_face(face);  // fleet_combos.py:125
+    left_face(face);  // fleet_combos.py:127
 }
 
 // The broadcast part of this tile's face value.  [generated by blinkc]
@@ -1195,7 +1200,7 @@ static uint8_t broadcast_bits(void) {
 
 // Set the LEDs (every pass).  [generated by blinkc]
 static void display(void) {
-    show();  // fleet_combos.py:304
+    show();  // fleet_combos.py:312
 }
 
 // Runs once at power-up.  [generated by blinkc]
@@ -1221,6 +1226,8 @@ extern "C" BLINKC_EXPORT const blinkc_field_t blinkc_state_fields[] = {
     BLINKC_FIELD(joined),
     BLINKC_ARRAY_FIELD(near),
     BLINKC_FIELD(points),
+    BLINKC_FIELD(ships),
+    BLINKC_FIELD(gathered),
     BLINKC_FIELD(val_a),
     BLINKC_FIELD(val_b),
     BLINKC_FIELD(who_a),
