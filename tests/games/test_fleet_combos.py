@@ -257,8 +257,10 @@ def play_game(seed: int, backend: str = "python", faults: Faults | None = None) 
 # Fireship beside it caught fire from the Fireship's Hello on their new link (1007, 1213,
 # 1282); and two rounds of Hellos to six faces overflowed the queue, so a turn went
 # missing on a ship (1006). (1012 took away a burning ship that held the sea together: the
-# plan keeps the sea in one piece now.)
-@pytest.mark.parametrize("seed", [1006, 1007, 1012, 1213, 1282])
+# plan keeps the sea in one piece now.) And a ship laid within 3 s of a Fireship put out its
+# burning neighbour, then the Fireship, hearing the new turn, told it again with its
+# ability's bit set, and set it on fire again (3048).
+@pytest.mark.parametrize("seed", [1006, 1007, 1012, 1213, 1282, 3048])
 def test_soak_findings(seed):
     require_tool("g++")
     played, ref = play(seed, "native", max_steps=10)
