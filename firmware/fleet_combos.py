@@ -1,0 +1,341 @@
+"""Fleet Combos: the board game Pirates Under Fire, played on the tiles.
+
+How to play, and the rules exactly: docs/fleet-combos.md. Every tile is one ship; the
+tiles laid together are the sea. Each player lays numbered ships (1..9), one a turn, and
+scores at the end for straight lines of their own ships with one number or a run.
+
+- In the hand (a lone tile): a click deals a number from the tile's deck, a double click
+  switches the owner, a long press lays the first ship of a new game.
+- Laid against the sea, a ship is legal or it shows it is not; a legal ship counts a turn
+  on every tile of the sea and acts on its neighbours (1, 5 and 9 have abilities).
+- In the sea: a click shows the turn, a long press the score (and the winner), a triple
+  click starts a new game.
+
+A tile tells each neighbour what it is with one wide message (Hello): its ship, whether
+the neighbour's face is the space of a burned ship, and the turn. Every tile keeps what
+its neighbours said, one byte a face, so a ship scores its lines from its neighbours
+alone: a line of L ships is L - 2 ships with a ship of the line on both sides.
+"""
+
+from blinkc.dsl import (
+    GREEN,
+    MAGENTA,
+    OFF,
+    ORANGE,
+    RED,
+    WHITE,
+    Face,
+    Game,
+    bit,
+    faces,
+    makeColorRGB,
+    opposite,
+)
+
+# randomize="clock": a deal follows a player's click, so the clock mixed into the tile's
+# own sequence makes every game's deals different, without randomize()'s wait.
+game = Game("fleet_combos", randomize="clock", queue_len=40)
+
+# --- state ---------------------------------------------------------------------------------
+number = game.field(range(0, 10), default=0, doc="the ship's number; 0: none dealt yet")
+owner = game.field(range(0, 2), default=0, doc="the player: 0 green, 1 magenta")
+deck = game.field(range(0, 512), default=0, doc="bit n - 1: number n dealt from this deck")
+sea = game.field(bool, default=False, doc="a legal ship of the sea")
+fire = game.field(bool, default=False, doc="the ship is burning")
+count = game.field(range(0, 33), default=0, doc="legal ships laid in this game (a sea tile)")
+first = game.field(range(0, 2), default=0, doc="the player who laid the first ship")
+joined = game.field(range(0, 64), default=0, doc="bit f: a working link on face f; 0: in the hand")
+near = game.field(range(0, 64), default=0, per_face=True,
+                  doc="what lies on this face: 0 nothing known, a ship, or HOLE")
+points = game.field(range(0, 65536), default=0, doc="the Points gather's total (its starter)")
+ships = game.field(range(0, 65536), default=0, doc="the Ships gather's total (its starter)")
+gathered = game.field(range(0, 3), default=0, doc="gathers back since the long press")
+val_a = game.field(range(0, 100), default=0, doc="shown: the first number (the winner's points)")
+val_b = game.field(range(0, 100), default=0, doc="shown: the second number (or the turn)")
+who_a = game.field(range(0, 3), default=0,
+                   doc="val_a's colour: a player (val_b in the other's), or DRAW: both white")
+
+window = game.timer()  # a ship put against the sea: Hellos that make it legal count 3 s
+show = game.timer()  # the score (2 digits in the winner's colour, 2 in the other's) or the turn
+
+GAME_SHIPS = 32
+WINDOW_MS = 3000
+DIGIT_MS = 512  # a power of two: the digit shown is remaining >> 9
+TURN_MS = 2 * DIGIT_MS
+SCORE_MS = 4 * DIGIT_MS
+DRAW = 2
+RED_LOOK = 3  # a burning ship, an illegal one
+
+FIRESHIP = 1  # sets every adjacent opponent ship on fire
+FIREBOAT = 5  # puts out every adjacent own burning ship
+PRIVATEER = 9  # takes every adjacent burning opponent ship: it is put out and changes sides
+
+# A Hello's word: the count (0..32), the number x NUMBER (0: not a ship of the sea), then
+# these bits (15 bits in all, so the tile's 16-bit arithmetic never wraps).
+NUMBER = 64
+OWNER = 1024
+FIRE = 2048
+LAID = 4096  # the sender was just laid: its ability acts on the receiver
+HOLE_BIT = 8192  # the receiver's face is the space a burning ship was taken from
+FIRST = 16384
+# near[f]: number + NEAR_OWNER x owner for a ship, + BURNING when it burns; HOLE for the
+# space a burning ship was taken from (until a ship of the sea fills it).
+NEAR_OWNER = 16
+BURNING = 32
+HOLE = 63
+
+Hello = game.message("Hello", payload=range(0, 32768))
+Reset = game.flood("Reset")  # a new game
+Points = game.gather("Points", combine="sum", payload=range(0, 65536))
+Ships = game.gather("Ships", combine="sum", payload=range(0, 65536))
+
+SEA_BLUE = makeColorRGB(0, 0, 50)
+DIM_WHITE = makeColorRGB(50, 50, 50)
+END_WHITE = makeColorRGB(90, 90, 90)
+
+
+# --- telling the neighbours ------------------------------------------------------------------
+def hello(t, face: Face):
+    word = t.count + t.first * FIRST
+    if t.near[face] == HOLE:
+        word += HOLE_BIT
+    if t.sea:
+        word += t.number * NUMBER + t.owner * OWNER
+        if t.fire:
+            word += FIRE
+        if t.window.running:
+            word += LAID
+    t.send(Hello, face, word)  # blinkc: ignore (15 bits: count 0..32 + 576 + 31,744 at most)
+
+
+def tell_all(t):
+    for f in faces():
+        if bit(t.joined, f):
+            hello(t, f)
+
+
+@game.on_neighbor_joined
+def joined_face(t, face):
+    if t.joined == 0 and not t.sea and t.number > 0:
+        t.window.start(WINDOW_MS)  # a ship in the hand put against something
+    t.joined |= 1 << face
+    hello(t, face)
+
+
+@game.on_neighbor_left
+def left_face(t, face):
+    t.joined &= ~(1 << face)
+    if t.near[face] != HOLE:
+        # a burning ship gone is gone for good: its space may be filled
+        t.near[face] = HOLE if t.near[face] & BURNING else 0
+    if t.joined == 0 and t.fire:
+        wreck(t)
+
+
+def wreck(t):
+    """A burning ship taken from the sea is destroyed: the tile is a blank ship in the hand."""
+    t.sea = False
+    t.fire = False
+    t.number = 0
+    t.count = 0
+    for f in faces():
+        t.near[f] = 0
+
+
+@game.on_message(Hello)
+def heard(t, face, word):
+    ship = (word >> 6) & 63  # its ship: number + NEAR_OWNER x owner + BURNING: near's own form
+    laid = word & 63  # the sender's count of ships laid
+    if ship & 15 == 0:  # not a ship of the sea: it fills no space
+        if t.near[face] != HOLE:
+            t.near[face] = 0
+        return
+    t.near[face] = ship
+    if t.sea:
+        was = t.fire
+        if word & LAID and laid == t.count + 1:  # the news of a ship laid now: its ability acts
+            ability(t, ship & 15, ship >> 4 & 1)
+        if laid > t.count or t.fire != was:  # a turn played (or played while this ship
+            # was away), or this ship caught fire, was put out or taken
+            t.count = max(t.count, laid)  # (its first player it knows: one game)
+            tell_all(t)  # the news goes on, ship to ship, over the sea
+    elif (t.window.running and t.number and laid < GAME_SHIPS
+          and ((word >> 14) ^ laid) & 1 == t.owner
+          and (laid < 2 or ship >> 4 == t.owner or word & HOLE_BIT)):
+        # Legal: it is this owner's turn, and its first ship, or beside an active ship of its
+        # own (ship >> 4 is the owner, or 2 and 3 when it burns), or in a burned ship's space.
+        t.sea = True
+        t.count = laid + 1
+        t.first = word >> 14
+        tell_all(t)  # one turn more, and LAID: the new ship's ability acts on its neighbours
+
+
+def ability(t, sender_number: int, sender_owner: int):
+    """A ship was laid beside this one."""
+    if sender_owner == t.owner:
+        if sender_number == FIREBOAT:
+            t.fire = False
+    elif sender_number == FIRESHIP:
+        t.fire = True
+    elif sender_number == PRIVATEER and t.fire:
+        t.fire = False
+        t.owner = sender_owner
+
+
+@game.on_flood(Reset)
+def reset(t):
+    wreck(t)  # every tile is a blank ship in the hand, with a full deck
+    t.deck = 0
+
+
+# --- the hand ------------------------------------------------------------------------------
+@game.on_click
+def click(t):
+    if t.sea:
+        t.val_b = t.count + 1  # the turn being played (33: the game is over)
+        t.who_a = (t.first ^ t.count ^ 1) & 1
+        t.show.start(TURN_MS)
+    elif t.joined == 0:
+        deal(t)
+
+
+def deal(t):
+    """The next number from the tile's deck: each of 1..9 once before any repeats (a random
+    one, or the next not dealt after it)."""
+    if t.deck == 511:
+        t.deck = 0
+    n = t.random(8)
+    for i in range(9):
+        if not bit(t.deck, n):
+            break
+        n = n + 1 if n < 8 else 0
+    t.number = n + 1
+    t.deck |= 1 << n
+
+
+@game.on_double_click
+def double_click(t):
+    if t.joined == 0 and not t.sea:
+        t.owner ^= 1
+
+
+@game.on_long_press
+def long_press(t):
+    if t.sea:
+        t.gathered = 0
+        t.flood(Points)
+        t.flood(Ships)
+    elif t.joined == 0 and t.number > 0:  # the first ship of a new game
+        t.sea = True
+        t.count = 1
+        t.first = t.owner
+
+
+@game.on_multi_click
+def new_game(t):
+    if t.sea or t.joined == 0:
+        t.flood(Reset)
+
+
+# --- score ---------------------------------------------------------------------------------
+def lines(t) -> int:
+    """Lines through this ship with a ship of the line on both sides, in the 3 directions:
+    its neighbours on opposite faces are this owner's active ships, with numbers on either
+    side equal to its own, or one less on one side and one more on the other."""
+    if not t.sea or t.fire:
+        return 0
+    me = t.number + t.owner * NEAR_OWNER
+    found = 0
+    for f in range(3):
+        a = t.near[f]
+        b = t.near[opposite(f)]
+        # a + b == 2 me with a and b at most 2 apart: both within 1 of me, so both ships of
+        # this owner (another owner's is 16 away) and active (a burning one is 32 up)
+        if a and b and a + b == 2 * me and -2 <= a - b <= 2:
+            found += 1
+    return found
+
+
+@game.on_flood(Points)
+def my_lines(t):
+    return lines(t) * 256 if t.owner else lines(t)
+
+
+@game.on_flood(Ships)
+def my_ship(t):
+    if not t.sea or t.fire:
+        return 0
+    return 256 if t.owner else 1
+
+
+@game.on_flood_done(Points)
+def got_points(t, total):
+    t.points = total
+    scored(t)
+
+
+@game.on_flood_done(Ships)
+def got_ships(t, total):
+    t.ships = total
+    scored(t)
+
+
+def scored(t):
+    """Both totals are back (green's in the low byte, magenta's in the high one): the
+    winner has more points, on equal points more active ships. Shown: the winner's points
+    in the winner's colour, then the other's (a draw: both white)."""
+    t.gathered += 1
+    if t.gathered < 2:
+        return
+    a = t.points & 255
+    b = t.points >> 8
+    t.val_a = a
+    t.val_b = b
+    if a == b:  # equal points: more active ships
+        a = t.ships & 255
+        b = t.ships >> 8
+    t.who_a = DRAW
+    if a > b:
+        t.who_a = 0
+    elif b > a:
+        t.who_a = 1
+        t.val_a = t.val_b
+        t.val_b = t.points & 255
+    t.show.start(SCORE_MS)
+
+
+# --- the look --------------------------------------------------------------------------------
+@game.display
+def look(t):
+    d = t.number  # lit faces: 1..6; 7..9: a full ring with 1..3 faces white; 0: a dim ring
+    who = t.owner  # the colour: 0 green, 1 magenta, DRAW white, RED_LOOK
+    back = OFF
+    if t.show.running:
+        left = t.show.remaining >> 9  # // DIGIT_MS: 3 2, the first number; 1 0, the second
+        v = t.val_b
+        who = t.who_a ^ 1 if t.who_a < DRAW else DRAW
+        if left >= 2:
+            v = t.val_a
+            who = t.who_a
+        d = v // 10 if left & 1 else v % 10
+    elif t.sea:
+        back = END_WHITE if t.count == GAME_SHIPS else SEA_BLUE  # the end: every ship white
+        if t.fire:
+            who = RED_LOOK
+    elif t.joined and d and not t.window.running:
+        who = RED_LOOK  # an illegal ship: all red until it is taken away
+        d = 6
+    lit = GREEN
+    if who == 1:
+        lit = MAGENTA
+    elif who == DRAW:
+        lit = WHITE
+    elif who == RED_LOOK:
+        lit = RED
+    for f in faces():
+        c = back
+        if d == 0:
+            c = DIM_WHITE
+        elif f < d:
+            c = WHITE if f < d - 6 else lit
+        t.color(f, c)

@@ -1,0 +1,110 @@
+"""A planned Fleet Combos game (tests/games/fleet_referee.py) played in the emulator, every
+ship checked against the referee after every step: the random games of
+tests/games/test_fleet_combos.py and the soak of bench/fleet_soak.py."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from blinkc.testing import Cluster
+from blinkc.world import Faults
+
+from .fleet_referee import Referee, layout, random_game
+
+GAME = Path(__file__).resolve().parents[2] / "firmware" / "fleet_combos.py"
+#: The protocol's grace: a lifted tile's links end once its neighbours heard nothing that long.
+GRACE_MS = 4000
+
+
+def ship(c: Cluster, name: str) -> dict:
+    s = c.state(name)
+    return {k: s[k] for k in ("sea", "number", "owner", "fire", "count")}
+
+
+def take_away(c: Cluster, name: str) -> None:
+    c.lift(name)
+    c.wait(GRACE_MS + 1000)
+    c.settle()
+
+
+@dataclass
+class Played:
+    """What happened in one game: disagreements by kind (the goal is none)."""
+
+    steps: int = 0
+    ships: int = 0
+    lost: int = 0  #: a ship behind the referee (a turn, a fire or a ship that did not happen)
+    duplicated: int = 0  #: a ship ahead of it (a turn counted twice)
+    stalled: int = 0  #: the cluster never settled
+    other: int = 0
+    failures: list[str] = field(default_factory=list)
+
+
+def play(seed: int, backend: str = "python", faults: Faults | None = None,
+         max_steps: int = 80, strict: bool = True) -> tuple[Played, Referee]:
+    """Play game `seed`; with `strict` the first disagreement raises AssertionError."""
+    steps, _ = random_game(seed, max_steps)
+    out = Played()
+    c = Cluster(GAME, layout(steps), backend=backend, faults=faults, seed=seed)
+    ref = Referee()
+    at: dict[str, tuple[int, int]] = {}
+    for step in steps:
+        if step.action == "launch":
+            c.long_press(step.tile)
+            c.settle()
+            ref.launch(step.cell, step.number, step.owner)
+        elif step.action == "lay":
+            ref.lay(step.cell, step.number, step.owner)
+        elif at.get(step.tile) == step.cell and step.cell in ref.ships:
+            ref.remove(step.cell)
+        try:
+            if step.action == "lift":
+                take_away(c, step.tile)
+                at.pop(step.tile, None)
+            else:
+                c.place(step.tile, step.cell)
+                at[step.tile] = step.cell
+                c.settle()
+        except AssertionError as e:
+            out.stalled += 1
+            out.failures.append(f"game {seed} {step}: {e}")
+            if strict:
+                raise
+            return out, ref
+        out.steps += 1
+        for name, cell in at.items():
+            got = ship(c, name)
+            want = ref.ships.get(cell)
+            legal_here = want is not None and not (step.action == "lay" and name == step.tile
+                                                    and not step.legal)
+            expect = ({"sea": True, "number": want.number, "owner": want.owner,
+                       "fire": want.fire, "count": ref.count} if legal_here else None)
+            if (expect is None and not got["sea"]) or got == expect:
+                continue
+            failure = f"game {seed} {step}: {name} at {cell} is {got}, the referee says {expect}"
+            if strict:
+                raise AssertionError(failure)
+            out.failures.append(failure)
+            if expect is None:
+                out.other += 1  # a ship the rules refuse
+            elif got["count"] < expect["count"] or got["sea"] < expect["sea"]:
+                out.lost += 1
+            elif got["count"] > expect["count"]:
+                out.duplicated += 1
+            else:
+                out.other += 1
+            return out, ref
+    out.ships = ref.count
+    starter = next(n for n, cell in at.items() if cell in ref.ships)
+    c.long_press(starter, 1500)
+    c.settle()
+    a, b = ref.score()
+    got = c.state(starter)["points"]
+    if got != a + 256 * b:
+        failure = f"game {seed}: points {got & 255}/{got >> 8}, the referee says {a}/{b}"
+        if strict:
+            raise AssertionError(failure)
+        out.failures.append(failure)
+        out.lost += 1
+    return out, ref
