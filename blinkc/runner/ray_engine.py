@@ -2,8 +2,8 @@
 
 `shared` goes into Ray's object store once (`ray.put`) and every actor is built from that
 reference, so the game's compiled program crosses the network once per node, not once per
-run; the runs go to the actors in batches. `--ray local` starts a cluster on this machine
-bound to 127.0.0.1 (no port open to other hosts), and stops it at the end; `--ray auto`
+run; the runs go to the actors in batches. `--ray local` starts a cluster on this machine,
+and stops it at the end; `--ray auto`
 joins the cluster `ray start` made here, `--ray ADDRESS` the one at that address.
 """
 
@@ -40,6 +40,8 @@ def connect(address: str) -> tuple[Any, bool]:
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")   # no report home from a test run
     quiet = {"log_to_driver": False, "logging_level": "ERROR", "configure_logging": True}
     if address == "local":
+        # (Ray takes 127.0.0.1 for the host's own address, and its servers listen on every
+        # interface: docs/runner.md says how to keep them off the network.)
         ray.init(address="local", _node_ip_address="127.0.0.1", include_dashboard=False,
                  **quiet)
         return ray, True
