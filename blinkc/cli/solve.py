@@ -95,6 +95,10 @@ def solve_cmd(game: Path, hulls: int | None, hazards: int | None, redirectors: i
                 click.echo(f"{count:,} legal ships is more than --budget {budget:,}: a beam "
                            "search instead", err=True)
         if search is None:
+            if results is not None:
+                raise click.UsageError("--results and --resume keep an exhaustive search; a "
+                                       "beam search's generations depend on each other: "
+                                       "run it without them (or raise --budget)")
             search = _guarded(lambda: beam(game, hulls, hazards, redirectors, policy, seed,
                                            options, budget, width))
         if search.interrupted:
