@@ -57,7 +57,7 @@ def run(job: Job, options: Options = Options()) -> Outcome:
     bar = Bar(job.name, len(job.runs), len(outcome.results), outcome.failures(), options.progress)
     if options.ray:
         stream = ray_engine.on_ray(job, todo, options.ray, options.jobs, stop_before)
-    elif options.workers == 1 or len(todo) <= 1:
+    elif options.workers == 1 or len(todo) <= max(1, job.chunk):   # one batch: no pool
         stream = local.serial(job, todo, stop_before)
     else:
         stream = local.processes(job, todo, options.workers, stop_before)
