@@ -149,3 +149,13 @@ def test_ray_local_gives_the_same_summary_as_local_processes(tmp_path):
     assert on_ray.returncode == 0, on_ray.stderr
     assert on_ray.stdout == local
     assert "on ray local" in on_ray.stderr
+
+
+def test_a_line_cut_in_half_is_played_again_and_the_file_stays_readable(tmp_path):
+    results = tmp_path / "results.jsonl"
+    whole = run(small_job(), Options(results=results))
+    lines = results.read_text().splitlines(keepends=True)
+    results.write_text("".join(lines[:11]) + lines[11][:15])   # cut while writing run 10
+    resumed = run(small_job(), Options(results=results, resume=True))
+    assert resumed.resumed == 10 and resumed.ordered() == whole.ordered()
+    assert run(small_job(), Options(results=results, resume=True)).resumed == 36
