@@ -64,7 +64,10 @@ def on_ray(job: Job, todo: list[int], address: str, jobs: int | None,
     ray, started = connect(address)
     actors: list[Any] = []
     try:
-        count = jobs or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        # (an actor holds a CPU: more actors than CPUs would never start, and their batches
+        # would wait for ever)
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        count = min(jobs or cpus, cpus)
         worker = ray.remote(num_cpus=1)(_Worker)
         shared = ray.put(job.shared)
         actors = [worker.remote(job.setup, shared) for _ in range(count)]
