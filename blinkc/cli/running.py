@@ -25,8 +25,9 @@ def runner_options(command: Callable[..., Any]) -> Callable[..., Any]:
                           "them in this process). With --ray: actors (default: one a CPU)."),
         click.option("--ray", "ray", metavar="auto|local|ADDRESS", default=None,
                      help="Play the runs on a Ray cluster: `auto` joins the one `ray start` "
-                          "made here, ADDRESS one elsewhere, `local` starts one on this machine "
-                          "(127.0.0.1 only). Needs pip install 'blinkc[ray]'."),
+                          "made here, ADDRESS one elsewhere, `local` starts one on this machine for "
+                          "the batch (Ray listens on every interface: docs/runner.md). Needs "
+                          "pip install 'blinkc[ray]'."),
         click.option("--results", type=click.Path(dir_okay=False, path_type=Path), default=None,
                      help="Keep every run's result in this JSON-lines file as it ends, "
                           "to --resume from after a cut or Ctrl-C."),
