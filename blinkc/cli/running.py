@@ -65,7 +65,10 @@ def play(job: Job, options: Options) -> Outcome:
 
 
 def stopped_message(outcome: Outcome, options: Options) -> str:
-    done = f"stopped: {outcome.done:,} of {outcome.total:,} runs done"
+    return how_to_go_on(f"stopped: {outcome.done:,} of {outcome.total:,} runs done", options)
+
+
+def how_to_go_on(done: str, options: Options) -> str:
     if options.results is None:
         return (f"{done}; no results file was kept, so they are not saved. Run with "
                 "--results FILE to be able to go on after a stop.")

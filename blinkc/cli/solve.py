@@ -13,7 +13,7 @@ from ..solve.files import ship_of, write
 from ..user_files import FileRefused
 from ..world.syntax import SourceError
 from . import main
-from .running import options_from, runner_options
+from .running import how_to_go_on, options_from, runner_options
 
 #: Ships up to this many are searched exhaustively (when --budget allows; docs/solve.md).
 EXHAUSTIVE_PIECES = 7
@@ -102,8 +102,11 @@ def solve_cmd(game: Path, hulls: int | None, hazards: int | None, redirectors: i
             search = _guarded(lambda: beam(game, hulls, hazards, redirectors, policy, seed,
                                            options, budget, width))
         if search.interrupted:
-            click.echo(f"stopped after {search.searched:,} ships: the best so far is below",
-                       err=True)
+            stopped = f"stopped after {search.searched:,} ships (the best so far is below)"
+            click.echo(how_to_go_on(stopped, options) if search.kind == "exhaustive"
+                       else stopped, err=True)
+        if not search.best and search.interrupted:
+            raise SystemExit(130)
         if not search.best:
             raise click.ClickException("no legal ship of these pieces: every Hazard and "
                                        "Redirector must touch a Hull, with no weak link")
@@ -128,6 +131,8 @@ def solve_cmd(game: Path, hulls: int | None, hazards: int | None, redirectors: i
                 click.echo(f"  {s.rounds:>4} rounds  {s.ship.describe()}")
         click.echo(f"replay: blinkc emulate {layout} -s {scenario} --backend native "
                    f"--seed {seed} --time {played.end_ms:g}ms", err=True)
+        if search.interrupted:
+            raise SystemExit(130)
     except GameErrors as e:
         raise click.ClickException(f"{game} has errors (run `blinkc check {game}`):\n{e}") from None
     except (SourceError, ValueError, FileRefused) as e:
