@@ -4,7 +4,11 @@ progress bar; Ctrl-C stops it, keeping every result that came back."""
 from __future__ import annotations
 
 import os
+import signal
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,7 +66,7 @@ def run(job: Job, options: Options = Options()) -> Outcome:
     else:
         stream = local.processes(job, todo, options.workers, stop_before)
     try:
-        with bar:
+        with bar, _terminate_as_interrupt():
             for batch in stream:
                 for i, result in batch:
                     outcome.results[i] = result
@@ -80,3 +84,21 @@ def run(job: Job, options: Options = Options()) -> Outcome:
             writer.close()
     outcome.wall_s = time.perf_counter() - start
     return outcome
+
+
+@contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM (a scheduler's or `kill`'s stop) stops the batch as Ctrl-C does. (A batch
+    started in the background of a script ignores Ctrl-C's SIGINT: the shell saw to it.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)

@@ -81,11 +81,12 @@ def test_a_batch_killed_midway_goes_on_with_resume_and_ends_as_one_never_stopped
     assert _lines(results) == 1 + 54
 
 
-def test_ctrl_c_stops_cleanly_and_says_how_to_go_on(tmp_path):
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_ctrl_c_stops_cleanly_and_says_how_to_go_on(tmp_path, stop):
     results = tmp_path / "results.jsonl"
     process = _start(tmp_path, results)
     _wait_for(results, 1 + 5, process)
-    process.send_signal(signal.SIGINT)
+    process.send_signal(stop)
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130, err
     assert "Traceback" not in err and out == ""
