@@ -7,7 +7,8 @@ For 2 and 3 tiles: every connected shape (up to a turn of the whole cluster), ev
 rotation of every tile, under every clock condition, each with the scripted schedules
 and --random seeded ones. For 4 tiles: --four configurations of each clock condition,
 the 10 shapes in turn. Prints what was explored and checked and every violation (exit 1), shrunk,
-with the command that replays it (docs/protocol.md, blinkc/explore/).
+with the command that replays it (docs/protocol.md, blinkc/explore/). The runs go through blinkc's runner
+(docs/runner.md): --jobs N local processes (default: every core) or --ray.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from blinkc.explore import CLOCKS, explore, shrink, subject, write_counterexample  # noqa: E402
+from blinkc.runner import Options  # noqa: E402
 
 
 def main() -> int:
@@ -33,7 +35,10 @@ def main() -> int:
                     help="only clusters of this size (repeatable; default: 2, 3 and 4)")
     ap.add_argument("--clock", action="append", choices=CLOCKS,
                     help="only this clock condition (repeatable; default: all)")
+    ap.add_argument("--jobs", type=int, default=None, help="local processes (default: one a core)")
+    ap.add_argument("--ray", default=None, help="auto, local or a Ray cluster's address")
     args = ap.parse_args()
+    options = Options(jobs=args.jobs, ray=args.ray, progress=sys.stderr.isatty())
     bad = 0
     sizes = ((2, None), (3, None), (4, args.four))
     for n, limit in (s for s in sizes if not args.tiles or s[0] in args.tiles):
@@ -41,7 +46,8 @@ def main() -> int:
             start = time.perf_counter()
             # (a sample of 4-tile clusters takes every shape in turn)
             report = explore(args.game, n, clocks=[clock], random_runs=args.random, seed=args.seed,
-                             limit=limit, spread=limit is not None, stop_at_first=False)
+                             limit=limit, spread=limit is not None, stop_at_first=False,
+                             options=options)
             for line in report.lines():
                 print(f"{clock:20} {line} [{time.perf_counter() - start:.0f} s]", flush=True)
             for i, (run, problems) in enumerate(report.violations[:3]):

@@ -8,7 +8,8 @@ back to a tile that ran it (docs/protocol.md, "Floods that come round late"). Ea
 random cluster of 3 or 4 tiles (clocks in step or ±10 %), one tile lifted for 4.2-7 s around
 a flood's start, one-way cuts, and now and then another flood once it is back. Prints the
 runs, messages and floods checked and every violation (exit 1), shrunk, with the command
-that replays it.
+that replays it. The runs go through blinkc's runner (docs/runner.md): --jobs N local
+processes (default: every core) or --ray.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from blinkc.explore import explore_lifts, shrink, subject, write_counterexample  # noqa: E402
+from blinkc.runner import Options  # noqa: E402
 
 
 def main() -> int:
@@ -29,9 +31,12 @@ def main() -> int:
     ap.add_argument("--game", type=Path, default=ROOT / "firmware" / "pirates_lasers.py")
     ap.add_argument("--runs", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--jobs", type=int, default=None, help="local processes (default: one a core)")
+    ap.add_argument("--ray", default=None, help="auto, local or a Ray cluster's address")
     args = ap.parse_args()
+    options = Options(jobs=args.jobs, ray=args.ray, progress=sys.stderr.isatty())
     started = time.monotonic()
-    report = explore_lifts(args.game, args.runs, seed=args.seed)
+    report = explore_lifts(args.game, args.runs, seed=args.seed, options=options)
     print(f"lifts around the grace: {report.runs:,} runs of {report.game} (3 and 4 tiles), "
           f"{report.messages:,} messages and {report.floods:,} floods checked; "
           f"{len(report.violations)} violation(s) [{time.monotonic() - started:.0f} s]")

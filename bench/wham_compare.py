@@ -1,6 +1,7 @@
 """Play many random games of WHAM! on the port and on Move38's original, and compare.
 
-    BLINKS_SDK=/path/to/sdk python bench/wham_compare.py [--games 40] [--seed 1]
+    BLINKS_SDK=/path/to/sdk python bench/wham_compare.py [--games 40] [--seed 1] [--jobs N]
+                                                         [--ray auto|local|ADDRESS]
 
 Each game is a random cluster (1 to 7 tiles) and a random plan: in each round the player
 whacks every mole it sees (after 150-650 ms), or holds the button down to whack (a long
@@ -11,7 +12,8 @@ story the rules predict from the plan: the same end (victory after 30 rounds, or
 in the same round, after the same strikes (yellow, then orange), with the death on the
 right tile (the last miss, or a tile whose mole got away), and every round as long on
 both (within ROUND_SLACK_MS). Every difference is printed with what it is; docs/wham.md
-explains them.
+explains them. The games are drawn first, from --seed, and played on blinkc's runner
+(docs/runner.md: every core, or Ray); the report is in the order of the games.
 """
 
 from __future__ import annotations
@@ -19,13 +21,13 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import time
 from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from blinkc.runner import Job, Options, run  # noqa: E402
 from tests.games.wham_play import (  # noqa: E402
     LET_GO,
     LONG,
@@ -94,56 +96,74 @@ def problems(story: Story, plan: Plan) -> list[str]:
     return out
 
 
+def _setup(_: None) -> object:
+    return original_sketch()
+
+
+def _game(original: object, spec: tuple[str, Plan, int]) -> dict:
+    """One game on the port and on the original: what differs, and the figures."""
+    layout, plan, seed = spec
+    stories = {"port": play(PORT, layout, plan, seed=seed),
+               "original": play(original, layout, plan, seed=seed)}
+    notes = []
+    moles = {}
+    for who, story in stories.items():
+        notes += [f"{who}: {p}" for p in problems(story, plan)]
+        moles[who] = list(Counter(r for r, _, _ in story.moles).values())
+    port, orig = stories["port"], stories["original"]
+    if port.summary() != orig.summary():
+        notes.append(f"the stories differ: port {port.summary()}, original {orig.summary()}")
+    lengths = list(zip(port.round_lengths(), orig.round_lengths()))
+    for r, (a, b) in enumerate(lengths, start=1):
+        if abs(a - b) > ROUND_SLACK_MS:
+            notes.append(f"round {r} lasted {a:.0f} ms on the port, {b:.0f} on the original")
+    return {"seed": seed, "notes": notes, "moles": moles, "lengths": lengths}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=None, help="local processes (default: one a core)")
+    ap.add_argument("--ray", default=None, help="auto, local or a Ray cluster's address")
     args = ap.parse_args()
-    original = original_sketch()
-    if original is None:
+    if original_sketch() is None:
         print("set BLINKS_SDK to a Blinks SDK checkout (WHAM.ino is compared with the port)")
         return 2
     rng = random.Random(args.seed)
-    agreed = 0
-    moles: dict[str, Counter] = {"port": Counter(), "original": Counter()}
-    lengths: dict[str, list[float]] = {"port": [], "original": []}
-    started = time.time()
-    for g in range(args.games):
+    games = []
+    for _ in range(args.games):       # drawn in the order the serial loop drew them
         layout = random_layout(rng)
         plan = random_plan(rng, seed=rng.randrange(1 << 30))
-        seed = rng.randrange(1 << 30)
-        stories = {"port": play(PORT, layout, plan, seed=seed),
-                   "original": play(original, layout, plan, seed=seed)}
-        notes = []
-        for who, story in stories.items():
-            notes += [f"{who}: {p}" for p in problems(story, plan)]
-            per_round = Counter(r for r, _, _ in story.moles)
-            moles[who].update(per_round.values())
-        port, orig = stories["port"], stories["original"]
-        if port.summary() != orig.summary():
-            notes.append(f"the stories differ: port {port.summary()}, original {orig.summary()}")
-        for r, (a, b) in enumerate(zip(port.round_lengths(), orig.round_lengths()), start=1):
-            lengths["port"].append(a)
-            lengths["original"].append(b)
-            if abs(a - b) > ROUND_SLACK_MS:
-                notes.append(f"round {r} lasted {a:.0f} ms on the port, {b:.0f} on the original")
+        games.append((layout, plan, rng.randrange(1 << 30)))
+    job = Job("wham compare", {"games": args.games, "seed": args.seed}, _setup, None, _game,
+              games, failed=lambda r: bool(r["notes"]))
+    outcome = run(job, Options(jobs=args.jobs, ray=args.ray, progress=sys.stderr.isatty()))
+    agreed = 0
+    moles: dict[str, Counter] = {"port": Counter(), "original": Counter()}
+    lengths: list[tuple[float, float]] = []
+    for g, result in outcome.ordered():
+        layout, plan, _ = games[g]
+        for who in moles:
+            moles[who].update(result["moles"][who])
+        lengths += [tuple(x) for x in result["lengths"]]
         tiles = layout.count("\n") + 1
         head = (f"game {g + 1:3d}: {tiles} tile{'s' if tiles > 1 else ''}, "
                 f"{plan.expected()[0]} in round {plan.expected()[1]}")
-        if notes:
+        if result["notes"]:
             print(head + ": DIFFERENT")
-            for n in notes:
+            for n in result["notes"]:
                 print("    " + n)
         else:
             agreed += 1
             print(head + ": same")
-    print(f"\n{agreed} of {args.games} games agreed ({time.time() - started:.0f} s)")
+    print(f"\n{agreed} of {args.games} games agreed ({outcome.wall_s:.0f} s on {outcome.engine})")
     for who in ("port", "original"):
         dist = ", ".join(f"{k}: {v}" for k, v in sorted(moles[who].items()))
         print(f"moles per round on the {who}: {dist}")
-    if lengths["port"]:
-        worst = max(abs(a - b) for a, b in zip(lengths["port"], lengths["original"]))
-        print(f"rounds compared: {len(lengths['port'])}; the largest difference in a round's "
+    if lengths:
+        worst = max(abs(a - b) for a, b in lengths)
+        print(f"rounds compared: {len(lengths)}; the largest difference in a round's "
               f"length: {worst:.0f} ms")
     return 0 if agreed == args.games else 1
 

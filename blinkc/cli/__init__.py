@@ -15,7 +15,7 @@ def main() -> None:
 
 def _register() -> None:
     # Each command lives in its own module; importing it attaches it to `main`.
-    from . import build, check, cosim, emulate, examples, explore, flash, gen, sim  # noqa: F401
+    from . import build, check, cosim, emulate, examples, explore, flash, gen, sim, solve  # noqa: F401
 
 
 _register()

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-import time
+import json
+from dataclasses import asdict
 from pathlib import Path
 
 import click
 
 from ..dsl.errors import GameErrors
-from ..explore import CLOCKS, SCRIPTS, Run, check, explore, shrink, subject, write_counterexample
+from ..explore import CLOCKS, SCRIPTS, Report, Run, check, shrink, subject, write_counterexample
+from ..explore.explorer import explore_job, report_of
 from ..explore.runs import check_counterexample_folder
 from ..user_files import FileRefused
 from ..world.syntax import SourceError
 from . import main
+from .running import options_from, play, rate, runner_options
 
 
 @main.command(name="explore")
@@ -36,9 +39,11 @@ from . import main
               help="Check one run given as files (a counterexample) instead of exploring.")
 @click.option("--force", is_flag=True,
               help="Replace explore.layout/explore.scenario in OUT even if blinkc did not write them.")
+@runner_options
 def explore_cmd(game: Path, n_tiles: int, clocks: tuple[str, ...], random_runs: int,
                 no_scripts: bool, limit: int | None, seed: int, keep_going: bool, out: Path,
-                replay: tuple[Path, Path] | None, force: bool) -> None:
+                replay: tuple[Path, Path] | None, force: bool, jobs: int | None, ray: str | None,
+                results: Path | None, resume: bool, as_json: bool) -> None:
     """Explore GAME's protocol on every cluster of a few tiles, against an adversary.
 
     The tiles send the game's own messages and start its floods; the adversary cuts one
@@ -50,23 +55,33 @@ def explore_cmd(game: Path, n_tiles: int, clocks: tuple[str, ...], random_runs: 
     A violation is shrunk to a few steps and written to OUT as a layout and a scenario that
     `blinkc emulate` replays (docs/protocol.md). Exits 1 on a violation.
 
+    The runs go through the runner (docs/runner.md): on every core by default, or on a Ray
+    cluster; with --results FILE a stopped exploration goes on with --resume.
+
     \b
     Examples:
       blinkc explore firmware/pirates_lasers.py --tiles 2
       blinkc explore firmware/pirates_lasers.py --tiles 3 --clock "identical, in step" --random 4
       blinkc explore GAME.py --check explore-out/explore.layout explore-out/explore.scenario --seed 7
+      blinkc explore GAME.py --tiles 4 --keep-going --results explore4.jsonl   (then --resume)
     """
     try:
         if replay is not None:
             _replay(game, replay, seed)
             return
         check_counterexample_folder(out, force)   # before the run, not after it
-        start = time.perf_counter()
-        report = explore(game, n_tiles, clocks=list(clocks) or None, random_runs=random_runs,
-                         seed=seed, exhaustive=not no_scripts, limit=limit,
-                         stop_at_first=not keep_going)
-        for line in report.lines():
-            click.echo(f"{line} ({time.perf_counter() - start:.0f} s)")
+        options = options_from(jobs, ray, results, resume)
+        job = explore_job(game, n_tiles, clocks=list(clocks) or None, random_runs=random_runs,
+                          seed=seed, exhaustive=not no_scripts, limit=limit,
+                          stop_at_first=not keep_going)
+        outcome = play(job, options)
+        report = report_of(outcome)
+        if as_json:
+            click.echo(json.dumps(_summary(report, outcome.ordered()), sort_keys=True))
+        else:
+            for line in report.lines():
+                click.echo(line)
+        click.echo(rate(outcome), err=True)
         if report.violations:
             run, problems = report.violations[0]
             click.echo("shrinking the first violation ...", err=True)
@@ -93,3 +108,11 @@ def _replay(game: Path, files: tuple[Path, Path], seed: int) -> None:
     if problems:
         raise click.ClickException(f"{len(problems)} violation(s) in {files[1]}")
     click.echo(f"{files[1]}: every invariant held")
+
+
+def _summary(report: Report, ordered: list[tuple[int, dict]]) -> dict:
+    """The report as a script compares it: counts, and each violation's run, seed, problems."""
+    summary = {k: v for k, v in asdict(report).items() if k != "violations"}
+    summary["violations"] = [{"run": i, "seed": r["seed"], "problems": r["problems"]}
+                             for i, r in ordered if r["problems"]]
+    return summary

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Callable, Iterator
+from array import array
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..backends.python import program_class
+from ..ir.nodes import Program
+from ..runner import Job, Options, Outcome, run
 from .clusters import Run, Tile, shapes
 from .runs import Subject, play, subject
 
@@ -131,31 +135,152 @@ class Report:
 def explore(game: Path, n_tiles: int, *, clocks: list[str] | None = None, random_runs: int = 0,
             seed: int = 0, exhaustive: bool = True, limit: int | None = None,
             spread: bool = False, stop_at_first: bool = True,
-            progress: Callable[[Report], None] | None = None) -> Report:
-    """Explore the game's protocol on every cluster of n tiles (see the module docstring)."""
+            options: Options | None = None) -> Report:
+    """Explore the game's protocol on every cluster of n tiles (see the module docstring),
+    on the runner (`options`: how; by default here, one run after the other)."""
+    return report_of(run(explore_job(game, n_tiles, clocks=clocks, random_runs=random_runs,
+                                     seed=seed, exhaustive=exhaustive, limit=limit, spread=spread,
+                                     stop_at_first=stop_at_first),
+                         options or Options()))
+
+
+def explore_job(game: Path, n_tiles: int, *, clocks: list[str] | None = None, random_runs: int = 0,
+                seed: int = 0, exhaustive: bool = True, limit: int | None = None,
+                spread: bool = False, stop_at_first: bool = True) -> Job:
+    """The exploration as a job of the runner: run i is (configuration, Run), drawn in order
+    from one seeded generator, so run i is the same however the runs are played."""
     watched = subject(game)
     messages, floods = list(watched.cls.MESSAGES), list(watched.cls.FLOODS)
+    runs = _Runs(n_tiles, messages, floods, exhaustive, random_runs)
     rng = random.Random(seed)
-    report = Report(watched.program.name, n_tiles)
     for clock in clocks or list(CLOCKS):
+        if limit is not None and len(runs.configurations) >= limit:
+            break           # (the limit counts configurations of every clock together)
         for tiles in configs(n_tiles, clock, rng, spread):
-            report.configurations += 1
-            runs: list[Run] = []
-            if exhaustive:
-                runs += [Run(tiles, scripted_steps(tiles, messages, floods, i), seed=rng.randrange(2**16))
-                         for i in range(SCRIPTS)]
-            runs += [Run(tiles, random_steps(tiles, rng, messages, floods), seed=rng.randrange(2**16))
-                     for _ in range(random_runs)]
-            for run in runs:
-                monitor_problems = _check_counted(watched, run, report)
-                if monitor_problems:
-                    report.violations.append((run, monitor_problems))
-                    if stop_at_first:
-                        return report
-            if progress is not None:
-                progress(report)
-            if limit is not None and report.configurations >= limit:
-                return report
+            runs.add(tiles, clock, rng)
+            if limit is not None and len(runs.configurations) >= limit:
+                break
+    key = {"game": watched.program.name, "tiles": n_tiles, "clocks": clocks or list(CLOCKS),
+           "random": random_runs, "seed": seed, "scripts": exhaustive, "limit": limit,
+           "spread": spread, "configurations": len(runs.configurations)}
+    return _job(f"explore {watched.program.name}, {n_tiles} tiles", key, watched, runs,
+                n_tiles, stop_at_first)
+
+
+class _Runs(Sequence):
+    """The runs of an exploration, drawn when asked for: the half million runs of 4 tiles
+    would hold gigabytes. It keeps each configuration's tiles and clock condition, and the
+    generator's state every CHECKPOINT configurations, from which it draws again (the
+    clocks, the seeds and the random schedules, in the order `configs` and the runs drew)."""
+
+    CHECKPOINT = 32
+
+    def __init__(self, n_tiles: int, messages: list[str], floods: list[str], exhaustive: bool,
+                 random_runs: int) -> None:
+        self.configurations: list[tuple[tuple[Tile, ...], str]] = []
+        self._n, self._messages, self._floods = n_tiles, messages, floods
+        self._exhaustive, self._random = exhaustive, random_runs
+        self._per = (SCRIPTS if exhaustive else 0) + random_runs
+        self._states: list[tuple[int, array, float | None]] = []
+        self._cached: tuple[int, list[Run]] = (-1, [])
+        self._next: tuple[int, random.Random] | None = None   # the generator after a config
+
+    def add(self, tiles: tuple[Tile, ...], clock: str, rng: random.Random) -> None:
+        """A configuration whose clocks `rng` just drew; draws past its runs."""
+        k = len(self.configurations)
+        self.configurations.append((tiles, clock))
+        if k % self.CHECKPOINT == 0:
+            version, internal, gauss = rng.getstate()
+            self._states.append((version, array("L", internal), gauss))
+        self._draw(tiles, rng, build=False)
+
+    def _draw(self, tiles: tuple[Tile, ...], rng: random.Random, build: bool = True) -> list[Run]:
+        """A configuration's runs: the scripted schedules, then the seeded random ones."""
+        runs = []
+        for i in range(SCRIPTS if self._exhaustive else 0):
+            seed = rng.randrange(2**16)
+            if build:
+                runs.append(Run(tiles, scripted_steps(tiles, self._messages, self._floods, i),
+                                seed=seed))
+        for _ in range(self._random):
+            steps = random_steps(tiles, rng, self._messages, self._floods)
+            runs.append(Run(tiles, steps, seed=rng.randrange(2**16)))
+        return runs
+
+    def _runs_of(self, k: int) -> list[Run]:
+        if self._next is not None and self._next[0] == k - 1:
+            rng = self._next[1]
+            CLOCKS[self.configurations[k][1]](self._n, rng)   # (drawn again, as configs did)
+        else:
+            first = k - k % self.CHECKPOINT
+            version, internal, gauss = self._states[first // self.CHECKPOINT]
+            rng = random.Random()
+            rng.setstate((version, tuple(internal), gauss))
+            for m in range(first, k):
+                self._draw(self.configurations[m][0], rng, build=False)
+                CLOCKS[self.configurations[m + 1][1]](self._n, rng)
+        runs = self._draw(self.configurations[k][0], rng)
+        self._next = (k, rng)
+        return runs
+
+    def __len__(self) -> int:
+        return len(self.configurations) * self._per
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        k, j = divmod(i, self._per)
+        if self._cached[0] != k:
+            self._cached = (k, self._runs_of(k))
+        return k, self._cached[1][j]
+
+
+def _job(name: str, key: dict, watched: Subject, runs: Sequence[tuple[int, Run]], n_tiles: int,
+         stop_at_first: bool) -> Job:
+    return Job(name, {**key, "n_tiles": n_tiles}, _setup, (str(watched.path), watched.program),
+               _play, runs, failed=_failed, stop_at_failure=stop_at_first,
+               chunk=SCRIPTS + 2)
+
+
+def _setup(shared: tuple[str, Program]) -> Subject:
+    path, program = shared
+    return Subject(Path(path), program, program_class(program))
+
+
+def _play(watched: Subject, spec: tuple[int, Run]) -> dict:
+    configuration, one = spec
+    monitor = play(watched, one)
+    return {"configuration": configuration, "seed": one.seed, "messages": monitor.messages,
+            "floods": len(monitor.waves), "values": monitor.values_checked,
+            "totals": monitor.totals_checked, "outside": monitor.outside,
+            "problems": monitor.problems}
+
+
+def _failed(result: dict) -> bool:
+    return bool(result["problems"])
+
+
+def report_of(outcome: Outcome) -> Report:
+    """The report of an exploration's outcome: its results in the order of the runs."""
+    key = outcome.job.key
+    report = Report(key["game"], key["n_tiles"])
+    seen: set[int] = set()
+    for i, result in outcome.ordered():
+        report.runs += 1
+        seen.add(result["configuration"])
+        for name in ("messages", "floods", "values", "totals", "outside"):
+            setattr(report, name, getattr(report, name) + result[name])
+        if result["problems"]:
+            report.violations.append((outcome.job.runs[i][1], result["problems"]))
+    stopped = outcome.job.stop_at_failure and outcome.first_failure() is not None
+    if outcome.complete and not stopped:
+        report.configurations = key["configurations"]
+    elif stopped:
+        report.configurations = max(seen) + 1
+    else:
+        report.configurations = len(seen)
     return report
 
 
@@ -186,35 +311,25 @@ def lift_steps(tiles: tuple[Tile, ...], rng: random.Random,
     return tuple(sorted(steps))
 
 
-def explore_lifts(game: Path, runs: int, *, seed: int = 0, stop_at_first: bool = False) -> Report:
+def explore_lifts(game: Path, runs: int, *, seed: int = 0, stop_at_first: bool = False,
+                  options: Options | None = None) -> Report:
     """`runs` seeded lift schedules (lift_steps) on random clusters of 3 and 4 tiles, clocks
     in step or ±10 % (the two that found the put-back holes)."""
+    return report_of(run(lifts_job(game, runs, seed=seed, stop_at_first=stop_at_first),
+                         options or Options()))
+
+
+def lifts_job(game: Path, runs: int, *, seed: int = 0, stop_at_first: bool = False) -> Job:
     watched = subject(game)
     floods = list(watched.cls.FLOODS)
     rng = random.Random(seed)
-    report = Report(watched.program.name, 0)
-    for _ in range(runs if floods else 0):
+    todo: list[tuple[int, Run]] = []
+    for k in range(runs if floods else 0):
         n = rng.choice([3, 4])
         shape = rng.choice(shapes(n))
         clocks = CLOCKS[rng.choice(["identical, in step", "±10 %"])](n, rng)
         tiles = tuple(Tile(f"t{i}", p, rng.randrange(6), ppm, ph)
                       for i, (p, (ppm, ph)) in enumerate(zip(shape, clocks, strict=True)))
-        report.configurations += 1
-        run = Run(tiles, lift_steps(tiles, rng, floods), seed=rng.randrange(2**16))
-        problems = _check_counted(watched, run, report)
-        if problems:
-            report.violations.append((run, problems))
-            if stop_at_first:
-                break
-    return report
-
-
-def _check_counted(game: Subject, run: Run, report: Report) -> list[str]:
-    monitor = play(game, run)
-    report.runs += 1
-    report.messages += monitor.messages
-    report.floods += len(monitor.waves)
-    report.values += monitor.values_checked
-    report.totals += monitor.totals_checked
-    report.outside += monitor.outside
-    return monitor.problems
+        todo.append((k, Run(tiles, lift_steps(tiles, rng, floods), seed=rng.randrange(2**16))))
+    key = {"game": watched.program.name, "lifts": runs, "seed": seed, "configurations": len(todo)}
+    return _job(f"lifts {watched.program.name}", key, watched, todo, 0, stop_at_first)

@@ -1,0 +1,162 @@
+"""The runner: the same results however the runs are played, a results file that a stopped
+batch goes on from (losing at most the runs in flight), Ctrl-C that says how to go on, and
+--ray without Ray that says how to install it."""
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from blinkc.cli import main
+from blinkc.explore.explorer import explore_job, report_of
+from blinkc.runner import Options, run
+
+ROOT = Path(__file__).resolve().parents[2]
+GAME = ROOT / "firmware" / "pirates_lasers.py"
+BLINKC = [sys.executable, "-m", "blinkc"]
+#: A small exploration: 6 configurations of 2 tiles, 54 runs of a few hundredths of a second.
+SMALL = ["explore", str(GAME), "--tiles", "2", "--clock", "±10 %", "--limit", "6", "--random", "1",
+         "--keep-going", "--json"]
+
+
+def small_job():
+    return explore_job(GAME, 2, clocks=["±10 %"], random_runs=1, limit=4, stop_at_first=False)
+
+
+def test_one_process_and_two_give_the_same_results_in_the_order_of_the_runs():
+    one = run(small_job(), Options(jobs=1))
+    two = run(small_job(), Options(jobs=2))
+    assert one.engine == "serial" and two.engine == "2 processes"
+    assert one.ordered() == two.ordered() and len(one.ordered()) == 36
+    assert report_of(one).lines() == report_of(two).lines()
+
+
+def test_the_summary_is_the_same_with_one_job_and_two(tmp_path):
+    outputs = [subprocess.run([*BLINKC, *SMALL, "--jobs", jobs], capture_output=True, text=True,
+                              cwd=tmp_path, check=True).stdout for jobs in ("1", "2")]
+    assert outputs[0] == outputs[1] and json.loads(outputs[0])["runs"] == 54
+
+
+def _lines(path: Path) -> int:
+    return len(path.read_text().splitlines()) if path.exists() else 0
+
+
+def _start(tmp_path: Path, results: Path, *more: str) -> subprocess.Popen:
+    return subprocess.Popen([*BLINKC, *SMALL, "--jobs", "1", "--results", str(results), *more],
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+
+
+def _wait_for(results: Path, lines: int, process: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 120
+    while _lines(results) < lines:
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, "the batch never got going"
+        time.sleep(0.02)
+
+
+def test_a_batch_killed_midway_goes_on_with_resume_and_ends_as_one_never_stopped(tmp_path):
+    whole = subprocess.run([*BLINKC, *SMALL, "--jobs", "1"], capture_output=True, text=True,
+                           cwd=tmp_path, check=True).stdout
+    results = tmp_path / "results.jsonl"
+    process = _start(tmp_path, results)
+    _wait_for(results, 1 + 10, process)
+    os.killpg(process.pid, signal.SIGKILL)           # a cut: no chance to tidy up
+    process.wait()
+    kept = _lines(results) - 1
+    assert 10 <= kept < 54
+    resumed = subprocess.run([*BLINKC, *SMALL, "--jobs", "2", "--results", str(results),
+                              "--resume"], capture_output=True, text=True, cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert resumed.stdout == whole
+    # Every run it had kept was read back, not played again; the file now has all 54.
+    assert f"{54 - kept:,} runs in" in resumed.stderr and f"{kept:,} read back" in resumed.stderr
+    assert _lines(results) == 1 + 54
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_ctrl_c_stops_cleanly_and_says_how_to_go_on(tmp_path, stop):
+    results = tmp_path / "results.jsonl"
+    process = _start(tmp_path, results)
+    _wait_for(results, 1 + 5, process)
+    process.send_signal(stop)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err and out == ""
+    assert f"runs done, their results in {results}" in err
+    command = err.split("go on with: ", 1)[1].strip()
+    assert command.startswith("blinkc explore") and command.endswith("--resume")
+
+
+def test_ray_asked_for_without_ray_says_how_to_install_it_and_exits_2(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)     # import ray fails as if not installed
+    result = CliRunner().invoke(main, [*SMALL[:6], "--ray", "local"])
+    assert result.exit_code == 2
+    assert "pip install 'blinkc[ray]'" in result.output and "Traceback" not in result.output
+
+
+def test_a_results_file_blinkc_did_not_write_is_never_overwritten(tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    result = CliRunner().invoke(main, [*SMALL, "--results", str(notes)])
+    assert result.exit_code == 1 and "blinkc did not write" in result.output
+    assert notes.read_text() == "my notes\n"
+
+
+def test_an_earlier_runs_results_are_kept_unless_resumed(tmp_path):
+    results = tmp_path / "results.jsonl"
+    args = [*SMALL[:8], "--limit", "1", "--results", str(results)]
+    assert CliRunner().invoke(main, args).exit_code == 0
+    before = results.read_text()
+    again = CliRunner().invoke(main, args)
+    assert again.exit_code == 1 and "--resume" in again.output
+    assert results.read_text() == before
+    other = CliRunner().invoke(main, [*args[:-2], "--seed", "3", "--results", str(results),
+                                      "--resume"])
+    assert other.exit_code == 1 and "another batch" in other.output
+
+
+def _no_network_namespace() -> str | None:
+    """Why Ray cannot be tried here, or None. Ray 2.60's servers listen on every interface
+    (it turns 127.0.0.1 into the host's address): the test runs it in a network namespace of
+    its own, with only a loopback interface, so no port of it is open to another host."""
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        return "Ray is not installed (pip install 'blinkc[ray]')"
+    if shutil.which("unshare") is None:
+        return "no unshare(1) to give Ray a network of its own"
+    probe = subprocess.run(["unshare", "-rn", "true"], capture_output=True)
+    if probe.returncode != 0:
+        return "unshare -rn is not allowed here (no user namespaces)"
+    return None
+
+
+@pytest.mark.skipif(_no_network_namespace() is not None, reason=str(_no_network_namespace()))
+def test_ray_local_gives_the_same_summary_as_local_processes(tmp_path):
+    local = subprocess.run([*BLINKC, *SMALL, "--jobs", "2"], capture_output=True, text=True,
+                           cwd=tmp_path, check=True).stdout
+    script = ("ip link set lo up 2>/dev/null; "
+              + " ".join([*BLINKC, *(f"'{a}'" for a in SMALL), "--ray", "local", "--jobs", "2"]))
+    on_ray = subprocess.run(["unshare", "-rn", "sh", "-c", script], capture_output=True,
+                            text=True, cwd=tmp_path, timeout=300)
+    assert on_ray.returncode == 0, on_ray.stderr
+    assert on_ray.stdout == local
+    assert "on ray local" in on_ray.stderr
+
+
+def test_a_line_cut_in_half_is_played_again_and_the_file_stays_readable(tmp_path):
+    results = tmp_path / "results.jsonl"
+    whole = run(small_job(), Options(results=results))
+    lines = results.read_text().splitlines(keepends=True)
+    results.write_text("".join(lines[:11]) + lines[11][:15])   # cut while writing run 10
+    resumed = run(small_job(), Options(results=results, resume=True))
+    assert resumed.resumed == 10 and resumed.ordered() == whole.ordered()
+    assert run(small_job(), Options(results=results, resume=True)).resumed == 36
