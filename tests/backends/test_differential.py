@@ -133,10 +133,9 @@ def test_backends_agree_on_broadside_with_groups_gathers_flood_values_and_per_fa
 FLEET_COMBOS = Path(__file__).resolve().parents[2] / "firmware" / "fleet_combos.py"
 
 
-@_fewer
-@given(case=cases(load_program(FLEET_COMBOS)))
-def test_backends_agree_on_fleet_combos_with_a_wide_message_two_gathers_and_per_face_fields(case):
-    _assert_agree(FLEET_COMBOS, case)
+@FEWER
+def test_backends_agree_on_fleet_combos_with_a_wide_message_two_gathers_and_per_face_fields(size):
+    _assert_agree(FLEET_COMBOS, cases(load_program(FLEET_COMBOS)), size)
 
 
 CORPUS = Path(__file__).resolve().parents[2] / "bench" / "corpus"
