@@ -138,10 +138,18 @@ def explore(game: Path, n_tiles: int, *, clocks: list[str] | None = None, random
             options: Options | None = None) -> Report:
     """Explore the game's protocol on every cluster of n tiles (see the module docstring),
     on the runner (`options`: how; by default here, one run after the other)."""
-    return report_of(run(explore_job(game, n_tiles, clocks=clocks, random_runs=random_runs,
+    return _finished(run(explore_job(game, n_tiles, clocks=clocks, random_runs=random_runs,
                                      seed=seed, exhaustive=exhaustive, limit=limit, spread=spread,
                                      stop_at_first=stop_at_first),
                          options or Options()))
+
+
+def _finished(outcome: Outcome) -> Report:
+    """The report of a batch played to its end; a stopped one raises KeyboardInterrupt again
+    (a caller of the library must not take a part for the whole; the CLI says how to go on)."""
+    if outcome.interrupted:
+        raise KeyboardInterrupt
+    return report_of(outcome)
 
 
 def explore_job(game: Path, n_tiles: int, *, clocks: list[str] | None = None, random_runs: int = 0,
@@ -315,7 +323,7 @@ def explore_lifts(game: Path, runs: int, *, seed: int = 0, stop_at_first: bool =
                   options: Options | None = None) -> Report:
     """`runs` seeded lift schedules (lift_steps) on random clusters of 3 and 4 tiles, clocks
     in step or ±10 % (the two that found the put-back holes)."""
-    return report_of(run(lifts_job(game, runs, seed=seed, stop_at_first=stop_at_first),
+    return _finished(run(lifts_job(game, runs, seed=seed, stop_at_first=stop_at_first),
                          options or Options()))
 
 
