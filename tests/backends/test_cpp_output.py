@@ -111,7 +111,7 @@ def test_the_sketch_reads_in_the_games_names():
                  "send_code(MSG_REPAIR, REPAIR_FACE);", "timer_start(TIMER_PULSE, PULSE_MS);",
                  "flood_start(FLOOD_SUNK);", "if (kind == HULL) {", "orient = cw(orient);",
                  "out = opposite(face);", "water |= f_bit;", "hp--;", "if (shots < 255) shots++;",
-                 "link_state[f] |= LINK_SEEN;", "if (parent != STARTER) {", "static uint8_t kind = HULL;"):
+                 "engine_bytes6[LINK_STATE][f] |= LINK_SEEN;", "if (parent != STARTER) {", "static uint8_t kind = HULL;"):
         assert line in text, line
     # No clamp that cannot bind, no 16-bit clamp of a byte, no empty branch, no cw() expanded.
     assert "blinkc_clamp" not in text and "blinkc_at_" not in text
@@ -205,9 +205,10 @@ def test_the_engines_zeroed_arrays_of_one_length_are_rows_of_one_table_under_the
     # a flood slot) from one address; an array with a non-zero start (flood_parent, all 255)
     # stays apart, or the whole table would be copied from flash at power-up.
     text = generated(ROOT / "firmware" / "pirates_lasers.py")
-    rows = dict(re.findall(r"^#define (\w+) \((engine_bytes\d+)\[\d+\]\)", text, re.M))
-    assert rows["tx_code"] == rows["silent_at"] == rows["back_at"] == rows["link_state"] == "engine_bytes6"
-    assert rows["flood_waiting"] == rows["flood_skipped"] == rows["flood_at"] == "engine_bytes4"
+    rows = {table: re.findall(r"^    (\w+),", members, re.M) for table, members in re.findall(
+        r"^enum : uint8_t \{  // the rows of (engine_bytes\d+)\n(.*?)^\};", text, re.M | re.S)}
+    assert rows["engine_bytes6"] == ["LINK_STATE", "SILENT_AT", "TX_CODE", "BACK_AT"]
+    assert rows["engine_bytes4"] == ["FLOOD_WAITING", "FLOOD_SKIPPED", "FLOOD_AT"]
     assert re.search(r"^static uint8_t engine_bytes6\[4\]\[6\];", text, re.M)
     assert re.search(r"^static uint8_t flood_parent\[4\] = \{255, 255, 255, 255\};", text, re.M)
-    assert "tx_code[f] = now256;" in text  # the code keeps the engine's names
+    assert "engine_bytes6[TX_CODE][f] = now256;" in text  # the code keeps the engine's names
