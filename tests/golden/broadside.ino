@@ -8,7 +8,19 @@
 // Face value (6 bits):
 //   bits 0-4: message code (0 idle, 1..30 messages and floods, 31 HELLO)
 //   bit 5: ack (handshake acknowledgement / HELLO seen)
-// Message codes: 1 Ahoy, 2 Shot, 3 data 0000 (bits of a wide value), 4 data 0001 (bits of a wide value), 5 data 0010 (bits of a wide value), 6 data 0011 (bits of a wide value), 7 data 0100 (bits of a wide value), 8 data 0101 (bits of a wide value), 9 data 0110 (bits of a wide value), 10 data 0111 (bits of a wide value), 11 data 1000 (bits of a wide value), 12 data 1001 (bits of a wide value), 13 data 1010 (bits of a wide value), 14 data 1011 (bits of a wide value), 15 data 1100 (bits of a wide value), 16 data 1101 (bits of a wide value), 17 data 1110 (bits of a wide value), 18 data 1111 (bits of a wide value), 19 Survey (wave, slot 0), 20 Survey (echo, slot 0, after 3 data codes), 21 Survey (wave, slot 1), 22 Survey (echo, slot 1, after 3 data codes), 23 Ship (wave, slot 0, after 2 data codes), 24 Ship (echo, slot 0), 25 Ship (wave, slot 1, after 2 data codes), 26 Ship (echo, slot 1), 27 Fleet (wave, slot 0, after 2 data codes), 28 Fleet (echo, slot 0), 29 Fleet (wave, slot 1, after 2 data codes), 30 Fleet (echo, slot 1)
+// Message codes: 1 Ahoy, 2 Shot, 3 data 0000 (bits of a wide value), 4 data 0001 (bits of a wide value),
+//                5 data 0010 (bits of a wide value), 6 data 0011 (bits of a wide value),
+//                7 data 0100 (bits of a wide value), 8 data 0101 (bits of a wide value),
+//                9 data 0110 (bits of a wide value), 10 data 0111 (bits of a wide value),
+//                11 data 1000 (bits of a wide value), 12 data 1001 (bits of a wide value),
+//                13 data 1010 (bits of a wide value), 14 data 1011 (bits of a wide value),
+//                15 data 1100 (bits of a wide value), 16 data 1101 (bits of a wide value),
+//                17 data 1110 (bits of a wide value), 18 data 1111 (bits of a wide value), 19 Survey (wave, slot 0),
+//                20 Survey (echo, slot 0, after 3 data codes), 21 Survey (wave, slot 1),
+//                22 Survey (echo, slot 1, after 3 data codes), 23 Ship (wave, slot 0, after 2 data codes),
+//                24 Ship (echo, slot 0), 25 Ship (wave, slot 1, after 2 data codes), 26 Ship (echo, slot 1),
+//                27 Fleet (wave, slot 0, after 2 data codes), 28 Fleet (echo, slot 0),
+//                29 Fleet (wave, slot 1, after 2 data codes), 30 Fleet (echo, slot 1)
 
 #include <blinklib.h>
 
@@ -24,32 +36,35 @@
 #endif
 
 // ---- Constants ----------------------------------------------------------------
-static const uint8_t CODE_SHIFT = 0;  // first bit of the message code in a face value
 static const uint8_t CODE_MASK = 31;  // the message code's bits, after shifting
-static const uint8_t ACK_SHIFT = 5;  // the handshake's ack bit
 static const uint8_t FLOOD_CODE = 19;  // code of the first flood's wave (its echo is the next code)
 static const uint8_t HELLO = 31;  // the code a face shows while it has no session
-static const uint8_t PROTOCOL = 1;  // the game sends messages or floods
-static const uint8_t RANDOMIZED = 0;  // the game calls randomize() at power-up
-static const uint8_t CLOCK_MIXED = 0;  // the game's draws are the tile's own sequence mixed with the clock
-static const uint8_t N_FLOODS = 3;  // floods the game declares
 static const uint8_t N_FLOOD_SLOTS = 6;  // two slots per flood (told apart by a parity bit in its codes)
 static const uint8_t N_FLOOD_CODES = 12;  // a wave and an echo per flood slot
 static const uint8_t N_TIMERS = 3;  // timers the game declares
 static const uint8_t QUEUE_LEN = 12;  // messages that can wait for a busy face (a full queue bounces)
-static const uint8_t GRACE_UNITS = 15;  // a face without a working session is gone after 3,840-4,096 ms (in 256 ms units)
-static const uint32_t NEVER = 4294967295UL;  // no deadline
-static const uint8_t FLOOD_SAME_UNITS = 8;  // a wave over a face that was gone when this tile entered its slot, less than 2,048 ms after, is that same flood
-static const uint8_t FLOOD_BACK_UNITS = 19;  // a wave over a face that came back lately is the flood this tile entered in its slot up to 4,864 ms after
+// a face without a working session is gone after 3,840-4,096 ms (in 256 ms units)
+static const uint8_t GRACE_UNITS = 15;
+// a wave over a face that was gone when this tile entered its slot, less than 2,048 ms after, is that same flood
+static const uint8_t FLOOD_SAME_UNITS = 8;
+// a wave over a face that came back lately is the flood this tile entered in its slot up to 4,864 ms after
+static const uint8_t FLOOD_BACK_UNITS = 19;
 static const uint8_t BACK_SAME_UNITS = 13;  // ... if it comes less than this after the face came back (in 256 ms units)
 static const uint8_t STARTER = 7;  // flood_parent of a wave this tile started
-static const uint8_t GROUPS = 1;  // some flood is confined to a group (within=)
-static const uint8_t WIDE_FLOODS = 1;  // some flood's waves or echoes carry a value (data codes first)
+static const uint8_t TX_WAIT = 128;  // tx_code[f]: our code is on the wire, awaiting the neighbour's ack
+static const uint8_t TX_RELEASE = 64;  // tx_code[f]: our code withdrawn, awaiting the ack's clearing
+static const uint8_t LINK_UP = 1;  // link_state[f]: a session with the neighbour on face f is running
+static const uint8_t LINK_SEEN = 2;  // link_state[f]: no session yet, and the neighbour's HELLO seen
+static const uint8_t LINK_HEARD = 4;  // link_state[f]: face f heard its neighbour in the last 200 ms
+static const uint8_t NO_PARENT = 255;  // flood_parent (and flood_from) of a slot with no flood under way
+static const uint8_t ALL_FACES = 63;  // a bit for each of the six faces
+static const uint8_t SERIAL_LEN = 9;  // bytes of the tile's serial number (getSerialNumberByte)
+static const uint8_t SAME_WINDOW = 64;  // flood_skipped bit 6: FLOOD_SAME_UNITS have not passed since the tile entered
+static const uint8_t BACK_WINDOW = 128;  // flood_skipped bit 7: FLOOD_BACK_UNITS have not passed since the tile entered
+static const uint8_t BOTH_WINDOWS = 192;  // SAME_WINDOW | BACK_WINDOW: both windows open (the tile just entered)
 static const uint8_t DATA_CODE = 3;  // the first data code (the bits of a wide value)
 static const uint8_t DATA_BITS = 4;  // the bits of a wide value each data code carries
 static const uint8_t DATA_MASK = 15;  // the bits of one data code
-static const uint8_t GATHERS = 1;  // some flood is a gather (its echoes carry a combined value)
-static const uint8_t FLOOD_VALUES = 1;  // some flood's waves carry a value
 
 // A constant colour as the tile's 16-bit pixel word (a reserved bit set to 1, then
 // 5 bits each of red, green and blue), so that it costs one 16-bit load.
@@ -68,8 +83,10 @@ static const uint16_t SWEET = 256;  // broadside.py:56
 static const uint16_t SWEET_HIT = 1024;  // broadside.py:57
 static const uint16_t FLASH_MS = 1000;  // broadside.py:59
 static const uint16_t SHOW_MS = 3000;  // broadside.py:60
-static const uint16_t CHECK_MS = 400;  // broadside.py:61: a changed link on face f: the Sweet Spot count starts 0.4 s ...
-static const uint16_t CHECK_STEP_MS = 256;  // broadside.py:62: ... + f x 0.256 s later (spread, so two tiles seldom count at once)
+// broadside.py:61: a changed link on face f: the Sweet Spot count starts 0.4 s ...
+static const uint16_t CHECK_MS = 400;
+// broadside.py:62: ... + f x 0.256 s later (spread, so two tiles seldom count at once)
+static const uint16_t CHECK_STEP_MS = 256;
 static const uint8_t SCATTER_FACE = 3;  // broadside.py:63
 static const uint8_t LEGAL = 0;  // broadside.py:85
 static const uint8_t TWO_SWEET_SPOTS = 1;  // broadside.py:86
@@ -109,41 +126,59 @@ static uint8_t lost = 0;  // broadside.py:45: 0..63; the fleet's captured tiles 
 static bool spending = false;  // broadside.py:46: bool; this tile counts a Scatter Shot's ship: it tells the fleet
 
 // ---- Protocol engine state ------------------------------------------------------
-static uint8_t up_mask = 0;  // engine.py:29
-static uint8_t seen_mask = 0;  // engine.py:30
-static uint8_t gone_mask = 0;  // engine.py:31
-static uint8_t heard_mask = 0;  // engine.py:32
-static uint8_t engine_bytes6[8][6];  // generated by blinkc: the rows below, one array: an entry of each is found from one address
-#define silent_at (engine_bytes6[0])  // engine.py:33
-#define tx_code (engine_bytes6[1])  // engine.py:40
-#define flood_waiting (engine_bytes6[2])  // engine.py:312
-#define flood_skipped (engine_bytes6[3])  // engine.py:336
-#define back_at (engine_bytes6[4])  // engine.py:337
-#define flood_at (engine_bytes6[5])  // engine.py:338
-#define wide_left (engine_bytes6[6])  // engine.py:519
-#define wide_code (engine_bytes6[7])  // engine.py:520
-static uint16_t coin_state = 0;  // engine.py:34
-static uint8_t tx_wait = 0;  // engine.py:41
-static uint8_t tx_release = 0;  // engine.py:42
-static uint8_t ack_mask = 0;  // engine.py:43
-static uint8_t engine_bytes12[2][12];  // generated by blinkc: the rows below, one array: an entry of each is found from one address
-#define queue (engine_bytes12[0])  // engine.py:46
-#define flood_out (engine_bytes12[1])  // engine.py:315
-static uint8_t queue_len = 0;  // engine.py:47
-static uint8_t now256 = 0;  // engine.py:50
-static uint8_t flood_parent[6] = {255, 255, 255, 255, 255, 255};  // engine.py:311
-static uint8_t engine_bytes3[2][3];  // generated by blinkc: the rows below, one array: an entry of each is found from one address
-#define flood_last (engine_bytes3[0])  // engine.py:316
-#define flood_own (engine_bytes3[1])  // engine.py:527
-static uint8_t timer_on = 0;  // engine.py:449
-static uint16_t timer_end[3];  // engine.py:450
-static uint16_t engine_words6[4][6];  // generated by blinkc: the rows below, one array: an entry of each is found from one address
-#define wide_rx (engine_words6[0])  // engine.py:517
-#define wide_out (engine_words6[1])  // engine.py:521
-#define flood_value (engine_words6[2])  // engine.py:522
-#define flood_acc (engine_words6[3])  // engine.py:525
-static uint8_t wide_busy = 0;  // engine.py:518
-static uint8_t flood_from[6] = {255, 255, 255, 255, 255, 255};  // engine.py:526
+// generated by blinkc: the rows below, one array: an entry of each is found from one address
+static uint8_t engine_bytes6[9][6];
+enum : uint8_t {  // the rows of engine_bytes6
+    LINK_STATE,  // engine.py:33
+    SILENT_AT,  // engine.py:35: millis256() when face f last fell silent
+    // engine.py:46: tx_code[f] is face f's handshake while it is in a session: the bits of the face value it sends
+    // there (the message code at CODE_SHIFT, 0 when none is on the wire, and the ack bit at ACK_SHIFT: we acknowledged
+    // the neighbour's current message), and above the face value's six bits TX_WAIT (we wait for the neighbour's ack of
+    // our code) and TX_RELEASE (we withdrew it; we wait for that ack to clear). Outside a session (where nothing can be
+    // on the wire) it holds the millis256() when the face began to wait for one: a byte of RAM per face is dear on a
+    // tile, and one byte per face reached from one address is cheaper than masks.
+    TX_CODE,
+    FLOOD_WAITING,  // engine.py:313: faces that have not answered yet (idle: the answered faces)
+    FLOOD_SKIPPED,  // engine.py:337
+    BACK_AT,  // engine.py:338: now256 when face f came back from gone, or its session ended
+    FLOOD_AT,  // engine.py:339: now256 when this tile entered slot s
+    WIDE_LEFT,  // engine.py:530: a flood code going out of face f after its data codes: 1 + those left
+    WIDE_CODE,  // engine.py:531: that flood code
+};
+static uint8_t gone_mask = 0;  // engine.py:34: bit f: nobody answers on face f (a mask: floods and sends take it whole)
+static uint16_t coin_state = 0;  // engine.py:36: a per-tile random sequence (seeded from the serial number)
+// generated by blinkc: the rows below, one array: an entry of each is found from one address
+static uint8_t engine_bytes12[2][12];
+enum : uint8_t {  // the rows of engine_bytes12
+    QUEUE,  // engine.py:49
+    // engine.py:316: flood_out[2s] bit f: the wave of slot s still has to go out of face f; flood_out[2s + 1]: its echo
+    // (so flood_out[j] holds the message of code FLOOD_CODE + j).
+    FLOOD_OUT,
+};
+static uint8_t queue_len = 0;  // engine.py:50
+static uint8_t now256 = 0;  // engine.py:53: millis256() when this pass of loop() began: the engine's clock
+// engine.py:312: the face the wave came from; STARTER: we started it; 255: none
+static uint8_t flood_parent[6] = {255, 255, 255, 255, 255, 255};
+// generated by blinkc: the rows below, one array: an entry of each is found from one address
+static uint8_t engine_bytes3[2][3];
+enum : uint8_t {  // the rows of engine_bytes3
+    FLOOD_LAST,  // engine.py:317: the parity of the slot of flood k this tile entered last
+    FLOOD_OWN,  // engine.py:538: the slot of the gather k this tile started last
+};
+static uint8_t timer_on = 0;  // engine.py:450: bit k: timer k is running
+static uint16_t timer_end[3];  // engine.py:451: low 16 bits of millis() when timer k ends
+// generated by blinkc: the rows below, one array: an entry of each is found from one address
+static uint16_t engine_words6[4][6];
+enum : uint8_t {  // the rows of engine_words6
+    WIDE_RX,  // engine.py:528: the data codes face f received lately, shifted in
+    WIDE_OUT,  // engine.py:532: its value
+    FLOOD_VALUE,  // engine.py:533: the value of the flood in slot s (a valued flood)
+    FLOOD_ACC,  // engine.py:536: a gather in slot s: this tile's value, combined so far
+};
+// engine.py:529: bit f: a queued message's data codes are going out of face f (WIDE_FLOODS)
+static uint8_t wide_busy = 0;
+// engine.py:537: the face of its parent, until that echo is taken
+static uint8_t flood_from[6] = {255, 255, 255, 255, 255, 255};
 
 // Fields never leave their declared range: assignments clamp.
 template <typename T> static inline T blinkc_clamp(T v, T lo, T hi) { return v < lo ? lo : (v > hi ? hi : v); }
@@ -194,9 +229,9 @@ static void send_code(uint8_t code, uint8_t face);
 static uint8_t queue_take(uint8_t face);
 static void link_step(uint8_t f, uint8_t bit);
 static void session(uint8_t f, uint8_t bit);
-static void link_begin(uint8_t f, uint8_t bit);
+static void link_begin(uint8_t f, uint8_t /* bit */);
 static void link_end(uint8_t f, uint8_t bit);
-static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack);
+static void handshake(uint8_t f, uint8_t /* bit */, uint8_t code, bool their_ack);
 static void transmit(void);
 static bool unsettled(void);
 static uint8_t flood_take(uint8_t bit);
@@ -244,869 +279,860 @@ bool engine_idle(void);
 
 // [broadside.py:106]
 static void double_click(void) {
-    if (linked == 0) {  // broadside.py:107
-        ship = (!ship);  // broadside.py:108
-        sweet = false;  // broadside.py:109
+    if (linked == 0) {
+        ship = (!ship);
+        sweet = false;
     } else {
-        helper_scatter_shot();  // broadside.py:111
+        helper_scatter_shot();
     }
 }
 
 // [broadside.py:115]
 static void long_press(void) {
-    if (linked > 0) {  // broadside.py:116
-        return;  // broadside.py:117
+    if (linked > 0) {
+        return;
     }
-    if (ship) {  // broadside.py:118
-        sweet = (!sweet);  // broadside.py:119
+    if (ship) {
+        sweet = (!sweet);
     } else {
-        yellow = (!yellow);  // broadside.py:121
+        yellow = (!yellow);
     }
-    illegal = false;  // broadside.py:122
+    illegal = false;
 }
 
 // [broadside.py:126]
 static void long_long_press(void) {
-    if (linked > 0) {  // broadside.py:129
-        flood_start_with(FLOOD_FLEET, RESET);  // broadside.py:130
+    if (linked > 0) {
+        flood_start_with(FLOOD_FLEET, RESET);
     }
 }
 
 // [broadside.py:134]
 static void joined(uint8_t face) {
-    if (linked < 6) linked++;  // broadside.py:135
-    if (ship) {  // broadside.py:136
-        send_code(MSG_AHOY, face);  // broadside.py:137
+    if (linked < 6) linked++;
+    if (ship) {
+        send_code(MSG_AHOY, face);
     }
 }
 
 // [broadside.py:141]
 static void ahoy(uint8_t face) {
-    ship_near[face] = true;  // broadside.py:142
-    helper_relink(face);  // broadside.py:143
+    ship_near[face] = true;
+    helper_relink(face);
 }
 
 // [broadside.py:147]
 static void left(uint8_t face) {
-    if (linked > 0) linked--;  // broadside.py:148
-    if (ship_near[face]) {  // broadside.py:149
-        helper_relink(face);  // broadside.py:150
+    if (linked > 0) linked--;
+    if (ship_near[face]) {
+        helper_relink(face);
     }
-    ship_near[face] = false;  // broadside.py:151
+    ship_near[face] = false;
 }
 
 // [broadside.py:162]
 static void count_sweet_spots(void) {
-    flood_start(FLOOD_SURVEY);  // broadside.py:163
+    flood_start(FLOOD_SURVEY);
 }
 
 // [broadside.py:176]
 static void fire(void) {
-    if ((linked > 0) && helper_hit_here()) {  // broadside.py:177
-        flood_start(FLOOD_SURVEY);  // broadside.py:178
+    if ((linked > 0) && helper_hit_here()) {
+        flood_start(FLOOD_SURVEY);
     }
 }
 
 // [broadside.py:206]
 static void second_shot(uint8_t /* face */) {
-    helper_hit_here();  // broadside.py:207
-    if (ship) {  // broadside.py:208
-        helper_spend_scatter(!captured);  // broadside.py:209
+    helper_hit_here();
+    if (ship) {
+        helper_spend_scatter(!captured);
     }
 }
 
 // [broadside.py:215]
 static void second_shot_lost(uint8_t /* face */) {
-    helper_spend_scatter(ship);  // broadside.py:219
+    helper_spend_scatter(ship);
 }
 
 // [broadside.py:224]
 static int16_t my_word(void) {
-    int16_t word_ = 0;
-    timer_stop(TIMER_CHECK);  // broadside.py:225
-    word_ = 1;  // broadside.py:226
-    if (sweet) {  // broadside.py:227
-        word_ = (int16_t)(1U * word_ + SWEET);  // broadside.py:228
+    timer_stop(TIMER_CHECK);
+    int16_t word_ = 1;
+    if (sweet) {
+        word_ = (int16_t)(1U * word_ + SWEET);
     }
-    if (fired) {  // broadside.py:229
-        word_ = (int16_t)(1U * word_ + HIT);  // broadside.py:230
-        if (sweet) {  // broadside.py:231
-            word_ = (int16_t)(1U * word_ + SWEET_HIT);  // broadside.py:232
+    if (fired) {
+        word_ = (int16_t)(1U * word_ + HIT);
+        if (sweet) {
+            word_ = (int16_t)(1U * word_ + SWEET_HIT);
         }
     }
-    return word_;  // broadside.py:233
+    return word_;
 }
 
 // [broadside.py:237]
 static void counted(uint16_t total) {
-    uint8_t n = 0;
-    uint8_t hits = 0;
-    uint8_t spent = 0;
-    n = ((uint8_t)total & 15);  // broadside.py:238
-    hits = ((total >> 4) & 15);  // broadside.py:239
-    spent = (spending ? SCATTER_SPENT : 0);  // broadside.py:240
-    spending = false;  // broadside.py:241
-    if (hits == 0) {  // broadside.py:242
-        flood_start_with(FLOOD_SHIP, ((total >> 8) >= 2) ? TWO_SWEET_SPOTS : LEGAL);  // broadside.py:243
-    } else if ((!captured) && (((total >> 10) != 0) || (hits >= (uint16_t)helper_capture_count(n)))) {  // broadside.py:244
-        flood_start_with(FLOOD_SHIP, CAPTURED + n);  // broadside.py:245
-        flood_start_with(FLOOD_FLEET, n + spent);  // broadside.py:246
-        return;  // broadside.py:247
+    uint8_t n = ((uint8_t)total & 15);
+    uint8_t hits = ((total >> 4) & 15);
+    uint8_t spent = (spending ? SCATTER_SPENT : 0);
+    spending = false;
+    if (hits == 0) {
+        flood_start_with(FLOOD_SHIP, ((total >> 8) >= 2) ? TWO_SWEET_SPOTS : LEGAL);
+    } else if ((!captured) && (((total >> 10) != 0) || (hits >= (uint16_t)helper_capture_count(n)))) {
+        flood_start_with(FLOOD_SHIP, CAPTURED + n);
+        flood_start_with(FLOOD_FLEET, n + spent);
+        return;
     } else {
-        flood_start_with(FLOOD_SHIP, LEGAL);  // broadside.py:249
+        flood_start_with(FLOOD_SHIP, LEGAL);
     }
-    if (spent != 0) {  // broadside.py:250
-        flood_start_with(FLOOD_FLEET, spent);  // broadside.py:251
+    if (spent != 0) {
+        flood_start_with(FLOOD_FLEET, spent);
     }
 }
 
 // [broadside.py:255]
 static void ship_news(uint8_t news) {
-    if (news < CAPTURED) {  // broadside.py:256
-        illegal = (news == TWO_SWEET_SPOTS);  // broadside.py:257
-    } else if (!captured) {  // broadside.py:258
-        captured = true;  // broadside.py:259
-        worth = (news - CAPTURED);  // broadside.py:260
-        illegal = false;  // broadside.py:261
-        timer_start(TIMER_FLASH, FLASH_MS);  // broadside.py:262
+    if (news < CAPTURED) {
+        illegal = (news == TWO_SWEET_SPOTS);
+    } else if (!captured) {
+        captured = true;
+        worth = (news - CAPTURED);
+        illegal = false;
+        timer_start(TIMER_FLASH, FLASH_MS);
     }
 }
 
 // [broadside.py:267]
 static void ask_score(void) {
-    if (linked > 0) {  // broadside.py:268
-        flood_start_with(FLOOD_FLEET, SHOW);  // broadside.py:269
+    if (linked > 0) {
+        flood_start_with(FLOOD_FLEET, SHOW);
     }
 }
 
 // [broadside.py:273]
 static void fleet_news(uint8_t news) {
-    if (news == SHOW) {  // broadside.py:274
-        timer_start(TIMER_SHOW, SHOW_MS);  // broadside.py:275
-    } else if (news == RESET) {  // broadside.py:276
-        fired = false;  // broadside.py:277
-        captured = false;  // broadside.py:278
-        illegal = false;  // broadside.py:279
-        scattered = false;  // broadside.py:280
-        lost = 0;  // broadside.py:281
+    if (news == SHOW) {
+        timer_start(TIMER_SHOW, SHOW_MS);
+    } else if (news == RESET) {
+        fired = false;
+        captured = false;
+        illegal = false;
+        scattered = false;
+        lost = 0;
     } else {
-        if (news >= SCATTER_SPENT) {  // broadside.py:283
-            scattered = true;  // broadside.py:284
+        if (news >= SCATTER_SPENT) {
+            scattered = true;
         }
-        lost = blinkc_at_most<uint8_t>((uint8_t)(lost + (news & 15)), 63);  // broadside.py:285
+        lost = blinkc_at_most<uint8_t>((uint8_t)(lost + (news & 15)), 63);
     }
 }
 
 // [broadside.py:290]
 static void show(void) {
     Color mine = BLINKC_RGB5(0, 0, 0);
-    uint8_t f = 0;
     Color c = BLINKC_RGB5(0, 0, 0);
-    uint8_t rings = 0;
-    int16_t ring = 0;
-    uint32_t blink = 0;
-    uint8_t phase = 0;
-    uint8_t wave = 0;
     Color sea = BLINKC_RGB5(0, 0, 0);
-    mine = (yellow ? YELLOW : CYAN);  // broadside.py:291
-    if (linked == 0) {  // broadside.py:292
-        for (f = 0; f < 6; f++) {  // broadside.py:295
-            c = (ship ? mine : SEA_BLUE);  // broadside.py:296
-            if (f == 0) {  // broadside.py:297
-                c = (sweet ? WHITE : mine);  // broadside.py:298
+    mine = (yellow ? YELLOW : CYAN);
+    if (linked == 0) {
+        FOREACH_FACE(f) {
+            c = (ship ? mine : SEA_BLUE);
+            if (f == 0) {
+                c = (sweet ? WHITE : mine);
             }
-            setColorOnFace(c, f);  // broadside.py:299
+            setColorOnFace(c, f);
         }
-        return;  // broadside.py:300
+        return;
     }
-    if (timer_running(TIMER_SHOW)) {  // broadside.py:301
-        rings = (lost / 6);  // broadside.py:304
-        for (f = 0; f < 6; f++) {  // broadside.py:305
-            ring = ((f < (lost % 6)) ? rings : (rings - 1));  // broadside.py:306
-            c = OFF;  // broadside.py:307
-            if (ring == 0) {  // broadside.py:308
-                c = WHITE;  // broadside.py:309
-            } else if (ring == 1) {  // broadside.py:310
-                c = YELLOW;  // broadside.py:311
-            } else if (ring == 2) {  // broadside.py:312
-                c = ORANGE;  // broadside.py:313
-            } else if (ring >= 3) {  // broadside.py:314
-                c = MAGENTA;  // broadside.py:315
+    if (timer_running(TIMER_SHOW)) {
+        uint8_t rings = (lost / 6);
+        FOREACH_FACE(f) {
+            int16_t ring = ((f < (lost % 6)) ? rings : (rings - 1));
+            c = OFF;
+            if (ring == 0) {
+                c = WHITE;
+            } else if (ring == 1) {
+                c = YELLOW;
+            } else if (ring == 2) {
+                c = ORANGE;
+            } else if (ring >= 3) {
+                c = MAGENTA;
             }
-            setColorOnFace(c, f);  // broadside.py:316
+            setColorOnFace(c, f);
         }
-        return;  // broadside.py:317
+        return;
     }
-    if (timer_running(TIMER_FLASH)) {  // broadside.py:318
-        setColor(RED);  // broadside.py:319
-        return;  // broadside.py:320
+    if (timer_running(TIMER_FLASH)) {
+        setColor(RED);
+        return;
     }
-    blink = ((millis() >> 8) & 1);  // broadside.py:321
-    phase = (((uint16_t)millis() >> 4) & 255);  // broadside.py:322
-    wave = (phase & 127);  // broadside.py:323
-    if ((phase & 128) != 0) {  // broadside.py:324
-        wave = (127 - wave);  // broadside.py:325
+    uint32_t blink = ((millis() >> 8) & 1);
+    uint8_t phase = (((uint16_t)millis() >> 4) & 255);
+    uint8_t wave = (phase & 127);
+    if ((phase & 128) != 0) {
+        wave = (127 - wave);
     }
-    sea = makeColorRGB(0, 0, 60 + wave);  // broadside.py:326
-    for (f = 0; f < 6; f++) {  // broadside.py:327
-        c = sea;  // broadside.py:328
-        if (captured) {  // broadside.py:329
-            if (f < worth) {  // broadside.py:330
-                c = ORANGE;  // broadside.py:331
+    sea = makeColorRGB(0, 0, 60 + wave);
+    FOREACH_FACE(f) {
+        c = sea;
+        if (captured) {
+            if (f < worth) {
+                c = ORANGE;
             }
-        } else if ((f == 0) && fired) {  // broadside.py:332
-            c = (ship ? RED : WHITE);  // broadside.py:333
-        } else if (illegal && sweet && (blink != 0)) {  // broadside.py:334
-            c = ORANGE;  // broadside.py:335
+        } else if ((f == 0) && fired) {
+            c = (ship ? RED : WHITE);
+        } else if (illegal && sweet && (blink != 0)) {
+            c = ORANGE;
         }
-        setColorOnFace(c, f);  // broadside.py:336
+        setColorOnFace(c, f);
     }
 }
 
 // The link on `face` joins two ship tiles: two tiles of one ship.  [broadside.py:68]
 static bool within_same_ship(uint8_t face) {
-    return (ship && ship_near[face]);  // broadside.py:70
+    return (ship && ship_near[face]);
 }
 
 // [broadside.py:181]
 static void helper_scatter_shot(void) {
-    bool hit = 0;
-    if (scattered || fired || captured) {  // broadside.py:182
-        return;  // broadside.py:183
+    if (scattered || fired || captured) {
+        return;
     }
-    scattered = true;  // broadside.py:184
-    hit = helper_hit_here();  // broadside.py:185
-    send_code(MSG_SHOT, SCATTER_FACE);  // broadside.py:188
-    if (ship_near[SCATTER_FACE]) {  // broadside.py:189
-        return;  // broadside.py:190
+    scattered = true;
+    bool hit = helper_hit_here();
+    send_code(MSG_SHOT, SCATTER_FACE);
+    if (ship_near[SCATTER_FACE]) {
+        return;
     }
-    helper_spend_scatter(hit);  // broadside.py:191
+    helper_spend_scatter(hit);
 }
 
-// A ship link of this tile began or ended: recount the ship's Sweet Spots soon (the  [broadside.py:154]
+// A ship link of this tile began or ended: recount the ship's Sweet Spots soon (the first tile whose
+// timer rings counts; its count stops the others' timers).  [broadside.py:154]
 static void helper_relink(int16_t face) {
-    if (ship && (!fired)) {  // broadside.py:157
-        timer_start(TIMER_CHECK, (uint16_t)(1U * CHECK_MS + ((int16_t)(1U * face * CHECK_STEP_MS))));  // broadside.py:158
+    if (ship && (!fired)) {
+        timer_start(TIMER_CHECK, (uint16_t)(1U * CHECK_MS + ((int16_t)(1U * face * CHECK_STEP_MS))));
     }
 }
 
 // Fire on this tile if it can be; True when that was a hit (the ship must count).  [broadside.py:167]
 static bool helper_hit_here(void) {
-    if (fired || captured) {  // broadside.py:169
-        return false;  // broadside.py:170
+    if (fired || captured) {
+        return false;
     }
-    fired = true;  // broadside.py:171
-    return ship;  // broadside.py:172
+    fired = true;
+    return ship;
 }
 
-// One Fleet flood tells the fleet the Scatter Shot is spent: with the capture if the  [broadside.py:194]
+// One Fleet flood tells the fleet the Scatter Shot is spent: with the capture if the shot's ship count
+// (run here) captures, else alone (two Fleet floods at once would merge, and one of them be lost on
+// part of the fleet).  [broadside.py:194]
 static void helper_spend_scatter(bool hit) {
-    if (hit != false) {  // broadside.py:198
-        spending = true;  // broadside.py:199
-        flood_start(FLOOD_SURVEY);  // broadside.py:200
+    if (hit != false) {
+        spending = true;
+        flood_start(FLOOD_SURVEY);
     } else {
-        flood_start_with(FLOOD_FLEET, SCATTER_SPENT);  // broadside.py:202
+        flood_start_with(FLOOD_FLEET, SCATTER_SPENT);
     }
 }
 
 // Hits that capture a ship of n tiles: ceil(n / 2) + 1, at most n.  [broadside.py:94]
 static int16_t helper_capture_count(int16_t n) {
-    return ((((int16_t)(1U * ((int16_t)(((int16_t)(1U * n + 1)) / 2)) + 1)) < n) ? (int16_t)(1U * ((int16_t)(((int16_t)(1U * n + 1)) / 2)) + 1) : n);  // broadside.py:96
+    return ((((int16_t)(1U * ((int16_t)(((int16_t)(1U * n + 1)) / 2)) + 1)) < n)
+            ? (int16_t)(1U * ((int16_t)(((int16_t)(1U * n + 1)) / 2)) + 1)
+            : n);
 }
 
-// The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [engine.py:53]
+// The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [engine.py:56]
 static uint8_t millis256(void) {
-    return ((uint16_t)millis() >> 8);  // engine.py:55
+    return ((uint16_t)millis() >> 8);
 }
 
-// Seed the coin from the tile's serial number: every tile tosses its own sequence.  [engine.py:58]
+// Seed the coin from the tile's serial number: every tile tosses its own sequence.  [engine.py:61]
 static void engine_setup(void) {
     uint8_t i = 0;
-    for (i = 0; i < 9; i++) {  // engine.py:62
-        coin_state = ((((uint16_t)(1U * coin_state << 8)) ^ (coin_state >> 8)) ^ getSerialNumberByte(i));  // engine.py:68
+    for (i = 0; i < SERIAL_LEN; i++) {
+        coin_state = ((((uint16_t)(1U * coin_state << 8)) ^ (coin_state >> 8)) ^ getSerialNumberByte(i));
     }
-    if (coin_state == 0) {  // engine.py:69
-        coin_state = 1;  // engine.py:70
+    if (coin_state == 0) {
+        coin_state = 1;
     }
 }
 
-// One toss: the SDK's random numbers when the game randomizes them, else one step of a  [engine.py:73]
+// One toss: the SDK's random numbers when the game randomizes them, else one step of a 16-bit Galois
+// LFSR (period 65,535).  [engine.py:76]
 static bool coin(void) {
-    uint8_t heads = 0;
-    heads = ((uint8_t)coin_state & 1);  // engine.py:78
-    coin_state >>= 1;  // engine.py:79
-    if (heads != 0) {  // engine.py:80
-        coin_state ^= 46080U;  // engine.py:81
+    uint8_t heads = ((uint8_t)coin_state & 1);
+    coin_state >>= 1;
+    if (heads != 0) {
+        coin_state ^= 46080U;
     }
-    return (heads != 0);  // engine.py:82
+    return (heads != 0);
 }
 
-// Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:106]
+// Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:109]
 static void send_code(uint8_t code, uint8_t face) {
-    if (((gone_mask & bit_of(face)) != 0) || (queue_len >= QUEUE_LEN)) {  // engine.py:108
-        bounce(code, face);  // engine.py:109
-        return;  // engine.py:110
+    if (((gone_mask & bit_of(face)) != 0) || (queue_len >= QUEUE_LEN)) {
+        bounce(code, face);
+        return;
     }
-    queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:111
-    queue_len++;  // engine.py:112
+    engine_bytes12[QUEUE][queue_len] = ((uint8_t)(face << 5) | code);
+    queue_len++;
 }
 
-// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:115]
+// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:118]
 static uint8_t queue_take(uint8_t face) {
     uint8_t i = 0;
     uint8_t i_end = 0;
-    uint8_t entry = 0;
     uint8_t j = 0;
     uint8_t j_end = 0;
-    i_end = queue_len;  // engine.py:117
+    i_end = queue_len;
     for (i = 0; i < i_end; i++) {
-        entry = queue[i];  // engine.py:118
-        if ((entry >> 5) == face) {  // engine.py:119
-            queue_len--;  // engine.py:120
-            j_end = queue_len;  // engine.py:121
+        uint8_t entry = engine_bytes12[QUEUE][i];
+        if ((entry >> 5) == face) {
+            queue_len--;
+            j_end = queue_len;
             for (j = i; j < j_end; j++) {
-                queue[j] = queue[j + 1];  // engine.py:122
+                engine_bytes12[QUEUE][j] = engine_bytes12[QUEUE][j + 1];
             }
-            return (entry & 31);  // engine.py:123
+            return (entry & 31);
         }
     }
-    return 0;  // engine.py:124
+    return 0;
 }
 
-// Keep face f's link state: in a session, waiting for one, or gone.  [engine.py:127]
+// Keep face f's link state: in a session, waiting for one, or gone.  [engine.py:130]
 static void link_step(uint8_t f, uint8_t bit) {
-    uint8_t silent = 0;
-    if (!isValueReceivedOnFaceExpired(f)) {  // engine.py:134
-        if ((gone_mask & bit) != 0) {  // engine.py:135
-            gone_mask &= ~bit;  // engine.py:136
-            tx_code[f] = now256;  // engine.py:137
-            back_at[f] = now256;  // engine.py:138
+    if (!isValueReceivedOnFaceExpired(f)) {
+        if ((gone_mask & bit) != 0) {
+            gone_mask &= ~bit;
+            engine_bytes6[TX_CODE][f] = now256;
+            engine_bytes6[BACK_AT][f] = now256;
         }
-        heard_mask |= bit;  // engine.py:139
-        session(f, bit);  // engine.py:140
-    } else if ((heard_mask & bit) != 0) {  // engine.py:141
-        heard_mask &= ~bit;  // engine.py:142
-        silent_at[f] = now256;  // engine.py:143
+        engine_bytes6[LINK_STATE][f] |= LINK_HEARD;
+        session(f, bit);
+    } else if ((engine_bytes6[LINK_STATE][f] & LINK_HEARD) != 0) {
+        engine_bytes6[LINK_STATE][f] &= 251;
+        engine_bytes6[SILENT_AT][f] = now256;
     }
-    if (((gone_mask | (heard_mask & up_mask)) & bit) == 0) {  // engine.py:144
-        silent = (now256 - silent_at[f]);  // engine.py:145
-        if ((((heard_mask & bit) == 0) && (silent > GRACE_UNITS)) || (((up_mask & bit) == 0) && ((uint8_t)(now256 - tx_code[f]) > 30))) {  // engine.py:146
-            link_end(f, bit);  // engine.py:148
-            gone_mask |= bit;  // engine.py:149
+    if (((gone_mask & bit) == 0) && ((engine_bytes6[LINK_STATE][f] & 5) != 5)) {
+        uint8_t silent = (now256 - engine_bytes6[SILENT_AT][f]);
+        if ((((engine_bytes6[LINK_STATE][f] & LINK_HEARD) == 0) && (silent > GRACE_UNITS)) ||
+                (((engine_bytes6[LINK_STATE][f] & LINK_UP) == 0) &&
+                        ((uint8_t)(now256 - engine_bytes6[TX_CODE][f]) > 30))) {
+            link_end(f, bit);
+            gone_mask |= bit;
         }
     }
 }
 
-// Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:152]
+// Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:155]
 static void session(uint8_t f, uint8_t bit) {
-    uint8_t value = 0;
-    uint8_t code = 0;
-    bool their_ack = 0;
-    value = getLastValueReceivedOnFace(f);  // engine.py:154
-    code = (value & CODE_MASK);  // engine.py:155
-    their_ack = ((value & 32) != 0);  // engine.py:156
-    if (code == HELLO) {  // engine.py:157
-        if ((up_mask & bit) != 0) {  // engine.py:158
-            if (their_ack) {  // engine.py:159
-                return;  // engine.py:160
+    uint8_t value = getLastValueReceivedOnFace(f);
+    uint8_t code = (value & CODE_MASK);
+    bool their_ack = ((value & 32) != 0);
+    if (code == HELLO) {
+        if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
+            if (their_ack) {
+                return;
             }
-            link_end(f, bit);  // engine.py:161
+            link_end(f, bit);
         }
-        seen_mask |= bit;  // engine.py:162
-        if (their_ack) {  // engine.py:163
-            link_begin(f, bit);  // engine.py:164
+        engine_bytes6[LINK_STATE][f] |= LINK_SEEN;
+        if (their_ack) {
+            link_begin(f, bit);
         }
-        return;  // engine.py:165
+        return;
     }
-    if ((up_mask & bit) == 0) {  // engine.py:166
-        if ((seen_mask & bit) == 0) {  // engine.py:167
-            return;  // engine.py:168
+    if ((engine_bytes6[LINK_STATE][f] & LINK_UP) == 0) {
+        if ((engine_bytes6[LINK_STATE][f] & LINK_SEEN) == 0) {
+            return;
         }
-        link_begin(f, bit);  // engine.py:169
+        link_begin(f, bit);
     }
-    handshake(f, bit, code, their_ack);  // engine.py:170
+    handshake(f, bit, code, their_ack);
 }
 
-// [engine.py:173]
-static void link_begin(uint8_t f, uint8_t bit) {
-    up_mask |= bit;  // engine.py:174
-    seen_mask &= ~bit;  // engine.py:175
-    tx_code[f] = 0;  // engine.py:176
-    on_neighbor_joined(f);  // engine.py:177
+// [engine.py:176]
+static void link_begin(uint8_t f, uint8_t /* bit */) {
+    engine_bytes6[LINK_STATE][f] = ((engine_bytes6[LINK_STATE][f] & 253) | LINK_UP);
+    engine_bytes6[TX_CODE][f] = 0;
+    on_neighbor_joined(f);
 }
 
-// The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:180]
+// The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:182]
 static void link_end(uint8_t f, uint8_t bit) {
     uint8_t i = 0;
-    uint8_t code = 0;
     uint8_t j = 0;
     uint8_t s = 0;
-    if ((up_mask & bit) != 0) {  // engine.py:182
-        on_neighbor_left(f);  // engine.py:183
-    }
-    up_mask &= ~bit;  // engine.py:184
-    seen_mask &= ~bit;  // engine.py:185
-    if (((tx_wait & bit) != 0) && (tx_code[f] < FLOOD_CODE)) {  // engine.py:186
-        bounce(tx_code[f], f);  // engine.py:187
-    }
-    for (i = 0; i < QUEUE_LEN; i++) {  // engine.py:188
-        code = queue_take(f);  // engine.py:189
-        if (code == 0) {  // engine.py:190
-            break;  // engine.py:191
+    if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
+        on_neighbor_left(f);
+        if (((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0) && ((engine_bytes6[TX_CODE][f] & CODE_MASK) < FLOOD_CODE)) {
+            bounce(engine_bytes6[TX_CODE][f] & CODE_MASK, f);
         }
-        bounce(code, f);  // engine.py:192
     }
-    tx_code[f] = now256;  // engine.py:193
-    back_at[f] = now256;  // engine.py:194
-    tx_wait &= ~bit;  // engine.py:195
-    tx_release &= ~bit;  // engine.py:196
-    ack_mask &= ~bit;  // engine.py:197
-    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:198
-        flood_out[j] &= ~bit;  // engine.py:199
+    engine_bytes6[LINK_STATE][f] &= 252;
+    for (i = 0; i < QUEUE_LEN; i++) {
+        uint8_t code = queue_take(f);
+        if (code == 0) {
+            break;
+        }
+        bounce(code, f);
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:200
-        flood_answered(s, f);  // engine.py:201
+    engine_bytes6[TX_CODE][f] = now256;
+    engine_bytes6[BACK_AT][f] = now256;
+    for (j = 0; j < N_FLOOD_CODES; j++) {
+        engine_bytes12[FLOOD_OUT][j] &= ~bit;
+    }
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {
+        flood_answered(s, f);
     }
 }
 
 // Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:204]
-static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack) {
-    if (code == 0) {  // engine.py:206
-        ack_mask &= ~bit;  // engine.py:207
-    } else if ((ack_mask & bit) == 0) {  // engine.py:208
-        ack_mask |= bit;  // engine.py:209
-        deliver(code, f);  // engine.py:210
+static void handshake(uint8_t f, uint8_t /* bit */, uint8_t code, bool their_ack) {
+    if (code == 0) {
+        engine_bytes6[TX_CODE][f] &= 223;
+    } else if ((engine_bytes6[TX_CODE][f] & 32) == 0) {
+        engine_bytes6[TX_CODE][f] |= 32;
+        deliver(code, f);
     }
-    if ((tx_wait & bit) != 0) {  // engine.py:211
-        if (their_ack != false) {  // engine.py:212
-            tx_wait &= ~bit;  // engine.py:213
-            tx_release |= bit;  // engine.py:214
-            tx_code[f] = 0;  // engine.py:215
+    if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0) {
+        if (their_ack != false) {
+            engine_bytes6[TX_CODE][f] = ((engine_bytes6[TX_CODE][f] & 32) | TX_RELEASE);
         }
-    } else if (their_ack == 0) {  // engine.py:216
-        tx_release &= ~bit;  // engine.py:217
+    } else if (their_ack == 0) {
+        engine_bytes6[TX_CODE][f] &= 191;
     }
 }
 
-// Present a queued message on every idle face in session, then publish the face values.  [engine.py:220]
+// Present a queued message on every idle face in session, then publish the face values.  [engine.py:218]
 static void transmit(void) {
-    uint8_t shown = 0;
-    uint8_t bit = 0;
-    uint8_t f = 0;
-    uint8_t value = 0;
-    uint8_t code = 0;
-    shown = broadcast_bits();  // engine.py:222
-    bit = 1;  // engine.py:223
-    for (f = 0; f < 6; f++) {  // engine.py:224
-        value = shown;  // engine.py:225
-        if ((up_mask & bit) != 0) {  // engine.py:226
-            if (((tx_wait | tx_release) & bit) == 0) {  // engine.py:227
-                code = wide_take(f, bit);  // engine.py:228
-                if (code == 0) {  // engine.py:229
-                    code = queue_take(f);  // engine.py:230
+    uint8_t shown = broadcast_bits();
+    uint8_t bit = 1;
+    FOREACH_FACE(f) {
+        uint8_t value = shown;
+        if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
+            if ((engine_bytes6[TX_CODE][f] & 192) == 0) {
+                uint8_t code = wide_take(f, bit);
+                if (code == 0) {
+                    code = queue_take(f);
                 }
-                if (code != 0) {  // engine.py:231
-                    tx_code[f] = code;  // engine.py:232
-                    tx_wait |= bit;  // engine.py:233
+                if (code != 0) {
+                    engine_bytes6[TX_CODE][f] |= (code | TX_WAIT);
                 }
             }
-            value |= tx_code[f];  // engine.py:234
-            if ((ack_mask & bit) != 0) {  // engine.py:235
-                value |= 32;  // engine.py:236
-            }
+            value |= (engine_bytes6[TX_CODE][f] & 63);
         } else {
-            value |= 31;  // engine.py:238
-            if ((seen_mask & bit) != 0) {  // engine.py:239
-                value |= 32;  // engine.py:240
+            value |= 31;
+            if ((engine_bytes6[LINK_STATE][f] & LINK_SEEN) != 0) {
+                value |= 32;
             }
         }
-        setValueSentOnFace(value, f);  // engine.py:241
-        bit <<= 1;  // engine.py:242
+        setValueSentOnFace(value, f);
+        bit <<= 1;
     }
 }
 
-// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:256]
+// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:251]
 static bool unsettled(void) {
-    return (((gone_mask | (heard_mask & up_mask)) != 63) || (gone_mask == 63));  // engine.py:263
-}
-
-#ifdef BLINKC_HOST
-// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:266]
-uint32_t engine_quiet_until(void) {
-    uint32_t until = 0;
-    uint8_t s = 0;
-    uint8_t age = 0;
-    uint8_t closes = 0;
-    uint8_t ticks = 0;
-    uint32_t ends = 0;
-    if (unsettled()) {  // engine.py:268
-        return 0;  // engine.py:269
-    }
-    until = timers_quiet_until();  // engine.py:270
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:271
-        if (flood_skipped[s] != 0) {  // engine.py:272
-            age = (millis256() - flood_at[s]);  // engine.py:274
-            closes = (((flood_skipped[s] & 64) != 0) ? FLOOD_SAME_UNITS : FLOOD_BACK_UNITS);  // engine.py:275
-            ticks = ((age < closes) ? (closes - age) : 0);  // engine.py:276
-            ends = (uint32_t)(1UL * (millis() & 4294967040UL) + ((uint32_t)ticks * 256));  // engine.py:277
-            if (ends < until) {  // engine.py:278
-                until = ends;  // engine.py:279
-            }
-        }
-    }
-    return until;  // engine.py:280
-}
-#endif
-
-// [engine.py:283]
-BLINKC_SMALL_LOOPS void loop(void) {
-    uint8_t bit = 0;
-    uint8_t f = 0;
-    now256 = millis256();  // engine.py:285
-    flood_forget();  // engine.py:286
-    bit = 1;  // engine.py:287
-    for (f = 0; f < 6; f++) {  // engine.py:288
-        link_step(f, bit);  // engine.py:289
-        bit <<= 1;  // engine.py:290
-    }
-    buttons();  // engine.py:291
-    timers();  // engine.py:293
-    transmit();  // engine.py:294
-    display();  // engine.py:295
-    if (unsettled() && coin()) {  // engine.py:296
-        blinkc_skip_frame();  // engine.py:297
-    }
-}
-
-// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:350]
-static uint8_t flood_take(uint8_t bit) {
-    uint8_t j = 0;
-    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:352
-        if ((flood_out[j] & bit) != 0) {  // engine.py:353
-            flood_out[j] &= ~bit;  // engine.py:354
-            return (FLOOD_CODE + j);  // engine.py:355
-        }
-    }
-    return 0;  // engine.py:356
-}
-
-// Start flood k, unless this tile is in a wave of it already (then the start merges).  [engine.py:359]
-static void flood_start(uint8_t k) {
-    uint8_t s = 0;
-    s = (2 * k);  // engine.py:361
-    if ((flood_parent[s] & flood_parent[s + 1]) == 255) {  // engine.py:362
-        flood_enter(s + (flood_last[k] ^ 1), STARTER);  // engine.py:363
-    }
-}
-
-// [engine.py:366]
-static void flood_enter(uint8_t s, uint8_t parent) {
-    uint8_t from_bit = 0;
-    uint8_t k = 0;
-    uint8_t skipped = 0;
-    uint8_t waiting = 0;
     uint8_t f = 0;
     uint8_t f_bit = 0;
-    flood_parent[s] = parent;  // engine.py:367
-    from_bit = (1U << parent);  // engine.py:368
-    k = (s >> 1);  // engine.py:369
-    flood_last[k] = (s & 1);  // engine.py:370
-    if ((parent != STARTER) && (!flood_within(k, parent))) {  // engine.py:371
-        flood_parent[s] = 255;  // engine.py:375
-        flood_out[(2 * s) + 1] |= from_bit;  // engine.py:376
-        return;  // engine.py:377
-    }
-    skipped = gone_mask;  // engine.py:384
-    if (flood_skipped[s] != 0) {  // engine.py:385
-        skipped |= flood_waiting[s];  // engine.py:386
-    }
-    flood_skipped[s] = (skipped | 192);  // engine.py:387
-    flood_at[s] = now256;  // engine.py:388
-    waiting = ((uint8_t)(~(skipped | from_bit)) & 63);  // engine.py:389
-    for (f = 0, f_bit = 1; f < 6; f++, f_bit <<= 1) {  // engine.py:391
-        if (((waiting & f_bit) != 0) && (!flood_within(k, f))) {  // engine.py:392
-            waiting &= ~f_bit;  // engine.py:393
+    uint8_t settled = gone_mask;
+    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+        if ((engine_bytes6[LINK_STATE][f] & 5) == 5) {
+            settled |= f_bit;
         }
     }
-    flood_waiting[s] = waiting;  // engine.py:394
-    flood_out[2 * s] |= waiting;  // engine.py:395
-    on_flood(k);  // engine.py:396
-    flood_check(s);  // engine.py:397
-}
-
-// Close a slot's windows: FLOOD_SAME_UNITS after this tile entered it, and  [engine.py:400]
-static void flood_forget(void) {
-    uint8_t s = 0;
-    uint8_t age = 0;
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:403
-        age = (now256 - flood_at[s]);  // engine.py:404
-        if (age >= FLOOD_SAME_UNITS) {  // engine.py:405
-            flood_skipped[s] &= 191;  // engine.py:406
-            if (age >= FLOOD_BACK_UNITS) {  // engine.py:407
-                flood_skipped[s] = 0;  // engine.py:408
-            }
-        }
-    }
-}
-
-// [engine.py:411]
-__attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face) {
-    uint8_t bit = 0;
-    uint8_t skipped = 0;
-    bit = bit_of(face);  // engine.py:412
-    skipped = flood_skipped[s];  // engine.py:413
-    if ((flood_parent[s] == 255) && (!(((skipped & 128) != 0) && ((((skipped & bit) != 0) && ((skipped & 64) != 0)) || ((uint8_t)(now256 - back_at[face]) < BACK_SAME_UNITS))))) {  // engine.py:414
-        flood_enter(s, face);  // engine.py:416
-    } else {
-        if (flood_parent[s] == 255) {  // engine.py:424
-            flood_waiting[s] |= bit;  // engine.py:425
-            if ((skipped & 64) == 0) {  // engine.py:426
-                flood_at[s] = (now256 - FLOOD_SAME_UNITS);  // engine.py:427
-            }
-        }
-        flood_skipped[s] &= ~bit;  // engine.py:428
-        flood_out[(2 * s) + 1] |= bit;  // engine.py:429
-    }
-}
-
-// An echo came back, or the face can no longer answer (its link ended).  [engine.py:432]
-__attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face) {
-    flood_waiting[s] &= ~bit_of(face);  // engine.py:434
-    flood_check(s);  // engine.py:435
-}
-
-// [engine.py:438]
-static void flood_check(uint8_t s) {
-    uint8_t parent = 0;
-    parent = flood_parent[s];  // engine.py:439
-    if ((parent != 255) && (flood_waiting[s] == 0)) {  // engine.py:440
-        flood_parent[s] = 255;  // engine.py:441
-        if (parent == STARTER) {  // engine.py:442
-            on_flood_done(s >> 1);  // engine.py:443
-        } else {
-            flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:445
-        }
-    }
-}
-
-// [engine.py:453]
-static void timer_start(uint8_t k, uint16_t ms) {
-    timer_end[k] = ((uint16_t)millis() + ms);  // engine.py:454
-    timer_on |= bit_of(k);  // engine.py:455
-}
-
-// [engine.py:458]
-static void timer_stop(uint8_t k) {
-    timer_on &= ~bit_of(k);  // engine.py:459
-}
-
-// [engine.py:462]
-static bool timer_running(uint8_t k) {
-    return ((timer_on & bit_of(k)) != 0);  // engine.py:463
+    return ((settled != ALL_FACES) || (gone_mask == ALL_FACES));
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:466]
-uint16_t timer_remaining(uint8_t k) {
-    int16_t left = 0;
-    if ((timer_on & bit_of(k)) == 0) {  // engine.py:467
-        return 0;  // engine.py:468
+// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:267]
+uint32_t engine_quiet_until(void) {
+    uint8_t s = 0;
+    if (unsettled()) {
+        return 0;
     }
-    left = (timer_end[k] - (uint16_t)millis());  // engine.py:469
-    if (left < 0) {  // engine.py:470
-        return 0;  // engine.py:471
+    uint32_t until = timers_quiet_until();
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {
+        if (engine_bytes6[FLOOD_SKIPPED][s] != 0) {
+            uint8_t age = (millis256() - engine_bytes6[FLOOD_AT][s]);
+            uint8_t closes = (((engine_bytes6[FLOOD_SKIPPED][s] & SAME_WINDOW) != 0)
+                    ? FLOOD_SAME_UNITS
+                    : FLOOD_BACK_UNITS);
+            uint8_t ticks = ((age < closes) ? (closes - age) : 0);
+            uint32_t ends = (uint32_t)(1UL * (millis() & 4294967040UL) + ((uint32_t)ticks * 256));
+            if (ends < until) {
+                until = ends;
+            }
+        }
     }
-    return left;  // engine.py:472
+    return until;
 }
 #endif
 
-// [engine.py:475]
+// [engine.py:284]
+BLINKC_SMALL_LOOPS void loop(void) {
+    now256 = millis256();
+    flood_forget();
+    uint8_t bit = 1;
+    FOREACH_FACE(f) {
+        link_step(f, bit);
+        bit <<= 1;
+    }
+    buttons();
+    timers();
+    transmit();
+    display();
+    if (unsettled() && coin()) {
+        blinkc_skip_frame();
+    }
+}
+
+// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:351]
+static uint8_t flood_take(uint8_t bit) {
+    uint8_t j = 0;
+    for (j = 0; j < N_FLOOD_CODES; j++) {
+        if ((engine_bytes12[FLOOD_OUT][j] & bit) != 0) {
+            engine_bytes12[FLOOD_OUT][j] &= ~bit;
+            return (FLOOD_CODE + j);
+        }
+    }
+    return 0;
+}
+
+// Start flood k, unless this tile is in a wave of it already (then the start merges).  [engine.py:360]
+static void flood_start(uint8_t k) {
+    uint8_t s = (2 * k);
+    if ((flood_parent[s] & flood_parent[s + 1]) == NO_PARENT) {
+        flood_enter(s + (engine_bytes3[FLOOD_LAST][k] ^ 1), STARTER);
+    }
+}
+
+// [engine.py:367]
+static void flood_enter(uint8_t s, uint8_t parent) {
+    uint8_t f = 0;
+    uint8_t f_bit = 0;
+    flood_parent[s] = parent;
+    uint8_t from_bit = (1U << parent);
+    uint8_t k = (s >> 1);
+    engine_bytes3[FLOOD_LAST][k] = (s & 1);
+    if ((parent != STARTER) && (!flood_within(k, parent))) {
+        flood_parent[s] = NO_PARENT;
+        engine_bytes12[FLOOD_OUT][(2 * s) + 1] |= from_bit;
+        return;
+    }
+    uint8_t skipped = gone_mask;
+    if (engine_bytes6[FLOOD_SKIPPED][s] != 0) {
+        skipped |= engine_bytes6[FLOOD_WAITING][s];
+    }
+    engine_bytes6[FLOOD_SKIPPED][s] = (skipped | BOTH_WINDOWS);
+    engine_bytes6[FLOOD_AT][s] = now256;
+    uint8_t waiting = ((uint8_t)(~(skipped | from_bit)) & ALL_FACES);
+    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+        if (((waiting & f_bit) != 0) && (!flood_within(k, f))) {
+            waiting &= ~f_bit;
+        }
+    }
+    engine_bytes6[FLOOD_WAITING][s] = waiting;
+    engine_bytes12[FLOOD_OUT][2 * s] |= waiting;
+    on_flood(k);
+    flood_check(s);
+}
+
+// Close a slot's windows: FLOOD_SAME_UNITS after this tile entered it, and FLOOD_BACK_UNITS after
+// (before millis256() wraps round to the entry again).  [engine.py:401]
+static void flood_forget(void) {
+    uint8_t s = 0;
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {
+        uint8_t age = (now256 - engine_bytes6[FLOOD_AT][s]);
+        if (age >= FLOOD_SAME_UNITS) {
+            engine_bytes6[FLOOD_SKIPPED][s] &= 191;
+            if (age >= FLOOD_BACK_UNITS) {
+                engine_bytes6[FLOOD_SKIPPED][s] = 0;
+            }
+        }
+    }
+}
+
+// [engine.py:412]
+__attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face) {
+    uint8_t bit = bit_of(face);
+    uint8_t skipped = engine_bytes6[FLOOD_SKIPPED][s];
+    if ((flood_parent[s] == NO_PARENT) &&
+            (!(((skipped & BACK_WINDOW) != 0) &&
+                    ((((skipped & bit) != 0) && ((skipped & SAME_WINDOW) != 0)) ||
+                            ((uint8_t)(now256 - engine_bytes6[BACK_AT][face]) < BACK_SAME_UNITS))))) {
+        flood_enter(s, face);
+    } else {
+        if (flood_parent[s] == NO_PARENT) {
+            engine_bytes6[FLOOD_WAITING][s] |= bit;
+            if ((skipped & SAME_WINDOW) == 0) {
+                engine_bytes6[FLOOD_AT][s] = (now256 - FLOOD_SAME_UNITS);
+            }
+        }
+        engine_bytes6[FLOOD_SKIPPED][s] &= ~bit;
+        engine_bytes12[FLOOD_OUT][(2 * s) + 1] |= bit;
+    }
+}
+
+// An echo came back, or the face can no longer answer (its link ended).  [engine.py:433]
+__attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face) {
+    engine_bytes6[FLOOD_WAITING][s] &= ~bit_of(face);
+    flood_check(s);
+}
+
+// [engine.py:439]
+static void flood_check(uint8_t s) {
+    uint8_t parent = flood_parent[s];
+    if ((parent != NO_PARENT) && (engine_bytes6[FLOOD_WAITING][s] == 0)) {
+        flood_parent[s] = NO_PARENT;
+        if (parent == STARTER) {
+            on_flood_done(s >> 1);
+        } else {
+            engine_bytes12[FLOOD_OUT][(2 * s) + 1] |= bit_of(parent);
+        }
+    }
+}
+
+// [engine.py:454]
+static void timer_start(uint8_t k, uint16_t ms) {
+    timer_end[k] = ((uint16_t)millis() + ms);
+    timer_on |= bit_of(k);
+}
+
+// [engine.py:459]
+static void timer_stop(uint8_t k) {
+    timer_on &= ~bit_of(k);
+}
+
+// [engine.py:463]
+static bool timer_running(uint8_t k) {
+    return ((timer_on & bit_of(k)) != 0);
+}
+
+#ifdef BLINKC_HOST
+// [engine.py:467]
+uint16_t timer_remaining(uint8_t k) {
+    if ((timer_on & bit_of(k)) == 0) {
+        return 0;
+    }
+    int16_t left = (timer_end[k] - (uint16_t)millis());
+    if (left < 0) {
+        return 0;
+    }
+    return left;
+}
+#endif
+
+// [engine.py:476]
 static void timers(void) {
     uint8_t k = 0;
     uint8_t k_bit = 0;
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:476
-        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {  // engine.py:477
-            timer_on &= ~k_bit;  // engine.py:478
-            on_timer(k);  // engine.py:479
+    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {
+        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {
+            timer_on &= ~k_bit;
+            on_timer(k);
         }
     }
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:482]
+// [engine.py:483]
 uint32_t timers_quiet_until(void) {
-    uint32_t until = 0;
     uint8_t k = 0;
     uint8_t k_bit = 0;
-    uint32_t ends = 0;
-    until = 4294967295UL;  // engine.py:483
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:484
-        if ((timer_on & k_bit) != 0) {  // engine.py:485
-            ends = (millis() + timer_remaining(k));  // engine.py:486
-            if (ends < until) {  // engine.py:487
-                until = ends;  // engine.py:488
+    uint32_t until = 4294967295UL;
+    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {
+        if ((timer_on & k_bit) != 0) {
+            uint32_t ends = (millis() + timer_remaining(k));
+            if (ends < until) {
+                until = ends;
             }
         }
     }
-    return until;  // engine.py:489
+    return until;
 }
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:492]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:493]
 uint8_t engine_links(void) {
-    return up_mask;  // engine.py:494
+    uint8_t f = 0;
+    uint8_t f_bit = 0;
+    uint8_t up = 0;
+    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+        if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
+            up |= f_bit;
+        }
+    }
+    return up;
 }
 #endif
 
 #ifdef BLINKC_HOST
-// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:497]
+// No message queued, on the wire or awaiting its handshake, no flood under way, and every face
+// settled: in a session, or gone.  [engine.py:502]
 bool engine_idle(void) {
+    uint8_t f = 0;
+    uint8_t f_bit = 0;
     uint8_t s = 0;
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:500
-        return false;  // engine.py:501
+    if (queue_len != 0) {
+        return false;
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:502
-        if ((flood_parent[s] != 255) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {  // engine.py:503
-            return false;  // engine.py:504
+    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+        if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
+            if ((engine_bytes6[TX_CODE][f] & 224) != 0) {
+                return false;
+            }
+        } else if ((gone_mask & f_bit) == 0) {
+            return false;
         }
     }
-    return true;  // engine.py:505
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {
+        if ((flood_parent[s] != NO_PARENT) ||
+                ((engine_bytes12[FLOOD_OUT][2 * s] | engine_bytes12[FLOOD_OUT][(2 * s) + 1]) != 0)) {
+            return false;
+        }
+    }
+    return true;
 }
 #endif
 
-// The next code out of face f, in place of flood_take(): a flood code's data codes, then  [engine.py:544]
+// The next code out of face f, in place of flood_take(): a flood code's data codes, then the code; a
+// queued message's data codes up to its own code with no flood code among them (they would fill the
+// same wide_rx); else flood_take()'s code, or the queue's.  [engine.py:555]
 static uint8_t wide_take(uint8_t f, uint8_t bit) {
-    uint8_t left = 0;
-    uint8_t code = 0;
-    left = wide_left[f];  // engine.py:548
-    if (left == 0) {  // engine.py:549
-        code = 0;  // engine.py:550
-        if ((wide_busy & bit) == 0) {  // engine.py:551
-            code = flood_take(bit);  // engine.py:552
+    uint8_t left = engine_bytes6[WIDE_LEFT][f];
+    if (left == 0) {
+        uint8_t code = 0;
+        if ((wide_busy & bit) == 0) {
+            code = flood_take(bit);
         }
-        if (code == 0) {  // engine.py:553
-            code = queue_take(f);  // engine.py:554
-            if ((code >= DATA_CODE) && (code <= 18)) {  // engine.py:555
-                wide_busy |= bit;  // engine.py:556
+        if (code == 0) {
+            code = queue_take(f);
+            if ((code >= DATA_CODE) && (code <= 18)) {
+                wide_busy |= bit;
             } else {
-                wide_busy &= ~bit;  // engine.py:558
+                wide_busy &= ~bit;
             }
-            return code;  // engine.py:559
+            return code;
         }
-        left = flood_wide(code, f);  // engine.py:560
-        if (left == 0) {  // engine.py:561
-            return code;  // engine.py:562
+        left = flood_wide(code, f);
+        if (left == 0) {
+            return code;
         }
-        wide_code[f] = code;  // engine.py:563
-        left++;  // engine.py:564
+        engine_bytes6[WIDE_CODE][f] = code;
+        left++;
     }
-    left--;  // engine.py:565
-    wide_left[f] = left;  // engine.py:566
-    if (left == 0) {  // engine.py:567
-        return wide_code[f];  // engine.py:568
+    left--;
+    engine_bytes6[WIDE_LEFT][f] = left;
+    if (left == 0) {
+        return engine_bytes6[WIDE_CODE][f];
     }
-    return (DATA_CODE + ((uint8_t)(wide_out[f] >> ((uint8_t)(left - 1) * DATA_BITS)) & DATA_MASK));  // engine.py:569
+    return (DATA_CODE + ((uint8_t)(engine_words6[WIDE_OUT][f] >> ((uint8_t)(left - 1) * DATA_BITS)) & DATA_MASK));
 }
 
-// How many data codes go before flood code `code` out of face f (0: none); its value in  [engine.py:572]
+// How many data codes go before flood code `code` out of face f (0: none); its value in wide_out[f]: a
+// valued wave's value, a gather's echo the subtree's (to the parent) or the identity (any other echo).  [engine.py:583]
 static uint8_t flood_wide(uint8_t code, uint8_t f) {
-    uint8_t j = 0;
-    uint8_t s = 0;
-    uint8_t n = 0;
-    j = (code - FLOOD_CODE);  // engine.py:576
-    s = (j >> 1);  // engine.py:577
-    n = flood_chunks(s >> 1, j & 1);  // engine.py:578
-    if (n != 0) {  // engine.py:579
-        if ((j & 1) == 0) {  // engine.py:580
-            wide_out[f] = flood_value[s];  // engine.py:581
-        } else if ((flood_from[s] == f) && (flood_parent[s] == 255)) {  // engine.py:582
-            wide_out[f] = flood_acc[s];  // engine.py:583
-            flood_from[s] = 255;  // engine.py:584
+    uint8_t j = (code - FLOOD_CODE);
+    uint8_t s = (j >> 1);
+    uint8_t n = flood_chunks(s >> 1, j & 1);
+    if (n != 0) {
+        if ((j & 1) == 0) {
+            engine_words6[WIDE_OUT][f] = engine_words6[FLOOD_VALUE][s];
+        } else if ((flood_from[s] == f) && (flood_parent[s] == NO_PARENT)) {
+            engine_words6[WIDE_OUT][f] = engine_words6[FLOOD_ACC][s];
+            flood_from[s] = NO_PARENT;
         } else {
-            wide_out[f] = gather_identity(s >> 1);  // engine.py:586
+            engine_words6[WIDE_OUT][f] = gather_identity(s >> 1);
         }
     }
-    return n;  // engine.py:587
+    return n;
 }
 
-// A data code arrived on `face`: shift its bits in.  [engine.py:590]
+// A data code arrived on `face`: shift its bits in.  [engine.py:601]
 static void wide_data(uint8_t code, uint8_t face) {
-    wide_rx[face] = (((uint16_t)(1U * wide_rx[face] << DATA_BITS)) | (uint16_t)(code - DATA_CODE));  // engine.py:592
+    engine_words6[WIDE_RX][face] = (((uint16_t)(1U * engine_words6[WIDE_RX][face] << DATA_BITS))
+            | (uint16_t)(code - DATA_CODE));
 }
 
-// Face f's session ended: what was going out of it goes no further (link_end answers  [engine.py:600]
+// Face f's session ended: what was going out of it goes no further (link_end answers its flood codes
+// and bounces the queued messages).  [engine.py:611]
 static void wide_reset(uint8_t f) {
     uint8_t s = 0;
-    wide_left[f] = 0;  // engine.py:603
-    wide_busy &= ~bit_of(f);  // engine.py:604
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:606
-        if (flood_from[s] == f) {  // engine.py:607
-            flood_from[s] = 255;  // engine.py:608
+    engine_bytes6[WIDE_LEFT][f] = 0;
+    wide_busy &= ~bit_of(f);
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {
+        if (flood_from[s] == f) {
+            flood_from[s] = NO_PARENT;
         }
     }
 }
 
-// Start valued flood k with `value` (unless this tile is in a wave of it already).  [engine.py:611]
+// Start valued flood k with `value` (unless this tile is in a wave of it already).  [engine.py:622]
 static void flood_start_with(uint8_t k, uint16_t value) {
-    uint8_t s = 0;
-    s = (2 * k);  // engine.py:613
-    if ((flood_parent[s] & flood_parent[s + 1]) == 255) {  // engine.py:614
-        flood_value[s + (flood_last[k] ^ 1)] = value;  // engine.py:615
+    uint8_t s = (2 * k);
+    if ((flood_parent[s] & flood_parent[s + 1]) == NO_PARENT) {
+        engine_words6[FLOOD_VALUE][s + (engine_bytes3[FLOOD_LAST][k] ^ 1)] = value;
     }
-    flood_start(k);  // engine.py:616
+    flood_start(k);
 }
 
-// A wave of valued slot s arrived on `face`: its value, if it is news to this tile.  [engine.py:619]
+// A wave of valued slot s arrived on `face`: its value, if it is news to this tile.  [engine.py:630]
 static void flood_value_in(uint8_t s, uint8_t face, uint16_t mask) {
-    if (flood_parent[s] == 255) {  // engine.py:621
-        flood_value[s] = (wide_rx[face] & mask);  // engine.py:622
+    if (flood_parent[s] == NO_PARENT) {
+        engine_words6[FLOOD_VALUE][s] = (engine_words6[WIDE_RX][face] & mask);
     }
 }
 
-// The value of the wave of flood k this tile just entered.  [engine.py:625]
+// The value of the wave of flood k this tile just entered.  [engine.py:636]
 static uint16_t flood_value_of(uint8_t k) {
-    return flood_value[(2 * k) + flood_last[k]];  // engine.py:627
+    return engine_words6[FLOOD_VALUE][(2 * k) + engine_bytes3[FLOOD_LAST][k]];
 }
 
-// This tile just entered gather k with its own `value`.  [engine.py:630]
+// This tile just entered gather k with its own `value`.  [engine.py:641]
 static void gather_enter(uint8_t k, uint16_t value) {
-    uint8_t s = 0;
-    s = ((uint8_t)(2 * k) + flood_last[k]);  // engine.py:632
-    flood_acc[s] = value;  // engine.py:633
-    flood_from[s] = flood_parent[s];  // engine.py:634
-    if (flood_parent[s] == STARTER) {  // engine.py:635
-        flood_own[k] = s;  // engine.py:636
+    uint8_t s = ((uint8_t)(2 * k) + engine_bytes3[FLOOD_LAST][k]);
+    engine_words6[FLOOD_ACC][s] = value;
+    flood_from[s] = flood_parent[s];
+    if (flood_parent[s] == STARTER) {
+        engine_bytes3[FLOOD_OWN][k] = s;
     }
 }
 
-// An echo of gather slot s arrived on `face`: add the subtree it carries (only an echo  [engine.py:639]
+// An echo of gather slot s arrived on `face`: add the subtree it carries (only an echo this tile waits
+// for answers its wave; every wave gets one echo).  [engine.py:650]
 static void gather_echo(uint8_t s, uint8_t face, uint16_t mask) {
-    if (((flood_waiting[s] >> face) & 1) != 0) {  // engine.py:642
-        flood_acc[s] = gather_combine(s >> 1, flood_acc[s], wide_rx[face] & mask);  // engine.py:643
+    if (((engine_bytes6[FLOOD_WAITING][s] >> face) & 1) != 0) {
+        engine_words6[FLOOD_ACC][s] = gather_combine(s >> 1,
+                engine_words6[FLOOD_ACC][s],
+                engine_words6[WIDE_RX][face] & mask);
     }
 }
 
-// The value gather k, started here, has brought back.  [engine.py:646]
+// The value gather k, started here, has brought back.  [engine.py:657]
 static uint16_t gather_total(uint8_t k) {
-    return flood_acc[flood_own[k]];  // engine.py:648
+    return engine_words6[FLOOD_ACC][engine_bytes3[FLOOD_OWN][k]];
 }
 
 // Run the handlers of the button events the game uses.  [generated by blinkc]
 static void buttons(void) {
-    if (buttonSingleClicked()) {  // broadside.py:176
+    if (buttonSingleClicked()) {
         fire();
     }
-    if (buttonDoubleClicked()) {  // broadside.py:106
+    if (buttonDoubleClicked()) {
         double_click();
     }
-    if (buttonMultiClicked()) {  // broadside.py:267
+    if (buttonMultiClicked()) {
         ask_score();
     }
-    if (buttonLongPressed()) {  // broadside.py:115
+    if (buttonLongPressed()) {
         long_press();
     }
-    if (buttonLongLongPressed()) {  // broadside.py:126
+    if (buttonLongLongPressed()) {
         long_long_press();
     }
 }
@@ -1115,61 +1141,60 @@ static void buttons(void) {
 static void deliver(uint8_t code, uint8_t face) {
     if ((code >= DATA_CODE) && (code <= (DATA_CODE + 15))) {
         wide_data(code, face);
-    } else if (code == MSG_AHOY) {  // broadside.py:76
-        ahoy(face);  // broadside.py:141
-    } else if (code == MSG_SHOT) {  // broadside.py:77
-        second_shot(face);  // broadside.py:206
-    } else if (code >= FLOOD_CODE) {  // broadside.py:78
+    } else if (code == MSG_AHOY) {
+        ahoy(face);
+    } else if (code == MSG_SHOT) {
+        second_shot(face);
+    } else if (code >= FLOOD_CODE) {
         if (((uint8_t)(code - FLOOD_CODE) & 1) != 0) {
             if (((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_SURVEY) {
                 gather_echo((uint8_t)(code - FLOOD_CODE) >> 1, face, 4095);
             }
             flood_answered((uint8_t)(code - FLOOD_CODE) >> 1, face);
         } else {
-            if (((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_SHIP) {  // broadside.py:80
+            if (((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_SHIP) {
                 flood_value_in((uint8_t)(code - FLOOD_CODE) >> 1, face, 31);
             }
-            if (((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_FLEET) {  // broadside.py:83
+            if (((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_FLEET) {
                 flood_value_in((uint8_t)(code - FLOOD_CODE) >> 1, face, 63);
             }
-            flood_receive((uint8_t)(code - FLOOD_CODE) >> 1, face);  // broadside.py:78
+            flood_receive((uint8_t)(code - FLOOD_CODE) >> 1, face);
         }
     }
 }
 
 // A message could not be delivered out of `face`: nobody is there.  [generated by blinkc]
 static void bounce(uint8_t code, uint8_t face) {
-    if (code == MSG_SHOT) {  // broadside.py:77
-        second_shot_lost(face);  // broadside.py:215
+    if (code == MSG_SHOT) {
+        second_shot_lost(face);
     }
 }
 
 // Flood k reached this tile.  [generated by blinkc]
 static void on_flood(uint8_t k) {
-    int16_t mine = 0;
-    if (k == FLOOD_SURVEY) {  // broadside.py:78
-        mine = my_word();  // broadside.py:224
-        gather_enter(k, (mine > 4095) ? 4095 : ((mine < 0) ? 0 : mine));  // broadside.py:78
-    } else if (k == FLOOD_SHIP) {  // broadside.py:80
-        ship_news(flood_value_of(k));  // broadside.py:255
-    } else if (k == FLOOD_FLEET) {  // broadside.py:83
-        fleet_news(flood_value_of(k));  // broadside.py:273
+    if (k == FLOOD_SURVEY) {
+        int16_t mine = my_word();
+        gather_enter(k, (mine > 4095) ? 4095 : ((mine < 0) ? 0 : mine));
+    } else if (k == FLOOD_SHIP) {
+        ship_news(flood_value_of(k));
+    } else if (k == FLOOD_FLEET) {
+        fleet_news(flood_value_of(k));
     }
 }
 
 // Flood k, started here, has reached every tile.  [generated by blinkc]
 static void on_flood_done(uint8_t k) {
-    if (k == FLOOD_SURVEY) {  // broadside.py:78
-        counted(gather_total(k));  // broadside.py:237
+    if (k == FLOOD_SURVEY) {
+        counted(gather_total(k));
     }
 }
 
 // May a wave of flood k cross `face` (its group's predicate; True for a flood without one)?  [generated by blinkc]
 static bool flood_within(uint8_t k, uint8_t face) {
-    if (k == FLOOD_SURVEY) {  // broadside.py:78
+    if (k == FLOOD_SURVEY) {
         return within_same_ship(face);
     }
-    if (k == FLOOD_SHIP) {  // broadside.py:80
+    if (k == FLOOD_SHIP) {
         return within_same_ship(face);
     }
     return true;
@@ -1177,13 +1202,13 @@ static bool flood_within(uint8_t k, uint8_t face) {
 
 // How many data codes go before a wave (echo 0) or an echo (1) of flood k: its value's.  [generated by blinkc]
 static uint8_t flood_chunks(uint8_t k, uint8_t echo) {
-    if ((k == FLOOD_SURVEY) && (echo != 0)) {  // broadside.py:78
+    if ((k == FLOOD_SURVEY) && (echo != 0)) {
         return 3;
     }
-    if ((k == FLOOD_SHIP) && (echo == 0)) {  // broadside.py:80
+    if ((k == FLOOD_SHIP) && (echo == 0)) {
         return 2;
     }
-    if ((k == FLOOD_FLEET) && (echo == 0)) {  // broadside.py:83
+    if ((k == FLOOD_FLEET) && (echo == 0)) {
         return 2;
     }
     return 0;
@@ -1196,7 +1221,7 @@ static uint16_t gather_identity(uint8_t /* k */) {
 
 // Gather k's combination of two values.  [generated by blinkc]
 static uint16_t gather_combine(uint8_t k, uint16_t a, uint16_t b) {
-    if (k == FLOOD_SURVEY) {  // broadside.py:78
+    if (k == FLOOD_SURVEY) {
         return ((((uint32_t)a + b) > 4095) ? 4095 : ((uint32_t)a + b));
     }
     return a;
@@ -1204,20 +1229,20 @@ static uint16_t gather_combine(uint8_t k, uint16_t a, uint16_t b) {
 
 // Timer k has ended.  [generated by blinkc]
 static void on_timer(uint8_t k) {
-    if (k == TIMER_CHECK) {  // broadside.py:50
-        count_sweet_spots();  // broadside.py:162
+    if (k == TIMER_CHECK) {
+        count_sweet_spots();
     }
 }
 
 // A neighbour arrived on `face`.  [generated by blinkc]
 static void on_neighbor_joined(uint8_t face) {
-    joined(face);  // broadside.py:134
+    joined(face);
 }
 
 // A neighbour left `face`.  [generated by blinkc]
 static void on_neighbor_left(uint8_t face) {
     wide_reset(face);
-    left(face);  // broadside.py:147
+    left(face);
 }
 
 // The broadcast part of this tile's face value.  [generated by blinkc]
@@ -1227,7 +1252,7 @@ static uint8_t broadcast_bits(void) {
 
 // Set the LEDs (every pass).  [generated by blinkc]
 static void display(void) {
-    show();  // broadside.py:290
+    show();
 }
 
 // Runs once at power-up.  [generated by blinkc]

@@ -9,7 +9,9 @@
 //   bit 0: hull (broadcast value 0..1)
 //   bits 1-4: message code (0 idle, 1..13 messages and floods, 15 HELLO)
 //   bit 5: ack (handshake acknowledgement / HELLO seen)
-// Message codes: 1 Laser(0), 2 Laser(1), 3 Laser(2), 4 Laser(3), 5 Repair, 6 Reset (wave, slot 0), 7 Reset (echo, slot 0), 8 Reset (wave, slot 1), 9 Reset (echo, slot 1), 10 Sunk (wave, slot 0), 11 Sunk (echo, slot 0), 12 Sunk (wave, slot 1), 13 Sunk (echo, slot 1)
+// Message codes: 1 Laser(0), 2 Laser(1), 3 Laser(2), 4 Laser(3), 5 Repair, 6 Reset (wave, slot 0),
+//                7 Reset (echo, slot 0), 8 Reset (wave, slot 1), 9 Reset (echo, slot 1), 10 Sunk (wave, slot 0),
+//                11 Sunk (echo, slot 0), 12 Sunk (wave, slot 1), 13 Sunk (echo, slot 1)
 
 #include <blinklib.h>
 
@@ -27,23 +29,31 @@
 // ---- Constants ----------------------------------------------------------------
 static const uint8_t CODE_SHIFT = 1;  // first bit of the message code in a face value
 static const uint8_t CODE_MASK = 15;  // the message code's bits, after shifting
-static const uint8_t ACK_SHIFT = 5;  // the handshake's ack bit
 static const uint8_t FLOOD_CODE = 6;  // code of the first flood's wave (its echo is the next code)
 static const uint8_t HELLO = 15;  // the code a face shows while it has no session
-static const uint8_t PROTOCOL = 1;  // the game sends messages or floods
-static const uint8_t RANDOMIZED = 0;  // the game calls randomize() at power-up
-static const uint8_t CLOCK_MIXED = 0;  // the game's draws are the tile's own sequence mixed with the clock
-static const uint8_t N_FLOODS = 2;  // floods the game declares
 static const uint8_t N_FLOOD_SLOTS = 4;  // two slots per flood (told apart by a parity bit in its codes)
 static const uint8_t N_FLOOD_CODES = 8;  // a wave and an echo per flood slot
 static const uint8_t N_TIMERS = 2;  // timers the game declares
 static const uint8_t QUEUE_LEN = 12;  // messages that can wait for a busy face (a full queue bounces)
-static const uint8_t GRACE_UNITS = 15;  // a face without a working session is gone after 3,840-4,096 ms (in 256 ms units)
-static const uint32_t NEVER = 4294967295UL;  // no deadline
-static const uint8_t FLOOD_SAME_UNITS = 8;  // a wave over a face that was gone when this tile entered its slot, less than 2,048 ms after, is that same flood
-static const uint8_t FLOOD_BACK_UNITS = 19;  // a wave over a face that came back lately is the flood this tile entered in its slot up to 4,864 ms after
+// a face without a working session is gone after 3,840-4,096 ms (in 256 ms units)
+static const uint8_t GRACE_UNITS = 15;
+// a wave over a face that was gone when this tile entered its slot, less than 2,048 ms after, is that same flood
+static const uint8_t FLOOD_SAME_UNITS = 8;
+// a wave over a face that came back lately is the flood this tile entered in its slot up to 4,864 ms after
+static const uint8_t FLOOD_BACK_UNITS = 19;
 static const uint8_t BACK_SAME_UNITS = 13;  // ... if it comes less than this after the face came back (in 256 ms units)
 static const uint8_t STARTER = 7;  // flood_parent of a wave this tile started
+static const uint8_t TX_WAIT = 128;  // tx_code[f]: our code is on the wire, awaiting the neighbour's ack
+static const uint8_t TX_RELEASE = 64;  // tx_code[f]: our code withdrawn, awaiting the ack's clearing
+static const uint8_t LINK_UP = 1;  // link_state[f]: a session with the neighbour on face f is running
+static const uint8_t LINK_SEEN = 2;  // link_state[f]: no session yet, and the neighbour's HELLO seen
+static const uint8_t LINK_HEARD = 4;  // link_state[f]: face f heard its neighbour in the last 200 ms
+static const uint8_t NO_PARENT = 255;  // flood_parent (and flood_from) of a slot with no flood under way
+static const uint8_t ALL_FACES = 63;  // a bit for each of the six faces
+static const uint8_t SERIAL_LEN = 9;  // bytes of the tile's serial number (getSerialNumberByte)
+static const uint8_t SAME_WINDOW = 64;  // flood_skipped bit 6: FLOOD_SAME_UNITS have not passed since the tile entered
+static const uint8_t BACK_WINDOW = 128;  // flood_skipped bit 7: FLOOD_BACK_UNITS have not passed since the tile entered
+static const uint8_t BOTH_WINDOWS = 192;  // SAME_WINDOW | BACK_WINDOW: both windows open (the tile just entered)
 
 // A constant colour as the tile's 16-bit pixel word (a reserved bit set to 1, then
 // 5 bits each of red, green and blue), so that it costs one 16-bit load.
@@ -59,8 +69,8 @@ enum : uint8_t {  // messages: their codes on the wire
 enum : uint8_t { FLOOD_RESET, FLOOD_SUNK };  // floods: pirates_lasers.py:47, 48
 enum : uint8_t { TIMER_BEAM_FLASH, TIMER_PULSE };  // timers: pirates_lasers.py:42, 43
 static const uint8_t FULL_HP = 5;  // pirates_lasers.py:50
-static const uint8_t RED_FACES_EVEN = 21;  // pirates_lasers.py:51: a Hazard's three alternate faces: 0, 2, 4 ...
-static const uint8_t RED_FACES_ODD = 42;  // pirates_lasers.py:52: ... or 1, 3, 5
+static const uint8_t RED_FACES_EVEN = 0b010101;  // pirates_lasers.py:51: a Hazard's three alternate faces: 0, 2, 4 ...
+static const uint8_t RED_FACES_ODD = 0b101010;  // pirates_lasers.py:52: ... or 1, 3, 5
 static const uint8_t REPAIR_FACE = 5;  // pirates_lasers.py:53
 static const uint16_t FLASH_MS = 400;  // pirates_lasers.py:54
 static const uint16_t PULSE_MS = 300;  // pirates_lasers.py:55
@@ -83,35 +93,51 @@ static uint8_t shots = 0;  // pirates_lasers.py:39: 0..255; shots a Hazard has f
 static uint8_t flash_faces = 0;  // pirates_lasers.py:40: 0..63; faces a beam passed through, flashed red
 
 // ---- Protocol engine state ------------------------------------------------------
-static uint8_t up_mask = 0;  // engine.py:29
-static uint8_t seen_mask = 0;  // engine.py:30
-static uint8_t gone_mask = 0;  // engine.py:31
-static uint8_t heard_mask = 0;  // engine.py:32
-static uint8_t engine_bytes6[3][6];  // generated by blinkc: the rows below, one array: an entry of each is found from one address
-#define silent_at (engine_bytes6[0])  // engine.py:33
-#define tx_code (engine_bytes6[1])  // engine.py:40
-#define back_at (engine_bytes6[2])  // engine.py:337
-static uint16_t coin_state = 0;  // engine.py:34
-static uint8_t tx_wait = 0;  // engine.py:41
-static uint8_t tx_release = 0;  // engine.py:42
-static uint8_t ack_mask = 0;  // engine.py:43
-static uint8_t queue[12];  // engine.py:46
-static uint8_t queue_len = 0;  // engine.py:47
-static uint8_t now256 = 0;  // engine.py:50
-static uint8_t flood_parent[4] = {255, 255, 255, 255};  // engine.py:311
-static uint8_t engine_bytes4[3][4];  // generated by blinkc: the rows below, one array: an entry of each is found from one address
-#define flood_waiting (engine_bytes4[0])  // engine.py:312
-#define flood_skipped (engine_bytes4[1])  // engine.py:336
-#define flood_at (engine_bytes4[2])  // engine.py:338
-static uint8_t flood_out[8];  // engine.py:315
-static uint8_t flood_last[2];  // engine.py:316
-static uint8_t timer_on = 0;  // engine.py:449
-static uint16_t timer_end[2];  // engine.py:450
+// generated by blinkc: the rows below, one array: an entry of each is found from one address
+static uint8_t engine_bytes6[4][6];
+enum : uint8_t {  // the rows of engine_bytes6
+    LINK_STATE,  // engine.py:33
+    SILENT_AT,  // engine.py:35: millis256() when face f last fell silent
+    // engine.py:46: tx_code[f] is face f's handshake while it is in a session: the bits of the face value it sends
+    // there (the message code at CODE_SHIFT, 0 when none is on the wire, and the ack bit at ACK_SHIFT: we acknowledged
+    // the neighbour's current message), and above the face value's six bits TX_WAIT (we wait for the neighbour's ack of
+    // our code) and TX_RELEASE (we withdrew it; we wait for that ack to clear). Outside a session (where nothing can be
+    // on the wire) it holds the millis256() when the face began to wait for one: a byte of RAM per face is dear on a
+    // tile, and one byte per face reached from one address is cheaper than masks.
+    TX_CODE,
+    BACK_AT,  // engine.py:338: now256 when face f came back from gone, or its session ended
+};
+static uint8_t gone_mask = 0;  // engine.py:34: bit f: nobody answers on face f (a mask: floods and sends take it whole)
+static uint16_t coin_state = 0;  // engine.py:36: a per-tile random sequence (seeded from the serial number)
+static uint8_t queue[12];  // engine.py:49
+static uint8_t queue_len = 0;  // engine.py:50
+static uint8_t now256 = 0;  // engine.py:53: millis256() when this pass of loop() began: the engine's clock
+// engine.py:312: the face the wave came from; STARTER: we started it; 255: none
+static uint8_t flood_parent[4] = {255, 255, 255, 255};
+// generated by blinkc: the rows below, one array: an entry of each is found from one address
+static uint8_t engine_bytes4[3][4];
+enum : uint8_t {  // the rows of engine_bytes4
+    FLOOD_WAITING,  // engine.py:313: faces that have not answered yet (idle: the answered faces)
+    FLOOD_SKIPPED,  // engine.py:337
+    FLOOD_AT,  // engine.py:339: now256 when this tile entered slot s
+};
+// engine.py:316: flood_out[2s] bit f: the wave of slot s still has to go out of face f; flood_out[2s + 1]: its echo (so
+// flood_out[j] holds the message of code FLOOD_CODE + j).
+static uint8_t flood_out[8];
+static uint8_t flood_last[2];  // engine.py:317: the parity of the slot of flood k this tile entered last
+static uint8_t timer_on = 0;  // engine.py:450: bit k: timer k is running
+static uint16_t timer_end[2];  // engine.py:451: low 16 bits of millis() when timer k ends
 
 // Faces around the tile: cw(f, n) is the face n steps clockwise of f (f and n in 0..5).
-__attribute__((noinline)) static uint8_t cw(uint8_t f, uint8_t n = 1) { uint8_t g = f + n; return g >= FACE_COUNT ? g - FACE_COUNT : g; }
+__attribute__((noinline)) static uint8_t cw(uint8_t f, uint8_t n = 1) {
+    uint8_t g = f + n;
+    return g >= FACE_COUNT ? g - FACE_COUNT : g;
+}
 static inline uint8_t ccw(uint8_t f, uint8_t n = 1) { return cw(f, FACE_COUNT - n); }
 static inline uint8_t opposite(uint8_t f) { return cw(f, 3); }
+
+// The value after x (in 0..n-1), back to 0 after n - 1: a count that goes round.
+static inline uint8_t next_wrapped(uint8_t x, uint8_t n) { uint8_t y = x + 1; return y >= n ? y - n : y; }
 
 // The bit of face (or timer) n, 1 << n as a byte (0 from n = 8 on): the AVR shifts by a
 // variable in a loop, so the sketch has one copy of it.
@@ -151,9 +177,9 @@ static void send_code(uint8_t code, uint8_t face);
 static uint8_t queue_take(uint8_t face);
 static void link_step(uint8_t f, uint8_t bit);
 static void session(uint8_t f, uint8_t bit);
-static void link_begin(uint8_t f, uint8_t bit);
+static void link_begin(uint8_t f, uint8_t /* bit */);
 static void link_end(uint8_t f, uint8_t bit);
-static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack);
+static void handshake(uint8_t f, uint8_t /* bit */, uint8_t code, bool their_ack);
 static void transmit(void);
 static bool unsettled(void);
 static uint8_t flood_take(uint8_t bit);
@@ -183,694 +209,679 @@ bool engine_idle(void);
 
 // Neighbours need to know whether we are a Hull (Hazards must touch one).  [pirates_lasers.py:64]
 static bool value_hull(void) {
-    return (kind == HULL);  // pirates_lasers.py:66
+    return (kind == HULL);
 }
 
 // Alone; a weak link; or a Hazard/Redirector touching no Hull (display only).  [pirates_lasers.py:70]
 static bool value_illegal(void) {
-    bool alone = 0;
-    bool hull_near = 0;
-    uint8_t f = 0;
-    alone = true;  // pirates_lasers.py:72
-    hull_near = (kind == HULL);  // pirates_lasers.py:73
-    for (f = 0; f < 6; f++) {  // pirates_lasers.py:74
-        if (!isValueReceivedOnFaceExpired(f)) {  // pirates_lasers.py:75
-            if (isValueReceivedOnFaceExpired(ccw(f)) && isValueReceivedOnFaceExpired(cw(f))) {  // pirates_lasers.py:76
-                return true;  // pirates_lasers.py:77
+    bool alone = true;
+    bool hull_near = (kind == HULL);
+    FOREACH_FACE(f) {
+        if (!isValueReceivedOnFaceExpired(f)) {
+            if (isValueReceivedOnFaceExpired(ccw(f)) && isValueReceivedOnFaceExpired(cw(f))) {
+                return true;
             }
-            alone = false;  // pirates_lasers.py:78
-            if (neighbor_hull(f)) {  // pirates_lasers.py:79
-                hull_near = true;  // pirates_lasers.py:80
+            alone = false;
+            if (neighbor_hull(f)) {
+                hull_near = true;
             }
         }
     }
-    return (alone || (!hull_near));  // pirates_lasers.py:81
+    return (alone || (!hull_near));
 }
 
 // [pirates_lasers.py:111]
 static void cycle_kind(void) {
-    if (sunk) {  // pirates_lasers.py:112
-        return;  // pirates_lasers.py:113
+    if (sunk) {
+        return;
     }
-    kind = (((uint8_t)(kind + 1) >= 3) ? ((uint8_t)(kind + 1) - 3) : (kind + 1));  // pirates_lasers.py:114
-    hp = FULL_HP;  // pirates_lasers.py:115
-    water = 0;  // pirates_lasers.py:116
+    kind = next_wrapped(kind, 3);
+    hp = FULL_HP;
+    water = 0;
 }
 
 // [pirates_lasers.py:121]
 static void press(void) {
-    if (sunk) {  // pirates_lasers.py:122
-        return;  // pirates_lasers.py:123
+    if (sunk) {
+        return;
     }
-    if (kind == HULL) {  // pirates_lasers.py:124
-        if (hp > 0) {  // pirates_lasers.py:125
-            helper_lose_hp();  // pirates_lasers.py:126
-            send_code(MSG_REPAIR, REPAIR_FACE);  // pirates_lasers.py:127
-            timer_start(TIMER_PULSE, PULSE_MS);  // pirates_lasers.py:128
+    if (kind == HULL) {
+        if (hp > 0) {
+            helper_lose_hp();
+            send_code(MSG_REPAIR, REPAIR_FACE);
+            timer_start(TIMER_PULSE, PULSE_MS);
         }
-    } else if (kind == HAZARD) {  // pirates_lasers.py:129
-        helper_fire();  // pirates_lasers.py:130
+    } else if (kind == HAZARD) {
+        helper_fire();
     } else {
-        orient = cw(orient);  // pirates_lasers.py:132
+        orient = cw(orient);
     }
 }
 
 // [pirates_lasers.py:146]
 static void laser(uint8_t face, uint8_t bends_left) {
-    uint8_t out = 0;
-    uint8_t left = 0;
-    uint8_t o = 0;
-    out = opposite(face);  // pirates_lasers.py:147
-    left = bends_left;  // pirates_lasers.py:148
-    if (kind == HULL) {  // pirates_lasers.py:149
-        helper_lose_hp();  // pirates_lasers.py:150
-    } else if (kind == REDIRECTOR) {  // pirates_lasers.py:151
-        o = orient;  // pirates_lasers.py:152
-        orient = cw(o);  // pirates_lasers.py:153
-        if ((face == o) || (face == cw(o, 2))) {  // pirates_lasers.py:154
-            if (bends_left == 0) {  // pirates_lasers.py:155
-                return;  // pirates_lasers.py:156
+    uint8_t out = opposite(face);
+    uint8_t left = bends_left;
+    if (kind == HULL) {
+        helper_lose_hp();
+    } else if (kind == REDIRECTOR) {
+        uint8_t o = orient;
+        orient = cw(o);
+        if ((face == o) || (face == cw(o, 2))) {
+            if (bends_left == 0) {
+                return;
             }
-            left = (bends_left - 1);  // pirates_lasers.py:157
-            out = ((face == o) ? cw(o, 2) : o);  // pirates_lasers.py:158
+            left = (bends_left - 1);
+            out = ((face == o) ? cw(o, 2) : o);
         }
     }
-    flash_faces = (bit_of(face) | bit_of(out));  // pirates_lasers.py:159
-    timer_start(TIMER_BEAM_FLASH, FLASH_MS);  // pirates_lasers.py:160
-    send_code(MSG_LASER + left, out);  // pirates_lasers.py:161
+    flash_faces = (bit_of(face) | bit_of(out));
+    timer_start(TIMER_BEAM_FLASH, FLASH_MS);
+    send_code(MSG_LASER + left, out);
 }
 
 // [pirates_lasers.py:165]
 static void repaired(uint8_t /* face */) {
-    timer_start(TIMER_PULSE, PULSE_MS);  // pirates_lasers.py:166
-    if (kind == HULL) {  // pirates_lasers.py:167
-        helper_gain_hp();  // pirates_lasers.py:168
+    timer_start(TIMER_PULSE, PULSE_MS);
+    if (kind == HULL) {
+        helper_gain_hp();
     }
 }
 
 // [pirates_lasers.py:173]
 static void ship_sank(void) {
-    sunk = true;  // pirates_lasers.py:174
+    sunk = true;
 }
 
 // [pirates_lasers.py:178]
 static void touched(uint8_t /* face */) {
-    if (sunk) {  // pirates_lasers.py:179
-        flood_start(FLOOD_SUNK);  // pirates_lasers.py:180
+    if (sunk) {
+        flood_start(FLOOD_SUNK);
     }
 }
 
 // [pirates_lasers.py:184]
 static void ask_reset(void) {
-    flood_start(FLOOD_RESET);  // pirates_lasers.py:185
+    flood_start(FLOOD_RESET);
 }
 
 // [pirates_lasers.py:189]
 static void reset(void) {
-    if (kind == HULL) {  // pirates_lasers.py:190
-        hp = FULL_HP;  // pirates_lasers.py:191
-        water = 0;  // pirates_lasers.py:192
+    if (kind == HULL) {
+        hp = FULL_HP;
+        water = 0;
     }
-    sunk = false;  // pirates_lasers.py:193
-    shots = 0;  // pirates_lasers.py:194
+    sunk = false;
+    shots = 0;
 }
 
 // [pirates_lasers.py:199]
 static void show(void) {
-    bool bad = 0;
-    bool flashing = 0;
-    bool pulsing = 0;
-    uint8_t now = 0;
-    uint8_t step = 0;
     uint8_t f = 0;
     uint8_t f_bit = 0;
-    uint8_t phase = 0;
-    uint8_t wave = 0;
     Color c = BLINKC_RGB5(0, 0, 0);
-    bad = value_illegal();  // pirates_lasers.py:200
-    flashing = timer_running(TIMER_BEAM_FLASH);  // pirates_lasers.py:201
-    pulsing = timer_running(TIMER_PULSE);  // pirates_lasers.py:202
-    now = ((uint16_t)millis() >> 2);  // pirates_lasers.py:204
-    step = 40;  // pirates_lasers.py:205
-    if (sunk) {  // pirates_lasers.py:206
-        now = ((uint16_t)millis() >> 1);  // pirates_lasers.py:207
-        step = 80;  // pirates_lasers.py:208
-    } else if (!bad) {  // pirates_lasers.py:209
-        now = ((uint16_t)millis() >> 4);  // pirates_lasers.py:210
+    bool bad = value_illegal();
+    bool flashing = timer_running(TIMER_BEAM_FLASH);
+    bool pulsing = timer_running(TIMER_PULSE);
+    uint8_t now = ((uint16_t)millis() >> 2);
+    uint8_t step = 40;
+    if (sunk) {
+        now = ((uint16_t)millis() >> 1);
+        step = 80;
+    } else if (!bad) {
+        now = ((uint16_t)millis() >> 4);
     }
-    for (f = 0, f_bit = 1; f < 6; f++, f_bit <<= 1) {  // pirates_lasers.py:211
-        phase = ((now + (f * step)) & 255);  // pirates_lasers.py:212
-        wave = (phase & 127);  // pirates_lasers.py:213
-        if ((phase & 128) != 0) {  // pirates_lasers.py:214
-            wave = (127 - wave);  // pirates_lasers.py:215
+    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+        uint8_t phase = ((now + (f * step)) & 255);
+        uint8_t wave = (phase & 127);
+        if ((phase & 128) != 0) {
+            wave = (127 - wave);
         }
-        c = makeColorRGB(0, 0, 110 + wave);  // pirates_lasers.py:216
-        if (kind == HULL) {  // pirates_lasers.py:217
-            if (f < REPAIR_FACE) {  // pirates_lasers.py:218
-                if (((water & f_bit) == 0) && (!sunk)) {  // pirates_lasers.py:219
-                    c = (bad ? DEEP_ORANGE : TAN);  // pirates_lasers.py:220
+        c = makeColorRGB(0, 0, 110 + wave);
+        if (kind == HULL) {
+            if (f < REPAIR_FACE) {
+                if (((water & f_bit) == 0) && (!sunk)) {
+                    c = (bad ? DEEP_ORANGE : TAN);
                 }
-            } else if ((hp > 0) && (!sunk)) {  // pirates_lasers.py:221
-                c = WHITE;  // pirates_lasers.py:222
+            } else if ((hp > 0) && (!sunk)) {
+                c = WHITE;
             }
-        } else if (kind == HAZARD) {  // pirates_lasers.py:223
-            if (((uint8_t)(f + orient) & 1) == 0) {  // pirates_lasers.py:224
-                c = RED;  // pirates_lasers.py:225
+        } else if (kind == HAZARD) {
+            if (((uint8_t)(f + orient) & 1) == 0) {
+                c = RED;
             }
-            if (sunk && (f < shots)) {  // pirates_lasers.py:226
-                c = WHITE;  // pirates_lasers.py:227
+            if (sunk && (f < shots)) {
+                c = WHITE;
             }
-        } else if ((f == orient) || (f == cw(orient, 2))) {  // pirates_lasers.py:228
-            c = REDIRECTOR_COLOUR;  // pirates_lasers.py:229
+        } else if ((f == orient) || (f == cw(orient, 2))) {
+            c = REDIRECTOR_COLOUR;
         }
-        if (flashing && ((flash_faces & f_bit) != 0)) {  // pirates_lasers.py:230
-            c = RED;  // pirates_lasers.py:231
+        if (flashing && ((flash_faces & f_bit) != 0)) {
+            c = RED;
         }
-        if (pulsing) {  // pirates_lasers.py:232
-            c = WHITE;  // pirates_lasers.py:233
+        if (pulsing) {
+            c = WHITE;
         }
-        setColorOnFace(c, f);  // pirates_lasers.py:234
+        setColorOnFace(c, f);
     }
 }
 
 // One HP goes: a random tan segment shows water; at 0 HP the ship sinks.  [pirates_lasers.py:85]
 static void helper_lose_hp(void) {
-    uint16_t pick = 0;
     uint8_t f = 0;
     uint8_t f_bit = 0;
-    if (hp == 0) {  // pirates_lasers.py:87
-        return;  // pirates_lasers.py:88
+    if (hp == 0) {
+        return;
     }
-    pick = draw_below(hp);  // pirates_lasers.py:89
-    for (f = 0, f_bit = 1; f < 5; f++, f_bit <<= 1) {  // pirates_lasers.py:90
-        if ((water & f_bit) == 0) {  // pirates_lasers.py:91
-            if (pick == 0) {  // pirates_lasers.py:92
-                water |= f_bit;  // pirates_lasers.py:93
-                break;  // pirates_lasers.py:94
+    uint16_t pick = draw_below(hp);
+    for (f = 0, f_bit = 1; f < 5; f++, f_bit <<= 1) {
+        if ((water & f_bit) == 0) {
+            if (pick == 0) {
+                water |= f_bit;
+                break;
             }
-            pick--;  // pirates_lasers.py:95
+            pick--;
         }
     }
-    hp--;  // pirates_lasers.py:96
-    if (hp == 0) {  // pirates_lasers.py:97
-        flood_start(FLOOD_SUNK);  // pirates_lasers.py:98
+    hp--;
+    if (hp == 0) {
+        flood_start(FLOOD_SUNK);
     }
 }
 
 // Three beams out of the red faces; then the red faces flip.  [pirates_lasers.py:135]
 static void helper_fire(void) {
     uint8_t b = 0;
-    for (b = 0; b < 3; b++) {  // pirates_lasers.py:137
-        send_code(MSG_LASER + 3, cw(orient, 2 * b));  // pirates_lasers.py:138
+    for (b = 0; b < 3; b++) {
+        send_code(MSG_LASER + 3, cw(orient, 2 * b));
     }
-    flash_faces = (((orient & 1) == 0) ? RED_FACES_EVEN : RED_FACES_ODD);  // pirates_lasers.py:139
-    timer_start(TIMER_BEAM_FLASH, FLASH_MS);  // pirates_lasers.py:140
-    orient = cw(orient);  // pirates_lasers.py:141
-    if (shots < 255) shots++;  // pirates_lasers.py:142
+    flash_faces = (((orient & 1) == 0) ? RED_FACES_EVEN : RED_FACES_ODD);
+    timer_start(TIMER_BEAM_FLASH, FLASH_MS);
+    orient = cw(orient);
+    if (shots < 255) shots++;
 }
 
-// A Hull below full HP gets one back (its lowest damaged segment turns tan again);  [pirates_lasers.py:101]
+// A Hull below full HP gets one back (its lowest damaged segment turns tan again); a flooded Hull (0
+// HP) only comes back with a reset.  [pirates_lasers.py:101]
 static void helper_gain_hp(void) {
-    if ((0 < hp) && (hp < FULL_HP)) {  // pirates_lasers.py:104
-        hp++;  // pirates_lasers.py:105
-        water &= (water - 1);  // pirates_lasers.py:106
+    if ((0 < hp) && (hp < FULL_HP)) {
+        hp++;
+        water &= (water - 1);
     }
 }
 
-// The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [engine.py:53]
+// The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [engine.py:56]
 static uint8_t millis256(void) {
-    return ((uint16_t)millis() >> 8);  // engine.py:55
+    return ((uint16_t)millis() >> 8);
 }
 
-// Seed the coin from the tile's serial number: every tile tosses its own sequence.  [engine.py:58]
+// Seed the coin from the tile's serial number: every tile tosses its own sequence.  [engine.py:61]
 static void engine_setup(void) {
     uint8_t i = 0;
-    for (i = 0; i < 9; i++) {  // engine.py:62
-        coin_state = ((((uint16_t)(1U * coin_state << 8)) ^ (coin_state >> 8)) ^ getSerialNumberByte(i));  // engine.py:68
+    for (i = 0; i < SERIAL_LEN; i++) {
+        coin_state = ((((uint16_t)(1U * coin_state << 8)) ^ (coin_state >> 8)) ^ getSerialNumberByte(i));
     }
-    if (coin_state == 0) {  // engine.py:69
-        coin_state = 1;  // engine.py:70
+    if (coin_state == 0) {
+        coin_state = 1;
     }
 }
 
-// One toss: the SDK's random numbers when the game randomizes them, else one step of a  [engine.py:73]
+// One toss: the SDK's random numbers when the game randomizes them, else one step of a 16-bit Galois
+// LFSR (period 65,535).  [engine.py:76]
 static bool coin(void) {
-    uint8_t heads = 0;
-    heads = ((uint8_t)coin_state & 1);  // engine.py:78
-    coin_state >>= 1;  // engine.py:79
-    if (heads != 0) {  // engine.py:80
-        coin_state ^= 46080U;  // engine.py:81
+    uint8_t heads = ((uint8_t)coin_state & 1);
+    coin_state >>= 1;
+    if (heads != 0) {
+        coin_state ^= 46080U;
     }
-    return (heads != 0);  // engine.py:82
+    return (heads != 0);
 }
 
-// t.random_word() in a game without randomize(): 16 tosses of the coin, the tile's own  [engine.py:85]
+// t.random_word() in a game without randomize(): 16 tosses of the coin, the tile's own sequence seeded
+// from its serial number (no SDK generator, no 0.5 s at power-up); with randomize="clock", mixed with
+// the clock's low 16 bits, so that a game whose draws follow a player's presses draws differently at
+// every power-up.  [engine.py:88]
 static uint16_t draw_word(void) {
-    uint16_t v = 0;
     uint8_t i = 0;
-    v = 0;  // engine.py:90
-    for (i = 0; i < 16; i++) {  // engine.py:91
-        v = (((uint16_t)(1U * v << 1)) | coin());  // engine.py:92
+    uint16_t v = 0;
+    for (i = 0; i < 16; i++) {
+        v = (((uint16_t)(1U * v << 1)) | coin());
     }
-    return v;  // engine.py:95
+    return v;
 }
 
-// t.random(n - 1) in a game without randomize(): 0..n-1 from draw_word() (n is 0 for  [engine.py:98]
+// t.random(n - 1) in a game without randomize(): 0..n-1 from draw_word() (n is 0 for t.random(65535),
+// whose n does not fit).  [engine.py:101]
 static uint16_t draw_below(uint16_t n) {
-    if (n == 0) {  // engine.py:101
-        return draw_word();  // engine.py:102
+    if (n == 0) {
+        return draw_word();
     }
-    return (draw_word() % n);  // engine.py:103
+    return (draw_word() % n);
 }
 
-// Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:106]
+// Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:109]
 static void send_code(uint8_t code, uint8_t face) {
-    if (((gone_mask & bit_of(face)) != 0) || (queue_len >= QUEUE_LEN)) {  // engine.py:108
-        return;  // engine.py:110
+    if (((gone_mask & bit_of(face)) != 0) || (queue_len >= QUEUE_LEN)) {
+        return;
     }
-    queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:111
-    queue_len++;  // engine.py:112
+    queue[queue_len] = ((uint8_t)(face << 5) | code);
+    queue_len++;
 }
 
-// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:115]
+// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:118]
 static uint8_t queue_take(uint8_t face) {
     uint8_t i = 0;
     uint8_t i_end = 0;
-    uint8_t entry = 0;
     uint8_t j = 0;
     uint8_t j_end = 0;
-    i_end = queue_len;  // engine.py:117
+    i_end = queue_len;
     for (i = 0; i < i_end; i++) {
-        entry = queue[i];  // engine.py:118
-        if ((entry >> 5) == face) {  // engine.py:119
-            queue_len--;  // engine.py:120
-            j_end = queue_len;  // engine.py:121
+        uint8_t entry = queue[i];
+        if ((entry >> 5) == face) {
+            queue_len--;
+            j_end = queue_len;
             for (j = i; j < j_end; j++) {
-                queue[j] = queue[j + 1];  // engine.py:122
+                queue[j] = queue[j + 1];
             }
-            return (entry & 31);  // engine.py:123
+            return (entry & 31);
         }
     }
-    return 0;  // engine.py:124
+    return 0;
 }
 
-// Keep face f's link state: in a session, waiting for one, or gone.  [engine.py:127]
+// Keep face f's link state: in a session, waiting for one, or gone.  [engine.py:130]
 static void link_step(uint8_t f, uint8_t bit) {
-    uint8_t silent = 0;
-    if (!isValueReceivedOnFaceExpired(f)) {  // engine.py:134
-        if ((gone_mask & bit) != 0) {  // engine.py:135
-            gone_mask &= ~bit;  // engine.py:136
-            tx_code[f] = now256;  // engine.py:137
-            back_at[f] = now256;  // engine.py:138
+    if (!isValueReceivedOnFaceExpired(f)) {
+        if ((gone_mask & bit) != 0) {
+            gone_mask &= ~bit;
+            engine_bytes6[TX_CODE][f] = now256;
+            engine_bytes6[BACK_AT][f] = now256;
         }
-        heard_mask |= bit;  // engine.py:139
-        session(f, bit);  // engine.py:140
-    } else if ((heard_mask & bit) != 0) {  // engine.py:141
-        heard_mask &= ~bit;  // engine.py:142
-        silent_at[f] = now256;  // engine.py:143
+        engine_bytes6[LINK_STATE][f] |= LINK_HEARD;
+        session(f, bit);
+    } else if ((engine_bytes6[LINK_STATE][f] & LINK_HEARD) != 0) {
+        engine_bytes6[LINK_STATE][f] &= 251;
+        engine_bytes6[SILENT_AT][f] = now256;
     }
-    if (((gone_mask | (heard_mask & up_mask)) & bit) == 0) {  // engine.py:144
-        silent = (now256 - silent_at[f]);  // engine.py:145
-        if ((((heard_mask & bit) == 0) && (silent > GRACE_UNITS)) || (((up_mask & bit) == 0) && ((uint8_t)(now256 - tx_code[f]) > 30))) {  // engine.py:146
-            link_end(f, bit);  // engine.py:148
-            gone_mask |= bit;  // engine.py:149
+    if (((gone_mask & bit) == 0) && ((engine_bytes6[LINK_STATE][f] & 5) != 5)) {
+        uint8_t silent = (now256 - engine_bytes6[SILENT_AT][f]);
+        if ((((engine_bytes6[LINK_STATE][f] & LINK_HEARD) == 0) && (silent > GRACE_UNITS)) ||
+                (((engine_bytes6[LINK_STATE][f] & LINK_UP) == 0) &&
+                        ((uint8_t)(now256 - engine_bytes6[TX_CODE][f]) > 30))) {
+            link_end(f, bit);
+            gone_mask |= bit;
         }
     }
 }
 
-// Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:152]
+// Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:155]
 static void session(uint8_t f, uint8_t bit) {
-    uint8_t value = 0;
-    uint8_t code = 0;
-    bool their_ack = 0;
-    value = getLastValueReceivedOnFace(f);  // engine.py:154
-    code = ((value >> CODE_SHIFT) & CODE_MASK);  // engine.py:155
-    their_ack = ((value & 32) != 0);  // engine.py:156
-    if (code == HELLO) {  // engine.py:157
-        if ((up_mask & bit) != 0) {  // engine.py:158
-            if (their_ack) {  // engine.py:159
-                return;  // engine.py:160
+    uint8_t value = getLastValueReceivedOnFace(f);
+    uint8_t code = ((value >> CODE_SHIFT) & CODE_MASK);
+    bool their_ack = ((value & 32) != 0);
+    if (code == HELLO) {
+        if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
+            if (their_ack) {
+                return;
             }
-            link_end(f, bit);  // engine.py:161
+            link_end(f, bit);
         }
-        seen_mask |= bit;  // engine.py:162
-        if (their_ack) {  // engine.py:163
-            link_begin(f, bit);  // engine.py:164
+        engine_bytes6[LINK_STATE][f] |= LINK_SEEN;
+        if (their_ack) {
+            link_begin(f, bit);
         }
-        return;  // engine.py:165
+        return;
     }
-    if ((up_mask & bit) == 0) {  // engine.py:166
-        if ((seen_mask & bit) == 0) {  // engine.py:167
-            return;  // engine.py:168
+    if ((engine_bytes6[LINK_STATE][f] & LINK_UP) == 0) {
+        if ((engine_bytes6[LINK_STATE][f] & LINK_SEEN) == 0) {
+            return;
         }
-        link_begin(f, bit);  // engine.py:169
+        link_begin(f, bit);
     }
-    handshake(f, bit, code, their_ack);  // engine.py:170
+    handshake(f, bit, code, their_ack);
 }
 
-// [engine.py:173]
-static void link_begin(uint8_t f, uint8_t bit) {
-    up_mask |= bit;  // engine.py:174
-    seen_mask &= ~bit;  // engine.py:175
-    tx_code[f] = 0;  // engine.py:176
-    on_neighbor_joined(f);  // engine.py:177
+// [engine.py:176]
+static void link_begin(uint8_t f, uint8_t /* bit */) {
+    engine_bytes6[LINK_STATE][f] = ((engine_bytes6[LINK_STATE][f] & 253) | LINK_UP);
+    engine_bytes6[TX_CODE][f] = 0;
+    on_neighbor_joined(f);
 }
 
-// The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:180]
+// The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:182]
 static void link_end(uint8_t f, uint8_t bit) {
     uint8_t i = 0;
-    uint8_t code = 0;
     uint8_t j = 0;
     uint8_t s = 0;
-    up_mask &= ~bit;  // engine.py:184
-    seen_mask &= ~bit;  // engine.py:185
-    for (i = 0; i < QUEUE_LEN; i++) {  // engine.py:188
-        code = queue_take(f);  // engine.py:189
-        if (code == 0) {  // engine.py:190
-            break;  // engine.py:191
+    engine_bytes6[LINK_STATE][f] &= 252;
+    for (i = 0; i < QUEUE_LEN; i++) {
+        uint8_t code = queue_take(f);
+        if (code == 0) {
+            break;
         }
     }
-    tx_code[f] = now256;  // engine.py:193
-    back_at[f] = now256;  // engine.py:194
-    tx_wait &= ~bit;  // engine.py:195
-    tx_release &= ~bit;  // engine.py:196
-    ack_mask &= ~bit;  // engine.py:197
-    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:198
-        flood_out[j] &= ~bit;  // engine.py:199
+    engine_bytes6[TX_CODE][f] = now256;
+    engine_bytes6[BACK_AT][f] = now256;
+    for (j = 0; j < N_FLOOD_CODES; j++) {
+        flood_out[j] &= ~bit;
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:200
-        flood_answered(s, f);  // engine.py:201
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {
+        flood_answered(s, f);
     }
 }
 
 // Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:204]
-static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack) {
-    if (code == 0) {  // engine.py:206
-        ack_mask &= ~bit;  // engine.py:207
-    } else if ((ack_mask & bit) == 0) {  // engine.py:208
-        ack_mask |= bit;  // engine.py:209
-        deliver(code, f);  // engine.py:210
+static void handshake(uint8_t f, uint8_t /* bit */, uint8_t code, bool their_ack) {
+    if (code == 0) {
+        engine_bytes6[TX_CODE][f] &= 223;
+    } else if ((engine_bytes6[TX_CODE][f] & 32) == 0) {
+        engine_bytes6[TX_CODE][f] |= 32;
+        deliver(code, f);
     }
-    if ((tx_wait & bit) != 0) {  // engine.py:211
-        if (their_ack != false) {  // engine.py:212
-            tx_wait &= ~bit;  // engine.py:213
-            tx_release |= bit;  // engine.py:214
-            tx_code[f] = 0;  // engine.py:215
+    if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0) {
+        if (their_ack != false) {
+            engine_bytes6[TX_CODE][f] = ((engine_bytes6[TX_CODE][f] & 32) | TX_RELEASE);
         }
-    } else if (their_ack == 0) {  // engine.py:216
-        tx_release &= ~bit;  // engine.py:217
+    } else if (their_ack == 0) {
+        engine_bytes6[TX_CODE][f] &= 191;
     }
 }
 
-// Present a queued message on every idle face in session, then publish the face values.  [engine.py:220]
+// Present a queued message on every idle face in session, then publish the face values.  [engine.py:218]
 static void transmit(void) {
-    uint8_t shown = 0;
-    uint8_t bit = 0;
-    uint8_t f = 0;
-    uint8_t value = 0;
-    uint8_t code = 0;
-    shown = broadcast_bits();  // engine.py:222
-    bit = 1;  // engine.py:223
-    for (f = 0; f < 6; f++) {  // engine.py:224
-        value = shown;  // engine.py:225
-        if ((up_mask & bit) != 0) {  // engine.py:226
-            if (((tx_wait | tx_release) & bit) == 0) {  // engine.py:227
-                code = flood_take(bit);  // engine.py:228
-                if (code == 0) {  // engine.py:229
-                    code = queue_take(f);  // engine.py:230
+    uint8_t shown = broadcast_bits();
+    uint8_t bit = 1;
+    FOREACH_FACE(f) {
+        uint8_t value = shown;
+        if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
+            if ((engine_bytes6[TX_CODE][f] & 192) == 0) {
+                uint8_t code = flood_take(bit);
+                if (code == 0) {
+                    code = queue_take(f);
                 }
-                if (code != 0) {  // engine.py:231
-                    tx_code[f] = code;  // engine.py:232
-                    tx_wait |= bit;  // engine.py:233
+                if (code != 0) {
+                    engine_bytes6[TX_CODE][f] |= ((code << CODE_SHIFT) | TX_WAIT);
                 }
             }
-            value |= (tx_code[f] << CODE_SHIFT);  // engine.py:234
-            if ((ack_mask & bit) != 0) {  // engine.py:235
-                value |= 32;  // engine.py:236
-            }
+            value |= (engine_bytes6[TX_CODE][f] & 63);
         } else {
-            value |= 30;  // engine.py:238
-            if ((seen_mask & bit) != 0) {  // engine.py:239
-                value |= 32;  // engine.py:240
+            value |= 30;
+            if ((engine_bytes6[LINK_STATE][f] & LINK_SEEN) != 0) {
+                value |= 32;
             }
         }
-        setValueSentOnFace(value, f);  // engine.py:241
-        bit <<= 1;  // engine.py:242
+        setValueSentOnFace(value, f);
+        bit <<= 1;
     }
 }
 
-// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:256]
+// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:251]
 static bool unsettled(void) {
-    return (((gone_mask | (heard_mask & up_mask)) != 63) || (gone_mask == 63));  // engine.py:263
+    uint8_t f = 0;
+    uint8_t f_bit = 0;
+    uint8_t settled = gone_mask;
+    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+        if ((engine_bytes6[LINK_STATE][f] & 5) == 5) {
+            settled |= f_bit;
+        }
+    }
+    return ((settled != ALL_FACES) || (gone_mask == ALL_FACES));
 }
 
 #ifdef BLINKC_HOST
-// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:266]
+// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:267]
 uint32_t engine_quiet_until(void) {
-    uint32_t until = 0;
     uint8_t s = 0;
-    uint8_t age = 0;
-    uint8_t closes = 0;
-    uint8_t ticks = 0;
-    uint32_t ends = 0;
-    if (unsettled()) {  // engine.py:268
-        return 0;  // engine.py:269
+    if (unsettled()) {
+        return 0;
     }
-    until = timers_quiet_until();  // engine.py:270
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:271
-        if (flood_skipped[s] != 0) {  // engine.py:272
-            age = (millis256() - flood_at[s]);  // engine.py:274
-            closes = (((flood_skipped[s] & 64) != 0) ? FLOOD_SAME_UNITS : FLOOD_BACK_UNITS);  // engine.py:275
-            ticks = ((age < closes) ? (closes - age) : 0);  // engine.py:276
-            ends = (uint32_t)(1UL * (millis() & 4294967040UL) + ((uint32_t)ticks * 256));  // engine.py:277
-            if (ends < until) {  // engine.py:278
-                until = ends;  // engine.py:279
+    uint32_t until = timers_quiet_until();
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {
+        if (engine_bytes4[FLOOD_SKIPPED][s] != 0) {
+            uint8_t age = (millis256() - engine_bytes4[FLOOD_AT][s]);
+            uint8_t closes = (((engine_bytes4[FLOOD_SKIPPED][s] & SAME_WINDOW) != 0)
+                    ? FLOOD_SAME_UNITS
+                    : FLOOD_BACK_UNITS);
+            uint8_t ticks = ((age < closes) ? (closes - age) : 0);
+            uint32_t ends = (uint32_t)(1UL * (millis() & 4294967040UL) + ((uint32_t)ticks * 256));
+            if (ends < until) {
+                until = ends;
             }
         }
     }
-    return until;  // engine.py:280
+    return until;
 }
 #endif
 
-// [engine.py:283]
+// [engine.py:284]
 BLINKC_SMALL_LOOPS void loop(void) {
-    uint8_t bit = 0;
-    uint8_t f = 0;
-    now256 = millis256();  // engine.py:285
-    flood_forget();  // engine.py:286
-    bit = 1;  // engine.py:287
-    for (f = 0; f < 6; f++) {  // engine.py:288
-        link_step(f, bit);  // engine.py:289
-        bit <<= 1;  // engine.py:290
+    now256 = millis256();
+    flood_forget();
+    uint8_t bit = 1;
+    FOREACH_FACE(f) {
+        link_step(f, bit);
+        bit <<= 1;
     }
-    buttons();  // engine.py:291
-    timers();  // engine.py:293
-    transmit();  // engine.py:294
-    display();  // engine.py:295
-    if (unsettled() && coin()) {  // engine.py:296
-        blinkc_skip_frame();  // engine.py:297
+    buttons();
+    timers();
+    transmit();
+    display();
+    if (unsettled() && coin()) {
+        blinkc_skip_frame();
     }
 }
 
-// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:350]
+// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:351]
 static uint8_t flood_take(uint8_t bit) {
     uint8_t j = 0;
-    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:352
-        if ((flood_out[j] & bit) != 0) {  // engine.py:353
-            flood_out[j] &= ~bit;  // engine.py:354
-            return (FLOOD_CODE + j);  // engine.py:355
+    for (j = 0; j < N_FLOOD_CODES; j++) {
+        if ((flood_out[j] & bit) != 0) {
+            flood_out[j] &= ~bit;
+            return (FLOOD_CODE + j);
         }
     }
-    return 0;  // engine.py:356
+    return 0;
 }
 
-// Start flood k, unless this tile is in a wave of it already (then the start merges).  [engine.py:359]
+// Start flood k, unless this tile is in a wave of it already (then the start merges).  [engine.py:360]
 static void flood_start(uint8_t k) {
-    uint8_t s = 0;
-    s = (2 * k);  // engine.py:361
-    if ((flood_parent[s] & flood_parent[s + 1]) == 255) {  // engine.py:362
-        flood_enter(s + (flood_last[k] ^ 1), STARTER);  // engine.py:363
+    uint8_t s = (2 * k);
+    if ((flood_parent[s] & flood_parent[s + 1]) == NO_PARENT) {
+        flood_enter(s + (flood_last[k] ^ 1), STARTER);
     }
 }
 
-// [engine.py:366]
+// [engine.py:367]
 static void flood_enter(uint8_t s, uint8_t parent) {
-    uint8_t from_bit = 0;
-    uint8_t k = 0;
-    uint8_t skipped = 0;
-    uint8_t waiting = 0;
-    flood_parent[s] = parent;  // engine.py:367
-    from_bit = (1U << parent);  // engine.py:368
-    k = (s >> 1);  // engine.py:369
-    flood_last[k] = (s & 1);  // engine.py:370
-    skipped = gone_mask;  // engine.py:384
-    if (flood_skipped[s] != 0) {  // engine.py:385
-        skipped |= flood_waiting[s];  // engine.py:386
+    flood_parent[s] = parent;
+    uint8_t from_bit = (1U << parent);
+    uint8_t k = (s >> 1);
+    flood_last[k] = (s & 1);
+    uint8_t skipped = gone_mask;
+    if (engine_bytes4[FLOOD_SKIPPED][s] != 0) {
+        skipped |= engine_bytes4[FLOOD_WAITING][s];
     }
-    flood_skipped[s] = (skipped | 192);  // engine.py:387
-    flood_at[s] = now256;  // engine.py:388
-    waiting = ((uint8_t)(~(skipped | from_bit)) & 63);  // engine.py:389
-    flood_waiting[s] = waiting;  // engine.py:394
-    flood_out[2 * s] |= waiting;  // engine.py:395
-    on_flood(k);  // engine.py:396
-    flood_check(s);  // engine.py:397
+    engine_bytes4[FLOOD_SKIPPED][s] = (skipped | BOTH_WINDOWS);
+    engine_bytes4[FLOOD_AT][s] = now256;
+    uint8_t waiting = ((uint8_t)(~(skipped | from_bit)) & ALL_FACES);
+    engine_bytes4[FLOOD_WAITING][s] = waiting;
+    flood_out[2 * s] |= waiting;
+    on_flood(k);
+    flood_check(s);
 }
 
-// Close a slot's windows: FLOOD_SAME_UNITS after this tile entered it, and  [engine.py:400]
+// Close a slot's windows: FLOOD_SAME_UNITS after this tile entered it, and FLOOD_BACK_UNITS after
+// (before millis256() wraps round to the entry again).  [engine.py:401]
 static void flood_forget(void) {
     uint8_t s = 0;
-    uint8_t age = 0;
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:403
-        age = (now256 - flood_at[s]);  // engine.py:404
-        if (age >= FLOOD_SAME_UNITS) {  // engine.py:405
-            flood_skipped[s] &= 191;  // engine.py:406
-            if (age >= FLOOD_BACK_UNITS) {  // engine.py:407
-                flood_skipped[s] = 0;  // engine.py:408
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {
+        uint8_t age = (now256 - engine_bytes4[FLOOD_AT][s]);
+        if (age >= FLOOD_SAME_UNITS) {
+            engine_bytes4[FLOOD_SKIPPED][s] &= 191;
+            if (age >= FLOOD_BACK_UNITS) {
+                engine_bytes4[FLOOD_SKIPPED][s] = 0;
             }
         }
     }
 }
 
-// [engine.py:411]
+// [engine.py:412]
 __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face) {
-    uint8_t bit = 0;
-    uint8_t skipped = 0;
-    bit = bit_of(face);  // engine.py:412
-    skipped = flood_skipped[s];  // engine.py:413
-    if ((flood_parent[s] == 255) && (!(((skipped & 128) != 0) && ((((skipped & bit) != 0) && ((skipped & 64) != 0)) || ((uint8_t)(now256 - back_at[face]) < BACK_SAME_UNITS))))) {  // engine.py:414
-        flood_enter(s, face);  // engine.py:416
+    uint8_t bit = bit_of(face);
+    uint8_t skipped = engine_bytes4[FLOOD_SKIPPED][s];
+    if ((flood_parent[s] == NO_PARENT) &&
+            (!(((skipped & BACK_WINDOW) != 0) &&
+                    ((((skipped & bit) != 0) && ((skipped & SAME_WINDOW) != 0)) ||
+                            ((uint8_t)(now256 - engine_bytes6[BACK_AT][face]) < BACK_SAME_UNITS))))) {
+        flood_enter(s, face);
     } else {
-        if (flood_parent[s] == 255) {  // engine.py:424
-            flood_waiting[s] |= bit;  // engine.py:425
-            if ((skipped & 64) == 0) {  // engine.py:426
-                flood_at[s] = (now256 - FLOOD_SAME_UNITS);  // engine.py:427
+        if (flood_parent[s] == NO_PARENT) {
+            engine_bytes4[FLOOD_WAITING][s] |= bit;
+            if ((skipped & SAME_WINDOW) == 0) {
+                engine_bytes4[FLOOD_AT][s] = (now256 - FLOOD_SAME_UNITS);
             }
         }
-        flood_skipped[s] &= ~bit;  // engine.py:428
-        flood_out[(2 * s) + 1] |= bit;  // engine.py:429
+        engine_bytes4[FLOOD_SKIPPED][s] &= ~bit;
+        flood_out[(2 * s) + 1] |= bit;
     }
 }
 
-// An echo came back, or the face can no longer answer (its link ended).  [engine.py:432]
+// An echo came back, or the face can no longer answer (its link ended).  [engine.py:433]
 __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face) {
-    flood_waiting[s] &= ~bit_of(face);  // engine.py:434
-    flood_check(s);  // engine.py:435
+    engine_bytes4[FLOOD_WAITING][s] &= ~bit_of(face);
+    flood_check(s);
 }
 
-// [engine.py:438]
+// [engine.py:439]
 static void flood_check(uint8_t s) {
-    uint8_t parent = 0;
-    parent = flood_parent[s];  // engine.py:439
-    if ((parent != 255) && (flood_waiting[s] == 0)) {  // engine.py:440
-        flood_parent[s] = 255;  // engine.py:441
-        if (parent != STARTER) {  // engine.py:442
-            flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:445
+    uint8_t parent = flood_parent[s];
+    if ((parent != NO_PARENT) && (engine_bytes4[FLOOD_WAITING][s] == 0)) {
+        flood_parent[s] = NO_PARENT;
+        if (parent != STARTER) {
+            flood_out[(2 * s) + 1] |= bit_of(parent);
         }
     }
 }
 
-// [engine.py:453]
+// [engine.py:454]
 static void timer_start(uint8_t k, uint16_t ms) {
-    timer_end[k] = ((uint16_t)millis() + ms);  // engine.py:454
-    timer_on |= bit_of(k);  // engine.py:455
+    timer_end[k] = ((uint16_t)millis() + ms);
+    timer_on |= bit_of(k);
 }
 
-// [engine.py:462]
+// [engine.py:463]
 static bool timer_running(uint8_t k) {
-    return ((timer_on & bit_of(k)) != 0);  // engine.py:463
+    return ((timer_on & bit_of(k)) != 0);
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:466]
+// [engine.py:467]
 uint16_t timer_remaining(uint8_t k) {
-    int16_t left = 0;
-    if ((timer_on & bit_of(k)) == 0) {  // engine.py:467
-        return 0;  // engine.py:468
+    if ((timer_on & bit_of(k)) == 0) {
+        return 0;
     }
-    left = (timer_end[k] - (uint16_t)millis());  // engine.py:469
-    if (left < 0) {  // engine.py:470
-        return 0;  // engine.py:471
+    int16_t left = (timer_end[k] - (uint16_t)millis());
+    if (left < 0) {
+        return 0;
     }
-    return left;  // engine.py:472
+    return left;
 }
 #endif
 
-// [engine.py:475]
+// [engine.py:476]
 static void timers(void) {
     uint8_t k = 0;
     uint8_t k_bit = 0;
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:476
-        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {  // engine.py:477
-            timer_on &= ~k_bit;  // engine.py:478
+    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {
+        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {
+            timer_on &= ~k_bit;
         }
     }
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:482]
+// [engine.py:483]
 uint32_t timers_quiet_until(void) {
-    uint32_t until = 0;
     uint8_t k = 0;
     uint8_t k_bit = 0;
-    uint32_t ends = 0;
-    until = 4294967295UL;  // engine.py:483
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:484
-        if ((timer_on & k_bit) != 0) {  // engine.py:485
-            ends = (millis() + timer_remaining(k));  // engine.py:486
-            if (ends < until) {  // engine.py:487
-                until = ends;  // engine.py:488
+    uint32_t until = 4294967295UL;
+    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {
+        if ((timer_on & k_bit) != 0) {
+            uint32_t ends = (millis() + timer_remaining(k));
+            if (ends < until) {
+                until = ends;
             }
         }
     }
-    return until;  // engine.py:489
+    return until;
 }
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:492]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:493]
 uint8_t engine_links(void) {
-    return up_mask;  // engine.py:494
-}
-#endif
-
-#ifdef BLINKC_HOST
-// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:497]
-bool engine_idle(void) {
-    uint8_t s = 0;
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:500
-        return false;  // engine.py:501
-    }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:502
-        if ((flood_parent[s] != 255) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {  // engine.py:503
-            return false;  // engine.py:504
+    uint8_t f = 0;
+    uint8_t f_bit = 0;
+    uint8_t up = 0;
+    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+        if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
+            up |= f_bit;
         }
     }
-    return true;  // engine.py:505
+    return up;
+}
+#endif
+
+#ifdef BLINKC_HOST
+// No message queued, on the wire or awaiting its handshake, no flood under way, and every face
+// settled: in a session, or gone.  [engine.py:502]
+bool engine_idle(void) {
+    uint8_t f = 0;
+    uint8_t f_bit = 0;
+    uint8_t s = 0;
+    if (queue_len != 0) {
+        return false;
+    }
+    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+        if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
+            if ((engine_bytes6[TX_CODE][f] & 224) != 0) {
+                return false;
+            }
+        } else if ((gone_mask & f_bit) == 0) {
+            return false;
+        }
+    }
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {
+        if ((flood_parent[s] != NO_PARENT) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {
+            return false;
+        }
+    }
+    return true;
 }
 #endif
 
 // Run the handlers of the button events the game uses.  [generated by blinkc]
 static void buttons(void) {
-    if (buttonSingleClicked()) {  // pirates_lasers.py:121
+    if (buttonSingleClicked()) {
         press();
     }
-    if (buttonDoubleClicked()) {  // pirates_lasers.py:111
+    if (buttonDoubleClicked()) {
         if (isAlone()) {
             cycle_kind();
         }
     }
-    if (buttonMultiClicked()) {  // pirates_lasers.py:184
+    if (buttonMultiClicked()) {
         ask_reset();
     }
 }
 
 // A message arrived on `face`: run its handler.  [generated by blinkc]
 static void deliver(uint8_t code, uint8_t face) {
-    if ((code >= MSG_LASER) && (code < (MSG_LASER + 4))) {  // pirates_lasers.py:45
-        laser(face, code - MSG_LASER);  // pirates_lasers.py:146
-    } else if (code == MSG_REPAIR) {  // pirates_lasers.py:46
-        repaired(face);  // pirates_lasers.py:165
-    } else if (code >= FLOOD_CODE) {  // pirates_lasers.py:47
+    if ((code >= MSG_LASER) && (code < (MSG_LASER + 4))) {
+        laser(face, code - MSG_LASER);
+    } else if (code == MSG_REPAIR) {
+        repaired(face);
+    } else if (code >= FLOOD_CODE) {
         if (((uint8_t)(code - FLOOD_CODE) & 1) != 0) {
             flood_answered((uint8_t)(code - FLOOD_CODE) >> 1, face);
         } else {
@@ -881,16 +892,16 @@ static void deliver(uint8_t code, uint8_t face) {
 
 // Flood k reached this tile.  [generated by blinkc]
 static void on_flood(uint8_t k) {
-    if (k == FLOOD_RESET) {  // pirates_lasers.py:47
-        reset();  // pirates_lasers.py:189
-    } else if (k == FLOOD_SUNK) {  // pirates_lasers.py:48
-        ship_sank();  // pirates_lasers.py:173
+    if (k == FLOOD_RESET) {
+        reset();
+    } else if (k == FLOOD_SUNK) {
+        ship_sank();
     }
 }
 
 // A neighbour arrived on `face`.  [generated by blinkc]
 static void on_neighbor_joined(uint8_t face) {
-    touched(face);  // pirates_lasers.py:178
+    touched(face);
 }
 
 // The hull the neighbour on `face` broadcasts.  [generated by blinkc]
@@ -905,7 +916,7 @@ static uint8_t broadcast_bits(void) {
 
 // Set the LEDs (every pass).  [generated by blinkc]
 static void display(void) {
-    show();  // pirates_lasers.py:199
+    show();
 }
 
 // Runs once at power-up.  [generated by blinkc]

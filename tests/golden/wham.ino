@@ -8,7 +8,12 @@
 // Face value (6 bits):
 //   bits 0-4: message code (0 idle, 1..21 messages and floods, 31 HELLO)
 //   bit 5: ack (handshake acknowledgement / HELLO seen)
-// Message codes: 1 Up, 2 Next (wave, slot 0), 3 Next (echo, slot 0), 4 Next (wave, slot 1), 5 Next (echo, slot 1), 6 Round (wave, slot 0), 7 Round (echo, slot 0), 8 Round (wave, slot 1), 9 Round (echo, slot 1), 10 Strike1 (wave, slot 0), 11 Strike1 (echo, slot 0), 12 Strike1 (wave, slot 1), 13 Strike1 (echo, slot 1), 14 Strike2 (wave, slot 0), 15 Strike2 (echo, slot 0), 16 Strike2 (wave, slot 1), 17 Strike2 (echo, slot 1), 18 Death (wave, slot 0), 19 Death (echo, slot 0), 20 Death (wave, slot 1), 21 Death (echo, slot 1)
+// Message codes: 1 Up, 2 Next (wave, slot 0), 3 Next (echo, slot 0), 4 Next (wave, slot 1), 5 Next (echo, slot 1),
+//                6 Round (wave, slot 0), 7 Round (echo, slot 0), 8 Round (wave, slot 1), 9 Round (echo, slot 1),
+//                10 Strike1 (wave, slot 0), 11 Strike1 (echo, slot 0), 12 Strike1 (wave, slot 1),
+//                13 Strike1 (echo, slot 1), 14 Strike2 (wave, slot 0), 15 Strike2 (echo, slot 0),
+//                16 Strike2 (wave, slot 1), 17 Strike2 (echo, slot 1), 18 Death (wave, slot 0),
+//                19 Death (echo, slot 0), 20 Death (wave, slot 1), 21 Death (echo, slot 1)
 
 #include <blinklib.h>
 
@@ -24,25 +29,32 @@
 #endif
 
 // ---- Constants ----------------------------------------------------------------
-static const uint8_t CODE_SHIFT = 0;  // first bit of the message code in a face value
 static const uint8_t CODE_MASK = 31;  // the message code's bits, after shifting
-static const uint8_t ACK_SHIFT = 5;  // the handshake's ack bit
 static const uint8_t FLOOD_CODE = 2;  // code of the first flood's wave (its echo is the next code)
 static const uint8_t HELLO = 31;  // the code a face shows while it has no session
-static const uint8_t PROTOCOL = 1;  // the game sends messages or floods
-static const uint8_t RANDOMIZED = 0;  // the game calls randomize() at power-up
-static const uint8_t CLOCK_MIXED = 1;  // the game's draws are the tile's own sequence mixed with the clock
-static const uint8_t N_FLOODS = 5;  // floods the game declares
 static const uint8_t N_FLOOD_SLOTS = 10;  // two slots per flood (told apart by a parity bit in its codes)
 static const uint8_t N_FLOOD_CODES = 20;  // a wave and an echo per flood slot
 static const uint8_t N_TIMERS = 8;  // timers the game declares
 static const uint8_t QUEUE_LEN = 6;  // messages that can wait for a busy face (a full queue bounces)
-static const uint8_t GRACE_UNITS = 15;  // a face without a working session is gone after 3,840-4,096 ms (in 256 ms units)
-static const uint32_t NEVER = 4294967295UL;  // no deadline
-static const uint8_t FLOOD_SAME_UNITS = 8;  // a wave over a face that was gone when this tile entered its slot, less than 2,048 ms after, is that same flood
-static const uint8_t FLOOD_BACK_UNITS = 19;  // a wave over a face that came back lately is the flood this tile entered in its slot up to 4,864 ms after
+// a face without a working session is gone after 3,840-4,096 ms (in 256 ms units)
+static const uint8_t GRACE_UNITS = 15;
+// a wave over a face that was gone when this tile entered its slot, less than 2,048 ms after, is that same flood
+static const uint8_t FLOOD_SAME_UNITS = 8;
+// a wave over a face that came back lately is the flood this tile entered in its slot up to 4,864 ms after
+static const uint8_t FLOOD_BACK_UNITS = 19;
 static const uint8_t BACK_SAME_UNITS = 13;  // ... if it comes less than this after the face came back (in 256 ms units)
 static const uint8_t STARTER = 7;  // flood_parent of a wave this tile started
+static const uint8_t TX_WAIT = 128;  // tx_code[f]: our code is on the wire, awaiting the neighbour's ack
+static const uint8_t TX_RELEASE = 64;  // tx_code[f]: our code withdrawn, awaiting the ack's clearing
+static const uint8_t LINK_UP = 1;  // link_state[f]: a session with the neighbour on face f is running
+static const uint8_t LINK_SEEN = 2;  // link_state[f]: no session yet, and the neighbour's HELLO seen
+static const uint8_t LINK_HEARD = 4;  // link_state[f]: face f heard its neighbour in the last 200 ms
+static const uint8_t NO_PARENT = 255;  // flood_parent (and flood_from) of a slot with no flood under way
+static const uint8_t ALL_FACES = 63;  // a bit for each of the six faces
+static const uint8_t SERIAL_LEN = 9;  // bytes of the tile's serial number (getSerialNumberByte)
+static const uint8_t SAME_WINDOW = 64;  // flood_skipped bit 6: FLOOD_SAME_UNITS have not passed since the tile entered
+static const uint8_t BACK_WINDOW = 128;  // flood_skipped bit 7: FLOOD_BACK_UNITS have not passed since the tile entered
+static const uint8_t BOTH_WINDOWS = 192;  // SAME_WINDOW | BACK_WINDOW: both windows open (the tile just entered)
 
 // A constant colour as the tile's 16-bit pixel word (a reserved bit set to 1, then
 // 5 bits each of red, green and blue), so that it costs one 16-bit load.
@@ -54,8 +66,18 @@ enum Stage : uint8_t { SETUP, GAME, DEATH, VICTORY };  // wham.py:28
 enum : uint8_t {  // messages: their codes on the wire
     MSG_UP = 1,  // wham.py:79
 };
-enum : uint8_t { FLOOD_NEXT, FLOOD_ROUND, FLOOD_STRIKE1, FLOOD_STRIKE2, FLOOD_DEATH };  // floods: wham.py:74, 75, 76, 77, 78
-enum : uint8_t { TIMER_ROUND_TIMER, TIMER_EMERGE, TIMER_PICK, TIMER_MOLE, TIMER_FLASH, TIMER_STRIKE_FLASH, TIMER_RIPPLE, TIMER_ANIM };  // timers: wham.py:65, 66, 67, 68, 69, 70, 71, 72
+// floods: wham.py:74, 75, 76, 77, 78
+enum : uint8_t { FLOOD_NEXT, FLOOD_ROUND, FLOOD_STRIKE1, FLOOD_STRIKE2, FLOOD_DEATH };
+enum : uint8_t {  // timers: wham.py:65, 66, 67, 68, 69, 70, 71, 72
+    TIMER_ROUND_TIMER,
+    TIMER_EMERGE,
+    TIMER_PICK,
+    TIMER_MOLE,
+    TIMER_FLASH,
+    TIMER_STRIKE_FLASH,
+    TIMER_RIPPLE,
+    TIMER_ANIM,
+};
 static const uint8_t GRASS_RED = 90;  // wham.py:31: its red; 255 - 90 = 165 = 255 * 11 // 17
 static const uint8_t ROUNDS = 30;  // wham.py:33: the moles give up after this many rounds
 static const uint8_t LEVEL_MAX = 15;  // wham.py:34: the difficulty climbs one level a round up to here
@@ -97,30 +119,40 @@ static uint8_t peek_face = 0;  // wham.py:60: 0..5; the face a mole peeks out of
 static uint16_t above = 3000;  // wham.py:62: 1500..3000; how long this round's mole stays up
 
 // ---- Protocol engine state ------------------------------------------------------
-static uint8_t up_mask = 0;  // engine.py:29
-static uint8_t seen_mask = 0;  // engine.py:30
-static uint8_t gone_mask = 0;  // engine.py:31
-static uint8_t heard_mask = 0;  // engine.py:32
-static uint8_t engine_bytes6[4][6];  // generated by blinkc: the rows below, one array: an entry of each is found from one address
-#define silent_at (engine_bytes6[0])  // engine.py:33
-#define tx_code (engine_bytes6[1])  // engine.py:40
-#define queue (engine_bytes6[2])  // engine.py:46
-#define back_at (engine_bytes6[3])  // engine.py:337
-static uint16_t coin_state = 0;  // engine.py:34
-static uint8_t tx_wait = 0;  // engine.py:41
-static uint8_t tx_release = 0;  // engine.py:42
-static uint8_t ack_mask = 0;  // engine.py:43
-static uint8_t queue_len = 0;  // engine.py:47
-static uint8_t now256 = 0;  // engine.py:50
-static uint8_t flood_parent[10] = {255, 255, 255, 255, 255, 255, 255, 255, 255, 255};  // engine.py:311
-static uint8_t engine_bytes10[3][10];  // generated by blinkc: the rows below, one array: an entry of each is found from one address
-#define flood_waiting (engine_bytes10[0])  // engine.py:312
-#define flood_skipped (engine_bytes10[1])  // engine.py:336
-#define flood_at (engine_bytes10[2])  // engine.py:338
-static uint8_t flood_out[20];  // engine.py:315
-static uint8_t flood_last[5];  // engine.py:316
-static uint8_t timer_on = 0;  // engine.py:449
-static uint16_t timer_end[8];  // engine.py:450
+// generated by blinkc: the rows below, one array: an entry of each is found from one address
+static uint8_t engine_bytes6[5][6];
+enum : uint8_t {  // the rows of engine_bytes6
+    LINK_STATE,  // engine.py:33
+    SILENT_AT,  // engine.py:35: millis256() when face f last fell silent
+    // engine.py:46: tx_code[f] is face f's handshake while it is in a session: the bits of the face value it sends
+    // there (the message code at CODE_SHIFT, 0 when none is on the wire, and the ack bit at ACK_SHIFT: we acknowledged
+    // the neighbour's current message), and above the face value's six bits TX_WAIT (we wait for the neighbour's ack of
+    // our code) and TX_RELEASE (we withdrew it; we wait for that ack to clear). Outside a session (where nothing can be
+    // on the wire) it holds the millis256() when the face began to wait for one: a byte of RAM per face is dear on a
+    // tile, and one byte per face reached from one address is cheaper than masks.
+    TX_CODE,
+    QUEUE,  // engine.py:49
+    BACK_AT,  // engine.py:338: now256 when face f came back from gone, or its session ended
+};
+static uint8_t gone_mask = 0;  // engine.py:34: bit f: nobody answers on face f (a mask: floods and sends take it whole)
+static uint16_t coin_state = 0;  // engine.py:36: a per-tile random sequence (seeded from the serial number)
+static uint8_t queue_len = 0;  // engine.py:50
+static uint8_t now256 = 0;  // engine.py:53: millis256() when this pass of loop() began: the engine's clock
+// engine.py:312: the face the wave came from; STARTER: we started it; 255: none
+static uint8_t flood_parent[10] = {255, 255, 255, 255, 255, 255, 255, 255, 255, 255};
+// generated by blinkc: the rows below, one array: an entry of each is found from one address
+static uint8_t engine_bytes10[3][10];
+enum : uint8_t {  // the rows of engine_bytes10
+    FLOOD_WAITING,  // engine.py:313: faces that have not answered yet (idle: the answered faces)
+    FLOOD_SKIPPED,  // engine.py:337
+    FLOOD_AT,  // engine.py:339: now256 when this tile entered slot s
+};
+// engine.py:316: flood_out[2s] bit f: the wave of slot s still has to go out of face f; flood_out[2s + 1]: its echo (so
+// flood_out[j] holds the message of code FLOOD_CODE + j).
+static uint8_t flood_out[20];
+static uint8_t flood_last[5];  // engine.py:317: the parity of the slot of flood k this tile entered last
+static uint8_t timer_on = 0;  // engine.py:450: bit k: timer k is running
+static uint16_t timer_end[8];  // engine.py:451: low 16 bits of millis() when timer k ends
 
 // Fields never leave their declared range: assignments clamp.
 template <typename T> static inline T blinkc_clamp(T v, T lo, T hi) { return v < lo ? lo : (v > hi ? hi : v); }
@@ -128,7 +160,10 @@ template <typename T> static inline T blinkc_at_most(T v, T hi) { return v > hi 
 template <typename T> static inline T blinkc_at_least(T v, T lo) { return v < lo ? lo : v; }
 
 // Faces around the tile: cw(f, n) is the face n steps clockwise of f (f and n in 0..5).
-__attribute__((noinline)) static uint8_t cw(uint8_t f, uint8_t n = 1) { uint8_t g = f + n; return g >= FACE_COUNT ? g - FACE_COUNT : g; }
+__attribute__((noinline)) static uint8_t cw(uint8_t f, uint8_t n = 1) {
+    uint8_t g = f + n;
+    return g >= FACE_COUNT ? g - FACE_COUNT : g;
+}
 
 // The bit of face (or timer) n, 1 << n as a byte (0 from n = 8 on): the AVR shifts by a
 // variable in a loop, so the sketch has one copy of it.
@@ -172,9 +207,9 @@ static void send_code(uint8_t code, uint8_t face);
 static uint8_t queue_take(uint8_t face);
 static void link_step(uint8_t f, uint8_t bit);
 static void session(uint8_t f, uint8_t bit);
-static void link_begin(uint8_t f, uint8_t bit);
+static void link_begin(uint8_t f, uint8_t /* bit */);
 static void link_end(uint8_t f, uint8_t bit);
-static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack);
+static void handshake(uint8_t f, uint8_t /* bit */, uint8_t code, bool their_ack);
 static void transmit(void);
 static bool unsettled(void);
 static uint8_t flood_take(uint8_t bit);
@@ -204,66 +239,63 @@ bool engine_idle(void);
 
 // [wham.py:96]
 static void game_setup(void) {
-    helper_next_peek();  // wham.py:97
+    helper_next_peek();
 }
 
 // [wham.py:101]
 static void next_stage(void) {
-    flood_start(FLOOD_NEXT);  // wham.py:102
+    flood_start(FLOOD_NEXT);
 }
 
 // [wham.py:106]
 static void advance(void) {
-    if (stage == SETUP) {  // wham.py:107
-        stage = GAME;  // wham.py:108
-        timer_start(TIMER_FLASH, FLASH_MS);  // wham.py:109
-        timer_start(TIMER_ROUND_TIMER, FIRST_ROUND_MS);  // wham.py:110
-    } else if (stage != GAME) {  // wham.py:111
-        stage = SETUP;  // wham.py:112
-        round_ = 0;  // wham.py:113
-        strikes = 0;  // wham.py:114
-        source = false;  // wham.py:115
-        helper_next_peek();  // wham.py:116
+    if (stage == SETUP) {
+        stage = GAME;
+        timer_start(TIMER_FLASH, FLASH_MS);
+        timer_start(TIMER_ROUND_TIMER, FIRST_ROUND_MS);
+    } else if (stage != GAME) {
+        stage = SETUP;
+        round_ = 0;
+        strikes = 0;
+        source = false;
+        helper_next_peek();
     }
 }
 
 // [wham.py:121]
 static void round_due(void) {
-    flood_start(FLOOD_ROUND);  // wham.py:122
+    flood_start(FLOOD_ROUND);
 }
 
 // [wham.py:126]
 static void new_round(void) {
-    int16_t faster = 0;
-    int16_t emerge_ms = 0;
-    if ((stage != GAME) || timer_running(TIMER_EMERGE)) {  // wham.py:127
-        return;  // wham.py:128
+    if ((stage != GAME) || timer_running(TIMER_EMERGE)) {
+        return;
     }
-    if (round_ < 31) round_++;  // wham.py:129
-    if (round_ > ROUNDS) {  // wham.py:130
-        stage = VICTORY;  // wham.py:131
-        timer_start(TIMER_ANIM, 0);  // wham.py:132
-        return;  // wham.py:133
+    if (round_ < 31) round_++;
+    if (round_ > ROUNDS) {
+        stage = VICTORY;
+        timer_start(TIMER_ANIM, 0);
+        return;
     }
-    up = false;  // wham.py:134
-    near_up = false;  // wham.py:135
-    faster = ((((LEVEL_MAX < round_) ? LEVEL_MAX : round_) - 1) * SPEED_UP);  // wham.py:136
-    emerge_ms = (EMERGE_MAX - faster);  // wham.py:137
-    above = blinkc_at_most<uint16_t>((ABOVE_MAX - faster), 3000);  // wham.py:138
-    timer_start(TIMER_EMERGE, emerge_ms + draw_below(EMERGE_DRIFT + 1));  // wham.py:139
-    timer_start(TIMER_ROUND_TIMER, (((2 * emerge_ms) + EMERGE_DRIFT) + above) + FLASH_MS);  // wham.py:141
-    timer_start(TIMER_PICK, draw_below(PICK_SLOTS + 1) * PICK_STEP_MS);  // wham.py:142
-    timer_start(TIMER_RIPPLE, RIPPLE_MS);  // wham.py:143
+    up = false;
+    near_up = false;
+    int16_t faster = ((((LEVEL_MAX < round_) ? LEVEL_MAX : round_) - 1) * SPEED_UP);
+    int16_t emerge_ms = (EMERGE_MAX - faster);
+    above = blinkc_at_most<uint16_t>((ABOVE_MAX - faster), 3000);
+    timer_start(TIMER_EMERGE, emerge_ms + draw_below(EMERGE_DRIFT + 1));
+    timer_start(TIMER_ROUND_TIMER, (((2 * emerge_ms) + EMERGE_DRIFT) + above) + FLASH_MS);
+    timer_start(TIMER_PICK, draw_below(PICK_SLOTS + 1) * PICK_STEP_MS);
+    timer_start(TIMER_RIPPLE, RIPPLE_MS);
 }
 
 // [wham.py:154]
 static void decide(void) {
-    uint8_t f = 0;
-    if (!near_up) {  // wham.py:155
-        up = true;  // wham.py:156
-        for (f = 0; f < 6; f++) {  // wham.py:157
-            if (!isValueReceivedOnFaceExpired(f)) {  // wham.py:158
-                send_code(MSG_UP, f);  // wham.py:159
+    if (!near_up) {
+        up = true;
+        FOREACH_FACE(f) {
+            if (!isValueReceivedOnFaceExpired(f)) {
+                send_code(MSG_UP, f);
             }
         }
     }
@@ -271,625 +303,619 @@ static void decide(void) {
 
 // [wham.py:163]
 static void neighbour_up(uint8_t /* face */) {
-    near_up = true;  // wham.py:164
+    near_up = true;
 }
 
 // [wham.py:168]
 static void moles_rise(void) {
-    if (up) {  // wham.py:169
-        timer_start(TIMER_MOLE, above);  // wham.py:170
+    if (up) {
+        timer_start(TIMER_MOLE, above);
     }
 }
 
 // [wham.py:175]
 static void whack(void) {
-    if (stage != GAME) {  // wham.py:176
-        return;  // wham.py:177
+    if (stage != GAME) {
+        return;
     }
-    if (timer_running(TIMER_MOLE)) {  // wham.py:178
-        timer_stop(TIMER_MOLE);  // wham.py:179
-        timer_start(TIMER_FLASH, FLASH_MS);  // wham.py:180
-    } else if (strikes == 0) {  // wham.py:181
-        flood_start(FLOOD_STRIKE1);  // wham.py:182
-    } else if (strikes == 1) {  // wham.py:183
-        flood_start(FLOOD_STRIKE2);  // wham.py:184
+    if (timer_running(TIMER_MOLE)) {
+        timer_stop(TIMER_MOLE);
+        timer_start(TIMER_FLASH, FLASH_MS);
+    } else if (strikes == 0) {
+        flood_start(FLOOD_STRIKE1);
+    } else if (strikes == 1) {
+        flood_start(FLOOD_STRIKE2);
     } else {
-        source = true;  // wham.py:186
-        flood_start(FLOOD_DEATH);  // wham.py:187
+        source = true;
+        flood_start(FLOOD_DEATH);
     }
 }
 
 // [wham.py:194]
 static void first_strike(void) {
-    helper_strike(1);  // wham.py:195
+    helper_strike(1);
 }
 
 // [wham.py:199]
 static void second_strike(void) {
-    helper_strike(2);  // wham.py:200
+    helper_strike(2);
 }
 
 // [wham.py:210]
 static void got_away(void) {
-    source = true;  // wham.py:211
-    flood_start(FLOOD_DEATH);  // wham.py:212
+    source = true;
+    flood_start(FLOOD_DEATH);
 }
 
 // [wham.py:216]
 static void death(void) {
-    if (stage != SETUP) {  // wham.py:217
-        helper_die();  // wham.py:218
+    if (stage != SETUP) {
+        helper_die();
     }
 }
 
 // [wham.py:230]
 static void animate(void) {
-    if (stage == SETUP) {  // wham.py:231
-        helper_next_peek();  // wham.py:232
-    } else if (stage == DEATH) {  // wham.py:233
-        timer_start(TIMER_ANIM, PULSE_MS);  // wham.py:234
-    } else if (stage == VICTORY) {  // wham.py:235
-        timer_start(TIMER_FLASH, SPARKLE_MS);  // wham.py:236
-        timer_start(TIMER_ANIM, SPARKLE_MS + draw_below(SPARKLE_MS + 1));  // wham.py:237
+    if (stage == SETUP) {
+        helper_next_peek();
+    } else if (stage == DEATH) {
+        timer_start(TIMER_ANIM, PULSE_MS);
+    } else if (stage == VICTORY) {
+        timer_start(TIMER_FLASH, SPARKLE_MS);
+        timer_start(TIMER_ANIM, SPARKLE_MS + draw_below(SPARKLE_MS + 1));
     }
 }
 
 // [wham.py:245]
 static void show(void) {
-    uint8_t r = 0;
-    uint8_t g = 0;
-    int16_t w = 0;
     uint16_t left = 0;
-    uint8_t v = 0;
     Color c = BLINKC_RGB5(0, 0, 0);
-    uint16_t lit = 0;
-    uint8_t f = 0;
-    r = GRASS_RED;  // wham.py:246
-    g = 255;  // wham.py:247
-    w = 0;  // wham.py:248
-    if (stage == DEATH) {  // wham.py:249
-        left = ((PULSE_MS < timer_remaining(TIMER_ANIM)) ? PULSE_MS : timer_remaining(TIMER_ANIM));  // wham.py:253
-        v = ((255 < (((uint16_t)(1U * ((uint16_t)((HALF_PULSE > left) ? HALF_PULSE : left) - ((HALF_PULSE < left) ? HALF_PULSE : left)) * 11)) >> 5)) ? 255 : (((uint16_t)(1U * ((uint16_t)((HALF_PULSE > left) ? HALF_PULSE : left) - ((HALF_PULSE < left) ? HALF_PULSE : left)) * 11)) >> 5));  // wham.py:254
-        r = 255;  // wham.py:255
-        g = (255 - v);  // wham.py:256
-        w = g;  // wham.py:257
-        if (!source) {  // wham.py:258
-            r = v;  // wham.py:259
-            g = 0;  // wham.py:260
-            w = 0;  // wham.py:261
+    uint8_t r = GRASS_RED;
+    uint8_t g = 255;
+    int16_t w = 0;
+    if (stage == DEATH) {
+        left = ((PULSE_MS < timer_remaining(TIMER_ANIM)) ? PULSE_MS : timer_remaining(TIMER_ANIM));
+        uint8_t v = ((255 < (((uint16_t)(1U * ((uint16_t)((HALF_PULSE > left) ? HALF_PULSE : left) - ((HALF_PULSE < left) ? HALF_PULSE : left)) * 11)) >> 5))
+                ? 255
+                : (((uint16_t)(1U * ((uint16_t)((HALF_PULSE > left) ? HALF_PULSE : left) - ((HALF_PULSE < left) ? HALF_PULSE : left)) * 11)) >> 5));
+        r = 255;
+        g = (255 - v);
+        w = g;
+        if (!source) {
+            r = v;
+            g = 0;
+            w = 0;
         }
     } else {
-        if (stage == SETUP) {  // wham.py:263
-            left = timer_remaining(TIMER_ANIM);  // wham.py:264
-            if (left < PEEK_FADE_MS) {  // wham.py:265
-                w = (((PEEK_FADE_MS < left) ? PEEK_FADE_MS : left) >> 1);  // wham.py:266
-            } else if (left < 1750) {  // wham.py:267
-                r = 255;  // wham.py:268
-                g = 0;  // wham.py:269
+        if (stage == SETUP) {
+            left = timer_remaining(TIMER_ANIM);
+            if (left < PEEK_FADE_MS) {
+                w = (((PEEK_FADE_MS < left) ? PEEK_FADE_MS : left) >> 1);
+            } else if (left < 1750) {
+                r = 255;
+                g = 0;
             }
-        } else if (timer_running(TIMER_FLASH)) {  // wham.py:270
-            w = (((FLASH_MS < timer_remaining(TIMER_FLASH)) ? FLASH_MS : timer_remaining(TIMER_FLASH)) >> 1);  // wham.py:271
+        } else if (timer_running(TIMER_FLASH)) {
+            w = (((FLASH_MS < timer_remaining(TIMER_FLASH)) ? FLASH_MS : timer_remaining(TIMER_FLASH)) >> 1);
         }
-        if (g == 255) {  // wham.py:272
-            r = (GRASS_RED + ((((250 < w) ? 250 : w) * 21) >> 5));  // wham.py:273
+        if (g == 255) {
+            r = (GRASS_RED + ((((250 < w) ? 250 : w) * 21) >> 5));
         }
     }
-    c = makeColorRGB(r, g, w);  // wham.py:274
-    if (stage == SETUP) {  // wham.py:275
-        setColor(GREEN_GRASS);  // wham.py:276
-        setColorOnFace(c, peek_face);  // wham.py:277
-        return;  // wham.py:278
+    c = makeColorRGB(r, g, w);
+    if (stage == SETUP) {
+        setColor(GREEN_GRASS);
+        setColorOnFace(c, peek_face);
+        return;
     }
-    setColor(c);  // wham.py:279
-    if ((w > 0) || (stage != GAME)) {  // wham.py:280
-        return;  // wham.py:281
+    setColor(c);
+    if ((w > 0) || (stage != GAME)) {
+        return;
     }
-    if (timer_running(TIMER_MOLE)) {  // wham.py:282
-        lit = (timer_remaining(TIMER_MOLE) / (above / 6));  // wham.py:284
-        for (f = 0; f < 6; f++) {  // wham.py:285
-            setColorOnFace((f <= lit) ? RED : OFF, f);  // wham.py:286
+    if (timer_running(TIMER_MOLE)) {
+        uint16_t lit = (timer_remaining(TIMER_MOLE) / (above / 6));
+        FOREACH_FACE(f) {
+            setColorOnFace((f <= lit) ? RED : OFF, f);
         }
-    } else if (timer_running(TIMER_STRIKE_FLASH)) {  // wham.py:287
-        setColor((strikes == 1) ? YELLOW : ORANGE);  // wham.py:288
-    } else if (timer_running(TIMER_RIPPLE)) {  // wham.py:289
-        setColor(GRASS_DIM);  // wham.py:290
+    } else if (timer_running(TIMER_STRIKE_FLASH)) {
+        setColor((strikes == 1) ? YELLOW : ORANGE);
+    } else if (timer_running(TIMER_RIPPLE)) {
+        setColor(GRASS_DIM);
     }
 }
 
 // A mole will peek out of the next face (the original: 0 to 4 faces on).  [wham.py:89]
 static void helper_next_peek(void) {
-    peek_face = cw(peek_face);  // wham.py:91
-    timer_start(TIMER_ANIM, 1750 + draw_below(PEEK_DELAY_MS + 1));  // wham.py:92
+    peek_face = cw(peek_face);
+    timer_start(TIMER_ANIM, 1750 + draw_below(PEEK_DELAY_MS + 1));
 }
 
 // [wham.py:203]
 static void helper_strike(int16_t n) {
-    if ((stage == GAME) && (strikes < n)) {  // wham.py:204
-        strikes = blinkc_clamp<int16_t>(n, 0, 2);  // wham.py:205
-        timer_start(TIMER_STRIKE_FLASH, STRIKE_MS);  // wham.py:206
+    if ((stage == GAME) && (strikes < n)) {
+        strikes = blinkc_clamp<int16_t>(n, 0, 2);
+        timer_start(TIMER_STRIKE_FLASH, STRIKE_MS);
     }
 }
 
 // [wham.py:221]
 static void helper_die(void) {
-    stage = DEATH;  // wham.py:222
-    timer_stop(TIMER_ROUND_TIMER);  // wham.py:223
-    timer_stop(TIMER_EMERGE);  // wham.py:224
-    timer_stop(TIMER_MOLE);  // wham.py:225
-    timer_start(TIMER_ANIM, PULSE_MS);  // wham.py:226
+    stage = DEATH;
+    timer_stop(TIMER_ROUND_TIMER);
+    timer_stop(TIMER_EMERGE);
+    timer_stop(TIMER_MOLE);
+    timer_start(TIMER_ANIM, PULSE_MS);
 }
 
-// The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [engine.py:53]
+// The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [engine.py:56]
 static uint8_t millis256(void) {
-    return ((uint16_t)millis() >> 8);  // engine.py:55
+    return ((uint16_t)millis() >> 8);
 }
 
-// Seed the coin from the tile's serial number: every tile tosses its own sequence.  [engine.py:58]
+// Seed the coin from the tile's serial number: every tile tosses its own sequence.  [engine.py:61]
 static void engine_setup(void) {
     uint8_t i = 0;
-    for (i = 0; i < 9; i++) {  // engine.py:62
-        coin_state = ((((uint16_t)(1U * coin_state << 8)) ^ (coin_state >> 8)) ^ getSerialNumberByte(i));  // engine.py:68
+    for (i = 0; i < SERIAL_LEN; i++) {
+        coin_state = ((((uint16_t)(1U * coin_state << 8)) ^ (coin_state >> 8)) ^ getSerialNumberByte(i));
     }
-    if (coin_state == 0) {  // engine.py:69
-        coin_state = 1;  // engine.py:70
+    if (coin_state == 0) {
+        coin_state = 1;
     }
 }
 
-// One toss: the SDK's random numbers when the game randomizes them, else one step of a  [engine.py:73]
+// One toss: the SDK's random numbers when the game randomizes them, else one step of a 16-bit Galois
+// LFSR (period 65,535).  [engine.py:76]
 static bool coin(void) {
-    uint8_t heads = 0;
-    heads = ((uint8_t)coin_state & 1);  // engine.py:78
-    coin_state >>= 1;  // engine.py:79
-    if (heads != 0) {  // engine.py:80
-        coin_state ^= 46080U;  // engine.py:81
+    uint8_t heads = ((uint8_t)coin_state & 1);
+    coin_state >>= 1;
+    if (heads != 0) {
+        coin_state ^= 46080U;
     }
-    return (heads != 0);  // engine.py:82
+    return (heads != 0);
 }
 
-// t.random_word() in a game without randomize(): 16 tosses of the coin, the tile's own  [engine.py:85]
+// t.random_word() in a game without randomize(): 16 tosses of the coin, the tile's own sequence seeded
+// from its serial number (no SDK generator, no 0.5 s at power-up); with randomize="clock", mixed with
+// the clock's low 16 bits, so that a game whose draws follow a player's presses draws differently at
+// every power-up.  [engine.py:88]
 static uint16_t draw_word(void) {
-    uint16_t v = 0;
     uint8_t i = 0;
-    v = 0;  // engine.py:90
-    for (i = 0; i < 16; i++) {  // engine.py:91
-        v = (((uint16_t)(1U * v << 1)) | coin());  // engine.py:92
+    uint16_t v = 0;
+    for (i = 0; i < 16; i++) {
+        v = (((uint16_t)(1U * v << 1)) | coin());
     }
-    v ^= millis();  // engine.py:94
-    return v;  // engine.py:95
+    v ^= millis();
+    return v;
 }
 
-// t.random(n - 1) in a game without randomize(): 0..n-1 from draw_word() (n is 0 for  [engine.py:98]
+// t.random(n - 1) in a game without randomize(): 0..n-1 from draw_word() (n is 0 for t.random(65535),
+// whose n does not fit).  [engine.py:101]
 static uint16_t draw_below(uint16_t n) {
-    if (n == 0) {  // engine.py:101
-        return draw_word();  // engine.py:102
+    if (n == 0) {
+        return draw_word();
     }
-    return (draw_word() % n);  // engine.py:103
+    return (draw_word() % n);
 }
 
-// Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:106]
+// Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [engine.py:109]
 static void send_code(uint8_t code, uint8_t face) {
-    if (((gone_mask & bit_of(face)) != 0) || (queue_len >= QUEUE_LEN)) {  // engine.py:108
-        return;  // engine.py:110
+    if (((gone_mask & bit_of(face)) != 0) || (queue_len >= QUEUE_LEN)) {
+        return;
     }
-    queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:111
-    queue_len++;  // engine.py:112
+    engine_bytes6[QUEUE][queue_len] = ((uint8_t)(face << 5) | code);
+    queue_len++;
 }
 
-// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:115]
+// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:118]
 static uint8_t queue_take(uint8_t face) {
     uint8_t i = 0;
     uint8_t i_end = 0;
-    uint8_t entry = 0;
     uint8_t j = 0;
     uint8_t j_end = 0;
-    i_end = queue_len;  // engine.py:117
+    i_end = queue_len;
     for (i = 0; i < i_end; i++) {
-        entry = queue[i];  // engine.py:118
-        if ((entry >> 5) == face) {  // engine.py:119
-            queue_len--;  // engine.py:120
-            j_end = queue_len;  // engine.py:121
+        uint8_t entry = engine_bytes6[QUEUE][i];
+        if ((entry >> 5) == face) {
+            queue_len--;
+            j_end = queue_len;
             for (j = i; j < j_end; j++) {
-                queue[j] = queue[j + 1];  // engine.py:122
+                engine_bytes6[QUEUE][j] = engine_bytes6[QUEUE][j + 1];
             }
-            return (entry & 31);  // engine.py:123
+            return (entry & 31);
         }
     }
-    return 0;  // engine.py:124
+    return 0;
 }
 
-// Keep face f's link state: in a session, waiting for one, or gone.  [engine.py:127]
+// Keep face f's link state: in a session, waiting for one, or gone.  [engine.py:130]
 static void link_step(uint8_t f, uint8_t bit) {
-    uint8_t silent = 0;
-    if (!isValueReceivedOnFaceExpired(f)) {  // engine.py:134
-        if ((gone_mask & bit) != 0) {  // engine.py:135
-            gone_mask &= ~bit;  // engine.py:136
-            tx_code[f] = now256;  // engine.py:137
-            back_at[f] = now256;  // engine.py:138
+    if (!isValueReceivedOnFaceExpired(f)) {
+        if ((gone_mask & bit) != 0) {
+            gone_mask &= ~bit;
+            engine_bytes6[TX_CODE][f] = now256;
+            engine_bytes6[BACK_AT][f] = now256;
         }
-        heard_mask |= bit;  // engine.py:139
-        session(f, bit);  // engine.py:140
-    } else if ((heard_mask & bit) != 0) {  // engine.py:141
-        heard_mask &= ~bit;  // engine.py:142
-        silent_at[f] = now256;  // engine.py:143
+        engine_bytes6[LINK_STATE][f] |= LINK_HEARD;
+        session(f, bit);
+    } else if ((engine_bytes6[LINK_STATE][f] & LINK_HEARD) != 0) {
+        engine_bytes6[LINK_STATE][f] &= 251;
+        engine_bytes6[SILENT_AT][f] = now256;
     }
-    if (((gone_mask | (heard_mask & up_mask)) & bit) == 0) {  // engine.py:144
-        silent = (now256 - silent_at[f]);  // engine.py:145
-        if ((((heard_mask & bit) == 0) && (silent > GRACE_UNITS)) || (((up_mask & bit) == 0) && ((uint8_t)(now256 - tx_code[f]) > 30))) {  // engine.py:146
-            link_end(f, bit);  // engine.py:148
-            gone_mask |= bit;  // engine.py:149
+    if (((gone_mask & bit) == 0) && ((engine_bytes6[LINK_STATE][f] & 5) != 5)) {
+        uint8_t silent = (now256 - engine_bytes6[SILENT_AT][f]);
+        if ((((engine_bytes6[LINK_STATE][f] & LINK_HEARD) == 0) && (silent > GRACE_UNITS)) ||
+                (((engine_bytes6[LINK_STATE][f] & LINK_UP) == 0) &&
+                        ((uint8_t)(now256 - engine_bytes6[TX_CODE][f]) > 30))) {
+            link_end(f, bit);
+            gone_mask |= bit;
         }
     }
 }
 
-// Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:152]
+// Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:155]
 static void session(uint8_t f, uint8_t bit) {
-    uint8_t value = 0;
-    uint8_t code = 0;
-    bool their_ack = 0;
-    value = getLastValueReceivedOnFace(f);  // engine.py:154
-    code = (value & CODE_MASK);  // engine.py:155
-    their_ack = ((value & 32) != 0);  // engine.py:156
-    if (code == HELLO) {  // engine.py:157
-        if ((up_mask & bit) != 0) {  // engine.py:158
-            if (their_ack) {  // engine.py:159
-                return;  // engine.py:160
+    uint8_t value = getLastValueReceivedOnFace(f);
+    uint8_t code = (value & CODE_MASK);
+    bool their_ack = ((value & 32) != 0);
+    if (code == HELLO) {
+        if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
+            if (their_ack) {
+                return;
             }
-            link_end(f, bit);  // engine.py:161
+            link_end(f, bit);
         }
-        seen_mask |= bit;  // engine.py:162
-        if (their_ack) {  // engine.py:163
-            link_begin(f, bit);  // engine.py:164
+        engine_bytes6[LINK_STATE][f] |= LINK_SEEN;
+        if (their_ack) {
+            link_begin(f, bit);
         }
-        return;  // engine.py:165
+        return;
     }
-    if ((up_mask & bit) == 0) {  // engine.py:166
-        if ((seen_mask & bit) == 0) {  // engine.py:167
-            return;  // engine.py:168
+    if ((engine_bytes6[LINK_STATE][f] & LINK_UP) == 0) {
+        if ((engine_bytes6[LINK_STATE][f] & LINK_SEEN) == 0) {
+            return;
         }
-        link_begin(f, bit);  // engine.py:169
+        link_begin(f, bit);
     }
-    handshake(f, bit, code, their_ack);  // engine.py:170
+    handshake(f, bit, code, their_ack);
 }
 
-// [engine.py:173]
-static void link_begin(uint8_t f, uint8_t bit) {
-    up_mask |= bit;  // engine.py:174
-    seen_mask &= ~bit;  // engine.py:175
-    tx_code[f] = 0;  // engine.py:176
+// [engine.py:176]
+static void link_begin(uint8_t f, uint8_t /* bit */) {
+    engine_bytes6[LINK_STATE][f] = ((engine_bytes6[LINK_STATE][f] & 253) | LINK_UP);
+    engine_bytes6[TX_CODE][f] = 0;
 }
 
-// The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:180]
+// The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:182]
 static void link_end(uint8_t f, uint8_t bit) {
     uint8_t i = 0;
-    uint8_t code = 0;
     uint8_t j = 0;
     uint8_t s = 0;
-    up_mask &= ~bit;  // engine.py:184
-    seen_mask &= ~bit;  // engine.py:185
-    for (i = 0; i < QUEUE_LEN; i++) {  // engine.py:188
-        code = queue_take(f);  // engine.py:189
-        if (code == 0) {  // engine.py:190
-            break;  // engine.py:191
+    engine_bytes6[LINK_STATE][f] &= 252;
+    for (i = 0; i < QUEUE_LEN; i++) {
+        uint8_t code = queue_take(f);
+        if (code == 0) {
+            break;
         }
     }
-    tx_code[f] = now256;  // engine.py:193
-    back_at[f] = now256;  // engine.py:194
-    tx_wait &= ~bit;  // engine.py:195
-    tx_release &= ~bit;  // engine.py:196
-    ack_mask &= ~bit;  // engine.py:197
-    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:198
-        flood_out[j] &= ~bit;  // engine.py:199
+    engine_bytes6[TX_CODE][f] = now256;
+    engine_bytes6[BACK_AT][f] = now256;
+    for (j = 0; j < N_FLOOD_CODES; j++) {
+        flood_out[j] &= ~bit;
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:200
-        flood_answered(s, f);  // engine.py:201
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {
+        flood_answered(s, f);
     }
 }
 
 // Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:204]
-static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack) {
-    if (code == 0) {  // engine.py:206
-        ack_mask &= ~bit;  // engine.py:207
-    } else if ((ack_mask & bit) == 0) {  // engine.py:208
-        ack_mask |= bit;  // engine.py:209
-        deliver(code, f);  // engine.py:210
+static void handshake(uint8_t f, uint8_t /* bit */, uint8_t code, bool their_ack) {
+    if (code == 0) {
+        engine_bytes6[TX_CODE][f] &= 223;
+    } else if ((engine_bytes6[TX_CODE][f] & 32) == 0) {
+        engine_bytes6[TX_CODE][f] |= 32;
+        deliver(code, f);
     }
-    if ((tx_wait & bit) != 0) {  // engine.py:211
-        if (their_ack != false) {  // engine.py:212
-            tx_wait &= ~bit;  // engine.py:213
-            tx_release |= bit;  // engine.py:214
-            tx_code[f] = 0;  // engine.py:215
+    if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0) {
+        if (their_ack != false) {
+            engine_bytes6[TX_CODE][f] = ((engine_bytes6[TX_CODE][f] & 32) | TX_RELEASE);
         }
-    } else if (their_ack == 0) {  // engine.py:216
-        tx_release &= ~bit;  // engine.py:217
+    } else if (their_ack == 0) {
+        engine_bytes6[TX_CODE][f] &= 191;
     }
 }
 
-// Present a queued message on every idle face in session, then publish the face values.  [engine.py:220]
+// Present a queued message on every idle face in session, then publish the face values.  [engine.py:218]
 static void transmit(void) {
-    uint8_t shown = 0;
-    uint8_t bit = 0;
-    uint8_t f = 0;
-    uint8_t value = 0;
-    uint8_t code = 0;
-    shown = broadcast_bits();  // engine.py:222
-    bit = 1;  // engine.py:223
-    for (f = 0; f < 6; f++) {  // engine.py:224
-        value = shown;  // engine.py:225
-        if ((up_mask & bit) != 0) {  // engine.py:226
-            if (((tx_wait | tx_release) & bit) == 0) {  // engine.py:227
-                code = flood_take(bit);  // engine.py:228
-                if (code == 0) {  // engine.py:229
-                    code = queue_take(f);  // engine.py:230
+    uint8_t shown = broadcast_bits();
+    uint8_t bit = 1;
+    FOREACH_FACE(f) {
+        uint8_t value = shown;
+        if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
+            if ((engine_bytes6[TX_CODE][f] & 192) == 0) {
+                uint8_t code = flood_take(bit);
+                if (code == 0) {
+                    code = queue_take(f);
                 }
-                if (code != 0) {  // engine.py:231
-                    tx_code[f] = code;  // engine.py:232
-                    tx_wait |= bit;  // engine.py:233
+                if (code != 0) {
+                    engine_bytes6[TX_CODE][f] |= (code | TX_WAIT);
                 }
             }
-            value |= tx_code[f];  // engine.py:234
-            if ((ack_mask & bit) != 0) {  // engine.py:235
-                value |= 32;  // engine.py:236
-            }
+            value |= (engine_bytes6[TX_CODE][f] & 63);
         } else {
-            value |= 31;  // engine.py:238
-            if ((seen_mask & bit) != 0) {  // engine.py:239
-                value |= 32;  // engine.py:240
+            value |= 31;
+            if ((engine_bytes6[LINK_STATE][f] & LINK_SEEN) != 0) {
+                value |= 32;
             }
         }
-        setValueSentOnFace(value, f);  // engine.py:241
-        bit <<= 1;  // engine.py:242
+        setValueSentOnFace(value, f);
+        bit <<= 1;
     }
 }
 
-// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:256]
+// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:251]
 static bool unsettled(void) {
-    return (((gone_mask | (heard_mask & up_mask)) != 63) || (gone_mask == 63));  // engine.py:263
+    uint8_t f = 0;
+    uint8_t f_bit = 0;
+    uint8_t settled = gone_mask;
+    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+        if ((engine_bytes6[LINK_STATE][f] & 5) == 5) {
+            settled |= f_bit;
+        }
+    }
+    return ((settled != ALL_FACES) || (gone_mask == ALL_FACES));
 }
 
 #ifdef BLINKC_HOST
-// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:266]
+// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:267]
 uint32_t engine_quiet_until(void) {
-    uint32_t until = 0;
     uint8_t s = 0;
-    uint8_t age = 0;
-    uint8_t closes = 0;
-    uint8_t ticks = 0;
-    uint32_t ends = 0;
-    if (unsettled()) {  // engine.py:268
-        return 0;  // engine.py:269
+    if (unsettled()) {
+        return 0;
     }
-    until = timers_quiet_until();  // engine.py:270
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:271
-        if (flood_skipped[s] != 0) {  // engine.py:272
-            age = (millis256() - flood_at[s]);  // engine.py:274
-            closes = (((flood_skipped[s] & 64) != 0) ? FLOOD_SAME_UNITS : FLOOD_BACK_UNITS);  // engine.py:275
-            ticks = ((age < closes) ? (closes - age) : 0);  // engine.py:276
-            ends = (uint32_t)(1UL * (millis() & 4294967040UL) + ((uint32_t)ticks * 256));  // engine.py:277
-            if (ends < until) {  // engine.py:278
-                until = ends;  // engine.py:279
+    uint32_t until = timers_quiet_until();
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {
+        if (engine_bytes10[FLOOD_SKIPPED][s] != 0) {
+            uint8_t age = (millis256() - engine_bytes10[FLOOD_AT][s]);
+            uint8_t closes = (((engine_bytes10[FLOOD_SKIPPED][s] & SAME_WINDOW) != 0)
+                    ? FLOOD_SAME_UNITS
+                    : FLOOD_BACK_UNITS);
+            uint8_t ticks = ((age < closes) ? (closes - age) : 0);
+            uint32_t ends = (uint32_t)(1UL * (millis() & 4294967040UL) + ((uint32_t)ticks * 256));
+            if (ends < until) {
+                until = ends;
             }
         }
     }
-    return until;  // engine.py:280
+    return until;
 }
 #endif
 
-// [engine.py:283]
+// [engine.py:284]
 BLINKC_SMALL_LOOPS void loop(void) {
-    uint8_t bit = 0;
-    uint8_t f = 0;
-    now256 = millis256();  // engine.py:285
-    flood_forget();  // engine.py:286
-    bit = 1;  // engine.py:287
-    for (f = 0; f < 6; f++) {  // engine.py:288
-        link_step(f, bit);  // engine.py:289
-        bit <<= 1;  // engine.py:290
+    now256 = millis256();
+    flood_forget();
+    uint8_t bit = 1;
+    FOREACH_FACE(f) {
+        link_step(f, bit);
+        bit <<= 1;
     }
-    buttons();  // engine.py:291
-    timers();  // engine.py:293
-    transmit();  // engine.py:294
-    display();  // engine.py:295
-    if (unsettled() && coin()) {  // engine.py:296
-        blinkc_skip_frame();  // engine.py:297
+    buttons();
+    timers();
+    transmit();
+    display();
+    if (unsettled() && coin()) {
+        blinkc_skip_frame();
     }
 }
 
-// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:350]
+// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:351]
 static uint8_t flood_take(uint8_t bit) {
     uint8_t j = 0;
-    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:352
-        if ((flood_out[j] & bit) != 0) {  // engine.py:353
-            flood_out[j] &= ~bit;  // engine.py:354
-            return (FLOOD_CODE + j);  // engine.py:355
+    for (j = 0; j < N_FLOOD_CODES; j++) {
+        if ((flood_out[j] & bit) != 0) {
+            flood_out[j] &= ~bit;
+            return (FLOOD_CODE + j);
         }
     }
-    return 0;  // engine.py:356
+    return 0;
 }
 
-// Start flood k, unless this tile is in a wave of it already (then the start merges).  [engine.py:359]
+// Start flood k, unless this tile is in a wave of it already (then the start merges).  [engine.py:360]
 static void flood_start(uint8_t k) {
-    uint8_t s = 0;
-    s = (2 * k);  // engine.py:361
-    if ((flood_parent[s] & flood_parent[s + 1]) == 255) {  // engine.py:362
-        flood_enter(s + (flood_last[k] ^ 1), STARTER);  // engine.py:363
+    uint8_t s = (2 * k);
+    if ((flood_parent[s] & flood_parent[s + 1]) == NO_PARENT) {
+        flood_enter(s + (flood_last[k] ^ 1), STARTER);
     }
 }
 
-// [engine.py:366]
+// [engine.py:367]
 static void flood_enter(uint8_t s, uint8_t parent) {
-    uint8_t from_bit = 0;
-    uint8_t k = 0;
-    uint8_t skipped = 0;
-    uint8_t waiting = 0;
-    flood_parent[s] = parent;  // engine.py:367
-    from_bit = (1U << parent);  // engine.py:368
-    k = (s >> 1);  // engine.py:369
-    flood_last[k] = (s & 1);  // engine.py:370
-    skipped = gone_mask;  // engine.py:384
-    if (flood_skipped[s] != 0) {  // engine.py:385
-        skipped |= flood_waiting[s];  // engine.py:386
+    flood_parent[s] = parent;
+    uint8_t from_bit = (1U << parent);
+    uint8_t k = (s >> 1);
+    flood_last[k] = (s & 1);
+    uint8_t skipped = gone_mask;
+    if (engine_bytes10[FLOOD_SKIPPED][s] != 0) {
+        skipped |= engine_bytes10[FLOOD_WAITING][s];
     }
-    flood_skipped[s] = (skipped | 192);  // engine.py:387
-    flood_at[s] = now256;  // engine.py:388
-    waiting = ((uint8_t)(~(skipped | from_bit)) & 63);  // engine.py:389
-    flood_waiting[s] = waiting;  // engine.py:394
-    flood_out[2 * s] |= waiting;  // engine.py:395
-    on_flood(k);  // engine.py:396
-    flood_check(s);  // engine.py:397
+    engine_bytes10[FLOOD_SKIPPED][s] = (skipped | BOTH_WINDOWS);
+    engine_bytes10[FLOOD_AT][s] = now256;
+    uint8_t waiting = ((uint8_t)(~(skipped | from_bit)) & ALL_FACES);
+    engine_bytes10[FLOOD_WAITING][s] = waiting;
+    flood_out[2 * s] |= waiting;
+    on_flood(k);
+    flood_check(s);
 }
 
-// Close a slot's windows: FLOOD_SAME_UNITS after this tile entered it, and  [engine.py:400]
+// Close a slot's windows: FLOOD_SAME_UNITS after this tile entered it, and FLOOD_BACK_UNITS after
+// (before millis256() wraps round to the entry again).  [engine.py:401]
 static void flood_forget(void) {
     uint8_t s = 0;
-    uint8_t age = 0;
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:403
-        age = (now256 - flood_at[s]);  // engine.py:404
-        if (age >= FLOOD_SAME_UNITS) {  // engine.py:405
-            flood_skipped[s] &= 191;  // engine.py:406
-            if (age >= FLOOD_BACK_UNITS) {  // engine.py:407
-                flood_skipped[s] = 0;  // engine.py:408
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {
+        uint8_t age = (now256 - engine_bytes10[FLOOD_AT][s]);
+        if (age >= FLOOD_SAME_UNITS) {
+            engine_bytes10[FLOOD_SKIPPED][s] &= 191;
+            if (age >= FLOOD_BACK_UNITS) {
+                engine_bytes10[FLOOD_SKIPPED][s] = 0;
             }
         }
     }
 }
 
-// [engine.py:411]
+// [engine.py:412]
 __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face) {
-    uint8_t bit = 0;
-    uint8_t skipped = 0;
-    bit = bit_of(face);  // engine.py:412
-    skipped = flood_skipped[s];  // engine.py:413
-    if ((flood_parent[s] == 255) && (!(((skipped & 128) != 0) && ((((skipped & bit) != 0) && ((skipped & 64) != 0)) || ((uint8_t)(now256 - back_at[face]) < BACK_SAME_UNITS))))) {  // engine.py:414
-        flood_enter(s, face);  // engine.py:416
+    uint8_t bit = bit_of(face);
+    uint8_t skipped = engine_bytes10[FLOOD_SKIPPED][s];
+    if ((flood_parent[s] == NO_PARENT) &&
+            (!(((skipped & BACK_WINDOW) != 0) &&
+                    ((((skipped & bit) != 0) && ((skipped & SAME_WINDOW) != 0)) ||
+                            ((uint8_t)(now256 - engine_bytes6[BACK_AT][face]) < BACK_SAME_UNITS))))) {
+        flood_enter(s, face);
     } else {
-        if (flood_parent[s] == 255) {  // engine.py:424
-            flood_waiting[s] |= bit;  // engine.py:425
-            if ((skipped & 64) == 0) {  // engine.py:426
-                flood_at[s] = (now256 - FLOOD_SAME_UNITS);  // engine.py:427
+        if (flood_parent[s] == NO_PARENT) {
+            engine_bytes10[FLOOD_WAITING][s] |= bit;
+            if ((skipped & SAME_WINDOW) == 0) {
+                engine_bytes10[FLOOD_AT][s] = (now256 - FLOOD_SAME_UNITS);
             }
         }
-        flood_skipped[s] &= ~bit;  // engine.py:428
-        flood_out[(2 * s) + 1] |= bit;  // engine.py:429
+        engine_bytes10[FLOOD_SKIPPED][s] &= ~bit;
+        flood_out[(2 * s) + 1] |= bit;
     }
 }
 
-// An echo came back, or the face can no longer answer (its link ended).  [engine.py:432]
+// An echo came back, or the face can no longer answer (its link ended).  [engine.py:433]
 __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face) {
-    flood_waiting[s] &= ~bit_of(face);  // engine.py:434
-    flood_check(s);  // engine.py:435
+    engine_bytes10[FLOOD_WAITING][s] &= ~bit_of(face);
+    flood_check(s);
 }
 
-// [engine.py:438]
+// [engine.py:439]
 static void flood_check(uint8_t s) {
-    uint8_t parent = 0;
-    parent = flood_parent[s];  // engine.py:439
-    if ((parent != 255) && (flood_waiting[s] == 0)) {  // engine.py:440
-        flood_parent[s] = 255;  // engine.py:441
-        if (parent != STARTER) {  // engine.py:442
-            flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:445
+    uint8_t parent = flood_parent[s];
+    if ((parent != NO_PARENT) && (engine_bytes10[FLOOD_WAITING][s] == 0)) {
+        flood_parent[s] = NO_PARENT;
+        if (parent != STARTER) {
+            flood_out[(2 * s) + 1] |= bit_of(parent);
         }
     }
 }
 
-// [engine.py:453]
+// [engine.py:454]
 static void timer_start(uint8_t k, uint16_t ms) {
-    timer_end[k] = ((uint16_t)millis() + ms);  // engine.py:454
-    timer_on |= bit_of(k);  // engine.py:455
+    timer_end[k] = ((uint16_t)millis() + ms);
+    timer_on |= bit_of(k);
 }
 
-// [engine.py:458]
+// [engine.py:459]
 static void timer_stop(uint8_t k) {
-    timer_on &= ~bit_of(k);  // engine.py:459
+    timer_on &= ~bit_of(k);
 }
 
-// [engine.py:462]
+// [engine.py:463]
 static bool timer_running(uint8_t k) {
-    return ((timer_on & bit_of(k)) != 0);  // engine.py:463
+    return ((timer_on & bit_of(k)) != 0);
 }
 
-// [engine.py:466]
+// [engine.py:467]
 static uint16_t timer_remaining(uint8_t k) {
-    int16_t left = 0;
-    if ((timer_on & bit_of(k)) == 0) {  // engine.py:467
-        return 0;  // engine.py:468
+    if ((timer_on & bit_of(k)) == 0) {
+        return 0;
     }
-    left = (timer_end[k] - (uint16_t)millis());  // engine.py:469
-    if (left < 0) {  // engine.py:470
-        return 0;  // engine.py:471
+    int16_t left = (timer_end[k] - (uint16_t)millis());
+    if (left < 0) {
+        return 0;
     }
-    return left;  // engine.py:472
+    return left;
 }
 
-// [engine.py:475]
+// [engine.py:476]
 static void timers(void) {
     uint8_t k = 0;
     uint8_t k_bit = 0;
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:476
-        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {  // engine.py:477
-            timer_on &= ~k_bit;  // engine.py:478
-            on_timer(k);  // engine.py:479
+    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {
+        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {
+            timer_on &= ~k_bit;
+            on_timer(k);
         }
     }
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:482]
+// [engine.py:483]
 uint32_t timers_quiet_until(void) {
-    uint32_t until = 0;
     uint8_t k = 0;
     uint8_t k_bit = 0;
-    uint32_t ends = 0;
-    until = 4294967295UL;  // engine.py:483
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:484
-        if ((timer_on & k_bit) != 0) {  // engine.py:485
-            ends = (millis() + timer_remaining(k));  // engine.py:486
-            if (ends < until) {  // engine.py:487
-                until = ends;  // engine.py:488
+    uint32_t until = 4294967295UL;
+    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {
+        if ((timer_on & k_bit) != 0) {
+            uint32_t ends = (millis() + timer_remaining(k));
+            if (ends < until) {
+                until = ends;
             }
         }
     }
-    return until;  // engine.py:489
+    return until;
 }
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:492]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:493]
 uint8_t engine_links(void) {
-    return up_mask;  // engine.py:494
-}
-#endif
-
-#ifdef BLINKC_HOST
-// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:497]
-bool engine_idle(void) {
-    uint8_t s = 0;
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:500
-        return false;  // engine.py:501
-    }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:502
-        if ((flood_parent[s] != 255) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {  // engine.py:503
-            return false;  // engine.py:504
+    uint8_t f = 0;
+    uint8_t f_bit = 0;
+    uint8_t up_ = 0;
+    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+        if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
+            up_ |= f_bit;
         }
     }
-    return true;  // engine.py:505
+    return up_;
+}
+#endif
+
+#ifdef BLINKC_HOST
+// No message queued, on the wire or awaiting its handshake, no flood under way, and every face
+// settled: in a session, or gone.  [engine.py:502]
+bool engine_idle(void) {
+    uint8_t f = 0;
+    uint8_t f_bit = 0;
+    uint8_t s = 0;
+    if (queue_len != 0) {
+        return false;
+    }
+    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+        if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
+            if ((engine_bytes6[TX_CODE][f] & 224) != 0) {
+                return false;
+            }
+        } else if ((gone_mask & f_bit) == 0) {
+            return false;
+        }
+    }
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {
+        if ((flood_parent[s] != NO_PARENT) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {
+            return false;
+        }
+    }
+    return true;
 }
 #endif
 
 // Run the handlers of the button events the game uses.  [generated by blinkc]
 static void buttons(void) {
-    if (buttonPressed()) {  // wham.py:175
+    if (buttonPressed()) {
         whack();
     }
-    if (buttonDoubleClicked()) {  // wham.py:101
+    if (buttonDoubleClicked()) {
         next_stage();
     }
 }
 
 // A message arrived on `face`: run its handler.  [generated by blinkc]
 static void deliver(uint8_t code, uint8_t face) {
-    if (code == MSG_UP) {  // wham.py:79
-        neighbour_up(face);  // wham.py:163
-    } else if (code >= FLOOD_CODE) {  // wham.py:74
+    if (code == MSG_UP) {
+        neighbour_up(face);
+    } else if (code >= FLOOD_CODE) {
         if (((uint8_t)(code - FLOOD_CODE) & 1) != 0) {
             flood_answered((uint8_t)(code - FLOOD_CODE) >> 1, face);
         } else {
@@ -900,31 +926,31 @@ static void deliver(uint8_t code, uint8_t face) {
 
 // Flood k reached this tile.  [generated by blinkc]
 static void on_flood(uint8_t k) {
-    if (k == FLOOD_NEXT) {  // wham.py:74
-        advance();  // wham.py:106
-    } else if (k == FLOOD_ROUND) {  // wham.py:75
-        new_round();  // wham.py:126
-    } else if (k == FLOOD_STRIKE1) {  // wham.py:76
-        first_strike();  // wham.py:194
-    } else if (k == FLOOD_STRIKE2) {  // wham.py:77
-        second_strike();  // wham.py:199
-    } else if (k == FLOOD_DEATH) {  // wham.py:78
-        death();  // wham.py:216
+    if (k == FLOOD_NEXT) {
+        advance();
+    } else if (k == FLOOD_ROUND) {
+        new_round();
+    } else if (k == FLOOD_STRIKE1) {
+        first_strike();
+    } else if (k == FLOOD_STRIKE2) {
+        second_strike();
+    } else if (k == FLOOD_DEATH) {
+        death();
     }
 }
 
 // Timer k has ended.  [generated by blinkc]
 static void on_timer(uint8_t k) {
-    if (k == TIMER_ROUND_TIMER) {  // wham.py:65
-        round_due();  // wham.py:121
-    } else if (k == TIMER_EMERGE) {  // wham.py:66
-        moles_rise();  // wham.py:168
-    } else if (k == TIMER_PICK) {  // wham.py:67
-        decide();  // wham.py:154
-    } else if (k == TIMER_MOLE) {  // wham.py:68
-        got_away();  // wham.py:210
-    } else if (k == TIMER_ANIM) {  // wham.py:72
-        animate();  // wham.py:230
+    if (k == TIMER_ROUND_TIMER) {
+        round_due();
+    } else if (k == TIMER_EMERGE) {
+        moles_rise();
+    } else if (k == TIMER_PICK) {
+        decide();
+    } else if (k == TIMER_MOLE) {
+        got_away();
+    } else if (k == TIMER_ANIM) {
+        animate();
     }
 }
 
@@ -935,13 +961,13 @@ static uint8_t broadcast_bits(void) {
 
 // Set the LEDs (every pass).  [generated by blinkc]
 static void display(void) {
-    show();  // wham.py:245
+    show();
 }
 
 // Runs once at power-up.  [generated by blinkc]
 void setup(void) {
     engine_setup();
-    game_setup();  // wham.py:96
+    game_setup();
 }
 
 #ifdef BLINKC_HOST
