@@ -201,9 +201,9 @@ class NativeEngine(Engine):
             api.now, *api.in_value, *api.out_value, *api.expire_time, *api.send_time,
             *api.pixels, int(api.button_down), api.button_flags, api.click_count,
             api.rng.state, api._entropy, int(api.woken), api.start_state, api.extra_cpu_ms,
-            int(tile.started), tile.epoch, int(tile.frozen), int(tile.quiet_until is not None),
-            tile.quiet_until or 0, int(tile.skipped), tile.passes, tile.sleeping_neighbours,
-            tile.viral_faces, tile.viral_lockout_until, *tile.tx_start, *tile.tx_end,
+            int(tile.started), tile.epoch, int(tile.quiet_until is not None),
+            tile.quiet_until or 0, int(tile.skipped), tile.passes, tile.viral_faces,
+            tile.viral_lockout_until, *tile.tx_start, *tile.tx_end,
             int(b.down), b.flags, b.click_count, int(b._raw_down), b._last_accept,
             b._pending_clicks, b._window_end, b._down_since, b._long_fired, len(b.raw),
             *_lengths(api.in_datagram), *_lengths(api.out_datagram),
@@ -232,11 +232,9 @@ class NativeEngine(Engine):
             api.out_datagram[:] = _datagrams(v[cb.V_OUT_DLEN], v[cb.V_OUT_DGRAM])
         tile.started = bool(v[cb.V_STARTED])
         tile.epoch = v[cb.V_EPOCH]
-        tile.frozen = bool(v[cb.V_FROZEN])
         tile.quiet_until = v[cb.V_QUIET_UNTIL] if v[cb.V_HAS_QUIET] else None
         tile.skipped = bool(v[cb.V_SKIPPED])
         tile.passes = v[cb.V_PASSES]
-        tile.sleeping_neighbours = v[cb.V_SLEEPING_NEIGHBOURS]
         tile.viral_faces = v[cb.V_VIRAL_FACES]
         tile.viral_lockout_until = v[cb.V_VIRAL_LOCKOUT]
         tile.tx_start[:] = v[cb.V_TX_START]
@@ -284,8 +282,6 @@ class NativeEngine(Engine):
                 self._lib.core_publish(self._w, index)
                 self._pull(tile)
                 world.record_pass(tile)
-            elif kind in (cb.REC_SLEEP, cb.REC_WAKE):
-                world.record(tile, "sleep" if kind == cb.REC_SLEEP else "wake", {})
             elif kind == cb.REC_SERIAL:
                 self._take_core_serial(tile)  # anything drained while nothing recorded
                 world.take_serial(tile)

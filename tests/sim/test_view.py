@@ -20,7 +20,7 @@ def test_a_frame_has_every_tile_and_its_five_bit_colours():
 def test_the_inspector_shows_state_faces_messages_on_their_way_and_timers():
     session = ship_session()
     click(session, "z")
-    session.run_until(session.now_ms + 335)  # the click window has closed: the lasers go out
+    session.run_until(session.now_ms + 300)  # the click window has closed: the lasers go out
     z = view.inspect(session, "z")
     assert z["program"] == "pirates_lasers" and z["state"]["kind"] == "HAZARD"
     lasers = [(m["face"], m["message"]) for m in z["messages"]]
