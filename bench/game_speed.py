@@ -6,7 +6,9 @@ wall time and simulated/wall ratio, with and without faults (10 % packet
 loss, 2 ms jitter, ±10 % clock skew), for each backend that is available.
 The native backend runs in the C++ world core (world "native"); with
 `--world all` it is also timed in the Python world, for comparison. For the
-C++ core the events it processed and their rate are shown too.
+C++ core the events it processed and their rate are shown too, and what they
+did per simulated second (passes that ran or skipped loop(), transmit events
+that sent or found no face due, arrivals, calls, stale events).
 
 Usage: python bench/game_speed.py [--turns N] [--backend python|native|all]
                                   [--world auto|python|all]
@@ -105,6 +107,10 @@ def main() -> None:
             results[(backend, engine, label)] = sim / wall
             print(f"{backend:>8} {engine:>7} {label:>7} {sim:>7.1f} {wall:>7.2f} "
                   f"{sim / wall:>12.1f} {rate}")
+            counts = ship.world.event_counts
+            if counts:
+                per_s = ", ".join(f"{k} {v / sim:,.0f}" for k, v in counts.items() if v)
+                print(f"{'':>26}events per simulated s: {per_s}")
     for label in ("none", "yes"):
         base = results.get(("python", "python", label))
         for engine in ("python", "native"):

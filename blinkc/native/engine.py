@@ -113,6 +113,15 @@ class NativeEngine(Engine):
         """How many events the C++ core has processed (None while the world runs in Python)."""
         return self._lib.core_events(self._w) if self._w is not None else None
 
+    @property
+    def event_counts(self) -> dict[str, int] | None:
+        """What the core's events did, by kind (bindings.EVENT_COUNT_NAMES); None in Python."""
+        if self._w is None:
+            return None
+        out = (ctypes.c_int64 * len(cb.EVENT_COUNT_NAMES))()
+        self._lib.core_event_counts(self._w, out)
+        return dict(zip(cb.EVENT_COUNT_NAMES, out, strict=True))
+
     # ---------------------------------------------------------- the move to C++
     def _why_not_native(self) -> str | None:
         """None if the world can move into the core now; else why not."""

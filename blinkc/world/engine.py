@@ -68,6 +68,11 @@ class Engine(ABC):
         """How many events this engine has processed, if it counts them (World.events)."""
         return None
 
+    @property
+    def event_counts(self) -> dict[str, int] | None:
+        """What its events did, by kind, if it counts them (World.event_counts)."""
+        return None
+
     # ------------------------------------------------------------- time and the queue
     @abstractmethod
     def run_until(self, end_us: int, budget: float) -> None:

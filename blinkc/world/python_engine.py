@@ -296,7 +296,11 @@ class PythonEngine(Engine):
             else:
                 self._schedule(t + air, _PASS, tile)
             return
-        self._schedule(t, _PASS, tile)
+        q = self._queue
+        if q and q[0][0] <= t:
+            self._schedule(t, _PASS, tile)
+        else:  # the pass would be the next event anyway: run it now, without the queue
+            self._pass(tile)
 
     def _launch(self, sender: Tile, face: int, start: int, pkt: Packet) -> None:
         w = self.world

@@ -131,6 +131,11 @@ class World(SeedMode):
         """How many events the engine has processed, if it counts them (the C++ core does)."""
         return self._engine.events
 
+    @property
+    def event_counts(self) -> dict[str, int] | None:
+        """What the engine's events did, by kind, if it counts them (the C++ core does)."""
+        return self._engine.event_counts
+
     # ------------------------------------------------------------------ tiles
     def add_tile(self, name: str, program: Any, pos: Pos | None = None, rot: int = 0,
                  api: Blinklib | None = None, ppm: int | None = None,

@@ -22,6 +22,10 @@ REC_PASS, REC_DROP, REC_BUTTON, REC_SPECIAL, REC_SERIAL = range(5)
 
 STAT_NAMES = ("passes", "skipped", "packets", "dropped", "collisions")
 
+# What the core's events did (world_core.cpp: EventCount), for benchmarks.
+EVENT_COUNT_NAMES = ("pass, loop() run", "pass, loop() skipped", "transmit, sent",
+                     "transmit, no face due", "arrive", "call", "stale")
+
 # What core_run returns (world_core.cpp: Status), and the calls core_failure names (Phase).
 REACHED, CALL_DUE, TILE_STOPPED, INTERRUPTED, TILE_FROZE = range(5)
 PHASES = ("setup", "loop", "quiet_until")
@@ -116,6 +120,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "core_frozen": (_int, [_vp]),
     "core_now": (_i64, [_vp]),
     "core_events": (_i64, [_vp]),
+    "core_event_counts": (None, [_vp, ctypes.POINTER(_i64)]),
     "core_stats": (None, [_vp, ctypes.POINTER(_i64)]),
     "core_take_dirty": (_int, [_vp, ctypes.POINTER(ctypes.c_int32), _int]),
     "core_publish": (None, [_vp, _int]),

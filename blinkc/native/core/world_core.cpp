@@ -214,6 +214,12 @@ struct Later {
 
 enum Stat { S_PASSES, S_SKIPPED, S_PACKETS, S_DROPPED, S_COLLISIONS, S_COUNT };
 
+/* What the events did, for benchmarks (bindings.EVENT_COUNT_NAMES): a pass that ran loop() or
+ * skipped it, a transmit event that sent a packet or found no face due (its pass follows), an
+ * arrival, a scheduled call, and events found stale (their tile's events were stopped). */
+enum EventCount { E_PASS_LOOP, E_PASS_SKIPPED, E_TX_SENT, E_TX_NONE, E_ARRIVE, E_CALL, E_STALE,
+                  E_COUNT };
+
 const int DIRECTIONS[6][2] = {{0, -1}, {1, -1}, {1, 0}, {0, 1}, {-1, 1}, {-1, 0}};
 
 inline uint64_t cell_key(int64_t q, int64_t r) {
@@ -235,6 +241,7 @@ class World {
     std::vector<int32_t> dirty;
     int64_t pending_call = 0;
     int64_t events = 0; /* processed (not stale) events, for benchmarks */
+    int64_t event_counts[E_COUNT] = {};
     guard_fn guard = nullptr; /* none: tile code is called directly */
     guard_u32_fn guard_u32 = nullptr;
     const volatile int *interrupts = nullptr;
@@ -292,7 +299,10 @@ class World {
             Event e = queue_.top();
             queue_.pop();
             Tile *tile = e.tile >= 0 ? tiles[e.tile] : nullptr;
-            if (tile && e.epoch != tile->epoch) continue;
+            if (tile && e.epoch != tile->epoch) {
+                ++event_counts[E_STALE];
+                continue;
+            }
             ++events;
             now = e.t;
             switch (e.kind) {
@@ -300,9 +310,15 @@ class World {
                     pass(*tile);
                     if (froze >= 0) return TILE_FROZE;
                     break;
-                case TX: transmit(*tile, (int)e.data); break;
-                case ARRIVE: arrive(*tile, (int)e.data, e.data2); break;
-                default: pending_call = e.data; return CALL_DUE;
+                case TX:
+                    transmit(*tile, (int)e.data);
+                    if (froze >= 0) return TILE_FROZE; /* in a pass it ran at once */
+                    break;
+                case ARRIVE:
+                    ++event_counts[E_ARRIVE];
+                    arrive(*tile, (int)e.data, e.data2);
+                    break;
+                default: ++event_counts[E_CALL]; pending_call = e.data; return CALL_DUE;
             }
         }
         if (end > now) now = end;
@@ -570,10 +586,12 @@ class World {
         if (idle_skip && t.has_quiet && ms < t.quiet_until && same_inputs(t, ms)) {
             t.skipped = true;
             ++stats[S_SKIPPED];
+            ++event_counts[E_PASS_SKIPPED];
             schedule(t.clock.next_frame(now + 1), TX, &t);
             return;
         }
         t.skipped = false;
+        ++event_counts[E_PASS_LOOP];
         if (int code = run_program(t, t.loop_fn)) {
             freeze(t, code, t.passes == 1);
             return;
@@ -615,6 +633,7 @@ class World {
             t.tx_start[f] = when;
             t.tx_end[f] = when + air;
             launch(t, f, when, pkt);
+            ++event_counts[E_TX_SENT];
             a.send_time[f] = ms + TX_PROBE_TIME_MS + f;
             a.out_dgram_len[f] = 0;
             t.viral_faces &= ~(int64_t(1) << f);
@@ -625,7 +644,12 @@ class World {
             }
             return;
         }
-        schedule(when, PASS, &t);
+        ++event_counts[E_TX_NONE];
+        if (!queue_.empty() && queue_.top().t <= when) {
+            schedule(when, PASS, &t);
+        } else { /* PythonEngine._transmit: the next event anyway, so run it now */
+            pass(t);
+        }
     }
 
     static int64_t datagram_air_us(const Dgram &d, bool viral) {
@@ -971,6 +995,11 @@ EXPORT int core_failure(void *wp, int64_t *out) {
 EXPORT int64_t core_now(void *w) { return static_cast<World *>(w)->now; }
 
 EXPORT int64_t core_events(void *w) { return static_cast<World *>(w)->events; }
+
+EXPORT void core_event_counts(void *wp, int64_t *out) {
+    World &w = *static_cast<World *>(wp);
+    for (int k = 0; k < E_COUNT; ++k) out[k] = w.event_counts[k];
+}
 
 EXPORT void core_stats(void *wp, int64_t *out) {
     World &w = *static_cast<World *>(wp);
