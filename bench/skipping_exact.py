@@ -9,7 +9,7 @@ clocks, and with the faults the case drew (none, ±10 % clocks, or 10 % loss wit
 and ±10 % clocks). Prints how many cases gave the same trace (every record but the colours,
 with its time in µs; blinkc.differential.compare_skipping), how many went through the same
 game states, and the first difference with a reproducer (exit 1). The default test tier
-runs tests/world/test_skipping_is_exact.py (48 cases), the long tier 2,000.
+runs tests/world/test_skipping_is_exact.py (30 cases), the long tier 2,000.
 """
 
 from __future__ import annotations

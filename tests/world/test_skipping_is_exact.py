@@ -36,7 +36,7 @@ def _sample(n: int):
                     suppress_health_check=list(HealthCheck))
 
 
-@_sample(40)
+@_sample(24)
 @given(case=cases(load_program(PIRATES)))
 def test_skipping_changes_nothing_with_native_tiles(case):
     require_tool("g++")
@@ -44,7 +44,7 @@ def test_skipping_changes_nothing_with_native_tiles(case):
     _check(case, "native", "auto")
 
 
-@_sample(8)
+@_sample(6)
 @given(case=cases(load_program(PIRATES)))
 def test_skipping_changes_nothing_in_the_python_world(case):
     _check(replace(case, faults=SKEWED), "python", "python")
