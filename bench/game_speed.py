@@ -2,11 +2,14 @@
 
 Each turn presses one Hull (repair) and each of the two Hazards, one action
 every 2 s of simulated time; a sunk ship is reset with a triple click. Prints
-wall time and simulated/wall ratio, with and without faults (10 % packet
+wall time and simulated/wall ratio (and the same over this process's CPU
+time, the figure to compare on a shared machine), with and without faults (10 % packet
 loss, 2 ms jitter, ±10 % clock skew), for each backend that is available.
 The native backend runs in the C++ world core (world "native"); with
 `--world all` it is also timed in the Python world, for comparison. For the
-C++ core the events it processed and their rate are shown too.
+C++ core the events it processed and their rate are shown too, and what they
+did per simulated second (passes that ran or skipped loop(), transmit events
+that sent or found no face due, arrivals, calls, stale events).
 
 Usage: python bench/game_speed.py [--turns N] [--backend python|native|all]
                                   [--world auto|python|all]
@@ -54,11 +57,13 @@ def ship_layout(n: int = 24) -> tuple[str, list[str], list[str]]:
 
 
 def play(turns: int, faults: Faults | None, backend: str,
-         world: str = "auto") -> tuple[float, float, Cluster]:
+         world: str = "auto") -> tuple[float, float, float, Cluster]:
+    """Simulated s, wall s and CPU s of this process for the turns (not the set-up), and the
+    ship."""
     layout, hulls, hazards = ship_layout()
     ship = Cluster(GAME, layout, seed=3, faults=faults, backend=backend, world=world)
     start_sim = ship.world.now_ms
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     for turn in range(turns):
         for name in [hulls[(turn * 7) % len(hulls)], *hazards]:
             if any(s["sunk"] for s in ship.states().values()):
@@ -66,8 +71,8 @@ def play(turns: int, faults: Faults | None, backend: str,
             else:
                 ship.click(name)
             ship.wait(2000 - (ship.world.now_ms - start_sim) % 2000 or 2000)
-    wall = time.perf_counter() - t0
-    return (ship.world.now_ms - start_sim) / 1000, wall, ship
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    return (ship.world.now_ms - start_sim) / 1000, wall, cpu, ship
 
 
 def configurations(backend: str, world: str) -> list[tuple[str, str]]:
@@ -90,12 +95,12 @@ def main() -> None:
                     help="where native tiles run: the C++ core (auto), the Python world, or both")
     args = ap.parse_args()
     print(f"{'backend':>8} {'world':>7} {'faults':>7} {'sim s':>7} {'wall s':>7} "
-          f"{'× real time':>12} {'events':>9} {'events/s':>10}")
+          f"{'× real time':>12} {'CPU s':>7} {'× (CPU)':>8} {'events':>9} {'events/s':>10}")
     results = {}
     for backend, world in configurations(args.backend, args.world):
         for label, faults in (("none", None), ("yes", Faults(drop=0.1, jitter_ms=2, skew=0.1))):
             try:
-                sim, wall, ship = play(args.turns, faults, backend, world)
+                sim, wall, cpu, ship = play(args.turns, faults, backend, world)
             except Exception as e:
                 print(f"{backend:>8} {world:>7} {label:>7}  unavailable: {e}")
                 continue
@@ -104,7 +109,11 @@ def main() -> None:
             rate = f"{events:>9} {events / wall:>10.3g}" if events is not None else ""
             results[(backend, engine, label)] = sim / wall
             print(f"{backend:>8} {engine:>7} {label:>7} {sim:>7.1f} {wall:>7.2f} "
-                  f"{sim / wall:>12.1f} {rate}")
+                  f"{sim / wall:>12.1f} {cpu:>7.2f} {sim / max(cpu, 1e-9):>8.1f} {rate}")
+            counts = ship.world.event_counts
+            if counts:
+                per_s = ", ".join(f"{k} {v / sim:,.0f}" for k, v in counts.items() if v)
+                print(f"{'':>26}events per simulated s: {per_s}")
     for label in ("none", "yes"):
         base = results.get(("python", "python", label))
         for engine in ("python", "native"):

@@ -84,7 +84,7 @@ def main() -> None:
           f"{after['h1']['hp']}   (nothing created from nothing)")
     stats = ship.world.stats
     print(f"\nemulated {ship.world.now_ms / 1000:.1f} s: {stats['passes']} passes, "
-          f"{stats['packets']} IR packets; tiles slept {stats['sleeps']} times while idle")
+          f"{stats['packets']} IR packets; {stats['skipped']} idle loops skipped")
 
 
 if __name__ == "__main__":

@@ -182,4 +182,39 @@ def reproducer(game: str | Path, case: Case) -> str:
         + "diff python.jsonl native.jsonl\n")
 
 
-__all__ = ["Case", "cases", "compare", "load_program", "reproducer", "run", "run_world"]
+# ------------------------------------------------ idle skipping changes nothing
+#: Trace records left out when a run with idle skipping is compared with one without: a
+#: skipped tile's animation is drawn on demand by its display hook rather than recorded at
+#: every pass, and no program can see another tile's LEDs.
+UNCOMPARED_WHEN_SKIPPING = ('"ev":"colors"',)
+
+
+def skipping_trace(game: str | Path, case: Case, idle_skip: bool, backend: str = "native",
+                   world: str = "auto") -> list[str]:
+    """The trace of a case with idle skipping on (the default) or off (`World(idle_skip=
+    False)`: every loop() runs), without the records UNCOMPARED_WHEN_SKIPPING names."""
+    trace = Trace()
+    emulate(parse_layout(case.layout_text(), "<case>"), _scenario(case),
+            EmulationOptions(seed=case.seed, faults=case.faults, time_ms=case.run_ms,
+                             trace=trace, resolver=game_resolver(game, backend),
+                             idle_skip=idle_skip, world=world))
+    return [line for line in trace.lines
+            if not any(u in line for u in UNCOMPARED_WHEN_SKIPPING)]
+
+
+def compare_skipping(game: str | Path, case: Case, backend: str = "native",
+                     world: str = "auto") -> str | None:
+    """None if the case gives the same trace (every record, with its time in µs) with and
+    without idle skipping; else the first record that differs."""
+    skipping = skipping_trace(game, case, True, backend, world)
+    every = skipping_trace(game, case, False, backend, world)
+    for i, (a, b) in enumerate(zip(skipping, every)):
+        if a != b:
+            return f"trace record {i + 1} differs:\n  skipping:   {a}\n  every loop: {b}"
+    if len(skipping) != len(every):
+        return f"traces differ in length: skipping {len(skipping)}, every loop {len(every)}"
+    return None
+
+
+__all__ = ["UNCOMPARED_WHEN_SKIPPING", "Case", "cases", "compare", "compare_skipping",
+           "load_program", "reproducer", "run", "run_world", "skipping_trace"]

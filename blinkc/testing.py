@@ -41,15 +41,12 @@ class Cluster:
 
     def __init__(self, game: str | Path, layout: str | Path, *, seed: int = 0,
                  faults: Faults | None = None, backend: str = "python", trace: bool = False,
-                 boot_ms: float = 1000, world: str = "auto", boot_timeout_ms: float = 30_000,
-                 every_pass: bool = False) -> None:
+                 boot_ms: float = 1000, world: str = "auto",
+                 boot_timeout_ms: float = 30_000) -> None:
         """`game`: a game file, or a sketch (`.ino`; then `backend` does not matter, and
         settle() can only wait for buttons and a quiet moment, since a sketch cannot say
         it is idle). `world`: "auto" runs native tiles in the C++ world core (when g++ is here),
-        "python" forces the reference world, "native" insists on the core. `every_pass`: run
-        every pass and packet of every tile, as real tiles do (slower); by default the world
-        skips work it can prove idle, which can move a change on a settled link by a frame or
-        so (docs/emulator.md).
+        "python" forces the reference world, "native" insists on the core.
 
         The tiles power up, run at least `boot_ms`, and then until every tile has a
         working link with each neighbour that touches it and knows its open faces
@@ -58,7 +55,7 @@ class Cluster:
         python_game = backend == "python" and self.game.suffix != ".ino"
         engine = "python" if python_game and world == "auto" else world
         self.world = make_world(seed=seed, faults=faults, trace=Trace() if trace else None,
-                                engine=engine, idle_skip=not every_pass)
+                                engine=engine)
         self.layout = self._layout(layout)
         if self.game.suffix == ".ino":  # an unmodified Blinks sketch, compiled for the host
             from .sketches import sketch_resolver
@@ -126,8 +123,9 @@ class Cluster:
         Idle: no button gesture pending; no tile has a message queued, on the
         wire or in its handshake, or a flood under way; every face of every
         tile is settled (a working link, or known to be open); and every pair
-        of touching tiles has a working link — for 200 ms in a row (or the
-        emulator proved every tile idle and froze them, links included).
+        of touching tiles has a working link — for 200 ms in a row; or every tile
+        skipped its last loop() (its program declared itself quiet, its inputs unchanged)
+        at each look for 200 ms; or every tile is in its warm sleep or frozen.
         """
         world = self.world
         start = world.now_ms
@@ -136,7 +134,7 @@ class Cluster:
         while world.now_ms - start < timeout_ms:
             if world.is_quiet() and not self.unlinked():
                 return world.now_ms - start
-            if self._idle() and not self.unlinked():
+            if (self._idle() or self._resting()) and not self.unlinked():
                 calm_since = world.now_ms if calm_since is None else calm_since
                 if world.now_ms - calm_since >= 200:
                     return world.now_ms - start
@@ -160,6 +158,12 @@ class Cluster:
                 if not (up >> f) & 1:
                     out.append((t.name, f, n.name, nf))
         return out
+
+    def _resting(self) -> bool:
+        """Every tile skipped its last loop(): its program declared nothing changes while its
+        inputs stay as they are, and they have (or it is in its warm sleep, or frozen)."""
+        return all((t.skipped and t.button.idle() and not t.button.flags) or t.asleep
+                   or t.stuck is not None for t in self.world.tiles)
 
     def _idle(self) -> bool:
         for t in self.world.tiles:

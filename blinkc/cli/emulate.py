@@ -70,11 +70,6 @@ def _faults(ctx: click.Context, param: click.Parameter, value: str | None) -> An
 @click.option("--faults", metavar="SPEC", callback=_faults,
               help="Imperfect physics, e.g. drop=0.1,jitter=2ms,skew=10%: packets lost, "
                    "delivery delay up to the jitter, clock rates off by up to the skew.")
-@click.option("--every-pass", is_flag=True,
-              help="Run every pass of every tile and every packet, as real tiles do (slower: "
-                   "about 2 times with native tiles, 20 in the Python world). By default the "
-                   "emulator skips work it can prove idle, which can move a change on a "
-                   "settled link by a frame or so (docs/emulator.md).")
 @click.option("--render", is_flag=True, help="Draw the cluster in the terminal at the end.")
 @click.option("--render-steps", is_flag=True,
               help="Draw the cluster after each scenario step as well (implies --render).")
@@ -90,7 +85,7 @@ def _faults(ctx: click.Context, param: click.Parameter, value: str | None) -> An
               help="Colour the pictures. Default: only on a terminal, and not if NO_COLOR is set.")
 def emulate(source: str, layout_opt: str | None, backend: str, world_engine: str,
             script_file: str | None,
-            time_ms: float | None, seed: int, faults: Any, every_pass: bool, render: bool,
+            time_ms: float | None, seed: int, faults: Any, render: bool,
             render_steps: bool, png_file: str | None, as_json: bool, trace_file: str | None,
             force: bool, color: bool | None) -> None:
     """Run a game (or a layout's tiles) in the emulator, play a scenario, show the result.
@@ -113,7 +108,7 @@ def emulate(source: str, layout_opt: str | None, backend: str, world_engine: str
     """
     with _ctrl_c_stops():
         _emulate(source, layout_opt, backend, world_engine, script_file, time_ms, seed, faults,
-                 every_pass, render, render_steps, png_file, as_json, trace_file, force, color)
+                 render, render_steps, png_file, as_json, trace_file, force, color)
 
 
 @contextmanager
@@ -139,15 +134,14 @@ def _ctrl_c_stops() -> Iterator[None]:
 
 def _emulate(source: str, layout_opt: str | None, backend: str, world_engine: str,
              script_file: str | None, time_ms: float | None, seed: int, faults: Any,
-             every_pass: bool, render: bool, render_steps: bool, png_file: str | None,
+             render: bool, render_steps: bool, png_file: str | None,
              as_json: bool, trace_file: str | None, force: bool, color: bool | None) -> None:
     layout_file, resolver = _source(source, layout_opt, backend)
     # Before the run: a refusal should not come after minutes of emulation.
     _may_write(trace_file, is_trace, "the trace", force)
     _may_write(png_file, is_picture, "the picture", force)
     layout, scenario = load_inputs(layout_file, script_file, resolver)
-    options = EmulationOptions(seed=seed, time_ms=time_ms, resolver=resolver, world=world_engine,
-                               idle_skip=not every_pass)
+    options = EmulationOptions(seed=seed, time_ms=time_ms, resolver=resolver, world=world_engine)
     if faults is not None:
         options.faults = faults
     # With --json, stdout carries only the JSON; pictures go to stderr.

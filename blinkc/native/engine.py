@@ -113,6 +113,15 @@ class NativeEngine(Engine):
         """How many events the C++ core has processed (None while the world runs in Python)."""
         return self._lib.core_events(self._w) if self._w is not None else None
 
+    @property
+    def event_counts(self) -> dict[str, int] | None:
+        """What the core's events did, by kind (bindings.EVENT_COUNT_NAMES); None in Python."""
+        if self._w is None:
+            return None
+        out = (ctypes.c_int64 * len(cb.EVENT_COUNT_NAMES))()
+        self._lib.core_event_counts(self._w, out)
+        return dict(zip(cb.EVENT_COUNT_NAMES, out, strict=True))
+
     # ---------------------------------------------------------- the move to C++
     def _why_not_native(self) -> str | None:
         """None if the world can move into the core now; else why not."""
@@ -201,9 +210,9 @@ class NativeEngine(Engine):
             api.now, *api.in_value, *api.out_value, *api.expire_time, *api.send_time,
             *api.pixels, int(api.button_down), api.button_flags, api.click_count,
             api.rng.state, api._entropy, int(api.woken), api.start_state, api.extra_cpu_ms,
-            int(tile.started), tile.epoch, int(tile.frozen), int(tile.quiet_until is not None),
-            tile.quiet_until or 0, int(tile.skipped), tile.passes, tile.sleeping_neighbours,
-            tile.viral_faces, tile.viral_lockout_until, *tile.tx_start, *tile.tx_end,
+            int(tile.started), tile.epoch, int(tile.quiet_until is not None),
+            tile.quiet_until or 0, int(tile.skipped), tile.passes, tile.viral_faces,
+            tile.viral_lockout_until, *tile.tx_start, *tile.tx_end,
             int(b.down), b.flags, b.click_count, int(b._raw_down), b._last_accept,
             b._pending_clicks, b._window_end, b._down_since, b._long_fired, len(b.raw),
             *_lengths(api.in_datagram), *_lengths(api.out_datagram),
@@ -232,11 +241,9 @@ class NativeEngine(Engine):
             api.out_datagram[:] = _datagrams(v[cb.V_OUT_DLEN], v[cb.V_OUT_DGRAM])
         tile.started = bool(v[cb.V_STARTED])
         tile.epoch = v[cb.V_EPOCH]
-        tile.frozen = bool(v[cb.V_FROZEN])
         tile.quiet_until = v[cb.V_QUIET_UNTIL] if v[cb.V_HAS_QUIET] else None
         tile.skipped = bool(v[cb.V_SKIPPED])
         tile.passes = v[cb.V_PASSES]
-        tile.sleeping_neighbours = v[cb.V_SLEEPING_NEIGHBOURS]
         tile.viral_faces = v[cb.V_VIRAL_FACES]
         tile.viral_lockout_until = v[cb.V_VIRAL_LOCKOUT]
         tile.tx_start[:] = v[cb.V_TX_START]
@@ -284,8 +291,6 @@ class NativeEngine(Engine):
                 self._lib.core_publish(self._w, index)
                 self._pull(tile)
                 world.record_pass(tile)
-            elif kind in (cb.REC_SLEEP, cb.REC_WAKE):
-                world.record(tile, "idle-sleep" if kind == cb.REC_SLEEP else "idle-wake", {})
             elif kind == cb.REC_SERIAL:
                 self._take_core_serial(tile)  # anything drained while nothing recorded
                 world.take_serial(tile)

@@ -86,7 +86,7 @@ def inspect(session: Session, name: str) -> dict[str, Any] | None:
         "program": program_name(tile.program),
         "millis": now,
         "clock_ppm": tile.clock.ppm,
-        "asleep": tile.frozen,
+        "asleep": tile.asleep,
         "passes": tile.passes,
         "button": {"down": tile.button.down, "held": tile.name in session.held,
                    "clicks": tile.button.click_count},

@@ -9,15 +9,15 @@ world is dead, the views (colours, snapshots, evaluated hooks) and the trace.
 An `Engine` owns the time between two actions: the event queue with its order (time, then
 sequence number), and what each event does — a tile's pass (button snapshot, receive,
 `loop()`, the display frame), its transmissions, packets on the air with the fault stream
-(loss, jitter, cut links) and collisions, frozen loops, and idle skipping (the emulator's
-sleep of tiles that provably change nothing). While it runs, it keeps `world.now` and
+(loss, jitter, cut links) and collisions, frozen loops, and idle skipping (loop() not run
+while a quiet program's inputs are unchanged). While it runs, it keeps `world.now` and
 `world.stats` current and writes every trace record through the world's services.
 
 The world calls its engine only through the methods below. An engine reads and writes the
 world's model objects (a tile's api, button, bookkeeping) — directly, or as mirrors of its own
 state refreshed in `refresh()` and read back in `written()` — and calls back only the world's
 services for engines, the public methods of World grouped under "For engines" (`record`,
-`record_pass`, `take_serial`, `printed`, `froze`, `hang`, `live_links`, `mark_links_heard`)
+`record_pass`, `take_serial`, `printed`, `froze`, `hang`, `live_links`)
 and `neighbour`. Nothing overrides World's methods.
 
 Engines:
@@ -68,6 +68,11 @@ class Engine(ABC):
         """How many events this engine has processed, if it counts them (World.events)."""
         return None
 
+    @property
+    def event_counts(self) -> dict[str, int] | None:
+        """What its events did, by kind, if it counts them (World.event_counts)."""
+        return None
+
     # ------------------------------------------------------------- time and the queue
     @abstractmethod
     def run_until(self, end_us: int, budget: float) -> None:
@@ -111,7 +116,7 @@ class Engine(ABC):
 
     @abstractmethod
     def wake(self, tile: Tile) -> None:
-        """Something touched the tile: if it is in the emulator's idle sleep, it runs again."""
+        """Something touched the tile: its next pass runs loop() even if it would be skipped."""
 
     @abstractmethod
     def dormant(self, tile: Tile, asleep: bool) -> None:

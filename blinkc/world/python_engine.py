@@ -16,11 +16,9 @@ the seed (the fault stream is `SplitMix64` of "<seed>:faults"), so a run is repr
 
 Idle skipping (docs/emulator.md): a program may declare `quiet_until`, the time until which
 loop() changes nothing while its inputs stay the same. Such a tile skips loop() while its
-inputs are unchanged, and *sleeps* (no events at all; `Tile.frozen`) once every link is
-settled both ways; awake neighbours' repeats of an unchanged value to a sleeper are absorbed,
-and it wakes when a value toward it changes, when an action touches it, or takes a single
-pass at its deadline. Nothing sleeps when packets may be lost (a link could expire, and
-every packet draws on the fault stream), but loops are still skipped.
+inputs are unchanged; its BIOS side (receiving, answering, probing) runs on at every pass,
+so every packet flies when it would have had every loop run, and skipping changes nothing
+a program can observe (tests/world/test_skipping_is_exact.py).
 
 A loop() that does not return within its budget freezes its tile (freeze.py); any other call
 into a tile's code that does not return stops the run (watchdog.py, World.hang).
@@ -43,7 +41,6 @@ from ..runtime.api import (
     TX_PROBE_TIME_MS,
     Blinklib,
 )
-from ..runtime.timer import NEVER as TIMER_NEVER
 from . import watchdog
 from .button import VIRAL_LOCKOUT_MS
 from .engine import Engine
@@ -63,9 +60,9 @@ from .watchdog import TileOverrun
 if TYPE_CHECKING:
     from .world import Faults, World
 
-_PASS, _TX, _ARRIVE, _CALL, _DEADLINE = range(5)
+_PASS, _TX, _ARRIVE, _CALL = range(4)
 #: The event kinds by name, in the numbering of the queue (and of the C++ core).
-KINDS = ("pass", "transmit", "arrive", "call", "deadline")
+KINDS = ("pass", "transmit", "arrive", "call")
 
 
 class Queued(NamedTuple):
@@ -90,8 +87,6 @@ class PythonEngine(Engine):
         self._set_fault_rates(world.faults)
         #: (tile index, face) -> world time (µs) until which packets leaving that face are lost.
         self._cuts: dict[tuple[int, int], int] = {}
-        #: Sleeping stops a tile's packets, and with them their fault draws: only without loss.
-        self._may_sleep = self._drop == 0.0
         #: The budget of the run going on (s), for the record of a tile that freezes in it.
         self._budget = 0.0
 
@@ -170,10 +165,8 @@ class PythonEngine(Engine):
                 self._transmit(tile, data or 0)
             elif kind == _ARRIVE:
                 self._arrive(tile, data)
-            elif kind == _CALL:
-                data()
             else:
-                self._deadline(tile)
+                data()
         if end > w.now:
             w.now = end
 
@@ -182,20 +175,8 @@ class PythonEngine(Engine):
         tile.button.push(t_ms, down)
 
     def wake(self, tile: Tile) -> None:
-        """Resume a sleeping tile as if its links had ping-ponged all along."""
-        if not tile.frozen:
-            return
-        w = self.world
-        tile.frozen = False
+        """Something touched the tile: its next pass runs loop() whatever it declared."""
         tile.loop_inputs = None
-        tile.epoch += 1
-        now = tile.clock.millis(w.now)
-        for f, n in w.mark_links_heard(tile, now):
-            n.sleeping_neighbours -= 1
-            tile.api.send_time[f] = 0  # speak first: its neighbours may be asleep
-        self._schedule(tile.clock.next_frame(w.now), _PASS, tile)
-        if w.trace is not None:
-            w.trace.write(w.now, tile.name, "idle-wake", {})
 
     def dormant(self, tile: Tile, asleep: bool) -> None:
         tile.epoch += 1
@@ -208,11 +189,9 @@ class PythonEngine(Engine):
 
     def set_faults(self, faults: Faults) -> None:
         self._set_fault_rates(faults)
-        self._may_sleep = self._drop == 0.0 and not self._cuts
 
     def cut(self, tile: Tile, face: int, until_us: int) -> None:
         self._cuts[(tile.index, face)] = until_us
-        self._may_sleep = False
 
     def stall(self, tile: Tile, ms: int) -> None:
         self.wake(tile)
@@ -245,12 +224,6 @@ class PythonEngine(Engine):
                 api.in_value[f] = pkt.byte0 & 0x3F
             elif api.in_datagram[f] is None:
                 api.in_datagram[f] = pkt.datagram
-        if tile.sleeping_neighbours:
-            for f in range(FACE_COUNT):
-                link = w.neighbour(tile, f)
-                if link is not None and link[0].frozen:
-                    # A sleeping neighbour's link is settled: as good as a pong just received.
-                    api.expire_time[f] = now + RX_EXPIRE_TIME_MS
         tile.passes += 1
         stats = w.stats
         stats["passes"] += 1
@@ -260,9 +233,6 @@ class PythonEngine(Engine):
             # The program said loop() changes nothing while its inputs stay as they were.
             tile.skipped = True
             stats["skipped"] += 1
-            if self._may_sleep and self._inputs_steady(tile, now):
-                self._sleep(tile)
-                return
             self._schedule(clock.next_frame(w.now + 1), _TX, tile)
             return
         tile.skipped = False
@@ -275,8 +245,6 @@ class PythonEngine(Engine):
             return
         if tile.serial_hook is not None:
             w.take_serial(tile)
-        if idle_skip and tile.sleeping_neighbours:
-            self._wake_listeners(tile, sent)
         if w.trace is not None:
             w.record_pass(tile)
         # Display: wait for the frame, then transmit.
@@ -288,8 +256,6 @@ class PythonEngine(Engine):
         frame = clock.next_frame(ready + 1)
         if idle_skip:
             self._check_quiet(tile, now)
-            if tile.frozen:
-                return
         self._schedule(frame, _TX, tile)
 
     def _transmit(self, tile: Tile, first_face: int = 0) -> None:
@@ -321,16 +287,7 @@ class PythonEngine(Engine):
             air = tile.clock.local_duration_to_world(air)
             tile.tx_start[f] = t
             tile.tx_end[f] = t + air
-            link = w.neighbour(tile, f)
-            if link is not None and link[0].frozen:
-                sleeper, sface = link
-                if dgram is None and sleeper.api.in_value[sface] == api.out_value[f]:
-                    w.stats["absorbed"] += 1  # it repeats what the sleeper already has
-                else:
-                    self.wake(sleeper)
-                    self._launch(tile, f, t, Packet(byte0, dgram, air))
-            else:
-                self._launch(tile, f, t, Packet(byte0, dgram, air))
+            self._launch(tile, f, t, Packet(byte0, dgram, air))
             send_time[f] = now + TX_PROBE_TIME_MS + f
             api.out_datagram[f] = None
             tile.viral_faces &= ~(1 << f)
@@ -339,7 +296,11 @@ class PythonEngine(Engine):
             else:
                 self._schedule(t + air, _PASS, tile)
             return
-        self._schedule(t, _PASS, tile)
+        q = self._queue
+        if q and q[0][0] <= t:
+            self._schedule(t, _PASS, tile)
+        else:  # the pass would be the next event anyway: run it now, without the queue
+            self._pass(tile)
 
     def _launch(self, sender: Tile, face: int, start: int, pkt: Packet) -> None:
         w = self.world
@@ -426,7 +387,7 @@ class PythonEngine(Engine):
 
     # ------------------------------------------------------------ idle skipping
     def _check_quiet(self, tile: Tile, now: int) -> None:
-        """After loop(): note how long the program stays quiet; put the tile to sleep if it can."""
+        """After loop(): note how long the program stays quiet, and the inputs it ran with."""
         hook = tile.quiet_hook
         until = hook(tile.api) if hook is not None else None
         if until is not None and not tile.button.idle():
@@ -434,115 +395,6 @@ class PythonEngine(Engine):
             until = min(until, tile.button.next_deadline())
         tile.quiet_until = until
         tile.loop_inputs = self._loop_inputs(tile, now) if until is not None else None
-        if self._may_sleep and until is not None and until > now and self._inputs_steady(tile, now):
-            self._sleep(tile)
-
-    def _inputs_steady(self, tile: Tile, now: int) -> bool:
-        """True when every link of the tile is settled both ways and nothing is pending."""
-        api = tile.api
-        if tile.button.raw or tile.button.flags or tile.viral_faces:
-            return False
-        neighbour = self.world.neighbour
-        for f in range(FACE_COUNT):
-            if api.out_datagram[f] is not None:
-                return False
-            pkt = tile.rx_buf[f]
-            # A buffered packet that repeats the latched value changes nothing but timing.
-            if pkt is not None and (pkt.datagram is not None or pkt.byte0 & 0x3F != api.in_value[f]):
-                return False
-            link = neighbour(tile, f)
-            expired = api.expire_time[f] < now
-            if link is None or link[0].stuck is not None:  # a frozen tile is as good as none
-                if not expired or tile.incoming[f] is not None:
-                    return False
-                continue
-            n, nf = link
-            napi = n.api
-            if (expired or api.in_value[f] != napi.out_value[nf] or napi.out_datagram[nf]
-                    or napi.in_value[nf] != api.out_value[f]):
-                return False
-            for inc, latched in ((tile.incoming[f], api.in_value[f]),
-                                 (n.incoming[nf], napi.in_value[nf])):
-                if inc is not None and (inc.packet.datagram is not None
-                                        or inc.packet.byte0 & 0x3F != latched):
-                    return False
-            npkt = n.rx_buf[nf]
-            if npkt is not None and (npkt.datagram is not None or npkt.byte0 & 0x3F != napi.in_value[nf]):
-                return False
-        return True
-
-    def _sleep(self, tile: Tile) -> None:
-        """Stop running an idle tile until a neighbour's value toward it changes or it is due."""
-        w = self.world
-        tile.frozen = True
-        tile.epoch += 1
-        tile.incoming = [None] * FACE_COUNT
-        w.stats["sleeps"] += 1
-        for _, n in w.live_links(tile):
-            n.sleeping_neighbours += 1
-        self._schedule_deadline(tile)
-        if w.trace is not None:
-            w.trace.write(w.now, tile.name, "idle-sleep", {})
-
-    def _schedule_deadline(self, tile: Tile) -> None:
-        if tile.quiet_until is not None and tile.quiet_until < TIMER_NEVER:
-            wake = tile.clock.world_at_millis(tile.quiet_until)
-            self._schedule(max(wake, self.world.now), _DEADLINE, tile, tile.epoch)
-
-    def _deadline(self, tile: Tile) -> None:
-        """A sleeping tile is due (a timer, a click window): it takes one pass where it sleeps,
-        and wakes only if that pass changes something its neighbours could see."""
-        if not tile.frozen:
-            return
-        if self._solo_pass(tile):
-            tile.epoch += 1
-            self._schedule_deadline(tile)
-        else:
-            self.wake(tile)
-
-    def _wake_listeners(self, tile: Tile, sent: list[int]) -> None:
-        """After a loop: wake each sleeping neighbour whose face value from us just changed."""
-        api = tile.api
-        neighbour = self.world.neighbour
-        for f in range(FACE_COUNT):
-            if api.out_value[f] != sent[f] or api.out_datagram[f] is not None:
-                link = neighbour(tile, f)
-                if link is not None and link[0].frozen:
-                    self.wake(link[0])
-                    api.send_time[f] = 0  # tell it at the next transmit slot
-
-    def _solo_pass(self, tile: Tile) -> bool:
-        """Run one pass of a sleeping tile (its links settled, its inputs as they were).
-        True if nothing its neighbours could see changed and it can sleep on."""
-        w = self.world
-        api = tile.api
-        now = tile.clock.millis(w.now)
-        api.now = now
-        w.mark_links_heard(tile, now)
-        sent = list(api.out_value)
-        shown = list(api.pixels)
-        button = tile.button
-        self._button_snapshot(tile, now)
-        try:
-            tile.program.loop(api)
-        except TileOverrun as e:
-            self._freeze(tile, e, sent, shown, first=False)
-            return False
-        if tile.serial_hook is not None:
-            w.take_serial(tile)
-        tile.passes += 1
-        w.stats["passes"] += 1
-        w.stats["solo"] += 1
-        if w.trace is not None:
-            w.record_pass(tile)
-        hook = tile.quiet_hook
-        until = hook(api) if hook is not None else None
-        if until is not None and not button.idle():
-            until = min(until, button.next_deadline())
-        tile.quiet_until = until
-        tile.loop_inputs = self._loop_inputs(tile, now) if until is not None else None
-        return (until is not None and until > now and api.out_value == sent and not api.extra_cpu_ms
-                and self._inputs_steady(tile, now))
 
     # ------------------------------------------------------------ frozen tiles
     def _freeze(self, tile: Tile, overrun: TileOverrun, sent: list[int], shown: list[int],
@@ -569,18 +421,11 @@ class PythonEngine(Engine):
 
     def _halt(self, tile: Tile) -> None:
         """Stop all of a tile's events for good; its neighbours must notice the silence."""
-        w = self.world
-        if tile.frozen:  # it froze in a pass it took while the emulator let it sleep
-            tile.frozen = False
-            for _, n in w.live_links(tile):
-                n.sleeping_neighbours -= 1
         tile.epoch += 1
         tile.incoming = [None] * FACE_COUNT
         tile.rx_buf = [None] * FACE_COUNT
         tile.quiet_until = None
         tile.loop_inputs = None
-        for _, n in w.live_links(tile):
-            self.wake(n)  # a sleeper takes its links as settled: it must run to see them expire
 
 
-watchdog.tile_callers(PythonEngine._pass, PythonEngine._solo_pass, PythonEngine._check_quiet)
+watchdog.tile_callers(PythonEngine._pass, PythonEngine._check_quiet)

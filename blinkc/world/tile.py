@@ -82,8 +82,6 @@ class Tile:
         self.viral_lockout_until = -1
         self.started = False
         self.epoch = 0
-        #: Asleep: no events until something changes for it (the emulator's idle sleep, python_engine.py).
-        self.frozen = False
         self.quiet_until: int | None = None
         #: The inputs loop() last ran with, when the program declared itself quiet.
         self.loop_inputs: tuple | None = None
@@ -93,8 +91,6 @@ class Tile:
         #: Cached (neighbour, its face) per face, valid for one topology.
         self.links: list = [None] * FACE_COUNT
         self.links_at = -1
-        #: How many of its neighbours are asleep (their links are settled).
-        self.sleeping_neighbours = 0
         # For traces: what was last reported.
         self.seen_out: list[int] | None = None
         self.seen_in: list[int] | None = None

@@ -5,8 +5,7 @@ Per-tile events: power, place, lift, contact (raw button), button (events the
 tile's snapshot received), sent / received (face values, when they change),
 expired (per-face expiry, when it changes), colors (when they change), state
 (the program's own state, when it changes), drop (a packet lost to faults),
-longlong / sleep (BIOS button milestones), idle-sleep / idle-wake (the emulator's idle
-skipping: no passes while nothing can change, not the tile's own sleep),
+longlong / sleep (BIOS button milestones; the emulator's idle skipping records nothing),
 warm-sleep / warm-wake, serial, froze (its loop() never returned: freeze.py).
 World events: action (a scenario step).
 """

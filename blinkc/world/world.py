@@ -23,7 +23,6 @@ from typing import Any
 
 from ..runtime.api import (
     FACE_COUNT,
-    RX_EXPIRE_TIME_MS,
     START_STATE_DOWNLOAD_SUCCESS,
     START_STATE_POWER_UP,
     START_STATE_WE_ARE_ROOT,
@@ -112,8 +111,7 @@ class World(SeedMode):
         self._seed_init()
         #: The tiles that froze (their loop() never returned), in the order they did.
         self.freezes: list[Freeze] = []
-        self.stats = {"passes": 0, "skipped": 0, "solo": 0, "packets": 0, "absorbed": 0,
-                      "dropped": 0, "collisions": 0, "sleeps": 0}
+        self.stats = {"passes": 0, "skipped": 0, "packets": 0, "dropped": 0, "collisions": 0}
         self._engine = engine if engine is not None else PythonEngine()
         self._engine.attach(self)
 
@@ -132,6 +130,11 @@ class World(SeedMode):
     def events(self) -> int | None:
         """How many events the engine has processed, if it counts them (the C++ core does)."""
         return self._engine.events
+
+    @property
+    def event_counts(self) -> dict[str, int] | None:
+        """What the engine's events did, by kind, if it counts them (the C++ core does)."""
+        return self._engine.event_counts
 
     # ------------------------------------------------------------------ tiles
     def add_tile(self, name: str, program: Any, pos: Pos | None = None, rot: int = 0,
@@ -533,11 +536,12 @@ class World(SeedMode):
         return self._env_budget
 
     def is_quiet(self) -> bool:
-        """True when every tile sleeps: nothing changes until something touches them."""
-        return all(t.frozen or t.asleep or t.stuck is not None for t in self.tiles)
+        """True when every tile is in its warm sleep or frozen: nothing changes until something
+        touches them."""
+        return all(t.asleep or t.stuck is not None for t in self.tiles)
 
     def run_until_quiet(self, timeout_ms: float = 60_000, step_ms: float = 50) -> bool:
-        """Run until every tile is frozen (or the timeout passes); True if quiet."""
+        """Run until the world is quiet (or the timeout passes); True if quiet."""
         end = self.now_ms + timeout_ms
         while self.now_ms < end:
             if self.is_quiet() and not self._engine.pending_calls():
@@ -572,7 +576,7 @@ class World(SeedMode):
         if tile.seed_role is not None:  # the BIOS's show, simplified (world/seed.py)
             return [Blinklib.GREEN if tile.seed_role == DOWNLOAD else Blinklib.BLUE] * FACE_COUNT
         hook = tile.display_hook
-        if (tile.frozen or tile.skipped) and hook is not None:
+        if tile.skipped and hook is not None:
             self.evaluate(tile, hook)
         return list(tile.api.pixels)
 
@@ -584,8 +588,6 @@ class World(SeedMode):
             api = tile.api
             saved = api.now, list(api.expire_time)
             api.now = tile.clock.millis(self.now)
-            if tile.frozen:
-                self.mark_links_heard(tile, api.now)  # a frozen group's links are alive by definition
             budget = self._budget()
             armed = watchdog.arm(self, budget)
             try:
@@ -699,14 +701,6 @@ class World(SeedMode):
             link = self.neighbour(tile, f)
             if link is not None and link[0].stuck is None:
                 out.append((f, link[0]))
-        return out
-
-    def mark_links_heard(self, tile: Tile, now: int) -> list[tuple[int, Tile]]:
-        """Mark every face that touches a live neighbour as heard from at the tile's local
-        millis `now` (the links of a tile in idle sleep are settled); returns those faces."""
-        out = self.live_links(tile)
-        for f, _ in out:
-            tile.api.expire_time[f] = now + RX_EXPIRE_TIME_MS
         return out
 
 

@@ -108,7 +108,7 @@ def test_backends_agree_on_a_game_with_wide_messages_flood_values_and_gathers(si
 
 
 def test_idle_tiles_draw_the_same_colours_on_both_backends():
-    # Colours of idle (frozen) tiles are computed on demand through the display hook.
+    # Colours of idle tiles (their loop() skipped) are computed on demand by the display hook.
     from blinkc.testing import Cluster
 
     ships = [Cluster(GAME, Path(__file__).resolve().parents[2] / "examples" / "ship.layout",
@@ -117,7 +117,7 @@ def test_idle_tiles_draw_the_same_colours_on_both_backends():
         ship.click("z")
         ship.settle()
         ship.wait(700)
-    assert all(t.frozen for t in ships[1].world.tiles)
+    assert all(t.skipped for t in ships[1].world.tiles)
     for name in ships[0].names():
         assert ships[0].colors(name) == ships[1].colors(name), name
 

@@ -74,21 +74,6 @@ def test_png_and_trace_files(tmp_path):
     assert any(e["ev"] == "button" and "single" in e["events"] for e in events)
 
 
-def test_every_pass_runs_every_pass_and_packet_to_the_same_end(tmp_path):
-    # By default tiles whose links are settled sleep (no passes, no packets); --every-pass
-    # runs them all, as real tiles do.
-    traces = {}
-    for mode, extra in (("default", ()), ("every", ("--every-pass",))):
-        trace = tmp_path / f"{mode}.jsonl"
-        out = run(CHAIN, "-s", CLICKS, "--json", "--trace", str(trace), *extra).stdout
-        traces[mode] = ([json.loads(line)["ev"] for line in trace.read_text().splitlines()], out)
-    (default, default_out), (every, every_out) = traces["default"], traces["every"]
-    assert "idle-sleep" in default and "idle-sleep" not in every
-    assert every.count("sent") + every.count("received") > 0
-    assert json.loads(every_out)["tiles"] == json.loads(default_out)["tiles"]  # the same end
-    assert json.loads(every_out)["stats"]["sleeps"] == 0 < json.loads(default_out)["stats"]["sleeps"]
-
-
 def test_time_and_seed_and_faults():
     out = run(CHAIN, "--time", "500ms").stdout
     assert out.startswith("t = 0.5 s")

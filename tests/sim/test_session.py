@@ -84,12 +84,11 @@ def test_a_new_input_after_a_rewind_forks_the_timeline():
     assert session.world.snapshot() == fresh.world.snapshot()
 
 
-def test_step_takes_one_pass_however_long_the_tile_sleeps():
+def test_step_takes_one_pass_of_an_idle_tile():
     session = ship_session()
     click(session, "z")
     session.running = False
     z = session.world.tile("z")
-    assert z.frozen  # asleep until its click window closes
     for _ in range(3):
         passes, start = z.passes, session.now_ms
         session.step("z")
@@ -99,12 +98,13 @@ def test_step_takes_one_pass_however_long_the_tile_sleeps():
     assert sum(t.passes - others[t.name] for t in session.world.tiles) >= 1
 
 
-def test_a_step_in_a_sleeping_cluster_stops_at_its_limit():
+def test_a_step_in_an_idle_cluster_stops_at_the_next_pass():
     session = ship_session()
-    session.run_until(20_000)  # long after the boot: every tile sleeps
-    start = session.now_ms
+    session.run_until(20_000)  # long after the boot: every tile skips its loop()
+    h1 = session.world.tile("h1")
+    start, passes = session.now_ms, h1.passes
     session.step("h1")
-    assert session.now_ms == start + STEP_LIMIT_MS
+    assert h1.skipped and h1.passes == passes + 1 and session.now_ms < start + STEP_LIMIT_MS
 
 
 def test_quick_inputs_meet_the_world_the_replay_gives_them(tmp_path):

@@ -66,8 +66,8 @@ def test_the_core_numbers_event_kinds_as_the_python_engine_does():
     from blinkc.native.core import bindings
     from blinkc.world.python_engine import KINDS
 
-    names = ("pass", "transmit", "arrive", "call", "deadline")
-    assert [bindings.PASS, bindings.TX, bindings.ARRIVE, bindings.CALL, bindings.DEADLINE] == [
+    names = ("pass", "transmit", "arrive", "call")
+    assert [bindings.PASS, bindings.TX, bindings.ARRIVE, bindings.CALL] == [
         KINDS.index(k) for k in names]
     m = re.search(r"enum Kind \{([^}]*)\};", CORE.read_text())
-    assert [n.strip() for n in m.group(1).split(",")] == ["PASS", "TX", "ARRIVE", "CALL", "DEADLINE"]
+    assert [n.strip() for n in m.group(1).split(",")] == ["PASS", "TX", "ARRIVE", "CALL"]

@@ -15,12 +15,16 @@ from .sources import source_key
 FACES = 6
 
 # Event kinds, as python_engine.py numbers them (KINDS).
-PASS, TX, ARRIVE, CALL, DEADLINE = range(5)
+PASS, TX, ARRIVE, CALL = range(4)
 
 # Trace callback kinds (world_core.cpp: Record).
-REC_PASS, REC_SLEEP, REC_WAKE, REC_DROP, REC_BUTTON, REC_SPECIAL, REC_SERIAL = range(7)
+REC_PASS, REC_DROP, REC_BUTTON, REC_SPECIAL, REC_SERIAL = range(5)
 
-STAT_NAMES = ("passes", "skipped", "solo", "packets", "absorbed", "dropped", "collisions", "sleeps")
+STAT_NAMES = ("passes", "skipped", "packets", "dropped", "collisions")
+
+# What the core's events did (world_core.cpp: EventCount), for benchmarks.
+EVENT_COUNT_NAMES = ("pass, loop() run", "pass, loop() skipped", "transmit, sent",
+                     "transmit, no face due", "arrive", "call", "stale")
 
 # What core_run returns (world_core.cpp: Status), and the calls core_failure names (Phase).
 REACHED, CALL_DUE, TILE_STOPPED, INTERRUPTED, TILE_FROZE = range(5)
@@ -69,10 +73,10 @@ V_EXPIRE, V_SEND, V_PIXELS = FIELDS["expire_time"], FIELDS["send_time"], FIELDS[
 V_BUTTON_DOWN, V_BUTTON_FLAGS = FIELDS["button_down"], FIELDS["button_flags"]
 V_CLICK_COUNT, V_RNG, V_ENTROPY = FIELDS["click_count"], FIELDS["rng_state"], FIELDS["entropy"]
 V_WOKEN, V_START_STATE, V_EXTRA_MS = FIELDS["woken"], FIELDS["start_state"], FIELDS["extra_cpu_ms"]
-V_STARTED, V_EPOCH, V_FROZEN = FIELDS["started"], FIELDS["epoch"], FIELDS["frozen"]
+V_STARTED, V_EPOCH = FIELDS["started"], FIELDS["epoch"]
 V_HAS_QUIET, V_QUIET_UNTIL = FIELDS["has_quiet"], FIELDS["quiet_until"]
 V_SKIPPED, V_PASSES = FIELDS["skipped"], FIELDS["passes"]
-V_SLEEPING_NEIGHBOURS, V_VIRAL_FACES = FIELDS["sleeping_neighbours"], FIELDS["viral_faces"]
+V_VIRAL_FACES = FIELDS["viral_faces"]
 V_VIRAL_LOCKOUT = FIELDS["viral_lockout_until"]
 V_TX_START, V_TX_END = FIELDS["tx_start"], FIELDS["tx_end"]
 V_B_DOWN, V_B_FLAGS, V_B_CLICKS = FIELDS["b_down"], FIELDS["b_flags"], FIELDS["b_click_count"]
@@ -116,6 +120,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "core_frozen": (_int, [_vp]),
     "core_now": (_i64, [_vp]),
     "core_events": (_i64, [_vp]),
+    "core_event_counts": (None, [_vp, ctypes.POINTER(_i64)]),
     "core_stats": (None, [_vp, ctypes.POINTER(_i64)]),
     "core_take_dirty": (_int, [_vp, ctypes.POINTER(ctypes.c_int32), _int]),
     "core_publish": (None, [_vp, _int]),

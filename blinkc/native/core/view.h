@@ -30,8 +30,8 @@ typedef struct core_view {
     int64_t button_down, button_flags, click_count;
     int64_t rng_state, entropy, woken, start_state, extra_cpu_ms;
     /* Tile fields */
-    int64_t started, epoch, frozen, has_quiet, quiet_until, skipped, passes;
-    int64_t sleeping_neighbours, viral_faces, viral_lockout_until;
+    int64_t started, epoch, has_quiet, quiet_until, skipped, passes;
+    int64_t viral_faces, viral_lockout_until;
     int64_t tx_start[VIEW_FACES];
     int64_t tx_end[VIEW_FACES];
     /* ButtonModel fields (raw changes are read with core_button_raw) */

@@ -6,8 +6,7 @@
  * PythonEngine), which stays the reference: the same event queue ordered by (time, sequence number), the
  * same per-tile clocks (clock.py, with Python's floor division), the same air
  * times (ir.py), collisions, ping-pong and probes, expiry, the viral flag,
- * datagrams, idle skipping (sleep, wake, deadlines, solo passes, absorbed
- * repeats), the same statistics, and the same fault stream (splitmix64.h).
+ * datagrams, idle skipping (skipped loops), the same statistics, and the same fault stream (splitmix64.h).
  * Function names follow python_engine.py so the two can be read side by side; where
  * a comment there explains why, it is not repeated here.
  *
@@ -57,10 +56,10 @@ const int USER_DATA_HEADER = 0x37;
 const int DATAGRAM_MARKER = 0x2A;
 const int64_t ONE_US = 194, ZERO_US = 476, SYNC_US = 758, OVERHEAD_US = 160;
 
-enum Kind { PASS, TX, ARRIVE, CALL, DEADLINE };
+enum Kind { PASS, TX, ARRIVE, CALL };
 
 /* Trace callback kinds (bindings.py: TRACE_*) */
-enum Record { REC_PASS, REC_SLEEP, REC_WAKE, REC_DROP, REC_BUTTON, REC_SPECIAL, REC_SERIAL };
+enum Record { REC_PASS, REC_DROP, REC_BUTTON, REC_SPECIAL, REC_SERIAL };
 typedef void (*record_fn)(int kind, int tile, int64_t arg, int64_t t);
 
 typedef void (*entry_fn)(void);
@@ -185,10 +184,10 @@ struct Tile {
     Incoming incoming[FACES];
     int64_t tx_start[FACES], tx_end[FACES];
     int64_t viral_faces = 0, viral_lockout_until = -1;
-    bool started = false, frozen = false, skipped = false;
+    bool started = false, skipped = false;
     bool asleep = false; /* warm sleep (PythonEngine.dormant): no events at all */
     bool stuck = false;  /* frozen for good, its loop() stuck (PythonEngine._freeze) */
-    int64_t epoch = 0, passes = 0, sleeping_neighbours = 0;
+    int64_t epoch = 0, passes = 0;
     bool has_quiet = false;
     int64_t quiet_until = 0;
     LoopInputs loop_inputs;
@@ -213,8 +212,13 @@ struct Later {
     }
 };
 
-enum Stat { S_PASSES, S_SKIPPED, S_SOLO, S_PACKETS, S_ABSORBED, S_DROPPED, S_COLLISIONS, S_SLEEPS,
-            S_COUNT };
+enum Stat { S_PASSES, S_SKIPPED, S_PACKETS, S_DROPPED, S_COLLISIONS, S_COUNT };
+
+/* What the events did, for benchmarks (bindings.EVENT_COUNT_NAMES): a pass that ran loop() or
+ * skipped it, a transmit event that sent a packet or found no face due (its pass follows), an
+ * arrival, a scheduled call, and events found stale (their tile's events were stopped). */
+enum EventCount { E_PASS_LOOP, E_PASS_SKIPPED, E_TX_SENT, E_TX_NONE, E_ARRIVE, E_CALL, E_STALE,
+                  E_COUNT };
 
 const int DIRECTIONS[6][2] = {{0, -1}, {1, -1}, {1, 0}, {0, 1}, {-1, 1}, {-1, 0}};
 
@@ -237,6 +241,7 @@ class World {
     std::vector<int32_t> dirty;
     int64_t pending_call = 0;
     int64_t events = 0; /* processed (not stale) events, for benchmarks */
+    int64_t event_counts[E_COUNT] = {};
     guard_fn guard = nullptr; /* none: tile code is called directly */
     guard_u32_fn guard_u32 = nullptr;
     const volatile int *interrupts = nullptr;
@@ -294,7 +299,10 @@ class World {
             Event e = queue_.top();
             queue_.pop();
             Tile *tile = e.tile >= 0 ? tiles[e.tile] : nullptr;
-            if (tile && e.epoch != tile->epoch) continue;
+            if (tile && e.epoch != tile->epoch) {
+                ++event_counts[E_STALE];
+                continue;
+            }
             ++events;
             now = e.t;
             switch (e.kind) {
@@ -302,38 +310,23 @@ class World {
                     pass(*tile);
                     if (froze >= 0) return TILE_FROZE;
                     break;
-                case TX: transmit(*tile, (int)e.data); break;
-                case ARRIVE: arrive(*tile, (int)e.data, e.data2); break;
-                case CALL: pending_call = e.data; return CALL_DUE;
-                default:
-                    deadline(*tile);
-                    if (froze >= 0) return TILE_FROZE;
+                case TX:
+                    transmit(*tile, (int)e.data);
+                    if (froze >= 0) return TILE_FROZE; /* in a pass it ran at once */
                     break;
+                case ARRIVE:
+                    ++event_counts[E_ARRIVE];
+                    arrive(*tile, (int)e.data, e.data2);
+                    break;
+                default: ++event_counts[E_CALL]; pending_call = e.data; return CALL_DUE;
             }
         }
         if (end > now) now = end;
         return REACHED;
     }
 
-    void wake(Tile &t) {
-        if (!t.frozen) return;
-        touch(t);
-        t.frozen = false;
-        t.loop_inputs.valid = false;
-        ++t.epoch;
-        int64_t ms = t.clock.millis(now);
-        for (int f = 0; f < FACES; ++f) {
-            Link link = live_link(t, f);
-            if (link.tile < 0) continue;
-            t.v->expire_time[f] = ms + RX_EXPIRE_TIME_MS; /* _links_alive */
-            Tile &n = *tiles[link.tile];
-            touch(n);
-            --n.sleeping_neighbours;
-            t.v->send_time[f] = 0; /* speak first: its neighbours may be asleep */
-        }
-        schedule(t.clock.next_frame(now), PASS, &t);
-        if (record) record(REC_WAKE, t.index, 0, now);
-    }
+    /* PythonEngine.wake: something touched the tile; its next pass runs loop(). */
+    void wake(Tile &t) { t.loop_inputs.valid = false; }
 
     /* PythonEngine.dormant: stop (or restart) all of a tile's events for its warm sleep. */
     void dormant(Tile &t, bool asleep) {
@@ -368,12 +361,10 @@ class World {
         core_view_t &v = *t.v;
         v.started = t.started;
         v.epoch = t.epoch;
-        v.frozen = t.frozen;
         v.has_quiet = t.has_quiet;
         v.quiet_until = t.quiet_until;
         v.skipped = t.skipped;
         v.passes = t.passes;
-        v.sleeping_neighbours = t.sleeping_neighbours;
         v.viral_faces = t.viral_faces;
         v.viral_lockout_until = t.viral_lockout_until;
         for (int f = 0; f < FACES; ++f) {
@@ -398,12 +389,10 @@ class World {
         const core_view_t &v = *t.v;
         t.started = v.started;
         t.epoch = v.epoch;
-        t.frozen = v.frozen;
         t.has_quiet = v.has_quiet;
         t.quiet_until = v.quiet_until;
         t.skipped = v.skipped;
         t.passes = v.passes;
-        t.sleeping_neighbours = v.sleeping_neighbours;
         t.viral_faces = v.viral_faces;
         t.viral_lockout_until = v.viral_lockout_until;
         for (int f = 0; f < FACES; ++f) {
@@ -516,16 +505,6 @@ class World {
     /* PythonEngine._halt */
     void halt(Tile &t) {
         touch(t);
-        if (t.frozen) {
-            t.frozen = false;
-            for (int f = 0; f < FACES; ++f) {
-                Link link = live_link(t, f);
-                if (link.tile < 0) continue;
-                Tile &n = *tiles[link.tile];
-                touch(n);
-                --n.sleeping_neighbours;
-            }
-        }
         ++t.epoch;
         for (int f = 0; f < FACES; ++f) {
             t.incoming[f].id = 0;
@@ -534,10 +513,6 @@ class World {
         t.has_quiet = false;
         t.quiet_until = 0;
         t.loop_inputs.valid = false;
-        for (int f = 0; f < FACES; ++f) {
-            Link link = live_link(t, f);
-            if (link.tile >= 0) wake(*tiles[link.tile]);
-        }
     }
 
     [[noreturn]] void stopped(Tile &t, int phase, int code) {
@@ -606,34 +581,22 @@ class World {
                 memcpy(a.in_dgram[f], pkt.dgram.data, pkt.dgram.len);
             }
         }
-        if (t.sleeping_neighbours) {
-            for (int f = 0; f < FACES; ++f) {
-                Link link = neighbour(t, f);
-                if (link.tile >= 0 && tiles[link.tile]->frozen)
-                    a.expire_time[f] = ms + RX_EXPIRE_TIME_MS;
-            }
-        }
         ++t.passes;
         ++stats[S_PASSES];
         if (idle_skip && t.has_quiet && ms < t.quiet_until && same_inputs(t, ms)) {
             t.skipped = true;
             ++stats[S_SKIPPED];
-            if (drop == 0.0 && inputs_steady(t, ms)) {
-                sleep(t);
-                return;
-            }
+            ++event_counts[E_PASS_SKIPPED];
             schedule(t.clock.next_frame(now + 1), TX, &t);
             return;
         }
         t.skipped = false;
-        int64_t sent[FACES];
-        memcpy(sent, a.out_value, sizeof sent);
+        ++event_counts[E_PASS_LOOP];
         if (int code = run_program(t, t.loop_fn)) {
             freeze(t, code, t.passes == 1);
             return;
         }
         if (t.port && (t.port->len || t.port->lost)) take_serial(t);
-        if (idle_skip && t.sleeping_neighbours) wake_listeners(t, sent);
         if (record) record(REC_PASS, t.index, 0, now);
         int64_t ready = now;
         if (a.extra_cpu_ms) {
@@ -641,10 +604,7 @@ class World {
             a.extra_cpu_ms = 0;
         }
         int64_t frame = t.clock.next_frame(ready + 1);
-        if (idle_skip) {
-            check_quiet(t, ms);
-            if (t.frozen) return;
-        }
+        if (idle_skip) note_quiet(t, ms);
         schedule(frame, TX, &t);
     }
 
@@ -672,18 +632,8 @@ class World {
             pkt.air_us = air;
             t.tx_start[f] = when;
             t.tx_end[f] = when + air;
-            Link link = neighbour(t, f);
-            if (link.tile >= 0 && tiles[link.tile]->frozen) {
-                Tile &sleeper = *tiles[link.tile];
-                if (pkt.dgram.len == 0 && sleeper.v->in_value[link.face] == a.out_value[f]) {
-                    ++stats[S_ABSORBED]; /* it repeats what the sleeper already has */
-                } else {
-                    wake(sleeper);
-                    launch(t, f, when, pkt);
-                }
-            } else {
-                launch(t, f, when, pkt);
-            }
+            launch(t, f, when, pkt);
+            ++event_counts[E_TX_SENT];
             a.send_time[f] = ms + TX_PROBE_TIME_MS + f;
             a.out_dgram_len[f] = 0;
             t.viral_faces &= ~(int64_t(1) << f);
@@ -694,7 +644,12 @@ class World {
             }
             return;
         }
-        schedule(when, PASS, &t);
+        ++event_counts[E_TX_NONE];
+        if (!queue_.empty() && queue_.top().t <= when) {
+            schedule(when, PASS, &t);
+        } else { /* PythonEngine._transmit: the next event anyway, so run it now */
+            pass(t);
+        }
     }
 
     static int64_t datagram_air_us(const Dgram &d, bool viral) {
@@ -809,90 +764,6 @@ class World {
         }
     }
 
-    void check_quiet(Tile &t, int64_t ms) {
-        note_quiet(t, ms);
-        if (drop == 0.0 && t.has_quiet && t.quiet_until > ms && inputs_steady(t, ms)) sleep(t);
-    }
-
-    static bool repeats(const Packet &pkt, int64_t latched) {
-        return pkt.dgram.len == 0 && (pkt.byte0 & 0x3F) == latched;
-    }
-
-    bool inputs_steady(Tile &t, int64_t ms) {
-        const core_view_t &a = *t.v;
-        if (!t.button.raw.empty() || t.button.flags || t.viral_faces) return false;
-        for (int f = 0; f < FACES; ++f) {
-            if (a.out_dgram_len[f]) return false;
-            if (t.has_rx[f] && !repeats(t.rx_buf[f], a.in_value[f])) return false;
-            Link link = live_link(t, f);
-            bool expired = a.expire_time[f] < ms;
-            if (link.tile < 0) {
-                if (!expired || t.incoming[f].id) return false;
-                continue;
-            }
-            Tile &n = *tiles[link.tile];
-            int nf = link.face;
-            const core_view_t &na = *n.v;
-            if (expired || a.in_value[f] != na.out_value[nf] || na.out_dgram_len[nf] ||
-                na.in_value[nf] != a.out_value[f])
-                return false;
-            if (t.incoming[f].id && !repeats(t.incoming[f].packet, a.in_value[f])) return false;
-            if (n.incoming[nf].id && !repeats(n.incoming[nf].packet, na.in_value[nf]))
-                return false;
-            if (n.has_rx[nf] && !repeats(n.rx_buf[nf], na.in_value[nf])) return false;
-        }
-        return true;
-    }
-
-    void sleep(Tile &t) {
-        touch(t);
-        t.frozen = true;
-        ++t.epoch;
-        for (int f = 0; f < FACES; ++f) t.incoming[f].id = 0;
-        ++stats[S_SLEEPS];
-        for (int f = 0; f < FACES; ++f) {
-            Link link = live_link(t, f);
-            if (link.tile >= 0) {
-                Tile &n = *tiles[link.tile];
-                touch(n);
-                ++n.sleeping_neighbours;
-            }
-        }
-        schedule_deadline(t);
-        if (record) record(REC_SLEEP, t.index, 0, now);
-    }
-
-    void schedule_deadline(Tile &t) {
-        if (t.has_quiet && t.quiet_until < TIMER_NEVER) {
-            int64_t at = t.clock.world_at_millis(t.quiet_until);
-            schedule(at > now ? at : now, DEADLINE, &t, t.epoch);
-        }
-    }
-
-    void deadline(Tile &t) {
-        if (!t.frozen) return;
-        touch(t);
-        if (solo_pass(t)) {
-            ++t.epoch;
-            schedule_deadline(t);
-        } else {
-            wake(t);
-        }
-    }
-
-    void wake_listeners(Tile &t, const int64_t *sent) {
-        core_view_t &a = *t.v;
-        for (int f = 0; f < FACES; ++f) {
-            if (a.out_value[f] != sent[f] || a.out_dgram_len[f]) {
-                Link link = neighbour(t, f);
-                if (link.tile >= 0 && tiles[link.tile]->frozen) {
-                    wake(*tiles[link.tile]);
-                    a.send_time[f] = 0; /* tell it at the next transmit slot */
-                }
-            }
-        }
-    }
-
     void button_snapshot(Tile &t, int64_t ms) {
         button::Model &b = t.button;
         if (!b.flags && b.idle()) return;
@@ -910,29 +781,6 @@ class World {
         a.click_count = b.click_count;
     }
 
-    bool solo_pass(Tile &t) {
-        core_view_t &a = *t.v;
-        int64_t ms = t.clock.millis(now);
-        a.now = ms;
-        for (int f = 0; f < FACES; ++f) { /* _links_alive */
-            if (live_link(t, f).tile >= 0) a.expire_time[f] = ms + RX_EXPIRE_TIME_MS;
-        }
-        int64_t sent[FACES];
-        memcpy(sent, a.out_value, sizeof sent);
-        button_snapshot(t, ms);
-        if (int code = run_program(t, t.loop_fn)) {
-            freeze(t, code, false);
-            return false;
-        }
-        if (t.port && (t.port->len || t.port->lost)) take_serial(t);
-        ++t.passes;
-        ++stats[S_PASSES];
-        ++stats[S_SOLO];
-        if (record) record(REC_PASS, t.index, 0, now);
-        note_quiet(t, ms);
-        return t.has_quiet && t.quiet_until > ms && memcmp(a.out_value, sent, sizeof sent) == 0 &&
-               !a.extra_cpu_ms && inputs_steady(t, ms);
-    }
 };
 
 }  // namespace
@@ -1147,6 +995,11 @@ EXPORT int core_failure(void *wp, int64_t *out) {
 EXPORT int64_t core_now(void *w) { return static_cast<World *>(w)->now; }
 
 EXPORT int64_t core_events(void *w) { return static_cast<World *>(w)->events; }
+
+EXPORT void core_event_counts(void *wp, int64_t *out) {
+    World &w = *static_cast<World *>(wp);
+    for (int k = 0; k < E_COUNT; ++k) out[k] = w.event_counts[k];
+}
 
 EXPORT void core_stats(void *wp, int64_t *out) {
     World &w = *static_cast<World *>(wp);
