@@ -111,7 +111,8 @@ def test_the_sketch_reads_in_the_games_names():
                  "send_code(MSG_REPAIR, REPAIR_FACE);", "timer_start(TIMER_PULSE, PULSE_MS);",
                  "flood_start(FLOOD_SUNK);", "if (kind == HULL) {", "orient = cw(orient);",
                  "out = opposite(face);", "water |= f_bit;", "hp--;", "if (shots < 255) shots++;",
-                 "engine_bytes6[LINK_STATE][f] |= LINK_SEEN;", "if (parent != STARTER) {", "static uint8_t kind = HULL;"):
+                 "engine_bytes6[LINK_STATE][f] |= LINK_SEEN;", "if (parent != STARTER) {",
+                 "static uint8_t kind = HULL;"):
         assert line in text, line
     # No clamp that cannot bind, no 16-bit clamp of a byte, no empty branch, no cw() expanded.
     assert "blinkc_clamp" not in text and "blinkc_at_" not in text
