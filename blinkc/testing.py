@@ -161,9 +161,18 @@ class Cluster:
 
     def _resting(self) -> bool:
         """Every tile skipped its last loop(): its program declared nothing changes while its
-        inputs stay as they are, and they have (or it is in its warm sleep, or frozen)."""
-        return all((t.skipped and t.button.idle() and not t.button.flags) or t.asleep
-                   or t.stuck is not None for t in self.world.tiles)
+        inputs stay as they are, and they have (or it is in its warm sleep, or frozen). A
+        tile that keeps messages must also be idle: one waiting for an ack skips its loop
+        too, with the message still on its way."""
+        for t in self.world.tiles:
+            if t.asleep or t.stuck is not None:
+                continue
+            if not t.skipped or not t.button.idle() or t.button.flags:
+                return False
+            idle = getattr(t.program, "idle", None)
+            if idle is not None and not idle(t.api):
+                return False
+        return True
 
     def _idle(self) -> bool:
         for t in self.world.tiles:

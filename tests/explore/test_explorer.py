@@ -63,9 +63,10 @@ CROSSING = ("    else:\n        # We are in the wave already, or",
             "    else:\n        # We are in the wave already, or")
 
 # The engine's test of a wave that enters a tile (flood_receive), which the plants below edit.
-COND = ("    if flood_parent[s] == 255 and not (skipped & 128 and (\n"
-        "            skipped & bit and skipped & 64 or u8(now256 - back_at[face]) < BACK_SAME_UNITS)):")
-RUN_AGAIN = (COND, "    if flood_parent[s] == 255:  # (planted: a wave of a slot we are not in is new)")
+COND = ("    if flood_parent[s] == NO_PARENT and not (skipped & BACK_WINDOW and (\n"
+        "            skipped & bit and skipped & SAME_WINDOW"
+        " or u8(now256 - back_at[face]) < BACK_SAME_UNITS)):")
+RUN_AGAIN = (COND, "    if flood_parent[s] == NO_PARENT:  # (planted: a wave of a slot we are not in is new)")
 NO_PROMISE = ("        skipped |= flood_waiting[s]\n",
               "        skipped |= 0  # (planted: waves where it answered as the same)\n")
 ONE_SLOT = ("        flood_enter(s + (flood_last[k] ^ 1), STARTER)",
@@ -213,11 +214,13 @@ def test_known_counterexamples_keep_every_invariant(case, seed):
     _check_known(case, seed)
 
 
-NO_BACK = (COND, "    if flood_parent[s] == 255 and not (skipped & bit and skipped & 64):  # (planted)")
+NO_BACK = (COND, "    if flood_parent[s] == NO_PARENT and not (skipped & bit and skipped & SAME_WINDOW):"
+                 "  # (planted)")
 # The window from the face's return for the faces gone at the entry only (not for a face whose
 # session ended while the flood passed).
-GONE_ONLY = (COND, "    if flood_parent[s] == 255 and not (skipped & 128 and skipped & bit and (\n"
-                   "            skipped & 64 or u8(now256 - back_at[face]) < BACK_SAME_UNITS)):")
+GONE_ONLY = (COND, "    if flood_parent[s] == NO_PARENT and not (skipped & BACK_WINDOW and skipped & bit"
+                   " and (\n"
+                   "            skipped & SAME_WINDOW or u8(now256 - back_at[face]) < BACK_SAME_UNITS)):")
 
 
 @pytest.mark.parametrize("case", ["wave_waiting_for_a_session", "late_wave_passed_on"])
