@@ -56,31 +56,31 @@ static inline Color blinkc_color(uint16_t word) { Color c; c.as_uint16 = word; r
 
 // ---- The game's names ------------------------------------------------------------
 enum : uint8_t {  // messages: their codes on the wire
-    MSG_HELLO = 1,  // fleet_combos.py:87: codes 1..32768 carry the payload 0..32767
+    MSG_HELLO = 1,  // fleet_combos.py:88: codes 1..32768 carry the payload 0..32767
 };
-enum : uint8_t { FLOOD_RESET, FLOOD_POINTS, FLOOD_SHIPS };  // floods: fleet_combos.py:88, 89, 90
-enum : uint8_t { TIMER_WINDOW, TIMER_SHOW };  // timers: fleet_combos.py:58, 59
-static const uint8_t GAME_SHIPS = 32;  // fleet_combos.py:61
-static const uint16_t WINDOW_MS = 3000;  // fleet_combos.py:62
-static const uint16_t TURN_MS = 1024;  // fleet_combos.py:64
-static const uint16_t SCORE_MS = 2048;  // fleet_combos.py:65
-static const uint8_t DRAW = 2;  // fleet_combos.py:66
-static const uint8_t RED_LOOK = 3;  // fleet_combos.py:67: a burning ship, an illegal one
-static const uint8_t FIRESHIP = 1;  // fleet_combos.py:69: sets every adjacent opponent ship on fire
-static const uint8_t FIREBOAT = 5;  // fleet_combos.py:70: puts out every adjacent own burning ship
-static const uint8_t PRIVATEER = 9;  // fleet_combos.py:71: takes every adjacent burning opponent ship: it is put out and changes sides
-static const uint8_t NUMBER = 64;  // fleet_combos.py:75
-static const uint16_t OWNER = 1024;  // fleet_combos.py:76
-static const uint16_t FIRE = 2048;  // fleet_combos.py:77
-static const uint16_t LAID = 4096;  // fleet_combos.py:78: the sender was just laid: its ability acts on the receiver
-static const uint16_t HOLE_BIT = 8192;  // fleet_combos.py:79: the receiver's face is the space a burning ship was taken from
-static const uint16_t FIRST = 16384;  // fleet_combos.py:80
-static const uint8_t NEAR_OWNER = 16;  // fleet_combos.py:83
-static const uint8_t BURNING = 32;  // fleet_combos.py:84
-static const uint8_t HOLE = 63;  // fleet_combos.py:85
-#define SEA_BLUE BLINKC_RGB5(0, 0, 6)  // fleet_combos.py:92
-#define DIM_WHITE BLINKC_RGB5(6, 6, 6)  // fleet_combos.py:93
-#define END_WHITE BLINKC_RGB5(11, 11, 11)  // fleet_combos.py:94
+enum : uint8_t { FLOOD_RESET, FLOOD_POINTS, FLOOD_SHIPS };  // floods: fleet_combos.py:89, 90, 91
+enum : uint8_t { TIMER_WINDOW, TIMER_SHOW };  // timers: fleet_combos.py:59, 60
+static const uint8_t GAME_SHIPS = 32;  // fleet_combos.py:62
+static const uint16_t WINDOW_MS = 3000;  // fleet_combos.py:63
+static const uint16_t TURN_MS = 1024;  // fleet_combos.py:65
+static const uint16_t SCORE_MS = 2048;  // fleet_combos.py:66
+static const uint8_t DRAW = 2;  // fleet_combos.py:67
+static const uint8_t RED_LOOK = 3;  // fleet_combos.py:68: a burning ship, an illegal one
+static const uint8_t FIRESHIP = 1;  // fleet_combos.py:70: sets every adjacent opponent ship on fire
+static const uint8_t FIREBOAT = 5;  // fleet_combos.py:71: puts out every adjacent own burning ship
+static const uint8_t PRIVATEER = 9;  // fleet_combos.py:72: takes every adjacent burning opponent ship: it is put out and changes sides
+static const uint8_t NUMBER = 64;  // fleet_combos.py:76
+static const uint16_t OWNER = 1024;  // fleet_combos.py:77
+static const uint16_t FIRE = 2048;  // fleet_combos.py:78
+static const uint16_t LAID = 4096;  // fleet_combos.py:79: the sender was just laid: its ability acts on the receiver
+static const uint16_t HOLE_BIT = 8192;  // fleet_combos.py:80: the receiver's face is the space a burning ship was taken from
+static const uint16_t FIRST = 16384;  // fleet_combos.py:81
+static const uint8_t NEAR_OWNER = 16;  // fleet_combos.py:84
+static const uint8_t BURNING = 32;  // fleet_combos.py:85
+static const uint8_t HOLE = 63;  // fleet_combos.py:86
+#define SEA_BLUE BLINKC_RGB5(0, 0, 6)  // fleet_combos.py:93
+#define DIM_WHITE BLINKC_RGB5(6, 6, 6)  // fleet_combos.py:94
+#define END_WHITE BLINKC_RGB5(11, 11, 11)  // fleet_combos.py:95
 // The SDK's colours the game uses, as constant pixel words (the same colours: one load each).
 #undef GREEN
 #define GREEN BLINKC_RGB5(0, 31, 0)
@@ -101,14 +101,15 @@ static bool sea = false;  // fleet_combos.py:43: bool; a legal ship of the sea
 static bool fire = false;  // fleet_combos.py:44: bool; the ship is burning
 static uint8_t count = 0;  // fleet_combos.py:45: 0..32; legal ships laid in this game (a sea tile)
 static uint8_t first = 0;  // fleet_combos.py:46: 0..1; the player who laid the first ship
-static uint8_t joined = 0;  // fleet_combos.py:47: 0..63; bit f: a working link on face f; 0: in the hand
-static uint8_t near[6];  // fleet_combos.py:48: 0..63, one per face; what lies on this face: 0 nothing known, a ship, or HOLE
-static uint16_t points = 0;  // fleet_combos.py:50: 0..65535; the Points gather's total (its starter)
-static uint16_t ships = 0;  // fleet_combos.py:51: 0..65535; the Ships gather's total (its starter)
-static uint8_t gathered = 0;  // fleet_combos.py:52: 0..2; gathers back since the long press
-static uint8_t val_a = 0;  // fleet_combos.py:53: 0..99; shown: the first number (the winner's points)
-static uint8_t val_b = 0;  // fleet_combos.py:54: 0..99; shown: the second number (or the turn)
-static uint8_t who_a = 0;  // fleet_combos.py:55: 0..2; val_a's colour: a player (val_b in the other's), or DRAW: both white
+static uint8_t born = 0;  // fleet_combos.py:47: 0..32; the count when this ship was laid
+static uint8_t joined = 0;  // fleet_combos.py:48: 0..63; bit f: a working link on face f; 0: in the hand
+static uint8_t near[6];  // fleet_combos.py:49: 0..63, one per face; what lies on this face: 0 nothing known, a ship, or HOLE
+static uint16_t points = 0;  // fleet_combos.py:51: 0..65535; the Points gather's total (its starter)
+static uint16_t ships = 0;  // fleet_combos.py:52: 0..65535; the Ships gather's total (its starter)
+static uint8_t gathered = 0;  // fleet_combos.py:53: 0..2; gathers back since the long press
+static uint8_t val_a = 0;  // fleet_combos.py:54: 0..99; shown: the first number (the winner's points)
+static uint8_t val_b = 0;  // fleet_combos.py:55: 0..99; shown: the second number (or the turn)
+static uint8_t who_a = 0;  // fleet_combos.py:56: 0..2; val_a's colour: a player (val_b in the other's), or DRAW: both white
 
 // ---- Protocol engine state ------------------------------------------------------
 static uint8_t up_mask = 0;  // engine.py:29
@@ -236,127 +237,131 @@ uint8_t engine_links(void);
 bool engine_idle(void);
 #endif
 
-// [fleet_combos.py:118]
+// [fleet_combos.py:119]
 static void joined_face(uint8_t face) {
-    if ((joined == 0) && (!sea) && (number > 0)) {  // fleet_combos.py:119
-        timer_start(TIMER_WINDOW, WINDOW_MS);  // fleet_combos.py:120
+    if ((joined == 0) && (!sea) && (number > 0)) {  // fleet_combos.py:120
+        timer_start(TIMER_WINDOW, WINDOW_MS);  // fleet_combos.py:121
     }
-    joined |= bit_of(face);  // fleet_combos.py:121
-    helper_hello(face);  // fleet_combos.py:122
+    joined |= bit_of(face);  // fleet_combos.py:122
+    helper_hello(face);  // fleet_combos.py:123
 }
 
-// [fleet_combos.py:126]
+// [fleet_combos.py:127]
 static void left_face(uint8_t face) {
-    joined &= ~bit_of(face);  // fleet_combos.py:127
-    if (near[face] != HOLE) {  // fleet_combos.py:128
-        near[face] = (((near[face] & BURNING) != 0) ? HOLE : 0);  // fleet_combos.py:130
+    joined &= ~bit_of(face);  // fleet_combos.py:128
+    if (near[face] != HOLE) {  // fleet_combos.py:129
+        near[face] = (((near[face] & BURNING) != 0) ? HOLE : 0);  // fleet_combos.py:131
     }
-    if ((joined == 0) && fire) {  // fleet_combos.py:131
-        helper_wreck();  // fleet_combos.py:132
+    if ((joined == 0) && fire) {  // fleet_combos.py:132
+        helper_wreck();  // fleet_combos.py:133
     }
 }
 
-// [fleet_combos.py:146]
+// [fleet_combos.py:147]
 static void heard(uint8_t face, uint16_t word_) {
     uint8_t ship = 0;
     uint8_t laid = 0;
+    bool news = 0;
     bool was = 0;
-    ship = ((word_ >> 6) & 63);  // fleet_combos.py:147
-    laid = ((uint8_t)word_ & 63);  // fleet_combos.py:148
-    if ((ship & 15) == 0) {  // fleet_combos.py:149
-        if (near[face] != HOLE) {  // fleet_combos.py:150
-            near[face] = 0;  // fleet_combos.py:151
+    ship = ((word_ >> 6) & 63);  // fleet_combos.py:148
+    laid = ((uint8_t)word_ & 63);  // fleet_combos.py:149
+    if ((ship & 15) == 0) {  // fleet_combos.py:150
+        if (near[face] != HOLE) {  // fleet_combos.py:151
+            near[face] = 0;  // fleet_combos.py:152
         }
-        return;  // fleet_combos.py:152
+        return;  // fleet_combos.py:153
     }
-    near[face] = ship;  // fleet_combos.py:153
-    if (sea) {  // fleet_combos.py:154
-        was = fire;  // fleet_combos.py:155
-        if (((word_ & LAID) != 0) && (laid == (uint8_t)(count + 1))) {  // fleet_combos.py:156
-            helper_ability(ship & 15, (ship >> 4) & 1);  // fleet_combos.py:157
+    news = (near[face] != ship);  // fleet_combos.py:154
+    near[face] = ship;  // fleet_combos.py:155
+    if (sea) {  // fleet_combos.py:156
+        was = fire;  // fleet_combos.py:157
+        if (((word_ & LAID) != 0) && news && (laid > born)) {  // fleet_combos.py:158
+            helper_ability(ship & 15, (ship >> 4) & 1);  // fleet_combos.py:160
         }
-        if ((laid > count) || (fire != was)) {  // fleet_combos.py:158
-            count = blinkc_at_most<uint8_t>(((laid > count) ? laid : count), 32);  // fleet_combos.py:160
-            helper_tell_all();  // fleet_combos.py:161
+        if ((laid > count) || (fire != was)) {  // fleet_combos.py:161
+            count = blinkc_at_most<uint8_t>(((laid > count) ? laid : count), 32);  // fleet_combos.py:163
+            helper_tell_all();  // fleet_combos.py:164
         }
-    } else if (timer_running(TIMER_WINDOW) && (number != 0) && (laid < GAME_SHIPS) && ((((word_ >> 14) ^ laid) & 1) == owner) && ((laid < 2) || ((ship >> 4) == owner) || ((word_ & HOLE_BIT) != 0))) {  // fleet_combos.py:162
-        sea = true;  // fleet_combos.py:167
-        count = (laid + 1);  // fleet_combos.py:168
-        first = (word_ >> 14);  // fleet_combos.py:169
-        helper_tell_all();  // fleet_combos.py:170
+    } else if (timer_running(TIMER_WINDOW) && (number != 0) && (laid < GAME_SHIPS) && ((((word_ >> 14) ^ laid) & 1) == owner) && ((laid < 2) || ((ship >> 4) == owner) || ((word_ & HOLE_BIT) != 0))) {  // fleet_combos.py:165
+        sea = true;  // fleet_combos.py:170
+        count = (laid + 1);  // fleet_combos.py:171
+        born = (laid + 1);  // fleet_combos.py:172
+        first = (word_ >> 14);  // fleet_combos.py:173
+        helper_tell_all();  // fleet_combos.py:174
     }
 }
 
-// [fleet_combos.py:186]
+// [fleet_combos.py:190]
 static void reset(void) {
-    helper_wreck();  // fleet_combos.py:187
-    deck = 0;  // fleet_combos.py:188
+    helper_wreck();  // fleet_combos.py:191
+    deck = 0;  // fleet_combos.py:192
 }
 
-// [fleet_combos.py:193]
+// [fleet_combos.py:197]
 static void click(void) {
-    if (sea) {  // fleet_combos.py:194
-        val_b = (count + 1);  // fleet_combos.py:195
-        who_a = (((first ^ count) ^ 1) & 1);  // fleet_combos.py:196
-        timer_start(TIMER_SHOW, TURN_MS);  // fleet_combos.py:197
-    } else if (joined == 0) {  // fleet_combos.py:198
-        helper_deal();  // fleet_combos.py:199
+    if (sea) {  // fleet_combos.py:198
+        val_b = (count + 1);  // fleet_combos.py:199
+        who_a = (((first ^ count) ^ 1) & 1);  // fleet_combos.py:200
+        timer_start(TIMER_SHOW, TURN_MS);  // fleet_combos.py:201
+    } else if (joined == 0) {  // fleet_combos.py:202
+        helper_deal();  // fleet_combos.py:203
     }
 }
 
-// [fleet_combos.py:217]
+// [fleet_combos.py:221]
 static void double_click(void) {
-    if ((joined == 0) && (!sea)) {  // fleet_combos.py:218
-        owner ^= 1;  // fleet_combos.py:219
+    if ((joined == 0) && (!sea)) {  // fleet_combos.py:222
+        owner ^= 1;  // fleet_combos.py:223
     }
 }
 
-// [fleet_combos.py:223]
+// [fleet_combos.py:227]
 static void long_press(void) {
-    if (sea) {  // fleet_combos.py:224
-        gathered = 0;  // fleet_combos.py:225
-        flood_start(FLOOD_POINTS);  // fleet_combos.py:226
-        flood_start(FLOOD_SHIPS);  // fleet_combos.py:227
-    } else if ((joined == 0) && (number > 0)) {  // fleet_combos.py:228
-        sea = true;  // fleet_combos.py:229
-        count = 1;  // fleet_combos.py:230
-        first = owner;  // fleet_combos.py:231
+    if (sea) {  // fleet_combos.py:228
+        gathered = 0;  // fleet_combos.py:229
+        flood_start(FLOOD_POINTS);  // fleet_combos.py:230
+        flood_start(FLOOD_SHIPS);  // fleet_combos.py:231
+    } else if ((joined == 0) && (number > 0)) {  // fleet_combos.py:232
+        sea = true;  // fleet_combos.py:233
+        count = 1;  // fleet_combos.py:234
+        born = 1;  // fleet_combos.py:235
+        first = owner;  // fleet_combos.py:236
     }
 }
 
-// [fleet_combos.py:235]
+// [fleet_combos.py:240]
 static void new_game(void) {
-    if (sea || (joined == 0)) {  // fleet_combos.py:236
-        flood_start(FLOOD_RESET);  // fleet_combos.py:237
+    if (sea || (joined == 0)) {  // fleet_combos.py:241
+        flood_start(FLOOD_RESET);  // fleet_combos.py:242
     }
-}
-
-// [fleet_combos.py:260]
-static int32_t my_lines(void) {
-    return ((owner != 0) ? ((int16_t)(1U * helper_lines() * 256)) : helper_lines());  // fleet_combos.py:261
 }
 
 // [fleet_combos.py:265]
+static int32_t my_lines(void) {
+    return ((owner != 0) ? ((int16_t)(1U * helper_lines() * 256)) : helper_lines());  // fleet_combos.py:266
+}
+
+// [fleet_combos.py:270]
 static int32_t my_ship(void) {
-    if ((!sea) || fire) {  // fleet_combos.py:266
-        return 0;  // fleet_combos.py:267
+    if ((!sea) || fire) {  // fleet_combos.py:271
+        return 0;  // fleet_combos.py:272
     }
-    return ((owner != 0) ? 256 : 1);  // fleet_combos.py:268
+    return ((owner != 0) ? 256 : 1);  // fleet_combos.py:273
 }
 
-// [fleet_combos.py:272]
+// [fleet_combos.py:277]
 static void got_points(uint16_t total) {
-    points = total;  // fleet_combos.py:273
-    helper_scored();  // fleet_combos.py:274
+    points = total;  // fleet_combos.py:278
+    helper_scored();  // fleet_combos.py:279
 }
 
-// [fleet_combos.py:278]
+// [fleet_combos.py:283]
 static void got_ships(uint16_t total) {
-    ships = total;  // fleet_combos.py:279
-    helper_scored();  // fleet_combos.py:280
+    ships = total;  // fleet_combos.py:284
+    helper_scored();  // fleet_combos.py:285
 }
 
-// [fleet_combos.py:309]
+// [fleet_combos.py:314]
 static void show(void) {
     uint8_t d = 0;
     uint8_t who = 0;
@@ -366,167 +371,167 @@ static void show(void) {
     Color lit = BLINKC_RGB5(0, 0, 0);
     uint8_t f = 0;
     Color c = BLINKC_RGB5(0, 0, 0);
-    d = number;  // fleet_combos.py:310
-    who = owner;  // fleet_combos.py:311
-    back = OFF;  // fleet_combos.py:312
-    if (timer_running(TIMER_SHOW)) {  // fleet_combos.py:313
-        left = (timer_remaining(TIMER_SHOW) >> 9);  // fleet_combos.py:314
-        v = val_b;  // fleet_combos.py:315
-        who = ((who_a < DRAW) ? (who_a ^ 1) : DRAW);  // fleet_combos.py:316
-        if (left >= 2) {  // fleet_combos.py:317
-            v = val_a;  // fleet_combos.py:318
-            who = who_a;  // fleet_combos.py:319
+    d = number;  // fleet_combos.py:315
+    who = owner;  // fleet_combos.py:316
+    back = OFF;  // fleet_combos.py:317
+    if (timer_running(TIMER_SHOW)) {  // fleet_combos.py:318
+        left = (timer_remaining(TIMER_SHOW) >> 9);  // fleet_combos.py:319
+        v = val_b;  // fleet_combos.py:320
+        who = ((who_a < DRAW) ? (who_a ^ 1) : DRAW);  // fleet_combos.py:321
+        if (left >= 2) {  // fleet_combos.py:322
+            v = val_a;  // fleet_combos.py:323
+            who = who_a;  // fleet_combos.py:324
         }
-        d = (((left & 1) != 0) ? (v / 10) : (v % 10));  // fleet_combos.py:320
-    } else if (sea) {  // fleet_combos.py:321
-        back = ((count == GAME_SHIPS) ? END_WHITE : SEA_BLUE);  // fleet_combos.py:322
-        if (fire) {  // fleet_combos.py:323
-            who = RED_LOOK;  // fleet_combos.py:324
+        d = (((left & 1) != 0) ? (v / 10) : (v % 10));  // fleet_combos.py:325
+    } else if (sea) {  // fleet_combos.py:326
+        back = ((count == GAME_SHIPS) ? END_WHITE : SEA_BLUE);  // fleet_combos.py:327
+        if (fire) {  // fleet_combos.py:328
+            who = RED_LOOK;  // fleet_combos.py:329
         }
-    } else if ((joined != 0) && (d != 0) && (!timer_running(TIMER_WINDOW))) {  // fleet_combos.py:325
-        who = RED_LOOK;  // fleet_combos.py:326
-        d = 6;  // fleet_combos.py:327
+    } else if ((joined != 0) && (d != 0) && (!timer_running(TIMER_WINDOW))) {  // fleet_combos.py:330
+        who = RED_LOOK;  // fleet_combos.py:331
+        d = 6;  // fleet_combos.py:332
     }
-    lit = GREEN;  // fleet_combos.py:328
-    if (who == 1) {  // fleet_combos.py:329
-        lit = MAGENTA;  // fleet_combos.py:330
-    } else if (who == DRAW) {  // fleet_combos.py:331
-        lit = WHITE;  // fleet_combos.py:332
-    } else if (who == RED_LOOK) {  // fleet_combos.py:333
-        lit = RED;  // fleet_combos.py:334
+    lit = GREEN;  // fleet_combos.py:333
+    if (who == 1) {  // fleet_combos.py:334
+        lit = MAGENTA;  // fleet_combos.py:335
+    } else if (who == DRAW) {  // fleet_combos.py:336
+        lit = WHITE;  // fleet_combos.py:337
+    } else if (who == RED_LOOK) {  // fleet_combos.py:338
+        lit = RED;  // fleet_combos.py:339
     }
-    for (f = 0; f < 6; f++) {  // fleet_combos.py:335
-        c = back;  // fleet_combos.py:336
-        if (d == 0) {  // fleet_combos.py:337
-            c = DIM_WHITE;  // fleet_combos.py:338
-        } else if (f < d) {  // fleet_combos.py:339
-            c = ((f < (d - 6)) ? WHITE : lit);  // fleet_combos.py:340
+    for (f = 0; f < 6; f++) {  // fleet_combos.py:340
+        c = back;  // fleet_combos.py:341
+        if (d == 0) {  // fleet_combos.py:342
+            c = DIM_WHITE;  // fleet_combos.py:343
+        } else if (f < d) {  // fleet_combos.py:344
+            c = ((f < (d - 6)) ? WHITE : lit);  // fleet_combos.py:345
         }
-        setColorOnFace(c, f);  // fleet_combos.py:341
+        setColorOnFace(c, f);  // fleet_combos.py:346
     }
 }
 
-// [fleet_combos.py:98]
+// [fleet_combos.py:99]
 static void helper_hello(uint8_t face) {
     int16_t word_ = 0;
-    word_ = (count + (first * FIRST));  // fleet_combos.py:99
-    if (near[face] == HOLE) {  // fleet_combos.py:100
-        word_ = (int16_t)(1U * word_ + HOLE_BIT);  // fleet_combos.py:101
+    word_ = (count + (first * FIRST));  // fleet_combos.py:100
+    if (near[face] == HOLE) {  // fleet_combos.py:101
+        word_ = (int16_t)(1U * word_ + HOLE_BIT);  // fleet_combos.py:102
     }
-    if (sea) {  // fleet_combos.py:102
-        word_ = (int16_t)(1U * word_ + ((number * NUMBER) + (owner * OWNER)));  // fleet_combos.py:103
-        if (fire) {  // fleet_combos.py:104
-            word_ = (int16_t)(1U * word_ + FIRE);  // fleet_combos.py:105
+    if (sea) {  // fleet_combos.py:103
+        word_ = (int16_t)(1U * word_ + ((number * NUMBER) + (owner * OWNER)));  // fleet_combos.py:104
+        if (fire) {  // fleet_combos.py:105
+            word_ = (int16_t)(1U * word_ + FIRE);  // fleet_combos.py:106
         }
-        if (timer_running(TIMER_WINDOW)) {  // fleet_combos.py:106
-            word_ = (int16_t)(1U * word_ + LAID);  // fleet_combos.py:107
+        if (timer_running(TIMER_WINDOW)) {  // fleet_combos.py:107
+            word_ = (int16_t)(1U * word_ + LAID);  // fleet_combos.py:108
         }
     }
-    send_wide(MSG_HELLO, (word_ < 0) ? 0 : word_, 4, face);  // fleet_combos.py:108
+    send_wide(MSG_HELLO, (word_ < 0) ? 0 : word_, 4, face);  // fleet_combos.py:109
 }
 
-// A burning ship taken from the sea is destroyed: the tile is a blank ship in the hand.  [fleet_combos.py:135]
+// A burning ship taken from the sea is destroyed: the tile is a blank ship in the hand.  [fleet_combos.py:136]
 static void helper_wreck(void) {
     uint8_t f = 0;
-    sea = false;  // fleet_combos.py:137
-    fire = false;  // fleet_combos.py:138
-    number = 0;  // fleet_combos.py:139
-    count = 0;  // fleet_combos.py:140
-    for (f = 0; f < 6; f++) {  // fleet_combos.py:141
-        near[f] = 0;  // fleet_combos.py:142
+    sea = false;  // fleet_combos.py:138
+    fire = false;  // fleet_combos.py:139
+    number = 0;  // fleet_combos.py:140
+    count = 0;  // fleet_combos.py:141
+    for (f = 0; f < 6; f++) {  // fleet_combos.py:142
+        near[f] = 0;  // fleet_combos.py:143
     }
 }
 
-// A ship was laid beside this one.  [fleet_combos.py:173]
+// A ship was laid beside this one.  [fleet_combos.py:177]
 static void helper_ability(int16_t sender_number, int16_t sender_owner) {
-    if (sender_owner == owner) {  // fleet_combos.py:175
-        if (sender_number == FIREBOAT) {  // fleet_combos.py:176
-            fire = false;  // fleet_combos.py:177
+    if (sender_owner == owner) {  // fleet_combos.py:179
+        if (sender_number == FIREBOAT) {  // fleet_combos.py:180
+            fire = false;  // fleet_combos.py:181
         }
-    } else if (sender_number == FIRESHIP) {  // fleet_combos.py:178
-        fire = true;  // fleet_combos.py:179
-    } else if ((sender_number == PRIVATEER) && fire) {  // fleet_combos.py:180
-        fire = false;  // fleet_combos.py:181
-        owner = blinkc_clamp<int16_t>(sender_owner, 0, 1);  // fleet_combos.py:182
+    } else if (sender_number == FIRESHIP) {  // fleet_combos.py:182
+        fire = true;  // fleet_combos.py:183
+    } else if ((sender_number == PRIVATEER) && fire) {  // fleet_combos.py:184
+        fire = false;  // fleet_combos.py:185
+        owner = blinkc_clamp<int16_t>(sender_owner, 0, 1);  // fleet_combos.py:186
     }
 }
 
-// [fleet_combos.py:111]
+// [fleet_combos.py:112]
 static void helper_tell_all(void) {
     uint8_t f = 0;
     uint8_t f_bit = 0;
-    for (f = 0, f_bit = 1; f < 6; f++, f_bit <<= 1) {  // fleet_combos.py:112
-        if ((joined & f_bit) != 0) {  // fleet_combos.py:113
-            helper_hello(f);  // fleet_combos.py:114
+    for (f = 0, f_bit = 1; f < 6; f++, f_bit <<= 1) {  // fleet_combos.py:113
+        if ((joined & f_bit) != 0) {  // fleet_combos.py:114
+            helper_hello(f);  // fleet_combos.py:115
         }
     }
 }
 
-// The next number from the tile's deck: each of 1..9 once before any repeats (a random  [fleet_combos.py:202]
+// The next number from the tile's deck: each of 1..9 once before any repeats (a random  [fleet_combos.py:206]
 static void helper_deal(void) {
     uint16_t n = 0;
     uint8_t i = 0;
-    if (deck == 511) {  // fleet_combos.py:205
-        deck = 0;  // fleet_combos.py:206
+    if (deck == 511) {  // fleet_combos.py:209
+        deck = 0;  // fleet_combos.py:210
     }
-    n = draw_below(9);  // fleet_combos.py:207
-    for (i = 0; i < 9; i++) {  // fleet_combos.py:208
-        if (((deck >> n) & 1) == 0) {  // fleet_combos.py:209
-            break;  // fleet_combos.py:210
+    n = draw_below(9);  // fleet_combos.py:211
+    for (i = 0; i < 9; i++) {  // fleet_combos.py:212
+        if (((deck >> n) & 1) == 0) {  // fleet_combos.py:213
+            break;  // fleet_combos.py:214
         }
-        n = ((n < 8) ? (n + 1) : 0);  // fleet_combos.py:211
+        n = ((n < 8) ? (n + 1) : 0);  // fleet_combos.py:215
     }
-    number = blinkc_at_most<uint16_t>(((uint16_t)(n + 1)), 9);  // fleet_combos.py:212
-    deck = blinkc_at_most<uint16_t>((deck | (uint16_t)(1U << (int16_t)n)), 511);  // fleet_combos.py:213
+    number = blinkc_at_most<uint16_t>(((uint16_t)(n + 1)), 9);  // fleet_combos.py:216
+    deck = blinkc_at_most<uint16_t>((deck | (uint16_t)(1U << (int16_t)n)), 511);  // fleet_combos.py:217
 }
 
-// Lines through this ship with a ship of the line on both sides, in the 3 directions:  [fleet_combos.py:241]
+// Lines through this ship with a ship of the line on both sides, in the 3 directions:  [fleet_combos.py:246]
 static int16_t helper_lines(void) {
     uint8_t me = 0;
     int16_t found = 0;
     uint8_t f = 0;
     uint8_t a = 0;
     uint8_t b = 0;
-    if ((!sea) || fire) {  // fleet_combos.py:245
-        return 0;  // fleet_combos.py:246
+    if ((!sea) || fire) {  // fleet_combos.py:250
+        return 0;  // fleet_combos.py:251
     }
-    me = (number + (uint8_t)(owner * NEAR_OWNER));  // fleet_combos.py:247
-    found = 0;  // fleet_combos.py:248
-    for (f = 0; f < 3; f++) {  // fleet_combos.py:249
-        a = near[f];  // fleet_combos.py:250
-        b = near[f + 3];  // fleet_combos.py:251
-        if ((a != 0) && (b != 0) && ((uint8_t)(a + b) == (uint8_t)(2 * me)) && (((-2) <= (a - b)) && ((a - b) <= 2))) {  // fleet_combos.py:254
-            found = (int16_t)(1U * found + 1);  // fleet_combos.py:255
+    me = (number + (uint8_t)(owner * NEAR_OWNER));  // fleet_combos.py:252
+    found = 0;  // fleet_combos.py:253
+    for (f = 0; f < 3; f++) {  // fleet_combos.py:254
+        a = near[f];  // fleet_combos.py:255
+        b = near[f + 3];  // fleet_combos.py:256
+        if ((a != 0) && (b != 0) && ((uint8_t)(a + b) == (uint8_t)(2 * me)) && (((-2) <= (a - b)) && ((a - b) <= 2))) {  // fleet_combos.py:259
+            found = (int16_t)(1U * found + 1);  // fleet_combos.py:260
         }
     }
-    return found;  // fleet_combos.py:256
+    return found;  // fleet_combos.py:261
 }
 
-// Both totals are back (green's in the low byte, magenta's in the high one): the  [fleet_combos.py:283]
+// Both totals are back (green's in the low byte, magenta's in the high one): the  [fleet_combos.py:288]
 static void helper_scored(void) {
     uint8_t a = 0;
     uint8_t b = 0;
-    if (gathered < 2) gathered++;  // fleet_combos.py:287
-    if (gathered < 2) {  // fleet_combos.py:288
-        return;  // fleet_combos.py:289
+    if (gathered < 2) gathered++;  // fleet_combos.py:292
+    if (gathered < 2) {  // fleet_combos.py:293
+        return;  // fleet_combos.py:294
     }
-    a = ((uint8_t)points & 255);  // fleet_combos.py:290
-    b = (points >> 8);  // fleet_combos.py:291
-    val_a = blinkc_at_most<uint8_t>(a, 99);  // fleet_combos.py:292
-    val_b = blinkc_at_most<uint8_t>(b, 99);  // fleet_combos.py:293
-    if (a == b) {  // fleet_combos.py:294
-        a = ((uint8_t)ships & 255);  // fleet_combos.py:295
-        b = (ships >> 8);  // fleet_combos.py:296
+    a = ((uint8_t)points & 255);  // fleet_combos.py:295
+    b = (points >> 8);  // fleet_combos.py:296
+    val_a = blinkc_at_most<uint8_t>(a, 99);  // fleet_combos.py:297
+    val_b = blinkc_at_most<uint8_t>(b, 99);  // fleet_combos.py:298
+    if (a == b) {  // fleet_combos.py:299
+        a = ((uint8_t)ships & 255);  // fleet_combos.py:300
+        b = (ships >> 8);  // fleet_combos.py:301
     }
-    who_a = DRAW;  // fleet_combos.py:297
-    if (a > b) {  // fleet_combos.py:298
-        who_a = 0;  // fleet_combos.py:299
-    } else if (b > a) {  // fleet_combos.py:300
-        who_a = 1;  // fleet_combos.py:301
-        val_a = val_b;  // fleet_combos.py:302
-        val_b = blinkc_at_most<uint8_t>((points & 255), 99);  // fleet_combos.py:303
+    who_a = DRAW;  // fleet_combos.py:302
+    if (a > b) {  // fleet_combos.py:303
+        who_a = 0;  // fleet_combos.py:304
+    } else if (b > a) {  // fleet_combos.py:305
+        who_a = 1;  // fleet_combos.py:306
+        val_a = val_b;  // fleet_combos.py:307
+        val_b = blinkc_at_most<uint8_t>((points & 255), 99);  // fleet_combos.py:308
     }
-    timer_start(TIMER_SHOW, SCORE_MS);  // fleet_combos.py:304
+    timer_start(TIMER_SHOW, SCORE_MS);  // fleet_combos.py:309
 }
 
 // The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [engine.py:53]
@@ -1094,16 +1099,16 @@ static uint16_t gather_total(uint8_t k) {
 
 // Run the handlers of the button events the game uses.  [generated by blinkc]
 static void buttons(void) {
-    if (buttonSingleClicked()) {  // fleet_combos.py:193
+    if (buttonSingleClicked()) {  // fleet_combos.py:197
         click();
     }
-    if (buttonDoubleClicked()) {  // fleet_combos.py:217
+    if (buttonDoubleClicked()) {  // fleet_combos.py:221
         double_click();
     }
-    if (buttonMultiClicked()) {  // fleet_combos.py:235
+    if (buttonMultiClicked()) {  // fleet_combos.py:240
         new_game();
     }
-    if (buttonLongPressed()) {  // fleet_combos.py:223
+    if (buttonLongPressed()) {  // fleet_combos.py:227
         long_press();
     }
 }
@@ -1112,17 +1117,17 @@ static void buttons(void) {
 static void deliver(uint8_t code, uint8_t face) {
     if ((code >= DATA_CODE) && (code <= (DATA_CODE + 15))) {
         wide_data(code, face);
-    } else if (code == MSG_HELLO) {  // fleet_combos.py:87
-        heard(face, wide_in(face, 32767));  // fleet_combos.py:146
-    } else if (code >= FLOOD_CODE) {  // fleet_combos.py:88
+    } else if (code == MSG_HELLO) {  // fleet_combos.py:88
+        heard(face, wide_in(face, 32767));  // fleet_combos.py:147
+    } else if (code >= FLOOD_CODE) {  // fleet_combos.py:89
         if (((uint8_t)(code - FLOOD_CODE) & 1) != 0) {
-            if (((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_POINTS) {  // fleet_combos.py:89
+            if (((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_POINTS) {  // fleet_combos.py:90
                 gather_echo((uint8_t)(code - FLOOD_CODE) >> 1, face, 65535U);
             }
-            if (((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_SHIPS) {  // fleet_combos.py:90
+            if (((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_SHIPS) {  // fleet_combos.py:91
                 gather_echo((uint8_t)(code - FLOOD_CODE) >> 1, face, 65535U);
             }
-            flood_answered((uint8_t)(code - FLOOD_CODE) >> 1, face);  // fleet_combos.py:88
+            flood_answered((uint8_t)(code - FLOOD_CODE) >> 1, face);  // fleet_combos.py:89
         } else {
             flood_receive((uint8_t)(code - FLOOD_CODE) >> 1, face);
         }
@@ -1132,32 +1137,32 @@ static void deliver(uint8_t code, uint8_t face) {
 // Flood k reached this tile.  [generated by blinkc]
 static void on_flood(uint8_t k) {
     int32_t mine = 0;
-    if (k == FLOOD_RESET) {  // fleet_combos.py:88
-        reset();  // fleet_combos.py:186
-    } else if (k == FLOOD_POINTS) {  // fleet_combos.py:89
-        mine = my_lines();  // fleet_combos.py:260
-        gather_enter(k, (mine > 65535L) ? 65535U : ((mine < 0) ? 0 : mine));  // fleet_combos.py:89
-    } else if (k == FLOOD_SHIPS) {  // fleet_combos.py:90
-        mine = my_ship();  // fleet_combos.py:265
+    if (k == FLOOD_RESET) {  // fleet_combos.py:89
+        reset();  // fleet_combos.py:190
+    } else if (k == FLOOD_POINTS) {  // fleet_combos.py:90
+        mine = my_lines();  // fleet_combos.py:265
         gather_enter(k, (mine > 65535L) ? 65535U : ((mine < 0) ? 0 : mine));  // fleet_combos.py:90
+    } else if (k == FLOOD_SHIPS) {  // fleet_combos.py:91
+        mine = my_ship();  // fleet_combos.py:270
+        gather_enter(k, (mine > 65535L) ? 65535U : ((mine < 0) ? 0 : mine));  // fleet_combos.py:91
     }
 }
 
 // Flood k, started here, has reached every tile.  [generated by blinkc]
 static void on_flood_done(uint8_t k) {
-    if (k == FLOOD_POINTS) {  // fleet_combos.py:89
-        got_points(gather_total(k));  // fleet_combos.py:272
-    } else if (k == FLOOD_SHIPS) {  // fleet_combos.py:90
-        got_ships(gather_total(k));  // fleet_combos.py:278
+    if (k == FLOOD_POINTS) {  // fleet_combos.py:90
+        got_points(gather_total(k));  // fleet_combos.py:277
+    } else if (k == FLOOD_SHIPS) {  // fleet_combos.py:91
+        got_ships(gather_total(k));  // fleet_combos.py:283
     }
 }
 
 // How many data codes go before a wave (echo 0) or an echo (1) of flood k: its value's.  [generated by blinkc]
 static uint8_t flood_chunks(uint8_t k, uint8_t echo) {
-    if ((k == FLOOD_POINTS) && (echo != 0)) {  // fleet_combos.py:89
+    if ((k == FLOOD_POINTS) && (echo != 0)) {  // fleet_combos.py:90
         return 4;
     }
-    if ((k == FLOOD_SHIPS) && (echo != 0)) {  // fleet_combos.py:90
+    if ((k == FLOOD_SHIPS) && (echo != 0)) {  // fleet_combos.py:91
         return 4;
     }
     return 0;
@@ -1170,10 +1175,10 @@ static uint16_t gather_identity(uint8_t /* k */) {
 
 // Gather k's combination of two values.  [generated by blinkc]
 static uint16_t gather_combine(uint8_t k, uint16_t a, uint16_t b) {
-    if (k == FLOOD_POINTS) {  // fleet_combos.py:89
+    if (k == FLOOD_POINTS) {  // fleet_combos.py:90
         return ((((uint32_t)a + b) > 65535U) ? 65535U : ((uint32_t)a + b));
     }
-    if (k == FLOOD_SHIPS) {  // fleet_combos.py:90
+    if (k == FLOOD_SHIPS) {  // fleet_combos.py:91
         return ((((uint32_t)a + b) > 65535U) ? 65535U : ((uint32_t)a + b));
     }
     return a;
@@ -1181,13 +1186,13 @@ static uint16_t gather_combine(uint8_t k, uint16_t a, uint16_t b) {
 
 // A neighbour arrived on `face`.  [generated by blinkc]
 static void on_neighbor_joined(uint8_t face) {
-    joined_face(face);  // fleet_combos.py:118
+    joined_face(face);  // fleet_combos.py:119
 }
 
 // A neighbour left `face`.  [generated by blinkc]
 static void on_neighbor_left(uint8_t face) {
     wide_reset(face);
-    left_face(face);  // fleet_combos.py:126
+    left_face(face);  // fleet_combos.py:127
 }
 
 // The broadcast part of this tile's face value.  [generated by blinkc]
@@ -1197,7 +1202,7 @@ static uint8_t broadcast_bits(void) {
 
 // Set the LEDs (every pass).  [generated by blinkc]
 static void display(void) {
-    show();  // fleet_combos.py:309
+    show();  // fleet_combos.py:314
 }
 
 // Runs once at power-up.  [generated by blinkc]
@@ -1219,6 +1224,7 @@ extern "C" BLINKC_EXPORT const blinkc_field_t blinkc_state_fields[] = {
     BLINKC_FIELD(fire),
     BLINKC_FIELD(count),
     BLINKC_FIELD(first),
+    BLINKC_FIELD(born),
     BLINKC_FIELD(joined),
     BLINKC_ARRAY_FIELD(near),
     BLINKC_FIELD(points),
