@@ -44,6 +44,7 @@ sea = game.field(bool, default=False, doc="a legal ship of the sea")
 fire = game.field(bool, default=False, doc="the ship is burning")
 count = game.field(range(0, 33), default=0, doc="legal ships laid in this game (a sea tile)")
 first = game.field(range(0, 2), default=0, doc="the player who laid the first ship")
+born = game.field(range(0, 33), default=0, doc="the count when this ship was laid")
 joined = game.field(range(0, 64), default=0, doc="bit f: a working link on face f; 0: in the hand")
 near = game.field(range(0, 64), default=0, per_face=True,
                   doc="what lies on this face: 0 nothing known, a ship, or HOLE")
@@ -150,10 +151,12 @@ def heard(t, face, word):
         if t.near[face] != HOLE:
             t.near[face] = 0
         return
+    news = t.near[face] != ship  # not the ship this face knew
     t.near[face] = ship
     if t.sea:
         was = t.fire
-        if word & LAID and laid == t.count + 1:  # the news of a ship laid now: its ability acts
+        if word & LAID and news and laid > t.born:
+            # a ship laid after this one, new beside it: its ability acts (once)
             ability(t, ship & 15, ship >> 4 & 1)
         if laid > t.count or t.fire != was:  # a turn played (or played while this ship
             # was away), or this ship caught fire, was put out or taken
@@ -166,6 +169,7 @@ def heard(t, face, word):
         # own (ship >> 4 is the owner, or 2 and 3 when it burns), or in a burned ship's space.
         t.sea = True
         t.count = laid + 1
+        t.born = laid + 1
         t.first = word >> 14
         tell_all(t)  # one turn more, and LAID: the new ship's ability acts on its neighbours
 
@@ -228,6 +232,7 @@ def long_press(t):
     elif t.joined == 0 and t.number > 0:  # the first ship of a new game
         t.sea = True
         t.count = 1
+        t.born = 1
         t.first = t.owner
 
 

@@ -267,6 +267,15 @@ def test_soak_findings(seed):
     assert not played.failures and played.ships == ref.count
 
 
+# Found at 10 % drop: a Fireship's Hello reached its neighbour after the new turn had come
+# round the other way, and an ability that asked for a ship one turn behind did not act.
+@pytest.mark.parametrize("seed", [3006, 3056])
+def test_soak_findings_under_loss(seed):
+    require_tool("g++")
+    played, ref = play(seed, "native", Faults(drop=0.1), max_steps=10)
+    assert not played.failures and played.ships == ref.count
+
+
 @pytest.mark.parametrize("seed", range(2))
 def test_random_games_agree_with_the_referee(backend, seed):
     ref = play_game(seed, backend)
