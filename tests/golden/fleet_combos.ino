@@ -8,7 +8,20 @@
 // Face value (6 bits):
 //   bits 0-4: message code (0 idle, 1..29 messages and floods, 31 HELLO)
 //   bit 5: ack (handshake acknowledgement / HELLO seen)
-// Message codes: 1 Hello (0..32767, after 4 data codes), 2 data 0000 (bits of a wide value), 3 data 0001 (bits of a wide value), 4 data 0010 (bits of a wide value), 5 data 0011 (bits of a wide value), 6 data 0100 (bits of a wide value), 7 data 0101 (bits of a wide value), 8 data 0110 (bits of a wide value), 9 data 0111 (bits of a wide value), 10 data 1000 (bits of a wide value), 11 data 1001 (bits of a wide value), 12 data 1010 (bits of a wide value), 13 data 1011 (bits of a wide value), 14 data 1100 (bits of a wide value), 15 data 1101 (bits of a wide value), 16 data 1110 (bits of a wide value), 17 data 1111 (bits of a wide value), 18 Reset (wave, slot 0), 19 Reset (echo, slot 0), 20 Reset (wave, slot 1), 21 Reset (echo, slot 1), 22 Points (wave, slot 0), 23 Points (echo, slot 0, after 4 data codes), 24 Points (wave, slot 1), 25 Points (echo, slot 1, after 4 data codes), 26 Ships (wave, slot 0), 27 Ships (echo, slot 0, after 4 data codes), 28 Ships (wave, slot 1), 29 Ships (echo, slot 1, after 4 data codes)
+// Message codes: 1 Hello (0..32767, after 4 data codes), 2 data 0000 (bits of a wide value),
+//                3 data 0001 (bits of a wide value), 4 data 0010 (bits of a wide value),
+//                5 data 0011 (bits of a wide value), 6 data 0100 (bits of a wide value),
+//                7 data 0101 (bits of a wide value), 8 data 0110 (bits of a wide value),
+//                9 data 0111 (bits of a wide value), 10 data 1000 (bits of a wide value),
+//                11 data 1001 (bits of a wide value), 12 data 1010 (bits of a wide value),
+//                13 data 1011 (bits of a wide value), 14 data 1100 (bits of a wide value),
+//                15 data 1101 (bits of a wide value), 16 data 1110 (bits of a wide value),
+//                17 data 1111 (bits of a wide value), 18 Reset (wave, slot 0), 19 Reset (echo, slot 0),
+//                20 Reset (wave, slot 1), 21 Reset (echo, slot 1), 22 Points (wave, slot 0),
+//                23 Points (echo, slot 0, after 4 data codes), 24 Points (wave, slot 1),
+//                25 Points (echo, slot 1, after 4 data codes), 26 Ships (wave, slot 0),
+//                27 Ships (echo, slot 0, after 4 data codes), 28 Ships (wave, slot 1),
+//                29 Ships (echo, slot 1, after 4 data codes)
 
 #include <blinklib.h>
 
@@ -24,30 +37,35 @@
 #endif
 
 // ---- Constants ----------------------------------------------------------------
-static const uint8_t CODE_SHIFT = 0;  // first bit of the message code in a face value
 static const uint8_t CODE_MASK = 31;  // the message code's bits, after shifting
-static const uint8_t ACK_SHIFT = 5;  // the handshake's ack bit
 static const uint8_t FLOOD_CODE = 18;  // code of the first flood's wave (its echo is the next code)
 static const uint8_t HELLO = 31;  // the code a face shows while it has no session
-static const uint8_t PROTOCOL = 1;  // the game sends messages or floods
-static const uint8_t RANDOMIZED = 0;  // the game calls randomize() at power-up
-static const uint8_t CLOCK_MIXED = 1;  // the game's draws are the tile's own sequence mixed with the clock
-static const uint8_t N_FLOODS = 3;  // floods the game declares
 static const uint8_t N_FLOOD_SLOTS = 6;  // two slots per flood (told apart by a parity bit in its codes)
 static const uint8_t N_FLOOD_CODES = 12;  // a wave and an echo per flood slot
 static const uint8_t N_TIMERS = 2;  // timers the game declares
 static const uint8_t QUEUE_LEN = 40;  // messages that can wait for a busy face (a full queue bounces)
-static const uint8_t GRACE_UNITS = 15;  // a face without a working session is gone after 3,840-4,096 ms (in 256 ms units)
-static const uint32_t NEVER = 4294967295UL;  // no deadline
-static const uint8_t FLOOD_SAME_UNITS = 8;  // a wave over a face that was gone when this tile entered its slot, less than 2,048 ms after, is that same flood
-static const uint8_t FLOOD_BACK_UNITS = 19;  // a wave over a face that came back lately is the flood this tile entered in its slot up to 4,864 ms after
+// a face without a working session is gone after 3,840-4,096 ms (in 256 ms units)
+static const uint8_t GRACE_UNITS = 15;
+// a wave over a face that was gone when this tile entered its slot, less than 2,048 ms after, is that same flood
+static const uint8_t FLOOD_SAME_UNITS = 8;
+// a wave over a face that came back lately is the flood this tile entered in its slot up to 4,864 ms after
+static const uint8_t FLOOD_BACK_UNITS = 19;
 static const uint8_t BACK_SAME_UNITS = 13;  // ... if it comes less than this after the face came back (in 256 ms units)
 static const uint8_t STARTER = 7;  // flood_parent of a wave this tile started
-static const uint8_t WIDE_FLOODS = 1;  // some flood's waves or echoes carry a value (data codes first)
+static const uint8_t TX_WAIT = 128;  // tx_code[f]: our code is on the wire, awaiting the neighbour's ack
+static const uint8_t TX_RELEASE = 64;  // tx_code[f]: our code withdrawn, awaiting the ack's clearing
+static const uint8_t LINK_UP = 1;  // link_state[f]: a session with the neighbour on face f is running
+static const uint8_t LINK_SEEN = 2;  // link_state[f]: no session yet, and the neighbour's HELLO seen
+static const uint8_t LINK_HEARD = 4;  // link_state[f]: face f heard its neighbour in the last 200 ms
+static const uint8_t NO_PARENT = 255;  // flood_parent (and flood_from) of a slot with no flood under way
+static const uint8_t ALL_FACES = 63;  // a bit for each of the six faces
+static const uint8_t SERIAL_LEN = 9;  // bytes of the tile's serial number (getSerialNumberByte)
+static const uint8_t SAME_WINDOW = 64;  // flood_skipped bit 6: FLOOD_SAME_UNITS have not passed since the tile entered
+static const uint8_t BACK_WINDOW = 128;  // flood_skipped bit 7: FLOOD_BACK_UNITS have not passed since the tile entered
+static const uint8_t BOTH_WINDOWS = 192;  // SAME_WINDOW | BACK_WINDOW: both windows open (the tile just entered)
 static const uint8_t DATA_CODE = 2;  // the first data code (the bits of a wide value)
 static const uint8_t DATA_BITS = 4;  // the bits of a wide value each data code carries
 static const uint8_t DATA_MASK = 15;  // the bits of one data code
-static const uint8_t GATHERS = 1;  // some flood is a gather (its echoes carry a combined value)
 
 // A constant colour as the tile's 16-bit pixel word (a reserved bit set to 1, then
 // 5 bits each of red, green and blue), so that it costs one 16-bit load.
@@ -68,12 +86,14 @@ static const uint8_t DRAW = 2;  // fleet_combos.py:67
 static const uint8_t RED_LOOK = 3;  // fleet_combos.py:68: a burning ship, an illegal one
 static const uint8_t FIRESHIP = 1;  // fleet_combos.py:70: sets every adjacent opponent ship on fire
 static const uint8_t FIREBOAT = 5;  // fleet_combos.py:71: puts out every adjacent own burning ship
-static const uint8_t PRIVATEER = 9;  // fleet_combos.py:72: takes every adjacent burning opponent ship: it is put out and changes sides
+// fleet_combos.py:72: takes every adjacent burning opponent ship: it is put out and changes sides
+static const uint8_t PRIVATEER = 9;
 static const uint8_t NUMBER = 64;  // fleet_combos.py:76
 static const uint16_t OWNER = 1024;  // fleet_combos.py:77
 static const uint16_t FIRE = 2048;  // fleet_combos.py:78
 static const uint16_t LAID = 4096;  // fleet_combos.py:79: the sender was just laid: its ability acts on the receiver
-static const uint16_t HOLE_BIT = 8192;  // fleet_combos.py:80: the receiver's face is the space a burning ship was taken from
+// fleet_combos.py:80: the receiver's face is the space a burning ship was taken from
+static const uint16_t HOLE_BIT = 8192;
 static const uint16_t FIRST = 16384;  // fleet_combos.py:81
 static const uint8_t NEAR_OWNER = 16;  // fleet_combos.py:84
 static const uint8_t BURNING = 32;  // fleet_combos.py:85
@@ -103,48 +123,65 @@ static uint8_t count = 0;  // fleet_combos.py:45: 0..32; legal ships laid in thi
 static uint8_t first = 0;  // fleet_combos.py:46: 0..1; the player who laid the first ship
 static uint8_t born = 0;  // fleet_combos.py:47: 0..32; the count when this ship was laid
 static uint8_t joined = 0;  // fleet_combos.py:48: 0..63; bit f: a working link on face f; 0: in the hand
-static uint8_t near[6];  // fleet_combos.py:49: 0..63, one per face; what lies on this face: 0 nothing known, a ship, or HOLE
+// fleet_combos.py:49: 0..63, one per face; what lies on this face: 0 nothing known, a ship, or HOLE
+static uint8_t near[6];
 static uint16_t points = 0;  // fleet_combos.py:51: 0..65535; the Points gather's total (its starter)
 static uint16_t ships = 0;  // fleet_combos.py:52: 0..65535; the Ships gather's total (its starter)
 static uint8_t gathered = 0;  // fleet_combos.py:53: 0..2; gathers back since the long press
 static uint8_t val_a = 0;  // fleet_combos.py:54: 0..99; shown: the first number (the winner's points)
 static uint8_t val_b = 0;  // fleet_combos.py:55: 0..99; shown: the second number (or the turn)
-static uint8_t who_a = 0;  // fleet_combos.py:56: 0..2; val_a's colour: a player (val_b in the other's), or DRAW: both white
+// fleet_combos.py:56: 0..2; val_a's colour: a player (val_b in the other's), or DRAW: both white
+static uint8_t who_a = 0;
 
 // ---- Protocol engine state ------------------------------------------------------
-static uint8_t up_mask = 0;  // engine.py:29
-static uint8_t seen_mask = 0;  // engine.py:30
-static uint8_t gone_mask = 0;  // engine.py:31
-static uint8_t heard_mask = 0;  // engine.py:32
-static uint8_t engine_bytes6[8][6];  // generated by blinkc: the rows below, one array: an entry of each is found from one address
-#define silent_at (engine_bytes6[0])  // engine.py:33
-#define tx_code (engine_bytes6[1])  // engine.py:40
-#define flood_waiting (engine_bytes6[2])  // engine.py:312
-#define flood_skipped (engine_bytes6[3])  // engine.py:336
-#define back_at (engine_bytes6[4])  // engine.py:337
-#define flood_at (engine_bytes6[5])  // engine.py:338
-#define wide_left (engine_bytes6[6])  // engine.py:519
-#define wide_code (engine_bytes6[7])  // engine.py:520
-static uint16_t coin_state = 0;  // engine.py:34
-static uint8_t tx_wait = 0;  // engine.py:41
-static uint8_t tx_release = 0;  // engine.py:42
-static uint8_t ack_mask = 0;  // engine.py:43
-static uint8_t queue[40];  // engine.py:46
-static uint8_t queue_len = 0;  // engine.py:47
-static uint8_t now256 = 0;  // engine.py:50
-static uint8_t flood_parent[6] = {255, 255, 255, 255, 255, 255};  // engine.py:311
-static uint8_t flood_out[12];  // engine.py:315
-static uint8_t engine_bytes3[2][3];  // generated by blinkc: the rows below, one array: an entry of each is found from one address
-#define flood_last (engine_bytes3[0])  // engine.py:316
-#define flood_own (engine_bytes3[1])  // engine.py:527
-static uint8_t timer_on = 0;  // engine.py:449
-static uint16_t timer_end[2];  // engine.py:450
-static uint16_t engine_words6[3][6];  // generated by blinkc: the rows below, one array: an entry of each is found from one address
-#define wide_rx (engine_words6[0])  // engine.py:517
-#define wide_out (engine_words6[1])  // engine.py:521
-#define flood_acc (engine_words6[2])  // engine.py:525
-static uint8_t wide_busy = 0;  // engine.py:518
-static uint8_t flood_from[6] = {255, 255, 255, 255, 255, 255};  // engine.py:526
+// generated by blinkc: the rows below, one array: an entry of each is found from one address
+static uint8_t engine_bytes6[9][6];
+enum : uint8_t {  // the rows of engine_bytes6
+    LINK_STATE,  // engine.py:33
+    SILENT_AT,  // engine.py:35: millis256() when face f last fell silent
+    // engine.py:46: tx_code[f] is face f's handshake while it is in a session: the bits of the face value it sends
+    // there (the message code at CODE_SHIFT, 0 when none is on the wire, and the ack bit at ACK_SHIFT: we acknowledged
+    // the neighbour's current message), and above the face value's six bits TX_WAIT (we wait for the neighbour's ack of
+    // our code) and TX_RELEASE (we withdrew it; we wait for that ack to clear). Outside a session (where nothing can be
+    // on the wire) it holds the millis256() when the face began to wait for one: a byte of RAM per face is dear on a
+    // tile, and one byte per face reached from one address is cheaper than masks.
+    TX_CODE,
+    FLOOD_WAITING,  // engine.py:313: faces that have not answered yet (idle: the answered faces)
+    FLOOD_SKIPPED,  // engine.py:337
+    BACK_AT,  // engine.py:338: now256 when face f came back from gone, or its session ended
+    FLOOD_AT,  // engine.py:339: now256 when this tile entered slot s
+    WIDE_LEFT,  // engine.py:530: a flood code going out of face f after its data codes: 1 + those left
+    WIDE_CODE,  // engine.py:531: that flood code
+};
+static uint8_t gone_mask = 0;  // engine.py:34: bit f: nobody answers on face f (a mask: floods and sends take it whole)
+static uint16_t coin_state = 0;  // engine.py:36: a per-tile random sequence (seeded from the serial number)
+static uint8_t queue[40];  // engine.py:49
+static uint8_t queue_len = 0;  // engine.py:50
+static uint8_t now256 = 0;  // engine.py:53: millis256() when this pass of loop() began: the engine's clock
+// engine.py:312: the face the wave came from; STARTER: we started it; 255: none
+static uint8_t flood_parent[6] = {255, 255, 255, 255, 255, 255};
+// engine.py:316: flood_out[2s] bit f: the wave of slot s still has to go out of face f; flood_out[2s + 1]: its echo (so
+// flood_out[j] holds the message of code FLOOD_CODE + j).
+static uint8_t flood_out[12];
+// generated by blinkc: the rows below, one array: an entry of each is found from one address
+static uint8_t engine_bytes3[2][3];
+enum : uint8_t {  // the rows of engine_bytes3
+    FLOOD_LAST,  // engine.py:317: the parity of the slot of flood k this tile entered last
+    FLOOD_OWN,  // engine.py:538: the slot of the gather k this tile started last
+};
+static uint8_t timer_on = 0;  // engine.py:450: bit k: timer k is running
+static uint16_t timer_end[2];  // engine.py:451: low 16 bits of millis() when timer k ends
+// generated by blinkc: the rows below, one array: an entry of each is found from one address
+static uint16_t engine_words6[3][6];
+enum : uint8_t {  // the rows of engine_words6
+    WIDE_RX,  // engine.py:528: the data codes face f received lately, shifted in
+    WIDE_OUT,  // engine.py:532: its value
+    FLOOD_ACC,  // engine.py:536: a gather in slot s: this tile's value, combined so far
+};
+// engine.py:529: bit f: a queued message's data codes are going out of face f (WIDE_FLOODS)
+static uint8_t wide_busy = 0;
+// engine.py:537: the face of its parent, until that echo is taken
+static uint8_t flood_from[6] = {255, 255, 255, 255, 255, 255};
 
 // Fields never leave their declared range: assignments clamp.
 template <typename T> static inline T blinkc_clamp(T v, T lo, T hi) { return v < lo ? lo : (v > hi ? hi : v); }
@@ -194,9 +231,9 @@ static uint16_t draw_below(uint16_t n);
 static uint8_t queue_take(uint8_t face);
 static void link_step(uint8_t f, uint8_t bit);
 static void session(uint8_t f, uint8_t bit);
-static void link_begin(uint8_t f, uint8_t bit);
+static void link_begin(uint8_t f, uint8_t /* bit */);
 static void link_end(uint8_t f, uint8_t bit);
-static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack);
+static void handshake(uint8_t f, uint8_t /* bit */, uint8_t code, bool their_ack);
 static void transmit(void);
 static bool unsettled(void);
 static uint8_t flood_take(uint8_t bit);
@@ -239,220 +276,213 @@ bool engine_idle(void);
 
 // [fleet_combos.py:119]
 static void joined_face(uint8_t face) {
-    if ((joined == 0) && (!sea) && (number > 0)) {  // fleet_combos.py:120
-        timer_start(TIMER_WINDOW, WINDOW_MS);  // fleet_combos.py:121
+    if ((joined == 0) && (!sea) && (number > 0)) {
+        timer_start(TIMER_WINDOW, WINDOW_MS);
     }
-    joined |= bit_of(face);  // fleet_combos.py:122
-    helper_hello(face);  // fleet_combos.py:123
+    joined |= bit_of(face);
+    helper_hello(face);
 }
 
 // [fleet_combos.py:127]
 static void left_face(uint8_t face) {
-    joined &= ~bit_of(face);  // fleet_combos.py:128
-    if (near[face] != HOLE) {  // fleet_combos.py:129
-        near[face] = (((near[face] & BURNING) != 0) ? HOLE : 0);  // fleet_combos.py:131
+    joined &= ~bit_of(face);
+    if (near[face] != HOLE) {
+        near[face] = (((near[face] & BURNING) != 0) ? HOLE : 0);
     }
-    if ((joined == 0) && fire) {  // fleet_combos.py:132
-        helper_wreck();  // fleet_combos.py:133
+    if ((joined == 0) && fire) {
+        helper_wreck();
     }
 }
 
 // [fleet_combos.py:147]
 static void heard(uint8_t face, uint16_t word_) {
-    uint8_t ship = 0;
-    uint8_t laid = 0;
-    bool news = 0;
-    bool was = 0;
-    ship = ((word_ >> 6) & 63);  // fleet_combos.py:148
-    laid = ((uint8_t)word_ & 63);  // fleet_combos.py:149
-    if ((ship & 15) == 0) {  // fleet_combos.py:150
-        if (near[face] != HOLE) {  // fleet_combos.py:151
-            near[face] = 0;  // fleet_combos.py:152
+    uint8_t ship = ((word_ >> 6) & 63);
+    uint8_t laid = ((uint8_t)word_ & 63);
+    if ((ship & 15) == 0) {
+        if (near[face] != HOLE) {
+            near[face] = 0;
         }
-        return;  // fleet_combos.py:153
+        return;
     }
-    news = (near[face] != ship);  // fleet_combos.py:154
-    near[face] = ship;  // fleet_combos.py:155
-    if (sea) {  // fleet_combos.py:156
-        was = fire;  // fleet_combos.py:157
-        if (((word_ & LAID) != 0) && news && (laid > born)) {  // fleet_combos.py:158
-            helper_ability(ship & 15, (ship >> 4) & 1);  // fleet_combos.py:160
+    bool news = (near[face] != ship);
+    near[face] = ship;
+    if (sea) {
+        bool was = fire;
+        if (((word_ & LAID) != 0) && news && (laid > born)) {
+            helper_ability(ship & 15, (ship >> 4) & 1);
         }
-        if ((laid > count) || (fire != was)) {  // fleet_combos.py:161
-            count = blinkc_at_most<uint8_t>(((laid > count) ? laid : count), 32);  // fleet_combos.py:163
-            helper_tell_all();  // fleet_combos.py:164
+        if ((laid > count) || (fire != was)) {
+            count = blinkc_at_most<uint8_t>(((laid > count) ? laid : count), 32);
+            helper_tell_all();
         }
-    } else if (timer_running(TIMER_WINDOW) && (number != 0) && (laid < GAME_SHIPS) && ((((word_ >> 14) ^ laid) & 1) == owner) && ((laid < 2) || ((ship >> 4) == owner) || ((word_ & HOLE_BIT) != 0))) {  // fleet_combos.py:165
-        sea = true;  // fleet_combos.py:170
-        count = (laid + 1);  // fleet_combos.py:171
-        born = (laid + 1);  // fleet_combos.py:172
-        first = (word_ >> 14);  // fleet_combos.py:173
-        helper_tell_all();  // fleet_combos.py:174
+    } else if (timer_running(TIMER_WINDOW) &&
+            (number != 0) &&
+            (laid < GAME_SHIPS) &&
+            ((((word_ >> 14) ^ laid) & 1) == owner) &&
+            ((laid < 2) || ((ship >> 4) == owner) || ((word_ & HOLE_BIT) != 0))) {
+        sea = true;
+        count = (laid + 1);
+        born = (laid + 1);
+        first = (word_ >> 14);
+        helper_tell_all();
     }
 }
 
 // [fleet_combos.py:190]
 static void reset(void) {
-    helper_wreck();  // fleet_combos.py:191
-    deck = 0;  // fleet_combos.py:192
+    helper_wreck();
+    deck = 0;
 }
 
 // [fleet_combos.py:197]
 static void click(void) {
-    if (sea) {  // fleet_combos.py:198
-        val_b = (count + 1);  // fleet_combos.py:199
-        who_a = (((first ^ count) ^ 1) & 1);  // fleet_combos.py:200
-        timer_start(TIMER_SHOW, TURN_MS);  // fleet_combos.py:201
-    } else if (joined == 0) {  // fleet_combos.py:202
-        helper_deal();  // fleet_combos.py:203
+    if (sea) {
+        val_b = (count + 1);
+        who_a = (((first ^ count) ^ 1) & 1);
+        timer_start(TIMER_SHOW, TURN_MS);
+    } else if (joined == 0) {
+        helper_deal();
     }
 }
 
 // [fleet_combos.py:221]
 static void double_click(void) {
-    if ((joined == 0) && (!sea)) {  // fleet_combos.py:222
-        owner ^= 1;  // fleet_combos.py:223
+    if ((joined == 0) && (!sea)) {
+        owner ^= 1;
     }
 }
 
 // [fleet_combos.py:227]
 static void long_press(void) {
-    if (sea) {  // fleet_combos.py:228
-        gathered = 0;  // fleet_combos.py:229
-        flood_start(FLOOD_POINTS);  // fleet_combos.py:230
-        flood_start(FLOOD_SHIPS);  // fleet_combos.py:231
-    } else if ((joined == 0) && (number > 0)) {  // fleet_combos.py:232
-        sea = true;  // fleet_combos.py:233
-        count = 1;  // fleet_combos.py:234
-        born = 1;  // fleet_combos.py:235
-        first = owner;  // fleet_combos.py:236
+    if (sea) {
+        gathered = 0;
+        flood_start(FLOOD_POINTS);
+        flood_start(FLOOD_SHIPS);
+    } else if ((joined == 0) && (number > 0)) {
+        sea = true;
+        count = 1;
+        born = 1;
+        first = owner;
     }
 }
 
 // [fleet_combos.py:240]
 static void new_game(void) {
-    if (sea || (joined == 0)) {  // fleet_combos.py:241
-        flood_start(FLOOD_RESET);  // fleet_combos.py:242
+    if (sea || (joined == 0)) {
+        flood_start(FLOOD_RESET);
     }
 }
 
 // [fleet_combos.py:265]
 static int32_t my_lines(void) {
-    return ((owner != 0) ? ((int16_t)(1U * helper_lines() * 256)) : helper_lines());  // fleet_combos.py:266
+    return ((owner != 0) ? ((int16_t)(1U * helper_lines() * 256)) : helper_lines());
 }
 
 // [fleet_combos.py:270]
 static int32_t my_ship(void) {
-    if ((!sea) || fire) {  // fleet_combos.py:271
-        return 0;  // fleet_combos.py:272
+    if ((!sea) || fire) {
+        return 0;
     }
-    return ((owner != 0) ? 256 : 1);  // fleet_combos.py:273
+    return ((owner != 0) ? 256 : 1);
 }
 
 // [fleet_combos.py:277]
 static void got_points(uint16_t total) {
-    points = total;  // fleet_combos.py:278
-    helper_scored();  // fleet_combos.py:279
+    points = total;
+    helper_scored();
 }
 
 // [fleet_combos.py:283]
 static void got_ships(uint16_t total) {
-    ships = total;  // fleet_combos.py:284
-    helper_scored();  // fleet_combos.py:285
+    ships = total;
+    helper_scored();
 }
 
 // [fleet_combos.py:314]
 static void show(void) {
-    uint8_t d = 0;
-    uint8_t who = 0;
     Color back = BLINKC_RGB5(0, 0, 0);
-    uint8_t left = 0;
-    uint8_t v = 0;
     Color lit = BLINKC_RGB5(0, 0, 0);
-    uint8_t f = 0;
     Color c = BLINKC_RGB5(0, 0, 0);
-    d = number;  // fleet_combos.py:315
-    who = owner;  // fleet_combos.py:316
-    back = OFF;  // fleet_combos.py:317
-    if (timer_running(TIMER_SHOW)) {  // fleet_combos.py:318
-        left = (timer_remaining(TIMER_SHOW) >> 9);  // fleet_combos.py:319
-        v = val_b;  // fleet_combos.py:320
-        who = ((who_a < DRAW) ? (who_a ^ 1) : DRAW);  // fleet_combos.py:321
-        if (left >= 2) {  // fleet_combos.py:322
-            v = val_a;  // fleet_combos.py:323
-            who = who_a;  // fleet_combos.py:324
+    uint8_t d = number;
+    uint8_t who = owner;
+    back = OFF;
+    if (timer_running(TIMER_SHOW)) {
+        uint8_t left = (timer_remaining(TIMER_SHOW) >> 9);
+        uint8_t v = val_b;
+        who = ((who_a < DRAW) ? (who_a ^ 1) : DRAW);
+        if (left >= 2) {
+            v = val_a;
+            who = who_a;
         }
-        d = (((left & 1) != 0) ? (v / 10) : (v % 10));  // fleet_combos.py:325
-    } else if (sea) {  // fleet_combos.py:326
-        back = ((count == GAME_SHIPS) ? END_WHITE : SEA_BLUE);  // fleet_combos.py:327
-        if (fire) {  // fleet_combos.py:328
-            who = RED_LOOK;  // fleet_combos.py:329
+        d = (((left & 1) != 0) ? (v / 10) : (v % 10));
+    } else if (sea) {
+        back = ((count == GAME_SHIPS) ? END_WHITE : SEA_BLUE);
+        if (fire) {
+            who = RED_LOOK;
         }
-    } else if ((joined != 0) && (d != 0) && (!timer_running(TIMER_WINDOW))) {  // fleet_combos.py:330
-        who = RED_LOOK;  // fleet_combos.py:331
-        d = 6;  // fleet_combos.py:332
+    } else if ((joined != 0) && (d != 0) && (!timer_running(TIMER_WINDOW))) {
+        who = RED_LOOK;
+        d = 6;
     }
-    lit = GREEN;  // fleet_combos.py:333
-    if (who == 1) {  // fleet_combos.py:334
-        lit = MAGENTA;  // fleet_combos.py:335
-    } else if (who == DRAW) {  // fleet_combos.py:336
-        lit = WHITE;  // fleet_combos.py:337
-    } else if (who == RED_LOOK) {  // fleet_combos.py:338
-        lit = RED;  // fleet_combos.py:339
+    lit = GREEN;
+    if (who == 1) {
+        lit = MAGENTA;
+    } else if (who == DRAW) {
+        lit = WHITE;
+    } else if (who == RED_LOOK) {
+        lit = RED;
     }
-    for (f = 0; f < 6; f++) {  // fleet_combos.py:340
-        c = back;  // fleet_combos.py:341
-        if (d == 0) {  // fleet_combos.py:342
-            c = DIM_WHITE;  // fleet_combos.py:343
-        } else if (f < d) {  // fleet_combos.py:344
-            c = ((f < (d - 6)) ? WHITE : lit);  // fleet_combos.py:345
+    FOREACH_FACE(f) {
+        c = back;
+        if (d == 0) {
+            c = DIM_WHITE;
+        } else if (f < d) {
+            c = ((f < (d - 6)) ? WHITE : lit);
         }
-        setColorOnFace(c, f);  // fleet_combos.py:346
+        setColorOnFace(c, f);
     }
 }
 
 // [fleet_combos.py:99]
 static void helper_hello(uint8_t face) {
-    int16_t word_ = 0;
-    word_ = (count + (first * FIRST));  // fleet_combos.py:100
-    if (near[face] == HOLE) {  // fleet_combos.py:101
-        word_ = (int16_t)(1U * word_ + HOLE_BIT);  // fleet_combos.py:102
+    int16_t word_ = (count + (first * FIRST));
+    if (near[face] == HOLE) {
+        word_ = (int16_t)(1U * word_ + HOLE_BIT);
     }
-    if (sea) {  // fleet_combos.py:103
-        word_ = (int16_t)(1U * word_ + ((number * NUMBER) + (owner * OWNER)));  // fleet_combos.py:104
-        if (fire) {  // fleet_combos.py:105
-            word_ = (int16_t)(1U * word_ + FIRE);  // fleet_combos.py:106
+    if (sea) {
+        word_ = (int16_t)(1U * word_ + ((number * NUMBER) + (owner * OWNER)));
+        if (fire) {
+            word_ = (int16_t)(1U * word_ + FIRE);
         }
-        if (timer_running(TIMER_WINDOW)) {  // fleet_combos.py:107
-            word_ = (int16_t)(1U * word_ + LAID);  // fleet_combos.py:108
+        if (timer_running(TIMER_WINDOW)) {
+            word_ = (int16_t)(1U * word_ + LAID);
         }
     }
-    send_wide(MSG_HELLO, (word_ < 0) ? 0 : word_, 4, face);  // fleet_combos.py:109
+    send_wide(MSG_HELLO, (word_ < 0) ? 0 : word_, 4, face);
 }
 
 // A burning ship taken from the sea is destroyed: the tile is a blank ship in the hand.  [fleet_combos.py:136]
 static void helper_wreck(void) {
-    uint8_t f = 0;
-    sea = false;  // fleet_combos.py:138
-    fire = false;  // fleet_combos.py:139
-    number = 0;  // fleet_combos.py:140
-    count = 0;  // fleet_combos.py:141
-    for (f = 0; f < 6; f++) {  // fleet_combos.py:142
-        near[f] = 0;  // fleet_combos.py:143
+    sea = false;
+    fire = false;
+    number = 0;
+    count = 0;
+    FOREACH_FACE(f) {
+        near[f] = 0;
     }
 }
 
 // A ship was laid beside this one.  [fleet_combos.py:177]
 static void helper_ability(int16_t sender_number, int16_t sender_owner) {
-    if (sender_owner == owner) {  // fleet_combos.py:179
-        if (sender_number == FIREBOAT) {  // fleet_combos.py:180
-            fire = false;  // fleet_combos.py:181
+    if (sender_owner == owner) {
+        if (sender_number == FIREBOAT) {
+            fire = false;
         }
-    } else if (sender_number == FIRESHIP) {  // fleet_combos.py:182
-        fire = true;  // fleet_combos.py:183
-    } else if ((sender_number == PRIVATEER) && fire) {  // fleet_combos.py:184
-        fire = false;  // fleet_combos.py:185
-        owner = blinkc_clamp<int16_t>(sender_owner, 0, 1);  // fleet_combos.py:186
+    } else if (sender_number == FIRESHIP) {
+        fire = true;
+    } else if ((sender_number == PRIVATEER) && fire) {
+        fire = false;
+        owner = blinkc_clamp<int16_t>(sender_owner, 0, 1);
     }
 }
 
@@ -460,655 +490,652 @@ static void helper_ability(int16_t sender_number, int16_t sender_owner) {
 static void helper_tell_all(void) {
     uint8_t f = 0;
     uint8_t f_bit = 0;
-    for (f = 0, f_bit = 1; f < 6; f++, f_bit <<= 1) {  // fleet_combos.py:113
-        if ((joined & f_bit) != 0) {  // fleet_combos.py:114
-            helper_hello(f);  // fleet_combos.py:115
+    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+        if ((joined & f_bit) != 0) {
+            helper_hello(f);
         }
     }
 }
 
-// The next number from the tile's deck: each of 1..9 once before any repeats (a random  [fleet_combos.py:206]
+// The next number from the tile's deck: each of 1..9 once before any repeats (a random one, or the
+// next not dealt after it).  [fleet_combos.py:206]
 static void helper_deal(void) {
-    uint16_t n = 0;
     uint8_t i = 0;
-    if (deck == 511) {  // fleet_combos.py:209
-        deck = 0;  // fleet_combos.py:210
+    if (deck == 511) {
+        deck = 0;
     }
-    n = draw_below(9);  // fleet_combos.py:211
-    for (i = 0; i < 9; i++) {  // fleet_combos.py:212
-        if (((deck >> n) & 1) == 0) {  // fleet_combos.py:213
-            break;  // fleet_combos.py:214
+    uint8_t n = draw_below(9);
+    for (i = 0; i < 9; i++) {
+        if (((deck >> n) & 1) == 0) {
+            break;
         }
-        n = ((n < 8) ? (n + 1) : 0);  // fleet_combos.py:215
+        n = ((n < 8) ? (n + 1) : 0);
     }
-    number = blinkc_at_most<uint16_t>(((uint16_t)(n + 1)), 9);  // fleet_combos.py:216
-    deck = blinkc_at_most<uint16_t>((deck | (uint16_t)(1U << (int16_t)n)), 511);  // fleet_combos.py:217
+    number = (n + 1);
+    deck |= (1 << n);
 }
 
-// Lines through this ship with a ship of the line on both sides, in the 3 directions:  [fleet_combos.py:246]
+// Lines through this ship with a ship of the line on both sides, in the 3 directions: its neighbours
+// on opposite faces are this owner's active ships, with numbers on either side equal to its own, or
+// one less on one side and one more on the other.  [fleet_combos.py:246]
 static int16_t helper_lines(void) {
-    uint8_t me = 0;
-    int16_t found = 0;
     uint8_t f = 0;
-    uint8_t a = 0;
-    uint8_t b = 0;
-    if ((!sea) || fire) {  // fleet_combos.py:250
-        return 0;  // fleet_combos.py:251
+    if ((!sea) || fire) {
+        return 0;
     }
-    me = (number + (uint8_t)(owner * NEAR_OWNER));  // fleet_combos.py:252
-    found = 0;  // fleet_combos.py:253
-    for (f = 0; f < 3; f++) {  // fleet_combos.py:254
-        a = near[f];  // fleet_combos.py:255
-        b = near[f + 3];  // fleet_combos.py:256
-        if ((a != 0) && (b != 0) && ((uint8_t)(a + b) == (uint8_t)(2 * me)) && (((-2) <= (a - b)) && ((a - b) <= 2))) {  // fleet_combos.py:259
-            found = (int16_t)(1U * found + 1);  // fleet_combos.py:260
+    uint8_t me = (number + (uint8_t)(owner * NEAR_OWNER));
+    int16_t found = 0;
+    for (f = 0; f < 3; f++) {
+        uint8_t a = near[f];
+        uint8_t b = near[f + 3];
+        if ((a != 0) && (b != 0) && ((uint8_t)(a + b) == (uint8_t)(2 * me)) && (((-2) <= (a - b)) && ((a - b) <= 2))) {
+            found = (int16_t)(1U * found + 1);
         }
     }
-    return found;  // fleet_combos.py:261
+    return found;
 }
 
-// Both totals are back (green's in the low byte, magenta's in the high one): the  [fleet_combos.py:288]
+// Both totals are back (green's in the low byte, magenta's in the high one): the winner has more
+// points, on equal points more active ships.  [fleet_combos.py:288]
 static void helper_scored(void) {
-    uint8_t a = 0;
-    uint8_t b = 0;
-    if (gathered < 2) gathered++;  // fleet_combos.py:292
-    if (gathered < 2) {  // fleet_combos.py:293
-        return;  // fleet_combos.py:294
+    if (gathered < 2) gathered++;
+    if (gathered < 2) {
+        return;
     }
-    a = ((uint8_t)points & 255);  // fleet_combos.py:295
-    b = (points >> 8);  // fleet_combos.py:296
-    val_a = blinkc_at_most<uint8_t>(a, 99);  // fleet_combos.py:297
-    val_b = blinkc_at_most<uint8_t>(b, 99);  // fleet_combos.py:298
-    if (a == b) {  // fleet_combos.py:299
-        a = ((uint8_t)ships & 255);  // fleet_combos.py:300
-        b = (ships >> 8);  // fleet_combos.py:301
+    uint8_t a = ((uint8_t)points & 255);
+    uint8_t b = (points >> 8);
+    val_a = blinkc_at_most<uint8_t>(a, 99);
+    val_b = blinkc_at_most<uint8_t>(b, 99);
+    if (a == b) {
+        a = ((uint8_t)ships & 255);
+        b = (ships >> 8);
     }
-    who_a = DRAW;  // fleet_combos.py:302
-    if (a > b) {  // fleet_combos.py:303
-        who_a = 0;  // fleet_combos.py:304
-    } else if (b > a) {  // fleet_combos.py:305
-        who_a = 1;  // fleet_combos.py:306
-        val_a = val_b;  // fleet_combos.py:307
-        val_b = blinkc_at_most<uint8_t>((points & 255), 99);  // fleet_combos.py:308
+    who_a = DRAW;
+    if (a > b) {
+        who_a = 0;
+    } else if (b > a) {
+        who_a = 1;
+        val_a = val_b;
+        val_b = blinkc_at_most<uint8_t>((points & 255), 99);
     }
-    timer_start(TIMER_SHOW, SCORE_MS);  // fleet_combos.py:309
+    timer_start(TIMER_SHOW, SCORE_MS);
 }
 
-// The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [engine.py:53]
+// The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [engine.py:56]
 static uint8_t millis256(void) {
-    return ((uint16_t)millis() >> 8);  // engine.py:55
+    return ((uint16_t)millis() >> 8);
 }
 
-// Seed the coin from the tile's serial number: every tile tosses its own sequence.  [engine.py:58]
+// Seed the coin from the tile's serial number: every tile tosses its own sequence.  [engine.py:61]
 static void engine_setup(void) {
     uint8_t i = 0;
-    for (i = 0; i < 9; i++) {  // engine.py:62
-        coin_state = ((((uint16_t)(1U * coin_state << 8)) ^ (coin_state >> 8)) ^ getSerialNumberByte(i));  // engine.py:68
+    for (i = 0; i < SERIAL_LEN; i++) {
+        coin_state = ((((uint16_t)(1U * coin_state << 8)) ^ (coin_state >> 8)) ^ getSerialNumberByte(i));
     }
-    if (coin_state == 0) {  // engine.py:69
-        coin_state = 1;  // engine.py:70
+    if (coin_state == 0) {
+        coin_state = 1;
     }
 }
 
-// One toss: the SDK's random numbers when the game randomizes them, else one step of a  [engine.py:73]
+// One toss: the SDK's random numbers when the game randomizes them, else one step of a 16-bit Galois
+// LFSR (period 65,535).  [engine.py:76]
 static bool coin(void) {
-    uint8_t heads = 0;
-    heads = ((uint8_t)coin_state & 1);  // engine.py:78
-    coin_state >>= 1;  // engine.py:79
-    if (heads != 0) {  // engine.py:80
-        coin_state ^= 46080U;  // engine.py:81
+    uint8_t heads = ((uint8_t)coin_state & 1);
+    coin_state >>= 1;
+    if (heads != 0) {
+        coin_state ^= 46080U;
     }
-    return (heads != 0);  // engine.py:82
+    return (heads != 0);
 }
 
-// t.random_word() in a game without randomize(): 16 tosses of the coin, the tile's own  [engine.py:85]
+// t.random_word() in a game without randomize(): 16 tosses of the coin, the tile's own sequence seeded
+// from its serial number (no SDK generator, no 0.5 s at power-up); with randomize="clock", mixed with
+// the clock's low 16 bits, so that a game whose draws follow a player's presses draws differently at
+// every power-up.  [engine.py:88]
 static uint16_t draw_word(void) {
-    uint16_t v = 0;
     uint8_t i = 0;
-    v = 0;  // engine.py:90
-    for (i = 0; i < 16; i++) {  // engine.py:91
-        v = (((uint16_t)(1U * v << 1)) | coin());  // engine.py:92
+    uint16_t v = 0;
+    for (i = 0; i < 16; i++) {
+        v = (((uint16_t)(1U * v << 1)) | coin());
     }
-    v ^= millis();  // engine.py:94
-    return v;  // engine.py:95
+    v ^= millis();
+    return v;
 }
 
-// t.random(n - 1) in a game without randomize(): 0..n-1 from draw_word() (n is 0 for  [engine.py:98]
+// t.random(n - 1) in a game without randomize(): 0..n-1 from draw_word() (n is 0 for t.random(65535),
+// whose n does not fit).  [engine.py:101]
 static uint16_t draw_below(uint16_t n) {
-    if (n == 0) {  // engine.py:101
-        return draw_word();  // engine.py:102
+    if (n == 0) {
+        return draw_word();
     }
-    return (draw_word() % n);  // engine.py:103
+    return (draw_word() % n);
 }
 
-// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:115]
+// Remove and return the oldest code queued for `face` (0 if none).  [engine.py:118]
 static uint8_t queue_take(uint8_t face) {
     uint8_t i = 0;
     uint8_t i_end = 0;
-    uint8_t entry = 0;
     uint8_t j = 0;
     uint8_t j_end = 0;
-    i_end = queue_len;  // engine.py:117
+    i_end = queue_len;
     for (i = 0; i < i_end; i++) {
-        entry = queue[i];  // engine.py:118
-        if ((entry >> 5) == face) {  // engine.py:119
-            queue_len--;  // engine.py:120
-            j_end = queue_len;  // engine.py:121
+        uint8_t entry = queue[i];
+        if ((entry >> 5) == face) {
+            queue_len--;
+            j_end = queue_len;
             for (j = i; j < j_end; j++) {
-                queue[j] = queue[j + 1];  // engine.py:122
+                queue[j] = queue[j + 1];
             }
-            return (entry & 31);  // engine.py:123
+            return (entry & 31);
         }
     }
-    return 0;  // engine.py:124
+    return 0;
 }
 
-// Keep face f's link state: in a session, waiting for one, or gone.  [engine.py:127]
+// Keep face f's link state: in a session, waiting for one, or gone.  [engine.py:130]
 static void link_step(uint8_t f, uint8_t bit) {
-    uint8_t silent = 0;
-    if (!isValueReceivedOnFaceExpired(f)) {  // engine.py:134
-        if ((gone_mask & bit) != 0) {  // engine.py:135
-            gone_mask &= ~bit;  // engine.py:136
-            tx_code[f] = now256;  // engine.py:137
-            back_at[f] = now256;  // engine.py:138
+    if (!isValueReceivedOnFaceExpired(f)) {
+        if ((gone_mask & bit) != 0) {
+            gone_mask &= ~bit;
+            engine_bytes6[TX_CODE][f] = now256;
+            engine_bytes6[BACK_AT][f] = now256;
         }
-        heard_mask |= bit;  // engine.py:139
-        session(f, bit);  // engine.py:140
-    } else if ((heard_mask & bit) != 0) {  // engine.py:141
-        heard_mask &= ~bit;  // engine.py:142
-        silent_at[f] = now256;  // engine.py:143
+        engine_bytes6[LINK_STATE][f] |= LINK_HEARD;
+        session(f, bit);
+    } else if ((engine_bytes6[LINK_STATE][f] & LINK_HEARD) != 0) {
+        engine_bytes6[LINK_STATE][f] &= 251;
+        engine_bytes6[SILENT_AT][f] = now256;
     }
-    if (((gone_mask | (heard_mask & up_mask)) & bit) == 0) {  // engine.py:144
-        silent = (now256 - silent_at[f]);  // engine.py:145
-        if ((((heard_mask & bit) == 0) && (silent > GRACE_UNITS)) || (((up_mask & bit) == 0) && ((uint8_t)(now256 - tx_code[f]) > 30))) {  // engine.py:146
-            link_end(f, bit);  // engine.py:148
-            gone_mask |= bit;  // engine.py:149
+    if (((gone_mask & bit) == 0) && ((engine_bytes6[LINK_STATE][f] & 5) != 5)) {
+        uint8_t silent = (now256 - engine_bytes6[SILENT_AT][f]);
+        if ((((engine_bytes6[LINK_STATE][f] & LINK_HEARD) == 0) && (silent > GRACE_UNITS)) ||
+                (((engine_bytes6[LINK_STATE][f] & LINK_UP) == 0) &&
+                        ((uint8_t)(now256 - engine_bytes6[TX_CODE][f]) > 30))) {
+            link_end(f, bit);
+            gone_mask |= bit;
         }
     }
 }
 
-// Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:152]
+// Start, keep or end the session on face f from the neighbour's latest value.  [engine.py:155]
 static void session(uint8_t f, uint8_t bit) {
-    uint8_t value = 0;
-    uint8_t code = 0;
-    bool their_ack = 0;
-    value = getLastValueReceivedOnFace(f);  // engine.py:154
-    code = (value & CODE_MASK);  // engine.py:155
-    their_ack = ((value & 32) != 0);  // engine.py:156
-    if (code == HELLO) {  // engine.py:157
-        if ((up_mask & bit) != 0) {  // engine.py:158
-            if (their_ack) {  // engine.py:159
-                return;  // engine.py:160
+    uint8_t value = getLastValueReceivedOnFace(f);
+    uint8_t code = (value & CODE_MASK);
+    bool their_ack = ((value & 32) != 0);
+    if (code == HELLO) {
+        if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
+            if (their_ack) {
+                return;
             }
-            link_end(f, bit);  // engine.py:161
+            link_end(f, bit);
         }
-        seen_mask |= bit;  // engine.py:162
-        if (their_ack) {  // engine.py:163
-            link_begin(f, bit);  // engine.py:164
+        engine_bytes6[LINK_STATE][f] |= LINK_SEEN;
+        if (their_ack) {
+            link_begin(f, bit);
         }
-        return;  // engine.py:165
+        return;
     }
-    if ((up_mask & bit) == 0) {  // engine.py:166
-        if ((seen_mask & bit) == 0) {  // engine.py:167
-            return;  // engine.py:168
+    if ((engine_bytes6[LINK_STATE][f] & LINK_UP) == 0) {
+        if ((engine_bytes6[LINK_STATE][f] & LINK_SEEN) == 0) {
+            return;
         }
-        link_begin(f, bit);  // engine.py:169
+        link_begin(f, bit);
     }
-    handshake(f, bit, code, their_ack);  // engine.py:170
+    handshake(f, bit, code, their_ack);
 }
 
-// [engine.py:173]
-static void link_begin(uint8_t f, uint8_t bit) {
-    up_mask |= bit;  // engine.py:174
-    seen_mask &= ~bit;  // engine.py:175
-    tx_code[f] = 0;  // engine.py:176
-    on_neighbor_joined(f);  // engine.py:177
+// [engine.py:176]
+static void link_begin(uint8_t f, uint8_t /* bit */) {
+    engine_bytes6[LINK_STATE][f] = ((engine_bytes6[LINK_STATE][f] & 253) | LINK_UP);
+    engine_bytes6[TX_CODE][f] = 0;
+    on_neighbor_joined(f);
 }
 
-// The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:180]
+// The session on face f is over: everything sent there and not known delivered bounces.  [engine.py:182]
 static void link_end(uint8_t f, uint8_t bit) {
     uint8_t i = 0;
-    uint8_t code = 0;
     uint8_t j = 0;
     uint8_t s = 0;
-    if ((up_mask & bit) != 0) {  // engine.py:182
-        on_neighbor_left(f);  // engine.py:183
+    if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
+        on_neighbor_left(f);
     }
-    up_mask &= ~bit;  // engine.py:184
-    seen_mask &= ~bit;  // engine.py:185
-    for (i = 0; i < QUEUE_LEN; i++) {  // engine.py:188
-        code = queue_take(f);  // engine.py:189
-        if (code == 0) {  // engine.py:190
-            break;  // engine.py:191
+    engine_bytes6[LINK_STATE][f] &= 252;
+    for (i = 0; i < QUEUE_LEN; i++) {
+        uint8_t code = queue_take(f);
+        if (code == 0) {
+            break;
         }
     }
-    tx_code[f] = now256;  // engine.py:193
-    back_at[f] = now256;  // engine.py:194
-    tx_wait &= ~bit;  // engine.py:195
-    tx_release &= ~bit;  // engine.py:196
-    ack_mask &= ~bit;  // engine.py:197
-    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:198
-        flood_out[j] &= ~bit;  // engine.py:199
+    engine_bytes6[TX_CODE][f] = now256;
+    engine_bytes6[BACK_AT][f] = now256;
+    for (j = 0; j < N_FLOOD_CODES; j++) {
+        flood_out[j] &= ~bit;
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:200
-        flood_answered(s, f);  // engine.py:201
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {
+        flood_answered(s, f);
     }
 }
 
 // Run the four-phase handshake on a face in session against the neighbour's latest value.  [engine.py:204]
-static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack) {
-    if (code == 0) {  // engine.py:206
-        ack_mask &= ~bit;  // engine.py:207
-    } else if ((ack_mask & bit) == 0) {  // engine.py:208
-        ack_mask |= bit;  // engine.py:209
-        deliver(code, f);  // engine.py:210
+static void handshake(uint8_t f, uint8_t /* bit */, uint8_t code, bool their_ack) {
+    if (code == 0) {
+        engine_bytes6[TX_CODE][f] &= 223;
+    } else if ((engine_bytes6[TX_CODE][f] & 32) == 0) {
+        engine_bytes6[TX_CODE][f] |= 32;
+        deliver(code, f);
     }
-    if ((tx_wait & bit) != 0) {  // engine.py:211
-        if (their_ack != false) {  // engine.py:212
-            tx_wait &= ~bit;  // engine.py:213
-            tx_release |= bit;  // engine.py:214
-            tx_code[f] = 0;  // engine.py:215
+    if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0) {
+        if (their_ack != false) {
+            engine_bytes6[TX_CODE][f] = ((engine_bytes6[TX_CODE][f] & 32) | TX_RELEASE);
         }
-    } else if (their_ack == 0) {  // engine.py:216
-        tx_release &= ~bit;  // engine.py:217
+    } else if (their_ack == 0) {
+        engine_bytes6[TX_CODE][f] &= 191;
     }
 }
 
-// Present a queued message on every idle face in session, then publish the face values.  [engine.py:220]
+// Present a queued message on every idle face in session, then publish the face values.  [engine.py:218]
 static void transmit(void) {
-    uint8_t shown = 0;
-    uint8_t bit = 0;
-    uint8_t f = 0;
-    uint8_t value = 0;
-    uint8_t code = 0;
-    shown = broadcast_bits();  // engine.py:222
-    bit = 1;  // engine.py:223
-    for (f = 0; f < 6; f++) {  // engine.py:224
-        value = shown;  // engine.py:225
-        if ((up_mask & bit) != 0) {  // engine.py:226
-            if (((tx_wait | tx_release) & bit) == 0) {  // engine.py:227
-                code = wide_take(f, bit);  // engine.py:228
-                if (code == 0) {  // engine.py:229
-                    code = queue_take(f);  // engine.py:230
+    uint8_t shown = broadcast_bits();
+    uint8_t bit = 1;
+    FOREACH_FACE(f) {
+        uint8_t value = shown;
+        if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
+            if ((engine_bytes6[TX_CODE][f] & 192) == 0) {
+                uint8_t code = wide_take(f, bit);
+                if (code == 0) {
+                    code = queue_take(f);
                 }
-                if (code != 0) {  // engine.py:231
-                    tx_code[f] = code;  // engine.py:232
-                    tx_wait |= bit;  // engine.py:233
+                if (code != 0) {
+                    engine_bytes6[TX_CODE][f] |= (code | TX_WAIT);
                 }
             }
-            value |= tx_code[f];  // engine.py:234
-            if ((ack_mask & bit) != 0) {  // engine.py:235
-                value |= 32;  // engine.py:236
-            }
+            value |= (engine_bytes6[TX_CODE][f] & 63);
         } else {
-            value |= 31;  // engine.py:238
-            if ((seen_mask & bit) != 0) {  // engine.py:239
-                value |= 32;  // engine.py:240
+            value |= 31;
+            if ((engine_bytes6[LINK_STATE][f] & LINK_SEEN) != 0) {
+                value |= 32;
             }
         }
-        setValueSentOnFace(value, f);  // engine.py:241
-        bit <<= 1;  // engine.py:242
+        setValueSentOnFace(value, f);
+        bit <<= 1;
     }
 }
 
-// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:256]
+// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [engine.py:251]
 static bool unsettled(void) {
-    return (((gone_mask | (heard_mask & up_mask)) != 63) || (gone_mask == 63));  // engine.py:263
+    uint8_t f = 0;
+    uint8_t f_bit = 0;
+    uint8_t settled = gone_mask;
+    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+        if ((engine_bytes6[LINK_STATE][f] & 5) == 5) {
+            settled |= f_bit;
+        }
+    }
+    return ((settled != ALL_FACES) || (gone_mask == ALL_FACES));
 }
 
 #ifdef BLINKC_HOST
-// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:266]
+// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [engine.py:267]
 uint32_t engine_quiet_until(void) {
-    uint32_t until = 0;
     uint8_t s = 0;
-    uint8_t age = 0;
-    uint8_t closes = 0;
-    uint8_t ticks = 0;
-    uint32_t ends = 0;
-    if (unsettled()) {  // engine.py:268
-        return 0;  // engine.py:269
+    if (unsettled()) {
+        return 0;
     }
-    until = timers_quiet_until();  // engine.py:270
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:271
-        if (flood_skipped[s] != 0) {  // engine.py:272
-            age = (millis256() - flood_at[s]);  // engine.py:274
-            closes = (((flood_skipped[s] & 64) != 0) ? FLOOD_SAME_UNITS : FLOOD_BACK_UNITS);  // engine.py:275
-            ticks = ((age < closes) ? (closes - age) : 0);  // engine.py:276
-            ends = (uint32_t)(1UL * (millis() & 4294967040UL) + ((uint32_t)ticks * 256));  // engine.py:277
-            if (ends < until) {  // engine.py:278
-                until = ends;  // engine.py:279
+    uint32_t until = timers_quiet_until();
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {
+        if (engine_bytes6[FLOOD_SKIPPED][s] != 0) {
+            uint8_t age = (millis256() - engine_bytes6[FLOOD_AT][s]);
+            uint8_t closes = (((engine_bytes6[FLOOD_SKIPPED][s] & SAME_WINDOW) != 0)
+                    ? FLOOD_SAME_UNITS
+                    : FLOOD_BACK_UNITS);
+            uint8_t ticks = ((age < closes) ? (closes - age) : 0);
+            uint32_t ends = (uint32_t)(1UL * (millis() & 4294967040UL) + ((uint32_t)ticks * 256));
+            if (ends < until) {
+                until = ends;
             }
         }
     }
-    return until;  // engine.py:280
+    return until;
 }
 #endif
 
-// [engine.py:283]
+// [engine.py:284]
 BLINKC_SMALL_LOOPS void loop(void) {
-    uint8_t bit = 0;
-    uint8_t f = 0;
-    now256 = millis256();  // engine.py:285
-    flood_forget();  // engine.py:286
-    bit = 1;  // engine.py:287
-    for (f = 0; f < 6; f++) {  // engine.py:288
-        link_step(f, bit);  // engine.py:289
-        bit <<= 1;  // engine.py:290
+    now256 = millis256();
+    flood_forget();
+    uint8_t bit = 1;
+    FOREACH_FACE(f) {
+        link_step(f, bit);
+        bit <<= 1;
     }
-    buttons();  // engine.py:291
-    timers();  // engine.py:292
-    transmit();  // engine.py:293
-    display();  // engine.py:294
-    if (unsettled() && coin()) {  // engine.py:295
-        blinkc_skip_frame();  // engine.py:296
+    buttons();
+    timers();
+    transmit();
+    display();
+    if (unsettled() && coin()) {
+        blinkc_skip_frame();
     }
 }
 
-// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:350]
+// The code of the next flood message for the face of `bit` (taken), or 0.  [engine.py:351]
 static uint8_t flood_take(uint8_t bit) {
     uint8_t j = 0;
-    for (j = 0; j < N_FLOOD_CODES; j++) {  // engine.py:352
-        if ((flood_out[j] & bit) != 0) {  // engine.py:353
-            flood_out[j] &= ~bit;  // engine.py:354
-            return (FLOOD_CODE + j);  // engine.py:355
+    for (j = 0; j < N_FLOOD_CODES; j++) {
+        if ((flood_out[j] & bit) != 0) {
+            flood_out[j] &= ~bit;
+            return (FLOOD_CODE + j);
         }
     }
-    return 0;  // engine.py:356
+    return 0;
 }
 
-// Start flood k, unless this tile is in a wave of it already (then the start merges).  [engine.py:359]
+// Start flood k, unless this tile is in a wave of it already (then the start merges).  [engine.py:360]
 static void flood_start(uint8_t k) {
-    uint8_t s = 0;
-    s = (2 * k);  // engine.py:361
-    if ((flood_parent[s] & flood_parent[s + 1]) == 255) {  // engine.py:362
-        flood_enter(s + (flood_last[k] ^ 1), STARTER);  // engine.py:363
+    uint8_t s = (2 * k);
+    if ((flood_parent[s] & flood_parent[s + 1]) == NO_PARENT) {
+        flood_enter(s + (engine_bytes3[FLOOD_LAST][k] ^ 1), STARTER);
     }
 }
 
-// [engine.py:366]
+// [engine.py:367]
 static void flood_enter(uint8_t s, uint8_t parent) {
-    uint8_t from_bit = 0;
-    uint8_t k = 0;
-    uint8_t skipped = 0;
-    uint8_t waiting = 0;
-    flood_parent[s] = parent;  // engine.py:367
-    from_bit = (1U << parent);  // engine.py:368
-    k = (s >> 1);  // engine.py:369
-    flood_last[k] = (s & 1);  // engine.py:370
-    skipped = gone_mask;  // engine.py:384
-    if (flood_skipped[s] != 0) {  // engine.py:385
-        skipped |= flood_waiting[s];  // engine.py:386
+    flood_parent[s] = parent;
+    uint8_t from_bit = (1U << parent);
+    uint8_t k = (s >> 1);
+    engine_bytes3[FLOOD_LAST][k] = (s & 1);
+    uint8_t skipped = gone_mask;
+    if (engine_bytes6[FLOOD_SKIPPED][s] != 0) {
+        skipped |= engine_bytes6[FLOOD_WAITING][s];
     }
-    flood_skipped[s] = (skipped | 192);  // engine.py:387
-    flood_at[s] = now256;  // engine.py:388
-    waiting = ((uint8_t)(~(skipped | from_bit)) & 63);  // engine.py:389
-    flood_waiting[s] = waiting;  // engine.py:394
-    flood_out[2 * s] |= waiting;  // engine.py:395
-    on_flood(k);  // engine.py:396
-    flood_check(s);  // engine.py:397
+    engine_bytes6[FLOOD_SKIPPED][s] = (skipped | BOTH_WINDOWS);
+    engine_bytes6[FLOOD_AT][s] = now256;
+    uint8_t waiting = ((uint8_t)(~(skipped | from_bit)) & ALL_FACES);
+    engine_bytes6[FLOOD_WAITING][s] = waiting;
+    flood_out[2 * s] |= waiting;
+    on_flood(k);
+    flood_check(s);
 }
 
-// Close a slot's windows: FLOOD_SAME_UNITS after this tile entered it, and  [engine.py:400]
+// Close a slot's windows: FLOOD_SAME_UNITS after this tile entered it, and FLOOD_BACK_UNITS after
+// (before millis256() wraps round to the entry again).  [engine.py:401]
 static void flood_forget(void) {
     uint8_t s = 0;
-    uint8_t age = 0;
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:403
-        age = (now256 - flood_at[s]);  // engine.py:404
-        if (age >= FLOOD_SAME_UNITS) {  // engine.py:405
-            flood_skipped[s] &= 191;  // engine.py:406
-            if (age >= FLOOD_BACK_UNITS) {  // engine.py:407
-                flood_skipped[s] = 0;  // engine.py:408
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {
+        uint8_t age = (now256 - engine_bytes6[FLOOD_AT][s]);
+        if (age >= FLOOD_SAME_UNITS) {
+            engine_bytes6[FLOOD_SKIPPED][s] &= 191;
+            if (age >= FLOOD_BACK_UNITS) {
+                engine_bytes6[FLOOD_SKIPPED][s] = 0;
             }
         }
     }
 }
 
-// [engine.py:411]
+// [engine.py:412]
 __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face) {
-    uint8_t bit = 0;
-    uint8_t skipped = 0;
-    bit = bit_of(face);  // engine.py:412
-    skipped = flood_skipped[s];  // engine.py:413
-    if ((flood_parent[s] == 255) && (!(((skipped & 128) != 0) && ((((skipped & bit) != 0) && ((skipped & 64) != 0)) || ((uint8_t)(now256 - back_at[face]) < BACK_SAME_UNITS))))) {  // engine.py:414
-        flood_enter(s, face);  // engine.py:416
+    uint8_t bit = bit_of(face);
+    uint8_t skipped = engine_bytes6[FLOOD_SKIPPED][s];
+    if ((flood_parent[s] == NO_PARENT) &&
+            (!(((skipped & BACK_WINDOW) != 0) &&
+                    ((((skipped & bit) != 0) && ((skipped & SAME_WINDOW) != 0)) ||
+                            ((uint8_t)(now256 - engine_bytes6[BACK_AT][face]) < BACK_SAME_UNITS))))) {
+        flood_enter(s, face);
     } else {
-        if (flood_parent[s] == 255) {  // engine.py:424
-            flood_waiting[s] |= bit;  // engine.py:425
-            if ((skipped & 64) == 0) {  // engine.py:426
-                flood_at[s] = (now256 - FLOOD_SAME_UNITS);  // engine.py:427
+        if (flood_parent[s] == NO_PARENT) {
+            engine_bytes6[FLOOD_WAITING][s] |= bit;
+            if ((skipped & SAME_WINDOW) == 0) {
+                engine_bytes6[FLOOD_AT][s] = (now256 - FLOOD_SAME_UNITS);
             }
         }
-        flood_skipped[s] &= ~bit;  // engine.py:428
-        flood_out[(2 * s) + 1] |= bit;  // engine.py:429
+        engine_bytes6[FLOOD_SKIPPED][s] &= ~bit;
+        flood_out[(2 * s) + 1] |= bit;
     }
 }
 
-// An echo came back, or the face can no longer answer (its link ended).  [engine.py:432]
+// An echo came back, or the face can no longer answer (its link ended).  [engine.py:433]
 __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face) {
-    flood_waiting[s] &= ~bit_of(face);  // engine.py:434
-    flood_check(s);  // engine.py:435
+    engine_bytes6[FLOOD_WAITING][s] &= ~bit_of(face);
+    flood_check(s);
 }
 
-// [engine.py:438]
+// [engine.py:439]
 static void flood_check(uint8_t s) {
-    uint8_t parent = 0;
-    parent = flood_parent[s];  // engine.py:439
-    if ((parent != 255) && (flood_waiting[s] == 0)) {  // engine.py:440
-        flood_parent[s] = 255;  // engine.py:441
-        if (parent == STARTER) {  // engine.py:442
-            on_flood_done(s >> 1);  // engine.py:443
+    uint8_t parent = flood_parent[s];
+    if ((parent != NO_PARENT) && (engine_bytes6[FLOOD_WAITING][s] == 0)) {
+        flood_parent[s] = NO_PARENT;
+        if (parent == STARTER) {
+            on_flood_done(s >> 1);
         } else {
-            flood_out[(2 * s) + 1] |= bit_of(parent);  // engine.py:445
+            flood_out[(2 * s) + 1] |= bit_of(parent);
         }
     }
 }
 
-// [engine.py:453]
+// [engine.py:454]
 static void timer_start(uint8_t k, uint16_t ms) {
-    timer_end[k] = ((uint16_t)millis() + ms);  // engine.py:454
-    timer_on |= bit_of(k);  // engine.py:455
+    timer_end[k] = ((uint16_t)millis() + ms);
+    timer_on |= bit_of(k);
 }
 
-// [engine.py:462]
+// [engine.py:463]
 static bool timer_running(uint8_t k) {
-    return ((timer_on & bit_of(k)) != 0);  // engine.py:463
+    return ((timer_on & bit_of(k)) != 0);
 }
 
-// [engine.py:466]
+// [engine.py:467]
 static uint16_t timer_remaining(uint8_t k) {
-    int16_t left = 0;
-    if ((timer_on & bit_of(k)) == 0) {  // engine.py:467
-        return 0;  // engine.py:468
+    if ((timer_on & bit_of(k)) == 0) {
+        return 0;
     }
-    left = (timer_end[k] - (uint16_t)millis());  // engine.py:469
-    if (left < 0) {  // engine.py:470
-        return 0;  // engine.py:471
+    int16_t left = (timer_end[k] - (uint16_t)millis());
+    if (left < 0) {
+        return 0;
     }
-    return left;  // engine.py:472
+    return left;
 }
 
-// [engine.py:475]
+// [engine.py:476]
 static void timers(void) {
     uint8_t k = 0;
     uint8_t k_bit = 0;
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:476
-        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {  // engine.py:477
-            timer_on &= ~k_bit;  // engine.py:478
+    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {
+        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {
+            timer_on &= ~k_bit;
         }
     }
 }
 
 #ifdef BLINKC_HOST
-// [engine.py:482]
+// [engine.py:483]
 uint32_t timers_quiet_until(void) {
-    uint32_t until = 0;
     uint8_t k = 0;
     uint8_t k_bit = 0;
-    uint32_t ends = 0;
-    until = 4294967295UL;  // engine.py:483
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {  // engine.py:484
-        if ((timer_on & k_bit) != 0) {  // engine.py:485
-            ends = (millis() + timer_remaining(k));  // engine.py:486
-            if (ends < until) {  // engine.py:487
-                until = ends;  // engine.py:488
+    uint32_t until = 4294967295UL;
+    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {
+        if ((timer_on & k_bit) != 0) {
+            uint32_t ends = (millis() + timer_remaining(k));
+            if (ends < until) {
+                until = ends;
             }
         }
     }
-    return until;  // engine.py:489
+    return until;
 }
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:492]
+// The faces with a session (for tests: is every present neighbour linked?).  [engine.py:493]
 uint8_t engine_links(void) {
-    return up_mask;  // engine.py:494
-}
-#endif
-
-#ifdef BLINKC_HOST
-// No message queued, on the wire or awaiting its handshake, no flood under way, and  [engine.py:497]
-bool engine_idle(void) {
-    uint8_t s = 0;
-    if ((queue_len != 0) || (((tx_wait | tx_release) | ack_mask) != 0) || (((~(up_mask | gone_mask)) & 63) != 0)) {  // engine.py:500
-        return false;  // engine.py:501
-    }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:502
-        if ((flood_parent[s] != 255) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {  // engine.py:503
-            return false;  // engine.py:504
+    uint8_t f = 0;
+    uint8_t f_bit = 0;
+    uint8_t up = 0;
+    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+        if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
+            up |= f_bit;
         }
     }
-    return true;  // engine.py:505
+    return up;
 }
 #endif
 
-// Queue a wide message: `chunks` data codes of its value, then its own code; bounce it  [engine.py:530]
+#ifdef BLINKC_HOST
+// No message queued, on the wire or awaiting its handshake, no flood under way, and every face
+// settled: in a session, or gone.  [engine.py:502]
+bool engine_idle(void) {
+    uint8_t f = 0;
+    uint8_t f_bit = 0;
+    uint8_t s = 0;
+    if (queue_len != 0) {
+        return false;
+    }
+    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+        if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
+            if ((engine_bytes6[TX_CODE][f] & 224) != 0) {
+                return false;
+            }
+        } else if ((gone_mask & f_bit) == 0) {
+            return false;
+        }
+    }
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {
+        if ((flood_parent[s] != NO_PARENT) || ((flood_out[2 * s] | flood_out[(2 * s) + 1]) != 0)) {
+            return false;
+        }
+    }
+    return true;
+}
+#endif
+
+// Queue a wide message: `chunks` data codes of its value, then its own code; bounce it at once if
+// nobody is there or the queue cannot take all of them.  [engine.py:541]
 static void send_wide(uint8_t code, uint16_t value, uint8_t chunks, uint8_t face) {
     uint8_t i = 0;
     uint8_t i_end = 0;
-    uint8_t shift = 0;
-    if (((gone_mask & bit_of(face)) != 0) || ((queue_len + chunks) >= QUEUE_LEN)) {  // engine.py:533
-        return;  // engine.py:535
+    if (((gone_mask & bit_of(face)) != 0) || ((queue_len + chunks) >= QUEUE_LEN)) {
+        return;
     }
-    i_end = chunks;  // engine.py:536
+    i_end = chunks;
     for (i = 0; i < i_end; i++) {
-        shift = (((chunks - 1) - i) * DATA_BITS);  // engine.py:537
-        queue[queue_len] = ((uint8_t)(face << 5) | (uint8_t)(DATA_CODE + ((uint8_t)(value >> shift) & DATA_MASK)));  // engine.py:538
-        queue_len++;  // engine.py:539
+        uint8_t shift = (((chunks - 1) - i) * DATA_BITS);
+        queue[queue_len] = ((uint8_t)(face << 5) | (uint8_t)(DATA_CODE + ((uint8_t)(value >> shift) & DATA_MASK)));
+        queue_len++;
     }
-    queue[queue_len] = ((uint8_t)(face << 5) | code);  // engine.py:540
-    queue_len++;  // engine.py:541
+    queue[queue_len] = ((uint8_t)(face << 5) | code);
+    queue_len++;
 }
 
-// The next code out of face f, in place of flood_take(): a flood code's data codes, then  [engine.py:544]
+// The next code out of face f, in place of flood_take(): a flood code's data codes, then the code; a
+// queued message's data codes up to its own code with no flood code among them (they would fill the
+// same wide_rx); else flood_take()'s code, or the queue's.  [engine.py:555]
 static uint8_t wide_take(uint8_t f, uint8_t bit) {
-    uint8_t left = 0;
-    uint8_t code = 0;
-    left = wide_left[f];  // engine.py:548
-    if (left == 0) {  // engine.py:549
-        code = 0;  // engine.py:550
-        if ((wide_busy & bit) == 0) {  // engine.py:551
-            code = flood_take(bit);  // engine.py:552
+    uint8_t left = engine_bytes6[WIDE_LEFT][f];
+    if (left == 0) {
+        uint8_t code = 0;
+        if ((wide_busy & bit) == 0) {
+            code = flood_take(bit);
         }
-        if (code == 0) {  // engine.py:553
-            code = queue_take(f);  // engine.py:554
-            if ((code >= DATA_CODE) && (code <= 17)) {  // engine.py:555
-                wide_busy |= bit;  // engine.py:556
+        if (code == 0) {
+            code = queue_take(f);
+            if ((code >= DATA_CODE) && (code <= 17)) {
+                wide_busy |= bit;
             } else {
-                wide_busy &= ~bit;  // engine.py:558
+                wide_busy &= ~bit;
             }
-            return code;  // engine.py:559
+            return code;
         }
-        left = flood_wide(code, f);  // engine.py:560
-        if (left == 0) {  // engine.py:561
-            return code;  // engine.py:562
+        left = flood_wide(code, f);
+        if (left == 0) {
+            return code;
         }
-        wide_code[f] = code;  // engine.py:563
-        left++;  // engine.py:564
+        engine_bytes6[WIDE_CODE][f] = code;
+        left++;
     }
-    left--;  // engine.py:565
-    wide_left[f] = left;  // engine.py:566
-    if (left == 0) {  // engine.py:567
-        return wide_code[f];  // engine.py:568
+    left--;
+    engine_bytes6[WIDE_LEFT][f] = left;
+    if (left == 0) {
+        return engine_bytes6[WIDE_CODE][f];
     }
-    return (DATA_CODE + ((uint8_t)(wide_out[f] >> ((uint8_t)(left - 1) * DATA_BITS)) & DATA_MASK));  // engine.py:569
+    return (DATA_CODE + ((uint8_t)(engine_words6[WIDE_OUT][f] >> ((uint8_t)(left - 1) * DATA_BITS)) & DATA_MASK));
 }
 
-// How many data codes go before flood code `code` out of face f (0: none); its value in  [engine.py:572]
+// How many data codes go before flood code `code` out of face f (0: none); its value in wide_out[f]: a
+// valued wave's value, a gather's echo the subtree's (to the parent) or the identity (any other echo).  [engine.py:583]
 static uint8_t flood_wide(uint8_t code, uint8_t f) {
-    uint8_t j = 0;
-    uint8_t s = 0;
-    uint8_t n = 0;
-    j = (code - FLOOD_CODE);  // engine.py:576
-    s = (j >> 1);  // engine.py:577
-    n = flood_chunks(s >> 1, j & 1);  // engine.py:578
-    if (n != 0) {  // engine.py:579
-        if ((flood_from[s] == f) && (flood_parent[s] == 255)) {  // engine.py:582
-            wide_out[f] = flood_acc[s];  // engine.py:583
-            flood_from[s] = 255;  // engine.py:584
+    uint8_t j = (code - FLOOD_CODE);
+    uint8_t s = (j >> 1);
+    uint8_t n = flood_chunks(s >> 1, j & 1);
+    if (n != 0) {
+        if ((flood_from[s] == f) && (flood_parent[s] == NO_PARENT)) {
+            engine_words6[WIDE_OUT][f] = engine_words6[FLOOD_ACC][s];
+            flood_from[s] = NO_PARENT;
         } else {
-            wide_out[f] = gather_identity(s >> 1);  // engine.py:586
+            engine_words6[WIDE_OUT][f] = gather_identity(s >> 1);
         }
     }
-    return n;  // engine.py:587
+    return n;
 }
 
-// A data code arrived on `face`: shift its bits in.  [engine.py:590]
+// A data code arrived on `face`: shift its bits in.  [engine.py:601]
 static void wide_data(uint8_t code, uint8_t face) {
-    wide_rx[face] = (((uint16_t)(1U * wide_rx[face] << DATA_BITS)) | (uint16_t)(code - DATA_CODE));  // engine.py:592
+    engine_words6[WIDE_RX][face] = (((uint16_t)(1U * engine_words6[WIDE_RX][face] << DATA_BITS))
+            | (uint16_t)(code - DATA_CODE));
 }
 
-// The value the data codes just received on `face` carry (its low bits).  [engine.py:595]
+// The value the data codes just received on `face` carry (its low bits).  [engine.py:606]
 static uint16_t wide_in(uint8_t face, uint16_t mask) {
-    return (wide_rx[face] & mask);  // engine.py:597
+    return (engine_words6[WIDE_RX][face] & mask);
 }
 
-// Face f's session ended: what was going out of it goes no further (link_end answers  [engine.py:600]
+// Face f's session ended: what was going out of it goes no further (link_end answers its flood codes
+// and bounces the queued messages).  [engine.py:611]
 static void wide_reset(uint8_t f) {
     uint8_t s = 0;
-    wide_left[f] = 0;  // engine.py:603
-    wide_busy &= ~bit_of(f);  // engine.py:604
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {  // engine.py:606
-        if (flood_from[s] == f) {  // engine.py:607
-            flood_from[s] = 255;  // engine.py:608
+    engine_bytes6[WIDE_LEFT][f] = 0;
+    wide_busy &= ~bit_of(f);
+    for (s = 0; s < N_FLOOD_SLOTS; s++) {
+        if (flood_from[s] == f) {
+            flood_from[s] = NO_PARENT;
         }
     }
 }
 
-// This tile just entered gather k with its own `value`.  [engine.py:630]
+// This tile just entered gather k with its own `value`.  [engine.py:641]
 static void gather_enter(uint8_t k, uint16_t value) {
-    uint8_t s = 0;
-    s = ((uint8_t)(2 * k) + flood_last[k]);  // engine.py:632
-    flood_acc[s] = value;  // engine.py:633
-    flood_from[s] = flood_parent[s];  // engine.py:634
-    if (flood_parent[s] == STARTER) {  // engine.py:635
-        flood_own[k] = s;  // engine.py:636
+    uint8_t s = ((uint8_t)(2 * k) + engine_bytes3[FLOOD_LAST][k]);
+    engine_words6[FLOOD_ACC][s] = value;
+    flood_from[s] = flood_parent[s];
+    if (flood_parent[s] == STARTER) {
+        engine_bytes3[FLOOD_OWN][k] = s;
     }
 }
 
-// An echo of gather slot s arrived on `face`: add the subtree it carries (only an echo  [engine.py:639]
+// An echo of gather slot s arrived on `face`: add the subtree it carries (only an echo this tile waits
+// for answers its wave; every wave gets one echo).  [engine.py:650]
 static void gather_echo(uint8_t s, uint8_t face, uint16_t mask) {
-    if (((flood_waiting[s] >> face) & 1) != 0) {  // engine.py:642
-        flood_acc[s] = gather_combine(s >> 1, flood_acc[s], wide_rx[face] & mask);  // engine.py:643
+    if (((engine_bytes6[FLOOD_WAITING][s] >> face) & 1) != 0) {
+        engine_words6[FLOOD_ACC][s] = gather_combine(s >> 1,
+                engine_words6[FLOOD_ACC][s],
+                engine_words6[WIDE_RX][face] & mask);
     }
 }
 
-// The value gather k, started here, has brought back.  [engine.py:646]
+// The value gather k, started here, has brought back.  [engine.py:657]
 static uint16_t gather_total(uint8_t k) {
-    return flood_acc[flood_own[k]];  // engine.py:648
+    return engine_words6[FLOOD_ACC][engine_bytes3[FLOOD_OWN][k]];
 }
 
 // Run the handlers of the button events the game uses.  [generated by blinkc]
 static void buttons(void) {
-    if (buttonSingleClicked()) {  // fleet_combos.py:197
+    if (buttonSingleClicked()) {
         click();
     }
-    if (buttonDoubleClicked()) {  // fleet_combos.py:221
+    if (buttonDoubleClicked()) {
         double_click();
     }
-    if (buttonMultiClicked()) {  // fleet_combos.py:240
+    if (buttonMultiClicked()) {
         new_game();
     }
-    if (buttonLongPressed()) {  // fleet_combos.py:227
+    if (buttonLongPressed()) {
         long_press();
     }
 }
@@ -1117,17 +1144,17 @@ static void buttons(void) {
 static void deliver(uint8_t code, uint8_t face) {
     if ((code >= DATA_CODE) && (code <= (DATA_CODE + 15))) {
         wide_data(code, face);
-    } else if (code == MSG_HELLO) {  // fleet_combos.py:88
-        heard(face, wide_in(face, 32767));  // fleet_combos.py:147
-    } else if (code >= FLOOD_CODE) {  // fleet_combos.py:89
+    } else if (code == MSG_HELLO) {
+        heard(face, wide_in(face, 32767));
+    } else if (code >= FLOOD_CODE) {
         if (((uint8_t)(code - FLOOD_CODE) & 1) != 0) {
-            if (((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_POINTS) {  // fleet_combos.py:90
+            if (((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_POINTS) {
                 gather_echo((uint8_t)(code - FLOOD_CODE) >> 1, face, 65535U);
             }
-            if (((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_SHIPS) {  // fleet_combos.py:91
+            if (((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_SHIPS) {
                 gather_echo((uint8_t)(code - FLOOD_CODE) >> 1, face, 65535U);
             }
-            flood_answered((uint8_t)(code - FLOOD_CODE) >> 1, face);  // fleet_combos.py:89
+            flood_answered((uint8_t)(code - FLOOD_CODE) >> 1, face);
         } else {
             flood_receive((uint8_t)(code - FLOOD_CODE) >> 1, face);
         }
@@ -1137,32 +1164,32 @@ static void deliver(uint8_t code, uint8_t face) {
 // Flood k reached this tile.  [generated by blinkc]
 static void on_flood(uint8_t k) {
     int32_t mine = 0;
-    if (k == FLOOD_RESET) {  // fleet_combos.py:89
-        reset();  // fleet_combos.py:190
-    } else if (k == FLOOD_POINTS) {  // fleet_combos.py:90
-        mine = my_lines();  // fleet_combos.py:265
-        gather_enter(k, (mine > 65535L) ? 65535U : ((mine < 0) ? 0 : mine));  // fleet_combos.py:90
-    } else if (k == FLOOD_SHIPS) {  // fleet_combos.py:91
-        mine = my_ship();  // fleet_combos.py:270
-        gather_enter(k, (mine > 65535L) ? 65535U : ((mine < 0) ? 0 : mine));  // fleet_combos.py:91
+    if (k == FLOOD_RESET) {
+        reset();
+    } else if (k == FLOOD_POINTS) {
+        mine = my_lines();
+        gather_enter(k, (mine > 65535L) ? 65535U : ((mine < 0) ? 0 : mine));
+    } else if (k == FLOOD_SHIPS) {
+        mine = my_ship();
+        gather_enter(k, (mine > 65535L) ? 65535U : ((mine < 0) ? 0 : mine));
     }
 }
 
 // Flood k, started here, has reached every tile.  [generated by blinkc]
 static void on_flood_done(uint8_t k) {
-    if (k == FLOOD_POINTS) {  // fleet_combos.py:90
-        got_points(gather_total(k));  // fleet_combos.py:277
-    } else if (k == FLOOD_SHIPS) {  // fleet_combos.py:91
-        got_ships(gather_total(k));  // fleet_combos.py:283
+    if (k == FLOOD_POINTS) {
+        got_points(gather_total(k));
+    } else if (k == FLOOD_SHIPS) {
+        got_ships(gather_total(k));
     }
 }
 
 // How many data codes go before a wave (echo 0) or an echo (1) of flood k: its value's.  [generated by blinkc]
 static uint8_t flood_chunks(uint8_t k, uint8_t echo) {
-    if ((k == FLOOD_POINTS) && (echo != 0)) {  // fleet_combos.py:90
+    if ((k == FLOOD_POINTS) && (echo != 0)) {
         return 4;
     }
-    if ((k == FLOOD_SHIPS) && (echo != 0)) {  // fleet_combos.py:91
+    if ((k == FLOOD_SHIPS) && (echo != 0)) {
         return 4;
     }
     return 0;
@@ -1175,10 +1202,10 @@ static uint16_t gather_identity(uint8_t /* k */) {
 
 // Gather k's combination of two values.  [generated by blinkc]
 static uint16_t gather_combine(uint8_t k, uint16_t a, uint16_t b) {
-    if (k == FLOOD_POINTS) {  // fleet_combos.py:90
+    if (k == FLOOD_POINTS) {
         return ((((uint32_t)a + b) > 65535U) ? 65535U : ((uint32_t)a + b));
     }
-    if (k == FLOOD_SHIPS) {  // fleet_combos.py:91
+    if (k == FLOOD_SHIPS) {
         return ((((uint32_t)a + b) > 65535U) ? 65535U : ((uint32_t)a + b));
     }
     return a;
@@ -1186,13 +1213,13 @@ static uint16_t gather_combine(uint8_t k, uint16_t a, uint16_t b) {
 
 // A neighbour arrived on `face`.  [generated by blinkc]
 static void on_neighbor_joined(uint8_t face) {
-    joined_face(face);  // fleet_combos.py:119
+    joined_face(face);
 }
 
 // A neighbour left `face`.  [generated by blinkc]
 static void on_neighbor_left(uint8_t face) {
     wide_reset(face);
-    left_face(face);  // fleet_combos.py:127
+    left_face(face);
 }
 
 // The broadcast part of this tile's face value.  [generated by blinkc]
@@ -1202,7 +1229,7 @@ static uint8_t broadcast_bits(void) {
 
 // Set the LEDs (every pass).  [generated by blinkc]
 static void display(void) {
-    show();  // fleet_combos.py:314
+    show();
 }
 
 // Runs once at power-up.  [generated by blinkc]
