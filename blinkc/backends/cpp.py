@@ -983,8 +983,8 @@ def _origin(loc: SrcLoc) -> str:
     return f"{Path(loc.file).name}:{loc.line}"
 
 
-#: Where the protocol engine's source is (SrcLoc names it "engine.py").
-ENGINE_SOURCE = Path(__file__).resolve().parents[1] / "dsl" / "engine.py"
+#: Where the protocol engine's source is (SrcLoc names it "protocol.py").
+ENGINE_SOURCE = Path(__file__).resolve().parents[1] / "dsl" / "protocol.py"
 #: A `#line` back to the sketch's own lines (numbered once the sketch is rendered).
 BACK_TO_SKETCH = "#line BLINKC_SKETCH_LINE"
 
@@ -992,7 +992,7 @@ BACK_TO_SKETCH = "#line BLINKC_SKETCH_LINE"
 def _line_directive(loc: SrcLoc) -> str:
     """`#line` for a game (or engine) line: the file's absolute path, so that compiler
     messages and avr-gdb find it wherever the compiler runs."""
-    path = ENGINE_SOURCE if loc.file == "engine.py" else Path(loc.file).resolve()
+    path = ENGINE_SOURCE if loc.file == "protocol.py" else Path(loc.file).resolve()
     return f'#line {loc.line} "{_c_string(str(path))}"'
 
 
@@ -1231,7 +1231,7 @@ def generate_cpp(program: Program, *, source: str | Path | None = None,
     """The Arduino sketch (.ino text) for a program. `source` names the game file in the
     header (by default: its path relative to the current folder). `line_directives` emits
     `#line` before the code of each game line, so that compiler messages and avr-gdb point
-    at the game file (and at blinkc's engine.py for the protocol); what blinkc adds counts in
+    at the game file (and at blinkc's protocol.py for the protocol); what blinkc adds counts in
     the sketch's own lines again (`sketch_file`, by default <game>.ino)."""
     context = CppRenderer(program, line_directives).context()
     context["source"] = str(source) if source is not None else shown_path(program.source)

@@ -214,7 +214,7 @@ class PythonRenderer(Renderer):
         self.emit(1, f"MESSAGES = {messages!r}  # code of each message, as check --verbose names them")
         self.emit(1, f"FLOODS = {floods!r}")
         consts = dict((n, v) for n, v, _ in p.constants)
-        if "CODE_SHIFT" in consts:  # where tx_code[f] keeps the code on the wire (engine.py)
+        if "CODE_SHIFT" in consts:  # where tx_code[f] keeps the code on the wire (protocol.py)
             self.emit(1, f"TX_CODE = ({consts['CODE_SHIFT']}, {consts['CODE_MASK']}, "
                          f"{consts.get('TX_WAIT', 128)})  # (shift, mask, the awaiting-ack bit)")
         if wide_messages or flood_values:

@@ -80,7 +80,7 @@ def _random_numbers(program: Program) -> list[str]:
     return [f"Random numbers: {where}"]
 
 
-#: The engine's state for values wider than a code (engine.py, WIDE), there only when used.
+#: The engine's state for values wider than a code (protocol.py, WIDE), there only when used.
 WIDE_STATE = ("wide_rx", "wide_busy", "wide_left", "wide_code", "wide_out", "flood_value",
               "flood_acc", "flood_from", "flood_own")
 

@@ -19,7 +19,7 @@ from . import main
                    "that blinkc did not write or that was edited since.")
 @click.option("--line-directives", is_flag=True,
               help="Emit #line directives, so that compiler messages and avr-gdb point at the "
-                   "game file's lines (and blinkc's engine.py for the protocol).")
+                   "game file's lines (and blinkc's protocol.py for the protocol).")
 def gen(game: str, out_dir: str, force: bool, line_directives: bool) -> None:
     """Generate the Arduino sketch for GAME: OUT/<game>/<game>.ino, ready for the Arduino IDE.
 

@@ -1,7 +1,7 @@
 """Compile Python function bodies (the DSL subset) into typed IR.
 
 The same front end compiles the game author's handlers and blinkc's own
-protocol engine (`engine.py`, in "engine mode", which may also touch the
+protocol engine (`protocol.py`, in "engine mode", which may also touch the
 engine's globals and call blinklib directly). Anything outside the subset is
 rejected with the file, the line, and a hint about what to write instead.
 """

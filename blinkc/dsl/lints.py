@@ -595,7 +595,7 @@ def _direct_exprs(s: Stmt):
     return []
 
 
-#: The roles of blinkc's own functions (engine.py and the generated dispatch).
+#: The roles of blinkc's own functions (protocol.py and the generated dispatch).
 _BLINKC_ROLES = ("engine", "dispatch")
 
 #: The engine's draws (t.random() without randomize()): a view may draw as it may call the

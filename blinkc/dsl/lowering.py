@@ -2,7 +2,7 @@
 
 This is where the DSL's sugar is given its one meaning, in steps: declarations are
 checked and become globals; the face-value wire is allocated (wire.py); handlers,
-helpers and the protocol engine (engine.py, DSL source) are compiled; the dispatch
+helpers and the protocol engine (protocol.py, DSL source) are compiled; the dispatch
 around the handlers is generated (dispatch.py); the checks and lints read the result
 (lints.py); what the tile never runs is pruned (prune.py); the optimiser runs last.
 """
@@ -61,7 +61,7 @@ from .wire import (
     value_range,
 )
 
-ENGINE_FILE = Path(__file__).with_name("engine.py")
+ENGINE_FILE = Path(__file__).with_name("protocol.py")
 #: Where the engine's code that blinkc writes per game comes from.
 BLINKC_LOC = SrcLoc("blinkc", 0)
 #: The engine's calls into the game that the protocol explorer watches (and flood_within,
@@ -494,7 +494,7 @@ class GameLowering:
                 name = node.target.id
                 t, size = self._engine_type(node.annotation, consts)
                 init = node.value.value if isinstance(node.value, ast.Constant) else 0
-                loc = SrcLoc("engine.py", node.lineno)
+                loc = SrcLoc("protocol.py", node.lineno)
                 g = GlobalVar(name, t, (int(init),) * size if size is not None else int(init),
                               loc, size=size, role="engine", is_bool=t == BOOL,
                               doc=notes.get(node.lineno, ""))
@@ -646,7 +646,7 @@ class GameLowering:
                 continue
             sig = self.sym.functions[node.name]
             params = [(a.arg, t) for a, t in zip(node.args.args, sig.params, strict=True)]
-            fc = FunctionCompiler(self.sym, file="engine.py", line0=1, node=node, name=node.name,
+            fc = FunctionCompiler(self.sym, file="protocol.py", line0=1, node=node, name=node.name,
                                   params=params, ret=sig.ret, role="engine", tile=None,
                                   pyglobals={}, engine=True, errors=self.errors,
                                   ret_is_bool=sig.is_bool)

@@ -22,14 +22,14 @@ FACE_VALUE_BITS = 6
 #: The engine's link clock ticks every 256 ms (a byte of millis() >> 8).
 GRACE_TICK_MS = 256
 #: A wave over a link that was down when a tile entered its flood's slot, this soon after,
-#: is that same flood come round again (engine.py, flood_receive). Below the 3 s a link must
+#: is that same flood come round again (protocol.py, flood_receive). Below the 3 s a link must
 #: stand before a flood for the flood to be owed over it (explore/monitor.py, JOIN_MS).
 FLOOD_SAME_MS = 8 * GRACE_TICK_MS
 
 
 def back_same_units(grace_units: int) -> int:
     """How soon (in 256 ms ticks, less than) after a face came back from gone, or its session
-    ended, a wave over it is the flood a tile entered while it was away (engine.py,
+    ended, a wave over it is the flood a tile entered while it was away (protocol.py,
     flood_receive). A link counts for a newer flood only if it heard its neighbour all
     through the grace before that flood began, so the window stays below the grace: with
     the ticks' rounding it is under the grace less 500 ms (3,328 ms for 4 s), and it holds

@@ -153,7 +153,7 @@ def _messages(tile: Tile, engine: dict[str, Any]) -> list[dict[str, Any]]:
     shift, mask, wait = getattr(tile.program, "TX_CODE", (0, 31, 128))
     if isinstance(tx, list):
         for face, held in enumerate(tx):
-            # Outside a session tx_code holds a time, not a code (engine.py).
+            # Outside a session tx_code holds a time, not a code (protocol.py).
             code = (held >> shift) & mask
             if code and (up >> face) & 1 and held & wait:
                 out.append({"face": face, "message": names.get(code, f"code {code}"),
@@ -168,7 +168,7 @@ def _messages(tile: Tile, engine: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _timers(engine: dict[str, Any], now: int) -> list[dict[str, Any]]:
-    """A blinkc game's timers (engine.py keeps the low 16 bits of millis() at their end)."""
+    """A blinkc game's timers (protocol.py keeps the low 16 bits of millis() at their end)."""
     on, ends = engine.get("timer_on"), engine.get("timer_end")
     if not isinstance(on, int) or not isinstance(ends, list):
         return []

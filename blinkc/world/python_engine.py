@@ -45,7 +45,7 @@ from . import watchdog
 from .button import VIRAL_LOCKOUT_MS
 from .engine import Engine
 from .freeze import freeze_of
-from .ir import (
+from .infrared import (
     DATAGRAM_MARKER,
     ENCODED,
     SYNC_US,

@@ -61,7 +61,7 @@ def test_every_function_says_where_it_came_from():
     text = generated(ROOT / "firmware" / "pirates_lasers.py")
     heads = re.findall(r"^// .*\[(.*?)\]\n(?:__attribute__\(\(unused\)\) )?(?:static )?\w+ \w+\(", text, re.M)
     assert "pirates_lasers.py:150" in " ".join(heads) or any("pirates_lasers.py" in h for h in heads)
-    assert any(h.startswith("engine.py:") for h in heads)
+    assert any(h.startswith("protocol.py:") for h in heads)
     assert re.search(r"hp = .*// pirates_lasers\.py:\d+", text)
 
 
@@ -140,7 +140,7 @@ def test_line_directives_point_compiler_messages_at_the_game_file():
     game = ROOT / "firmware" / "pirates_lasers.py"
     text = generate_cpp(load_program(game), line_directives=True, sketch_file="pirates_lasers.ino")
     assert f'#line {line_of(game, "def press(t):")} "{game}"' in text  # press()
-    assert f'"{ROOT / "blinkc" / "dsl" / "engine.py"}"' in text
+    assert f'"{ROOT / "blinkc" / "dsl" / "protocol.py"}"' in text
     # Back in the sketch's own numbering after each function: the line after the directive.
     lines = text.split("\n")
     for i, line in enumerate(lines):

@@ -64,7 +64,7 @@ def test_function_comments_are_whole_sentences():
         "A bit, e.g. this one, and i.e. that.")
     text = generate_cpp(load_program(ROOT / "firmware" / "pirates_lasers.py"))
     # Its docstring's first line stops at "one step of a": the comment goes on to the end.
-    assert "else one step of a 16-bit Galois\n// LFSR (period 65,535).  [engine.py:" in text
+    assert "else one step of a 16-bit Galois\n// LFSR (period 65,535).  [protocol.py:" in text
 
 
 def test_no_lower_case_object_like_macros(sketch):

@@ -11,7 +11,7 @@ def planted(tmp_path, monkeypatch):
     def plant(bug: tuple[str, str]) -> None:
         source = lowering.ENGINE_FILE.read_text()
         assert bug[0] in source
-        mutated = tmp_path / "engine.py"
+        mutated = tmp_path / "protocol.py"
         mutated.write_text(source.replace(bug[0], bug[1]))
         monkeypatch.setattr(lowering, "ENGINE_FILE", mutated)
         monkeypatch.setattr(games, "_programs", {})  # no game compiled with the real engine

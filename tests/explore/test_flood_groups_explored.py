@@ -36,7 +36,7 @@ def test_a_planted_engine_that_ignores_the_group_is_caught(tmp_path, monkeypatch
     planted = (source.replace("not flood_within(k, parent)", "not (flood_within(k, parent) or True)")
                      .replace("not flood_within(k, f)", "not (flood_within(k, f) or True)"))
     assert planted != source
-    mutated = tmp_path / "engine.py"
+    mutated = tmp_path / "protocol.py"
     mutated.write_text(planted)
     monkeypatch.setattr(lowering, "ENGINE_FILE", mutated)
     monkeypatch.setattr(games, "_programs", {})

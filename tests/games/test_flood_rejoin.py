@@ -2,7 +2,7 @@
 
 A tile remembers the faces that were gone when it entered a flood's slot, and for
 2 s takes a wave of that slot over one of them for the same flood come round again
-(engine.py, flood_receive; docs/protocol.md). These are the floods that rule must not
+(protocol.py, flood_receive; docs/protocol.md). These are the floods that rule must not
 swallow: a new one over such a face once the 2 s have passed — also 65.5 s later,
 when the tile's byte clock (millis() >> 8) has come round to the same value.
 """

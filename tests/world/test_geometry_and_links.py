@@ -7,7 +7,7 @@ import pytest
 from blinkc.runtime import FACE_COUNT
 from blinkc.world import Faults, World
 from blinkc.world.geometry import DIRECTIONS, facing_face, neighbour_pos, opposite
-from blinkc.world.ir import value_air_us
+from blinkc.world.infrared import value_air_us
 
 from .conftest import FaceIds, Settable
 
