@@ -162,15 +162,15 @@ class Cluster:
     def _resting(self) -> bool:
         """Every tile skipped its last loop(): its program declared nothing changes while its
         inputs stay as they are, and they have (or it is in its warm sleep, or frozen). A
-        tile that keeps messages must also be idle: one waiting for an ack skips its loop
-        too, with the message still on its way."""
+        tile with a working session must also be idle: one waiting for an ack skips its loop
+        too, with the message still on its way (a game without messages has no sessions)."""
         for t in self.world.tiles:
             if t.asleep or t.stuck is not None:
                 continue
             if not t.skipped or not t.button.idle() or t.button.flags:
                 return False
-            idle = getattr(t.program, "idle", None)
-            if idle is not None and not idle(t.api):
+            links, idle = getattr(t.program, "links", None), getattr(t.program, "idle", None)
+            if links is not None and idle is not None and links(t.api) and not idle(t.api):
                 return False
         return True
 
