@@ -8,7 +8,7 @@ from pathlib import Path
 from blinkc.native import guard
 from blinkc.runtime import api
 from blinkc.runtime.timer import NEVER
-from blinkc.world import clock, geometry, ir, world
+from blinkc.world import clock, geometry, infrared, world
 
 CORE = Path(world.__file__).resolve().parents[1] / "native" / "core" / "world_core.cpp"
 
@@ -21,12 +21,12 @@ PYTHON = {
     "TX_PROBE_TIME_MS": api.TX_PROBE_TIME_MS,
     "VIRAL_LOCKOUT_MS": world.VIRAL_LOCKOUT_MS,
     "TIMER_NEVER": NEVER,
-    "USER_DATA_HEADER": ir.USER_DATA_HEADER,
-    "DATAGRAM_MARKER": ir.DATAGRAM_MARKER,
-    "ONE_US": ir.ONE_US,
-    "ZERO_US": ir.ZERO_US,
-    "SYNC_US": ir.SYNC_US,
-    "OVERHEAD_US": ir.OVERHEAD_US,
+    "USER_DATA_HEADER": infrared.USER_DATA_HEADER,
+    "DATAGRAM_MARKER": infrared.DATAGRAM_MARKER,
+    "ONE_US": infrared.ONE_US,
+    "ZERO_US": infrared.ZERO_US,
+    "SYNC_US": infrared.SYNC_US,
+    "OVERHEAD_US": infrared.OVERHEAD_US,
     "GUARD_TIMEOUT": guard.GUARD_TIMEOUT,  # guard.cpp's code for a call out of budget
 }
 
