@@ -5,7 +5,7 @@
  * This is a line-by-line port of blinkc/world/python_engine.py (the
  * PythonEngine), which stays the reference: the same event queue ordered by (time, sequence number), the
  * same per-tile clocks (clock.py, with Python's floor division), the same air
- * times (ir.py), collisions, ping-pong and probes, expiry, the viral flag,
+ * times (infrared.py), collisions, ping-pong and probes, expiry, the viral flag,
  * datagrams, idle skipping (skipped loops), the same statistics, and the same fault stream (splitmix64.h).
  * Function names follow python_engine.py so the two can be read side by side; where
  * a comment there explains why, it is not repeated here.
@@ -51,7 +51,7 @@ const int64_t TX_PROBE_TIME_MS = 150;
 const int64_t VIRAL_LOCKOUT_MS = 2000;
 const int64_t TIMER_NEVER = 0xFFFFFFFFLL;
 
-/* ir.py */
+/* infrared.py */
 const int USER_DATA_HEADER = 0x37;
 const int DATAGRAM_MARKER = 0x2A;
 const int64_t ONE_US = 194, ZERO_US = 476, SYNC_US = 758, OVERHEAD_US = 160;
@@ -94,7 +94,7 @@ inline int64_t mul_floordiv(int64_t a, int64_t m, int64_t d) {
     return floordiv128((__int128)a * m, d);
 }
 
-/* Set bits of a byte, counted once (the hot path looks bytes up, as ir.py's tables do). */
+/* Set bits of a byte, counted once (the hot path looks bytes up, as infrared.py's tables do). */
 struct Popcounts {
     uint8_t n[256];
     Popcounts() {
