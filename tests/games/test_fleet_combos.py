@@ -5,6 +5,7 @@ jitter, ±10 % clock skew). The big campaign is marked `long`."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -288,8 +289,13 @@ def test_random_games_agree_with_the_referee_under_faults(seed):
     play_game(seed, "native", FAULTS)
 
 
+#: Whole games in the long tier: a Python-world game takes about a minute of CPU, a native
+#: one some seconds; BLINKC_FLEET_GAMES plays more (seeds from 1000 on).
+CAMPAIGN = int(os.environ.get("BLINKC_FLEET_GAMES", "24"))
+
+
 @pytest.mark.long
-@pytest.mark.parametrize("seed", range(1000, 1100))
+@pytest.mark.parametrize("seed", range(1000, 1000 + CAMPAIGN))
 def test_campaign_of_random_games_on_both_backends(seed):
     require_tool("g++")
     play_game(seed, "python" if seed % 2 else "native", FAULTS if seed % 4 < 2 else None)
