@@ -35,8 +35,9 @@ from .emulate import _ctrl_c_stops, _duration, _faults, _secs, pretty_json
 @click.option("--tolerance", "tolerance_ms", metavar="DURATION", callback=_duration,
               help="With --compare: how far apart in time the two may show the same thing "
                    "(default 250ms).")
-@click.option("--threads", type=click.IntRange(1, 8), default=2, show_default=True,
-              help="Threads that step the tiles.")
+@click.option("--threads", type=click.IntRange(1, 8), default=1, show_default=True,
+              help="Threads that step the tiles (more is slower today: the threads meet at a "
+                   "barrier every 256 cycles; docs/cosim.md, Speed).")
 @click.option("--sdk", type=click.Path(path_type=Path),
               help="Blinks SDK folder (default: BLINKS_SDK, then Arduino's folders).")
 @click.option("--json", "as_json", is_flag=True,

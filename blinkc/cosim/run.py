@@ -46,7 +46,7 @@ class CosimOptions:
     seed: int = 0
     faults: Faults = field(default_factory=Faults)
     time_ms: float | None = None
-    threads: int = 2
+    threads: int = 1
     sdk: str | Path | None = None
     #: Take every tile's colours and state this often (ms), for --compare; None: only at the end.
     sample_ms: float | None = None
