@@ -130,6 +130,25 @@ def test_a_tile_sleeps_after_its_warm_sleep_time_and_a_press_wakes_it(tmp_path, 
                                             # loses an HP, so a tan face may show water)
 
 
+def test_a_tile_left_alone_for_ten_minutes_goes_dark_and_a_click_wakes_it(tmp_path, sdk):
+    """The whole ten minutes, simulated (about 150 s at 4x real time): no deadline moved."""
+    from blinkc.build import build, find_sdk
+    from blinkc.cosim.firmware import load_firmware
+    from blinkc.cosim.tile import F_CPU, CosimTile
+
+    result = build(FIRMWARE / "pirates_lasers.py", tmp_path / "pl", sdk=find_sdk(sdk))
+    tile = CosimTile("a", load_firmware(result.with_bootloader, result.elf), bytes(range(9)))
+    tile.run(595 * F_CPU)
+    assert any(tile.colors())                                        # 9 min 55 s: still lit
+    tile.run(602 * F_CPU)
+    assert tile.colors() == [0] * 6                                  # past 10 min: asleep
+    tile.button(True)
+    tile.run(602 * F_CPU + F_CPU // 10)
+    tile.button(False)
+    tile.run(604 * F_CPU)
+    assert any(tile.colors())                                        # a click wakes it
+
+
 def _cli(*args: str):
     from click.testing import CliRunner
 
