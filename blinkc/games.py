@@ -11,6 +11,8 @@ assigns would not hold, so it is refused (docs/dsl.md).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -142,6 +144,18 @@ def _field_value(program: Program, g: GlobalVar, value: Any, tile: str, key: str
     return value
 
 
+@contextmanager
+def layout_errors(path: str | Path) -> Iterator[None]:
+    """A game a layout names that has errors or cannot be read, as the layout's error."""
+    try:
+        yield
+    except GameErrors as e:
+        raise ProgramError(f"the game {path} has errors:\n{e}",
+                           f"run `blinkc check {path}` for details") from None
+    except OSError as e:
+        raise ProgramError(f"cannot read the game {path}: {e.strerror or e}") from None
+
+
 def game_resolver(game: str | Path | None = None, backend: str = "python",
                   fallback: Resolver = resolve_program) -> Resolver:
     """A layout resolver that runs the game (the layout's or `game`) on tiles without a program."""
@@ -150,14 +164,9 @@ def game_resolver(game: str | Path | None = None, backend: str = "python",
         path = game or spec.game
         if spec.program is not None or path is None:
             return fallback(spec)
-        try:
+        with layout_errors(path):
             cls = tile_class(path, backend)
             program = load_program(path)
-        except GameErrors as e:
-            raise ProgramError(f"the game {path} has errors:\n{e}",
-                               f"run `blinkc check {path}` for details") from None
-        except OSError as e:
-            raise ProgramError(f"cannot read the game {path}: {e.strerror or e}") from None
         return cls(**initial_state(program, spec.params, spec.name))
 
     return resolve

@@ -14,6 +14,7 @@ import json
 import stat
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from PIL import Image
 
@@ -27,13 +28,18 @@ class FileRefused(Exception):
     """blinkc will not write this file; `str()` says what, why and what to do."""
 
 
-def is_trace(path: Path) -> bool:
+def first_json_line(path: Path, limit: int = 4096) -> Any:
+    """The JSON value on the file's first line (read up to `limit` characters), or None."""
     with open(path, encoding="utf-8", errors="replace") as f:
-        first = f.readline(4096)
+        first = f.readline(limit)
     try:
-        record = json.loads(first)
+        return json.loads(first)
     except ValueError:
-        return False
+        return None
+
+
+def is_trace(path: Path) -> bool:
+    record = first_json_line(path)
     return isinstance(record, dict) and list(record)[:3] == ["t", "tile", "ev"]
 
 

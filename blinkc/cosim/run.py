@@ -18,8 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..build import BuildError, build, find_sdk
-from ..dsl.errors import GameErrors
-from ..games import initial_state, load_program
+from ..games import initial_state, layout_errors, load_program
 from ..ir.nodes import GlobalVar, Program
 from ..world import World
 from ..world.emulation import run_time
@@ -99,13 +98,8 @@ def plan_layout(layout_file: str | Path, source: str | Path | None) -> tuple[Lay
                                "give the layout a `game` line, or name GAME.py or SKETCH.ino")
         path = Path(path)
         if path.suffix == ".py":
-            try:
+            with layout_errors(path):
                 program = load_program(path)
-            except GameErrors as e:
-                raise ProgramError(f"the game {path} has errors:\n{e}",
-                                   f"run `blinkc check {path}` for details") from None
-            except OSError as e:
-                raise ProgramError(f"cannot read the game {path}: {e.strerror or e}") from None
             plans[spec.name] = Planned(path, program, initial_state(program, spec.params,
                                                                     spec.name))
         else:

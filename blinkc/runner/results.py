@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import IO, Any
 
-from ..user_files import FileRefused, check_writable
+from ..user_files import FileRefused, check_writable, first_json_line
 from .job import Job, Result
 
 MARK = "blinkc runner results"
@@ -21,12 +21,7 @@ MARK = "blinkc runner results"
 
 def is_results(path: Path) -> bool:
     """Whether `path` is a results file blinkc wrote (its first line is the header)."""
-    with open(path, encoding="utf-8", errors="replace") as f:
-        first = f.readline(100_000)
-    try:
-        header = json.loads(first)
-    except ValueError:
-        return False
+    header = first_json_line(path, 100_000)
     return isinstance(header, dict) and header.get("file") == MARK
 
 
