@@ -66,7 +66,7 @@ def cosim(source: str, layout_opt: str | None, script_file: str | None, time_ms:
 def _cosim(source: str, layout_opt: str | None, script_file: str | None, time_ms: float | None,
            seed: int, faults: Any, compare: bool, tolerance_ms: float | None, threads: int,
            sdk: Path | None, as_json: bool) -> None:
-    from ..cosim.compare import SAMPLE_MS, TOLERANCE_MS, compare_runs, emulator_timeline
+    from ..cosim.compare import SAMPLE_MS, TOLERANCE_MS, compare_sides, cosim_side, emulator_side
     from ..cosim.firmware import FirmwareError
     from ..cosim.library import HarnessUnavailable
     from ..cosim.run import CosimError, CosimOptions, cosimulate
@@ -81,9 +81,10 @@ def _cosim(source: str, layout_opt: str | None, script_file: str | None, time_ms
         result = cosimulate(layout_file, game, script_file, options)
         differences = None
         if compare:
-            theirs, _ = emulator_timeline(layout_file, game, script_file, seed, options.faults,
-                                          time_ms)
-            differences = compare_runs(result.timeline, theirs, tolerance_ms or TOLERANCE_MS)
+            theirs, _ = emulator_side(layout_file, game, script_file, seed, options.faults,
+                                      time_ms)
+            differences = compare_sides(cosim_side(result), theirs,
+                                        tolerance_ms or TOLERANCE_MS)
     except (SourceError, WorldError, BuildError, FirmwareError, CosimError,
             HarnessUnavailable) as e:
         raise click.ClickException(str(e)) from None

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from ..world.splitmix import SplitMix64
 from .library import harness
-from .tile import F_CPU, CosimTile
+from .tile import BOOT_LIMIT_CYCLES, F_CPU, CosimTile
 
 #: World cycles per slice. The probe of issue 25 linked two tiles with slices of 512
 #: cycles and not with 4,096; a flash reaches the facing tile one slice after it left, so
@@ -33,10 +33,23 @@ class Cluster:
             raise MemoryError("cannot make a co-simulated cluster")
         self.tiles: list[CosimTile] = []
         self.index: dict[str, int] = {}
+        #: The world cycle that is time 0: past BOOT_LIMIT_CYCLES once a booted tile joins,
+        #: so that every booted tile's game starts at 0, as in the emulator.
+        self.origin = 0
 
     def add(self, tile: CosimTile) -> None:
-        """Power `tile` up now."""
-        i = self.lib.cs_cluster_add(self.handle, tile.handle)
+        """Add `tile`: one that ran its boot alone (CosimTile.boot) starts its game at time
+        0, as the emulator's tiles do; any other powers up now."""
+        if tile.booted_at is not None:
+            if not self.origin:
+                if self.lib.cs_cluster_now(self.handle):
+                    raise ValueError("booted tiles join a cluster before it first runs")
+                self.origin = BOOT_LIMIT_CYCLES
+            boot_world = tile.booted_at * 1_000_000 // (1_000_000 + tile.ppm)
+            powered_at = self.origin - boot_world
+        else:
+            powered_at = max(self.origin, self.lib.cs_cluster_now(self.handle))
+        i = self.lib.cs_cluster_add(self.handle, tile.handle, powered_at)
         if i < 0:
             raise ValueError("a co-simulated cluster has at most 64 tiles")
         self.tiles.append(tile)
@@ -54,11 +67,18 @@ class Cluster:
         self.lib.cs_cluster_faults(self.handle, drop, round(jitter_ms * CYCLES_PER_MS))
 
     def run_until(self, ms: float) -> None:
-        self.lib.cs_cluster_run(self.handle, round(ms * CYCLES_PER_MS))
+        self.lib.cs_cluster_run(self.handle, self.origin + round(ms * CYCLES_PER_MS))
 
     @property
     def now_ms(self) -> float:
-        return self.lib.cs_cluster_now(self.handle) / CYCLES_PER_MS
+        return (self.lib.cs_cluster_now(self.handle) - self.origin) / CYCLES_PER_MS
+
+    def color_changes(self) -> list[tuple[float, str, list[int]]]:
+        """(ms, tile, colours) of each change of a watched tile's colours since the last
+        call (CosimTile.watch_colors), in time order."""
+        out = [((at - self.origin) / CYCLES_PER_MS, tile.name, colors)
+               for tile in self.tiles for at, colors in tile.take_color_changes()]
+        return sorted(out, key=lambda change: change[0])
 
     @property
     def flashes(self) -> int:

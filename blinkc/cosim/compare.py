@@ -1,15 +1,20 @@
-"""`--compare`: the same layout and scenario in the fast emulator and co-simulated, each tile's
-LED colours and game state sampled at the same moments, and where they differ.
+"""`--compare`: the same layout and scenario in the fast emulator and co-simulated; where each
+tile's LED colours or game state on one side were not shown by the other near that time.
 
-The two cannot agree to the microsecond: a real tile's BIOS boots for about 120 ms before
-millis() starts, its display and IR timing are the BIOS's own, and the emulator's passes are
-its model of them. So a sample agrees when the other side shows the same thing within
-`tolerance_ms` of it (both ways), and a difference is a stretch of samples where one side
-shows something the other did not show anywhere near that time.
+Time 0 is when the games start on both sides: a co-simulated tile first runs its BIOS's boot
+alone (about 118 ms from power-up to setup(), cosim/tile.py), as the emulator's tiles need
+none. The two still cannot agree to the microsecond: the display and IR timing are the
+BIOS's own on one side and the emulator's model of them on the other. So each side's
+colours are a step function, known at every change (the emulator's trace of each pass; the
+co-simulation's pixel buffer at each slice's end), and its state is sampled every SAMPLE_MS;
+at every change and every sample, what one side shows must have been shown by the other
+within `tolerance_ms` of that moment (both ways). A flash of one frame is compared as well
+as a colour that stays.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,18 +26,16 @@ from ..world.factory import make_world
 from ..world.layout import Resolver
 from ..world.layout_file import load_layout
 from ..world.scenario_file import load_scenario
+from ..world.trace import Trace
 from ..world.world import Faults
 
-#: How often both sides are sampled, and the default timing tolerance (ms).
+#: How often both sides' states are sampled, and the default timing tolerance (ms).
 SAMPLE_MS = 20.0
 TOLERANCE_MS = 250.0
-#: Samples before this are not compared: a real tile's BIOS starts the game about 120 ms
-#: after power-up (measured: millis() reads 882 at 1 s of simulated time), and shows
-#: nothing until then; the emulator's tiles run from power-up.
-BOOT_MS = 200.0
 
-#: One sample: (time ms, tile, colours, state).
+#: One sample: (time ms, tile, colours, state); one colour change: (time ms, tile, colours).
 Sample = tuple[float, str, list[int], dict]
+Change = tuple[float, str, list[int]]
 
 
 @dataclass
@@ -48,29 +51,88 @@ class Difference:
                 "cosim": self.cosim, "emulator": self.emulator}
 
 
-def sample_times(every: float, end: float) -> list[float]:
-    n = int(end // every)
-    return [k * every for k in range(1, n + 1) if k * every < end]
+@dataclass
+class Shown:
+    """What one side showed of one tile on one channel: a value from each time on."""
+
+    times: list[float]
+    values: list[Any]
+
+    @classmethod
+    def of(cls, points: Sequence[tuple[float, Any]]) -> Shown:
+        ordered = sorted(points, key=lambda p: p[0])
+        return cls([t for t, _ in ordered], [v for _, v in ordered])
+
+    def at(self, t: float) -> Any:
+        i = bisect_right(self.times, t) - 1
+        return self.values[i] if i >= 0 else None
+
+    def within(self, value: Any, lo: float, hi: float) -> bool:
+        """Whether `value` was shown at some moment of [lo, hi]."""
+        i = max(bisect_right(self.times, lo) - 1, 0)
+        while i < len(self.times) and self.times[i] <= hi:
+            if self.values[i] == value:
+                return True
+            i += 1
+        return False
 
 
-def emulator_timeline(layout_file: str | Path, source: str | Path | None,
-                      script_file: str | Path | None, seed: int, faults: Faults,
-                      time_ms: float | None, every: float = SAMPLE_MS) -> tuple[list[Sample], float]:
+@dataclass
+class Side:
+    """One side of a comparison: per tile, its colours and its state over time."""
+
+    colors: dict[str, Shown]
+    states: dict[str, Shown]
+
+    @classmethod
+    def of(cls, samples: Sequence[Sample], changes: Sequence[Change] = ()) -> Side:
+        colors: dict[str, list[tuple[float, Any]]] = {}
+        states: dict[str, list[tuple[float, Any]]] = {}
+        for _, tile, _, _ in samples:
+            colors.setdefault(tile, [])
+        for at, tile, c in changes:
+            colors.setdefault(tile, []).append((at, tuple(c)))
+        for at, tile, c, state in samples:
+            states.setdefault(tile, []).append((at, state))
+            known = Shown.of(colors[tile]).at(at) if changes else None
+            if known != tuple(c):   # (what the changes miss: a sleeping tile is dark)
+                colors[tile].append((at, tuple(c)))
+        return cls({k: Shown.of(v) for k, v in colors.items()},
+                   {k: Shown.of(v) for k, v in states.items()})
+
+
+def emulator_side(layout_file: str | Path, source: str | Path | None,
+                  script_file: str | Path | None, seed: int, faults: Faults,
+                  time_ms: float | None, every: float = SAMPLE_MS) -> tuple[Side, float]:
     """The emulator's view of the run (every pass run: its exact model), and its end time."""
     resolver = _resolver(source)
     layout = load_layout(layout_file, resolver)
     scenario = load_scenario(script_file) if script_file is not None else None
-    world = make_world(seed=seed, faults=faults, idle_skip=False)
+    trace = Trace()
+    world = make_world(seed=seed, faults=faults, idle_skip=False, trace=trace)
     layout.build(world, resolver)
     if scenario is not None:
         scenario.apply(world, resolver, layout, start_ms=0.0)
     end = run_time(scenario, time_ms)
-    out: list[Sample] = []
+    samples: list[Sample] = []
+    changes: list[Change] = [(0.0, t.name, world.colors(t)) for t in world.tiles]
     for at in [*sample_times(every, end), end]:
         world.run_until(at)
         for t in world.tiles:
-            out.append((at, t.name, world.colors(t), t.program_state()))
-    return out, end
+            samples.append((at, t.name, world.colors(t), t.program_state()))
+    changes += [(rec["t"] / 1000, rec["tile"], rec["colors"])
+                for rec in trace.events("colors") if rec["t"] / 1000 <= end]
+    return Side.of(samples, changes), end
+
+
+def cosim_side(result: Any) -> Side:
+    """The co-simulation's view (a CosimResult run with samples)."""
+    return Side.of(result.timeline, result.color_changes)
+
+
+def sample_times(every: float, end: float) -> list[float]:
+    n = int(end // every)
+    return [k * every for k in range(1, n + 1) if k * every < end]
 
 
 def _resolver(source: str | Path | None) -> Resolver:
@@ -81,47 +143,38 @@ def _resolver(source: str | Path | None) -> Resolver:
     return game_resolver(source, "python")
 
 
-def compare_runs(cosim: Sequence[Sample], emulator: Sequence[Sample],
-            tolerance_ms: float = TOLERANCE_MS, start_ms: float = BOOT_MS) -> list[Difference]:
-    """The stretches where a tile's colours or state on one side were not seen on the other
-    within the tolerance (the two timelines must be sampled at the same times)."""
-    ours = _by_tile(cosim)
-    theirs = _by_tile(emulator)
+def compare_sides(cosim: Side, emulator: Side, tolerance_ms: float = TOLERANCE_MS
+                  ) -> list[Difference]:
+    """The stretches where a tile's colours or state on one side were not shown by the other
+    within the tolerance, in time order."""
     differences: list[Difference] = []
-    for tile in ours:
-        a, b = ours[tile], theirs.get(tile, [])
+    for tile in cosim.colors:
+        ours_c, ours_s = cosim.colors[tile], cosim.states.get(tile, Shown([], []))
+        theirs_c = emulator.colors.get(tile, Shown([], []))
+        theirs_s = emulator.states.get(tile, Shown([], []))
+        moments = sorted({*ours_c.times, *theirs_c.times, *ours_s.times, *theirs_s.times})
         open_diff: Difference | None = None
-        for i, (at, colors, state) in enumerate(a):
-            if at < start_ms:
-                continue
-            ok = _seen(b, at, colors, state, tolerance_ms)
-            if ok and i < len(b):
-                ok = _seen(a, b[i][0], b[i][1], b[i][2], tolerance_ms)
+        for at in moments:
+            ok = all(_agree(a, b, at, tolerance_ms)
+                     for a, b in ((ours_c, theirs_c), (ours_s, theirs_s)))
             if ok:
                 open_diff = None
-                continue
-            if open_diff is None:
-                other = b[i] if i < len(b) else (at, None, None)
-                open_diff = Difference(at, at, tile, _view(colors, state),
-                                       _view(other[1], other[2]))
+            elif open_diff is None:
+                open_diff = Difference(at, at, tile, _view(ours_c.at(at), ours_s.at(at)),
+                                       _view(theirs_c.at(at), theirs_s.at(at)))
                 differences.append(open_diff)
             else:
                 open_diff.until_ms = at
-    return differences
+    return sorted(differences, key=lambda d: (d.at_ms, d.tile))
 
 
-def _by_tile(samples: Sequence[Sample]) -> dict[str, list[tuple[float, list[int], dict]]]:
-    out: dict[str, list[tuple[float, list[int], dict]]] = {}
-    for at, tile, colors, state in samples:
-        out.setdefault(tile, []).append((at, colors, state))
-    return out
+def _agree(a: Shown, b: Shown, at: float, tolerance_ms: float) -> bool:
+    mine, theirs = a.at(at), b.at(at)
+    if mine == theirs:
+        return True
+    return (b.within(mine, at - tolerance_ms, at + tolerance_ms)
+            and a.within(theirs, at - tolerance_ms, at + tolerance_ms))
 
 
-def _seen(timeline: list[tuple[float, list[int], dict]], at: float, colors: list[int],
-          state: dict, tolerance_ms: float) -> bool:
-    return any(abs(t - at) <= tolerance_ms and c == colors and s == state
-               for t, c, s in timeline)
-
-
-def _view(colors: list[int] | None, state: dict | None) -> dict[str, Any]:
-    return {"colors": colors, "state": state}
+def _view(colors: Any, state: dict | None) -> dict[str, Any]:
+    return {"colors": list(colors) if colors is not None else None, "state": state}

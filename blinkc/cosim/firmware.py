@@ -28,6 +28,9 @@ BOOT_RESET = 0x3800
 #: The BIOS blocks the game shares with the BIOS (their names in the game's ELF).
 PIXEL_BLOCK = "blinkbios_pixel_block"
 MILLIS_BLOCK = "blinkbios_millis_block"
+#: The BIOS entry blinklib calls after each loop() to hand the pass's pixel buffer to the
+#: display (BLINKBIOS_DISPLAY_PIXEL_BUFFER_VECTOR): an absolute symbol of the game's ELF.
+DISPLAY_VECTOR = "boot_vector8"
 
 
 class FirmwareError(Exception):
@@ -109,7 +112,7 @@ def _symbols(elf: Path) -> tuple[dict[str, Symbol], dict[str, Symbol]]:
                 kind, value, size = s["st_info"]["type"], s["st_value"], s["st_size"]
                 if kind == "STT_OBJECT" and value >= DATA_BASE and value < DATA_BASE + 0x10000:
                     objects[_plain(s.name)] = Symbol(value - DATA_BASE, size)
-                elif kind == "STT_FUNC":
+                elif kind == "STT_FUNC" or s.name == DISPLAY_VECTOR:
                     functions[_plain(s.name)] = Symbol(value, size)
     except (OSError, ELFError) as e:
         raise FirmwareError(f"cannot read {elf}: {e}") from None

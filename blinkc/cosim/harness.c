@@ -58,6 +58,9 @@ typedef struct {
     uint8_t face;
 } flash_t;
 
+#define WATCH_MAX 16
+#define CHANGES_CAP 4096
+
 typedef struct cs_tile {
     avr_t *avr;
     uint32_t vector_offset;
@@ -82,6 +85,21 @@ typedef struct cs_tile {
     uint32_t poke_pc;
     uint8_t *poke;               /* (address low, address high, value) triples */
     uint32_t poke_count;
+    /* the game's first instruction (setup(), or blinklib's mainx), and the local cycle the
+       pc first reached it: where a booted tile's world time starts (cs_boot) */
+    uint32_t start_pc;
+    uint64_t start_cycle;
+    int stop_at_start;
+    /* a block of RAM watched at every slice's end (the BIOS's pixel buffer, for --compare):
+       each change, with the world cycle of the slice it was seen at */
+    uint16_t watch_addr;
+    uint8_t watch_len;
+    uint32_t watch_pc;           /* taken when the pc gets here; 0: at each slice's end */
+    uint8_t watch_last[WATCH_MAX];
+    uint64_t change_at[CHANGES_CAP];   /* local cycles */
+    uint8_t change_bytes[CHANGES_CAP][WATCH_MAX];
+    uint32_t changes;
+    int changes_lost;
     /* IR */
     flash_t outbox[OUTBOX_CAP];
     int outbox_len;
@@ -268,6 +286,22 @@ EXPORT void cs_set_button(cs_tile *t, int down) { set_button(t, down); }
 
 EXPORT void cs_discharge(cs_tile *t, int face) { discharge(t, face); }
 
+/* Log the watched block if it changed (local cycle now). Taken as blinklib calls the BIOS's
+   display entry after loop(): what the pass committed (a pass writes the pixel buffer face
+   by face, so between two passes it may be half written). */
+static void watch_check(cs_tile *t) {
+    if (!t->watch_len || !memcmp(t->avr->data + t->watch_addr, t->watch_last, t->watch_len))
+        return;
+    memcpy(t->watch_last, t->avr->data + t->watch_addr, t->watch_len);
+    if (t->changes < CHANGES_CAP) {
+        t->change_at[t->changes] = t->avr->cycle;
+        memcpy(t->change_bytes[t->changes], t->watch_last, t->watch_len);
+        t->changes++;
+    } else {
+        t->changes_lost = 1;
+    }
+}
+
 /* Run until the tile's local cycle count reaches `target` (or it stops). */
 static void run_to(cs_tile *t, uint64_t target) {
     avr_t *avr = t->avr;
@@ -293,6 +327,13 @@ static void run_to(cs_tile *t, uint64_t target) {
             }
             t->poke_count = 0;
         }
+        if (pc == t->watch_pc && t->watch_pc)
+            watch_check(t);
+        if (pc == t->start_pc && t->start_pc && !t->start_cycle) {
+            t->start_cycle = avr->cycle;
+            if (t->stop_at_start)
+                break;   /* (the poke above is done: it is the same pc) */
+        }
         if (pc == t->loop_pc && !t->in_loop) {
             /* Just called: the return address (a word address, high byte first) is on top. */
             t->in_loop = 1;
@@ -313,6 +354,49 @@ static void run_to(cs_tile *t, uint64_t target) {
 EXPORT int cs_run(cs_tile *t, uint64_t target_cycle) {
     run_to(t, target_cycle);
     return t->state;
+}
+
+/* Power up alone and run the BIOS's boot until the game's first instruction `start_pc`
+   (or `limit` local cycles). Returns the local cycle it was reached at; 0: not reached. */
+EXPORT uint64_t cs_boot(cs_tile *t, uint32_t start_pc, uint64_t limit) {
+    t->start_pc = start_pc;
+    t->stop_at_start = 1;
+    run_to(t, limit);
+    t->stop_at_start = 0;
+    avr_cycle_timer_cancel(t->avr, on_slice_end, t);
+    t->outbox_len = 0;           /* (lights of the boot, before the tile is in a cluster) */
+    return t->start_cycle;
+}
+
+/* Watch `len` bytes at `addr` (at most WATCH_MAX; 0: none), read whenever the pc reaches
+   `pc` (0: at each slice's end); starts from their value now. */
+EXPORT void cs_set_watch(cs_tile *t, uint16_t addr, uint8_t len, uint32_t pc) {
+    t->watch_pc = pc;
+    if (len > WATCH_MAX || (uint32_t)addr + len > (uint32_t)t->avr->ramend + 1u)
+        len = 0;
+    t->watch_addr = addr;
+    t->watch_len = len;
+    if (len)
+        memcpy(t->watch_last, t->avr->data + addr, len);
+    t->changes = 0;
+    t->changes_lost = 0;
+}
+
+static uint64_t world_cycle(const cs_tile *t, uint64_t local);
+
+/* The changes seen since the last call (world cycles, and WATCH_MAX bytes each), at most
+   `cap`; -1 if some were lost (more than CHANGES_CAP between two calls). */
+EXPORT int64_t cs_take_changes(cs_tile *t, uint64_t *at, uint8_t *bytes, uint32_t cap) {
+    if (t->changes_lost)
+        return -1;
+    uint32_t n = t->changes < cap ? t->changes : cap;
+    for (uint32_t k = 0; k < n; k++)
+        at[k] = world_cycle(t, t->change_at[k]);
+    memcpy(bytes, t->change_bytes, (size_t)n * WATCH_MAX);
+    memmove(t->change_at, t->change_at + n, (t->changes - n) * sizeof(uint64_t));
+    memmove(t->change_bytes, t->change_bytes + n, (size_t)(t->changes - n) * WATCH_MAX);
+    t->changes -= n;
+    return n;
 }
 
 EXPORT uint64_t cs_cycle(cs_tile *t) { return t->avr->cycle; }
@@ -423,6 +507,8 @@ static void run_share(cs_cluster *c, int index) {
             t->timer_set = 1;
         }
         run_to(t, local_cycle(t, c->target));
+        if (!t->watch_pc)
+            watch_check(t);    /* (no display entry to take it at: at the slice's end) */
     }
 }
 
@@ -479,11 +565,12 @@ EXPORT void cs_cluster_free(cs_cluster *c) {
     free(c);  /* the tiles are their owner's to free */
 }
 
-/* Add a tile; it powers up now (world time). Returns its index, or -1. */
-EXPORT int cs_cluster_add(cs_cluster *c, cs_tile *t) {
+/* Add a tile that powered up at world cycle `powered_at` (now, or earlier for a tile whose
+   boot ran alone: cs_boot). Returns its index, or -1. */
+EXPORT int cs_cluster_add(cs_cluster *c, cs_tile *t, uint64_t powered_at) {
     if (c->n >= MAX_TILES)
         return -1;
-    t->world_offset = c->now;
+    t->world_offset = powered_at;
     t->powered = 1;
     c->tiles[c->n] = t;
     return c->n++;

@@ -68,6 +68,9 @@ class CosimResult:
     #: (time ms, tile, colours, state) every sample_ms, when asked for.
     timeline: list[tuple[float, str, list[int], dict]]
     stats: dict[str, Any]
+    #: (time ms, tile, colours): each tile's colours at 0 and at every change (to the
+    #: slice: 32 µs), when samples are asked for.
+    color_changes: list[tuple[float, str, list[int]]] = field(default_factory=list)
 
 
 class _Placeholder:
@@ -218,13 +221,18 @@ def _run(layout: Layout, plans: dict[str, Planned], images: dict[Path, Firmware]
     started = time.perf_counter()
     with Cluster(seed=opts.seed, threads=opts.threads) as cluster:
         tiles: dict[str, CosimTile] = {}
+        changes: list[tuple[float, str, list[int]]] = []
         for t in world.tiles:
             plan = plans[t.name]
             firmware = images[plan.source]
             tile = CosimTile(t.name, firmware, t.api.serial, t.clock.ppm)
             if plan.program is not None:
                 tile.set_initial(initial_bytes(firmware, plan.program, plan.initial))
+            tile.boot()         # (time 0 is when the game starts, as in the emulator)
             cluster.add(tile)
+            if opts.sample_ms:
+                tile.watch_colors()
+                changes.append((0.0, t.name, tile.colors()))
             tiles[t.name] = tile
         cluster.faults(opts.faults.drop, opts.faults.jitter_ms)
 
@@ -239,6 +247,7 @@ def _run(layout: Layout, plans: dict[str, Planned], images: dict[Path, Firmware]
                       + [(at, 0, i, None) for i, at in enumerate(samples)])
         for at, _, _, fn in todo:
             cluster.run_until(at)
+            changes += cluster.color_changes()
             if fn is None:
                 for name, tile in tiles.items():
                     timeline.append((at, name, tile.colors(), read_state(tile, plans[name].program)))
@@ -252,6 +261,7 @@ def _run(layout: Layout, plans: dict[str, Planned], images: dict[Path, Firmware]
             fault_changes.clear()
             relink()
         cluster.run_until(end)
+        changes += cluster.color_changes()
         if opts.sample_ms:
             for name, tile in tiles.items():
                 timeline.append((end, name, tile.colors(), read_state(tile, plans[name].program)))
@@ -260,7 +270,8 @@ def _run(layout: Layout, plans: dict[str, Planned], images: dict[Path, Firmware]
                     for t in world.tiles]
         stats = {"flashes": cluster.flashes, "wall_s": round(wall, 3),
                  "speed": round(end / 1000 / wall, 3) if wall > 0 else None}
-    return CosimResult(end_ms=end, seed=opts.seed, tiles=snapshot, timeline=timeline, stats=stats)
+    return CosimResult(end_ms=end, seed=opts.seed, tiles=snapshot, timeline=timeline, stats=stats,
+                       color_changes=changes if opts.sample_ms else [])
 
 
 def _sample_times(every: float | None, end: float) -> list[float]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ctypes
 from typing import Any
 
-from .firmware import BOOT_RESET, Firmware, FirmwareError
+from .firmware import BOOT_RESET, DISPLAY_VECTOR, Firmware, FirmwareError
 from .library import harness
 
 #: The tile's nominal clock: the 8 MHz internal RC oscillator (boards.txt: f_cpu).
@@ -14,6 +14,10 @@ SERIAL_LEN = 9
 #: simavr's cpu states (sim_avr.h) that end a core's run.
 CPU_DONE = 6
 CPU_CRASHED = 7
+#: The longest boot a tile is given to reach its game (the BIOS's, from power-up to the
+#: game's first instruction: about 118 ms for a freshly flashed tile, which copies the
+#: game from the download area first).
+BOOT_LIMIT_CYCLES = F_CPU
 
 
 def avr_color(word: int) -> int:
@@ -44,6 +48,8 @@ class CosimTile:
         self.lib.cs_set_clock(handle, ppm)
         self.lib.cs_set_loop_pc(handle, firmware.function("loop") or 0)
         self._service = bytearray()
+        #: The local cycle at which the game started, once boot() ran; None before.
+        self.booted_at: int | None = None
 
     def set_initial(self, values: dict[int, int]) -> None:
         """Bytes (address: value) written just before setup() runs (after the C runtime has
@@ -59,6 +65,23 @@ class CosimTile:
         self.lib.cs_set_poke(self.handle, setup, triples, len(values))
 
     # ------------------------------------------------------------ driving
+    def boot(self) -> int:
+        """Power up alone and run the BIOS until the game's first instruction (setup(), or
+        blinklib's mainx where setup() is inlined): the moment the emulator calls time 0.
+        Returns the cycles it took; FirmwareError if the game never starts."""
+        start = self.firmware.function("setup") or self.firmware.function("mainx")
+        if start is None:
+            raise FirmwareError(f"{self.firmware.elf} has neither setup() nor blinklib's "
+                                "mainx: there is no moment the game starts")
+        at = self.lib.cs_boot(self.handle, start, BOOT_LIMIT_CYCLES)
+        if not at:
+            raise FirmwareError(
+                f"tile {self.name}: the firmware did not reach setup() within "
+                f"{BOOT_LIMIT_CYCLES * 1000 // F_CPU} ms of power-up (stopped at pc "
+                f"{self.pc:#06x}): is the BIOS the SDK's bootloaders/BlinkBIOS.hex?")
+        self.booted_at = at
+        return at
+
     def run(self, cycle: int) -> int:
         """Run alone (outside a cluster) to the tile's own cycle count `cycle`."""
         return self.lib.cs_run(self.handle, cycle)
@@ -94,6 +117,31 @@ class CosimTile:
     def colors(self) -> list[int]:
         raw = self.read(self.firmware.pixel_block, 12)
         return [avr_color(int.from_bytes(raw[2 * f:2 * f + 2], "little")) for f in range(6)]
+
+    def watch_colors(self) -> None:
+        """Log every change of the BIOS's pixel buffer from now on, for take_color_changes:
+        taken as blinklib hands a pass's pixels to the BIOS's display (what each pass
+        committed, as the emulator records it; the pass itself writes the buffer face by
+        face), or at each slice's end in a cluster for an image without that entry."""
+        self.lib.cs_set_watch(self.handle, self.firmware.pixel_block, 12,
+                              self.firmware.function(DISPLAY_VECTOR) or 0)
+
+    def take_color_changes(self) -> list[tuple[int, list[int]]]:
+        """(world cycle, colours) of each change logged since the last call."""
+        out: list[tuple[int, list[int]]] = []
+        while True:
+            at = (ctypes.c_uint64 * 256)()
+            raw = ctypes.create_string_buffer(256 * 16)
+            n = self.lib.cs_take_changes(self.handle, at, raw, 256)
+            if n < 0:
+                raise FirmwareError(f"tile {self.name}: its colours changed more than 4,096 "
+                                    "times between two reads; read them more often")
+            for k in range(n):
+                block = raw.raw[16 * k:16 * k + 12]
+                out.append((at[k], [avr_color(int.from_bytes(block[2 * f:2 * f + 2], "little"))
+                                    for f in range(6)]))
+            if n < 256:
+                return out
 
     def millis(self) -> int:
         return int.from_bytes(self.read(self.firmware.millis_block, 4), "little")

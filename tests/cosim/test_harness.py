@@ -9,7 +9,7 @@ import pytest
 from blinkc.cosim.cluster import Cluster
 from blinkc.cosim.figures import STACK_WARN_BYTES, Figures
 from blinkc.cosim.firmware import _plain
-from blinkc.cosim.tile import F_CPU, CosimTile
+from blinkc.cosim.tile import F_CPU, CosimTile, avr_color
 
 from ..tools import require_simavr, require_tool
 from .avr_programs import RESULT, boot_firmware, compile_avr, hex_of
@@ -313,3 +313,57 @@ def test_the_longest_loop_is_measured_in_cycles(tmp_path):
     assert f["loops"] >= 15
     assert 40_000 <= f["loop_max_cycles"] <= 40_050
     assert f["loop_max_us"] == pytest.approx(5000, abs=10)
+
+
+SLOW_BOOT = r"""
+#include <avr/io.h>
+#include <util/delay.h>
+volatile uint16_t blinkbios_pixel_block[6];   /* where a BIOS keeps the faces' colours */
+void __attribute__((noinline)) setup(void) { blinkbios_pixel_block[0] = 2; }
+void __attribute__((noinline)) loop(void) {
+    _delay_ms(5);
+    blinkbios_pixel_block[0] ^= 2;   /* toggles each 5 ms */
+    blinkbios_pixel_block[1] = 4;
+}
+extern "C" void __attribute__((noinline)) boot_vector8(void) { asm volatile(""); }  /* display */
+int main(void) { _delay_ms(50); setup(); for (;;) { loop(); boot_vector8(); } }  /* 50 ms boot */
+"""
+
+
+def _slow_boot(tmp_path) -> CosimTile:
+    elf = compile_avr(tmp_path, "slow", SLOW_BOOT, text_at=0x3800, cxx=True)
+    image = hex_of(tmp_path, elf)
+    image.write_hex_file(str(tmp_path / "slow.hex"))
+    from blinkc.cosim.firmware import load_firmware
+
+    return CosimTile("t", load_firmware(tmp_path / "slow.hex", elf), SERIAL)
+
+
+def test_a_booted_tile_starts_its_game_at_time_0_of_the_cluster(tmp_path):
+    tile = _slow_boot(tmp_path)
+    boot = tile.boot()
+    assert 49 <= boot * 1000 / F_CPU <= 52                 # the 50 ms before setup()
+    assert tile.pc == tile.firmware.function("setup")     # stopped on its first instruction
+    with Cluster() as cluster:
+        cluster.add(tile)
+        tile.watch_colors()
+        cluster.run_until(22)
+        assert cluster.now_ms == 22
+        changes = cluster.color_changes()
+    # Colours are taken as each pass hands them to the display (what a pass committed), at
+    # the game's own times: every 5 ms from setup(), not from power-up.
+    assert [round(at) for at, _, _ in changes] == [5, 10, 15, 20]
+    assert changes[0][2][:2] == [0, avr_color(4)] and changes[1][2][0] == avr_color(2)
+
+
+def test_a_tile_that_never_reaches_setup_is_an_error(tmp_path):
+    from blinkc.cosim.firmware import FirmwareError
+
+    never = SLOW_BOOT.replace("_delay_ms(50); setup();", "for (;;); setup();")
+    elf = compile_avr(tmp_path, "never", never, text_at=0x3800, cxx=True)
+    hex_of(tmp_path, elf).write_hex_file(str(tmp_path / "never.hex"))
+    from blinkc.cosim.firmware import load_firmware
+
+    tile = CosimTile("t", load_firmware(tmp_path / "never.hex", elf), SERIAL)
+    with pytest.raises(FirmwareError, match="did not reach setup"):
+        tile.boot()
