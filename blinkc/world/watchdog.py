@@ -43,6 +43,8 @@ import time
 from types import CodeType, FrameType, TracebackType
 from typing import Any
 
+from .errors import WorldError
+
 BUDGET_ENV = "BLINKC_TILE_BUDGET"
 #: CPU seconds one call into a tile's code may take.
 DEFAULT_BUDGET_S = 2.0
@@ -84,8 +86,6 @@ def budget_from_env(strict: bool = True) -> float:
     if not 0 <= value < math.inf:
         if not strict:
             return DEFAULT_BUDGET_S
-        from .world import WorldError
-
         raise WorldError(f"{BUDGET_ENV}={raw.strip()!r} is not a number of seconds "
                          f"(e.g. {BUDGET_ENV}=5; 0 turns the watchdog off)")
     _from_env = (raw, value)

@@ -32,6 +32,7 @@ from . import watchdog
 from .button import LONG_LONG_PRESS_MS, VIRAL_LOCKOUT_MS, ButtonModel
 from .clock import FRAME_US, Clock
 from .engine import Engine
+from .errors import TileHangError, WorldError
 from .freeze import Freeze, frozen_message
 from .geometry import DIRECTIONS, Pos, facing_face
 from .python_engine import PythonEngine
@@ -49,16 +50,6 @@ SLEEP_HOLD_MS = 6000
 START_STATES = (START_STATE_POWER_UP, START_STATE_WE_ARE_ROOT, START_STATE_DOWNLOAD_SUCCESS)
 #: Local millis at which a freshly powered tile first runs (BIOS start-up).
 BOOT_MS = 40
-
-
-class WorldError(Exception):
-    """A request the world cannot carry out (unknown tile, occupied place, ...)."""
-
-
-class TileHangError(WorldError):
-    """A tile's setup() or an emulator hook did not return within its budget (or a call was
-    stopped by Ctrl-C while stuck): the run stopped, and the world cannot continue. (A loop()
-    that does not return freezes its tile instead: World.freezes.)"""
 
 
 @dataclass(frozen=True)

@@ -82,3 +82,50 @@ ALLOWED_SIDEWAYS = {
     ("differential", "games"),
     ("games", "build"), ("demo", "cli"), ("__main__", "cli"),
 }
+
+
+def _package(module: str) -> str:
+    return module.rsplit(".", 1)[0]
+
+
+def module_cycles(graph: grimp.ImportGraph) -> list[list[str]]:
+    """Import cycles among the modules of one package (a package's __init__, its facade,
+    left out), counting imports inside functions, not those only for type checking."""
+    packages = {m for m in graph.modules if graph.find_children(m)}
+    edges = {m: {n for n in graph.find_modules_directly_imported_by(m)
+                 if n != m and _package(n) == _package(m) and n not in packages}
+             for m in graph.modules}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(v: str) -> None:                # Tarjan's strongly connected components
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in edges[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for m in sorted(graph.modules):
+        if m not in index:
+            visit(m)
+    return cycles
+
+
+def test_no_import_cycle_between_modules_of_a_package():
+    graph = grimp.build_graph("blinkc", cache_dir=None, exclude_type_checking_imports=True)
+    cycles = module_cycles(graph)
+    assert not cycles, "import cycles inside a package:\n" + "\n".join(map(" -> ".join, cycles))
