@@ -32,7 +32,7 @@ engine does it at the same moments (an engine learns of a tile's new program thr
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..runtime.api import (
     START_STATE_DOWNLOAD_SUCCESS,
@@ -41,6 +41,9 @@ from ..runtime.api import (
 )
 from .button import LONG_LONG_PRESS_MS, SLEEP_PRESS_MS, ButtonModel
 from .tile import Tile
+
+if TYPE_CHECKING:
+    from .world import World
 
 #: The root restarts when no tile has joined for this long (its local ms): Move38's
 #: bootloader waits COUNTDOWN_UNTIL_NEXT_DONE_MS = 5000 for pulls before it starts the game.
@@ -76,106 +79,117 @@ def fresh_program(program: Any) -> Any:
 
 
 class SeedMode:
-    """World's seed mode (a mixin: World inherits it; see the module's docstring)."""
+    """A world's seed mode (see the module's docstring): the world owns one and calls it when
+    a button is pressed or let go and when tiles move; it schedules its own steps on the
+    world's clock and records into the world's trace."""
 
-    def _seed_init(self) -> None:
-        self._sessions: list[Session] = []
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.sessions: list[Session] = []
 
     # ------------------------------------------------------------ the 3 s hold
-    def _schedule_seed_check(self: Any, tile: Tile, seq: int, due_ms: int) -> None:
+    def schedule_check(self, tile: Tile, seq: int, due_ms: int) -> None:
         # One µs before the mark's millisecond begins: before any pass can take the flag.
         at = tile.clock.world_at_millis(due_ms) - 1
-        self._call_internal(at, lambda: self._seed_check(tile, seq))
+        self.world._call_internal(at, lambda: self._check(tile, seq))
 
-    def _seed_check(self: Any, tile: Tile, seq: int) -> None:
+    def _check(self, tile: Tile, seq: int) -> None:
         """The button went down (contact `seq`): at its 3 s mark, a lone tile enters the hold."""
+        world = self.world
         if seq != tile.contact_seq or tile.asleep or tile.seed_role is not None or tile.stuck:
             return
-        self._engine.refresh()
+        world._engine.refresh()
         b = tile.button
         if not b.down:
             if b.raw and b.raw[-1][1]:  # not accepted yet: look again once it is
-                self._schedule_seed_check(tile, seq, b.raw[-1][0] + LONG_LONG_PRESS_MS)
+                self.schedule_check(tile, seq, b.raw[-1][0] + LONG_LONG_PRESS_MS)
             return
         mark = b._down_since + LONG_LONG_PRESS_MS
         if b._long_fired & 2 or any(t <= mark for t, _ in b.raw):
             return  # the mark was seen already, or the button goes up before it
-        if tile.clock.millis(self.now + 1) < mark:
-            self._schedule_seed_check(tile, seq, mark)
+        if tile.clock.millis(world.now + 1) < mark:
+            self.schedule_check(tile, seq, mark)
             return
         api = tile.api
         if any(e >= api.now for e in api.expire_time):
             return  # not alone: the flag reaches the sketch, buttonLongLongPressed()
-        self._engine.wake(tile)
-        self._engine.refresh()
+        world._engine.wake(tile)
+        world._engine.refresh()
         tile.seed_role = HOLD
-        self._engine.dormant(tile, True)
-        self.record(tile, "seed-hold", {})
-        self._call_internal(tile.clock.world_at_millis(b._down_since + SLEEP_PRESS_MS),
-                            lambda: self._seed_hold_timeout(tile, seq))
+        world._engine.dormant(tile, True)
+        world.record(tile, "seed-hold", {})
+        world._call_internal(tile.clock.world_at_millis(b._down_since + SLEEP_PRESS_MS),
+                             lambda: self._hold_timeout(tile, seq))
 
-    def _seed_hold_timeout(self: Any, tile: Tile, seq: int) -> None:
+    def _hold_timeout(self, tile: Tile, seq: int) -> None:
         """Still held at 6 s: blinklib gives up the seed and warm-sleeps."""
+        world = self.world
         if tile.seed_role != HOLD or seq != tile.contact_seq:
             return
         tile.seed_role = None
-        self._warm_sleep_group(tile, "hold")
+        world._warm_sleep_group(tile, "hold")
 
-    def _seed_release(self: Any, tile: Tile) -> None:
+    def release(self, tile: Tile) -> None:
         """Let go during the hold: the tile becomes the root of a seed session."""
-        self._engine.refresh()
+        world = self.world
+        world._engine.refresh()
         tile.seed_role = ROOT
         session = Session(tile, tile.program)
         fresh_program(tile.program)  # fail now, with the tile named, not at the restart
-        self._sessions.append(session)
-        self.record(tile, "seed-root", {})
-        self._seed_spread()
-        self._seed_rearm(session)
+        self.sessions.append(session)
+        world.record(tile, "seed-root", {})
+        self.spread()
+        self._rearm(session)
 
     # ---------------------------------------------------------------- spreading
-    def _seed_spread(self: Any) -> None:
+    def spread(self) -> None:
         """Every awake tile touching a root or a downloader takes the game (and so on)."""
-        for session in self._sessions:
+        world = self.world
+        for session in self.sessions:
             todo = [session.root, *session.members]
             joined = False
             while todo:
                 t = todo.pop()
-                for _, n, _ in self.neighbours_of(t):
+                for _, n, _ in world.neighbours_of(t):
                     if n.seed_role is None and not n.asleep and n.stuck is None:
-                        self._seed_join(session, n)
+                        self._join(session, n)
                         todo.append(n)
                         joined = True
             if joined:
-                self._seed_rearm(session)
+                self._rearm(session)
 
-    def _seed_join(self: Any, session: Session, tile: Tile) -> None:
-        self._engine.wake(tile)
-        self._engine.refresh()
+    def _join(self, session: Session, tile: Tile) -> None:
+        world = self.world
+        world._engine.wake(tile)
+        world._engine.refresh()
         tile.seed_role = DOWNLOAD
         session.members.append(tile)
-        self._engine.dormant(tile, True)
-        self.record(tile, "seed-download", {"from": session.root.name})
+        world._engine.dormant(tile, True)
+        world.record(tile, "seed-download", {"from": session.root.name})
 
-    def _seed_rearm(self: Any, session: Session) -> None:
+    def _rearm(self, session: Session) -> None:
+        world = self.world
         session.gen += 1
         gen = session.gen
         root = session.root
-        due = root.clock.millis(self.now) + SEED_IDLE_MS
-        self._call_internal(root.clock.world_at_millis(due),
-                            lambda: self._seed_done(session, gen))
+        due = root.clock.millis(world.now) + SEED_IDLE_MS
+        world._call_internal(root.clock.world_at_millis(due),
+                             lambda: self._done(session, gen))
 
-    def _seed_done(self: Any, session: Session, gen: int) -> None:
+    def _done(self, session: Session, gen: int) -> None:
         """Nobody joined for SEED_IDLE_MS: every tile of the session starts the game."""
+        world = self.world
         if gen != session.gen:
             return
-        self._sessions.remove(session)
-        self._engine.refresh()
+        self.sessions.remove(session)
+        world._engine.refresh()
         self._restart(session.root, fresh_program(session.program), START_STATE_WE_ARE_ROOT)
         for t in session.members:
             self._restart(t, fresh_program(session.program), START_STATE_DOWNLOAD_SUCCESS)
 
-    def _restart(self: Any, tile: Tile, program: Any, start_state: int) -> None:
+    def _restart(self, tile: Tile, program: Any, start_state: int) -> None:
         """The tile jumps into `program` from its start: setup() again, all state fresh."""
+        world = self.world
         api = tile.api
         Blinklib.__init__(api, entropy=api._entropy, serial=api.serial)
         api.start_state = start_state
@@ -187,8 +201,8 @@ class SeedMode:
         tile.button.click_count = click_count  # the BIOS's count, not the game's
         tile.viral_faces = 0
         tile.viral_lockout_until = -1
-        tile.sleep_base_ms = tile.clock.millis(self.now)
-        self._engine.reprogrammed(tile)
-        self._engine.dormant(tile, False)
-        self.record(tile, "seed-start", {"start_state": start_state})
-        self._schedule_sleep_check(tile)
+        tile.sleep_base_ms = tile.clock.millis(world.now)
+        world._engine.reprogrammed(tile)
+        world._engine.dormant(tile, False)
+        world.record(tile, "seed-start", {"start_state": start_state})
+        world._schedule_sleep_check(tile)

@@ -75,7 +75,7 @@ class Faults:
             raise ValueError(f"skew must be in [0, 0.5], not {self.skew}")
 
 
-class World(SeedMode):
+class World:
     """A cluster of emulated Blinks."""
 
     #: CPU seconds one call into a tile's code may take before the run is stopped
@@ -99,7 +99,7 @@ class World(SeedMode):
         self.idle_skip = idle_skip
         #: Indices of the tiles whose clock error was given (not drawn within the skew).
         self._given_ppm: set[int] = set()
-        self._seed_init()
+        self.seed_mode = SeedMode(self)
         #: The tiles that froze (their loop() never returned), in the order they did.
         self.freezes: list[Freeze] = []
         self.stats = {"passes": 0, "skipped": 0, "packets": 0, "dropped": 0, "collisions": 0}
@@ -220,8 +220,8 @@ class World(SeedMode):
             self._engine.refresh()
 
     def _after_move(self) -> None:
-        if self._sessions:  # a tile now touching a seeding one takes the game
-            self._seed_spread()
+        if self.seed_mode.sessions:  # a tile now touching a seeding one takes the game
+            self.seed_mode.spread()
 
     def lift(self, name: str) -> None:
         """Pick a tile up off the lattice; it keeps running, alone."""
@@ -367,7 +367,7 @@ class World(SeedMode):
         if tile.seed_role is not None:  # the BIOS is sharing a game: the button is not read
             self.record(tile, "contact", {"down": down})
             if tile.seed_role == "hold" and not down:
-                self._seed_release(tile)
+                self.seed_mode.release(tile)
             return
         if tile.asleep:
             self.record(tile, "contact", {"down": down})
@@ -380,8 +380,8 @@ class World(SeedMode):
         if down:
             self._schedule_hold_check(tile, tile.contact_seq,
                                       tile.clock.millis(self.now) + SLEEP_HOLD_MS)
-            self._schedule_seed_check(tile, tile.contact_seq,
-                                      tile.clock.millis(self.now) + LONG_LONG_PRESS_MS)
+            self.seed_mode.schedule_check(tile, tile.contact_seq,
+                                          tile.clock.millis(self.now) + LONG_LONG_PRESS_MS)
 
     # ------------------------------------------------------------- warm sleep
     # blinklib's warm sleep (docs/native.md#sleep-and-wake): after 10 minutes without a button
