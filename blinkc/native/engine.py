@@ -36,6 +36,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..runtime.api import BUTTON_EVENT_NAMES
+from ..world.button import Debounce
 from ..world.engine import Engine
 from ..world.freeze import freeze_of
 from ..world.python_engine import PythonEngine
@@ -209,12 +210,11 @@ class NativeEngine(Engine):
             self._views[tile.index], 0,
             api.now, *api.in_value, *api.out_value, *api.expire_time, *api.send_time,
             *api.pixels, int(api.button_down), api.button_flags, api.click_count,
-            api.rng.state, api._entropy, int(api.woken), api.start_state, api.extra_cpu_ms,
+            api.rng.state, api.entropy, int(api.woken), api.start_state, api.extra_cpu_ms,
             int(tile.started), tile.epoch, int(tile.quiet_until is not None),
             tile.quiet_until or 0, int(tile.skipped), tile.passes, tile.viral_faces,
             tile.viral_lockout_until, *tile.tx_start, *tile.tx_end,
-            int(b.down), b.flags, b.click_count, int(b._raw_down), b._last_accept,
-            b._pending_clicks, b._window_end, b._down_since, b._long_fired, len(b.raw),
+            int(b.down), b.flags, b.click_count, *_button_inner(b.debounce()), len(b.raw),
             *_lengths(api.in_datagram), *_lengths(api.out_datagram),
             _slots(api.in_datagram), _slots(api.out_datagram), bytes(api.serial[:9]).ljust(9, b"\0"))
 
@@ -232,7 +232,7 @@ class NativeEngine(Engine):
         api.button_flags = v[cb.V_BUTTON_FLAGS]
         api.click_count = v[cb.V_CLICK_COUNT]
         api.rng.state = v[cb.V_RNG]
-        api._entropy = v[cb.V_ENTROPY]
+        api.entropy = v[cb.V_ENTROPY]
         api.woken = bool(v[cb.V_WOKEN])
         api.extra_cpu_ms = v[cb.V_EXTRA_MS]
         if any(v[cb.V_IN_DLEN]) or any(api.in_datagram):
@@ -252,12 +252,8 @@ class NativeEngine(Engine):
         b.down = bool(v[cb.V_B_DOWN])
         b.flags = v[cb.V_B_FLAGS]
         b.click_count = v[cb.V_B_CLICKS]
-        b._raw_down = bool(v[cb.V_B_RAW_DOWN])
-        b._last_accept = v[cb.V_B_LAST_ACCEPT]
-        b._pending_clicks = v[cb.V_B_PENDING]
-        b._window_end = v[cb.V_B_WINDOW_END]
-        b._down_since = v[cb.V_B_DOWN_SINCE]
-        b._long_fired = v[cb.V_B_LONG_FIRED]
+        b.load(Debounce(bool(v[cb.V_B_RAW_DOWN]), v[cb.V_B_LAST_ACCEPT], v[cb.V_B_PENDING],
+                        v[cb.V_B_WINDOW_END], v[cb.V_B_DOWN_SINCE], v[cb.V_B_LONG_FIRED]))
         n = v[cb.V_B_RAW_COUNT]
         if n or b.raw:
             out = (ctypes.c_int64 * (2 * n))()
@@ -497,6 +493,12 @@ class NativeEngine(Engine):
         if self._w is not None:
             raise WorldError(f"{what} is done by the Python world only: run it with "
                              "--world python (Cluster(..., world='python'))")
+
+
+def _button_inner(d: Debounce) -> tuple[int, ...]:
+    """A button's inner state in the view's order (core/view.h)."""
+    return (int(d.raw_down), d.last_accept, d.pending_clicks, d.window_end, d.down_since,
+            d.long_fired)
 
 
 def _addr(fn: Any) -> int | None:

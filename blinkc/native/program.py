@@ -128,7 +128,7 @@ class NativeProgram:
         abi.PASS_IN.pack_into(
             self._mem, abi.PASS_IN_OFFSET, api.now, *api.expire_time, *api.in_value,
             api.button_down, api.click_count, api.start_state,
-            api.rng.state, api._entropy, api.button_flags, api.woken)
+            api.rng.state, api.entropy, api.button_flags, api.woken)
         if api.in_datagram != self._seen_in_datagrams:
             self._push_datagrams(api.in_datagram)
         if addr is None:
@@ -142,7 +142,7 @@ class NativeProgram:
                 self._interrupted(e, addr)
                 raise
         out = abi.PASS_OUT.unpack_from(self._mem, abi.PASS_OUT_OFFSET)
-        api.rng.state, api._entropy, api.button_flags, woken = out[:4]
+        api.rng.state, api.entropy, api.button_flags, woken = out[:4]
         api.woken = bool(woken)
         api.out_value[:] = out[abi.OUT_VALUES]
         api.pixels[:] = out[abi.OUT_PIXELS]

@@ -94,6 +94,16 @@ class Blinklib:
         self.extra_cpu_ms = 0
 
     # --- time -------------------------------------------------------------
+    @property
+    def entropy(self) -> int:
+        """The state of the "hardware noise" randomize() draws from (for another engine to
+        mirror)."""
+        return self._entropy
+
+    @entropy.setter
+    def entropy(self, value: int) -> None:
+        self._entropy = value
+
     def millis(self) -> int:
         return self.now
 

@@ -13,6 +13,7 @@ Long press fires once at 1.2 s held; the long-long press at 3 s; sleep at 6 s.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..runtime.api import (
     BUTTON_DOUBLECLICKED,
@@ -38,6 +39,18 @@ NEVER = 1 << 62
 _LONG_MARKS = ((1, LONG_PRESS_MS), (2, LONG_LONG_PRESS_MS), (4, SLEEP_PRESS_MS))
 
 
+class Debounce(NamedTuple):
+    """A ButtonModel's inner state, beside its public fields: what another engine keeps in
+    step (native/engine.py mirrors it field by field)."""
+
+    raw_down: bool
+    last_accept: int
+    pending_clicks: int
+    window_end: int
+    down_since: int
+    long_fired: int
+
+
 @dataclass
 class ButtonModel:
     """Debounced state and event flags of one tile's button, in local milliseconds."""
@@ -53,6 +66,25 @@ class ButtonModel:
     _window_end: int = NEVER
     _down_since: int = NEVER
     _long_fired: int = 0  # bitmask of long/longlong/sleep already fired for this hold
+
+    def debounce(self) -> Debounce:
+        """The inner state (for another engine to mirror; load it back with load())."""
+        return Debounce(self._raw_down, self._last_accept, self._pending_clicks,
+                        self._window_end, self._down_since, self._long_fired)
+
+    def load(self, state: Debounce) -> None:
+        (self._raw_down, self._last_accept, self._pending_clicks, self._window_end,
+         self._down_since, self._long_fired) = state
+
+    @property
+    def down_since(self) -> int:
+        """Local ms at which the current hold began (NEVER when up)."""
+        return self._down_since
+
+    @property
+    def marks_fired(self) -> int:
+        """The hold's marks already fired: 1 long, 2 long-long (3 s), 4 sleep (6 s)."""
+        return self._long_fired
 
     def push(self, t_ms: int, down: bool) -> None:
         """A raw contact change at local time t_ms (must not go back in time)."""

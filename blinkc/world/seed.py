@@ -104,8 +104,8 @@ class SeedMode:
             if b.raw and b.raw[-1][1]:  # not accepted yet: look again once it is
                 self.schedule_check(tile, seq, b.raw[-1][0] + LONG_LONG_PRESS_MS)
             return
-        mark = b._down_since + LONG_LONG_PRESS_MS
-        if b._long_fired & 2 or any(t <= mark for t, _ in b.raw):
+        mark = b.down_since + LONG_LONG_PRESS_MS
+        if b.marks_fired & 2 or any(t <= mark for t, _ in b.raw):
             return  # the mark was seen already, or the button goes up before it
         if tile.clock.millis(world.now + 1) < mark:
             self.schedule_check(tile, seq, mark)
@@ -118,7 +118,7 @@ class SeedMode:
         tile.seed_role = HOLD
         world._engine.dormant(tile, True)
         world.record(tile, "seed-hold", {})
-        world._call_internal(tile.clock.world_at_millis(b._down_since + SLEEP_PRESS_MS),
+        world._call_internal(tile.clock.world_at_millis(b.down_since + SLEEP_PRESS_MS),
                              lambda: self._hold_timeout(tile, seq))
 
     def _hold_timeout(self, tile: Tile, seq: int) -> None:
@@ -191,7 +191,7 @@ class SeedMode:
         """The tile jumps into `program` from its start: setup() again, all state fresh."""
         world = self.world
         api = tile.api
-        Blinklib.__init__(api, entropy=api._entropy, serial=api.serial)
+        Blinklib.__init__(api, entropy=api.entropy, serial=api.serial)
         api.start_state = start_state
         tile.set_program(program)
         tile.seed_role = None

@@ -423,7 +423,7 @@ class World:
         """The button went down (contact `seq`) 6 s ago: asleep once the BIOS saw the 6 s mark."""
         if seq != tile.contact_seq or tile.asleep or tile.seed_role is not None or tile.stuck:
             return
-        if tile.button._long_fired & 4:  # the 6 s mark (button.py's "sleep")
+        if tile.button.marks_fired & 4:  # the 6 s mark (button.py's "sleep")
             self._warm_sleep_group(tile, "hold")
         elif tile.button.down or tile.button.raw:  # not seen yet: look again a frame later
             self._schedule_hold_check(tile, seq, tile.clock.millis(self.now) + 8)
