@@ -6,7 +6,8 @@ alone (about 118 ms from power-up to setup(), cosim/tile.py), as the emulator's 
 none. The two still cannot agree to the microsecond: the display and IR timing are the
 BIOS's own on one side and the emulator's model of them on the other. So each side's
 colours are a step function, known at every change (the emulator's trace of each pass; the
-co-simulation's pixel buffer at each slice's end), and its state is sampled every SAMPLE_MS;
+co-simulation's pixel buffer as each pass hands it to the display), and its state is sampled
+every SAMPLE_MS;
 at every change and every sample, what one side shows must have been shown by the other
 within `tolerance_ms` of that moment (both ways). A flash of one frame is compared as well
 as a colour that stays.
@@ -86,18 +87,19 @@ class Side:
 
     @classmethod
     def of(cls, samples: Sequence[Sample], changes: Sequence[Change] = ()) -> Side:
+        changed: dict[str, list[tuple[float, Any]]] = {}
+        for at, tile, c in changes:
+            changed.setdefault(tile, []).append((at, tuple(c)))
+        by_changes = {tile: Shown.of(points) for tile, points in changed.items()}
         colors: dict[str, list[tuple[float, Any]]] = {}
         states: dict[str, list[tuple[float, Any]]] = {}
-        for _, tile, _, _ in samples:
-            colors.setdefault(tile, [])
-        for at, tile, c in changes:
-            colors.setdefault(tile, []).append((at, tuple(c)))
         for at, tile, c, state in samples:
             states.setdefault(tile, []).append((at, state))
-            known = Shown.of(colors[tile]).at(at) if changes else None
+            known = by_changes[tile].at(at) if tile in by_changes else None
             if known != tuple(c):   # (what the changes miss: a sleeping tile is dark)
-                colors[tile].append((at, tuple(c)))
-        return cls({k: Shown.of(v) for k, v in colors.items()},
+                colors.setdefault(tile, []).append((at, tuple(c)))
+        tiles = {*changed, *states}
+        return cls({k: Shown.of(changed.get(k, []) + colors.get(k, [])) for k in tiles},
                    {k: Shown.of(v) for k, v in states.items()})
 
 

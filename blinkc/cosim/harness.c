@@ -90,8 +90,8 @@ typedef struct cs_tile {
     uint32_t start_pc;
     uint64_t start_cycle;
     int stop_at_start;
-    /* a block of RAM watched at every slice's end (the BIOS's pixel buffer, for --compare):
-       each change, with the world cycle of the slice it was seen at */
+    /* a block of RAM (the BIOS's pixel buffer, for --compare) read whenever the pc reaches
+       watch_pc, or at each slice's end without one: each change, with its local cycle */
     uint16_t watch_addr;
     uint8_t watch_len;
     uint32_t watch_pc;           /* taken when the pc gets here; 0: at each slice's end */

@@ -68,8 +68,8 @@ class CosimResult:
     #: (time ms, tile, colours, state) every sample_ms, when asked for.
     timeline: list[tuple[float, str, list[int], dict]]
     stats: dict[str, Any]
-    #: (time ms, tile, colours): each tile's colours at 0 and at every change (to the
-    #: slice: 32 µs), when samples are asked for.
+    #: (time ms, tile, colours): each tile's colours at 0 and at every change a pass
+    #: committed, when samples are asked for.
     color_changes: list[tuple[float, str, list[int]]] = field(default_factory=list)
 
 
@@ -271,7 +271,7 @@ def _run(layout: Layout, plans: dict[str, Planned], images: dict[Path, Firmware]
         stats = {"flashes": cluster.flashes, "wall_s": round(wall, 3),
                  "speed": round(end / 1000 / wall, 3) if wall > 0 else None}
     return CosimResult(end_ms=end, seed=opts.seed, tiles=snapshot, timeline=timeline, stats=stats,
-                       color_changes=changes if opts.sample_ms else [])
+                       color_changes=changes)
 
 
 def _sample_times(every: float | None, end: float) -> list[float]:

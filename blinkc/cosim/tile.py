@@ -15,9 +15,13 @@ SERIAL_LEN = 9
 CPU_DONE = 6
 CPU_CRASHED = 7
 #: The longest boot a tile is given to reach its game (the BIOS's, from power-up to the
-#: game's first instruction: about 118 ms for a freshly flashed tile, which copies the
-#: game from the download area first).
+#: game's first instruction: measured 118.7 ms on the SDK's BIOS, docs/cosim.md).
 BOOT_LIMIT_CYCLES = F_CPU
+
+
+#: Bytes of one logged change (the harness's WATCH_MAX), of which the six pixels take 12.
+_CHANGE_BYTES = 16
+_TAKE = 256
 
 
 def avr_color(word: int) -> int:
@@ -115,8 +119,7 @@ class CosimTile:
         return self.lib.cs_state(self.handle) in (CPU_DONE, CPU_CRASHED)
 
     def colors(self) -> list[int]:
-        raw = self.read(self.firmware.pixel_block, 12)
-        return [avr_color(int.from_bytes(raw[2 * f:2 * f + 2], "little")) for f in range(6)]
+        return _pixels(self.read(self.firmware.pixel_block, 12))
 
     def watch_colors(self) -> None:
         """Log every change of the BIOS's pixel buffer from now on, for take_color_changes:
@@ -129,18 +132,17 @@ class CosimTile:
     def take_color_changes(self) -> list[tuple[int, list[int]]]:
         """(world cycle, colours) of each change logged since the last call."""
         out: list[tuple[int, list[int]]] = []
+        at = (ctypes.c_uint64 * _TAKE)()
+        raw = ctypes.create_string_buffer(_TAKE * _CHANGE_BYTES)
         while True:
-            at = (ctypes.c_uint64 * 256)()
-            raw = ctypes.create_string_buffer(256 * 16)
-            n = self.lib.cs_take_changes(self.handle, at, raw, 256)
+            n = self.lib.cs_take_changes(self.handle, at, raw, _TAKE)
             if n < 0:
                 raise FirmwareError(f"tile {self.name}: its colours changed more than 4,096 "
                                     "times between two reads; read them more often")
-            for k in range(n):
-                block = raw.raw[16 * k:16 * k + 12]
-                out.append((at[k], [avr_color(int.from_bytes(block[2 * f:2 * f + 2], "little"))
-                                    for f in range(6)]))
-            if n < 256:
+            data = raw.raw
+            out += [(at[k], _pixels(data[_CHANGE_BYTES * k:_CHANGE_BYTES * k + 12]))
+                    for k in range(n)]
+            if n < _TAKE:
                 return out
 
     def millis(self) -> int:
@@ -184,3 +186,8 @@ class CosimTile:
             self.close()
         except Exception:
             pass
+
+
+def _pixels(raw: bytes) -> list[int]:
+    """The six faces' colours from the 12 bytes of a BIOS pixel buffer."""
+    return [avr_color(int.from_bytes(raw[2 * f:2 * f + 2], "little")) for f in range(6)]

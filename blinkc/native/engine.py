@@ -214,7 +214,7 @@ class NativeEngine(Engine):
             int(tile.started), tile.epoch, int(tile.quiet_until is not None),
             tile.quiet_until or 0, int(tile.skipped), tile.passes, tile.viral_faces,
             tile.viral_lockout_until, *tile.tx_start, *tile.tx_end,
-            int(b.down), b.flags, b.click_count, *_button_inner(b.debounce()), len(b.raw),
+            int(b.down), b.flags, b.click_count, *b.debounce(), len(b.raw),
             *_lengths(api.in_datagram), *_lengths(api.out_datagram),
             _slots(api.in_datagram), _slots(api.out_datagram), bytes(api.serial[:9]).ljust(9, b"\0"))
 
@@ -493,12 +493,6 @@ class NativeEngine(Engine):
         if self._w is not None:
             raise WorldError(f"{what} is done by the Python world only: run it with "
                              "--world python (Cluster(..., world='python'))")
-
-
-def _button_inner(d: Debounce) -> tuple[int, ...]:
-    """A button's inner state in the view's order (core/view.h)."""
-    return (int(d.raw_down), d.last_accept, d.pending_clicks, d.window_end, d.down_since,
-            d.long_fired)
 
 
 def _addr(fn: Any) -> int | None:
