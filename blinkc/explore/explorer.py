@@ -13,6 +13,7 @@ from pathlib import Path
 from ..backends.python import program_class
 from ..ir.nodes import Program
 from ..runner import Job, Options, Outcome, run
+from ..world.clock import FRAME_US
 from .clusters import Run, Tile, shapes
 from .runs import Subject, play, subject
 
@@ -20,9 +21,9 @@ from .runs import Subject, play, subject
 CLOCKS: dict[str, Callable[[int, random.Random], list[tuple[int, int]]]] = {
     # Identical clocks, frames in step: the SDK's probes collide for as long as it lasts.
     "identical, in step": lambda n, rng: [(0, 100)] * n,
-    "identical": lambda n, rng: [(0, rng.randrange(7700)) for _ in range(n)],
-    "±0.1 %": lambda n, rng: [(rng.randint(-1000, 1000), rng.randrange(7700)) for _ in range(n)],
-    "±10 %": lambda n, rng: [(rng.randint(-100_000, 100_000), rng.randrange(7700)) for _ in range(n)],
+    "identical": lambda n, rng: [(0, rng.randrange(FRAME_US)) for _ in range(n)],
+    "±0.1 %": lambda n, rng: [(rng.randint(-1000, 1000), rng.randrange(FRAME_US)) for _ in range(n)],
+    "±10 %": lambda n, rng: [(rng.randint(-100_000, 100_000), rng.randrange(FRAME_US)) for _ in range(n)],
 }
 
 

@@ -2,12 +2,13 @@
 
 World time is integer microseconds. A tile's local time is
 `offset + t * (1e6 + ppm) / 1e6`, so a tile with +50,000 ppm runs 5 % fast.
-The display frame (about 7.7 ms of local time) paces the main loop.
+The display frame (7.68 ms of local time) paces the main loop.
 """
 
 from __future__ import annotations
 
-FRAME_US = 7700
+#: The BIOS's display frame: 61,440 cycles at 8 MHz, measured in co-simulation (docs/cosim.md).
+FRAME_US = 7680
 MILLION = 1_000_000
 
 

@@ -19,6 +19,20 @@ SYNC_US = 758
 #: Fixed per-packet overhead, fitted so a value packet spans 5.9 ms (value 63) to 7.6 ms (value 0).
 OVERHEAD_US = 160
 
+# How the BIOS sends a packet, measured on its pins in co-simulation (docs/cosim.md, "How a
+# packet is sent"): a flash, a sync, the bits, and two closing syncs. The receiver has the
+# packet at the first closing sync (the air time above, from the first flash); the second is
+# a last flash on the sender's LED. The send call returns just after the last data bit, while
+# the BIOS's timer interrupt flashes the closing syncs, and a packet asked for while the
+# tile's previous one is still flashing waits for it.
+#: From blinklib's send call to the packet's first flash, the LED idle (207-211 µs measured).
+TX_LEAD_US = 209
+#: From the tile's previous packet's last flash to the next packet's first, sent back to back
+#: (226-261 µs measured).
+TX_GAP_US = 243
+#: From the last data bit's flash to the send call's return (and blinklib's next step).
+TX_RETURN_US = 106
+
 
 def odd_parity(d: int) -> bool:
     return bin(d).count("1") & 1 == 1
@@ -54,6 +68,16 @@ ENCODED = tuple(encode_value_byte(v & 0x3F, bool(v & 0x40)) for v in range(128))
 
 def value_air_us(value: int, viral: bool = False) -> int:
     return VALUE_AIR_US[encode_value_byte(value, viral)]
+
+
+def flashing_us(air_us: int) -> int:
+    """From a packet's first flash to its last (the closing syncs): the sender's LED is busy."""
+    return air_us - OVERHEAD_US + SYNC_US
+
+
+def send_blocks_us(air_us: int) -> int:
+    """From a packet's first flash to the send call's return: the sender's CPU is busy."""
+    return air_us - OVERHEAD_US - SYNC_US + TX_RETURN_US
 
 
 def datagram_air_us(payload: bytes, viral: bool = False) -> int:

@@ -5,7 +5,9 @@ One pass of a tile follows blinklib's `run()`:
     millis frozen → button snapshot → receive (latch) → loop() →
     wait for the display frame → transmit (the CPU blocks for each packet)
 
-so a pass that transmits stretches past its ~7.7 ms frame. Packets fly between touching
+so a pass that transmits stretches past its ~7.7 ms frame. A send flashes its packet a
+moment after it is asked for (or after the tile's previous packet's last flash) and returns
+before the packet's closing syncs, as the BIOS does (infrared.py). Packets fly between touching
 faces with their real air time; a face answers a received packet on its next transmit slot
 (ping-pong) and probes every 150 + f ms otherwise; a face with nothing received for more
 than 200 ms is expired.
@@ -49,9 +51,13 @@ from .infrared import (
     DATAGRAM_MARKER,
     ENCODED,
     SYNC_US,
+    TX_GAP_US,
+    TX_LEAD_US,
     VALUE_AIR_US,
     datagram_air_us,
     encode_value_byte,
+    flashing_us,
+    send_blocks_us,
 )
 from .splitmix import SplitMix64
 from .tile import Incoming, Packet, Tile
@@ -60,9 +66,9 @@ from .watchdog import TileOverrun
 if TYPE_CHECKING:
     from .world import Faults, World
 
-_PASS, _TX, _ARRIVE, _CALL = range(4)
+_PASS, _TX, _ARRIVE, _CALL, _FLASH = range(5)
 #: The event kinds by name, in the numbering of the queue (and of the C++ core).
-KINDS = ("pass", "transmit", "arrive", "call")
+KINDS = ("pass", "transmit", "arrive", "call", "flash")
 
 
 class Queued(NamedTuple):
@@ -165,6 +171,8 @@ class PythonEngine(Engine):
                 self._transmit(tile, data or 0)
             elif kind == _ARRIVE:
                 self._arrive(tile, data)
+            elif kind == _FLASH:
+                self._flash(tile, data)
             else:
                 data()
         if end > w.now:
@@ -259,11 +267,11 @@ class PythonEngine(Engine):
         self._schedule(frame, _TX, tile)
 
     def _transmit(self, tile: Tile, first_face: int = 0) -> None:
-        """Transmit on each face that is due, one packet at a time, from `first_face` on.
+        """Ask the BIOS to send on the first face that is due, from `first_face` on.
 
-        The CPU is blocked while a packet is on the air, so the next face is
-        handled (as its own event) only once the previous packet has gone:
-        whether a face is receiving is judged at the moment it would send.
+        The CPU is blocked while the BIOS sends, so the next face is handled (as its own
+        event) only once the send call has returned: whether a face is receiving is judged
+        at the moment blinklib asks to send on it.
         """
         w = self.world
         api = tile.api
@@ -276,31 +284,43 @@ class PythonEngine(Engine):
             inc = tile.incoming[f]
             if inc is not None and inc.start + SYNC_US <= t < inc.end:
                 continue  # a packet is coming in on this face: try again next pass
-            viral = bool(tile.viral_faces >> f & 1)
-            dgram = api.out_datagram[f]
-            if dgram is not None:
-                byte0 = encode_value_byte(DATAGRAM_MARKER, viral)
-                air = datagram_air_us(dgram, viral)
-            else:
-                byte0 = ENCODED[api.out_value[f] | (64 if viral else 0)]
-                air = VALUE_AIR_US[byte0]
-            air = tile.clock.local_duration_to_world(air)
-            tile.tx_start[f] = t
-            tile.tx_end[f] = t + air
-            self._launch(tile, f, t, Packet(byte0, dgram, air))
-            send_time[f] = now + TX_PROBE_TIME_MS + f
-            api.out_datagram[f] = None
-            tile.viral_faces &= ~(1 << f)
-            if f + 1 < FACE_COUNT:
-                self._schedule(t + air, _TX, tile, f + 1)
-            else:
-                self._schedule(t + air, _PASS, tile)
+            clock = tile.clock
+            first = max(t + clock.local_duration_to_world(TX_LEAD_US),
+                        max(tile.tx_end) + clock.local_duration_to_world(TX_GAP_US))
+            self._schedule(first, _FLASH, tile, f)
             return
         q = self._queue
         if q and q[0][0] <= t:
             self._schedule(t, _PASS, tile)
         else:  # the pass would be the next event anyway: run it now, without the queue
             self._pass(tile)
+
+    def _flash(self, tile: Tile, f: int) -> None:
+        """The packet of face `f` starts: its first flash. The send call returns once the
+        last data bit is out; the closing syncs keep the LED busy a little longer."""
+        w = self.world
+        api = tile.api
+        t = w.now
+        viral = bool(tile.viral_faces >> f & 1)
+        dgram = api.out_datagram[f]
+        if dgram is not None:
+            byte0 = encode_value_byte(DATAGRAM_MARKER, viral)
+            air = datagram_air_us(dgram, viral)
+        else:
+            byte0 = ENCODED[api.out_value[f] | (64 if viral else 0)]
+            air = VALUE_AIR_US[byte0]
+        clock = tile.clock
+        tile.tx_start[f] = t
+        tile.tx_end[f] = t + clock.local_duration_to_world(flashing_us(air))
+        self._launch(tile, f, t, Packet(byte0, dgram, clock.local_duration_to_world(air)))
+        api.send_time[f] = api.now + TX_PROBE_TIME_MS + f
+        api.out_datagram[f] = None
+        tile.viral_faces &= ~(1 << f)
+        back = t + clock.local_duration_to_world(send_blocks_us(air))
+        if f + 1 < FACE_COUNT:
+            self._schedule(back, _TX, tile, f + 1)
+        else:
+            self._schedule(back, _PASS, tile)
 
     def _launch(self, sender: Tile, face: int, start: int, pkt: Packet) -> None:
         w = self.world

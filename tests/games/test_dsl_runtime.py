@@ -193,10 +193,11 @@ def test_the_tiles_own_sequence_draws_the_same_whenever_the_player_clicks(backen
     assert len(draws) == 1
 
 
-def test_a_clock_mixed_sequence_draws_differently_for_a_click_a_millisecond_later(backend, tmp_path):
+def test_a_clock_mixed_sequence_draws_differently_for_a_click_a_pass_later(backend, tmp_path):
     # randomize="clock": the same sequence, mixed with the clock at each draw, so a game whose
     # draws follow the player's presses plays differently at every power-up. (Clicks that one
-    # pass of the tile sees, as at 1001 and 1007 ms, draw alike: the clock is read per pass.)
-    draws = [draws_after_a_click(backend, tmp_path, "clock", ms) for ms in (1000, 1001, 1020, 2500)]
+    # pass of the tile sees draw alike: the clock is read per pass, and a lone tile's pass
+    # that sends its six probes back to back lasts about 57 ms, so these are 70 ms apart.)
+    draws = [draws_after_a_click(backend, tmp_path, "clock", ms) for ms in (1000, 1070, 1140, 2500)]
     assert len(set(draws)) == 4
     assert all(a != b for a, b in draws)  # two draws of one pass differ too

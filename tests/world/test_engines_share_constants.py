@@ -27,6 +27,9 @@ PYTHON = {
     "ZERO_US": infrared.ZERO_US,
     "SYNC_US": infrared.SYNC_US,
     "OVERHEAD_US": infrared.OVERHEAD_US,
+    "TX_LEAD_US": infrared.TX_LEAD_US,
+    "TX_GAP_US": infrared.TX_GAP_US,
+    "TX_RETURN_US": infrared.TX_RETURN_US,
     "GUARD_TIMEOUT": guard.GUARD_TIMEOUT,  # guard.cpp's code for a call out of budget
 }
 
@@ -66,8 +69,8 @@ def test_the_core_numbers_event_kinds_as_the_python_engine_does():
     from blinkc.native.core import bindings
     from blinkc.world.python_engine import KINDS
 
-    names = ("pass", "transmit", "arrive", "call")
-    assert [bindings.PASS, bindings.TX, bindings.ARRIVE, bindings.CALL] == [
+    names = ("pass", "transmit", "arrive", "call", "flash")
+    assert [bindings.PASS, bindings.TX, bindings.ARRIVE, bindings.CALL, bindings.FLASH] == [
         KINDS.index(k) for k in names]
     m = re.search(r"enum Kind \{([^}]*)\};", CORE.read_text())
-    assert [n.strip() for n in m.group(1).split(",")] == ["PASS", "TX", "ARRIVE", "CALL"]
+    assert [n.strip() for n in m.group(1).split(",")] == ["PASS", "TX", "ARRIVE", "CALL", "FLASH"]

@@ -6,20 +6,29 @@ import pytest
 
 from blinkc.runtime import FACE_COUNT
 from blinkc.world import Faults, World
+from blinkc.world.clock import FRAME_US
 from blinkc.world.geometry import DIRECTIONS, facing_face, neighbour_pos, opposite
-from blinkc.world.infrared import value_air_us
+from blinkc.world.infrared import (
+    TX_GAP_US,
+    TX_LEAD_US,
+    VALUE_AIR_US,
+    flashing_us,
+    send_blocks_us,
+    value_air_us,
+)
 
 from .conftest import FaceIds, Settable
 
 
 def record_launches(world):
-    """Spy on every packet a tile puts on the air: (tile name, face, start µs, packet)."""
+    """Spy on every packet a tile puts on the air: (tile name, face, start µs, packet, the
+    millis of the pass that sent it)."""
     log = []
     engine = world.event_engine  # the PythonEngine: it looks _launch up at every packet
     real = engine._launch
 
     def spy(tile, face, start, pkt):
-        log.append((tile.name, face, start, pkt))
+        log.append((tile.name, face, start, pkt, tile.api.now))
         real(tile, face, start, pkt)
 
     engine._launch = spy
@@ -67,9 +76,10 @@ def test_value_change_reaches_neighbour_within_one_air_time_plus_one_pass():
     w.event_engine._pass = spy
     src.value = 42
     w.run_for(300)
-    first = min(start for name, face, start, pkt in launches
+    first = min(start for name, face, start, pkt, _ in launches
                 if name == "a" and face == 3 and pkt.byte0 & 0x3F == 42)
-    one_pass = 7700 + 6 * 7600  # a frame plus the longest transmit phase
+    # A frame plus the longest transmit phase (six packets back to back).
+    one_pass = FRAME_US + 6 * (flashing_us(VALUE_AIR_US[0]) + TX_GAP_US)
     assert latch["t"] - first <= value_air_us(42) + one_pass
     assert latch["t"] - first >= value_air_us(42)  # cannot beat the air time
 
@@ -102,13 +112,36 @@ def test_unconnected_faces_probe_every_150_plus_f_ms():
     t = w.add_tile("a", FaceIds(), (0, 0), 0)
     sends = record_launches(w)
     w.run_for(2000)
+    # The longest pass: a frame, then all six faces' packets back to back.
+    longest_ms = (FRAME_US + 6 * (flashing_us(VALUE_AIR_US[0]) + TX_GAP_US)) / 1000
     for f in range(FACE_COUNT):
-        times = [s for _, face, s, _ in sends if face == f]
-        gaps = [(b - a) / 1000 for a, b in pairwise(times)]
+        # sendTime = now + 150 + f, `now` the millis of the pass that sent: checked each pass.
+        times = [ms for _, face, _, _, ms in sends if face == f]
+        gaps = [b - a for a, b in pairwise(times)]
         assert gaps, f"face {f} never probed"
-        # sendTime = now + 150 + f, checked once per ~7.7 ms pass.
-        assert all(150 + f <= g <= 150 + f + 7.7 + 6 * 7.6 for g in gaps), (f, gaps)
+        assert all(150 + f <= g <= 150 + f + longest_ms for g in gaps), (f, gaps)
     assert t.api.out_value == [10, 11, 12, 13, 14, 15]
+
+
+def test_a_pass_sends_its_packets_back_to_back_with_the_bios_timing():
+    """What co-simulation measured on the BIOS's pins (docs/cosim.md): the first flash
+    comes TX_LEAD_US after blinklib asks, the next packet TX_GAP_US after the last flash of
+    the one before (its closing syncs), and the CPU is back once the last data bit is out."""
+    w = World(seed=1, idle_skip=False, faults=Faults(skew=0))
+    a = w.add_tile("a", FaceIds(), (0, 0), 0)
+    sends = record_launches(w)
+    passes = []
+    real_pass = w.event_engine._pass
+    w.event_engine._pass = lambda tile: (passes.append(w.now), real_pass(tile))
+    w.run_for(100)
+    first = [(face, start, pkt) for _, face, start, pkt, _ in sends[:FACE_COUNT]]
+    assert [face for face, _, _ in first] == list(range(FACE_COUNT))
+    frame = a.clock.next_frame(passes[0] + 1)
+    assert first[0][1] == frame + TX_LEAD_US
+    for (_, start, pkt), (_, after, _) in pairwise(first):
+        assert after - start == flashing_us(pkt.air_us) + TX_GAP_US
+    _, last, pkt = first[-1]
+    assert passes[1] == last + send_blocks_us(pkt.air_us)
 
 
 def test_connected_faces_ping_pong_much_faster_than_probes():
@@ -117,7 +150,7 @@ def test_connected_faces_ping_pong_much_faster_than_probes():
     w.add_tile("b", FaceIds(), (0, 1), 0)
     sends = record_launches(w)
     w.run_for(2000)
-    times = [s for name, face, s, _ in sends if name == "a" and face == 3]
+    times = [s for name, face, s, _, _ in sends if name == "a" and face == 3]
     gaps = sorted((b - a) / 1000 for a, b in pairwise(times[10:]))
     median = gaps[len(gaps) // 2]
     assert 7 <= median <= 50  # docs/platform.md: a connected face refreshes every 15–50 ms or so

@@ -227,7 +227,8 @@ def test_later_worlds_run_and_are_watched_as_before():
         for i in range(3):
             world.add_tile(f"t{i}", relay(), pos=(i, 0))
         world.run_until(3000)
-        assert world.dead is None and world.stats["passes"] > 3 * 300
+        # Three linked tiles pass about 90 times a second each (their packets stretch passes).
+        assert world.dead is None and world.stats["passes"] > 3 * 3 * 80
 
 
 def test_working_tiles_are_not_disturbed_by_the_watchdog():

@@ -15,7 +15,7 @@ from .sources import source_key
 FACES = 6
 
 # Event kinds, as python_engine.py numbers them (KINDS).
-PASS, TX, ARRIVE, CALL = range(4)
+PASS, TX, ARRIVE, CALL, FLASH = range(5)
 
 # Trace callback kinds (world_core.cpp: Record).
 REC_PASS, REC_DROP, REC_BUTTON, REC_SPECIAL, REC_SERIAL = range(5)
@@ -24,7 +24,7 @@ STAT_NAMES = ("passes", "skipped", "packets", "dropped", "collisions")
 
 # What the core's events did (world_core.cpp: EventCount), for benchmarks.
 EVENT_COUNT_NAMES = ("pass, loop() run", "pass, loop() skipped", "transmit, sent",
-                     "transmit, no face due", "arrive", "call", "stale")
+                     "transmit, no face due", "arrive", "call", "stale", "flash")
 
 # What core_run returns (world_core.cpp: Status), and the calls core_failure names (Phase).
 REACHED, CALL_DUE, TILE_STOPPED, INTERRUPTED, TILE_FROZE = range(5)

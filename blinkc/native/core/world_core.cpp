@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <algorithm>
 #include <queue>
 #include <string>
 #include <unordered_map>
@@ -45,7 +46,7 @@ namespace {
 
 const int FACES = 6;
 const int64_t MILLION = 1000000;
-const int64_t FRAME_US = 7700;
+const int64_t FRAME_US = 7680;
 const int64_t RX_EXPIRE_TIME_MS = 200;
 const int64_t TX_PROBE_TIME_MS = 150;
 const int64_t VIRAL_LOCKOUT_MS = 2000;
@@ -55,8 +56,9 @@ const int64_t TIMER_NEVER = 0xFFFFFFFFLL;
 const int USER_DATA_HEADER = 0x37;
 const int DATAGRAM_MARKER = 0x2A;
 const int64_t ONE_US = 194, ZERO_US = 476, SYNC_US = 758, OVERHEAD_US = 160;
+const int64_t TX_LEAD_US = 209, TX_GAP_US = 243, TX_RETURN_US = 106;
 
-enum Kind { PASS, TX, ARRIVE, CALL };
+enum Kind { PASS, TX, ARRIVE, CALL, FLASH };
 
 /* Trace callback kinds (bindings.py: TRACE_*) */
 enum Record { REC_PASS, REC_DROP, REC_BUTTON, REC_SPECIAL, REC_SERIAL };
@@ -116,6 +118,9 @@ inline int encode_value_byte(int value, bool viral) {
     return d;
 }
 const int64_t HEADER_US = 2 * SYNC_US + OVERHEAD_US + bits_us(USER_DATA_HEADER);
+/* infrared.py: flashing_us, send_blocks_us */
+inline int64_t flashing_us(int64_t air_us) { return air_us - OVERHEAD_US + SYNC_US; }
+inline int64_t send_blocks_us(int64_t air_us) { return air_us - OVERHEAD_US - SYNC_US + TX_RETURN_US; }
 
 struct Clock {
     int64_t ppm = 0, offset = 0, frame_phase = 0, rate = MILLION;
@@ -216,9 +221,10 @@ enum Stat { S_PASSES, S_SKIPPED, S_PACKETS, S_DROPPED, S_COLLISIONS, S_COUNT };
 
 /* What the events did, for benchmarks (bindings.EVENT_COUNT_NAMES): a pass that ran loop() or
  * skipped it, a transmit event that sent a packet or found no face due (its pass follows), an
- * arrival, a scheduled call, and events found stale (their tile's events were stopped). */
+ * arrival, a scheduled call, events found stale (their tile's events were stopped), and a
+ * packet's first flash. */
 enum EventCount { E_PASS_LOOP, E_PASS_SKIPPED, E_TX_SENT, E_TX_NONE, E_ARRIVE, E_CALL, E_STALE,
-                  E_COUNT };
+                  E_FLASH, E_COUNT };
 
 const int DIRECTIONS[6][2] = {{0, -1}, {1, -1}, {1, 0}, {0, 1}, {-1, 1}, {-1, 0}};
 
@@ -317,6 +323,10 @@ class World {
                 case ARRIVE:
                     ++event_counts[E_ARRIVE];
                     arrive(*tile, (int)e.data, e.data2);
+                    break;
+                case FLASH:
+                    ++event_counts[E_FLASH];
+                    flash(*tile, (int)e.data);
                     break;
                 default: ++event_counts[E_CALL]; pending_call = e.data; return CALL_DUE;
             }
@@ -608,6 +618,7 @@ class World {
         schedule(frame, TX, &t);
     }
 
+    /* PythonEngine._transmit: ask the BIOS to send on the first face due, from first_face on. */
     void transmit(Tile &t, int first_face) {
         touch(t);
         core_view_t &a = *t.v;
@@ -617,31 +628,12 @@ class World {
             if (a.send_time[f] > ms) continue;
             const Incoming &inc = t.incoming[f];
             if (inc.id && inc.start + SYNC_US <= when && when < inc.end) continue;
-            bool viral = t.viral_faces >> f & 1;
-            Packet pkt;
-            if (a.out_dgram_len[f]) {
-                pkt.byte0 = encode_value_byte(DATAGRAM_MARKER, viral);
-                pkt.dgram.len = a.out_dgram_len[f];
-                memcpy(pkt.dgram.data, a.out_dgram[f], pkt.dgram.len);
-                pkt.air_us = datagram_air_us(pkt.dgram, viral);
-            } else {
-                pkt.byte0 = encode_value_byte((int)a.out_value[f], viral);
-                pkt.air_us = HEADER_US + bits_us(pkt.byte0);
-            }
-            int64_t air = t.clock.local_duration_to_world(pkt.air_us);
-            pkt.air_us = air;
-            t.tx_start[f] = when;
-            t.tx_end[f] = when + air;
-            launch(t, f, when, pkt);
+            int64_t tail = t.tx_end[0];
+            for (int g = 1; g < FACES; ++g) tail = std::max(tail, t.tx_end[g]);
+            int64_t first = std::max(when + t.clock.local_duration_to_world(TX_LEAD_US),
+                                     tail + t.clock.local_duration_to_world(TX_GAP_US));
             ++event_counts[E_TX_SENT];
-            a.send_time[f] = ms + TX_PROBE_TIME_MS + f;
-            a.out_dgram_len[f] = 0;
-            t.viral_faces &= ~(int64_t(1) << f);
-            if (f + 1 < FACES) {
-                schedule(when + air, TX, &t, f + 1);
-            } else {
-                schedule(when + air, PASS, &t);
-            }
+            schedule(first, FLASH, &t, f);
             return;
         }
         ++event_counts[E_TX_NONE];
@@ -649,6 +641,39 @@ class World {
             schedule(when, PASS, &t);
         } else { /* PythonEngine._transmit: the next event anyway, so run it now */
             pass(t);
+        }
+    }
+
+    /* PythonEngine._flash: the packet of face f starts; the send returns after its last data
+     * bit, the closing syncs keep the LED busy a little longer. */
+    void flash(Tile &t, int f) {
+        touch(t);
+        core_view_t &a = *t.v;
+        int64_t when = now;
+        bool viral = t.viral_faces >> f & 1;
+        Packet pkt;
+        if (a.out_dgram_len[f]) {
+            pkt.byte0 = encode_value_byte(DATAGRAM_MARKER, viral);
+            pkt.dgram.len = a.out_dgram_len[f];
+            memcpy(pkt.dgram.data, a.out_dgram[f], pkt.dgram.len);
+            pkt.air_us = datagram_air_us(pkt.dgram, viral);
+        } else {
+            pkt.byte0 = encode_value_byte((int)a.out_value[f], viral);
+            pkt.air_us = HEADER_US + bits_us(pkt.byte0);
+        }
+        int64_t air = pkt.air_us;
+        t.tx_start[f] = when;
+        t.tx_end[f] = when + t.clock.local_duration_to_world(flashing_us(air));
+        pkt.air_us = t.clock.local_duration_to_world(air);
+        launch(t, f, when, pkt);
+        a.send_time[f] = a.now + TX_PROBE_TIME_MS + f;
+        a.out_dgram_len[f] = 0;
+        t.viral_faces &= ~(int64_t(1) << f);
+        int64_t back = when + t.clock.local_duration_to_world(send_blocks_us(air));
+        if (f + 1 < FACES) {
+            schedule(back, TX, &t, f + 1);
+        } else {
+            schedule(back, PASS, &t);
         }
     }
 
