@@ -112,6 +112,7 @@ def emulator_side(layout_file: str | Path, source: str | Path | None,
     scenario = load_scenario(script_file) if script_file is not None else None
     trace = Trace()
     world = make_world(seed=seed, faults=faults, idle_skip=False, trace=trace)
+    world.power_up_spread = False  # co-simulated tiles boot alike, so their frames are in step
     layout.build(world, resolver)
     if scenario is not None:
         scenario.apply(world, resolver, layout, start_ms=0.0)

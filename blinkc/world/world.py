@@ -48,8 +48,12 @@ WARM_SLEEP_TIMEOUT_MS = 10 * 60 * 1000
 #: ... and when its button is held this long (the BIOS's 6-second flag).
 SLEEP_HOLD_MS = 6000
 START_STATES = (START_STATE_POWER_UP, START_STATE_WE_ARE_ROOT, START_STATE_DOWNLOAD_SUCCESS)
-#: Local millis at which a freshly powered tile first runs (BIOS start-up).
-BOOT_MS = 40
+#: The BIOS's start, measured in co-simulation of the SDK's BlinkBIOS (docs/cosim.md): at
+#: setup() millis() reads 0, its clock 0.8 ms into that millisecond, and the first display
+#: frame comes 6.7 ms after setup(). Every tile keeps that relation between its millis() and
+#: its frames; what differs between tiles is when they were powered.
+SETUP_LOCAL_US = 800
+FIRST_FRAME_LOCAL_US = SETUP_LOCAL_US + 6705
 
 
 @dataclass(frozen=True)
@@ -97,6 +101,9 @@ class World:
         #: Bumped whenever a tile is placed or lifted: cached links and groups go stale.
         self._topology = 0
         self.idle_skip = idle_skip
+        #: False: every tile added without a phase powers up in step with the others, as the
+        #: tiles of a co-simulation do (each tile's BIOS boot is the same).
+        self.power_up_spread = True
         #: Indices of the tiles whose clock error was given (not drawn within the skew).
         self._given_ppm: set[int] = set()
         self.seed_mode = SeedMode(self)
@@ -184,13 +191,15 @@ class World:
         rng = random.Random(f"{self.seed}:tile:{name}")
         skew = self.faults.skew
         drawn = round(rng.uniform(-skew, skew) * 1_000_000) if skew else 0
-        phase = rng.randrange(FRAME_US)
+        # How long before now the tile was powered, within a frame: its frames' phase to the
+        # world (given as `phase_us`, drawn, or 0 when the world powers tiles in step).
+        early = rng.randrange(FRAME_US) if self.power_up_spread else 0
+        if phase_us is not None:
+            early = (phase_us - FIRST_FRAME_LOCAL_US) % FRAME_US
         clock = Clock(ppm=drawn if ppm is None else ppm,
-                      frame_phase=phase if phase_us is None else phase_us)
+                      frame_phase=FIRST_FRAME_LOCAL_US + early)
         ppm = clock.ppm
-        # Local time reads BOOT_MS (plus up to a frame) when the tile powers up now.
-        boot_local = BOOT_MS * 1000 + rng.randrange(FRAME_US)
-        clock.offset = boot_local - self.now * (1_000_000 + ppm) // 1_000_000
+        clock.offset = SETUP_LOCAL_US + early - self.now * (1_000_000 + ppm) // 1_000_000
         if api is None:
             api = Blinklib(entropy=rng.getrandbits(32), serial=rng.randbytes(9))
         if ppm_given:

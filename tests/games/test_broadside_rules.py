@@ -295,8 +295,8 @@ TWO_SWEET = FLEET.replace("tile a4 at 3,0 ship=true", "tile a4 at 3,0 ship=true 
 
 
 def test_a_ship_with_two_sweet_spots_blinks_orange_on_them_until_it_is_shot(backend):
-    # Seed 2: one of the power-ups where one tile counts the ship (see the next test).
-    c = fleet(backend, text=TWO_SWEET, seed=2)
+    # Seed 1: one of the power-ups where one tile counts the ship (see the next test).
+    c = fleet(backend, text=TWO_SWEET, seed=1)
     assert field(c, "illegal", HOME) == {t: t in SHIP_A for t in HOME}
     seen = set()
     for _ in range(8):
