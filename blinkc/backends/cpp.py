@@ -1244,15 +1244,3 @@ def generate_cpp(program: Program, *, source: str | Path | None = None,
 def sketch_path(out_dir: str | Path, program: Program) -> Path:
     """Where a game's sketch goes: `out_dir/<game>/<game>.ino` (the Arduino IDE's layout)."""
     return Path(out_dir) / program.name / f"{program.name}.ino"
-
-
-def generate_sketch(game_path: str | Path, out_dir: str | Path, line_directives: bool = False) -> Path:
-    """Compile a game and write `out_dir/<game>/<game>.ino`; returns the .ino path."""
-    from ..dsl.loader import compile_game
-
-    program = compile_game(game_path)
-    ino = sketch_path(out_dir, program)
-    ino.parent.mkdir(parents=True, exist_ok=True)
-    ino.write_text(generate_cpp(program, line_directives=line_directives,
-                                sketch_file=ino.resolve()))
-    return ino

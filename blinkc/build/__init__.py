@@ -14,6 +14,7 @@ from pathlib import Path
 from . import arduino_cli
 from .compile import LinkOverflow, compile_sketch
 from .errors import BuildError, ToolError
+from .game_sketch import write_game_sketch
 from .hexmerge import BUILTIN_BASE, GAME_MAX_BYTES, merge_with_bios
 from .outputs import OutputRefused, claim_folder
 from .sdk import Sdk, find_sdk
@@ -67,30 +68,21 @@ def limits(sdk: Sdk) -> tuple[int, int, int]:
     return int(base, 0), flash, ram
 
 
-def prepare_source(source: Path, out_dir: Path, line_directives: bool = False) -> Sketch:
+def prepare_source(source: Path, out_dir: Path, line_directives: bool = False,
+                   force: bool = False) -> Sketch:
     """The sketch folder to build, inside `out_dir`: a copy of the user's sketch,
     or the sketch generated from a blinkc game (GAME.py; with `#line` directives that point
-    at the game's lines when `line_directives`)."""
+    at the game's lines when `line_directives`), written as `blinkc gen` writes it: over a
+    sketch blinkc did not write (or that changed since) only with `force`."""
     source = Path(source)
     if line_directives and source.suffix != ".py":
         raise BuildError(f"--line-directives is for a game (GAME.py); {source} is a sketch.",
                          "Build the game itself, or leave the option out.")
     if source.suffix == ".py":
-        try:
-            from blinkc.backends.cpp import generate_sketch
-        except ModuleNotFoundError as exc:
-            if exc.name not in ("blinkc.backends", "blinkc.backends.cpp"):
-                raise
-            raise BuildError(
-                f"Cannot build {source}: this blinkc has no C++ code generator "
-                "(blinkc.backends.cpp).",
-                "Build an Arduino sketch (.ino or sketch folder) instead, or update blinkc.",
-            ) from None
         if not source.is_file():
             raise BuildError(f"{source} does not exist.")
-        if line_directives:
-            return find_sketch(Path(generate_sketch(source, out_dir, line_directives=True)))
-        return find_sketch(Path(generate_sketch(source, out_dir)))
+        return find_sketch(write_game_sketch(source, out_dir, force=force,
+                                             line_directives=line_directives))
     return copy_sketch(find_sketch(source), out_dir)
 
 
@@ -109,7 +101,8 @@ def build(
     at the game's lines.
 
     `out_dir` must be new, empty or made by an earlier blinkc build; any other folder is
-    refused (OutputRefused) unless `force` (see blinkc.build.outputs)."""
+    refused (OutputRefused) unless `force`, and so is a generated sketch in it that blinkc did
+    not write or that was changed since (see blinkc.build.outputs)."""
     if backend not in BACKENDS:
         raise BuildError(f"Unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}.")
     sdk = sdk if isinstance(sdk, Sdk) else find_sdk(sdk)
@@ -117,7 +110,7 @@ def build(
         raise BuildError(f"{source} does not exist.")
     out = claim_folder(Path(out_dir), force=force, what="the build")
     try:
-        return _build(Path(source), out, sdk, backend, toolchain, line_directives)
+        return _build(Path(source), out, sdk, backend, toolchain, line_directives, force)
     except OSError as exc:  # e.g. a file in the build folder that cannot be replaced
         raise BuildError(
             f"Cannot build into {out}: {exc.filename or out}: {exc.strerror or exc}.",
@@ -127,8 +120,8 @@ def build(
 
 
 def _build(source: Path, out: Path, sdk: Sdk, backend: str, toolchain: Toolchain | None,
-           line_directives: bool = False) -> BuildResult:
-    sketch = prepare_source(source, out, line_directives)
+           line_directives: bool = False, force: bool = False) -> BuildResult:
+    sketch = prepare_source(source, out, line_directives, force)
     base, flash_limit, ram_limit = limits(sdk)
 
     use_cli = backend == "arduino-cli" or (backend == "auto" and arduino_cli.usable(sdk))

@@ -6,7 +6,10 @@ it, so the user cannot foresee which files they would replace. An output folder 
 over a file whose SHA-256 the marker records (a generated sketch) and that has changed since:
 that is someone's edit. Anything else (an existing folder without the marker, a changed
 sketch) is refused with one message saying what, why and what to do, unless `--force`; a file
-where a folder should be is refused even then.
+where a folder should be is refused even then. Whether a file may be replaced, and writing it
+whole, is blinkc/user_files.py's rule (the marker's record is how a sketch shows it is
+blinkc's); `write_generated` is the one way a generated sketch is written (`blinkc gen`,
+`blinkc build GAME.py` through build/game_sketch.py, the demo).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import hashlib
 from pathlib import Path
 
 from .. import __version__
+from ..user_files import A_FOLDER, NOT_OURS, FileRefused, check_writable, write_whole
 from .errors import BuildError
 
 MARKER = ".blinkc-output"
@@ -51,7 +55,7 @@ def _marker_records(folder: Path) -> dict[str, str] | None:
 def _write_marker(folder: Path, records: dict[str, str]) -> None:
     lines = [_HEADER.format(version=__version__)]
     lines += [f"sha256 {digest} {name}\n" for name, digest in sorted(records.items())]
-    (folder / MARKER).write_text("".join(lines))
+    write_whole(folder / MARKER, "".join(lines).encode())
 
 
 def _listing(folder: Path, limit: int = 4) -> str:
@@ -109,20 +113,17 @@ def write_generated(folder: Path, name: str, text: str, *, force: bool = False,
     folder, target = Path(folder), Path(folder) / name
     try:
         if not force and folder.is_dir() and target.is_file() and _marker_records(folder) is None:
-            _refuse_overwrite(target, None, flag)  # the more telling message for that folder
+            raise _overwrite_refused(target, None, flag)  # more telling than claim_folder's
         claim_folder(folder, force=force, flag=flag, what=f"the sketch {name}")
         records = _marker_records(folder)
-        if target.is_dir():
-            raise OutputRefused(
-                f"{target} is a folder, where blinkc writes the file {name}.",
-                f"Move it away, or choose another folder with {flag}.",
-            )
-        if target.exists() and not force:
-            recorded = (records or {}).get(name)
-            if recorded != _sha256(target.read_bytes()):
-                _refuse_overwrite(target, recorded, flag)
+        recorded = (records or {}).get(name)
+        try:  # the marker's record is what makes the file blinkc's
+            check_writable(target, lambda p: recorded == _sha256(p.read_bytes()),
+                           f"the sketch {name}", force, empty_is_free=False)
+        except FileRefused as refused:
+            raise _sketch_refused(target, name, recorded, refused, flag) from None
         data = text.encode()
-        target.write_bytes(data)
+        write_whole(target, data)
         if records is not None:  # a folder blinkc made; one taken with --force stays unmarked
             _write_marker(folder, {**records, name: _sha256(data)})
     except OSError as exc:
@@ -130,10 +131,21 @@ def write_generated(folder: Path, name: str, text: str, *, force: bool = False,
     return target
 
 
-def _refuse_overwrite(target: Path, recorded: str | None, flag: str) -> None:
+def _sketch_refused(target: Path, name: str, recorded: str | None, refused: FileRefused,
+                    flag: str) -> OutputRefused:
+    """user_files' refusal of a generated sketch, in the build's words."""
+    if refused.reason == NOT_OURS:
+        return _overwrite_refused(target, recorded, flag)
+    if refused.reason == A_FOLDER:
+        return OutputRefused(f"{target} is a folder, where blinkc writes the file {name}.",
+                             f"Move it away, or choose another folder with {flag}.")
+    return OutputRefused(str(refused), f"Choose another folder with {flag}.")
+
+
+def _overwrite_refused(target: Path, recorded: str | None, flag: str) -> OutputRefused:
     why = ("it was changed since blinkc wrote it" if recorded else
            "blinkc has no record of writing it (it was written, or edited, by someone else)")
-    raise OutputRefused(
+    return OutputRefused(
         f"{target} already exists and {why}: writing the new sketch would lose it.",
         f"Move or rename it to keep it, choose another folder with {flag}, or pass --force to "
         "overwrite it.",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import signal
 import sys
@@ -16,7 +17,7 @@ import click
 from ..render import faces_text
 from ..render.png import save_png
 from ..render.terminal import show, use_color
-from ..user_files import FileRefused, check_writable, is_picture, is_trace
+from ..user_files import FileRefused, check_writable, is_picture, is_trace, write_whole
 from ..world import Trace, World, WorldError, emulation
 from ..world.emulation import Emulation, EmulationOptions, FaultsError, Interrupted, parse_faults
 from ..world.layout import Layout, Resolver, resolve_program
@@ -220,8 +221,10 @@ def _open(stack: ExitStack, path: str) -> IO[str]:
 
 
 def _write_png(snapshot: list[dict], path: str, title: str) -> None:
+    picture = io.BytesIO()
+    save_png(snapshot, picture, title)
     try:
-        save_png(snapshot, path, title)
+        write_whole(Path(path), picture.getvalue())  # decided by _may_write before the run
     except OSError as e:
         raise click.ClickException(f"cannot write {path}: {e.strerror or e}") from None
     click.echo(f"picture saved to {path}", err=True)

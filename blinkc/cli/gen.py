@@ -31,18 +31,13 @@ def gen(game: str, out_dir: str, force: bool, line_directives: bool) -> None:
       blinkc gen firmware/pirates_lasers.py -o out/
       blinkc gen firmware/pirates_lasers.py --line-directives   # errors at the game's lines
     """
-    from ..backends.cpp import generate_cpp, sketch_path
     from ..build.errors import BuildError
-    from ..build.outputs import write_generated
-    from ..dsl.loader import compile_game
+    from ..build.game_sketch import write_game_sketch
 
     try:
-        program = compile_game(game)
-        where = sketch_path(out_dir, program)
-        text = generate_cpp(program, line_directives=line_directives, sketch_file=where.resolve())
-        ino = write_generated(where.parent, where.name, text, force=force)
+        ino = write_game_sketch(game, out_dir, force=force, line_directives=line_directives)
     except GameErrors as e:
         raise click.ClickException(f"{game} has errors:\n{e}") from None
     except BuildError as e:
         raise click.ClickException(str(e)) from None
-    click.echo(f"wrote {Path(out_dir) / program.name / ino.name}")
+    click.echo(f"wrote {Path(out_dir) / ino.parent.name / ino.name}")

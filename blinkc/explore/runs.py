@@ -8,7 +8,7 @@ from pathlib import Path
 from ..backends.python import program_class
 from ..dsl.loader import compile_game
 from ..ir.nodes import Program
-from ..user_files import EXPLORE_MARK, FileRefused, check_writable, is_counterexample
+from ..user_files import EXPLORE_MARK, FileRefused, check_writable, is_counterexample, write_whole
 from ..world import Faults, make_world
 from ..world.layout_file import parse_layout
 from ..world.scenario_file import parse_scenario
@@ -108,10 +108,12 @@ def check_counterexample_folder(folder: Path, force: bool = False) -> None:
 
 
 def write_counterexample(game: Path, run: Run, problems: list[str], folder: Path) -> str:
-    """Write the run as a layout and a scenario; returns the command that replays it."""
+    """Write the run as a layout and a scenario; returns the command that replays it.
+    (check_counterexample_folder decided before the run that they may be written.)"""
     folder.mkdir(parents=True, exist_ok=True)
     layout, scenario = counterexample_files(folder)
-    layout.write_text(f"{EXPLORE_MARK}: the cluster\n" + run.layout_text(game.resolve()))
+    write_whole(layout, (f"{EXPLORE_MARK}: the cluster\n" + run.layout_text(game.resolve())).encode())
     body = "".join(f"# {p}\n" for p in problems)
-    scenario.write_text(f"{EXPLORE_MARK}; what went wrong:\n" + body + run.scenario_text())
+    write_whole(scenario, (f"{EXPLORE_MARK}; what went wrong:\n" + body
+                           + run.scenario_text()).encode())
     return run.command(game, layout, scenario)

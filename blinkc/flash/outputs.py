@@ -10,16 +10,26 @@ avrdude's dump never has that form (they leave holes, or their records
 differ), so they are never overwritten by accident.
 
 A dump is written whole or not at all: into a new file opened exclusively,
-or into a temporary file next to the old one that then replaces it.
+or into a temporary file next to the old one that then replaces it. The rules and the
+writing are blinkc/user_files.py's (with an empty file kept too); this module adds the
+dump's form, a probe that the folder takes a new file, and the flasher's wording.
 """
 
 from __future__ import annotations
 
 import os
-import stat
 import tempfile
 from pathlib import Path
 
+from ..user_files import (
+    A_FOLDER,
+    NO_FOLDER,
+    NOT_A_FILE,
+    NOT_OURS,
+    FileRefused,
+    check_writable,
+    write_whole,
+)
 from .errors import FlashError, HexFileError
 from .hexfile import Image, parse_hex, read_hex_file
 from .targets import PARTS
@@ -45,32 +55,14 @@ def is_blinkc_dump(path: Path) -> bool:
 
 
 def check_output(path: Path, force: bool = False, what: str = "the flash dump") -> None:
-    """FlashError unless blinkc may write `path`; nothing is written here."""
+    """FlashError unless blinkc may write `path` (user_files' rules, an empty file kept too);
+    nothing is written here."""
     path = Path(path)
     folder = path.parent
-    if not folder.is_dir():
-        raise FlashError(
-            f"Cannot write {what} to {path}: the folder {folder} does not exist.",
-            fix="create the folder first, or choose another file")
     try:
-        info = path.stat() if path.exists() or path.is_symlink() else None
-    except OSError as e:
-        raise FlashError(f"Cannot write {what} to {path}: {e.strerror or e}.",
-                         fix="choose another file") from None
-    if info is not None:
-        if stat.S_ISDIR(info.st_mode):
-            raise FlashError(f"Cannot write {what} to {path}: it is a folder.",
-                             fix=f"give a file name, e.g. {path / 'dump.hex'}")
-        if not stat.S_ISREG(info.st_mode):
-            raise FlashError(
-                f"Cannot write {what} to {path}: it is not a regular file (a device or a pipe).",
-                fix="give the name of a .hex file to write")
-        if not force and not is_blinkc_dump(path):
-            raise FlashError(
-                f"{path} already exists and blinkc did not write it; not overwriting it.",
-                cause="blinkc replaces only a whole-flash dump it wrote itself, so that a game, "
-                      "a merged image or another program's file is never lost",
-                fix="choose another file name, or add --force to replace this file")
+        check_writable(path, is_blinkc_dump, what, force, empty_is_free=False)
+    except FileRefused as refused:
+        raise _flash_error(path, what, refused) from None
     try:                     # the only sure test (root, read-only mounts, ACLs): try it
         fd, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
         os.close(fd)
@@ -82,17 +74,34 @@ def check_output(path: Path, force: bool = False, what: str = "the flash dump") 
             fix="choose a folder you can write to (e.g. your home folder)") from None
 
 
+def _flash_error(path: Path, what: str, refused: FileRefused) -> FlashError:
+    """A refusal in the flasher's words (what, likely cause, fix)."""
+    if refused.reason == NO_FOLDER:
+        return FlashError(f"Cannot write {what} to {path}: the folder {path.parent} does not exist.",
+                          fix="create the folder first, or choose another file")
+    if refused.reason == A_FOLDER:
+        return FlashError(f"Cannot write {what} to {path}: it is a folder.",
+                          fix=f"give a file name, e.g. {path / 'dump.hex'}")
+    if refused.reason == NOT_A_FILE:
+        return FlashError(
+            f"Cannot write {what} to {path}: it is not a regular file (a device or a pipe).",
+            fix="give the name of a .hex file to write")
+    if refused.reason == NOT_OURS:
+        return FlashError(
+            f"{path} already exists and blinkc did not write it; not overwriting it.",
+            cause="blinkc replaces only a whole-flash dump it wrote itself, so that a game, "
+                  "a merged image or another program's file is never lost",
+            fix="choose another file name, or add --force to replace this file")
+    return FlashError(str(refused), fix="choose another file")
+
+
 def write_dump(path: Path, data: bytes, force: bool = False,
                what: str = "the flash dump") -> None:
     """Write a whole-flash dump to `path` under `check_output`'s rules; whole or not at all."""
     path = Path(path)
     check_output(path, force, what)
-    text = dump_text(data).encode("ascii")
     try:
-        if not path.exists():
-            _write_new(path, text)
-        else:
-            _replace(path, text)
+        write_whole(path, dump_text(data).encode("ascii"))
     except FileExistsError:
         raise FlashError(f"{path} appeared while blinkc was writing it; not overwriting it.",
                          fix="choose another file name, or add --force") from None
@@ -100,26 +109,3 @@ def write_dump(path: Path, data: bytes, force: bool = False,
         raise FlashError(f"Cannot write {what} to {path}: {e.strerror or e}.",
                          cause="the disk may be full or read-only, or the folder was removed",
                          fix="free some space or choose another folder, then try again") from None
-
-
-def _write_new(path: Path, text: bytes) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(text)
-    except BaseException:
-        path.unlink(missing_ok=True)
-        raise
-
-
-def _replace(path: Path, text: bytes) -> None:
-    mode = stat.S_IMODE(path.stat().st_mode)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(text)
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

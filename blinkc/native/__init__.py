@@ -9,7 +9,8 @@ See docs/native.md.
 
 from ..world.factory import register_engine
 from .avr_check import AvrBuildError, avr_code_size, avr_compile_check, int16_warnings
-from .build import NativeBuildError, build_library, cache_dir
+from .build import NativeBuildError, build_library
+from .compile_cache import cache_dir
 from .engine import NativeEngine
 from .loader import HostIntWarning, NativeSketch, load_sketch, load_sketch_text
 from .program import NativeAbiError, NativeProgram

@@ -21,8 +21,9 @@ Two checks, both compile-only (`-c`), so they need avr-gcc but not the SDK:
 from __future__ import annotations
 
 import re
-import subprocess
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from .build import NativeBuildError
@@ -33,9 +34,9 @@ from .toolchain import (
     Diagnostic,
     ToolMissing,
     avr_cxx,
-    c_locale_env,
     host_cxx,
     parse_diagnostics,
+    run_compiler,
 )
 
 #: The SDK's C++ flags (platform.txt) with all warnings on.
@@ -82,18 +83,28 @@ def _as_sketch(sketch: str | Path | Sketch) -> Sketch:
     return sketch if isinstance(sketch, Sketch) else read_sketch(sketch)
 
 
+@contextmanager
+def _scratch_unit(sketch: Sketch, prefix: str, text: str | None = None) -> Iterator[Path]:
+    """The sketch's translation unit (or `text` in its place) in a scratch folder, which is
+    removed after: these compiles are checks, their objects are not kept."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
+        unit = Path(tmp) / f"{sketch.name}.ino.cpp"
+        unit.write_text(sketch.unit if text is None else text)
+        yield unit
+
+
+def _includes(sketch: Sketch) -> list[str]:
+    """The sketch's own include folders, then blinkc's headers."""
+    return [*(f"-I{d}" for d in sketch.include_dirs), f"-I{NATIVE_DIR}"]
+
+
 def _compile_avr(sketch: Sketch, extra_flags: tuple[str, ...] = ()) -> list[Diagnostic]:
     cxx = avr_cxx()
-    with tempfile.TemporaryDirectory(prefix="blinkc-avr-") as tmp:
-        unit = Path(tmp) / f"{sketch.name}.ino.cpp"
-        unit.write_text(sketch.unit)
+    with _scratch_unit(sketch, "blinkc-avr-") as unit:
         diags: list[Diagnostic] = []
         for source in (unit, *sketch.extra_sources):
-            cmd = [cxx, *AVR_FLAGS, *extra_flags,
-                   *(f"-I{d}" for d in sketch.include_dirs), f"-I{NATIVE_DIR}",
-                   "-c", "-x", "c++", str(source), "-o", str(Path(tmp) / "out.o")]
-            proc = subprocess.run(cmd, capture_output=True, text=True, env=c_locale_env(),
-                                  check=False)
+            proc = run_compiler([cxx, *AVR_FLAGS, *extra_flags, *_includes(sketch),
+                                 "-c", "-x", "c++", str(source), "-o", str(unit.parent / "out.o")])
             if proc.returncode != 0:
                 raise AvrBuildError(sketch, proc.stdout + proc.stderr)
             diags += parse_diagnostics(proc.stderr)
@@ -106,18 +117,15 @@ def avr_code_size(sketch_path: str | Path | Sketch) -> dict[str, int]:
     sketch = _as_sketch(sketch_path)
     cxx = avr_cxx()
     nm = str(Path(cxx).with_name("avr-nm")) if Path(cxx).is_absolute() else "avr-nm"
-    with tempfile.TemporaryDirectory(prefix="blinkc-avr-") as tmp:
-        unit = Path(tmp) / f"{sketch.name}.ino.cpp"
-        unit.write_text(sketch.unit)
-        obj = Path(tmp) / "out.o"
-        cmd = [cxx, *AVR_FLAGS, _EXTRAS_OK, "-ffunction-sections", "-fdata-sections",
-               *(f"-I{d}" for d in sketch.include_dirs), f"-I{NATIVE_DIR}",
-               "-c", "-x", "c++", str(unit), "-o", str(obj)]
-        proc = subprocess.run(cmd, capture_output=True, text=True, env=c_locale_env(), check=False)
+    with _scratch_unit(sketch, "blinkc-avr-") as unit:
+        obj = unit.parent / "out.o"
+        proc = run_compiler([cxx, *AVR_FLAGS, _EXTRAS_OK, "-ffunction-sections", "-fdata-sections",
+                             *_includes(sketch), "-c", "-x", "c++", str(unit), "-o", str(obj)])
         if proc.returncode != 0:
             raise AvrBuildError(sketch, proc.stdout + proc.stderr)
-        listing = subprocess.run([nm, "--size-sort", "-C", "-S", str(obj)], capture_output=True,
-                                 text=True, env=c_locale_env(), check=True).stdout
+        nm_run = run_compiler([nm, "--size-sort", "-C", "-S", str(obj)])
+        nm_run.check_returncode()
+        listing = nm_run.stdout
     sizes: dict[str, int] = {}
     for line in listing.splitlines():
         parts = line.split(maxsplit=3)
@@ -194,13 +202,8 @@ def _unit_location(unit: str, offset: int) -> tuple[str, int]:
 
 def _datagram_sizes(sketch: Sketch, probes: str, cxx: str, flags: list[str]) -> dict[int, int]:
     """Compile the sketch with the probes appended; the size each probe's error names."""
-    with tempfile.TemporaryDirectory(prefix="blinkc-dgram-") as tmp:
-        unit = Path(tmp) / f"{sketch.name}.ino.cpp"
-        unit.write_text(sketch.unit + probes)
-        cmd = [cxx, *flags, "-fsyntax-only", *(f"-I{d}" for d in sketch.include_dirs),
-               f"-I{NATIVE_DIR}", str(unit)]
-        proc = subprocess.run(cmd, capture_output=True, text=True, env=c_locale_env(),
-                              check=False)
+    with _scratch_unit(sketch, "blinkc-dgram-", sketch.unit + probes) as unit:
+        proc = run_compiler([cxx, *flags, "-fsyntax-only", *_includes(sketch), str(unit)])
     return {int(m.group(1)): int(m.group(2)) for m in _PROBE_RE.finditer(proc.stderr)}
 
 
@@ -263,13 +266,9 @@ def _host_overflow_lines(sketch: Sketch) -> set[tuple[str, int]]:
         cxx = host_cxx()
     except ToolMissing:
         return set()
-    with tempfile.TemporaryDirectory(prefix="blinkc-host-") as tmp:
-        unit = Path(tmp) / f"{sketch.name}.ino.cpp"
-        unit.write_text(sketch.unit)
-        cmd = [cxx, "-std=gnu++11", "-fpermissive", "-fsyntax-only", "-Woverflow",
-               "-DBLINKC_HOST=1", *(f"-I{d}" for d in sketch.include_dirs), f"-I{NATIVE_DIR}",
-               f"-I{HOST_INCLUDE_DIR}", str(unit)]
-        proc = subprocess.run(cmd, capture_output=True, text=True, env=c_locale_env(),
-                              check=False)
+    with _scratch_unit(sketch, "blinkc-host-") as unit:
+        proc = run_compiler([cxx, "-std=gnu++11", "-fpermissive", "-fsyntax-only", "-Woverflow",
+                             "-DBLINKC_HOST=1", *_includes(sketch), f"-I{HOST_INCLUDE_DIR}",
+                             str(unit)])
     return {(d.file, d.line) for d in parse_diagnostics(proc.stderr)
             if "[-Woverflow]" in d.message}

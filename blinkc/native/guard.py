@@ -11,15 +11,11 @@ blinkc/world/watchdog.py for the budget.
 from __future__ import annotations
 
 import ctypes
-import hashlib
-import os
-import subprocess
-import tempfile
 from functools import cache
 from pathlib import Path
 
-from .build import cache_dir
-from .toolchain import NATIVE_DIR, ToolMissing, c_locale_env, compiler_identity, host_cxx
+from . import compile_cache
+from .toolchain import NATIVE_DIR, ToolMissing, compiler_identity, host_cxx, run_compiler
 
 GUARD_OK, GUARD_TIMEOUT, GUARD_INTERRUPTED = 0, 1, 2
 
@@ -127,19 +123,13 @@ def loaded() -> Guard | None:
 
 def _build() -> Path:
     cxx = host_cxx()
-    h = hashlib.sha256()
-    h.update(f"{compiler_identity(cxx)}\0{' '.join(FLAGS)}\0".encode())
-    h.update(SOURCE.read_bytes())
-    out_dir = cache_dir()
-    lib = out_dir / f"guard-{h.hexdigest()[:32]}.so"
-    if lib.exists():
-        return lib
-    out_dir.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=out_dir, prefix="build-") as tmp:
-        target = Path(tmp) / "guard.so"
-        proc = subprocess.run([cxx, *FLAGS, str(SOURCE), "-o", str(target)], capture_output=True,
-                              text=True, env=c_locale_env(), check=False)
+    key = compile_cache.key((compiler_identity(cxx), " ".join(FLAGS)), (SOURCE,))
+
+    def compile_into(tmp: Path) -> Path:
+        target = tmp / "guard.so"
+        proc = run_compiler([cxx, *FLAGS, str(SOURCE), "-o", str(target)])
         if proc.returncode != 0:
             raise GuardBuildError(f"the tile watchdog does not compile:\n{proc.stdout}{proc.stderr}")
-        os.replace(target, lib)
-    return lib
+        return target
+
+    return compile_cache.reuse_or_make(compile_cache.entry("guard", key), compile_into)

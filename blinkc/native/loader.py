@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import compile_cache
 from .build import BuiltLibrary, build_library
 from .program import NativeProgram
 from .sketch import Sketch, read_sketch, sketch_from_text
@@ -68,18 +68,18 @@ def _load(sketch: Sketch, check_int16: bool) -> NativeSketch:
 
 
 def _int16_cached(sketch: Sketch, built: BuiltLibrary) -> tuple[Diagnostic, ...]:
+    """The 16-bit int findings, kept in the cache beside the library (same key: same unit)."""
     from .avr_check import int16_warnings
 
-    record = built.path.with_suffix(".int16.json")
-    if record.exists():
-        return tuple(Diagnostic(**d) for d in json.loads(record.read_text()))
+    def check_into(tmp: Path) -> Path:
+        found = tmp / "int16.json"
+        found.write_text(json.dumps([d.__dict__ for d in int16_warnings(sketch)]))
+        return found
+
     try:
-        found = int16_warnings(sketch)
+        record = compile_cache.reuse_or_make(built.path.with_suffix(".int16.json"), check_into)
     except ToolMissing:
         return ()
     except Exception:  # the host build succeeded; this check is advice only
         return ()
-    tmp = record.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_text(json.dumps([d.__dict__ for d in found]))
-    tmp.replace(record)
-    return tuple(found)
+    return tuple(Diagnostic(**d) for d in json.loads(record.read_text()))

@@ -84,6 +84,12 @@ def compiler_identity(path: str) -> str:
     return out.stdout.splitlines()[0] if out.stdout else path
 
 
+def run_compiler(cmd: list[str]) -> subprocess.CompletedProcess[str]:
+    """Run a compiler (or binutil) in the C locale; its output is captured, its exit code not
+    checked (a failed compile is an answer the caller reads)."""
+    return subprocess.run(cmd, capture_output=True, text=True, env=c_locale_env(), check=False)
+
+
 def c_locale_env() -> dict[str, str]:
     """The environment for compiler runs: plain ASCII quotes in messages, no colour."""
     env = dict(os.environ)

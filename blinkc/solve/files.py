@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..user_files import check_writable
+from ..user_files import check_writable, write_whole
 from ..world.layout_file import load_layout
 from .ships import HAZARD, HULL, REDIRECTOR, REPAIR_FACE, Ship, connected, legal
 
@@ -44,8 +44,8 @@ def write(folder: Path, layout_text: str, scenario_text: str, headline: str,
           force: bool = False) -> tuple[Path, Path]:
     folder.mkdir(parents=True, exist_ok=True)
     layout, scenario = folder / "best.layout", folder / "best.scenario"
-    for path in (layout, scenario):
+    for path in (layout, scenario):  # both, before either is written
         check_writable(path, is_ours, "the solver's best ship", force)
-    layout.write_text(f"{MARK}: {headline}\n" + layout_text)
-    scenario.write_text(f"{MARK}: {headline}\n" + scenario_text)
+    write_whole(layout, f"{MARK}: {headline}\n{layout_text}".encode())
+    write_whole(scenario, f"{MARK}: {headline}\n{scenario_text}".encode())
     return layout, scenario

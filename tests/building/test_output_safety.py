@@ -192,6 +192,37 @@ def test_build_game_refuses_a_folder_holding_a_hand_made_sketch(game: Path, stan
     assert (tmp_path / "build/counter/counter.ino").read_text() == MINE
 
 
+def test_build_game_refuses_to_overwrite_a_sketch_blinkc_did_not_write(game: Path, standin_sdk,
+                                                                      tmp_path: Path):
+    # A folder blinkc made, holding a sketch by the game's name that blinkc did not write.
+    out = tmp_path / "out"
+    (out / "counter").mkdir(parents=True)
+    (out / MARKER).write_text("")
+    (out / "counter/counter.ino").write_text(MINE)
+    args = ["build", "counter.py", "-o", "out", "--sdk", str(standin_sdk.path)]
+    refused(blinkc(*args), "out/counter/counter.ino", "no record", "--force")
+    assert (out / "counter/counter.ino").read_text() == MINE
+
+    forced = blinkc(*args, "--force")
+    assert "#include <blinklib.h>" in (out / "counter/counter.ino").read_text(), forced.output
+
+
+def test_build_game_refuses_to_overwrite_its_sketch_once_edited(game: Path, standin_sdk,
+                                                               tmp_path: Path):
+    require_tools(*AVR_TOOLS)
+    args = ["build", "counter.py", "-o", "out", "--sdk", str(standin_sdk.path)]
+    assert blinkc(*args).exit_code == 0
+    ino = tmp_path / "out/counter/counter.ino"
+    edited = ino.read_text() + "// my tweak\n"
+    ino.write_text(edited)
+    refused(blinkc(*args), "out/counter/counter.ino", "changed since blinkc wrote it", "--force")
+    assert ino.read_text() == edited
+    assert blinkc(*args, "--force").exit_code == 0
+    assert "my tweak" not in ino.read_text()
+    again = blinkc(*args)  # its own sketch again
+    assert again.exit_code == 0, again.output
+
+
 def test_build_onto_a_file_is_a_clear_error(sketch: Path, standin_sdk, tmp_path: Path):
     out = tmp_path / "out.hex"
     out.write_text("keep me")

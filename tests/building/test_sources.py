@@ -28,21 +28,29 @@ def test_game_py_without_the_cpp_backend_is_a_clear_error(standin_sdk, tmp_path,
 def test_game_py_is_generated_by_the_cpp_backend_then_built(standin_sdk, tmp_path, monkeypatch):
     require_tools(*AVR_TOOLS)
     calls = []
+    program = types.SimpleNamespace(name="lasers")
 
-    def generate_sketch(game_path: Path, out_dir: Path) -> Path:
-        calls.append((game_path, out_dir))
-        folder = out_dir / "lasers"
-        folder.mkdir(parents=True)
-        shutil.copy(SKETCHES / "Spinner/Spinner.ino", folder / "lasers.ino")
-        return folder / "lasers.ino"
+    def compile_game(game_path: Path) -> types.SimpleNamespace:
+        calls.append(game_path)
+        return program
+
+    def sketch_path(out_dir: Path, of: object) -> Path:
+        calls.append(out_dir)
+        return Path(out_dir) / "lasers" / "lasers.ino"
+
+    def generate_cpp(of: object, **_: object) -> str:
+        assert of is program
+        return (SKETCHES / "Spinner/Spinner.ino").read_text()
 
     fake = types.ModuleType("blinkc.backends.cpp")
-    fake.generate_sketch = generate_sketch
+    fake.generate_cpp = generate_cpp
+    fake.sketch_path = sketch_path
     monkeypatch.setitem(sys.modules, "blinkc.backends.cpp", fake)
+    monkeypatch.setattr("blinkc.dsl.loader.compile_game", compile_game)
     game = tmp_path / "lasers.py"
     game.write_text("# a game")
     hex_path = build_for_flash(game, sdk=standin_sdk, out_dir=tmp_path / "out")
-    assert calls == [(game, (tmp_path / "out").resolve())]
+    assert calls == [game, (tmp_path / "out").resolve()]
     assert hex_path == (tmp_path / "out/lasers.ino.with_bootloader.hex").resolve()
     assert hex_path.is_file()
 

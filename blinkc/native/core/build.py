@@ -4,22 +4,18 @@ An installed blinkc carries its core, compiled by setup.py when it was installed
 (`sources.LIBRARY` beside this file). That one is used when the key compiled into it is the
 key of the sources beside it (sources.py). Otherwise — a checkout that was never installed,
 or whose core sources changed since its `pip install -e .` — the core is compiled now with
-the same recipe into the cache of native builds (blinkc.native.build: the key adds the
-compiler's identity; a build is renamed into place so parallel runs never see a half-written
-file), which needs g++.
+the same recipe into the cache of native builds (blinkc.native.compile_cache: the key adds
+the compiler's identity; a build is renamed into place so parallel runs never see a
+half-written file), which needs g++.
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
-import subprocess
-import tempfile
 from functools import cache
 from pathlib import Path
 
-from ..build import cache_dir
-from ..toolchain import c_locale_env, compiler_identity, host_cxx
+from .. import compile_cache
+from ..toolchain import compiler_identity, host_cxx, run_compiler
 from . import sources
 from .sources import CORE_DIR
 
@@ -48,20 +44,16 @@ def core_library() -> Path:
 def built_core() -> Path:
     """The core compiled at run time into the cache (built on first use)."""
     cxx = host_cxx()
-    out_dir = cache_dir()
-    key = f"{compiler_identity(cxx)}\0{sources.source_key()}"
-    lib = out_dir / f"world-core-{hashlib.sha256(key.encode()).hexdigest()[:32]}.so"
-    if lib.exists():
-        return lib
-    out_dir.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=out_dir, prefix="build-") as tmp:
-        target = Path(tmp) / "core.so"
-        proc = subprocess.run(sources.compile_command(cxx, target), capture_output=True,
-                              text=True, env=c_locale_env(), check=False)
+    key = compile_cache.key((compiler_identity(cxx), sources.source_key()))
+
+    def compile_into(tmp: Path) -> Path:
+        target = tmp / "core.so"
+        proc = run_compiler(sources.compile_command(cxx, target))
         if proc.returncode != 0:
             raise CoreBuildError(f"the world core does not compile:\n{proc.stdout}{proc.stderr}")
-        os.replace(target, lib)
-    return lib
+        return target
+
+    return compile_cache.reuse_or_make(compile_cache.entry("world-core", key), compile_into)
 
 
 def origin() -> str:
