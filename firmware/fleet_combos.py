@@ -46,6 +46,7 @@ count = game.field(range(0, 33), default=0, doc="legal ships laid in this game (
 first = game.field(range(0, 2), default=0, doc="the player who laid the first ship")
 born = game.field(range(0, 33), default=0, doc="the count when this ship was laid")
 joined = game.field(range(0, 64), default=0, doc="bit f: a working link on face f; 0: in the hand")
+owed = game.field(range(0, 64), default=0, doc="bit f: face f's Hello bounced on a full queue")
 near = game.field(range(0, 64), default=0, per_face=True,
                   doc="what lies on this face: 0 nothing known, a ship, or HOLE")
 points = game.field(range(0, 65536), default=0, doc="the Points gather's total (its starter)")
@@ -58,9 +59,11 @@ who_a = game.field(range(0, 3), default=0,
 
 window = game.timer()  # a ship put against the sea: Hellos that make it legal count 3 s
 show = game.timer()  # the score (2 digits in the winner's colour, 2 in the other's) or the turn
+again = game.timer()  # a Hello that found the queue full goes again when this ends
 
 GAME_SHIPS = 32
 WINDOW_MS = 3000
+AGAIN_MS = 100  # a wide message's five codes leave a face in some tens of ms
 DIGIT_MS = 512  # a power of two: the digit shown is remaining >> 9
 TURN_MS = 2 * DIGIT_MS
 SCORE_MS = 4 * DIGIT_MS
@@ -112,6 +115,23 @@ def hello(t, face: Face):
 def tell_all(t):
     for f in faces():
         if bit(t.joined, f):
+            hello(t, f)
+
+
+@game.on_bounce(Hello)
+def hello_bounced(t, face):
+    """A Hello that found the queue full (a tile just joined by many faces, then laid, under
+    loss) goes again, with what is true then: a neighbour must not miss a turn or a fire."""
+    t.owed |= 1 << face
+    t.again.start(AGAIN_MS)
+
+
+@game.on_timer(again)
+def hello_again(t):
+    due = t.owed & t.joined  # (a face gone since needs none)
+    t.owed = 0
+    for f in faces():
+        if bit(due, f):
             hello(t, f)
 
 

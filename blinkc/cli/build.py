@@ -8,6 +8,7 @@ import click
 
 from ..build import BACKENDS, BudgetExceeded, BuildError, find_sdk, limits, report_for
 from ..build import build as build_firmware
+from ..dsl.errors import GameErrors
 from . import main
 
 
@@ -69,6 +70,8 @@ def build_command(
         raise click.ClickException(over.message) from None
     except BuildError as err:
         raise click.ClickException(str(err)) from None
+    except GameErrors as err:
+        raise click.ClickException(f"{source} has errors:\n{err}") from None
     click.echo(f"Built with {result.backend}.")
     for note in result.notes:
         click.echo(f"Note: {note}")

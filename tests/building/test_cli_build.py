@@ -69,3 +69,14 @@ def test_size_bench_without_an_sdk_says_what_it_needs(tmp_path: Path):
     done = subprocess.run([sys.executable, str(bench)], env=env, capture_output=True, text=True)
     assert done.returncode == 0 and "set BLINKS_SDK" in done.stdout
     assert "pirates_lasers" in done.stdout  # the own-code figure needs no SDK
+
+
+def test_build_of_a_game_with_errors_names_its_lines_without_a_traceback(standin_sdk, tmp_path):
+    game = tmp_path / "broken.py"
+    game.write_text("from blinkc.dsl import Game\ngame = Game('broken')\nlevel = 3\n\n"
+                    "@game.on_click\ndef click(t):\n    level = 2\n")
+    done = CliRunner().invoke(main, ["build", str(game), "-o", str(tmp_path / "out"),
+                                     "--sdk", str(standin_sdk.path)])
+    assert done.exit_code == 1
+    assert "broken.py:7: error: 'level' is a module-level name" in done.output
+    assert done.exception is None or isinstance(done.exception, SystemExit)

@@ -42,7 +42,7 @@ static const uint8_t FLOOD_CODE = 18;  // code of the first flood's wave (its ec
 static const uint8_t HELLO = 31;  // the code a face shows while it has no session
 static const uint8_t N_FLOOD_SLOTS = 6;  // two slots per flood (told apart by a parity bit in its codes)
 static const uint8_t N_FLOOD_CODES = 12;  // a wave and an echo per flood slot
-static const uint8_t N_TIMERS = 2;  // timers the game declares
+static const uint8_t N_TIMERS = 3;  // timers the game declares
 static const uint8_t QUEUE_LEN = 40;  // messages that can wait for a busy face (a full queue bounces)
 // a face without a working session is gone after 3,840-4,096 ms (in 256 ms units)
 static const uint8_t GRACE_UNITS = 15;
@@ -74,33 +74,34 @@ static inline Color blinkc_color(uint16_t word) { Color c; c.as_uint16 = word; r
 
 // ---- The game's names ------------------------------------------------------------
 enum : uint8_t {  // messages: their codes on the wire
-    MSG_HELLO = 1,  // fleet_combos.py:88: codes 1..32768 carry the payload 0..32767
+    MSG_HELLO = 1,  // fleet_combos.py:91: codes 1..32768 carry the payload 0..32767
 };
-enum : uint8_t { FLOOD_RESET, FLOOD_POINTS, FLOOD_SHIPS };  // floods: fleet_combos.py:89, 90, 91
-enum : uint8_t { TIMER_WINDOW, TIMER_SHOW };  // timers: fleet_combos.py:59, 60
-static const uint8_t GAME_SHIPS = 32;  // fleet_combos.py:62
-static const uint16_t WINDOW_MS = 3000;  // fleet_combos.py:63
-static const uint16_t TURN_MS = 1024;  // fleet_combos.py:65
-static const uint16_t SCORE_MS = 2048;  // fleet_combos.py:66
-static const uint8_t DRAW = 2;  // fleet_combos.py:67
-static const uint8_t RED_LOOK = 3;  // fleet_combos.py:68: a burning ship, an illegal one
-static const uint8_t FIRESHIP = 1;  // fleet_combos.py:70: sets every adjacent opponent ship on fire
-static const uint8_t FIREBOAT = 5;  // fleet_combos.py:71: puts out every adjacent own burning ship
-// fleet_combos.py:72: takes every adjacent burning opponent ship: it is put out and changes sides
+enum : uint8_t { FLOOD_RESET, FLOOD_POINTS, FLOOD_SHIPS };  // floods: fleet_combos.py:92, 93, 94
+enum : uint8_t { TIMER_WINDOW, TIMER_SHOW, TIMER_AGAIN };  // timers: fleet_combos.py:60, 61, 62
+static const uint8_t GAME_SHIPS = 32;  // fleet_combos.py:64
+static const uint16_t WINDOW_MS = 3000;  // fleet_combos.py:65
+static const uint8_t AGAIN_MS = 100;  // fleet_combos.py:66: a wide message's five codes leave a face in some tens of ms
+static const uint16_t TURN_MS = 1024;  // fleet_combos.py:68
+static const uint16_t SCORE_MS = 2048;  // fleet_combos.py:69
+static const uint8_t DRAW = 2;  // fleet_combos.py:70
+static const uint8_t RED_LOOK = 3;  // fleet_combos.py:71: a burning ship, an illegal one
+static const uint8_t FIRESHIP = 1;  // fleet_combos.py:73: sets every adjacent opponent ship on fire
+static const uint8_t FIREBOAT = 5;  // fleet_combos.py:74: puts out every adjacent own burning ship
+// fleet_combos.py:75: takes every adjacent burning opponent ship: it is put out and changes sides
 static const uint8_t PRIVATEER = 9;
-static const uint8_t NUMBER = 64;  // fleet_combos.py:76
-static const uint16_t OWNER = 1024;  // fleet_combos.py:77
-static const uint16_t FIRE = 2048;  // fleet_combos.py:78
-static const uint16_t LAID = 4096;  // fleet_combos.py:79: the sender was just laid: its ability acts on the receiver
-// fleet_combos.py:80: the receiver's face is the space a burning ship was taken from
+static const uint8_t NUMBER = 64;  // fleet_combos.py:79
+static const uint16_t OWNER = 1024;  // fleet_combos.py:80
+static const uint16_t FIRE = 2048;  // fleet_combos.py:81
+static const uint16_t LAID = 4096;  // fleet_combos.py:82: the sender was just laid: its ability acts on the receiver
+// fleet_combos.py:83: the receiver's face is the space a burning ship was taken from
 static const uint16_t HOLE_BIT = 8192;
-static const uint16_t FIRST = 16384;  // fleet_combos.py:81
-static const uint8_t NEAR_OWNER = 16;  // fleet_combos.py:84
-static const uint8_t BURNING = 32;  // fleet_combos.py:85
-static const uint8_t HOLE = 63;  // fleet_combos.py:86
-#define SEA_BLUE BLINKC_RGB5(0, 0, 6)  // fleet_combos.py:93
-#define DIM_WHITE BLINKC_RGB5(6, 6, 6)  // fleet_combos.py:94
-#define END_WHITE BLINKC_RGB5(11, 11, 11)  // fleet_combos.py:95
+static const uint16_t FIRST = 16384;  // fleet_combos.py:84
+static const uint8_t NEAR_OWNER = 16;  // fleet_combos.py:87
+static const uint8_t BURNING = 32;  // fleet_combos.py:88
+static const uint8_t HOLE = 63;  // fleet_combos.py:89
+#define SEA_BLUE BLINKC_RGB5(0, 0, 6)  // fleet_combos.py:96
+#define DIM_WHITE BLINKC_RGB5(6, 6, 6)  // fleet_combos.py:97
+#define END_WHITE BLINKC_RGB5(11, 11, 11)  // fleet_combos.py:98
 // The SDK's colours the game uses, as constant pixel words (the same colours: one load each).
 #undef GREEN
 #define GREEN BLINKC_RGB5(0, 31, 0)
@@ -123,14 +124,15 @@ static uint8_t count = 0;  // fleet_combos.py:45: 0..32; legal ships laid in thi
 static uint8_t first = 0;  // fleet_combos.py:46: 0..1; the player who laid the first ship
 static uint8_t born = 0;  // fleet_combos.py:47: 0..32; the count when this ship was laid
 static uint8_t joined = 0;  // fleet_combos.py:48: 0..63; bit f: a working link on face f; 0: in the hand
-// fleet_combos.py:49: 0..63, one per face; what lies on this face: 0 nothing known, a ship, or HOLE
+static uint8_t owed = 0;  // fleet_combos.py:49: 0..63; bit f: face f's Hello bounced on a full queue
+// fleet_combos.py:50: 0..63, one per face; what lies on this face: 0 nothing known, a ship, or HOLE
 static uint8_t near[6];
-static uint16_t points = 0;  // fleet_combos.py:51: 0..65535; the Points gather's total (its starter)
-static uint16_t ships = 0;  // fleet_combos.py:52: 0..65535; the Ships gather's total (its starter)
-static uint8_t gathered = 0;  // fleet_combos.py:53: 0..2; gathers back since the long press
-static uint8_t val_a = 0;  // fleet_combos.py:54: 0..99; shown: the first number (the winner's points)
-static uint8_t val_b = 0;  // fleet_combos.py:55: 0..99; shown: the second number (or the turn)
-// fleet_combos.py:56: 0..2; val_a's colour: a player (val_b in the other's), or DRAW: both white
+static uint16_t points = 0;  // fleet_combos.py:52: 0..65535; the Points gather's total (its starter)
+static uint16_t ships = 0;  // fleet_combos.py:53: 0..65535; the Ships gather's total (its starter)
+static uint8_t gathered = 0;  // fleet_combos.py:54: 0..2; gathers back since the long press
+static uint8_t val_a = 0;  // fleet_combos.py:55: 0..99; shown: the first number (the winner's points)
+static uint8_t val_b = 0;  // fleet_combos.py:56: 0..99; shown: the second number (or the turn)
+// fleet_combos.py:57: 0..2; val_a's colour: a player (val_b in the other's), or DRAW: both white
 static uint8_t who_a = 0;
 
 // ---- Protocol engine state ------------------------------------------------------
@@ -171,7 +173,7 @@ enum : uint8_t {  // the rows of engine_bytes3
     FLOOD_OWN,  // protocol.py:538: the slot of the gather k this tile started last
 };
 static uint8_t timer_on = 0;  // protocol.py:450: bit k: timer k is running
-static uint16_t timer_end[2];  // protocol.py:451: low 16 bits of millis() when timer k ends
+static uint16_t timer_end[3];  // protocol.py:451: low 16 bits of millis() when timer k ends
 // generated by blinkc: the rows below, one array: an entry of each is found from one address
 static uint16_t engine_words6[3][6];
 enum : uint8_t {  // the rows of engine_words6
@@ -204,6 +206,8 @@ static inline void blinkc_skip_frame(void) { __builtin_avr_delay_cycles(64000UL)
 #endif
 
 // ---- Functions ------------------------------------------------------------------
+static void hello_bounced(uint8_t face);
+static void hello_again(void);
 static void joined_face(uint8_t face);
 static void left_face(uint8_t face);
 static void heard(uint8_t face, uint16_t word_);
@@ -259,11 +263,13 @@ static void gather_echo(uint8_t s, uint8_t face, uint16_t mask);
 static uint16_t gather_total(uint8_t k);
 static void buttons(void);
 static void deliver(uint8_t code, uint8_t face);
+static void bounce(uint8_t code, uint8_t face);
 static void on_flood(uint8_t k);
 static void on_flood_done(uint8_t k);
 static uint8_t flood_chunks(uint8_t k, uint8_t echo);
 static uint16_t gather_identity(uint8_t /* k */);
 static uint16_t gather_combine(uint8_t k, uint16_t a, uint16_t b);
+static void on_timer(uint8_t k);
 static void on_neighbor_joined(uint8_t face);
 static void on_neighbor_left(uint8_t face);
 static uint8_t broadcast_bits(void);
@@ -275,7 +281,27 @@ uint8_t engine_links(void);
 bool engine_idle(void);
 #endif
 
-// [fleet_combos.py:119]
+// A Hello that found the queue full (a tile just joined by many faces, then laid, under loss) goes
+// again, with what is true then: a neighbour must not miss a turn or a fire.  [fleet_combos.py:122]
+static void hello_bounced(uint8_t face) {
+    owed |= bit_of(face);
+    timer_start(TIMER_AGAIN, AGAIN_MS);
+}
+
+// [fleet_combos.py:130]
+static void hello_again(void) {
+    uint8_t f = 0;
+    uint8_t f_bit = 0;
+    uint8_t due = (owed & joined);
+    owed = 0;
+    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+        if ((due & f_bit) != 0) {
+            helper_hello(f);
+        }
+    }
+}
+
+// [fleet_combos.py:139]
 static void joined_face(uint8_t face) {
     if ((joined == 0) && (!sea) && (number > 0)) {
         timer_start(TIMER_WINDOW, WINDOW_MS);
@@ -284,7 +310,7 @@ static void joined_face(uint8_t face) {
     helper_hello(face);
 }
 
-// [fleet_combos.py:127]
+// [fleet_combos.py:147]
 static void left_face(uint8_t face) {
     joined &= ~bit_of(face);
     if (near[face] != HOLE) {
@@ -295,7 +321,7 @@ static void left_face(uint8_t face) {
     }
 }
 
-// [fleet_combos.py:147]
+// [fleet_combos.py:167]
 static void heard(uint8_t face, uint16_t word_) {
     uint8_t ship = ((word_ >> 6) & 63);
     uint8_t laid = ((uint8_t)word_ & 63);
@@ -329,13 +355,13 @@ static void heard(uint8_t face, uint16_t word_) {
     }
 }
 
-// [fleet_combos.py:190]
+// [fleet_combos.py:210]
 static void reset(void) {
     helper_wreck();
     deck = 0;
 }
 
-// [fleet_combos.py:197]
+// [fleet_combos.py:217]
 static void click(void) {
     if (sea) {
         val_b = (count + 1);
@@ -346,14 +372,14 @@ static void click(void) {
     }
 }
 
-// [fleet_combos.py:221]
+// [fleet_combos.py:241]
 static void double_click(void) {
     if ((joined == 0) && (!sea)) {
         owner ^= 1;
     }
 }
 
-// [fleet_combos.py:227]
+// [fleet_combos.py:247]
 static void long_press(void) {
     if (sea) {
         gathered = 0;
@@ -367,19 +393,19 @@ static void long_press(void) {
     }
 }
 
-// [fleet_combos.py:240]
+// [fleet_combos.py:260]
 static void new_game(void) {
     if (sea || (joined == 0)) {
         flood_start(FLOOD_RESET);
     }
 }
 
-// [fleet_combos.py:265]
+// [fleet_combos.py:285]
 static int32_t my_lines(void) {
     return ((owner != 0) ? ((int16_t)(1U * helper_lines() * 256)) : helper_lines());
 }
 
-// [fleet_combos.py:270]
+// [fleet_combos.py:290]
 static int32_t my_ship(void) {
     if ((!sea) || fire) {
         return 0;
@@ -387,19 +413,19 @@ static int32_t my_ship(void) {
     return ((owner != 0) ? 256 : 1);
 }
 
-// [fleet_combos.py:277]
+// [fleet_combos.py:297]
 static void got_points(uint16_t total) {
     points = total;
     helper_scored();
 }
 
-// [fleet_combos.py:283]
+// [fleet_combos.py:303]
 static void got_ships(uint16_t total) {
     ships = total;
     helper_scored();
 }
 
-// [fleet_combos.py:314]
+// [fleet_combos.py:334]
 static void show(void) {
     Color back = BLINKC_RGB5(0, 0, 0);
     Color lit = BLINKC_RGB5(0, 0, 0);
@@ -444,7 +470,7 @@ static void show(void) {
     }
 }
 
-// [fleet_combos.py:99]
+// [fleet_combos.py:102]
 static void helper_hello(uint8_t face) {
     int16_t word_ = (count + (first * FIRST));
     if (near[face] == HOLE) {
@@ -462,7 +488,7 @@ static void helper_hello(uint8_t face) {
     send_wide(MSG_HELLO, (word_ < 0) ? 0 : word_, 4, face);
 }
 
-// A burning ship taken from the sea is destroyed: the tile is a blank ship in the hand.  [fleet_combos.py:136]
+// A burning ship taken from the sea is destroyed: the tile is a blank ship in the hand.  [fleet_combos.py:156]
 static void helper_wreck(void) {
     sea = false;
     fire = false;
@@ -473,7 +499,7 @@ static void helper_wreck(void) {
     }
 }
 
-// A ship was laid beside this one.  [fleet_combos.py:177]
+// A ship was laid beside this one.  [fleet_combos.py:197]
 static void helper_ability(int16_t sender_number, int16_t sender_owner) {
     if (sender_owner == owner) {
         if (sender_number == FIREBOAT) {
@@ -487,7 +513,7 @@ static void helper_ability(int16_t sender_number, int16_t sender_owner) {
     }
 }
 
-// [fleet_combos.py:112]
+// [fleet_combos.py:115]
 static void helper_tell_all(void) {
     uint8_t f = 0;
     uint8_t f_bit = 0;
@@ -499,7 +525,7 @@ static void helper_tell_all(void) {
 }
 
 // The next number from the tile's deck: each of 1..9 once before any repeats (a random one, or the
-// next not dealt after it).  [fleet_combos.py:206]
+// next not dealt after it).  [fleet_combos.py:226]
 static void helper_deal(void) {
     uint8_t i = 0;
     if (deck == 511) {
@@ -518,7 +544,7 @@ static void helper_deal(void) {
 
 // Lines through this ship with a ship of the line on both sides, in the 3 directions: its neighbours
 // on opposite faces are this owner's active ships, with numbers on either side equal to its own, or
-// one less on one side and one more on the other.  [fleet_combos.py:246]
+// one less on one side and one more on the other.  [fleet_combos.py:266]
 static int16_t helper_lines(void) {
     uint8_t f = 0;
     if ((!sea) || fire) {
@@ -537,7 +563,7 @@ static int16_t helper_lines(void) {
 }
 
 // Both totals are back (green's in the low byte, magenta's in the high one): the winner has more
-// points, on equal points more active ships.  [fleet_combos.py:288]
+// points, on equal points more active ships.  [fleet_combos.py:308]
 static void helper_scored(void) {
     if (gathered < 2) gathered++;
     if (gathered < 2) {
@@ -699,6 +725,9 @@ static void link_end(uint8_t f, uint8_t bit) {
     uint8_t s = 0;
     if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
         on_neighbor_left(f);
+        if (((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0) && ((engine_bytes6[TX_CODE][f] & CODE_MASK) < FLOOD_CODE)) {
+            bounce(engine_bytes6[TX_CODE][f] & CODE_MASK, f);
+        }
     }
     engine_bytes6[LINK_STATE][f] &= 252;
     for (i = 0; i < QUEUE_LEN; i++) {
@@ -706,6 +735,7 @@ static void link_end(uint8_t f, uint8_t bit) {
         if (code == 0) {
             break;
         }
+        bounce(code, f);
     }
     engine_bytes6[TX_CODE][f] = now256;
     engine_bytes6[BACK_AT][f] = now256;
@@ -942,6 +972,7 @@ static void timers(void) {
     for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {
         if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {
             timer_on &= ~k_bit;
+            on_timer(k);
         }
     }
 }
@@ -1013,6 +1044,7 @@ static void send_wide(uint8_t code, uint16_t value, uint8_t chunks, uint8_t face
     uint8_t i = 0;
     uint8_t i_end = 0;
     if (((gone_mask & bit_of(face)) != 0) || ((queue_len + chunks) >= QUEUE_LEN)) {
+        bounce(code, face);
         return;
     }
     i_end = chunks;
@@ -1163,6 +1195,13 @@ static void deliver(uint8_t code, uint8_t face) {
     }
 }
 
+// A message could not be delivered out of `face`: nobody is there.  [generated by blinkc]
+static void bounce(uint8_t code, uint8_t face) {
+    if (code == MSG_HELLO) {
+        hello_bounced(face);
+    }
+}
+
 // Flood k reached this tile.  [generated by blinkc]
 static void on_flood(uint8_t k) {
     int32_t mine = 0;
@@ -1213,6 +1252,13 @@ static uint16_t gather_combine(uint8_t k, uint16_t a, uint16_t b) {
     return a;
 }
 
+// Timer k has ended.  [generated by blinkc]
+static void on_timer(uint8_t k) {
+    if (k == TIMER_AGAIN) {
+        hello_again();
+    }
+}
+
 // A neighbour arrived on `face`.  [generated by blinkc]
 static void on_neighbor_joined(uint8_t face) {
     joined_face(face);
@@ -1255,6 +1301,7 @@ extern "C" BLINKC_EXPORT const blinkc_field_t blinkc_state_fields[] = {
     BLINKC_FIELD(first),
     BLINKC_FIELD(born),
     BLINKC_FIELD(joined),
+    BLINKC_FIELD(owed),
     BLINKC_ARRAY_FIELD(near),
     BLINKC_FIELD(points),
     BLINKC_FIELD(ships),
