@@ -81,10 +81,10 @@ def _cosim(source: str, layout_opt: str | None, script_file: str | None, time_ms
         result = cosimulate(layout_file, game, script_file, options)
         differences = None
         if compare:
-            theirs, _ = emulator_side(layout_file, game, script_file, seed, options.faults,
-                                      time_ms)
+            theirs, end = emulator_side(layout_file, game, script_file, seed, options.faults,
+                                        time_ms, start_local_us=result.start_local_us)
             differences = compare_sides(cosim_side(result), theirs,
-                                        tolerance_ms or TOLERANCE_MS)
+                                        tolerance_ms or TOLERANCE_MS, end_ms=end)
     except (SourceError, WorldError, BuildError, FirmwareError, CosimError,
             HarnessUnavailable) as e:
         raise click.ClickException(str(e)) from None

@@ -105,14 +105,18 @@ class Side:
 
 def emulator_side(layout_file: str | Path, source: str | Path | None,
                   script_file: str | Path | None, seed: int, faults: Faults,
-                  time_ms: float | None, every: float = SAMPLE_MS) -> tuple[Side, float]:
-    """The emulator's view of the run (every pass run: its exact model), and its end time."""
+                  time_ms: float | None, every: float = SAMPLE_MS,
+                  start_local_us: dict[str, int] | None = None) -> tuple[Side, float]:
+    """The emulator's view of the run (every pass run: its exact model), and its end time.
+    `start_local_us`: each tile's BIOS clock at setup(), as the co-simulation measured it
+    (CosimResult.start_local_us): the BIOS's start depends on the image."""
     resolver = _resolver(source)
     layout = load_layout(layout_file, resolver)
     scenario = load_scenario(script_file) if script_file is not None else None
     trace = Trace()
     world = make_world(seed=seed, faults=faults, idle_skip=False, trace=trace)
     world.power_up_spread = False  # co-simulated tiles boot alike, so their frames are in step
+    world.start_local_us = dict(start_local_us or {})
     layout.build(world, resolver)
     if scenario is not None:
         scenario.apply(world, resolver, layout, start_ms=0.0)
@@ -146,16 +150,20 @@ def _resolver(source: str | Path | None) -> Resolver:
     return game_resolver(source, "python")
 
 
-def compare_sides(cosim: Side, emulator: Side, tolerance_ms: float = TOLERANCE_MS
-                  ) -> list[Difference]:
+def compare_sides(cosim: Side, emulator: Side, tolerance_ms: float = TOLERANCE_MS,
+                  end_ms: float | None = None) -> list[Difference]:
     """The stretches where a tile's colours or state on one side were not shown by the other
-    within the tolerance, in time order."""
+    within the tolerance, in time order. With `end_ms` (where the runs ended), moments in
+    the last tolerance are not judged: the other side may show the same a moment after
+    the end, where neither was run."""
+    last = float("inf") if end_ms is None else end_ms - tolerance_ms
     differences: list[Difference] = []
     for tile in cosim.colors:
         ours_c, ours_s = cosim.colors[tile], cosim.states.get(tile, Shown([], []))
         theirs_c = emulator.colors.get(tile, Shown([], []))
         theirs_s = emulator.states.get(tile, Shown([], []))
-        moments = sorted({*ours_c.times, *theirs_c.times, *ours_s.times, *theirs_s.times})
+        moments = sorted(t for t in {*ours_c.times, *theirs_c.times, *ours_s.times,
+                                     *theirs_s.times} if t <= last)
         open_diff: Difference | None = None
         for at in moments:
             ok = all(_agree(a, b, at, tolerance_ms)

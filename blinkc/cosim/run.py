@@ -29,8 +29,8 @@ from ..world.scenario_file import load_scenario
 from ..world.syntax import SourceError
 from ..world.world import Faults
 from .cluster import Cluster
-from .firmware import Firmware, FirmwareError, load_firmware
-from .tile import CosimTile
+from .firmware import MILLIS_BLOCK, Firmware, FirmwareError, load_firmware
+from .tile import CosimTile, clock_at_start
 
 #: What a scenario may do in a co-simulation: a person's hands on buttons and tiles.
 SUPPORTED_ACTIONS = (*BUTTON_ACTIONS, "place", "rotate", "lift", "faults")
@@ -71,6 +71,8 @@ class CosimResult:
     #: (time ms, tile, colours): each tile's colours at 0 and at every change a pass
     #: committed, when samples are asked for.
     color_changes: list[tuple[float, str, list[int]]] = field(default_factory=list)
+    #: Each tile's BIOS clock (µs) at setup(): where the emulator's tiles start, to compare.
+    start_local_us: dict[str, int] = field(default_factory=dict)
 
 
 class _Placeholder:
@@ -222,9 +224,15 @@ def _run(layout: Layout, plans: dict[str, Planned], images: dict[Path, Firmware]
     with Cluster(seed=opts.seed, threads=opts.threads) as cluster:
         tiles: dict[str, CosimTile] = {}
         changes: list[tuple[float, str, list[int]]] = []
+        start_local: dict[str, int] = {}
+        clocks: dict[Path, int] = {}
         for t in world.tiles:
             plan = plans[t.name]
             firmware = images[plan.source]
+            if MILLIS_BLOCK in firmware.objects:   # (the BIOS's start does not use the serial)
+                if plan.source not in clocks:
+                    clocks[plan.source] = clock_at_start(firmware, t.api.serial)
+                start_local[t.name] = clocks[plan.source]
             tile = CosimTile(t.name, firmware, t.api.serial, t.clock.ppm)
             if plan.program is not None:
                 tile.set_initial(initial_bytes(firmware, plan.program, plan.initial))
@@ -271,7 +279,8 @@ def _run(layout: Layout, plans: dict[str, Planned], images: dict[Path, Firmware]
         stats = {"flashes": cluster.flashes, "wall_s": round(wall, 3),
                  "speed": round(end / 1000 / wall, 3) if wall > 0 else None}
     return CosimResult(end_ms=end, seed=opts.seed, tiles=snapshot, timeline=timeline, stats=stats,
-                       color_changes=changes)
+                       color_changes=changes, start_local_us=start_local)
+
 
 
 def _sample_times(every: float | None, end: float) -> list[float]:

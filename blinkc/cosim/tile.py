@@ -21,6 +21,8 @@ BOOT_LIMIT_CYCLES = F_CPU
 
 #: Bytes of one logged change (the harness's WATCH_MAX), of which the six pixels take 12.
 _CHANGE_BYTES = 16
+#: The BIOS's timer tick (world/clock.py TICK_US) in cycles.
+_TICK_CYCLES = 2048
 _TAKE = 256
 
 
@@ -148,6 +150,12 @@ class CosimTile:
     def millis(self) -> int:
         return int.from_bytes(self.read(self.firmware.millis_block, 4), "little")
 
+    def bios_clock_us(self) -> int:
+        """The BIOS's clock at its last tick (µs): millis and the millis block's carry of
+        8 µs steps (blinkbios_shared_millis.h)."""
+        raw = self.read(self.firmware.millis_block, 5)
+        return int.from_bytes(raw[:4], "little") * 1000 + raw[4] * 8
+
     def variable(self, name: str, signed: bool = False) -> int | list[int] | None:
         """A global's value by its ELF name (a list for an array of bytes)."""
         sym = self.firmware.objects.get(name)
@@ -191,3 +199,25 @@ class CosimTile:
 def _pixels(raw: bytes) -> list[int]:
     """The six faces' colours from the 12 bytes of a BIOS pixel buffer."""
     return [avr_color(int.from_bytes(raw[2 * f:2 * f + 2], "little")) for f in range(6)]
+
+
+def clock_at_start(firmware: Firmware, serial: bytes) -> int:
+    """The BIOS's clock (µs) when the game starts: it depends on the image, since the BIOS
+    copies the game before starting it. The millis block says it to a tick (256 µs); a
+    scratch core run on, 1 µs at a time, to the next tick says where in the tick."""
+    tile = CosimTile("clock", firmware, serial)
+    try:
+        start = tile.boot()
+        before = tile.bios_clock_us()
+        cycle = start
+        while cycle < start + 2 * _TICK_CYCLES:
+            cycle += F_CPU // 1_000_000
+            tile.run(cycle)
+            if tile.bios_clock_us() != before:
+                # The tick's interrupt writes millis, then its carry: read it once done.
+                tile.run(cycle + _TICK_CYCLES // 4)
+                return tile.bios_clock_us() - (cycle - start) * 1_000_000 // F_CPU
+        raise FirmwareError(f"{firmware.elf}: the BIOS's millis did not tick within "
+                            f"{2 * _TICK_CYCLES} cycles of the game's start")
+    finally:
+        tile.close()

@@ -45,6 +45,7 @@ from ..runtime.api import (
 )
 from . import watchdog
 from .button import VIRAL_LOCKOUT_MS
+from .clock import PASS_START_US, TX_AFTER_SEND_US, TX_CALL_US, TX_CHECK_US
 from .engine import Engine
 from .freeze import freeze_of
 from .infrared import (
@@ -278,22 +279,23 @@ class PythonEngine(Engine):
         now = api.now
         send_time = api.send_time
         t = w.now
+        clock = tile.clock
+        # blinklib's CPU time from t (the frame's return, or a send call's return) on.
+        work = TX_AFTER_SEND_US if first_face else 0
         for f in range(first_face, FACE_COUNT):
             if send_time[f] > now:
+                work += TX_CHECK_US
                 continue
             inc = tile.incoming[f]
             if inc is not None and inc.start + SYNC_US <= t < inc.end:
+                work += TX_CHECK_US
                 continue  # a packet is coming in on this face: try again next pass
-            clock = tile.clock
-            first = max(t + clock.local_duration_to_world(TX_LEAD_US),
+            call = clock.cpu_done(t, work + TX_CALL_US)
+            first = max(call + clock.local_duration_to_world(TX_LEAD_US),
                         max(tile.tx_end) + clock.local_duration_to_world(TX_GAP_US))
             self._schedule(first, _FLASH, tile, f)
             return
-        q = self._queue
-        if q and q[0][0] <= t:
-            self._schedule(t, _PASS, tile)
-        else:  # the pass would be the next event anyway: run it now, without the queue
-            self._pass(tile)
+        self._schedule(clock.cpu_done(t, work + PASS_START_US), _PASS, tile)
 
     def _flash(self, tile: Tile, f: int) -> None:
         """The packet of face `f` starts: its first flash. The send call returns once the
@@ -320,7 +322,7 @@ class PythonEngine(Engine):
         if f + 1 < FACE_COUNT:
             self._schedule(back, _TX, tile, f + 1)
         else:
-            self._schedule(back, _PASS, tile)
+            self._schedule(clock.cpu_done(back, TX_AFTER_SEND_US + PASS_START_US), _PASS, tile)
 
     def _launch(self, sender: Tile, face: int, start: int, pkt: Packet) -> None:
         w = self.world

@@ -48,12 +48,15 @@ WARM_SLEEP_TIMEOUT_MS = 10 * 60 * 1000
 #: ... and when its button is held this long (the BIOS's 6-second flag).
 SLEEP_HOLD_MS = 6000
 START_STATES = (START_STATE_POWER_UP, START_STATE_WE_ARE_ROOT, START_STATE_DOWNLOAD_SUCCESS)
-#: The BIOS's start, measured in co-simulation of the SDK's BlinkBIOS (docs/cosim.md): at
-#: setup() millis() reads 0, its clock 0.8 ms into that millisecond, and the first display
-#: frame comes 6.7 ms after setup(). Every tile keeps that relation between its millis() and
-#: its frames; what differs between tiles is when they were powered.
-SETUP_LOCAL_US = 800
-FIRST_FRAME_LOCAL_US = SETUP_LOCAL_US + 6705
+#: The BIOS's start, measured in co-simulation of the SDK's BlinkBIOS (docs/cosim.md). A
+#: tile's local clock is the BIOS's timer: millis() counts its 256 µs ticks (clock.py) and
+#: its display frames come at FIRST_FRAME_LOCAL_US and every FRAME_US after, whatever the
+#: game. When setup() runs on that clock depends on the game (the BIOS's start-up copies
+#: it): 926 µs for a sketch with an empty setup() (millis() 0, ticking to 1 98 µs later),
+#: 1,102 µs for the SDK's A-ColorByNeighbor. SETUP_LOCAL_US is the first; --compare sets
+#: each tile's from its image (World.start_local_us).
+SETUP_LOCAL_US = 926
+FIRST_FRAME_LOCAL_US = 7621
 
 
 @dataclass(frozen=True)
@@ -104,6 +107,9 @@ class World:
         #: False: every tile added without a phase powers up in step with the others, as the
         #: tiles of a co-simulation do (each tile's BIOS boot is the same).
         self.power_up_spread = True
+        #: The local time at setup() of named tiles (µs on the BIOS's clock), as
+        #: co-simulation measured them; it overrides the drawn spread and a given phase.
+        self.start_local_us: dict[str, int] = {}
         #: Indices of the tiles whose clock error was given (not drawn within the skew).
         self._given_ppm: set[int] = set()
         self.seed_mode = SeedMode(self)
@@ -141,7 +147,8 @@ class World:
         """Power up a new tile now, placed at `pos` (or held in the hand if None).
 
         `ppm` and `phase_us` set the tile's clock error and the phase of its display
-        frames (by default both are drawn from the seed, within Faults.skew);
+        frames: when they come, as world time modulo FRAME_US (by default both are drawn
+        from the seed, the clock error within Faults.skew);
         `start_state` what its startState() reports (START_STATE_*, by default power-up)."""
         engine = self._engine
         engine.admit(name, program)
@@ -191,13 +198,14 @@ class World:
         rng = random.Random(f"{self.seed}:tile:{name}")
         skew = self.faults.skew
         drawn = round(rng.uniform(-skew, skew) * 1_000_000) if skew else 0
-        # How long before now the tile was powered, within a frame: its frames' phase to the
-        # world (given as `phase_us`, drawn, or 0 when the world powers tiles in step).
+        # How far into its BIOS's life (past SETUP_LOCAL_US) the tile runs setup() now: that
+        # sets the phase of its frames to the world's, and millis() then reads up to 7 ms.
         early = rng.randrange(FRAME_US) if self.power_up_spread else 0
         if phase_us is not None:
-            early = (phase_us - FIRST_FRAME_LOCAL_US) % FRAME_US
-        clock = Clock(ppm=drawn if ppm is None else ppm,
-                      frame_phase=FIRST_FRAME_LOCAL_US + early)
+            early = (self.now + FIRST_FRAME_LOCAL_US - SETUP_LOCAL_US - phase_us) % FRAME_US
+        if name in self.start_local_us:
+            early = self.start_local_us[name] - SETUP_LOCAL_US
+        clock = Clock(ppm=drawn if ppm is None else ppm, frame_phase=FIRST_FRAME_LOCAL_US)
         ppm = clock.ppm
         clock.offset = SETUP_LOCAL_US + early - self.now * (1_000_000 + ppm) // 1_000_000
         if api is None:

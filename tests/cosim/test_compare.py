@@ -57,3 +57,14 @@ def test_a_sample_the_changes_do_not_explain_counts():
     samples = [(20.0 * k, "a", RED if k < 10 else OFF, {}) for k in range(1, 51)]
     dark = Side.of(samples, [(t, "a", c) for t, c in changes])
     assert dark.colors["a"].at(600.0) == tuple(OFF)
+
+
+def test_a_change_in_the_last_tolerance_before_the_end_is_not_judged():
+    """The other side may show it a moment after the end, where neither side was run; a
+    difference before that still counts."""
+    ours = side([(0.0, OFF), (999.0, RED)])
+    theirs = side([(0.0, OFF)])   # (it would show red at 1000.5, past the end)
+    assert compare_sides(ours, theirs, tolerance_ms=250)
+    assert compare_sides(ours, theirs, tolerance_ms=250, end_ms=1000.0) == []
+    early = side([(0.0, OFF), (500.0, RED)])
+    assert compare_sides(early, theirs, tolerance_ms=250, end_ms=1000.0)

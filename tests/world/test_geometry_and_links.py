@@ -6,7 +6,16 @@ import pytest
 
 from blinkc.runtime import FACE_COUNT
 from blinkc.world import Faults, World
-from blinkc.world.clock import FRAME_US
+from blinkc.world.clock import (
+    FRAME_US,
+    ISR_BEFORE_TICK_US,
+    ISR_US,
+    PASS_START_US,
+    TICK_US,
+    TX_AFTER_SEND_US,
+    TX_CALL_US,
+    Clock,
+)
 from blinkc.world.geometry import DIRECTIONS, facing_face, neighbour_pos, opposite
 from blinkc.world.infrared import (
     TX_GAP_US,
@@ -94,12 +103,14 @@ def test_separated_face_expires_after_200_ms_not_before_and_keeps_its_value():
     lift_ms = a.clock.millis(w.now)
     w.lift("b")
     w.run_for(600)
-    # The last packet latched before the lift set expiry to (latch time + 200).
+    # The last packet latched set expiry to (latch time + 200): one that came before the lift,
+    # latched at the next pass (at most a frame and six packets later).
+    longest_ms = (FRAME_US + 6 * (flashing_us(VALUE_AIR_US[0]) + TX_GAP_US)) / 1000
     expired_at = [ms for ms, _, exp in a.program.seen if exp[3]]
     fresh = [ms for ms, _, exp in a.program.seen if not exp[3]]
     assert expired_at, "face 3 never expired"
     assert min(expired_at) > a.api.expire_time[3] - 0  # strictly after expiry time
-    assert a.api.expire_time[3] - 200 <= lift_ms  # that packet came before the lift
+    assert a.api.expire_time[3] - 200 <= lift_ms + longest_ms
     assert max(fresh, default=lift_ms) <= a.api.expire_time[3]
     # Expired within 200 ms plus one ping-pong round and a pass of the lift.
     assert min(expired_at) - lift_ms <= 200 + 40
@@ -126,7 +137,8 @@ def test_unconnected_faces_probe_every_150_plus_f_ms():
 def test_a_pass_sends_its_packets_back_to_back_with_the_bios_timing():
     """What co-simulation measured on the BIOS's pins (docs/cosim.md): the first flash
     comes TX_LEAD_US after blinklib asks, the next packet TX_GAP_US after the last flash of
-    the one before (its closing syncs), and the CPU is back once the last data bit is out."""
+    the one before (its closing syncs), and the CPU is back once the last data bit is out;
+    blinklib's own steps in between take their CPU time, held up by the tick interrupt."""
     w = World(seed=1, idle_skip=False, faults=Faults(skew=0))
     a = w.add_tile("a", FaceIds(), (0, 0), 0)
     sends = record_launches(w)
@@ -136,12 +148,30 @@ def test_a_pass_sends_its_packets_back_to_back_with_the_bios_timing():
     w.run_for(100)
     first = [(face, start, pkt) for _, face, start, pkt, _ in sends[:FACE_COUNT]]
     assert [face for face, _, _ in first] == list(range(FACE_COUNT))
+    # passes[0] runs setup() and the first loop(); the frame's return, then face 0's call.
     frame = a.clock.next_frame(passes[0] + 1)
-    assert first[0][1] == frame + TX_LEAD_US
+    assert first[0][1] == a.clock.cpu_done(frame, TX_CALL_US) + TX_LEAD_US
+    assert first[0][1] - frame <= TX_CALL_US + ISR_US + TX_LEAD_US
     for (_, start, pkt), (_, after, _) in pairwise(first):
         assert after - start == flashing_us(pkt.air_us) + TX_GAP_US
     _, last, pkt = first[-1]
-    assert passes[1] == last + send_blocks_us(pkt.air_us)
+    back = last + send_blocks_us(pkt.air_us)
+    assert passes[1] == a.clock.cpu_done(back, TX_AFTER_SEND_US + PASS_START_US)
+    assert back < passes[1] <= back + TX_AFTER_SEND_US + PASS_START_US + ISR_US
+
+
+def test_the_tick_interrupt_holds_blinklib_up():
+    """Clock.cpu_done: work runs between the BIOS's tick interrupts (ISR_US from
+    ISR_BEFORE_TICK_US before each 256 µs tick), never during one."""
+    c = Clock(offset=0)
+    start = TICK_US - ISR_BEFORE_TICK_US                  # an interrupt begins at 224
+    assert c.cpu_done(100, 10) == 110                     # none in the way
+    assert c.cpu_done(0, 10) == ISR_US - ISR_BEFORE_TICK_US + 10   # one runs at the tick
+    assert c.cpu_done(start - 10, 10) == start            # ends just as one begins
+    assert c.cpu_done(start - 10, 11) == start + ISR_US + 1
+    assert c.cpu_done(start + 5, 1) == start + ISR_US + 1  # begun during one: waits it out
+    free = TICK_US - ISR_US                               # code time between two interrupts
+    assert c.cpu_done(start + ISR_US, 2 * free) == start + ISR_US + 2 * TICK_US - ISR_US
 
 
 def test_connected_faces_ping_pong_much_faster_than_probes():

@@ -47,6 +47,8 @@ namespace {
 const int FACES = 6;
 const int64_t MILLION = 1000000;
 const int64_t FRAME_US = 7680;
+const int64_t TICK_US = 256, ISR_BEFORE_TICK_US = 32, ISR_US = 55;
+const int64_t TX_CHECK_US = 5, TX_CALL_US = 10, TX_AFTER_SEND_US = 6, PASS_START_US = 6;
 const int64_t RX_EXPIRE_TIME_MS = 200;
 const int64_t TX_PROBE_TIME_MS = 150;
 const int64_t VIRAL_LOCKOUT_MS = 2000;
@@ -56,7 +58,7 @@ const int64_t TIMER_NEVER = 0xFFFFFFFFLL;
 const int USER_DATA_HEADER = 0x37;
 const int DATAGRAM_MARKER = 0x2A;
 const int64_t ONE_US = 194, ZERO_US = 476, SYNC_US = 758, OVERHEAD_US = 160;
-const int64_t TX_LEAD_US = 209, TX_GAP_US = 243, TX_RETURN_US = 106;
+const int64_t TX_LEAD_US = 209, TX_GAP_US = 243, TX_RETURN_US = 28;
 
 enum Kind { PASS, TX, ARRIVE, CALL, FLASH };
 
@@ -84,6 +86,7 @@ inline int64_t floordiv(int64_t a, int64_t b) {
     int64_t q = a / b;
     return (a % b != 0 && a < 0) ? q - 1 : q;
 }
+inline int64_t floormod(int64_t a, int64_t b) { return a - floordiv(a, b) * b; }
 inline int64_t floordiv128(__int128 a, int64_t b) {
     __int128 q = a / b;
     return (int64_t)((a % b != 0 && a < 0) ? q - 1 : q);
@@ -126,11 +129,29 @@ struct Clock {
     int64_t ppm = 0, offset = 0, frame_phase = 0, rate = MILLION;
 
     int64_t local_us(int64_t t) const { return offset + mul_floordiv(t, rate, MILLION); }
-    int64_t millis(int64_t t) const { return floordiv(local_us(t), 1000); }
+    /* clock.py: the BIOS's millis() counts 256 µs ticks in whole milliseconds */
+    int64_t millis(int64_t t) const { return floordiv(floordiv(local_us(t), TICK_US) * TICK_US, 1000); }
     int64_t world_us(int64_t local) const { return -mul_floordiv(offset - local, MILLION, rate); }
-    int64_t world_at_millis(int64_t ms) const { return world_us(ms * 1000); }
+    int64_t world_at_millis(int64_t ms) const {
+        return world_us(-floordiv(-ms * 1000, TICK_US) * TICK_US);
+    }
     int64_t local_duration_to_world(int64_t local) const {
         return -mul_floordiv(-local, MILLION, rate);
+    }
+    /* clock.py Clock.cpu_done: the end of work_us of blinklib's code begun at t */
+    int64_t cpu_done(int64_t t, int64_t work_us) const {
+        int64_t x = local_us(t);
+        int64_t into = floormod(x + ISR_BEFORE_TICK_US, TICK_US);
+        if (into < ISR_US) {
+            x += ISR_US - into;
+            into = ISR_US;
+        }
+        while (work_us > TICK_US - into) {
+            work_us -= TICK_US - into;
+            x += TICK_US - into + ISR_US;
+            into = ISR_US;
+        }
+        return world_us(x + work_us);
     }
     int64_t next_frame(int64_t t) const {
         int64_t local = local_us(t);
@@ -624,24 +645,28 @@ class World {
         core_view_t &a = *t.v;
         int64_t ms = a.now;
         int64_t when = now;
+        int64_t work = first_face ? TX_AFTER_SEND_US : 0;
         for (int f = first_face; f < FACES; ++f) {
-            if (a.send_time[f] > ms) continue;
+            if (a.send_time[f] > ms) {
+                work += TX_CHECK_US;
+                continue;
+            }
             const Incoming &inc = t.incoming[f];
-            if (inc.id && inc.start + SYNC_US <= when && when < inc.end) continue;
+            if (inc.id && inc.start + SYNC_US <= when && when < inc.end) {
+                work += TX_CHECK_US;
+                continue;
+            }
             int64_t tail = t.tx_end[0];
             for (int g = 1; g < FACES; ++g) tail = std::max(tail, t.tx_end[g]);
-            int64_t first = std::max(when + t.clock.local_duration_to_world(TX_LEAD_US),
+            int64_t call = t.clock.cpu_done(when, work + TX_CALL_US);
+            int64_t first = std::max(call + t.clock.local_duration_to_world(TX_LEAD_US),
                                      tail + t.clock.local_duration_to_world(TX_GAP_US));
             ++event_counts[E_TX_SENT];
             schedule(first, FLASH, &t, f);
             return;
         }
         ++event_counts[E_TX_NONE];
-        if (!queue_.empty() && queue_.top().t <= when) {
-            schedule(when, PASS, &t);
-        } else { /* PythonEngine._transmit: the next event anyway, so run it now */
-            pass(t);
-        }
+        schedule(t.clock.cpu_done(when, work + PASS_START_US), PASS, &t);
     }
 
     /* PythonEngine._flash: the packet of face f starts; the send returns after its last data
@@ -673,7 +698,7 @@ class World {
         if (f + 1 < FACES) {
             schedule(back, TX, &t, f + 1);
         } else {
-            schedule(back, PASS, &t);
+            schedule(t.clock.cpu_done(back, TX_AFTER_SEND_US + PASS_START_US), PASS, &t);
         }
     }
 
