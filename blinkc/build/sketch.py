@@ -1,22 +1,17 @@
-"""Arduino sketches: finding them, copying them, and turning `.ino` into C++.
+"""Arduino sketches for the tile build: finding them, copying them, and turning `.ino` into C++.
 
-The Arduino preprocessing of a sketch is: concatenate its `.ino` files (the
-main one first, the rest alphabetically), put `#include <Arduino.h>` on top,
-and declare every top-level function before the first function definition,
-so that a function may be called above the place it is defined. `#line`
-directives keep compiler messages pointing at the user's files and lines.
-Arduino finds functions with ctags; here a small scanner does it, which is
-enough for ordinary sketches (templates, default arguments and `Class::`
-members are left alone, as ctags-based Arduino also does for most of them).
+The `.ino` files (the main one first, the rest by name) become one C++ unit
+through `blinkc.sketch_source`, the Arduino preprocessing the emulator's
+sketches (`native/sketch.py`) go through too.
 """
 
 from __future__ import annotations
 
-import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..sketch_source import arduino_unit
 from .errors import BuildError
 
 SOURCE_EXTS = (".c", ".cpp", ".S")
@@ -89,99 +84,10 @@ def copy_sketch(sketch: Sketch, dest_parent: Path, folder_name: str | None = Non
     return Sketch(dest.resolve(), sketch.name)
 
 
-# --- function prototypes -------------------------------------------------------
-
-_TOKEN = re.compile(
-    r"""//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'""",
-    re.S,
-)
-_NOT_FUNCTION = re.compile(
-    r"\b(struct|class|union|enum|namespace|typedef|template|operator|extern)\b|=|::"
-)
-_FUNC = re.compile(
-    r"^(?P<head>[\w\s\*&<>,]*?[\w\*&>]\s*[\*&]*\s*(?P<name>\w+))\s*\((?P<args>[^()]*)\)\s*$", re.S
-)
-
-
-def _blank(match: re.Match[str]) -> str:
-    """Replace a comment/string by spaces, keeping newlines (so line numbers hold)."""
-    return re.sub(r"[^\n]", " ", match.group(0))
-
-
-def _strip(code: str) -> str:
-    code = _TOKEN.sub(_blank, code)
-    # Preprocessor lines (with their continuations) are not C++ statements.
-    return re.sub(r"(?m)^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", _blank, code)
-
-
-@dataclass(frozen=True)
-class Function:
-    prototype: str  # e.g. "void blink(byte face);"
-    name: str
-    line: int  # 1-based line where the definition starts
-
-
-def find_functions(code: str) -> list[Function]:
-    """Top-level function definitions in `code`, in order."""
-    clean = _strip(code)
-    found: list[Function] = []
-    depth = 0
-    start = 0  # where the current top-level statement begins
-    for i, ch in enumerate(clean):
-        if ch == "{":
-            if depth == 0:
-                head = clean[start:i]
-                fn = _as_function(head)
-                if fn:
-                    offset = start + (len(head) - len(head.lstrip()))
-                    line = clean.count("\n", 0, offset) + 1
-                    found.append(Function(fn[0], fn[1], line))
-            depth += 1
-        elif ch == "}":
-            depth = max(0, depth - 1)
-            if depth == 0:
-                start = i + 1
-        elif ch == ";" and depth == 0:
-            start = i + 1
-    return found
-
-
-def _as_function(head: str) -> tuple[str, str] | None:
-    text = " ".join(head.split())
-    if not text or _NOT_FUNCTION.search(text):
-        return None
-    m = _FUNC.match(text)
-    if not m or m.group("name") in {"if", "while", "for", "switch", "return"}:
-        return None
-    head_words = m.group("head").split()
-    if len(head_words) < 2 and not m.group("head").strip().endswith(("*", "&")):
-        return None  # no return type: a macro call or a constructor-like thing
-    return f"{m.group('head')}({m.group('args').strip()});", m.group("name")
-
-
 def preprocess(sketch: Sketch, out_cpp: Path) -> Path:
     """Write the sketch as one C++ file (`<name>.ino.cpp`) ready for the compiler."""
-    parts: list[tuple[Path, str]] = []
-    for ino in sketch.ino_files():
-        code = ino.read_text(encoding="utf-8", errors="replace")
-        parts.append((ino, code if code.endswith("\n") else code + "\n"))
-    found = [(i, fn) for i, (_, code) in enumerate(parts) for fn in find_functions(code)]
-    prototypes = list(dict.fromkeys(fn.prototype for _, fn in found))
-    out: list[str] = ["#include <Arduino.h>\n"]
-    for index, (ino, code) in enumerate(parts):
-        label = ino.as_posix()
-        out.append(f'#line 1 "{label}"\n')
-        if found and found[0][0] == index:
-            # Declarations go right before the first function definition, after the
-            # sketch's own #includes and type definitions that they may need.
-            first = found[0][1].line
-            lines = code.splitlines(keepends=True)
-            out += lines[: first - 1]
-            out += [p + "\n" for p in prototypes]
-            out.append(f'#line {first} "{label}"\n')
-            out += lines[first - 1 :]
-        else:
-            out.append(code)
+    files = [(ino, ino.read_text(encoding="utf-8", errors="replace"))
+             for ino in sketch.ino_files()]
     out_cpp.parent.mkdir(parents=True, exist_ok=True)
-    out_cpp.write_text("".join(out), encoding="utf-8")
+    out_cpp.write_text(arduino_unit(files), encoding="utf-8")
     return out_cpp
