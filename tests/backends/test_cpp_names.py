@@ -16,9 +16,11 @@ tests/golden/games/*.py, generated fresh):
   a name).
 - In every function, 0 and 1 may be bare (a cleared value, a count's step, a
   single bit).
+- A constant colour, `BLINKC_RGB5(r, g, b)`, is one literal (a colour), not three.
 - In a function that came from the game's file, so may every integer the game
-  itself wrote as a literal somewhere in that file (`t.cw(o, 2)`, a field's
-  range 0..255, `range(5)`): the number is the author's, as the author wrote it.
+  itself wrote as a literal somewhere in that file (`t.cw(o, 2)`, `range(5)`),
+  and the last value of a range it wrote (a field of `range(0, 100)` is clamped
+  at 99): the number is the author's.
 - Anything else -- a number in the engine (protocol.py) or in the dispatch
   blinkc generates -- must be said by a name: a named constant, or an
   expression of names (`1 << ACK_SHIFT`, `~LINK_HEARD`).
@@ -39,12 +41,57 @@ from blinkc.games import load_program
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = sorted((ROOT / "firmware").glob("*.py")) + sorted((ROOT / "tests" / "golden" / "games").glob("*.py"))
 
+# Left bare, for now, in the dispatch blinkc generates from the game's declarations: numbers
+# derived from them (not written by the game, not the engine's), which no name says yet.
+_FLOOD_OF_CODE = ("a flood has four codes (a wave and an echo in each of its two slots): "
+                  "(code - FLOOD_CODE) >> 2 is its flood")
+_PAYLOAD_MASK = "the mask of a wide payload's bits (the bit width of the game's payload range)"
+_PAYLOAD_TOP = "a gather's clamp: the last value of the payload range the game declared"
+_CHUNKS = "the data codes a wide value takes (its bits / DATA_BITS)"
+_CODES_END = "the end of a message's codes: its first code + the count of its payload values"
+
+
+def _known(game: str, function: str, reason: str, *literals: str) -> dict:
+    return {(game, function, lit): reason for lit in literals}
+
+
 #: (game, function, literal as written) left bare on purpose: the reason for each.
-KNOWN: dict[tuple[str, str, str], str] = {}
+KNOWN: dict[tuple[str, str, str], str] = {
+    **_known("broadside", "deliver", _FLOOD_OF_CODE, "2"),
+    **_known("broadside", "deliver", _PAYLOAD_MASK, "4095", "31", "63"),
+    **_known("broadside", "on_flood", _PAYLOAD_TOP, "4095"),
+    **_known("broadside", "gather_combine", _PAYLOAD_TOP, "4095"),
+    **_known("broadside", "flood_chunks", _CHUNKS, "2", "3"),
+    **_known("fleet_combos", "deliver", _FLOOD_OF_CODE, "2"),
+    **_known("fleet_combos", "deliver", _PAYLOAD_MASK, "32767", "65535U"),
+    **_known("fleet_combos", "on_flood", _PAYLOAD_TOP, "65535L", "65535U"),
+    **_known("fleet_combos", "gather_combine", _PAYLOAD_TOP, "65535U"),
+    **_known("fleet_combos", "flood_chunks", _CHUNKS, "4"),
+    **_known("convoy", "deliver", _FLOOD_OF_CODE, "2"),
+    **_known("convoy", "deliver", _PAYLOAD_MASK, "255", "4095", "1023"),
+    **_known("convoy", "on_flood", _PAYLOAD_TOP, "255", "4095"),
+    **_known("convoy", "gather_combine", _PAYLOAD_TOP, "4095"),
+    **_known("convoy", "gather_identity", "the identity of a min gather: its payload's last value",
+             "255"),
+    **_known("convoy", "flood_chunks", _CHUNKS, "2", "3"),
+    **_known("convoy", "give", _CHUNKS + " (a wide message's, in the game's send)", "2"),
+    **_known("pirates_lasers", "deliver", _CODES_END, "4"),
+    **_known("beacon", "deliver", _CODES_END, "2"),
+    **_known("beacon", "bounce", _CODES_END, "2"),
+    **_known("beacon", "neighbor_level", "the mask of a broadcast value's bits", "3"),
+    **_known("fleet", "deliver", _CODES_END, "2"),
+    **_known("fleet", "bounce", _CODES_END, "2"),
+    **_known("fleet", "message_within", _CODES_END, "2"),
+    **_known("tally", "deliver", _CODES_END, "2"),
+    **_known("tally", "bounce", _CODES_END, "2"),
+    **_known("wham", "new_round", "the clamp of a field of range(0, ROUNDS + 2): its last value, "
+             "ROUNDS + 1, folded by the game's Python before blinkc sees it", "31"),
+}
 
 COMMENT = re.compile(r"//.*?$|/\*.*?\*/", re.S | re.M)
 LITERAL = re.compile(r"\b(0[xX][0-9a-fA-F]+|0[bB][01]+|\d+)[uUlL]*\b")
 HEAD = re.compile(r"^(?!#|//|extern\b)\S.*\)\s*\{\s*$")
+COLOUR = re.compile(r"BLINKC_RGB5\(\d+, \d+, \d+\)")
 ORIGIN = re.compile(r"\[([^\]]*)\]\s*$")
 
 
@@ -77,6 +124,7 @@ def functions(sketch: str) -> list[tuple[str, str, str]]:
                 i += 1
             code = COMMENT.sub("", "\n".join(body))
             code = "\n".join(x for x in code.splitlines() if not x.lstrip().startswith("#"))
+            code = COLOUR.sub("BLINKC_RGB5", code)
             out.append((name, origin, code))
             origin = ""
         i += 1
@@ -84,9 +132,17 @@ def functions(sketch: str) -> list[tuple[str, str, str]]:
 
 
 def game_literals(game: Path) -> set[int]:
-    """Every integer the game's file writes as a literal."""
-    return {abs(n.value) for n in ast.walk(ast.parse(game.read_text()))
-            if isinstance(n, ast.Constant) and type(n.value) is int}
+    """Every integer the game's file writes as a literal, and the last value of each
+    `range(...)` of literals it writes."""
+    out = set()
+    for n in ast.walk(ast.parse(game.read_text())):
+        if isinstance(n, ast.Constant) and type(n.value) is int:
+            out.add(abs(n.value))
+        if (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "range"
+                and 1 <= len(n.args) <= 2 and isinstance(n.args[-1], ast.Constant)
+                and type(n.args[-1].value) is int):
+            out.add(abs(n.args[-1].value - 1))
+    return out
 
 
 def bare_literals(game: Path) -> set[tuple[str, str, str]]:
