@@ -779,7 +779,7 @@ class CppRenderer(Renderer):
             "layout": [(n, shift, bits, what) for n, shift, bits, what in p.value_layout],
             "codes": p.codes,
             # The engine's constants the code says (its names for the numbers it uses).
-            "constants": [(k, _const_type(v), const_literal(v, _const_type_ir(v)), doc)
+            "constants": [(k, _const_type(v), _engine_as_written(k, v), doc)
                           for k, v, doc in p.constants if f"engine:{k}" in self.said],
             "state": [self.global_decl(g) for g in p.globals if g.role == "state"],
             "engine": self.engine_decls(engine),
@@ -928,6 +928,17 @@ def _as_written(s: Symbol) -> str | None:
         return None
     literal = m.group(2).replace("_", "")
     return literal if int(literal, 0) == s.value else None
+
+
+def _engine_as_written(name: str, value: int) -> str:
+    """An engine constant's value as its declaration says it: in the radix protocol.py writes
+    it in (`TICK_START = 0xFFFFFF00`), with the suffix its decimal literal would have."""
+    literal = const_literal(value, _const_type_ir(value))
+    for line in ENGINE_SOURCE.read_text().splitlines():
+        m = _RADIX_LITERAL.match(line)
+        if m is not None and m.group(1) == name and int(m.group(2).replace("_", ""), 0) == value:
+            return m.group(2).replace("_", "") + literal.lstrip("0123456789")
+    return literal
 
 
 def _balanced_outer(code: str) -> bool:

@@ -61,7 +61,7 @@ static const uint8_t QUEUE_FACE_SHIFT = 5;  // a queued message is (face << QUEU
 static const uint8_t QUEUE_CODE_MASK = 31;  // ... its code the low five bits
 static const uint8_t TICK_SHIFT = 8;  // millis256() is millis() >> TICK_SHIFT: the clock in ticks of 256 ms
 static const uint16_t TICK_MS = 256;  // a tick of millis256(), in ms
-static const uint32_t TICK_START = 4294967040UL;  // millis() & TICK_START: when its tick began (its low 8 bits cleared)
+static const uint32_t TICK_START = 0xFFFFFF00UL;  // millis() & TICK_START: when its tick began (its low 8 bits cleared)
 static const uint8_t SESSION_GRACES = 2;  // a face that has waited this many GRACE_UNITS for a session is gone
 // a word shifted by this many bits: its other byte (a byte swap, in the coin's seeding)
 static const uint8_t BYTE_BITS = 8;
