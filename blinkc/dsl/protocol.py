@@ -29,7 +29,7 @@ TICK_SHIFT = 8  # millis256() is millis() >> TICK_SHIFT: the clock in ticks of 2
 TICK_MS = 256  # a tick of millis256(), in ms
 TICK_START = 0xFFFFFF00  # millis() & TICK_START: when its tick began (its low 8 bits cleared)
 SESSION_GRACES = 2  # a face that has waited this many GRACE_UNITS for a session is gone
-BYTE_BITS = 8  # a word shifted by this many bits: its other byte (a byte swap, in the coin's seeding)
+HI_BYTE = 8  # the first bit of a word's high byte (shifts by it swap its bytes, in the coin's seeding)
 WORD_BITS = 16  # the coin's tosses in a random word
 SLOTS_PER_FLOOD = 2  # flood k has slots 2k and 2k + 1 (its two parities)
 CODES_PER_SLOT = 2  # slot s's wave goes out as flood_out[2s], its echo as flood_out[2s + 1]
@@ -81,7 +81,7 @@ def engine_setup() -> None:
             # 0, 2, 4, 6, 8, so serials that differ in one byte seed differently. (A shift
             # by 3 and by 13 mixed better and cost 34 bytes of flash: the AVR shifts a word
             # one bit at a time.)
-            coin_state = u16(coin_state << BYTE_BITS) ^ (coin_state >> BYTE_BITS) ^ getSerialNumberByte(i)
+            coin_state = u16(coin_state << HI_BYTE) ^ (coin_state >> HI_BYTE) ^ getSerialNumberByte(i)
         if coin_state == 0:
             coin_state = 1
 

@@ -77,8 +77,8 @@ static const uint8_t TICK_SHIFT = 8;  // millis256() is millis() >> TICK_SHIFT: 
 static const uint16_t TICK_MS = 256;  // a tick of millis256(), in ms
 static const uint32_t TICK_START = 0xFFFFFF00UL;  // millis() & TICK_START: when its tick began (its low 8 bits cleared)
 static const uint8_t SESSION_GRACES = 2;  // a face that has waited this many GRACE_UNITS for a session is gone
-// a word shifted by this many bits: its other byte (a byte swap, in the coin's seeding)
-static const uint8_t BYTE_BITS = 8;
+// the first bit of a word's high byte (shifts by it swap its bytes, in the coin's seeding)
+static const uint8_t HI_BYTE = 8;
 static const uint8_t WORD_BITS = 16;  // the coin's tosses in a random word
 static const uint8_t SLOTS_PER_FLOOD = 2;  // flood k has slots 2k and 2k + 1 (its two parities)
 static const uint8_t CODES_PER_SLOT = 2;  // slot s's wave goes out as flood_out[2s], its echo as flood_out[2s + 1]
@@ -613,7 +613,7 @@ static uint8_t millis256(void) {
 static void engine_setup(void) {
     uint8_t i = 0;
     for (i = 0; i < SERIAL_LEN; i++) {
-        coin_state = ((((uint16_t)(1U * coin_state << BYTE_BITS)) ^ (coin_state >> BYTE_BITS)) ^ getSerialNumberByte(i));
+        coin_state = ((((uint16_t)(1U * coin_state << HI_BYTE)) ^ (coin_state >> HI_BYTE)) ^ getSerialNumberByte(i));
     }
     if (coin_state == 0) {
         coin_state = 1;

@@ -46,8 +46,8 @@ static const uint8_t QUEUE_FACE_SHIFT = 5;  // a queued message is (face << QUEU
 static const uint8_t QUEUE_CODE_MASK = 31;  // ... its code the low five bits
 static const uint8_t TICK_SHIFT = 8;  // millis256() is millis() >> TICK_SHIFT: the clock in ticks of 256 ms
 static const uint8_t SESSION_GRACES = 2;  // a face that has waited this many GRACE_UNITS for a session is gone
-// a word shifted by this many bits: its other byte (a byte swap, in the coin's seeding)
-static const uint8_t BYTE_BITS = 8;
+// the first bit of a word's high byte (shifts by it swap its bytes, in the coin's seeding)
+static const uint8_t HI_BYTE = 8;
 
 // A constant colour as the tile's 16-bit pixel word (a reserved bit set to 1, then
 // 5 bits each of red, green and blue), so that it costs one 16-bit load.
@@ -233,7 +233,7 @@ static uint8_t millis256(void) {
 static void engine_setup(void) {
     uint8_t i = 0;
     for (i = 0; i < SERIAL_LEN; i++) {
-        coin_state = ((((uint16_t)(1U * coin_state << BYTE_BITS)) ^ (coin_state >> BYTE_BITS)) ^ getSerialNumberByte(i));
+        coin_state = ((((uint16_t)(1U * coin_state << HI_BYTE)) ^ (coin_state >> HI_BYTE)) ^ getSerialNumberByte(i));
     }
     if (coin_state == 0) {
         coin_state = 1;
