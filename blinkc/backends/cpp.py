@@ -224,7 +224,10 @@ class CppRenderer(Renderer):
         if isinstance(e.type, ColorType):
             return ident if offset == 0 else None
         if not -32768 <= e.value <= 32767:
-            return None  # beyond int: the literal's type (32768U, 100000L) says more
+            # Beyond int the literal's type (32768U, 100000L) says how C computes with it:
+            # the name, in that type (1U * COIN_TAPS is an unsigned int, as 46080U is).
+            suffix = const_literal(e.value, e.type).lstrip("(-0123456789").rstrip(")")
+            return f"(1{suffix} * {ident})" if suffix and not offset else None
         if offset:
             return f"({ident} {'+' if offset > 0 else '-'} {abs(offset)})"
         return ident
@@ -276,7 +279,49 @@ class CppRenderer(Renderer):
         if named is not None:
             self.said.add(re.sub(r"[+-]\d+$", "", e.name or ""))
             return named
+        if e.folded is not None and e.type != BOOL and not isinstance(e.type, ColorType):
+            said = set(self.said)
+            folded = self.folded(e.folded)
+            if folded is not None and folded[1] == e.value:
+                return folded[0]
+            self.said = said  # (the names of an expression not used are not said)
         return const_literal(e.value, e.type)
+
+    def folded(self, e: Expr) -> tuple[str, int] | None:
+        """A constant folded from named ones, as the expression of names it was folded from
+        (`(1 << ACK_SHIFT)`, `(uint8_t)(~LINK_HEARD)`) and the value C gives it, or None when C
+        might compute it otherwise than the literal: every step must be an int on the tile
+        (16 bits) and on the host alike, so only names of byte constants (which promote to int
+        on both) and int-sized values in every step."""
+        def in_int(v: int) -> bool:
+            return -32768 <= v <= 32767
+
+        if isinstance(e, Const):
+            if e.type == BOOL or isinstance(e.type, ColorType):
+                return None
+            name = self.named(e) if 0 <= e.value <= 255 else None
+            if name is not None:
+                self.said.add(re.sub(r"[+-]\d+$", "", e.name or ""))
+                return name, e.value
+            if e.folded is not None:
+                return self.folded(e.folded)
+            return (str(e.value), e.value) if 0 <= e.value <= 32767 else None
+        if isinstance(e, UnOp) and e.op == "~":
+            inner = self.folded(e.operand)
+            return None if inner is None else (f"(~{_atom(inner[0])})", ~inner[1])
+        if isinstance(e, Cast) and e.type == U8 and not e.is_bool:
+            inner = self.folded(e.value)
+            return None if inner is None else (f"(uint8_t){_atom(inner[0])}", inner[1] & 0xFF)
+        if isinstance(e, BinOp) and e.op in _FOLDED_OPS:
+            left, right = self.folded(e.left), self.folded(e.right)
+            if left is None or right is None:
+                return None
+            a, b = left[1], right[1]
+            if e.op in ("<<", ">>") and not (a >= 0 and 0 <= b < 15):
+                return None
+            v = _FOLDED_OPS[e.op](a, b)
+            return (f"({left[0]} {e.op} {right[0]})", v) if in_int(v) else None
+        return None
 
     def visit_Name(self, e: Name) -> str:
         return self.name(e.name) if e.scope == "global" else self.local(e.name)
@@ -648,7 +693,7 @@ class CppRenderer(Renderer):
                 orelse = self.into(e.orelse, t)
             return f"({self.expr(e.test)} ? {body} : {orelse})"
         code = _unwrapped(self.conv(e, t), t.bits)
-        if code.startswith(("(1U * ", "(1UL * ")):
+        if code.startswith(("(1U * ", "(1UL * ")) and not _NAME_IN_TYPE.fullmatch(code):
             # Arithmetic that wraps on purpose: the cast says so.
             return f"({ctype(t)}){code}"
         return code
@@ -734,7 +779,7 @@ class CppRenderer(Renderer):
             "layout": [(n, shift, bits, what) for n, shift, bits, what in p.value_layout],
             "codes": p.codes,
             # The engine's constants the code says (its names for the numbers it uses).
-            "constants": [(k, _const_type(v), const_literal(v, _const_type_ir(v)), doc)
+            "constants": [(k, _const_type(v), _engine_as_written(k, v), doc)
                           for k, v, doc in p.constants if f"engine:{k}" in self.said],
             "state": [self.global_decl(g) for g in p.globals if g.role == "state"],
             "engine": self.engine_decls(engine),
@@ -883,6 +928,17 @@ def _as_written(s: Symbol) -> str | None:
         return None
     literal = m.group(2).replace("_", "")
     return literal if int(literal, 0) == s.value else None
+
+
+def _engine_as_written(name: str, value: int) -> str:
+    """An engine constant's value as its declaration says it: in the radix protocol.py writes
+    it in (`TICK_START = 0xFFFFFF00`), with the suffix its decimal literal would have."""
+    literal = const_literal(value, _const_type_ir(value))
+    for line in ENGINE_SOURCE.read_text().splitlines():
+        m = _RADIX_LITERAL.match(line)
+        if m is not None and m.group(1) == name and int(m.group(2).replace("_", ""), 0) == value:
+            return m.group(2).replace("_", "") + literal.lstrip("0123456789")
+    return literal
 
 
 def _balanced_outer(code: str) -> bool:
@@ -1146,6 +1202,17 @@ def _reachable(p: Program, roots: tuple[str, ...]) -> set[str]:
             if isinstance(c, Call) and not c.builtin and c.func in by_name:
                 todo.append(c.func)
     return seen
+
+
+#: A named constant beyond int, said in its literal's type (`named`): no arithmetic.
+_NAME_IN_TYPE = re.compile(r"\(1U?L? \* [A-Za-z_]\w*\)")
+
+#: The operators of a folded constant's expression, as C computes them on ints.
+_FOLDED_OPS = {
+    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+    "&": lambda a, b: a & b, "|": lambda a, b: a | b, "^": lambda a, b: a ^ b,
+    "<<": lambda a, b: a << b, ">>": lambda a, b: a >> b,
+}
 
 
 def _const_type_ir(v: int) -> IntType:

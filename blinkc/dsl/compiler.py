@@ -66,6 +66,7 @@ from .types import (
     is_bool,
     is_pure,
     literal_type,
+    named,
     not_,
     truth,
 )
@@ -698,7 +699,7 @@ class FunctionCompiler:
                 return binop("-", Const(0, I16), v)
             t = promote(v.type)
             if isinstance(v, Const):
-                return Const(t.wrap(~v.value), t)
+                return Const(t.wrap(~v.value), t, folded=UnOp("~", v, t) if named(v) else None)
             return UnOp("~", v, t)
         if isinstance(n, ast.BoolOp):
             return bool_op("and" if isinstance(n.op, ast.And) else "or",

@@ -97,8 +97,8 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
     if wire.data_bits:
         # A data code: its bits go into the value of the code that follows it.
         first = Const(wire.data_code, U8, name="engine:DATA_CODE")
-        last = Const(wire.data_code + (1 << wire.data_bits) - 1, U8,
-                     name=f"engine:DATA_CODE+{(1 << wire.data_bits) - 1}")
+        mask = Const((1 << wire.data_bits) - 1, U8, name="engine:DATA_MASK")
+        last = convert(binop("+", Const(wire.data_code, U8, name="engine:DATA_CODE"), mask), U8)
         deliver.append(If(BoolOp("and", (compare(">=", code, first), compare("<=", code, last))),
                           (ExprStmt(Call("wide_data", (code, face), None), BLINKC),), (), BLINKC))
     def is_message(m: MessageDecl) -> Expr:

@@ -431,8 +431,16 @@ class GameLowering:
                                     for fl in self.game.floods)),
             "EVERY_PASS": int(bool(self.handlers_by_event.get("loop"))),
         }
+        # The protocol's own numbers: its module constants (`NAME = 5  # what it is`).
+        notes = _line_comments(ENGINE_FILE.read_text())
+        own = {n.targets[0].id: (n.value.value, notes.get(n.lineno, "")) for n in tree.body
+               if isinstance(n, ast.Assign) and len(n.targets) == 1
+               and isinstance(n.targets[0], ast.Name) and isinstance(n.value, ast.Constant)
+               and type(n.value.value) is int}
+        consts.update({k: v for k, (v, _) in own.items()})
         self.sym.constants.update(consts)
-        docs = {
+        docs = {k: doc for k, (_, doc) in own.items()}
+        docs |= {
             "CODE_SHIFT": "first bit of the message code in a face value",
             "CODE_MASK": "the message code's bits, after shifting",
             "ACK_SHIFT": "the handshake's ack bit",
@@ -488,7 +496,6 @@ class GameLowering:
                     "GATHERS": consts["GATHERS"], "FLOOD_VALUES": consts["FLOOD_VALUES"],
                     "EVERY_PASS": consts["EVERY_PASS"]}
         self.constants = [(k, v, docs[k]) for k, v in consts.items() if optional.get(k, 1)]
-        notes = _line_comments(ENGINE_FILE.read_text())
         for node in tree.body:
             if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
                 name = node.target.id

@@ -21,6 +21,19 @@ crosses a session in a four-phase handshake:
 
 # ruff: noqa
 
+# --- the protocol's own numbers (the sketch says them by these names) -------------------------
+FACE_VALUE_MASK = 63  # the six bits of a face value (tx_code[f]'s bits that go on the wire)
+QUEUE_FACE_SHIFT = 5  # a queued message is (face << QUEUE_FACE_SHIFT) | code ...
+QUEUE_CODE_MASK = 31  # ... its code the low five bits
+TICK_SHIFT = 8  # millis256() is millis() >> TICK_SHIFT: the clock in ticks of 256 ms
+TICK_MS = 256  # a tick of millis256(), in ms
+TICK_START = 0xFFFFFF00  # millis() & TICK_START: when its tick began (its low 8 bits cleared)
+SESSION_GRACES = 2  # a face that has waited this many GRACE_UNITS for a session is gone
+HI_BYTE = 8  # the first bit of a word's high byte (shifts by it swap its bytes, in the coin's seeding)
+WORD_BITS = 16  # the coin's tosses in a random word
+SLOTS_PER_FLOOD = 2  # flood k has slots 2k and 2k + 1 (its two parities)
+CODES_PER_SLOT = 2  # slot s's wave goes out as flood_out[2s], its echo as flood_out[2s + 1]
+
 # --- per-face link state --------------------------------------------------------
 # A face is in a session (up), waiting for one (HELLO shown), or gone (nobody answers:
 # messages to it bounce at once). A face is taken for gone when it has heard nothing for
@@ -45,7 +58,7 @@ coin_state: u16 = 0  # a per-tile random sequence (seeded from the serial number
 # dear on a tile, and one byte per face reached from one address is cheaper than masks.
 tx_code: u8[6] = 0
 
-# --- messages waiting for their face to be free, oldest first: (face << 5) | code -----
+# --- messages waiting for their face to be free, oldest first: (face << QUEUE_FACE_SHIFT) | code -----
 queue: u8[QUEUE_LEN] = 0
 queue_len: u8 = 0
 
@@ -55,7 +68,7 @@ now256: u8 = 0  # millis256() when this pass of loop() began: the engine's clock
 
 def millis256() -> u8:
     """The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace."""
-    return millis() >> 8
+    return millis() >> TICK_SHIFT
 
 
 def engine_setup() -> None:
@@ -68,7 +81,7 @@ def engine_setup() -> None:
             # 0, 2, 4, 6, 8, so serials that differ in one byte seed differently. (A shift
             # by 3 and by 13 mixed better and cost 34 bytes of flash: the AVR shifts a word
             # one bit at a time.)
-            coin_state = u16(coin_state << 8) ^ (coin_state >> 8) ^ getSerialNumberByte(i)
+            coin_state = u16(coin_state << HI_BYTE) ^ (coin_state >> HI_BYTE) ^ getSerialNumberByte(i)
         if coin_state == 0:
             coin_state = 1
 
@@ -91,7 +104,7 @@ def draw_word() -> u16:
     randomize="clock", mixed with the clock's low 16 bits, so that a game whose draws follow a
     player's presses draws differently at every power-up."""
     v: u16 = 0
-    for i in range(16):
+    for i in range(WORD_BITS):
         v = (v << 1) | coin()
     if CLOCK_MIXED:
         v ^= u16(millis())
@@ -111,7 +124,7 @@ def send_code(code: u8, face: u8) -> None:
     if gone_mask & (1 << face) or queue_len >= QUEUE_LEN:
         bounce(code, face)
         return
-    queue[queue_len] = (face << 5) | code
+    queue[queue_len] = (face << QUEUE_FACE_SHIFT) | code
     queue_len += 1
 
 
@@ -119,11 +132,11 @@ def queue_take(face: u8) -> u8:
     """Remove and return the oldest code queued for `face` (0 if none)."""
     for i in range(queue_len):
         entry: u8 = queue[i]
-        if (entry >> 5) == face:
+        if (entry >> QUEUE_FACE_SHIFT) == face:
             queue_len -= 1
             for j in range(i, queue_len):
                 queue[j] = queue[j + 1]
-            return entry & 31
+            return entry & QUEUE_CODE_MASK
     return 0
 
 
@@ -147,7 +160,7 @@ def link_step(f: u8, bit: u8) -> None:
     if not gone_mask & bit and (link_state[f] & (LINK_HEARD | LINK_UP)) != LINK_HEARD | LINK_UP:
         silent: u8 = u8(now256 - silent_at[f])
         if (not link_state[f] & LINK_HEARD and silent > GRACE_UNITS) or (
-                not link_state[f] & LINK_UP and u8(now256 - tx_code[f]) > 2 * GRACE_UNITS):
+                not link_state[f] & LINK_UP and u8(now256 - tx_code[f]) > SESSION_GRACES * GRACE_UNITS):
             link_end(f, bit)
             gone_mask |= bit
 
@@ -228,7 +241,7 @@ def transmit() -> None:
                     code = queue_take(f)
                 if code != 0:
                     tx_code[f] |= (code << CODE_SHIFT) | TX_WAIT
-            value |= tx_code[f] & 63
+            value |= tx_code[f] & FACE_VALUE_MASK
         elif PROTOCOL:
             value |= HELLO << CODE_SHIFT
             if link_state[f] & LINK_SEEN:
@@ -275,7 +288,7 @@ def engine_quiet_until() -> u32:
             age: u8 = u8(millis256() - flood_at[s])
             closes: u8 = FLOOD_SAME_UNITS if flood_skipped[s] & SAME_WINDOW else FLOOD_BACK_UNITS
             ticks: u8 = closes - age if age < closes else 0
-            ends: u32 = (millis() & 4294967040) + u32(ticks) * 256  # (that tick's start)
+            ends: u32 = (millis() & TICK_START) + u32(ticks) * TICK_MS  # (that tick's start)
             if ends < until:
                 until = ends
     return until
@@ -359,7 +372,7 @@ def flood_take(bit: u8) -> u8:
 
 def flood_start(k: u8) -> None:
     """Start flood k, unless this tile is in a wave of it already (then the start merges)."""
-    s: u8 = 2 * k
+    s: u8 = SLOTS_PER_FLOOD * k
     if flood_parent[s] & flood_parent[s + 1] == NO_PARENT:  # both 255 (none): a face or STARTER (7) clears bits
         flood_enter(s + (flood_last[k] ^ 1), STARTER)
 
@@ -374,7 +387,7 @@ def flood_enter(s: u8, parent: u8) -> None:
         # (every wave gets its echo all the same, so the flood still ends; flood_last keeps
         # its parity, so a flood started here later stays clear of it, as after a join).
         flood_parent[s] = NO_PARENT
-        flood_out[2 * s + 1] |= from_bit
+        flood_out[CODES_PER_SLOT * s + 1] |= from_bit
         return
     # Every face not gone, also one whose session is still starting: its neighbour may be
     # in a session with us already and send us this flood's wave; waiting for it makes
@@ -393,7 +406,7 @@ def flood_enter(s: u8, parent: u8) -> None:
             if (waiting >> f) & 1 and not flood_within(k, f):
                 waiting &= ~(1 << f)
     flood_waiting[s] = waiting
-    flood_out[2 * s] |= waiting
+    flood_out[CODES_PER_SLOT * s] |= waiting
     on_flood(k)
     flood_check(s)
 
@@ -427,7 +440,7 @@ def flood_receive(s: u8, face: u8) -> None:
             if not skipped & SAME_WINDOW:  # (a face come back: the window runs on from this answer)
                 flood_at[s] = now256 - FLOOD_SAME_UNITS
         flood_skipped[s] &= ~bit
-        flood_out[2 * s + 1] |= bit
+        flood_out[CODES_PER_SLOT * s + 1] |= bit
 
 
 def flood_answered(s: u8, face: u8) -> None:
@@ -443,7 +456,7 @@ def flood_check(s: u8) -> None:
         if parent == STARTER:
             on_flood_done(s >> 1)
         else:
-            flood_out[2 * s + 1] |= 1 << parent
+            flood_out[CODES_PER_SLOT * s + 1] |= 1 << parent
 
 
 # --- timers ----------------------------------------------------------------------------
@@ -511,7 +524,7 @@ def engine_idle() -> bool:
         elif not (gone_mask >> f) & 1:
             return False
     for s in range(N_FLOOD_SLOTS):
-        if flood_parent[s] != NO_PARENT or (flood_out[2 * s] | flood_out[2 * s + 1]) != 0:
+        if flood_parent[s] != NO_PARENT or (flood_out[CODES_PER_SLOT * s] | flood_out[CODES_PER_SLOT * s + 1]) != 0:
             return False
     return True
 
@@ -546,9 +559,9 @@ def send_wide(code: u8, value: u16, chunks: u8, face: u8) -> None:
         return
     for i in range(chunks):  # high bits first
         shift: u8 = (chunks - 1 - i) * DATA_BITS
-        queue[queue_len] = (face << 5) | (DATA_CODE + (u8(value >> shift) & DATA_MASK))
+        queue[queue_len] = (face << QUEUE_FACE_SHIFT) | (DATA_CODE + (u8(value >> shift) & DATA_MASK))
         queue_len += 1
-    queue[queue_len] = (face << 5) | code
+    queue[queue_len] = (face << QUEUE_FACE_SHIFT) | code
     queue_len += 1
 
 
@@ -621,7 +634,7 @@ def wide_reset(f: u8) -> None:
 
 def flood_start_with(k: u8, value: u16) -> None:
     """Start valued flood k with `value` (unless this tile is in a wave of it already)."""
-    s: u8 = 2 * k
+    s: u8 = SLOTS_PER_FLOOD * k
     if flood_parent[s] & flood_parent[s + 1] == NO_PARENT:  # (both idle, as in flood_start)
         flood_value[s + (flood_last[k] ^ 1)] = value
     flood_start(k)
@@ -635,12 +648,12 @@ def flood_value_in(s: u8, face: u8, mask: u16) -> None:
 
 def flood_value_of(k: u8) -> u16:
     """The value of the wave of flood k this tile just entered."""
-    return flood_value[2 * k + flood_last[k]]
+    return flood_value[SLOTS_PER_FLOOD * k + flood_last[k]]
 
 
 def gather_enter(k: u8, value: u16) -> None:
     """This tile just entered gather k with its own `value`."""
-    s: u8 = 2 * k + flood_last[k]
+    s: u8 = SLOTS_PER_FLOOD * k + flood_last[k]
     flood_acc[s] = value
     flood_from[s] = flood_parent[s]
     if flood_parent[s] == STARTER:

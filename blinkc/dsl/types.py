@@ -92,7 +92,8 @@ def binop(op: str, left: Expr, right: Expr) -> Expr:
     if isinstance(left, Const) and isinstance(right, Const):
         v = fold_binop(op, left.value, right.value, t)
         if v is not None:
-            return Const(v, t)
+            return Const(v, t, folded=BinOp(op, left, right, t) if named(left) or named(right)
+                         else None)
     # Identities: x + 0, x - 0, x | 0, x ^ 0, x << 0, x >> 0, x * 1, x // 1 are x (in type t).
     if isinstance(right, Const) and (
             (right.value == 0 and op in ("+", "-", "|", "^", "<<", ">>"))
@@ -108,6 +109,11 @@ _CMP = {
     "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
     "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
 }
+
+
+def named(e: Expr) -> bool:
+    """e is a constant the code names, or one folded from named constants (see `Const.folded`)."""
+    return isinstance(e, Const) and (e.name is not None or e.folded is not None)
 
 
 def compare(op: str, left: Expr, right: Expr) -> Expr:
@@ -162,7 +168,9 @@ def convert(e: Expr, t: IntType) -> Expr:
         return truth(e)
     if isinstance(e, Const):
         v = t.wrap(e.value)
-        return Const(v, t, is_bool(e) and t == BOOL, name=e.name if v == e.value else None)
+        if v == e.value:
+            return Const(v, t, is_bool(e) and t == BOOL, name=e.name, folded=e.folded)
+        return Const(v, t, is_bool(e) and t == BOOL, folded=Cast(e, t) if named(e) else None)
     if isinstance(e.type, ColorType) or isinstance(t, ColorType):
         return e if isinstance(t, ColorType) == isinstance(e.type, ColorType) else Cast(e, t)
     return Cast(e, t, t == BOOL and is_bool(e))
@@ -200,5 +208,5 @@ def is_pure(e: Expr, pure_calls: set[str]) -> bool:
 __all__ = [
     "BOOL", "COLOR", "I16", "I32", "TYPE_NAMES", "U8", "U16", "U32", "ColorType", "binop",
     "bool_op", "compare", "cond", "convert", "fold_binop", "is_bool", "is_pure",
-    "literal_type", "not_", "promote", "storage_type", "truth",
+    "literal_type", "named", "not_", "promote", "storage_type", "truth",
 ]

@@ -85,6 +85,10 @@ class Const:
     #: "flood:Sunk", "timer:pulse", "engine:QUEUE_LEN"), with an offset when the value is one
     #: ("message:Laser+3"). It does not take part in equality: Const(5) is Const(5).
     name: str | None = field(default=None, compare=False)
+    #: The expression of named constants this value was folded from (`1 << ACK_SHIFT` for 32,
+    #: `~LINK_HEARD` for 251), for readers of generated code when the value has no name of its
+    #: own. Like `name`, it does not take part in equality.
+    folded: Expr | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

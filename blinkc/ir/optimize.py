@@ -218,7 +218,9 @@ class Optimizer(Transformer):
             return e
         if isinstance(e, Const):
             v = e.value & ((1 << bits) - 1)
-            return Const(v, narrow, name=e.name if v == e.value else None)
+            if v == e.value:
+                return Const(v, narrow, name=e.name, folded=e.folded)
+            return Const(v, narrow, folded=Cast(e, narrow) if e.name or e.folded else None)
         if e.type.bits > bits or (e.type.signed and e.type.bits == bits):
             lo, hi = self.ranges.of(e)
             if not (0 <= lo and hi < (1 << bits)):
