@@ -127,6 +127,17 @@ def test_the_explore_command_reports_and_checks(tmp_path):
     result = runner.invoke(main, ["explore", str(GAME), "--check", str(layout), str(scenario)])
     assert result.exit_code == 0, result.output
     assert "every invariant held" in result.output
+    # The same on the engine make_world picks (the NativeEngine), for a run and a check.
+    result = runner.invoke(main, ["explore", str(GAME), "--check", str(layout), str(scenario),
+                                  "--world", "auto"])
+    assert result.exit_code == 0, result.output
+    assert "every invariant held" in result.output
+    result = runner.invoke(main, ["explore", str(GAME), "--tiles", "2", "--limit", "1",
+                                  "--clock", "identical", "--random", "1", "--world", "auto"])
+    assert result.exit_code == 0, result.output
+    assert "1 configurations" in result.output and "0 violation(s)" in result.output
+    result = runner.invoke(main, ["explore", str(GAME), "--world", "native"])
+    assert result.exit_code == 2 and "--world" in result.output
 
 
 
