@@ -24,6 +24,11 @@ does not return stops the run with `world.hang`'s TileHangError, and Ctrl-C retu
 core between two events (or stops a stuck call); Python sees it once the core's state is
 copied out.
 
+Arrival observers (Engine.add_arrival_observer): while there is one, the core calls
+`_on_arrive` at each packet that arrives whole, in the event loop, so the observers see the
+arrivals in event order at their times, as in the PythonEngine; while there is none, the
+core has a NULL observer and reports nothing.
+
 The PythonEngine stays the reference; tests/world/test_native_world.py checks that both
 produce the same traces and statistics.
 """
@@ -37,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..runtime.api import BUTTON_EVENT_NAMES
 from ..world.button import Debounce
-from ..world.engine import Engine
+from ..world.engine import Arrival, Engine
 from ..world.freeze import freeze_of
 from ..world.python_engine import PythonEngine
 from ..world.tile import Tile
@@ -98,6 +103,8 @@ class NativeEngine(Engine):
         self._callback_error: BaseException | None = None
         self._record_fn: Any = None
         self._no_record = cb.RECORD_FN()  # a NULL callback: no trace, no calls back
+        self._arrive_fn: Any = None
+        self._no_arrive = cb.ARRIVE_FN()  # a NULL observer: the core reports no arrival
 
     def attach(self, world: World) -> None:
         super().attach(world)
@@ -160,6 +167,7 @@ class NativeEngine(Engine):
         self._w = w
         weakref.finalize(self, lib.core_free, w)
         lib.core_set_fault_rng(w, py.fault_state)
+        self._arrive_fn = cb.ARRIVE_FN(self._on_arrive)
         watchdog = guard.library()
         if watchdog is not None:
             lib.core_set_guard(w, watchdog.call_addr, watchdog.call_u32_addr,
@@ -175,6 +183,7 @@ class NativeEngine(Engine):
                 lib.core_schedule_seq(w, e.t, e.seq, _KIND[e.kind], e.tile.index, e.data or 0)
         lib.core_set_seq(w, py.seq)
         self._py = None  # type: ignore[assignment]  # the core has the events from now on
+        self.observers_changed()
         self._sync()
 
     def _register(self, tile: Tile) -> None:
@@ -297,6 +306,32 @@ class NativeEngine(Engine):
                 world.record(tile, "button", {"events": names})
             else:
                 world.record(tile, "longlong" if arg == 2 else "sleep", {})
+        except BaseException as e:  # raised once the core has returned
+            if self._callback_error is None:
+                self._callback_error = e
+
+    def observers_changed(self) -> None:
+        """The PythonEngine calls the observers while it runs the events; the core reports
+        arrivals through `_on_arrive` only while there is an observer (else it has no
+        callback and does nothing more per arrival than test that it has none)."""
+        if self._py is not None:
+            self._py.arrival_observers = self.arrival_observers
+        if self._w is not None:
+            self._lib.core_set_observer(
+                self._w, self._arrive_fn if self.arrival_observers else self._no_arrive)
+
+    def _on_arrive(self, index: int, face: int, sender: int, sender_face: int, byte0: int,
+                   dgram: int | None, dgram_len: int, latched: int, t: int) -> None:
+        """The core's arrival callback: call the observers as the PythonEngine does."""
+        try:
+            world = self.world
+            world.now = t
+            tiles = world.tiles
+            arrival = Arrival(t, tiles[index], face, byte0,
+                              ctypes.string_at(dgram, dgram_len) if dgram_len else None,
+                              tiles[sender], sender_face, bool(latched))
+            for fn in self.arrival_observers:
+                fn(arrival)
         except BaseException as e:  # raised once the core has returned
             if self._callback_error is None:
                 self._callback_error = e

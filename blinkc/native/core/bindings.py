@@ -31,6 +31,11 @@ REACHED, CALL_DUE, TILE_STOPPED, INTERRUPTED, TILE_FROZE = range(5)
 PHASES = ("setup", "loop", "quiet_until")
 
 RECORD_FN = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_int, ctypes.c_int64, ctypes.c_int64)
+#: The arrival observer (world_core.cpp: arrive_fn): tile, face, sender, sender's face, byte0,
+#: datagram pointer and length (0: a face value), latched, world time.
+ARRIVE_FN = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                             ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_int,
+                             ctypes.c_int64)
 
 def _view_layout(header: str) -> tuple[struct.Struct, dict[str, int | slice]]:
     """The `struct` format of core_view_t and each field's place in an unpacked tuple, read
@@ -96,6 +101,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "core_free": (None, [_vp]),
     "core_configure": (None, [_vp, _int, RECORD_FN]),
     "core_set_fault_rng": (None, [_vp, ctypes.c_uint64]),
+    "core_set_observer": (None, [_vp, ARRIVE_FN]),
     "core_add_tile": (_int, [_vp, _i64, _i64, _i64, _vp, _vp, _vp, _vp]),
     "core_view": (_vp, [_vp, _int]),
     "core_set_port": (None, [_vp, _int, _vp]),

@@ -65,6 +65,11 @@ enum Kind { PASS, TX, ARRIVE, CALL, FLASH };
 /* Trace callback kinds (bindings.py: TRACE_*) */
 enum Record { REC_PASS, REC_DROP, REC_BUTTON, REC_SPECIAL, REC_SERIAL };
 typedef void (*record_fn)(int kind, int tile, int64_t arg, int64_t t);
+/* The arrival observer (Engine.add_arrival_observer): a packet that arrived whole. `dgram`
+ * and `dgram_len` are a datagram's payload (length 0: a face value); `latched` 0: the face's
+ * buffer already held a packet, so this one was not kept. */
+typedef void (*arrive_fn)(int tile, int face, int sender, int sender_face, int byte0,
+                          const uint8_t *dgram, int dgram_len, int latched, int64_t t);
 
 typedef void (*entry_fn)(void);
 typedef uint32_t (*quiet_fn)(void);
@@ -262,6 +267,7 @@ class World {
     double drop = 0.0;
     int64_t jitter_us = 0;
     record_fn record = nullptr; /* set only when a trace is attached */
+    arrive_fn observer = nullptr; /* set only while Python observes arrivals */
     bool serial_pending = false; /* some tile's port_out has bytes */
     SplitMix64 fault_rng;
     std::vector<Tile *> tiles;
@@ -752,9 +758,15 @@ class World {
             ++stats[S_COLLISIONS]; /* we were transmitting on this face: blinded */
             return;
         }
-        if (!t.has_rx[face]) {
+        bool latched = !t.has_rx[face];
+        if (latched) {
             t.has_rx[face] = true;
             t.rx_buf[face] = inc.packet;
+        }
+        if (observer) {
+            const Packet &p = inc.packet;
+            observer(t.index, face, inc.sender, inc.sender_face, p.byte0, p.dgram.data,
+                     p.dgram.len, latched ? 1 : 0, now);
         }
     }
 
@@ -867,6 +879,11 @@ EXPORT void core_configure(void *wp, int idle_skip, record_fn record) {
     World &w = *static_cast<World *>(wp);
     w.idle_skip = idle_skip != 0;
     w.record = record;
+}
+
+/* The arrival observer (NULL: none, and the core reports nothing). */
+EXPORT void core_set_observer(void *wp, arrive_fn observer) {
+    static_cast<World *>(wp)->observer = observer;
 }
 
 EXPORT void core_set_fault_rng(void *w, uint64_t state) {
