@@ -213,57 +213,67 @@ class NativeEngine(Engine):
 
     # ------------------------------------------------------------ mirrors
     def _push(self, tile: Tile) -> None:
-        """Python → core: write the tile's view from its Python objects."""
+        """Python → core: write the tile's view from its Python objects (every field of
+        view_fields.FIELDS by its name: one missing or unknown is a TypeError)."""
         api, b = tile.api, tile.button
+        d = b.debounce()
         cb.VIEW.pack_into(
-            self._views[tile.index], 0,
-            api.now, *api.in_value, *api.out_value, *api.expire_time, *api.send_time,
-            *api.pixels, int(api.button_down), api.button_flags, api.click_count,
-            api.rng.state, api.entropy, int(api.woken), api.start_state, api.extra_cpu_ms,
-            int(tile.started), tile.epoch, int(tile.quiet_until is not None),
-            tile.quiet_until or 0, int(tile.skipped), tile.passes, tile.viral_faces,
-            tile.viral_lockout_until, *tile.tx_start, *tile.tx_end,
-            int(b.down), b.flags, b.click_count, *b.debounce(), len(b.raw),
-            *_lengths(api.in_datagram), *_lengths(api.out_datagram),
-            _slots(api.in_datagram), _slots(api.out_datagram), bytes(api.serial[:9]).ljust(9, b"\0"))
+            self._views[tile.index],
+            now=api.now, in_value=api.in_value, out_value=api.out_value,
+            expire_time=api.expire_time, send_time=api.send_time, pixels=api.pixels,
+            button_down=int(api.button_down), button_flags=api.button_flags,
+            click_count=api.click_count, rng_state=api.rng.state, entropy=api.entropy,
+            woken=int(api.woken), start_state=api.start_state, extra_cpu_ms=api.extra_cpu_ms,
+            started=int(tile.started), epoch=tile.epoch,
+            has_quiet=int(tile.quiet_until is not None), quiet_until=tile.quiet_until or 0,
+            skipped=int(tile.skipped), passes=tile.passes, viral_faces=tile.viral_faces,
+            viral_lockout_until=tile.viral_lockout_until,
+            tx_start=tile.tx_start, tx_end=tile.tx_end,
+            b_down=int(b.down), b_flags=b.flags, b_click_count=b.click_count,
+            b_raw_down=int(d.raw_down), b_last_accept=d.last_accept,
+            b_pending_clicks=d.pending_clicks, b_window_end=d.window_end,
+            b_down_since=d.down_since, b_long_fired=d.long_fired, b_raw_count=len(b.raw),
+            in_dgram_len=_lengths(api.in_datagram), out_dgram_len=_lengths(api.out_datagram),
+            in_dgram=_slots(api.in_datagram), out_dgram=_slots(api.out_datagram),
+            serial=bytes(api.serial[:9]).ljust(9, b"\0"))
 
     def _pull(self, tile: Tile) -> None:
-        """Core → Python: refresh the tile's mirrors from its view."""
-        v = cb.VIEW.unpack_from(self._views[tile.index], 0)
+        """Core → Python: refresh the tile's mirrors from its view (its fields by name)."""
+        v = cb.VIEW.unpack_from(self._views[tile.index])
         api = tile.api
-        api.now = v[cb.V_NOW]
-        api.in_value[:] = v[cb.V_IN]
-        api.out_value[:] = v[cb.V_OUT]
-        api.expire_time[:] = v[cb.V_EXPIRE]
-        api.send_time[:] = v[cb.V_SEND]
-        api.pixels[:] = v[cb.V_PIXELS]
-        api.button_down = bool(v[cb.V_BUTTON_DOWN])
-        api.button_flags = v[cb.V_BUTTON_FLAGS]
-        api.click_count = v[cb.V_CLICK_COUNT]
-        api.rng.state = v[cb.V_RNG]
-        api.entropy = v[cb.V_ENTROPY]
-        api.woken = bool(v[cb.V_WOKEN])
-        api.extra_cpu_ms = v[cb.V_EXTRA_MS]
-        if any(v[cb.V_IN_DLEN]) or any(api.in_datagram):
-            api.in_datagram[:] = _datagrams(v[cb.V_IN_DLEN], v[cb.V_IN_DGRAM])
-        if any(v[cb.V_OUT_DLEN]) or any(api.out_datagram):
-            api.out_datagram[:] = _datagrams(v[cb.V_OUT_DLEN], v[cb.V_OUT_DGRAM])
-        tile.started = bool(v[cb.V_STARTED])
-        tile.epoch = v[cb.V_EPOCH]
-        tile.quiet_until = v[cb.V_QUIET_UNTIL] if v[cb.V_HAS_QUIET] else None
-        tile.skipped = bool(v[cb.V_SKIPPED])
-        tile.passes = v[cb.V_PASSES]
-        tile.viral_faces = v[cb.V_VIRAL_FACES]
-        tile.viral_lockout_until = v[cb.V_VIRAL_LOCKOUT]
-        tile.tx_start[:] = v[cb.V_TX_START]
-        tile.tx_end[:] = v[cb.V_TX_END]
+        api.now = v.now
+        api.in_value[:] = v.in_value
+        api.out_value[:] = v.out_value
+        api.expire_time[:] = v.expire_time
+        api.send_time[:] = v.send_time
+        api.pixels[:] = v.pixels
+        api.button_down = bool(v.button_down)
+        api.button_flags = v.button_flags
+        api.click_count = v.click_count
+        api.rng.state = v.rng_state
+        api.entropy = v.entropy
+        api.woken = bool(v.woken)
+        api.extra_cpu_ms = v.extra_cpu_ms
+        if any(v.in_dgram_len) or any(api.in_datagram):
+            api.in_datagram[:] = _datagrams(v.in_dgram_len, v.in_dgram)
+        if any(v.out_dgram_len) or any(api.out_datagram):
+            api.out_datagram[:] = _datagrams(v.out_dgram_len, v.out_dgram)
+        tile.started = bool(v.started)
+        tile.epoch = v.epoch
+        tile.quiet_until = v.quiet_until if v.has_quiet else None
+        tile.skipped = bool(v.skipped)
+        tile.passes = v.passes
+        tile.viral_faces = v.viral_faces
+        tile.viral_lockout_until = v.viral_lockout_until
+        tile.tx_start[:] = v.tx_start
+        tile.tx_end[:] = v.tx_end
         b = tile.button
-        b.down = bool(v[cb.V_B_DOWN])
-        b.flags = v[cb.V_B_FLAGS]
-        b.click_count = v[cb.V_B_CLICKS]
-        b.load(Debounce(bool(v[cb.V_B_RAW_DOWN]), v[cb.V_B_LAST_ACCEPT], v[cb.V_B_PENDING],
-                        v[cb.V_B_WINDOW_END], v[cb.V_B_DOWN_SINCE], v[cb.V_B_LONG_FIRED]))
-        n = v[cb.V_B_RAW_COUNT]
+        b.down = bool(v.b_down)
+        b.flags = v.b_flags
+        b.click_count = v.b_click_count
+        b.load(Debounce(bool(v.b_raw_down), v.b_last_accept, v.b_pending_clicks,
+                        v.b_window_end, v.b_down_since, v.b_long_fired))
+        n = v.b_raw_count
         if n or b.raw:
             out = (ctypes.c_int64 * (2 * n))()
             self._lib.core_button_raw(self._w, tile.index, out, n)

@@ -393,59 +393,17 @@ class World {
         }
     }
 
-    /* Copy the non-api state of a tile into its view (before Python reads it). */
+    /* Copy the non-api state of a tile into its view (before Python reads it); the fields
+     * copied are those view_fields.py gives a `core` copy (view.h: CORE_VIEW_PUBLISH). */
     void publish(Tile &t) {
         core_view_t &v = *t.v;
-        v.started = t.started;
-        v.epoch = t.epoch;
-        v.has_quiet = t.has_quiet;
-        v.quiet_until = t.quiet_until;
-        v.skipped = t.skipped;
-        v.passes = t.passes;
-        v.viral_faces = t.viral_faces;
-        v.viral_lockout_until = t.viral_lockout_until;
-        for (int f = 0; f < FACES; ++f) {
-            v.tx_start[f] = t.tx_start[f];
-            v.tx_end[f] = t.tx_end[f];
-        }
-        const button::Model &b = t.button;
-        v.b_down = b.down;
-        v.b_flags = b.flags;
-        v.b_click_count = b.click_count;
-        v.b_raw_down = b.raw_down;
-        v.b_last_accept = b.last_accept;
-        v.b_pending_clicks = b.pending_clicks;
-        v.b_window_end = b.window_end;
-        v.b_down_since = b.down_since;
-        v.b_long_fired = b.long_fired;
-        v.b_raw_count = (int64_t)b.raw.size();
+        CORE_VIEW_PUBLISH(v, t);
     }
 
     /* The reverse, once, when a tile joins the core from a Python world. */
     void load(Tile &t) {
         const core_view_t &v = *t.v;
-        t.started = v.started;
-        t.epoch = v.epoch;
-        t.has_quiet = v.has_quiet;
-        t.quiet_until = v.quiet_until;
-        t.skipped = v.skipped;
-        t.passes = v.passes;
-        t.viral_faces = v.viral_faces;
-        t.viral_lockout_until = v.viral_lockout_until;
-        for (int f = 0; f < FACES; ++f) {
-            t.tx_start[f] = v.tx_start[f];
-            t.tx_end[f] = v.tx_end[f];
-        }
-        button::Model &b = t.button;
-        b.down = v.b_down;
-        b.flags = v.b_flags;
-        b.click_count = v.b_click_count;
-        b.raw_down = v.b_raw_down;
-        b.last_accept = v.b_last_accept;
-        b.pending_clicks = v.b_pending_clicks;
-        b.window_end = v.b_window_end;
-        b.down_since = v.b_down_since;
-        b.long_fired = v.b_long_fired;
+        CORE_VIEW_LOAD(v, t);
     }
 
   private:
@@ -864,6 +822,9 @@ EXPORT const char *core_source_key(void) {
 }
 
 EXPORT int64_t core_view_size(void) { return (int64_t)sizeof(core_view_t); }
+
+/* The view's layout this core was compiled with (view.h, from view_fields.py). */
+EXPORT const char *core_view_layout(void) { return CORE_VIEW_LAYOUT; }
 
 EXPORT void *core_new(double drop, int64_t jitter_us) {
     World *w = new World();
