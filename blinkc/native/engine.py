@@ -315,7 +315,7 @@ class NativeEngine(Engine):
                 names = [n for bit, n in BUTTON_EVENT_NAMES.items() if arg & bit]
                 world.record(tile, "button", {"events": names})
             else:
-                world.record(tile, "longlong" if arg == 2 else "sleep", {})
+                world.record(tile, "longlong" if arg == cb.SPECIAL_LONGLONG else "sleep", {})
         except BaseException as e:  # raised once the core has returned
             if self._callback_error is None:
                 self._callback_error = e

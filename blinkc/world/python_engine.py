@@ -68,9 +68,11 @@ from .watchdog import TileOverrun
 if TYPE_CHECKING:
     from .world import Faults, World
 
-_PASS, _TX, _ARRIVE, _CALL, _FLASH = range(5)
-#: The event kinds by name, in the numbering of the queue (and of the C++ core).
+#: The event kinds by name, in the numbering of the queue (and of the C++ core: its enum Kind
+#: is checked against this by tests/world/test_engines_share_constants.py).
 KINDS = ("pass", "transmit", "arrive", "call", "flash")
+_PASS, _TX, _ARRIVE, _CALL, _FLASH = (
+    KINDS.index(k) for k in ("pass", "transmit", "arrive", "call", "flash"))
 
 
 class Queued(NamedTuple):

@@ -12,21 +12,43 @@ from .view_fields import ViewCodec
 
 FACES = 6
 
-# Event kinds, as python_engine.py numbers them (KINDS).
-PASS, TX, ARRIVE, CALL, FLASH = range(5)
+#: The enums of world_core.cpp, each as its C++ members in their order: the numbers below are
+#: looked up here by name, and tests/world/test_engines_share_constants.py reads the C++ source
+#: and checks every enum of the core (and button.h's) member by member against these.
+CORE_ENUMS: dict[str, tuple[str, ...]] = {
+    # Event kinds, in python_engine.py's numbering (KINDS: pass, transmit, arrive, call, flash).
+    "Kind": ("PASS", "TX", "ARRIVE", "CALL", "FLASH"),
+    # Trace callback kinds.
+    "Record": ("REC_PASS", "REC_DROP", "REC_BUTTON", "REC_SPECIAL", "REC_SERIAL"),
+    # What core_run returns.
+    "Status": ("REACHED", "CALL_DUE", "TILE_STOPPED", "INTERRUPTED", "TILE_FROZE"),
+    # The calls core_failure names (PHASES).
+    "Phase": ("PHASE_SETUP", "PHASE_LOOP", "PHASE_QUIET"),
+    # The world's statistics (STAT_NAMES), then their count.
+    "Stat": ("S_PASSES", "S_SKIPPED", "S_PACKETS", "S_DROPPED", "S_COLLISIONS", "S_COUNT"),
+    # What the core's events did (EVENT_COUNT_NAMES), then their count.
+    "EventCount": ("E_PASS_LOOP", "E_PASS_SKIPPED", "E_TX_SENT", "E_TX_NONE", "E_ARRIVE",
+                   "E_CALL", "E_STALE", "E_FLASH", "E_COUNT"),
+}
+_NUMBER = {name: i for members in CORE_ENUMS.values() for i, name in enumerate(members)}
 
-# Trace callback kinds (world_core.cpp: Record).
-REC_PASS, REC_DROP, REC_BUTTON, REC_SPECIAL, REC_SERIAL = range(5)
+PASS, TX, ARRIVE, CALL, FLASH = (_NUMBER[n] for n in ("PASS", "TX", "ARRIVE", "CALL", "FLASH"))
+REC_PASS, REC_DROP, REC_BUTTON, REC_SPECIAL, REC_SERIAL = (
+    _NUMBER[n] for n in ("REC_PASS", "REC_DROP", "REC_BUTTON", "REC_SPECIAL", "REC_SERIAL"))
+REACHED, CALL_DUE, TILE_STOPPED, INTERRUPTED, TILE_FROZE = (
+    _NUMBER[n] for n in ("REACHED", "CALL_DUE", "TILE_STOPPED", "INTERRUPTED", "TILE_FROZE"))
 
-STAT_NAMES = ("passes", "skipped", "packets", "dropped", "collisions")
-
-# What the core's events did (world_core.cpp: EventCount), for benchmarks.
+#: Python's names of the Stat members (the keys of World.stats), in the core's order.
+STAT_NAMES = tuple(n[2:].lower() for n in CORE_ENUMS["Stat"][:-1])
+#: The EventCount members, as benchmarks print them.
 EVENT_COUNT_NAMES = ("pass, loop() run", "pass, loop() skipped", "transmit, sent",
                      "transmit, no face due", "arrive", "call", "stale", "flash")
-
-# What core_run returns (world_core.cpp: Status), and the calls core_failure names (Phase).
-REACHED, CALL_DUE, TILE_STOPPED, INTERRUPTED, TILE_FROZE = range(5)
+#: Phase's members, as Python names the calls.
 PHASES = ("setup", "loop", "quiet_until")
+
+#: What a REC_SPECIAL record's argument says (button.h: enum Special).
+BUTTON_SPECIALS = {"SPECIAL_LONGLONG": 2, "SPECIAL_SLEEP": 4}
+SPECIAL_LONGLONG = BUTTON_SPECIALS["SPECIAL_LONGLONG"]
 
 RECORD_FN = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_int, ctypes.c_int64, ctypes.c_int64)
 #: The arrival observer (world_core.cpp: arrive_fn): tile, face, sender, sender's face, byte0,

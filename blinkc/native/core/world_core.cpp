@@ -62,7 +62,8 @@ const int64_t TX_LEAD_US = 209, TX_GAP_US = 243, TX_RETURN_US = 28;
 
 enum Kind { PASS, TX, ARRIVE, CALL, FLASH };
 
-/* Trace callback kinds (bindings.py: TRACE_*) */
+/* Trace callback kinds. Every enum here is mirrored in bindings.py (CORE_ENUMS), member by
+ * member in this order: tests/world/test_engines_share_constants.py checks them. */
 enum Record { REC_PASS, REC_DROP, REC_BUTTON, REC_SPECIAL, REC_SERIAL };
 typedef void (*record_fn)(int kind, int tile, int64_t arg, int64_t t);
 /* The arrival observer (Engine.add_arrival_observer): a packet that arrived whole. `dgram`
