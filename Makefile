@@ -12,6 +12,7 @@ venv: $(STAMP)
 # setup.py builds the C++ world core into blinkc/native/core (docs/native.md): a change to its
 # sources installs again, which rebuilds it.
 CORE_SOURCES := $(wildcard blinkc/native/core/*.cpp blinkc/native/core/*.h) blinkc/native/core/sources.py \
+                blinkc/native/core/view_fields.py \
                 blinkc/native/blinkc_native.h
 
 $(STAMP): pyproject.toml setup.py $(CORE_SOURCES)

@@ -48,20 +48,16 @@ def silences(program, faults: Faults, seconds: float, pairs: int, phase_us: int 
         # look like silence here.
         world = World(seed=i, faults=faults, idle_skip=False)
         heard: dict[tuple[str, int], float] = {}
-        real = world.event_engine._arrive
 
-        def arrive(tile, data, world=world, heard=heard, real=real, gaps=gaps):
-            face, inc = data
-            before = tile.rx_buf[face]
-            real(tile, data)
-            if tile.rx_buf[face] is not before and tile.rx_buf[face] is inc.packet:
-                key = (tile.name, face)
-                now = world.now / 1000
+        def arrive(arrival, heard=heard, gaps=gaps) -> None:
+            if arrival.latched:
+                key = (arrival.tile.name, arrival.face)
+                now = arrival.t / 1000
                 if key in heard:
                     gaps.append(now - heard[key])
                 heard[key] = now
 
-        world.event_engine._arrive = arrive
+        world.event_engine.add_arrival_observer(arrive)
         dq, dr = DIRECTIONS[i % 3]
         # The two faces that touch: silences count from power-up, and to the end of the run.
         touching = [("a", i % 3), ("b", facing_face(i % 3, 0, rot_b))]

@@ -11,7 +11,7 @@ import click
 from ..dsl.errors import GameErrors
 from ..explore import CLOCKS, SCRIPTS, Report, Run, check, shrink, subject, write_counterexample
 from ..explore.explorer import explore_job, report_of
-from ..explore.runs import check_counterexample_folder
+from ..explore.runs import WORLDS, check_counterexample_folder
 from ..user_files import FileRefused
 from ..world.syntax import SourceError
 from . import main
@@ -39,10 +39,17 @@ from .running import options_from, play, rate, runner_options
               help="Check one run given as files (a counterexample) instead of exploring.")
 @click.option("--force", is_flag=True,
               help="Replace explore.layout/explore.scenario in OUT even if blinkc did not write them.")
+@click.option("--world", "world_engine", type=click.Choice(list(WORLDS)), default="python",
+              show_default=True,
+              help="The world engine the runs play on: python, the reference world (the default: "
+                   "the explorer's tiles are the game's Python backend, which the C++ world core "
+                   "does not run); auto, the engine `blinkc emulate` picks (the NativeEngine, "
+                   "which runs these tiles in Python too). Same results on both.")
 @runner_options
 def explore_cmd(game: Path, n_tiles: int, clocks: tuple[str, ...], random_runs: int,
                 no_scripts: bool, limit: int | None, seed: int, keep_going: bool, out: Path,
-                replay: tuple[Path, Path] | None, force: bool, jobs: int | None, ray: str | None,
+                replay: tuple[Path, Path] | None, force: bool, world_engine: str,
+                jobs: int | None, ray: str | None,
                 results: Path | None, resume: bool, as_json: bool) -> None:
     """Explore GAME's protocol on every cluster of a few tiles, against an adversary.
 
@@ -67,13 +74,13 @@ def explore_cmd(game: Path, n_tiles: int, clocks: tuple[str, ...], random_runs: 
     """
     try:
         if replay is not None:
-            _replay(game, replay, seed)
+            _replay(game, replay, seed, world_engine)
             return
         check_counterexample_folder(out, force)   # before the run, not after it
         options = options_from(jobs, ray, results, resume)
         job = explore_job(game, n_tiles, clocks=list(clocks) or None, random_runs=random_runs,
                           seed=seed, exhaustive=not no_scripts, limit=limit,
-                          stop_at_first=not keep_going)
+                          stop_at_first=not keep_going, world=world_engine)
         outcome = play(job, options)
         report = report_of(outcome)
         if as_json:
@@ -85,7 +92,7 @@ def explore_cmd(game: Path, n_tiles: int, clocks: tuple[str, ...], random_runs: 
         if report.violations:
             run, problems = report.violations[0]
             click.echo("shrinking the first violation ...", err=True)
-            small, problems = shrink(subject(game), run)
+            small, problems = shrink(subject(game, world_engine), run)
             command = write_counterexample(game, small, problems, out)
             for p in problems:
                 click.echo(f"  {p}", err=True)
@@ -100,9 +107,9 @@ def explore_cmd(game: Path, n_tiles: int, clocks: tuple[str, ...], random_runs: 
         raise click.ClickException(str(e)) from None
 
 
-def _replay(game: Path, files: tuple[Path, Path], seed: int) -> None:
+def _replay(game: Path, files: tuple[Path, Path], seed: int, world: str) -> None:
     run = Run.from_files(*files, seed=seed)
-    problems = check(subject(game), run)
+    problems = check(subject(game, world), run)
     for p in problems:
         click.echo(f"  {p}", err=True)
     if problems:

@@ -136,12 +136,13 @@ class Report:
 def explore(game: Path, n_tiles: int, *, clocks: list[str] | None = None, random_runs: int = 0,
             seed: int = 0, exhaustive: bool = True, limit: int | None = None,
             spread: bool = False, stop_at_first: bool = True,
-            options: Options | None = None) -> Report:
+            options: Options | None = None, world: str = "python") -> Report:
     """Explore the game's protocol on every cluster of n tiles (see the module docstring),
-    on the runner (`options`: how; by default here, one run after the other)."""
+    on the runner (`options`: how; by default here, one run after the other), in the world
+    engine `world` (runs.WORLDS)."""
     return _finished(run(explore_job(game, n_tiles, clocks=clocks, random_runs=random_runs,
                                      seed=seed, exhaustive=exhaustive, limit=limit, spread=spread,
-                                     stop_at_first=stop_at_first),
+                                     stop_at_first=stop_at_first, world=world),
                          options or Options()))
 
 
@@ -155,10 +156,10 @@ def _finished(outcome: Outcome) -> Report:
 
 def explore_job(game: Path, n_tiles: int, *, clocks: list[str] | None = None, random_runs: int = 0,
                 seed: int = 0, exhaustive: bool = True, limit: int | None = None,
-                spread: bool = False, stop_at_first: bool = True) -> Job:
+                spread: bool = False, stop_at_first: bool = True, world: str = "python") -> Job:
     """The exploration as a job of the runner: run i is (configuration, Run), drawn in order
     from one seeded generator, so run i is the same however the runs are played."""
-    watched = subject(game)
+    watched = subject(game, world)
     messages, floods = list(watched.cls.MESSAGES), list(watched.cls.FLOODS)
     runs = _Runs(n_tiles, messages, floods, exhaustive, random_runs)
     rng = random.Random(seed)
@@ -248,14 +249,17 @@ class _Runs(Sequence):
 
 def _job(name: str, key: dict, watched: Subject, runs: Sequence[tuple[int, Run]], n_tiles: int,
          stop_at_first: bool) -> Job:
-    return Job(name, {**key, "n_tiles": n_tiles}, _setup, (str(watched.path), watched.program),
+    # (The world engine is not in the key: every engine gives the same results, so a results
+    # file goes on in another.)
+    return Job(name, {**key, "n_tiles": n_tiles}, _setup,
+               (str(watched.path), watched.program, watched.world),
                _play, runs, failed=_failed, stop_at_failure=stop_at_first,
                chunk=SCRIPTS + 2)
 
 
-def _setup(shared: tuple[str, Program]) -> Subject:
-    path, program = shared
-    return Subject(Path(path), program, program_class(program))
+def _setup(shared: tuple[str, Program, str]) -> Subject:
+    path, program, world = shared
+    return Subject(Path(path), program, program_class(program), world)
 
 
 def _play(watched: Subject, spec: tuple[int, Run]) -> dict:
@@ -321,15 +325,17 @@ def lift_steps(tiles: tuple[Tile, ...], rng: random.Random,
 
 
 def explore_lifts(game: Path, runs: int, *, seed: int = 0, stop_at_first: bool = False,
-                  options: Options | None = None) -> Report:
+                  options: Options | None = None, world: str = "python") -> Report:
     """`runs` seeded lift schedules (lift_steps) on random clusters of 3 and 4 tiles, clocks
     in step or ±10 % (the two that found the put-back holes)."""
-    return _finished(run(lifts_job(game, runs, seed=seed, stop_at_first=stop_at_first),
+    return _finished(run(lifts_job(game, runs, seed=seed, stop_at_first=stop_at_first,
+                                   world=world),
                          options or Options()))
 
 
-def lifts_job(game: Path, runs: int, *, seed: int = 0, stop_at_first: bool = False) -> Job:
-    watched = subject(game)
+def lifts_job(game: Path, runs: int, *, seed: int = 0, stop_at_first: bool = False,
+              world: str = "python") -> Job:
+    watched = subject(game, world)
     floods = list(watched.cls.FLOODS)
     rng = random.Random(seed)
     todo: list[tuple[int, Run]] = []

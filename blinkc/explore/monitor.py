@@ -10,6 +10,7 @@ from typing import Any
 
 from ..games import initial_state
 from ..ir.nodes import Program
+from ..world.engine import Arrival
 from ..world.geometry import DIRECTIONS, facing_face
 from ..world.layout import TileSpec
 from .clusters import Run
@@ -279,20 +280,14 @@ class Monitor:
         return max(longest, until - last)
 
     def watch_world(self, world: Any) -> None:
-        """Note when each face hears its neighbour (packets that arrive whole)."""
+        """Note when each face hears its neighbour (packets that arrive whole and are buffered
+        for the tile's next pass), through the engine's arrival observer (any engine)."""
         self.world = world
-        engine = world.event_engine  # a PythonEngine: it looks _arrive up at every arrival
-        real = engine._arrive
-        heard = self.heard
+        world.event_engine.add_arrival_observer(self._arrived)
 
-        def arrive(tile: Any, data: Any) -> None:
-            face, inc = data
-            ready = tile.rx_buf[face]
-            real(tile, data)
-            if tile.rx_buf[face] is not ready and tile.rx_buf[face] is inc.packet:
-                heard.setdefault((tile.name, face), []).append(world.now / 1000)
-
-        engine._arrive = arrive
+    def _arrived(self, arrival: Arrival) -> None:
+        if arrival.latched:
+            self.heard.setdefault((arrival.tile.name, arrival.face), []).append(arrival.t / 1000)
 
     def _delivered(self, name: str, face: int, code: int, value: int | None = None) -> None:
         other = self.links[(name, face)]

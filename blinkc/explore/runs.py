@@ -1,4 +1,5 @@
-"""One explorer run in the reference world, shrinking a failing one, writing it out."""
+"""One explorer run (in the reference world by default), shrinking a failing one, writing it
+out."""
 
 from __future__ import annotations
 
@@ -15,30 +16,42 @@ from ..world.scenario_file import parse_scenario
 from .clusters import Run
 from .monitor import Monitor
 
+#: The world engines the explorer can run on (make_world's `engine`): "python", the reference
+#: world, is the default; "auto" is the engine make_world picks, the NativeEngine when blinkc's
+#: C++ world core is available. The explorer's tiles are the game's Python backend (the
+#: monitor wraps their protocol calls, the scenario's `send` and `flood` call them), which the
+#: C++ core does not run: the NativeEngine runs them in Python, with the same results.
+WORLDS = ("python", "auto")
+
 
 @dataclass(frozen=True)
 class Subject:
-    """A game compiled for watching: its IR (hooks kept) and the Python tile class of it."""
+    """A game compiled for watching: its IR (hooks kept) and the Python tile class of it,
+    and the world engine its runs are played on (WORLDS)."""
 
     path: Path
     program: Program
     cls: type
+    world: str = "python"
 
 
-def subject(game: Path) -> Subject:
+def subject(game: Path, world: str = "python") -> Subject:
+    if world not in WORLDS:
+        raise ValueError(f"the explorer runs on the worlds {', '.join(WORLDS)}, not {world!r}")
     program = compile_game(game, observable=True)
-    return Subject(game, program, program_class(program))
+    return Subject(game, program, program_class(program), world)
 
 
 def play(game: Subject, run: Run) -> Monitor:
-    """Play one run in the reference world with every tile watched; returns the monitor."""
+    """Play one run with every tile watched (in the reference world unless the subject names
+    another engine); returns the monitor."""
     monitor = Monitor(game.program, run)
     layout = parse_layout(run.layout_text(game.path), "<explorer>")
     scenario = parse_scenario(run.scenario_text(), "<explorer>")
     resolver = monitor.resolver(game.cls, game.program)
     # (The tiles' clocks are set by the layout; the default skew keeps the seed's draws as
     # `blinkc emulate` makes them.)
-    world = make_world(seed=run.seed, faults=Faults(drop=run.drop), engine="python")
+    world = make_world(seed=run.seed, faults=Faults(drop=run.drop), engine=game.world)
     monitor.watch_world(world)
     layout.build(world, resolver)
     scenario.apply(world, resolver, layout, start_ms=0.0)

@@ -24,6 +24,11 @@ does not return stops the run with `world.hang`'s TileHangError, and Ctrl-C retu
 core between two events (or stops a stuck call); Python sees it once the core's state is
 copied out.
 
+Arrival observers (Engine.add_arrival_observer): while there is one, the core calls
+`_on_arrive` at each packet that arrives whole, in the event loop, so the observers see the
+arrivals in event order at their times, as in the PythonEngine; while there is none, the
+core has a NULL observer and reports nothing.
+
 The PythonEngine stays the reference; tests/world/test_native_world.py checks that both
 produce the same traces and statistics.
 """
@@ -37,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..runtime.api import BUTTON_EVENT_NAMES
 from ..world.button import Debounce
-from ..world.engine import Engine
+from ..world.engine import Arrival, Engine
 from ..world.freeze import freeze_of
 from ..world.python_engine import PythonEngine
 from ..world.tile import Tile
@@ -98,6 +103,8 @@ class NativeEngine(Engine):
         self._callback_error: BaseException | None = None
         self._record_fn: Any = None
         self._no_record = cb.RECORD_FN()  # a NULL callback: no trace, no calls back
+        self._arrive_fn: Any = None
+        self._no_arrive = cb.ARRIVE_FN()  # a NULL observer: the core reports no arrival
 
     def attach(self, world: World) -> None:
         super().attach(world)
@@ -160,6 +167,7 @@ class NativeEngine(Engine):
         self._w = w
         weakref.finalize(self, lib.core_free, w)
         lib.core_set_fault_rng(w, py.fault_state)
+        self._arrive_fn = cb.ARRIVE_FN(self._on_arrive)
         watchdog = guard.library()
         if watchdog is not None:
             lib.core_set_guard(w, watchdog.call_addr, watchdog.call_u32_addr,
@@ -175,6 +183,7 @@ class NativeEngine(Engine):
                 lib.core_schedule_seq(w, e.t, e.seq, _KIND[e.kind], e.tile.index, e.data or 0)
         lib.core_set_seq(w, py.seq)
         self._py = None  # type: ignore[assignment]  # the core has the events from now on
+        self.observers_changed()
         self._sync()
 
     def _register(self, tile: Tile) -> None:
@@ -204,57 +213,67 @@ class NativeEngine(Engine):
 
     # ------------------------------------------------------------ mirrors
     def _push(self, tile: Tile) -> None:
-        """Python → core: write the tile's view from its Python objects."""
+        """Python → core: write the tile's view from its Python objects (every field of
+        view_fields.FIELDS by its name: one missing or unknown is a TypeError)."""
         api, b = tile.api, tile.button
+        d = b.debounce()
         cb.VIEW.pack_into(
-            self._views[tile.index], 0,
-            api.now, *api.in_value, *api.out_value, *api.expire_time, *api.send_time,
-            *api.pixels, int(api.button_down), api.button_flags, api.click_count,
-            api.rng.state, api.entropy, int(api.woken), api.start_state, api.extra_cpu_ms,
-            int(tile.started), tile.epoch, int(tile.quiet_until is not None),
-            tile.quiet_until or 0, int(tile.skipped), tile.passes, tile.viral_faces,
-            tile.viral_lockout_until, *tile.tx_start, *tile.tx_end,
-            int(b.down), b.flags, b.click_count, *b.debounce(), len(b.raw),
-            *_lengths(api.in_datagram), *_lengths(api.out_datagram),
-            _slots(api.in_datagram), _slots(api.out_datagram), bytes(api.serial[:9]).ljust(9, b"\0"))
+            self._views[tile.index],
+            now=api.now, in_value=api.in_value, out_value=api.out_value,
+            expire_time=api.expire_time, send_time=api.send_time, pixels=api.pixels,
+            button_down=int(api.button_down), button_flags=api.button_flags,
+            click_count=api.click_count, rng_state=api.rng.state, entropy=api.entropy,
+            woken=int(api.woken), start_state=api.start_state, extra_cpu_ms=api.extra_cpu_ms,
+            started=int(tile.started), epoch=tile.epoch,
+            has_quiet=int(tile.quiet_until is not None), quiet_until=tile.quiet_until or 0,
+            skipped=int(tile.skipped), passes=tile.passes, viral_faces=tile.viral_faces,
+            viral_lockout_until=tile.viral_lockout_until,
+            tx_start=tile.tx_start, tx_end=tile.tx_end,
+            b_down=int(b.down), b_flags=b.flags, b_click_count=b.click_count,
+            b_raw_down=int(d.raw_down), b_last_accept=d.last_accept,
+            b_pending_clicks=d.pending_clicks, b_window_end=d.window_end,
+            b_down_since=d.down_since, b_long_fired=d.long_fired, b_raw_count=len(b.raw),
+            in_dgram_len=_lengths(api.in_datagram), out_dgram_len=_lengths(api.out_datagram),
+            in_dgram=_slots(api.in_datagram), out_dgram=_slots(api.out_datagram),
+            serial=bytes(api.serial[:9]).ljust(9, b"\0"))
 
     def _pull(self, tile: Tile) -> None:
-        """Core → Python: refresh the tile's mirrors from its view."""
-        v = cb.VIEW.unpack_from(self._views[tile.index], 0)
+        """Core → Python: refresh the tile's mirrors from its view (its fields by name)."""
+        v = cb.VIEW.unpack_from(self._views[tile.index])
         api = tile.api
-        api.now = v[cb.V_NOW]
-        api.in_value[:] = v[cb.V_IN]
-        api.out_value[:] = v[cb.V_OUT]
-        api.expire_time[:] = v[cb.V_EXPIRE]
-        api.send_time[:] = v[cb.V_SEND]
-        api.pixels[:] = v[cb.V_PIXELS]
-        api.button_down = bool(v[cb.V_BUTTON_DOWN])
-        api.button_flags = v[cb.V_BUTTON_FLAGS]
-        api.click_count = v[cb.V_CLICK_COUNT]
-        api.rng.state = v[cb.V_RNG]
-        api.entropy = v[cb.V_ENTROPY]
-        api.woken = bool(v[cb.V_WOKEN])
-        api.extra_cpu_ms = v[cb.V_EXTRA_MS]
-        if any(v[cb.V_IN_DLEN]) or any(api.in_datagram):
-            api.in_datagram[:] = _datagrams(v[cb.V_IN_DLEN], v[cb.V_IN_DGRAM])
-        if any(v[cb.V_OUT_DLEN]) or any(api.out_datagram):
-            api.out_datagram[:] = _datagrams(v[cb.V_OUT_DLEN], v[cb.V_OUT_DGRAM])
-        tile.started = bool(v[cb.V_STARTED])
-        tile.epoch = v[cb.V_EPOCH]
-        tile.quiet_until = v[cb.V_QUIET_UNTIL] if v[cb.V_HAS_QUIET] else None
-        tile.skipped = bool(v[cb.V_SKIPPED])
-        tile.passes = v[cb.V_PASSES]
-        tile.viral_faces = v[cb.V_VIRAL_FACES]
-        tile.viral_lockout_until = v[cb.V_VIRAL_LOCKOUT]
-        tile.tx_start[:] = v[cb.V_TX_START]
-        tile.tx_end[:] = v[cb.V_TX_END]
+        api.now = v.now
+        api.in_value[:] = v.in_value
+        api.out_value[:] = v.out_value
+        api.expire_time[:] = v.expire_time
+        api.send_time[:] = v.send_time
+        api.pixels[:] = v.pixels
+        api.button_down = bool(v.button_down)
+        api.button_flags = v.button_flags
+        api.click_count = v.click_count
+        api.rng.state = v.rng_state
+        api.entropy = v.entropy
+        api.woken = bool(v.woken)
+        api.extra_cpu_ms = v.extra_cpu_ms
+        if any(v.in_dgram_len) or any(api.in_datagram):
+            api.in_datagram[:] = _datagrams(v.in_dgram_len, v.in_dgram)
+        if any(v.out_dgram_len) or any(api.out_datagram):
+            api.out_datagram[:] = _datagrams(v.out_dgram_len, v.out_dgram)
+        tile.started = bool(v.started)
+        tile.epoch = v.epoch
+        tile.quiet_until = v.quiet_until if v.has_quiet else None
+        tile.skipped = bool(v.skipped)
+        tile.passes = v.passes
+        tile.viral_faces = v.viral_faces
+        tile.viral_lockout_until = v.viral_lockout_until
+        tile.tx_start[:] = v.tx_start
+        tile.tx_end[:] = v.tx_end
         b = tile.button
-        b.down = bool(v[cb.V_B_DOWN])
-        b.flags = v[cb.V_B_FLAGS]
-        b.click_count = v[cb.V_B_CLICKS]
-        b.load(Debounce(bool(v[cb.V_B_RAW_DOWN]), v[cb.V_B_LAST_ACCEPT], v[cb.V_B_PENDING],
-                        v[cb.V_B_WINDOW_END], v[cb.V_B_DOWN_SINCE], v[cb.V_B_LONG_FIRED]))
-        n = v[cb.V_B_RAW_COUNT]
+        b.down = bool(v.b_down)
+        b.flags = v.b_flags
+        b.click_count = v.b_click_count
+        b.load(Debounce(bool(v.b_raw_down), v.b_last_accept, v.b_pending_clicks,
+                        v.b_window_end, v.b_down_since, v.b_long_fired))
+        n = v.b_raw_count
         if n or b.raw:
             out = (ctypes.c_int64 * (2 * n))()
             self._lib.core_button_raw(self._w, tile.index, out, n)
@@ -296,7 +315,33 @@ class NativeEngine(Engine):
                 names = [n for bit, n in BUTTON_EVENT_NAMES.items() if arg & bit]
                 world.record(tile, "button", {"events": names})
             else:
-                world.record(tile, "longlong" if arg == 2 else "sleep", {})
+                world.record(tile, "longlong" if arg == cb.SPECIAL_LONGLONG else "sleep", {})
+        except BaseException as e:  # raised once the core has returned
+            if self._callback_error is None:
+                self._callback_error = e
+
+    def observers_changed(self) -> None:
+        """The PythonEngine calls the observers while it runs the events; the core reports
+        arrivals through `_on_arrive` only while there is an observer (else it has no
+        callback and does nothing more per arrival than test that it has none)."""
+        if self._py is not None:
+            self._py.arrival_observers = self.arrival_observers
+        if self._w is not None:
+            self._lib.core_set_observer(
+                self._w, self._arrive_fn if self.arrival_observers else self._no_arrive)
+
+    def _on_arrive(self, index: int, face: int, sender: int, sender_face: int, byte0: int,
+                   dgram: int | None, dgram_len: int, latched: int, t: int) -> None:
+        """The core's arrival callback: call the observers as the PythonEngine does."""
+        try:
+            world = self.world
+            world.now = t
+            tiles = world.tiles
+            arrival = Arrival(t, tiles[index], face, byte0,
+                              ctypes.string_at(dgram, dgram_len) if dgram_len else None,
+                              tiles[sender], sender_face, bool(latched))
+            for fn in self.arrival_observers:
+                fn(arrival)
         except BaseException as e:  # raised once the core has returned
             if self._callback_error is None:
                 self._callback_error = e

@@ -31,19 +31,48 @@ Engines:
 Adding an engine: subclass Engine and implement the abstract methods (the notifications with
 a default do nothing, which is right for an engine that works on the model objects themselves);
 make it give the same traces and statistics as the PythonEngine on the world-equivalence tests
-(tests/world/test_native_world.py runs every scenario in both); and register a world factory
-for it with `factory.register_engine` from its own package.
+(tests/world/test_native_world.py runs every scenario in both); call the arrival observers
+(below) as the PythonEngine does; and register a world factory for it with
+`factory.register_engine` from its own package.
+
+Observers: `add_arrival_observer(fn)` makes the engine call `fn(Arrival(...))` for every packet
+that arrives whole, at its event, in event order, with `world.now` at its time; every engine
+calls them in the same order with the same values (tests/world/test_arrival_observer.py). An
+observer only watches: it must not change the world, nor read the model objects (in the
+NativeEngine they are mirrors, not refreshed for it). With no observer an engine does no
+work for them (the C++ core reports nothing).
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from .tile import Tile
     from .world import Faults, World
+
+
+class Arrival(NamedTuple):
+    """A packet that arrived whole on a face (not garbled by a collision, not blinded by the
+    receiver's own transmission, its two tiles still touching): what an arrival observer is
+    called with (`Engine.add_arrival_observer`)."""
+
+    t: int                  #: world time (µs) its last bit arrived
+    tile: Tile              #: the receiver
+    face: int               #: the receiver's face
+    byte0: int              #: its first byte as encoded on the air (value, viral bit, marker)
+    datagram: bytes | None  #: a datagram's payload, None for a face value
+    sender: Tile            #: the tile that sent it
+    sender_face: int        #: the sender's face
+    #: True: the BIOS buffered it for the receiver's next pass; False: the face's buffer
+    #: already held a packet since the last pass, so this one was not kept.
+    latched: bool
+
+
+#: An arrival observer: called once per packet that arrives whole, in event order.
+ArrivalObserver = Callable[[Arrival], None]
 
 
 class Engine(ABC):
@@ -52,11 +81,31 @@ class Engine(ABC):
     #: The world whose events this engine runs (set by `attach`).
     world: World
 
+    #: The arrival observers, in the order they were added (add_arrival_observer).
+    arrival_observers: tuple[ArrivalObserver, ...] = ()
+
     def attach(self, world: World) -> None:
         """Become the engine of `world`, whose model is set up and still empty."""
         if getattr(self, "world", None) is not None:
             raise RuntimeError("an engine runs the events of one world only")
         self.world = world
+
+    # ------------------------------------------------------------- observers
+    def add_arrival_observer(self, fn: ArrivalObserver) -> None:
+        """Call `fn(arrival)` for every packet that arrives whole from now on (`Arrival`)."""
+        self.arrival_observers = (*self.arrival_observers, fn)
+        self.observers_changed()
+
+    def remove_arrival_observer(self, fn: ArrivalObserver) -> None:
+        """Stop calling `fn` (added with add_arrival_observer); ValueError if it was not."""
+        observers = list(self.arrival_observers)
+        observers.remove(fn)
+        self.arrival_observers = tuple(observers)
+        self.observers_changed()
+
+    def observers_changed(self) -> None:  # noqa: B027 (a no-op by default, on purpose)
+        """The arrival observers changed: an engine that reports arrivals only while someone
+        listens starts or stops reporting them."""
 
     @property
     @abstractmethod

@@ -25,8 +25,9 @@ a program can observe (tests/world/test_skipping_is_exact.py).
 A loop() that does not return within its budget freezes its tile (freeze.py); any other call
 into a tile's code that does not return stops the run (watchdog.py, World.hang).
 
-`_pass`, `_launch` and `_arrive` are looked up on the engine at every event, so a test (or
-the explorer's monitor) may wrap them on one engine to watch passes, packets and arrivals.
+`_pass`, `_launch` and `_arrive` are looked up on the engine at every event, so a test may
+wrap them on one engine to watch passes and packets. Arrivals have a public observer, which
+every engine honours (`Engine.add_arrival_observer`): the explorer's monitor watches with it.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from ..runtime.api import (
 from . import watchdog
 from .button import VIRAL_LOCKOUT_MS
 from .clock import PASS_START_US, TX_AFTER_SEND_US, TX_CALL_US, TX_CHECK_US
-from .engine import Engine
+from .engine import Arrival, Engine
 from .freeze import freeze_of
 from .infrared import (
     DATAGRAM_MARKER,
@@ -67,9 +68,11 @@ from .watchdog import TileOverrun
 if TYPE_CHECKING:
     from .world import Faults, World
 
-_PASS, _TX, _ARRIVE, _CALL, _FLASH = range(5)
-#: The event kinds by name, in the numbering of the queue (and of the C++ core).
+#: The event kinds by name, in the numbering of the queue (and of the C++ core: its enum Kind
+#: is checked against this by tests/world/test_engines_share_constants.py).
 KINDS = ("pass", "transmit", "arrive", "call", "flash")
+_PASS, _TX, _ARRIVE, _CALL, _FLASH = (
+    KINDS.index(k) for k in ("pass", "transmit", "arrive", "call", "flash"))
 
 
 class Queued(NamedTuple):
@@ -370,8 +373,15 @@ class PythonEngine(Engine):
         if tile.tx_start[face] < inc.end and tile.tx_end[face] > inc.start:
             w.stats["collisions"] += 1  # we were transmitting on this face: blinded
             return
-        if tile.rx_buf[face] is None:
+        latched = tile.rx_buf[face] is None
+        if latched:
             tile.rx_buf[face] = inc.packet
+        if self.arrival_observers:
+            pkt = inc.packet
+            arrival = Arrival(w.now, tile, face, pkt.byte0, pkt.datagram, sender,
+                              inc.sender_face, latched)
+            for fn in self.arrival_observers:
+                fn(arrival)
 
     @staticmethod
     def _loop_inputs(tile: Tile, now: int) -> tuple:

@@ -127,6 +127,17 @@ def test_the_explore_command_reports_and_checks(tmp_path):
     result = runner.invoke(main, ["explore", str(GAME), "--check", str(layout), str(scenario)])
     assert result.exit_code == 0, result.output
     assert "every invariant held" in result.output
+    # The same on the engine make_world picks (the NativeEngine), for a run and a check.
+    result = runner.invoke(main, ["explore", str(GAME), "--check", str(layout), str(scenario),
+                                  "--world", "auto"])
+    assert result.exit_code == 0, result.output
+    assert "every invariant held" in result.output
+    result = runner.invoke(main, ["explore", str(GAME), "--tiles", "2", "--limit", "1",
+                                  "--clock", "identical", "--random", "1", "--world", "auto"])
+    assert result.exit_code == 0, result.output
+    assert "1 configurations" in result.output and "0 violation(s)" in result.output
+    result = runner.invoke(main, ["explore", str(GAME), "--world", "native"])
+    assert result.exit_code == 2 and "--world" in result.output
 
 
 
@@ -341,3 +352,43 @@ def test_a_spread_sample_of_four_tile_clusters_has_every_shape():
     # ... where the first ten in shape order are rotations of the first shape only.
     first = list(itertools.islice(configs(4, "identical", random.Random(0)), 10))
     assert len({tuple(t.pos for t in tiles) for tiles in first}) == 1
+
+
+# ------------------------------------------------- the explorer on both world engines
+def _same_reports(a, b) -> None:
+    for name in ("runs", "configurations", "messages", "floods", "values", "totals", "outside"):
+        assert getattr(a, name) == getattr(b, name), name
+    assert [(run, problems) for run, problems in a.violations] == \
+           [(run, problems) for run, problems in b.violations]
+
+
+def test_the_explorer_gives_the_same_results_on_both_world_engines():
+    # The monitor watches arrivals through the engines' public observer (no engine's
+    # privates), so any engine will do; "auto" is the NativeEngine, which runs the
+    # explorer's Python-backend tiles in Python (the C++ core runs native tiles only).
+    from blinkc.native.engine import NativeEngine
+
+    reports = [explore(GAME, 2, clocks=["±10 %"], random_runs=1, limit=3, stop_at_first=False,
+                       world=world) for world in ("python", "auto")]
+    assert reports[0].violations == []
+    assert reports[0].runs == 3 * 9 and reports[0].messages > 300
+    _same_reports(*reports)
+    monitor = play(subject(GAME, "auto"), Run(*_one_run()))
+    assert isinstance(monitor.world.event_engine, NativeEngine)
+    assert monitor.heard and monitor.problems == []
+
+
+def _one_run():
+    from blinkc.explore.clusters import Tile
+    from blinkc.explore.explorer import scripted_steps
+    cls = subject(GAME).cls
+    tiles = (Tile("t0", (0, 0), 0, 0, 100), Tile("t1", (1, 0), 3, 0, 100))
+    return tiles, scripted_steps(tiles, list(cls.MESSAGES), list(cls.FLOODS), 0), 3
+
+
+def test_a_planted_duplicate_is_found_alike_on_both_world_engines(planted):
+    planted(DUPLICATE)
+    reports = [explore(GAME, 2, clocks=["±0.1 %"], random_runs=0, limit=2, world=world)
+               for world in ("python", "auto")]
+    assert reports[0].violations, "the explorer missed a protocol that delivers twice"
+    _same_reports(*reports)

@@ -1,101 +1,77 @@
-"""ctypes bindings of the world core, and the layout of its per-tile view (view.h)."""
+"""ctypes bindings of the world core; its per-tile view's layout is view_fields.py's."""
 
 from __future__ import annotations
 
 import ctypes
-import re
-import struct
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from .build import core_library
 from .sources import source_key
+from .view_fields import ViewCodec
 
 FACES = 6
 
-# Event kinds, as python_engine.py numbers them (KINDS).
-PASS, TX, ARRIVE, CALL, FLASH = range(5)
+#: The enums of world_core.cpp, each as its C++ members in their order: the numbers below are
+#: looked up here by name, and tests/world/test_engines_share_constants.py reads the C++ source
+#: and checks every enum of the core (and button.h's) member by member against these.
+CORE_ENUMS: dict[str, tuple[str, ...]] = {
+    # Event kinds, in python_engine.py's numbering (KINDS: pass, transmit, arrive, call, flash).
+    "Kind": ("PASS", "TX", "ARRIVE", "CALL", "FLASH"),
+    # Trace callback kinds.
+    "Record": ("REC_PASS", "REC_DROP", "REC_BUTTON", "REC_SPECIAL", "REC_SERIAL"),
+    # What core_run returns.
+    "Status": ("REACHED", "CALL_DUE", "TILE_STOPPED", "INTERRUPTED", "TILE_FROZE"),
+    # The calls core_failure names (PHASES).
+    "Phase": ("PHASE_SETUP", "PHASE_LOOP", "PHASE_QUIET"),
+    # The world's statistics (STAT_NAMES), then their count.
+    "Stat": ("S_PASSES", "S_SKIPPED", "S_PACKETS", "S_DROPPED", "S_COLLISIONS", "S_COUNT"),
+    # What the core's events did (EVENT_COUNT_NAMES), then their count.
+    "EventCount": ("E_PASS_LOOP", "E_PASS_SKIPPED", "E_TX_SENT", "E_TX_NONE", "E_ARRIVE",
+                   "E_CALL", "E_STALE", "E_FLASH", "E_COUNT"),
+}
+_NUMBER = {name: i for members in CORE_ENUMS.values() for i, name in enumerate(members)}
 
-# Trace callback kinds (world_core.cpp: Record).
-REC_PASS, REC_DROP, REC_BUTTON, REC_SPECIAL, REC_SERIAL = range(5)
+PASS, TX, ARRIVE, CALL, FLASH = (_NUMBER[n] for n in ("PASS", "TX", "ARRIVE", "CALL", "FLASH"))
+REC_PASS, REC_DROP, REC_BUTTON, REC_SPECIAL, REC_SERIAL = (
+    _NUMBER[n] for n in ("REC_PASS", "REC_DROP", "REC_BUTTON", "REC_SPECIAL", "REC_SERIAL"))
+REACHED, CALL_DUE, TILE_STOPPED, INTERRUPTED, TILE_FROZE = (
+    _NUMBER[n] for n in ("REACHED", "CALL_DUE", "TILE_STOPPED", "INTERRUPTED", "TILE_FROZE"))
 
-STAT_NAMES = ("passes", "skipped", "packets", "dropped", "collisions")
-
-# What the core's events did (world_core.cpp: EventCount), for benchmarks.
+#: Python's names of the Stat members (the keys of World.stats), in the core's order.
+STAT_NAMES = tuple(n[2:].lower() for n in CORE_ENUMS["Stat"][:-1])
+#: The EventCount members, as benchmarks print them.
 EVENT_COUNT_NAMES = ("pass, loop() run", "pass, loop() skipped", "transmit, sent",
                      "transmit, no face due", "arrive", "call", "stale", "flash")
-
-# What core_run returns (world_core.cpp: Status), and the calls core_failure names (Phase).
-REACHED, CALL_DUE, TILE_STOPPED, INTERRUPTED, TILE_FROZE = range(5)
+#: Phase's members, as Python names the calls.
 PHASES = ("setup", "loop", "quiet_until")
 
+#: What a REC_SPECIAL record's argument says (button.h: enum Special).
+BUTTON_SPECIALS = {"SPECIAL_LONGLONG": 2, "SPECIAL_SLEEP": 4}
+SPECIAL_LONGLONG = BUTTON_SPECIALS["SPECIAL_LONGLONG"]
+
 RECORD_FN = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_int, ctypes.c_int64, ctypes.c_int64)
+#: The arrival observer (world_core.cpp: arrive_fn): tile, face, sender, sender's face, byte0,
+#: datagram pointer and length (0: a face value), latched, world time.
+ARRIVE_FN = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                             ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_int,
+                             ctypes.c_int64)
 
-def _view_layout(header: str) -> tuple[struct.Struct, dict[str, int | slice]]:
-    """The `struct` format of core_view_t and each field's place in an unpacked tuple, read
-    from view.h itself: the layout is declared once, there (an int64 is one tuple item, and
-    so is each element of an int64 array or of a uint8 array of VIEW_FACES; any other uint8
-    array, the serial number and the datagram slots, is one bytes item; `pad` is padding)."""
-    body = header[header.index("typedef struct core_view {"):header.index("} core_view_t;")]
-    body = re.sub(r"/\*.*?\*/", "", body, flags=re.S)
-    sizes = {"VIEW_FACES": FACES, "VIEW_DGRAM": 16}
-    for name, value in re.findall(r"#define (VIEW_\w+) (\d+)", header):
-        sizes[name] = int(value)
-    fmt, places, n = "<", {}, 0
-    for ctype, names in re.findall(r"(int64_t|uint8_t)\s+([^;]+);", body):
-        for decl in names.split(","):
-            name, *dims = [p.strip("[] ") for p in decl.strip().split("[")]
-            dims = [sizes.get(d, None) or int(d) for d in dims]
-            if name == "pad":
-                fmt += f"{dims[0]}x"
-            elif ctype == "int64_t" or dims == [FACES]:
-                count = dims[0] if dims else 1
-                fmt += f"{count}{'q' if ctype == 'int64_t' else 'B'}"
-                places[name] = slice(n, n + count) if dims else n
-                n += count
-            else:   # bytes: serial[9], or the datagram slots [6][16] as one item of 96
-                total = 1
-                for d in dims:
-                    total *= d
-                fmt += f"{total}s"
-                places[name] = n
-                n += 1
-    return struct.Struct(fmt), places
-
-
-VIEW, FIELDS = _view_layout((Path(__file__).with_name("view.h")).read_text())
-
-# Places inside a VIEW tuple, by the names view.h gives the fields.
-V_NOW = FIELDS["now"]
-V_IN, V_OUT = FIELDS["in_value"], FIELDS["out_value"]
-V_EXPIRE, V_SEND, V_PIXELS = FIELDS["expire_time"], FIELDS["send_time"], FIELDS["pixels"]
-V_BUTTON_DOWN, V_BUTTON_FLAGS = FIELDS["button_down"], FIELDS["button_flags"]
-V_CLICK_COUNT, V_RNG, V_ENTROPY = FIELDS["click_count"], FIELDS["rng_state"], FIELDS["entropy"]
-V_WOKEN, V_START_STATE, V_EXTRA_MS = FIELDS["woken"], FIELDS["start_state"], FIELDS["extra_cpu_ms"]
-V_STARTED, V_EPOCH = FIELDS["started"], FIELDS["epoch"]
-V_HAS_QUIET, V_QUIET_UNTIL = FIELDS["has_quiet"], FIELDS["quiet_until"]
-V_SKIPPED, V_PASSES = FIELDS["skipped"], FIELDS["passes"]
-V_VIRAL_FACES = FIELDS["viral_faces"]
-V_VIRAL_LOCKOUT = FIELDS["viral_lockout_until"]
-V_TX_START, V_TX_END = FIELDS["tx_start"], FIELDS["tx_end"]
-V_B_DOWN, V_B_FLAGS, V_B_CLICKS = FIELDS["b_down"], FIELDS["b_flags"], FIELDS["b_click_count"]
-V_B_RAW_DOWN, V_B_LAST_ACCEPT = FIELDS["b_raw_down"], FIELDS["b_last_accept"]
-V_B_PENDING, V_B_WINDOW_END = FIELDS["b_pending_clicks"], FIELDS["b_window_end"]
-V_B_DOWN_SINCE, V_B_LONG_FIRED = FIELDS["b_down_since"], FIELDS["b_long_fired"]
-V_B_RAW_COUNT = FIELDS["b_raw_count"]
-V_IN_DLEN, V_OUT_DLEN = FIELDS["in_dgram_len"], FIELDS["out_dgram_len"]
-V_IN_DGRAM, V_OUT_DGRAM, V_SERIAL = FIELDS["in_dgram"], FIELDS["out_dgram"], FIELDS["serial"]
+#: The view's struct and its pack and unpack by field name (view_fields.py declares the fields;
+#: view.h is generated from the same declaration).
+VIEW = ViewCodec()
 
 _i64, _int, _vp = ctypes.c_int64, ctypes.c_int, ctypes.c_void_p
 
 _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "core_source_key": (ctypes.c_char_p, []),
     "core_view_size": (_i64, []),
+    "core_view_layout": (ctypes.c_char_p, []),
     "core_new": (_vp, [ctypes.c_double, _i64]),
     "core_free": (None, [_vp]),
     "core_configure": (None, [_vp, _int, RECORD_FN]),
     "core_set_fault_rng": (None, [_vp, ctypes.c_uint64]),
+    "core_set_observer": (None, [_vp, ARRIVE_FN]),
     "core_add_tile": (_int, [_vp, _i64, _i64, _i64, _vp, _vp, _vp, _vp]),
     "core_view": (_vp, [_vp, _int]),
     "core_set_port": (None, [_vp, _int, _vp]),
@@ -144,9 +120,20 @@ def core() -> ctypes.CDLL:
         fn = getattr(lib, name)
         fn.restype = restype
         fn.argtypes = argtypes
-    if lib.core_view_size() != VIEW.size:
-        raise CoreLayoutError(f"core_view_t is {lib.core_view_size()} bytes, "
-                              f"bindings.VIEW {VIEW.size}")
+    check_layout(lib.core_view_layout().decode(), lib.core_view_size())
     if lib.core_source_key().decode() != source_key():
         raise CoreLayoutError(f"{path} was compiled from other sources than those beside it")
     return lib
+
+
+def check_layout(core_layout: str, core_size: int, view: ViewCodec = VIEW) -> None:
+    """Raise CoreLayoutError unless a core's view (its CORE_VIEW_LAYOUT and sizeof) is the
+    layout Python packs and unpacks: a field moved, resized or renamed on one side only is
+    an error, never a silent mis-assignment."""
+    if core_size != view.size:
+        raise CoreLayoutError(f"core_view_t is {core_size} bytes, bindings.VIEW {view.size}")
+    if core_layout != view.text:
+        theirs, ours = core_layout.split(";"), view.text.split(";")
+        diff = next((f"{a} in the core, {b} here" for a, b in zip(theirs, ours) if a != b),
+                    f"{len(theirs)} fields in the core, {len(ours)} here")
+        raise CoreLayoutError(f"the core's view has another layout than view_fields.py: {diff}")

@@ -62,9 +62,15 @@ const int64_t TX_LEAD_US = 209, TX_GAP_US = 243, TX_RETURN_US = 28;
 
 enum Kind { PASS, TX, ARRIVE, CALL, FLASH };
 
-/* Trace callback kinds (bindings.py: TRACE_*) */
+/* Trace callback kinds. Every enum here is mirrored in bindings.py (CORE_ENUMS), member by
+ * member in this order: tests/world/test_engines_share_constants.py checks them. */
 enum Record { REC_PASS, REC_DROP, REC_BUTTON, REC_SPECIAL, REC_SERIAL };
 typedef void (*record_fn)(int kind, int tile, int64_t arg, int64_t t);
+/* The arrival observer (Engine.add_arrival_observer): a packet that arrived whole. `dgram`
+ * and `dgram_len` are a datagram's payload (length 0: a face value); `latched` 0: the face's
+ * buffer already held a packet, so this one was not kept. */
+typedef void (*arrive_fn)(int tile, int face, int sender, int sender_face, int byte0,
+                          const uint8_t *dgram, int dgram_len, int latched, int64_t t);
 
 typedef void (*entry_fn)(void);
 typedef uint32_t (*quiet_fn)(void);
@@ -262,6 +268,7 @@ class World {
     double drop = 0.0;
     int64_t jitter_us = 0;
     record_fn record = nullptr; /* set only when a trace is attached */
+    arrive_fn observer = nullptr; /* set only while Python observes arrivals */
     bool serial_pending = false; /* some tile's port_out has bytes */
     SplitMix64 fault_rng;
     std::vector<Tile *> tiles;
@@ -387,59 +394,17 @@ class World {
         }
     }
 
-    /* Copy the non-api state of a tile into its view (before Python reads it). */
+    /* Copy the non-api state of a tile into its view (before Python reads it); the fields
+     * copied are those view_fields.py gives a `core` copy (view.h: CORE_VIEW_PUBLISH). */
     void publish(Tile &t) {
         core_view_t &v = *t.v;
-        v.started = t.started;
-        v.epoch = t.epoch;
-        v.has_quiet = t.has_quiet;
-        v.quiet_until = t.quiet_until;
-        v.skipped = t.skipped;
-        v.passes = t.passes;
-        v.viral_faces = t.viral_faces;
-        v.viral_lockout_until = t.viral_lockout_until;
-        for (int f = 0; f < FACES; ++f) {
-            v.tx_start[f] = t.tx_start[f];
-            v.tx_end[f] = t.tx_end[f];
-        }
-        const button::Model &b = t.button;
-        v.b_down = b.down;
-        v.b_flags = b.flags;
-        v.b_click_count = b.click_count;
-        v.b_raw_down = b.raw_down;
-        v.b_last_accept = b.last_accept;
-        v.b_pending_clicks = b.pending_clicks;
-        v.b_window_end = b.window_end;
-        v.b_down_since = b.down_since;
-        v.b_long_fired = b.long_fired;
-        v.b_raw_count = (int64_t)b.raw.size();
+        CORE_VIEW_PUBLISH(v, t);
     }
 
     /* The reverse, once, when a tile joins the core from a Python world. */
     void load(Tile &t) {
         const core_view_t &v = *t.v;
-        t.started = v.started;
-        t.epoch = v.epoch;
-        t.has_quiet = v.has_quiet;
-        t.quiet_until = v.quiet_until;
-        t.skipped = v.skipped;
-        t.passes = v.passes;
-        t.viral_faces = v.viral_faces;
-        t.viral_lockout_until = v.viral_lockout_until;
-        for (int f = 0; f < FACES; ++f) {
-            t.tx_start[f] = v.tx_start[f];
-            t.tx_end[f] = v.tx_end[f];
-        }
-        button::Model &b = t.button;
-        b.down = v.b_down;
-        b.flags = v.b_flags;
-        b.click_count = v.b_click_count;
-        b.raw_down = v.b_raw_down;
-        b.last_accept = v.b_last_accept;
-        b.pending_clicks = v.b_pending_clicks;
-        b.window_end = v.b_window_end;
-        b.down_since = v.b_down_since;
-        b.long_fired = v.b_long_fired;
+        CORE_VIEW_LOAD(v, t);
     }
 
   private:
@@ -752,9 +717,15 @@ class World {
             ++stats[S_COLLISIONS]; /* we were transmitting on this face: blinded */
             return;
         }
-        if (!t.has_rx[face]) {
+        bool latched = !t.has_rx[face];
+        if (latched) {
             t.has_rx[face] = true;
             t.rx_buf[face] = inc.packet;
+        }
+        if (observer) {
+            const Packet &p = inc.packet;
+            observer(t.index, face, inc.sender, inc.sender_face, p.byte0, p.dgram.data,
+                     p.dgram.len, latched ? 1 : 0, now);
         }
     }
 
@@ -853,6 +824,9 @@ EXPORT const char *core_source_key(void) {
 
 EXPORT int64_t core_view_size(void) { return (int64_t)sizeof(core_view_t); }
 
+/* The view's layout this core was compiled with (view.h, from view_fields.py). */
+EXPORT const char *core_view_layout(void) { return CORE_VIEW_LAYOUT; }
+
 EXPORT void *core_new(double drop, int64_t jitter_us) {
     World *w = new World();
     w->drop = drop;
@@ -867,6 +841,11 @@ EXPORT void core_configure(void *wp, int idle_skip, record_fn record) {
     World &w = *static_cast<World *>(wp);
     w.idle_skip = idle_skip != 0;
     w.record = record;
+}
+
+/* The arrival observer (NULL: none, and the core reports nothing). */
+EXPORT void core_set_observer(void *wp, arrive_fn observer) {
+    static_cast<World *>(wp)->observer = observer;
 }
 
 EXPORT void core_set_fault_rng(void *w, uint64_t state) {
