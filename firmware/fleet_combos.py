@@ -47,6 +47,7 @@ first = game.field(range(0, 2), default=0, doc="the player who laid the first sh
 born = game.field(range(0, 33), default=0, doc="the count when this ship was laid")
 joined = game.field(range(0, 64), default=0, doc="bit f: a working link on face f; 0: in the hand")
 owed = game.field(range(0, 64), default=0, doc="bit f: face f's Hello bounced on a full queue")
+fresh = game.field(bool, default=False, doc="put against something, the sea not heard yet")
 near = game.field(range(0, 64), default=0, per_face=True,
                   doc="what lies on this face: 0 nothing known, a ship, or HOLE")
 points = game.field(range(0, 65536), default=0, doc="the Points gather's total (its starter)")
@@ -138,7 +139,8 @@ def hello_again(t):
 @game.on_neighbor_joined
 def joined_face(t, face):
     if t.joined == 0 and not t.sea and t.number > 0:
-        t.window.start(WINDOW_MS)  # a ship in the hand put against something
+        t.fresh = True  # a ship in the hand put against something: it waits for the sea
+        t.window.start(WINDOW_MS)  # (and looks illegal if it has not heard it by then)
     t.joined |= 1 << face
     hello(t, face)
 
@@ -182,9 +184,15 @@ def heard(t, face, word):
             # was away), or this ship caught fire, was put out or taken
             t.count = max(t.count, laid)  # (its first player it knows: one game)
             tell_all(t)  # the news goes on, ship to ship, over the sea
-    elif (t.window.running and t.number and laid < GAME_SHIPS
-          and ((word >> 14) ^ laid) & 1 == t.owner
-          and (laid < 2 or ship >> 4 == t.owner or word & HOLE_BIT)):
+        return
+    if t.fresh:
+        # The first Hello of a ship of the sea, however late loss made it: the Hellos of the
+        # next 3 s decide (links of one tile come up at slightly different times).
+        t.fresh = False
+        t.window.start(WINDOW_MS)
+    if (t.window.running and t.number and laid < GAME_SHIPS
+            and ((word >> 14) ^ laid) & 1 == t.owner
+            and (laid < 2 or ship >> 4 == t.owner or word & HOLE_BIT)):
         # Legal: it is this owner's turn, and its first ship, or beside an active ship of its
         # own (ship >> 4 is the owner, or 2 and 3 when it burns), or in a burned ship's space.
         t.sea = True

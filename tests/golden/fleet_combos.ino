@@ -90,34 +90,34 @@ static inline Color blinkc_color(uint16_t word) { Color c; c.as_uint16 = word; r
 
 // ---- The game's names ------------------------------------------------------------
 enum : uint8_t {  // messages: their codes on the wire
-    MSG_HELLO = 1,  // fleet_combos.py:91: codes 1..32768 carry the payload 0..32767
+    MSG_HELLO = 1,  // fleet_combos.py:92: codes 1..32768 carry the payload 0..32767
 };
-enum : uint8_t { FLOOD_RESET, FLOOD_POINTS, FLOOD_SHIPS };  // floods: fleet_combos.py:92, 93, 94
-enum : uint8_t { TIMER_WINDOW, TIMER_SHOW, TIMER_AGAIN };  // timers: fleet_combos.py:60, 61, 62
-static const uint8_t GAME_SHIPS = 32;  // fleet_combos.py:64
-static const uint16_t WINDOW_MS = 3000;  // fleet_combos.py:65
-static const uint8_t AGAIN_MS = 100;  // fleet_combos.py:66: a wide message's five codes leave a face in some tens of ms
-static const uint16_t TURN_MS = 1024;  // fleet_combos.py:68
-static const uint16_t SCORE_MS = 2048;  // fleet_combos.py:69
-static const uint8_t DRAW = 2;  // fleet_combos.py:70
-static const uint8_t RED_LOOK = 3;  // fleet_combos.py:71: a burning ship, an illegal one
-static const uint8_t FIRESHIP = 1;  // fleet_combos.py:73: sets every adjacent opponent ship on fire
-static const uint8_t FIREBOAT = 5;  // fleet_combos.py:74: puts out every adjacent own burning ship
-// fleet_combos.py:75: takes every adjacent burning opponent ship: it is put out and changes sides
+enum : uint8_t { FLOOD_RESET, FLOOD_POINTS, FLOOD_SHIPS };  // floods: fleet_combos.py:93, 94, 95
+enum : uint8_t { TIMER_WINDOW, TIMER_SHOW, TIMER_AGAIN };  // timers: fleet_combos.py:61, 62, 63
+static const uint8_t GAME_SHIPS = 32;  // fleet_combos.py:65
+static const uint16_t WINDOW_MS = 3000;  // fleet_combos.py:66
+static const uint8_t AGAIN_MS = 100;  // fleet_combos.py:67: a wide message's five codes leave a face in some tens of ms
+static const uint16_t TURN_MS = 1024;  // fleet_combos.py:69
+static const uint16_t SCORE_MS = 2048;  // fleet_combos.py:70
+static const uint8_t DRAW = 2;  // fleet_combos.py:71
+static const uint8_t RED_LOOK = 3;  // fleet_combos.py:72: a burning ship, an illegal one
+static const uint8_t FIRESHIP = 1;  // fleet_combos.py:74: sets every adjacent opponent ship on fire
+static const uint8_t FIREBOAT = 5;  // fleet_combos.py:75: puts out every adjacent own burning ship
+// fleet_combos.py:76: takes every adjacent burning opponent ship: it is put out and changes sides
 static const uint8_t PRIVATEER = 9;
-static const uint8_t NUMBER = 64;  // fleet_combos.py:79
-static const uint16_t OWNER = 1024;  // fleet_combos.py:80
-static const uint16_t FIRE = 2048;  // fleet_combos.py:81
-static const uint16_t LAID = 4096;  // fleet_combos.py:82: the sender was just laid: its ability acts on the receiver
-// fleet_combos.py:83: the receiver's face is the space a burning ship was taken from
+static const uint8_t NUMBER = 64;  // fleet_combos.py:80
+static const uint16_t OWNER = 1024;  // fleet_combos.py:81
+static const uint16_t FIRE = 2048;  // fleet_combos.py:82
+static const uint16_t LAID = 4096;  // fleet_combos.py:83: the sender was just laid: its ability acts on the receiver
+// fleet_combos.py:84: the receiver's face is the space a burning ship was taken from
 static const uint16_t HOLE_BIT = 8192;
-static const uint16_t FIRST = 16384;  // fleet_combos.py:84
-static const uint8_t NEAR_OWNER = 16;  // fleet_combos.py:87
-static const uint8_t BURNING = 32;  // fleet_combos.py:88
-static const uint8_t HOLE = 63;  // fleet_combos.py:89
-#define SEA_BLUE BLINKC_RGB5(0, 0, 6)  // fleet_combos.py:96
-#define DIM_WHITE BLINKC_RGB5(6, 6, 6)  // fleet_combos.py:97
-#define END_WHITE BLINKC_RGB5(11, 11, 11)  // fleet_combos.py:98
+static const uint16_t FIRST = 16384;  // fleet_combos.py:85
+static const uint8_t NEAR_OWNER = 16;  // fleet_combos.py:88
+static const uint8_t BURNING = 32;  // fleet_combos.py:89
+static const uint8_t HOLE = 63;  // fleet_combos.py:90
+#define SEA_BLUE BLINKC_RGB5(0, 0, 6)  // fleet_combos.py:97
+#define DIM_WHITE BLINKC_RGB5(6, 6, 6)  // fleet_combos.py:98
+#define END_WHITE BLINKC_RGB5(11, 11, 11)  // fleet_combos.py:99
 // The SDK's colours the game uses, as constant pixel words (the same colours: one load each).
 #undef GREEN
 #define GREEN BLINKC_RGB5(0, 31, 0)
@@ -141,14 +141,15 @@ static uint8_t first = 0;  // fleet_combos.py:46: 0..1; the player who laid the 
 static uint8_t born = 0;  // fleet_combos.py:47: 0..32; the count when this ship was laid
 static uint8_t joined = 0;  // fleet_combos.py:48: 0..63; bit f: a working link on face f; 0: in the hand
 static uint8_t owed = 0;  // fleet_combos.py:49: 0..63; bit f: face f's Hello bounced on a full queue
-// fleet_combos.py:50: 0..63, one per face; what lies on this face: 0 nothing known, a ship, or HOLE
+static bool fresh = false;  // fleet_combos.py:50: bool; put against something, the sea not heard yet
+// fleet_combos.py:51: 0..63, one per face; what lies on this face: 0 nothing known, a ship, or HOLE
 static uint8_t near[6];
-static uint16_t points = 0;  // fleet_combos.py:52: 0..65535; the Points gather's total (its starter)
-static uint16_t ships = 0;  // fleet_combos.py:53: 0..65535; the Ships gather's total (its starter)
-static uint8_t gathered = 0;  // fleet_combos.py:54: 0..2; gathers back since the long press
-static uint8_t val_a = 0;  // fleet_combos.py:55: 0..99; shown: the first number (the winner's points)
-static uint8_t val_b = 0;  // fleet_combos.py:56: 0..99; shown: the second number (or the turn)
-// fleet_combos.py:57: 0..2; val_a's colour: a player (val_b in the other's), or DRAW: both white
+static uint16_t points = 0;  // fleet_combos.py:53: 0..65535; the Points gather's total (its starter)
+static uint16_t ships = 0;  // fleet_combos.py:54: 0..65535; the Ships gather's total (its starter)
+static uint8_t gathered = 0;  // fleet_combos.py:55: 0..2; gathers back since the long press
+static uint8_t val_a = 0;  // fleet_combos.py:56: 0..99; shown: the first number (the winner's points)
+static uint8_t val_b = 0;  // fleet_combos.py:57: 0..99; shown: the second number (or the turn)
+// fleet_combos.py:58: 0..2; val_a's colour: a player (val_b in the other's), or DRAW: both white
 static uint8_t who_a = 0;
 
 // ---- Protocol engine state ------------------------------------------------------
@@ -298,13 +299,13 @@ bool engine_idle(void);
 #endif
 
 // A Hello that found the queue full (a tile just joined by many faces, then laid, under loss) goes
-// again, with what is true then: a neighbour must not miss a turn or a fire.  [fleet_combos.py:122]
+// again, with what is true then: a neighbour must not miss a turn or a fire.  [fleet_combos.py:123]
 static void hello_bounced(uint8_t face) {
     owed |= bit_of(face);
     timer_start(TIMER_AGAIN, AGAIN_MS);
 }
 
-// [fleet_combos.py:130]
+// [fleet_combos.py:131]
 static void hello_again(void) {
     uint8_t f = 0;
     uint8_t f_bit = 0;
@@ -317,16 +318,17 @@ static void hello_again(void) {
     }
 }
 
-// [fleet_combos.py:139]
+// [fleet_combos.py:140]
 static void joined_face(uint8_t face) {
     if ((joined == 0) && (!sea) && (number > 0)) {
+        fresh = true;
         timer_start(TIMER_WINDOW, WINDOW_MS);
     }
     joined |= bit_of(face);
     helper_hello(face);
 }
 
-// [fleet_combos.py:147]
+// [fleet_combos.py:149]
 static void left_face(uint8_t face) {
     joined &= ~bit_of(face);
     if (near[face] != HOLE) {
@@ -337,7 +339,7 @@ static void left_face(uint8_t face) {
     }
 }
 
-// [fleet_combos.py:167]
+// [fleet_combos.py:169]
 static void heard(uint8_t face, uint16_t word_) {
     uint8_t ship = ((word_ >> 6) & 63);
     uint8_t laid = ((uint8_t)word_ & 63);
@@ -358,7 +360,13 @@ static void heard(uint8_t face, uint16_t word_) {
             count = blinkc_at_most<uint8_t>(((laid > count) ? laid : count), 32);
             helper_tell_all();
         }
-    } else if (timer_running(TIMER_WINDOW) &&
+        return;
+    }
+    if (fresh) {
+        fresh = false;
+        timer_start(TIMER_WINDOW, WINDOW_MS);
+    }
+    if (timer_running(TIMER_WINDOW) &&
             (number != 0) &&
             (laid < GAME_SHIPS) &&
             ((((word_ >> 14) ^ laid) & 1) == owner) &&
@@ -371,13 +379,13 @@ static void heard(uint8_t face, uint16_t word_) {
     }
 }
 
-// [fleet_combos.py:210]
+// [fleet_combos.py:218]
 static void reset(void) {
     helper_wreck();
     deck = 0;
 }
 
-// [fleet_combos.py:217]
+// [fleet_combos.py:225]
 static void click(void) {
     if (sea) {
         val_b = (count + 1);
@@ -388,14 +396,14 @@ static void click(void) {
     }
 }
 
-// [fleet_combos.py:241]
+// [fleet_combos.py:249]
 static void double_click(void) {
     if ((joined == 0) && (!sea)) {
         owner ^= 1;
     }
 }
 
-// [fleet_combos.py:247]
+// [fleet_combos.py:255]
 static void long_press(void) {
     if (sea) {
         gathered = 0;
@@ -409,19 +417,19 @@ static void long_press(void) {
     }
 }
 
-// [fleet_combos.py:260]
+// [fleet_combos.py:268]
 static void new_game(void) {
     if (sea || (joined == 0)) {
         flood_start(FLOOD_RESET);
     }
 }
 
-// [fleet_combos.py:285]
+// [fleet_combos.py:293]
 static int32_t my_lines(void) {
     return ((owner != 0) ? ((int16_t)(1U * helper_lines() * 256)) : helper_lines());
 }
 
-// [fleet_combos.py:290]
+// [fleet_combos.py:298]
 static int32_t my_ship(void) {
     if ((!sea) || fire) {
         return 0;
@@ -429,19 +437,19 @@ static int32_t my_ship(void) {
     return ((owner != 0) ? 256 : 1);
 }
 
-// [fleet_combos.py:297]
+// [fleet_combos.py:305]
 static void got_points(uint16_t total) {
     points = total;
     helper_scored();
 }
 
-// [fleet_combos.py:303]
+// [fleet_combos.py:311]
 static void got_ships(uint16_t total) {
     ships = total;
     helper_scored();
 }
 
-// [fleet_combos.py:334]
+// [fleet_combos.py:342]
 static void show(void) {
     Color back = BLINKC_RGB5(0, 0, 0);
     Color lit = BLINKC_RGB5(0, 0, 0);
@@ -486,7 +494,7 @@ static void show(void) {
     }
 }
 
-// [fleet_combos.py:102]
+// [fleet_combos.py:103]
 static void helper_hello(uint8_t face) {
     int16_t word_ = (count + (first * FIRST));
     if (near[face] == HOLE) {
@@ -504,7 +512,7 @@ static void helper_hello(uint8_t face) {
     send_wide(MSG_HELLO, (word_ < 0) ? 0 : word_, 4, face);
 }
 
-// A burning ship taken from the sea is destroyed: the tile is a blank ship in the hand.  [fleet_combos.py:156]
+// A burning ship taken from the sea is destroyed: the tile is a blank ship in the hand.  [fleet_combos.py:158]
 static void helper_wreck(void) {
     sea = false;
     fire = false;
@@ -515,7 +523,7 @@ static void helper_wreck(void) {
     }
 }
 
-// A ship was laid beside this one.  [fleet_combos.py:197]
+// A ship was laid beside this one.  [fleet_combos.py:205]
 static void helper_ability(int16_t sender_number, int16_t sender_owner) {
     if (sender_owner == owner) {
         if (sender_number == FIREBOAT) {
@@ -529,7 +537,7 @@ static void helper_ability(int16_t sender_number, int16_t sender_owner) {
     }
 }
 
-// [fleet_combos.py:115]
+// [fleet_combos.py:116]
 static void helper_tell_all(void) {
     uint8_t f = 0;
     uint8_t f_bit = 0;
@@ -541,7 +549,7 @@ static void helper_tell_all(void) {
 }
 
 // The next number from the tile's deck: each of 1..9 once before any repeats (a random one, or the
-// next not dealt after it).  [fleet_combos.py:226]
+// next not dealt after it).  [fleet_combos.py:234]
 static void helper_deal(void) {
     uint8_t i = 0;
     if (deck == 511) {
@@ -560,7 +568,7 @@ static void helper_deal(void) {
 
 // Lines through this ship with a ship of the line on both sides, in the 3 directions: its neighbours
 // on opposite faces are this owner's active ships, with numbers on either side equal to its own, or
-// one less on one side and one more on the other.  [fleet_combos.py:266]
+// one less on one side and one more on the other.  [fleet_combos.py:274]
 static int16_t helper_lines(void) {
     uint8_t f = 0;
     if ((!sea) || fire) {
@@ -579,7 +587,7 @@ static int16_t helper_lines(void) {
 }
 
 // Both totals are back (green's in the low byte, magenta's in the high one): the winner has more
-// points, on equal points more active ships.  [fleet_combos.py:308]
+// points, on equal points more active ships.  [fleet_combos.py:316]
 static void helper_scored(void) {
     if (gathered < 2) gathered++;
     if (gathered < 2) {
@@ -1321,6 +1329,7 @@ extern "C" BLINKC_EXPORT const blinkc_field_t blinkc_state_fields[] = {
     BLINKC_FIELD(born),
     BLINKC_FIELD(joined),
     BLINKC_FIELD(owed),
+    BLINKC_FIELD(fresh),
     BLINKC_ARRAY_FIELD(near),
     BLINKC_FIELD(points),
     BLINKC_FIELD(ships),
