@@ -10,6 +10,7 @@ function and statement came from.
 
 from __future__ import annotations
 
+import functools
 import linecache
 import os
 import re
@@ -934,11 +935,21 @@ def _engine_as_written(name: str, value: int) -> str:
     """An engine constant's value as its declaration says it: in the radix protocol.py writes
     it in (`TICK_START = 0xFFFFFF00`), with the suffix its decimal literal would have."""
     literal = const_literal(value, _const_type_ir(value))
+    written = _engine_radix_literals().get(name)
+    if written is not None and int(written, 0) == value:
+        return written + literal.lstrip("0123456789")
+    return literal
+
+
+@functools.cache
+def _engine_radix_literals() -> dict[str, str]:
+    """protocol.py's constants written in hex or binary, by name (read once, not per sketch)."""
+    found = {}
     for line in ENGINE_SOURCE.read_text().splitlines():
         m = _RADIX_LITERAL.match(line)
-        if m is not None and m.group(1) == name and int(m.group(2).replace("_", ""), 0) == value:
-            return m.group(2).replace("_", "") + literal.lstrip("0123456789")
-    return literal
+        if m is not None:
+            found.setdefault(m.group(1), m.group(2).replace("_", ""))
+    return found
 
 
 def _balanced_outer(code: str) -> bool:

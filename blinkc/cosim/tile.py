@@ -5,6 +5,7 @@ from __future__ import annotations
 import ctypes
 from typing import Any
 
+from ..world.clock import TICK_US
 from .firmware import BOOT_RESET, DISPLAY_VECTOR, Firmware, FirmwareError
 from .library import harness
 
@@ -21,8 +22,8 @@ BOOT_LIMIT_CYCLES = F_CPU
 
 #: Bytes of one logged change (the harness's WATCH_MAX), of which the six pixels take 12.
 _CHANGE_BYTES = 16
-#: The BIOS's timer tick (world/clock.py TICK_US) in cycles.
-_TICK_CYCLES = 2048
+#: The BIOS's timer tick in cycles.
+_TICK_CYCLES = TICK_US * F_CPU // 1_000_000
 _TAKE = 256
 
 
