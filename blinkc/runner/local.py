@@ -40,13 +40,27 @@ def serial(job: Job, todo: list[int],
         yield play_batch(job.play, context, batch)
 
 
+class _SetupFailed:
+    """A worker's setup raised: kept, and raised again for its first batch. (An initializer
+    that raises makes multiprocessing.Pool start another worker, for ever: a silent hang.)"""
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
 def _init_worker(name: str, setup: Callable[[Any], Any], shared: Any) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _context[name] = setup(shared)
+    try:
+        _context[name] = setup(shared)
+    except Exception as e:  # any error of the job's own setup goes back to the driver
+        _context[name] = _SetupFailed(e)
 
 
 def _worker_batch(name: str, play: Callable[[Any, Any], Result], batch: Batch) -> list[tuple[int, Result]]:
-    return play_batch(play, _context[name], batch)
+    context = _context[name]
+    if isinstance(context, _SetupFailed):
+        raise context.error
+    return play_batch(play, context, batch)
 
 
 def processes(job: Job, todo: list[int], jobs: int,

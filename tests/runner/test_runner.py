@@ -160,3 +160,31 @@ def test_a_line_cut_in_half_is_played_again_and_the_file_stays_readable(tmp_path
     resumed = run(small_job(), Options(results=results, resume=True))
     assert resumed.resumed == 10 and resumed.ordered() == whole.ordered()
     assert run(small_job(), Options(results=results, resume=True)).resumed == 36
+
+
+def _setup_that_fails(shared):
+    raise RuntimeError(f"cannot set up: {shared}")
+
+
+def _never_played(context, spec):
+    return {"spec": spec}
+
+
+def test_a_setup_that_fails_in_the_workers_stops_the_batch_with_its_error():
+    # multiprocessing.Pool starts a new worker for each one whose initializer raised, for
+    # ever: the batch hung with no message. The error must come back to the driver instead.
+    from blinkc.runner import Job
+    job = Job("failing setup", {}, _setup_that_fails, "no SDK here", _never_played, [1, 2, 3])
+    code = (f"import sys; sys.path.insert(0, {str(ROOT)!r})\n"
+            "from tests.runner.test_runner import _setup_that_fails, _never_played\n"
+            "from blinkc.runner import Job, Options, run\n"
+            "try:\n"
+            "    run(Job('failing setup', {}, _setup_that_fails, 'no SDK here', _never_played,"
+            " [1, 2, 3]), Options(jobs=2))\n"
+            "except RuntimeError as e:\n"
+            "    print('raised:', e)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, cwd=ROOT)
+    assert "raised: cannot set up: no SDK here" in done.stdout, done.stderr[-2000:]
+    with pytest.raises(RuntimeError, match="no SDK here"):
+        run(job, Options(jobs=1))
