@@ -84,6 +84,10 @@ class Cluster:
     def flashes(self) -> int:
         return self.lib.cs_cluster_flashes(self.handle)
 
+    def packets_sent(self, tile: str, face: int) -> int:
+        """How many packets (bursts of flashes) `tile` has sent out of `face`, linked or not."""
+        return self.lib.cs_cluster_packets(self.handle, self.index[tile], face)
+
     def close(self) -> None:
         if self.handle:
             self.lib.cs_cluster_free(self.handle)

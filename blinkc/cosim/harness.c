@@ -452,6 +452,7 @@ typedef struct {
     uint64_t delay;        /* this burst's extra delay, world cycles */
     uint64_t last_world;   /* world cycle of the face's last flash */
     int seen;
+    uint64_t count;        /* bursts (packets) this face has sent */
 } burst_t;
 
 typedef struct cs_cluster cs_cluster;
@@ -596,6 +597,10 @@ EXPORT uint64_t cs_cluster_now(cs_cluster *c) { return c->now; }
 EXPORT uint64_t cs_cluster_local(cs_cluster *c, int i) { return local_cycle(c->tiles[i], c->now); }
 EXPORT uint64_t cs_cluster_flashes(cs_cluster *c) { return c->flashes; }
 EXPORT uint64_t cs_cluster_dropped(cs_cluster *c) { return c->dropped; }
+/* How many packets (bursts of flashes) tile `a` has sent out of face `fa`, linked or not. */
+EXPORT uint64_t cs_cluster_packets(cs_cluster *c, int a, int fa) {
+    return c->bursts[a][fa].count;
+}
 
 static void insert_arrival(cs_tile *t, uint64_t cycle, int face) {
     if (t->inbox_len >= INBOX_CAP)
@@ -630,6 +635,7 @@ static void deliver(cs_cluster *c) {
                                  c->drop;
                 b->delay = c->jitter ? splitmix_next(&c->rng) % (c->jitter + 1) : 0;
                 b->seen = 1;
+                b->count++;
             }
             b->last_world = at;
             link_t l = c->links[a][fa];

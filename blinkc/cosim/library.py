@@ -113,6 +113,7 @@ _SIGNATURES = {
     "cs_cluster_now": (U64, [P]),
     "cs_cluster_flashes": (U64, [P]),
     "cs_cluster_dropped": (U64, [P]),
+    "cs_cluster_packets": (U64, [P, ctypes.c_int, ctypes.c_int]),
 }
 
 

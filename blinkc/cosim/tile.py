@@ -158,7 +158,7 @@ class CosimTile:
         return int.from_bytes(raw[:4], "little") * 1000 + raw[4] * 8
 
     def variable(self, name: str, signed: bool = False) -> int | list[int] | None:
-        """A global's value by its ELF name (a list for an array of bytes)."""
+        """A global's value by its ELF name (all its bytes as one little-endian number)."""
         sym = self.firmware.objects.get(name)
         if sym is None:
             return None
