@@ -1,7 +1,7 @@
 """The protocol explorer at length: every cluster of 2 and 3 tiles, a sample of 4.
 
     python bench/protocol_explore.py [--game firmware/pirates_lasers.py] [--random 2]
-                                     [--four 400] [--seed 0] [--tiles 3] [--clock "±10 %"]
+                                     [--four 400] [--seed 0] [--tiles 3] [--clock "±3 %"]
 
 For 2 and 3 tiles: every connected shape (up to a turn of the whole cluster), every
 rotation of every tile, under every clock condition, each with the scripted schedules

@@ -2,7 +2,7 @@
 
     python bench/runner_speed.py [--configurations 12] [--tiles 3] [--ray-local]
 
-The same batch (the first --configurations of --tiles tiles under "±10 %" clocks, 10 runs
+The same batch (the first --configurations of --tiles tiles under "±3 %" clocks, 10 runs
 each) with --jobs 1, --jobs 2, --jobs (every core) and, with --ray-local, on a Ray cluster
 started here. Prints runs per second and the speed-up over one job, and checks that every
 engine gave the same results (docs/runner.md has the figures).
@@ -40,7 +40,7 @@ def main() -> int:
     print(f"{args.configurations} configurations of {args.tiles} tiles (±10 %), "
           f"{os.cpu_count()} cores here")
     for name, options in engines:
-        job = explore_job(args.game, args.tiles, clocks=["±10 %"], random_runs=2,
+        job = explore_job(args.game, args.tiles, clocks=["±3 %"], random_runs=2,
                           limit=args.configurations, stop_at_first=False)
         outcome = run(job, options)
         per_s = outcome.done / outcome.wall_s

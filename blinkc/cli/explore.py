@@ -55,7 +55,8 @@ def explore_cmd(game: Path, n_tiles: int, clocks: tuple[str, ...], random_runs: 
 
     The tiles send the game's own messages and start its floods; the adversary cuts one
     direction of a link for a while, stalls tiles, takes a tile away and puts it back, and
-    sets every tile's clock (identical and in step, ±0.1 %, ±10 %). After every delivery and
+    sets every tile's clock (identical and in step, ±0.1 %, ±3 %: the widest spread at which
+    every two tiles decode each other). After every delivery and
     at the end it checks: each message delivered exactly once and in order, or bounced only
     when its neighbour was gone; nothing left hanging; every flood finished, once per tile;
     a wide value arrives as sent, and a gather brings back every tile's value once.

@@ -281,6 +281,11 @@ def engine_quiet_until() -> u32:
     """Until when loop() will change nothing if its inputs stay as they are (for the emulator)."""
     if EVERY_PASS or unsettled():
         return 0  # it tosses a coin (or runs the game's @game.loop) every pass
+    for f in range(6):
+        if gone_mask & (1 << f) and not isValueReceivedOnFaceExpired(f):
+            # Given up (no session came in time) while still heard, as over a one-way
+            # link: link_step() takes the face back at the next pass.
+            return 0
     until: u32 = timers_quiet_until()
     for s in range(N_FLOOD_SLOTS):
         if flood_skipped[s]:

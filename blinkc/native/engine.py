@@ -44,6 +44,7 @@ from ..runtime.api import BUTTON_EVENT_NAMES
 from ..world.button import Debounce
 from ..world.engine import Arrival, Engine
 from ..world.freeze import freeze_of
+from ..world.infrared import DECODERS
 from ..world.python_engine import PythonEngine
 from ..world.tile import Tile
 from ..world.watchdog import TileOverrun
@@ -167,6 +168,10 @@ class NativeEngine(Engine):
         self._w = w
         weakref.finalize(self, lib.core_free, w)
         lib.core_set_fault_rng(w, py.fault_state)
+        for datagram, (window, points) in enumerate(DECODERS):
+            xs = (ctypes.c_double * len(points))(*(x for x, _ in points))
+            ys = (ctypes.c_double * len(points))(*(y for _, y in points))
+            lib.core_set_decoder(w, datagram, *window, xs, ys, len(points))
         self._arrive_fn = cb.ARRIVE_FN(self._on_arrive)
         watchdog = guard.library()
         if watchdog is not None:

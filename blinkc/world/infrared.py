@@ -84,3 +84,70 @@ def send_blocks_us(air_us: int) -> int:
 def datagram_air_us(payload: bytes, viral: bool = False) -> int:
     body = bytes([encode_value_byte(DATAGRAM_MARKER, viral)]) + payload + bytes([checksum(payload)])
     return _HEADER_US + sum(_bits_us(b) for b in body)
+
+
+# What the BIOS's decoder takes when the two tiles' clocks differ. It times each gap between
+# flashes by its own clock, so the sender's gaps look longer to a faster receiver and shorter
+# to a slower one; far enough apart, a gap falls in the wrong class and the packet is lost.
+# Measured on the real BIOS (v1.1.0-GM) in co-simulation with bench/ir_clock_tolerance.py:
+# two tiles, the share of packets decoded at each ratio of the receiver's clock to the
+# sender's (less 1), over the share where the clocks are equal or close (which loses some to
+# collisions and, for datagrams, to the receiver's one-slot buffer: the emulator models
+# those itself). docs/emulator.md has the measurement beside the tables.
+#: Within these ratios every face value is decoded (none measured lost beyond collisions).
+DECODE_WINDOW = (-0.155, 0.07)
+#: (ratio, share of face values decoded) outside the window; linear in between, the nearest
+#: end's share beyond the last point (none decoded beyond -26 % and +17.6 %, measured to ±40 %).
+DECODE_POINTS: tuple[tuple[float, float], ...] = (
+    (-0.26, 0.0), (-0.25, 0.10), (-0.23, 0.07), (-0.22, 0.08), (-0.21, 0.27), (-0.20, 0.44),
+    (-0.19, 0.59), (-0.18, 0.68), (-0.174, 0.84), (-0.17, 0.95), (-0.16, 0.95),
+    (DECODE_WINDOW[0], 1.0), (DECODE_WINDOW[1], 1.0),
+    (0.075, 0.98), (0.08, 0.90), (0.087, 0.76), (0.09, 0.63), (0.10, 0.44), (0.11, 0.26),
+    (0.12, 0.22), (0.124, 0.15), (0.13, 0.13), (0.136, 0.08), (0.14, 0.06), (0.15, 0.06),
+    (0.16, 0.03), (0.17, 0.02), (0.176, 0.0),
+)
+#: A datagram is longer, and a faster receiver loses it sooner: measured with 8-byte
+#: datagrams (over their share at close clocks, 0.85); taken for every length.
+DATAGRAM_DECODE_WINDOW = (-0.155, 0.045)
+DATAGRAM_DECODE_POINTS: tuple[tuple[float, float], ...] = (
+    (-0.20, 0.0), (-0.19, 0.33), (-0.18, 0.59), (-0.17, 0.65), (-0.16, 0.92),
+    (DATAGRAM_DECODE_WINDOW[0], 1.0), (DATAGRAM_DECODE_WINDOW[1], 1.0),
+    (0.05, 0.85), (0.06, 0.82), (0.07, 0.70), (0.075, 0.70), (0.08, 0.05), (0.087, 0.0),
+)
+
+#: (window, points) for face values, then datagrams: what world_core.cpp is handed.
+DECODERS = ((DECODE_WINDOW, DECODE_POINTS), (DATAGRAM_DECODE_WINDOW, DATAGRAM_DECODE_POINTS))
+
+
+def decoded_share(rx_over_tx: float, datagram: bool = False) -> float:
+    """The share of packets the receiver decodes when its clock runs `rx_over_tx` faster than
+    the sender's (0.1: 10 % faster; -0.1: 10 % slower): a face value's, or a datagram's.
+    world_core.cpp computes the same, step for step, from the same tables (handed over by
+    native/engine.py)."""
+    low, high = DATAGRAM_DECODE_WINDOW if datagram else DECODE_WINDOW
+    if low <= rx_over_tx <= high:
+        return 1.0
+    points = DATAGRAM_DECODE_POINTS if datagram else DECODE_POINTS
+    if rx_over_tx <= points[0][0]:
+        return points[0][1]
+    if rx_over_tx >= points[-1][0]:
+        return points[-1][1]
+    k = 1
+    while points[k][0] < rx_over_tx:
+        k += 1
+    (x0, y0), (x1, y1) = points[k - 1], points[k]
+    return y0 + (y1 - y0) * (rx_over_tx - x0) / (x1 - x0)
+
+
+def linking_skew() -> float:
+    """The widest spread of clock errors (±, as Faults.skew) at which any two tiles decode
+    each other's face values both ways: the worst pair, one at +s and one at -s, stays inside
+    the window. (Datagrams need closer clocks: ±2 %.)"""
+    low, high = DECODE_WINDOW
+    # (1 + s) / (1 - s) - 1 <= high and (1 - s) / (1 + s) - 1 >= low; high is the nearer edge.
+    s = min(high / (2 + high), -low / (2 + low))
+    return int(s * 100) / 100   # in whole per cent, rounded down
+
+
+#: ±3 %: clock conditions of tests and explorations that expect every link to work.
+LINKING_SKEW = linking_skew()

@@ -46,7 +46,7 @@ from ..runtime.api import (
 )
 from . import watchdog
 from .button import VIRAL_LOCKOUT_MS
-from .clock import PASS_START_US, TX_AFTER_SEND_US, TX_CALL_US, TX_CHECK_US
+from .clock import MILLION, PASS_START_US, TX_AFTER_SEND_US, TX_CALL_US, TX_CHECK_US
 from .engine import Arrival, Engine
 from .freeze import freeze_of
 from .infrared import (
@@ -57,6 +57,7 @@ from .infrared import (
     TX_LEAD_US,
     VALUE_AIR_US,
     datagram_air_us,
+    decoded_share,
     encode_value_byte,
     flashing_us,
     send_blocks_us,
@@ -346,6 +347,12 @@ class PythonEngine(Engine):
             return
         if self._drop and self._fault_rng.chance(self._drop):
             stats["dropped"] += 1
+            w.record(sender, "drop", {"face": face})
+            return
+        share = decoded_share((MILLION + receiver.clock.ppm) / (MILLION + sender.clock.ppm) - 1.0,
+                              pkt.datagram is not None)
+        if share < 1.0 and not self._fault_rng.chance(share):
+            stats["dropped"] += 1   # the clocks too far apart for the receiver's decoder
             w.record(sender, "drop", {"face": face})
             return
         end = start + pkt.air_us

@@ -31,7 +31,7 @@ def test_every_shape_of_up_to_four_tiles_up_to_a_turn_of_the_whole_cluster():
     assert [len(shapes(n)) for n in (1, 2, 3, 4)] == [1, 1, 3, 10]
 
 
-@pytest.mark.parametrize("clock", ["identical, in step", "±10 %"])
+@pytest.mark.parametrize("clock", ["identical, in step", "±3 %"])
 def test_a_sample_of_two_tile_clusters_keeps_every_invariant(clock):
     report = explore(GAME, 2, clocks=[clock], random_runs=1, limit=4, stop_at_first=False)
     assert report.violations == []
@@ -246,8 +246,8 @@ def test_a_window_counted_from_the_entry_alone_runs_a_late_flood_again(planted, 
     assert any(m and int(m[2]) > int(m[1]) for m in runs), problems
 
 
-@pytest.mark.parametrize("case,seed", [("lifted_past_a_neighbours_grace", 1),
-                                       ("lifted_while_sunk_spreads", 2),
+@pytest.mark.parametrize("case,seed", [("lifted_past_a_neighbours_grace", 2),
+                                       ("lifted_while_sunk_spreads", 27),
                                        ("lifted_and_cut_as_sunk_passes", 66)])
 def test_a_window_for_the_faces_gone_at_the_entry_only_runs_a_flood_again(planted, case, seed):
     """The lifted cases fail again when only a face gone when the tile entered counts as
@@ -255,7 +255,9 @@ def test_a_window_for_the_faces_gone_at_the_entry_only_runs_a_flood_again(plante
     when the emulator took the BIOS's send timing and start from co-simulation: the found
     seeds 1014, 13641 and 36821 no longer make the planted rule fail; the cases' own seeds
     still pass above; lifted_while_sunk_spreads's seed 1 stopped failing it when blinklib's
-    CPU time and the BIOS's tick interrupt came into the pass model, 2026-12-04.)"""
+    CPU time and the BIOS's tick interrupt came into the pass model, 2026-12-04; seeds 2 and
+    27 since the emulator's IR decoder has a clock tolerance, 2026-12-06, when
+    lifted_while_sunk_spreads's clocks, found at ±10 %, were scaled into it.)"""
     planted(GONE_ONLY)
     run = Run.from_files(KNOWN / f"{case}.layout", KNOWN / f"{case}.scenario", seed=seed)
     problems = check(subject(GAME), run)
@@ -368,7 +370,7 @@ def test_the_explorer_gives_the_same_results_on_both_world_engines():
     # explorer's Python-backend tiles in Python (the C++ core runs native tiles only).
     from blinkc.native.engine import NativeEngine
 
-    reports = [explore(GAME, 2, clocks=["±10 %"], random_runs=1, limit=3, stop_at_first=False,
+    reports = [explore(GAME, 2, clocks=["±3 %"], random_runs=1, limit=3, stop_at_first=False,
                        world=world) for world in ("python", "auto")]
     assert reports[0].violations == []
     assert reports[0].runs == 3 * 9 and reports[0].messages > 300

@@ -29,7 +29,7 @@ def test_a_group_of_every_tile_keeps_every_promise_of_a_message(tmp_path):
     # any message (one out of a face nobody ever touched is not: no ship was heard there).
     game = variant(tmp_path, ("game.field(bool, default=False, broadcast=True)",
                               "game.field(bool, default=True, broadcast=True)"))
-    report = explore(game, 2, clocks=["identical, in step", "±10 %"], random_runs=1, limit=3,
+    report = explore(game, 2, clocks=["identical, in step", "±3 %"], random_runs=1, limit=3,
                      stop_at_first=False)
     assert report.violations == []
     assert report.messages > report.outside + 300
@@ -103,7 +103,7 @@ def test_a_wide_message_of_a_group_keeps_every_promise(tmp_path):
     game = tmp_path / "freight.py"
     game.write_text(FREIGHT.read_text().replace("game.field(bool, default=False, broadcast=True)",
                                                 "game.field(bool, default=True, broadcast=True)"))
-    report = explore(game, 2, clocks=["identical", "±10 %"], random_runs=1, limit=2,
+    report = explore(game, 2, clocks=["identical", "±3 %"], random_runs=1, limit=2,
                      stop_at_first=False)
     assert report.violations == []
     assert report.values > 5 and report.outside == 0

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from blinkc.world import Faults
 from blinkc.world.geometry import DIRECTIONS
+from blinkc.world.infrared import LINKING_SKEW
 
 from .pirates import Game
 from .ships import random_ship
@@ -26,10 +27,14 @@ CONDITIONS: dict[str, Faults] = {
     "identical clocks": Faults(skew=0.0),
     "clocks ±0.1 %": Faults(skew=0.001),
     "default clocks (±1 %)": Faults(),
-    "10 % drop, 2 ms jitter, ±10 %": Faults(drop=0.1, jitter_ms=2, skew=0.1),
+    "10 % drop, 2 ms jitter, ±3 %": Faults(drop=0.1, jitter_ms=2, skew=LINKING_SKEW),
     "30 % drop": Faults(drop=0.3),
     "50 % drop": Faults(drop=0.5),
 }
+#: Clocks so far apart that some touching tiles cannot decode each other, one way or both
+#: (blinkc/world/infrared.py): nothing can be promised to arrive there, but nothing may
+#: happen twice.
+BEYOND_THE_DECODER = {"10 % drop, 2 ms jitter, ±10 %": Faults(drop=0.1, jitter_ms=2, skew=0.1)}
 
 
 @dataclass
@@ -236,5 +241,6 @@ def soak_ship(index: int, condition: str, *, base_seed: int = 0, backend: str = 
     rng = random.Random(f"{base_seed}:{index}")
     tiles = random_ship(rng, min_tiles, max_tiles)
     actions = turns_by_the_rules(rng, tiles, rng.randint(1, 3), moves=moves)
-    return play(tiles, actions, seed=rng.randrange(2**16), faults=CONDITIONS[condition],
-                backend=backend, count_resets=count_resets)
+    faults = {**CONDITIONS, **BEYOND_THE_DECODER}[condition]
+    return play(tiles, actions, seed=rng.randrange(2**16), faults=faults, backend=backend,
+                count_resets=count_resets)

@@ -13,13 +13,14 @@ import pytest
 from blinkc.runtime.color import channels
 from blinkc.testing import Cluster
 from blinkc.world import Faults
+from blinkc.world.infrared import LINKING_SKEW
 
 from ..tools import require_tool
 from .fleet_play import play, ship, take_away
 from .fleet_referee import GAME_SHIPS, Referee
 
 GAME = Path(__file__).resolve().parents[2] / "firmware" / "fleet_combos.py"
-FAULTS = Faults(drop=0.1, jitter_ms=2, skew=0.1)
+FAULTS = Faults(drop=0.1, jitter_ms=2, skew=LINKING_SKEW)
 
 
 @pytest.fixture(params=["python", "native"])

@@ -8,6 +8,7 @@ import pytest
 
 from blinkc.testing import Cluster
 from blinkc.world import Faults
+from blinkc.world.infrared import LINKING_SKEW
 
 from ..tools import require_tool
 
@@ -34,7 +35,7 @@ def counts(c: Cluster, field: str) -> dict[str, int]:
     return {name: c.state(name)[field] for name in c.names()}
 
 
-@pytest.mark.parametrize("faults", [None, Faults(drop=0.1, jitter_ms=2, skew=0.1)],
+@pytest.mark.parametrize("faults", [None, Faults(drop=0.1, jitter_ms=2, skew=LINKING_SKEW)],
                          ids=["clean", "faults"])
 def test_a_group_flood_reaches_its_group_once_each_and_ends(backend, faults):
     c = Cluster(GAME, FLEET, backend=backend, faults=faults, seed=3)

@@ -9,6 +9,7 @@ import pytest
 
 from blinkc.testing import Cluster
 from blinkc.world import Faults
+from blinkc.world.infrared import LINKING_SKEW
 
 from ..tools import require_tool
 
@@ -36,7 +37,7 @@ def counts(c: Cluster, field: str) -> dict[str, int]:
     return {name: c.state(name)[field] for name in c.names()}
 
 
-@pytest.mark.parametrize("faults", [None, Faults(drop=0.1, jitter_ms=2, skew=0.1)],
+@pytest.mark.parametrize("faults", [None, Faults(drop=0.1, jitter_ms=2, skew=LINKING_SKEW)],
                          ids=["clean", "faults"])
 def test_a_message_of_a_group_crosses_only_links_inside_it_and_bounces_elsewhere(backend, faults):
     # a signals b (one more hop): b passes it on to c (its ship) and not to d (the sea):

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from blinkc.world import Faults
+from blinkc.world.infrared import LINKING_SKEW
 
 from ..tiers import tiered
 from .pirates import Game
@@ -55,6 +56,6 @@ def test_firmware_agrees_with_referee_under_faults(size):
     def agrees(data, seed):
         tiles = data.draw(legal_ships(max_tiles=20))
         play(tiles, data.draw(turns(tiles, max_actions=4)), seed,
-             Faults(drop=0.1, jitter_ms=2, skew=0.1))
+             Faults(drop=0.1, jitter_ms=2, skew=LINKING_SKEW))
 
     agrees()

@@ -12,7 +12,7 @@ import os
 import pytest
 
 from ..tiers import tiered
-from .soak import CONDITIONS, soak_ship
+from .soak import BEYOND_THE_DECODER, CONDITIONS, soak_ship
 
 SHIPS = tiered(4, int(os.environ.get("BLINKC_SOAK_SHIPS", "100")))
 
@@ -26,6 +26,20 @@ def test_random_ships_played_by_the_rules_lose_and_duplicate_nothing(condition, 
         assert not o.failures, f"ship {i} ({condition}): " + "\n".join(o.failures)
         played += o.actions
     assert played >= size  # every ship played at least one action
+
+
+@SHIPS
+@pytest.mark.parametrize("condition", list(BEYOND_THE_DECODER))
+def test_ships_whose_tiles_cannot_all_hear_each_other_duplicate_nothing(condition, size):
+    # Beyond the decoder's clock tolerance a link may be deaf one way: turns may stall and
+    # messages bounce, but no HP, sinking or turn may happen twice or out of order.
+    deaf = 0
+    for i in range(size):
+        o = soak_ship(i, condition, base_seed=7, backend="python", max_tiles=16, count_resets=True)
+        assert o.duplicated == 0 and o.other == 0, f"ship {i} ({condition}): " + "\n".join(o.failures)
+        deaf += bool(o.lost or o.stalled)
+    # (The condition is a real one: at ±10 % some ships do lose turns.)
+    assert deaf or size < 4
 
 
 @SHIPS

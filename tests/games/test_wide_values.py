@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from blinkc.testing import Cluster
 from blinkc.world import Faults
+from blinkc.world.infrared import LINKING_SKEW
 
 from ..tools import require_tool
 
@@ -22,7 +23,7 @@ tile c at 1,0 cargo=77
 tile d at 2,0 cargo=5
 """
 CARGO = {"a": 200, "b": 13, "c": 77, "d": 5}
-FAULTS = Faults(drop=0.1, jitter_ms=2, skew=0.1)
+FAULTS = Faults(drop=0.1, jitter_ms=2, skew=LINKING_SKEW)
 
 
 @pytest.fixture(params=["python", "native"])

@@ -420,15 +420,22 @@ static bool unsettled(void) {
 #ifdef BLINKC_HOST
 // Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [protocol.py:280]
 uint32_t engine_quiet_until(void) {
+    uint8_t f = 0;
+    uint8_t f_bit = 0;
     if (unsettled()) {
         return 0;
+    }
+    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+        if (((gone_mask & f_bit) != 0) && (!isValueReceivedOnFaceExpired(f))) {
+            return 0;
+        }
     }
     uint32_t until = timers_quiet_until();
     return until;
 }
 #endif
 
-// [protocol.py:297]
+// [protocol.py:302]
 BLINKC_SMALL_LOOPS void loop(void) {
     now256 = millis256();
     uint8_t bit = 1;
@@ -444,13 +451,13 @@ BLINKC_SMALL_LOOPS void loop(void) {
     }
 }
 
-// The code of the next flood message for the face of `bit` (taken), or 0.  [protocol.py:364]
+// The code of the next flood message for the face of `bit` (taken), or 0.  [protocol.py:369]
 static uint8_t flood_take(uint8_t /* bit */) {
     return 0;
 }
 
 #ifdef BLINKC_HOST
-// [protocol.py:496]
+// [protocol.py:501]
 uint32_t timers_quiet_until(void) {
     uint32_t until = (1UL * NEVER);
     return until;
@@ -458,7 +465,7 @@ uint32_t timers_quiet_until(void) {
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [protocol.py:506]
+// The faces with a session (for tests: is every present neighbour linked?).  [protocol.py:511]
 uint8_t engine_links(void) {
     uint8_t f = 0;
     uint8_t f_bit = 0;
@@ -474,7 +481,7 @@ uint8_t engine_links(void) {
 
 #ifdef BLINKC_HOST
 // No message queued, on the wire or awaiting its handshake, no flood under way, and every face
-// settled: in a session, or gone.  [protocol.py:515]
+// settled: in a session, or gone.  [protocol.py:520]
 bool engine_idle(void) {
     uint8_t f = 0;
     uint8_t f_bit = 0;

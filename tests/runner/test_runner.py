@@ -22,12 +22,12 @@ ROOT = Path(__file__).resolve().parents[2]
 GAME = ROOT / "firmware" / "pirates_lasers.py"
 BLINKC = [sys.executable, "-m", "blinkc"]
 #: A small exploration: 6 configurations of 2 tiles, 54 runs of a few hundredths of a second.
-SMALL = ["explore", str(GAME), "--tiles", "2", "--clock", "±10 %", "--limit", "6", "--random", "1",
+SMALL = ["explore", str(GAME), "--tiles", "2", "--clock", "±3 %", "--limit", "6", "--random", "1",
          "--keep-going", "--json"]
 
 
 def small_job():
-    return explore_job(GAME, 2, clocks=["±10 %"], random_runs=1, limit=4, stop_at_first=False)
+    return explore_job(GAME, 2, clocks=["±3 %"], random_runs=1, limit=4, stop_at_first=False)
 
 
 def test_one_process_and_two_give_the_same_results_in_the_order_of_the_runs():

@@ -267,6 +267,11 @@ class World {
     bool idle_skip = true;
     double drop = 0.0;
     int64_t jitter_us = 0;
+    /* The decoder's clock tolerance, for face values [0] and datagrams [1] (infrared.py's
+       DECODE_WINDOW and DECODE_POINTS, and DATAGRAM_..., handed over by core_set_decoder):
+       no points, every packet decoded. */
+    double decode_low[2] = {}, decode_high[2] = {};
+    std::vector<double> decode_x[2], decode_y[2];
     record_fn record = nullptr; /* set only when a trace is attached */
     arrive_fn observer = nullptr; /* set only while Python observes arrivals */
     bool serial_pending = false; /* some tile's port_out has bytes */
@@ -689,6 +694,13 @@ class World {
             if (record) record(REC_DROP, sender.index, face, now);
             return;
         }
+        double share = decoded_share((double)receiver.clock.rate / (double)sender.clock.rate - 1.0,
+                                     pkt.dgram.len != 0);
+        if (share < 1.0 && !fault_rng.chance(share)) {
+            ++stats[S_DROPPED]; /* the clocks too far apart for the receiver's decoder */
+            if (record) record(REC_DROP, sender.index, face, now);
+            return;
+        }
         int64_t end = start + pkt.air_us;
         if (jitter_us) end += fault_rng.below((uint32_t)(jitter_us + 1));
         Incoming &prev = receiver.incoming[rface];
@@ -704,6 +716,19 @@ class World {
         prev.sender = sender.index;
         prev.sender_face = face;
         schedule(end, ARRIVE, &receiver, rface, prev.id);
+    }
+
+    /* infrared.py: decoded_share, step for step (the same doubles, the same result) */
+    double decoded_share(double ratio, bool datagram) const {
+        int k = datagram ? 1 : 0;
+        const std::vector<double> &xs = decode_x[k], &ys = decode_y[k];
+        if (xs.empty() || (decode_low[k] <= ratio && ratio <= decode_high[k])) return 1.0;
+        size_t n = xs.size();
+        if (ratio <= xs[0]) return ys[0];
+        if (ratio >= xs[n - 1]) return ys[n - 1];
+        size_t i = 1;
+        while (xs[i] < ratio) ++i;
+        return ys[i - 1] + (ys[i] - ys[i - 1]) * (ratio - xs[i - 1]) / (xs[i] - xs[i - 1]);
     }
 
     void arrive(Tile &t, int face, int64_t id) {
@@ -846,6 +871,18 @@ EXPORT void core_configure(void *wp, int idle_skip, record_fn record) {
 /* The arrival observer (NULL: none, and the core reports nothing). */
 EXPORT void core_set_observer(void *wp, arrive_fn observer) {
     static_cast<World *>(wp)->observer = observer;
+}
+
+/* The decoder's clock tolerance for face values (datagram 0) or datagrams (1): infrared.py's
+   DECODE_WINDOW and its n DECODE_POINTS, or DATAGRAM_DECODE_... */
+EXPORT void core_set_decoder(void *wp, int datagram, double low, double high, const double *xs,
+                             const double *ys, int n) {
+    World &w = *static_cast<World *>(wp);
+    int k = datagram ? 1 : 0;
+    w.decode_low[k] = low;
+    w.decode_high[k] = high;
+    w.decode_x[k].assign(xs, xs + n);
+    w.decode_y[k].assign(ys, ys + n);
 }
 
 EXPORT void core_set_fault_rng(void *w, uint64_t state) {
