@@ -140,8 +140,9 @@ def queue_take(face: u8) -> u8:
     return 0
 
 
-def link_step(f: u8, bit: u8) -> None:
-    """Keep face f's link state: in a session, waiting for one, or gone.
+def link_step(f: u8, bit: u8) -> bool:
+    """Keep face f's link state: in a session, waiting for one, or gone; True while it is
+    unsettled (see unsettled()).
 
     A gone face that hears somebody starts a new link from scratch; a face that has heard
     nothing for GRACE, or has waited twice that for a session, is gone: what waits for it
@@ -163,6 +164,9 @@ def link_step(f: u8, bit: u8) -> None:
                 not link_state[f] & LINK_UP and u8(now256 - tx_code[f]) > SESSION_GRACES * GRACE_UNITS):
             link_end(f, bit)
             gone_mask |= bit
+        else:
+            return True  # neither gone nor in a session it hears: unsettled
+    return False
 
 
 def session(f: u8, bit: u8) -> None:
@@ -267,6 +271,7 @@ def unsettled() -> bool:
     Two touching faces that transmit in the same display frame blind each other,
     and the SDK's probes keep them in step for as long as their clocks agree. A
     tile with such a face skips a frame now and then, at random, to break the step.
+    (loop() learns the same from link_step() as it goes, for the emulator this asks again.)
     """
     if not PROTOCOL:
         return False
@@ -295,19 +300,22 @@ def engine_quiet_until() -> u32:
 
 
 def loop() -> None:
+    waiting: bool = False  # some face is unsettled (link_step() says so as it goes)
     if PROTOCOL:
         now256 = millis256()
         flood_forget()
         bit: u8 = 1
         for f in range(6):
-            link_step(f, bit)
+            if link_step(f, bit):
+                waiting = True
             bit <<= 1
     buttons()
     every_pass()
     timers()
     transmit()
     display()
-    if unsettled() and coin():
+    # unsettled(), as the steps found it (nothing since has changed a link)
+    if PROTOCOL and (waiting or gone_mask == ALL_FACES) and coin():
         blinkc_skip_frame()
 
 # --- floods: the echo algorithm ---------------------------------------------------------

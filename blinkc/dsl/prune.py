@@ -6,8 +6,9 @@ unconditional goes; a call of a function that only returns a constant is that co
 engine's `unsettled()` of a game without messages), and `and`/`or` of a constant are folded;
 calls of functions left empty are dropped (a dispatch with no handler); only the functions
 reachable from the entry points are kept; and an engine variable that nothing reads but its
-own updates (the coin's seed in a game that never tosses it) goes with those updates. Then
-only the globals the kept functions use are kept.
+own updates (the coin's seed in a game that never tosses it) goes with those updates, and so
+does a local that nothing reads once the rest is folded (loop()'s `waiting` in a game without
+messages). Then only the globals the kept functions use are kept.
 """
 
 from __future__ import annotations
@@ -28,12 +29,13 @@ from ..ir.nodes import (
     GlobalVar,
     If,
     Index,
+    Local,
     Name,
     Return,
     Stmt,
 )
 from ..ir.visitor import Transformer
-from ..ir.walk import calls, global_names, walk_exprs
+from ..ir.walk import calls, global_names, walk_exprs, walk_stmts
 
 #: Entry points: what the SDK calls, and the hooks the emulator reads.
 ROOTS = ("setup", "loop", "display", "engine_quiet_until", "engine_idle", "engine_links")
@@ -52,6 +54,7 @@ def prune(functions: Iterable[Function], globals_: Iterable[GlobalVar],
         fns = drop_empty_calls(fns, kept)
         fns = reachable(fns, kept)
         fns = without_dead_stores(fns, {g.name for g in globals_ if g.role != "state"})
+        fns = [_with_body(f, without_unread_locals(f.body)) for f in fns]
         if fns == before:
             break
     kept_fns = tuple(fns)
@@ -194,6 +197,47 @@ def _without_updates(body: tuple[Stmt, ...], dead: set[str]) -> tuple[Stmt, ...]
             s = If(s.test, _without_updates(s.body, dead), _without_updates(s.orelse, dead), s.loc)
         elif isinstance(s, For):
             s = replace(s, body=_without_updates(s.body, dead))
+        out.append(s)
+    return tuple(out)
+
+
+def without_unread_locals(body: tuple[Stmt, ...]) -> tuple[Stmt, ...]:
+    """A local that nothing in the body reads goes, with every store to it, when no store
+    has a side effect (its value calls only the SDK's pure functions)."""
+    quiet: dict[str, bool] = {}  # local -> every store to it is quiet
+    targets: set[int] = set()
+    read: set[str] = set()
+    for n in walk_stmts(body):
+        if isinstance(n, Local):
+            quiet[n.name] = quiet.get(n.name, True) and _quiet(n.value)
+        elif isinstance(n, Assign) and isinstance(n.target, Name) and n.target.scope == "local":
+            quiet[n.target.name] = quiet.get(n.target.name, True) and _quiet(n.value)
+            targets.add(id(n.target))
+        elif isinstance(n, For):
+            read.update(v for v in (n.var, n.bit) if v)
+        elif isinstance(n, Name) and n.scope == "local" and id(n) not in targets:
+            read.add(n.name)
+    unread = {name for name, q in quiet.items() if q and name not in read}
+    if not unread:
+        return body
+    return _without_stores(body, unread)
+
+
+def _without_stores(body: tuple[Stmt, ...], names: set[str]) -> tuple[Stmt, ...]:
+    out: list[Stmt] = []
+    for s in body:
+        if isinstance(s, Local) and s.name in names:
+            continue
+        if isinstance(s, Assign) and isinstance(s.target, Name) and s.target.scope == "local" \
+                and s.target.name in names:
+            continue
+        if isinstance(s, If):
+            emptied = bool(s.body or s.orelse)
+            s = If(s.test, _without_stores(s.body, names), _without_stores(s.orelse, names), s.loc)
+            if emptied and not s.body and not s.orelse and _quiet(s.test):
+                continue  # (it only stored to those locals)
+        elif isinstance(s, For):
+            s = replace(s, body=_without_stores(s.body, names))
         out.append(s)
     return tuple(out)
 

@@ -90,3 +90,23 @@ def test_an_engine_variable_read_elsewhere_keeps_its_updates():
     functions, globals_ = prune([setup, loop], [GlobalVar("seed", U8, 0, AT, role="engine")])
     assert [f.body for f in functions] == [setup.body, loop.body]
     assert [g.name for g in globals_] == ["seed"]
+
+
+def test_a_local_nothing_reads_goes_with_its_stores():
+    # loop() of a game without messages: `waiting` is set only where a face is stepped, and
+    # read only in `if PROTOCOL and (waiting or ...)`, both folded away
+    waiting = Name("waiting", BOOL, "local", is_bool=True)
+    kept = Name("kept", U8, "local")
+    loop = fn("loop", [Local("waiting", BOOL, Const(0, BOOL, True), AT),
+                       If(RANDOM_BIT, (Assign(waiting, Const(1, BOOL, True), AT),), (), AT),
+                       Local("kept", U8, Const(3, U8), AT),
+                       ExprStmt(Call("setColor", (kept,), None, builtin=True), AT)])
+    functions, _ = prune([loop], [])
+    assert functions[0].body == loop.body[2:]
+
+
+def test_a_local_whose_store_calls_a_function_stays():
+    loop = fn("loop", [Local("heads", BOOL, Call("coin", (), BOOL, is_bool=True), AT)])
+    coin = fn("coin", [Return(RANDOM_BIT, AT)], ret=BOOL)
+    functions, _ = prune([coin, loop], [])
+    assert [f.body for f in functions if f.name == "loop"] == [loop.body]
