@@ -330,7 +330,9 @@ def loop() -> None:
 # A flood's waves and echoes wait in per-face bits, not in the message queue: a full
 # queue never holds a flood up, and they go out before the queued messages of a face.
 # Slot s is flood s >> 1 in parity s & 1.
-flood_parent: u8[N_FLOOD_SLOTS] = 255  # the face the wave came from; STARTER: we started it; 255: none
+# (flood_parent holds a bit, not the face: the echo goes back by it as it is, and the zeroed
+# array sits in a table of rows instead of being copied from flash at power-up.)
+flood_parent: u8[N_FLOOD_SLOTS] = 0  # the bit of the face the wave came from; STARTER: we started it; 0: none
 flood_waiting: u8[N_FLOOD_SLOTS] = 0  # faces that have not answered yet (idle: the answered faces)
 # flood_out[2s] bit f: the wave of slot s still has to go out of face f; flood_out[2s + 1]:
 # its echo (so flood_out[j] holds the message of code FLOOD_CODE + j).
@@ -381,22 +383,15 @@ def flood_take(bit: u8) -> u8:
 def flood_start(k: u8) -> None:
     """Start flood k, unless this tile is in a wave of it already (then the start merges)."""
     s: u8 = SLOTS_PER_FLOOD * k
-    if flood_parent[s] & flood_parent[s + 1] == NO_PARENT:  # both 255 (none): a face or STARTER (7) clears bits
+    if flood_parent[s] | flood_parent[s + 1] == NO_PARENT:  # both idle
         flood_enter(s + (flood_last[k] ^ 1), STARTER)
 
 
-def flood_enter(s: u8, parent: u8) -> None:
-    flood_parent[s] = parent
-    from_bit: u8 = 1 << parent  # (STARTER is 7: no face's bit)
+def flood_enter(s: u8, from_bit: u8) -> None:
+    """This tile enters slot s from the face of `from_bit` (STARTER: it starts the flood)."""
+    flood_parent[s] = from_bit
     k: u8 = s >> 1
     flood_last[k] = s & 1
-    if GROUPS and parent != STARTER and not flood_within(k, parent):
-        # A wave from a face outside the flood's group: answered at once, without joining
-        # (every wave gets its echo all the same, so the flood still ends; flood_last keeps
-        # its parity, so a flood started here later stays clear of it, as after a join).
-        flood_parent[s] = NO_PARENT
-        flood_out[CODES_PER_SLOT * s + 1] |= from_bit
-        return
     # Every face not gone, also one whose session is still starting: its neighbour may be
     # in a session with us already and send us this flood's wave; waiting for it makes
     # that wave a crossing one (answered at once), not a new flood after we finished.
@@ -435,7 +430,14 @@ def flood_receive(s: u8, face: u8) -> None:
     skipped: u8 = flood_skipped[s]
     if flood_parent[s] == NO_PARENT and not (skipped & BACK_WINDOW and (
             skipped & bit and skipped & SAME_WINDOW or u8(now256 - back_at[face]) < BACK_SAME_UNITS)):
-        flood_enter(s, face)
+        if GROUPS and not flood_within(s >> 1, face):
+            # A wave from a face outside the flood's group: answered at once, without joining
+            # (every wave gets its echo all the same, so the flood still ends; flood_last takes
+            # its parity, so a flood started here later stays clear of it, as after a join).
+            flood_last[s >> 1] = s & 1
+            flood_out[CODES_PER_SLOT * s + 1] |= bit
+            return
+        flood_enter(s, bit)
     else:
         # We are in the wave already, or it is the one we were in come round again (over a
         # face gone when we entered, or just come back): answer it at once (the neighbour
@@ -464,7 +466,7 @@ def flood_check(s: u8) -> None:
         if parent == STARTER:
             on_flood_done(s >> 1)
         else:
-            flood_out[CODES_PER_SLOT * s + 1] |= 1 << parent
+            flood_out[CODES_PER_SLOT * s + 1] |= parent
 
 
 # --- timers ----------------------------------------------------------------------------
@@ -555,7 +557,7 @@ flood_value: u16[N_FLOOD_SLOTS] = 0  # the value of the flood in slot s (a value
 # A gather's echo carries the combined value of the subtree below the tile that sends it
 # to its parent, and the combination's identity on every other echo (an answer at once).
 flood_acc: u16[N_FLOOD_SLOTS] = 0  # a gather in slot s: this tile's value, combined so far
-flood_from: u8[N_FLOOD_SLOTS] = 255  # the face of its parent, until that echo is taken
+flood_from: u8[N_FLOOD_SLOTS] = 0  # the bit of its parent's face, until that echo is taken
 flood_own: u8[N_FLOODS] = 0  # the slot of the gather k this tile started last
 
 
@@ -589,7 +591,7 @@ def wide_take(f: u8, bit: u8) -> u8:
             else:
                 wide_busy &= ~bit
             return code
-        left = flood_wide(code, f)
+        left = flood_wide(code, f, bit)
         if left == 0:
             return code
         wide_code[f] = code
@@ -601,7 +603,7 @@ def wide_take(f: u8, bit: u8) -> u8:
     return DATA_CODE + (u8(wide_out[f] >> ((left - 1) * DATA_BITS)) & DATA_MASK)
 
 
-def flood_wide(code: u8, f: u8) -> u8:
+def flood_wide(code: u8, f: u8, bit: u8) -> u8:
     """How many data codes go before flood code `code` out of face f (0: none); its value in
     wide_out[f]: a valued wave's value, a gather's echo the subtree's (to the parent) or the
     identity (any other echo)."""
@@ -611,7 +613,7 @@ def flood_wide(code: u8, f: u8) -> u8:
     if n != 0:
         if FLOOD_VALUES and j & 1 == 0:
             wide_out[f] = flood_value[s]
-        elif GATHERS and flood_from[s] == f and flood_parent[s] == NO_PARENT:
+        elif GATHERS and flood_from[s] == bit and flood_parent[s] == NO_PARENT:
             wide_out[f] = flood_acc[s]
             flood_from[s] = NO_PARENT
         elif GATHERS:
@@ -635,15 +637,16 @@ def wide_reset(f: u8) -> None:
     wide_left[f] = 0
     wide_busy &= ~(1 << f)
     if GATHERS:
+        bit: u8 = 1 << f
         for s in range(N_FLOOD_SLOTS):
-            if flood_from[s] == f:
+            if flood_from[s] == bit:
                 flood_from[s] = NO_PARENT
 
 
 def flood_start_with(k: u8, value: u16) -> None:
     """Start valued flood k with `value` (unless this tile is in a wave of it already)."""
     s: u8 = SLOTS_PER_FLOOD * k
-    if flood_parent[s] & flood_parent[s + 1] == NO_PARENT:  # (both idle, as in flood_start)
+    if flood_parent[s] | flood_parent[s + 1] == NO_PARENT:  # (both idle, as in flood_start)
         flood_value[s + (flood_last[k] ^ 1)] = value
     flood_start(k)
 

@@ -240,7 +240,7 @@ class Monitor:
             real_done(k)
 
         def flood_start(k: int) -> None:  # the explorer's floods and the game's own
-            if p.flood_parent[2 * k] == p.flood_parent[2 * k + 1] == 255:  # (else it merges)
+            if p.flood_parent[2 * k] == p.flood_parent[2 * k + 1] == 0:  # (NO_PARENT; else it merges)
                 wave = Wave(k, name, self._now(), within=self._within(k))
                 if k in wide_floods and wide_floods[k].kind == "flood":
                     wave.value = p.flood_value[2 * k + (p.flood_last[k] ^ 1)]

@@ -453,13 +453,13 @@ BLINKC_SMALL_LOOPS void loop(void) {
     }
 }
 
-// The code of the next flood message for the face of `bit` (taken), or 0.  [protocol.py:372]
+// The code of the next flood message for the face of `bit` (taken), or 0.  [protocol.py:374]
 static uint8_t flood_take(uint8_t /* bit */) {
     return 0;
 }
 
 #ifdef BLINKC_HOST
-// [protocol.py:504]
+// [protocol.py:506]
 uint32_t timers_quiet_until(void) {
     uint32_t until = (1UL * NEVER);
     return until;
@@ -467,7 +467,7 @@ uint32_t timers_quiet_until(void) {
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [protocol.py:514]
+// The faces with a session (for tests: is every present neighbour linked?).  [protocol.py:516]
 uint8_t engine_links(void) {
     uint8_t f = 0;
     uint8_t f_bit = 0;
@@ -483,7 +483,7 @@ uint8_t engine_links(void) {
 
 #ifdef BLINKC_HOST
 // No message queued, on the wire or awaiting its handshake, no flood under way, and every face
-// settled: in a session, or gone.  [protocol.py:523]
+// settled: in a session, or gone.  [protocol.py:525]
 bool engine_idle(void) {
     uint8_t f = 0;
     uint8_t f_bit = 0;
