@@ -188,7 +188,6 @@ __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face);
 __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face);
 static void flood_check(uint8_t s);
 static void timer_start(uint8_t k, uint16_t ms);
-static bool timer_running(uint8_t k);
 static void timers(void);
 static void buttons(void);
 static void deliver(uint8_t code, uint8_t face);
@@ -271,7 +270,7 @@ static void show(void) {
         c = base;
         if (value_crowded()) {
             c = RED;
-        } else if (timer_running(TIMER_GLOW)) {
+        } else if ((timer_on & (uint8_t)(1 << TIMER_GLOW)) != 0) {
             c = dim(YELLOW, sin8_C(((uint16_t)millis() >> 2) + (uint8_t)(f * 40)));
         } else if (lit) {
             c = (((f & 1) == 0) ? BLUE : OFF);
@@ -633,11 +632,6 @@ static void flood_check(uint8_t s) {
 static void timer_start(uint8_t k, uint16_t ms) {
     timer_end[k] = ((uint16_t)millis() + ms);
     timer_on |= bit_of(k);
-}
-
-// [protocol.py:486]
-static bool timer_running(uint8_t k) {
-    return ((timer_on & bit_of(k)) != 0);
 }
 
 #ifdef BLINKC_HOST

@@ -255,8 +255,6 @@ __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face);
 __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face);
 static void flood_check(uint8_t s);
 static void timer_start(uint8_t k, uint16_t ms);
-static void timer_stop(uint8_t k);
-static bool timer_running(uint8_t k);
 static void timers(void);
 static uint8_t wide_take(uint8_t f, uint8_t bit);
 static uint8_t flood_wide(uint8_t code, uint8_t f, uint8_t bit);
@@ -371,7 +369,7 @@ static void second_shot_lost(uint8_t /* face */) {
 
 // [broadside.py:224]
 static int16_t my_word(void) {
-    timer_stop(TIMER_CHECK);
+    timer_on &= ~(1 << TIMER_CHECK);
     int16_t word_ = 1;
     if (sweet) {
         word_ = (int16_t)(1U * word_ + SWEET);
@@ -458,7 +456,7 @@ static void show(void) {
         }
         return;
     }
-    if (timer_running(TIMER_SHOW)) {
+    if ((timer_on & (uint8_t)(1 << TIMER_SHOW)) != 0) {
         uint8_t rings = (lost / 6);
         FOREACH_FACE(f) {
             int16_t ring = ((f < (lost % 6)) ? rings : (rings - 1));
@@ -476,7 +474,7 @@ static void show(void) {
         }
         return;
     }
-    if (timer_running(TIMER_FLASH)) {
+    if ((timer_on & (uint8_t)(1 << TIMER_FLASH)) != 0) {
         setColor(RED);
         return;
     }
@@ -923,16 +921,6 @@ static void flood_check(uint8_t s) {
 static void timer_start(uint8_t k, uint16_t ms) {
     timer_end[k] = ((uint16_t)millis() + ms);
     timer_on |= bit_of(k);
-}
-
-// [protocol.py:482]
-static void timer_stop(uint8_t k) {
-    timer_on &= ~bit_of(k);
-}
-
-// [protocol.py:486]
-static bool timer_running(uint8_t k) {
-    return ((timer_on & bit_of(k)) != 0);
 }
 
 #ifdef BLINKC_HOST

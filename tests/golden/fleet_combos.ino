@@ -263,7 +263,6 @@ __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face);
 __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face);
 static void flood_check(uint8_t s);
 static void timer_start(uint8_t k, uint16_t ms);
-static bool timer_running(uint8_t k);
 static uint16_t timer_remaining(uint8_t k);
 static void timers(void);
 static void send_wide(uint8_t code, uint16_t value, uint8_t chunks, uint8_t face);
@@ -364,7 +363,7 @@ static void heard(uint8_t face, uint16_t word_) {
         fresh = false;
         timer_start(TIMER_WINDOW, WINDOW_MS);
     }
-    if (timer_running(TIMER_WINDOW) &&
+    if (((timer_on & (uint8_t)(1 << TIMER_WINDOW)) != 0) &&
             (number != 0) &&
             (laid < GAME_SHIPS) &&
             ((((word_ >> 14) ^ laid) & 1) == owner) &&
@@ -455,7 +454,7 @@ static void show(void) {
     uint8_t d = number;
     uint8_t who = owner;
     back = OFF;
-    if (timer_running(TIMER_SHOW)) {
+    if ((timer_on & (uint8_t)(1 << TIMER_SHOW)) != 0) {
         uint8_t left = (timer_remaining(TIMER_SHOW) >> 9);
         uint8_t v = val_b;
         who = ((who_a < DRAW) ? (who_a ^ 1) : DRAW);
@@ -469,7 +468,7 @@ static void show(void) {
         if (fire) {
             who = RED_LOOK;
         }
-    } else if ((joined != 0) && (d != 0) && (!timer_running(TIMER_WINDOW))) {
+    } else if ((joined != 0) && (d != 0) && ((timer_on & (uint8_t)(1 << TIMER_WINDOW)) == 0)) {
         who = RED_LOOK;
         d = 6;
     }
@@ -503,7 +502,7 @@ static void helper_hello(uint8_t face) {
         if (fire) {
             word_ = (int16_t)(1U * word_ + FIRE);
         }
-        if (timer_running(TIMER_WINDOW)) {
+        if ((timer_on & (uint8_t)(1 << TIMER_WINDOW)) != 0) {
             word_ = (int16_t)(1U * word_ + LAID);
         }
     }
@@ -977,11 +976,6 @@ static void flood_check(uint8_t s) {
 static void timer_start(uint8_t k, uint16_t ms) {
     timer_end[k] = ((uint16_t)millis() + ms);
     timer_on |= bit_of(k);
-}
-
-// [protocol.py:486]
-static bool timer_running(uint8_t k) {
-    return ((timer_on & bit_of(k)) != 0);
 }
 
 // [protocol.py:490]

@@ -204,7 +204,6 @@ __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face);
 __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face);
 static void flood_check(uint8_t s);
 static void timer_start(uint8_t k, uint16_t ms);
-static bool timer_running(uint8_t k);
 static void timers(void);
 static void buttons(void);
 static void deliver(uint8_t code, uint8_t face);
@@ -336,8 +335,8 @@ static void show(void) {
     uint8_t f_bit = 0;
     Color c = BLINKC_RGB5(0, 0, 0);
     bool bad = value_illegal();
-    bool flashing = timer_running(TIMER_BEAM_FLASH);
-    bool pulsing = timer_running(TIMER_PULSE);
+    bool flashing = ((timer_on & (uint8_t)(1 << TIMER_BEAM_FLASH)) != 0);
+    bool pulsing = ((timer_on & (uint8_t)(1 << TIMER_PULSE)) != 0);
     uint8_t now = ((uint16_t)millis() >> 2);
     uint8_t step = 40;
     if (sunk) {
@@ -791,11 +790,6 @@ static void flood_check(uint8_t s) {
 static void timer_start(uint8_t k, uint16_t ms) {
     timer_end[k] = ((uint16_t)millis() + ms);
     timer_on |= bit_of(k);
-}
-
-// [protocol.py:486]
-static bool timer_running(uint8_t k) {
-    return ((timer_on & bit_of(k)) != 0);
 }
 
 #ifdef BLINKC_HOST

@@ -235,8 +235,6 @@ __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face);
 __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face);
 static void flood_check(uint8_t s);
 static void timer_start(uint8_t k, uint16_t ms);
-static void timer_stop(uint8_t k);
-static bool timer_running(uint8_t k);
 static uint16_t timer_remaining(uint8_t k);
 static void timers(void);
 static void buttons(void);
@@ -285,7 +283,7 @@ static void round_due(void) {
 
 // [wham.py:126]
 static void new_round(void) {
-    if ((stage != GAME) || timer_running(TIMER_EMERGE)) {
+    if ((stage != GAME) || ((timer_on & (uint8_t)(1 << TIMER_EMERGE)) != 0)) {
         return;
     }
     if (round_ < 31) round_++;
@@ -334,8 +332,8 @@ static void whack(void) {
     if (stage != GAME) {
         return;
     }
-    if (timer_running(TIMER_MOLE)) {
-        timer_stop(TIMER_MOLE);
+    if ((timer_on & (uint8_t)(1 << TIMER_MOLE)) != 0) {
+        timer_on &= ~(1 << TIMER_MOLE);
         timer_start(TIMER_FLASH, FLASH_MS);
     } else if (strikes == 0) {
         flood_start(FLOOD_STRIKE1);
@@ -411,7 +409,7 @@ static void show(void) {
                 r = 255;
                 g = 0;
             }
-        } else if (timer_running(TIMER_FLASH)) {
+        } else if ((timer_on & (uint8_t)(1 << TIMER_FLASH)) != 0) {
             w = (((FLASH_MS < timer_remaining(TIMER_FLASH)) ? FLASH_MS : timer_remaining(TIMER_FLASH)) >> 1);
         }
         if (g == 255) {
@@ -428,14 +426,14 @@ static void show(void) {
     if ((w > 0) || (stage != GAME)) {
         return;
     }
-    if (timer_running(TIMER_MOLE)) {
+    if ((timer_on & (uint8_t)(1 << TIMER_MOLE)) != 0) {
         uint16_t lit = (timer_remaining(TIMER_MOLE) / (above / 6));
         FOREACH_FACE(f) {
             setColorOnFace((f <= lit) ? RED : OFF, f);
         }
-    } else if (timer_running(TIMER_STRIKE_FLASH)) {
+    } else if ((timer_on & (uint8_t)(1 << TIMER_STRIKE_FLASH)) != 0) {
         setColor((strikes == 1) ? YELLOW : ORANGE);
-    } else if (timer_running(TIMER_RIPPLE)) {
+    } else if ((timer_on & (uint8_t)(1 << TIMER_RIPPLE)) != 0) {
         setColor(GRASS_DIM);
     }
 }
@@ -457,9 +455,9 @@ static void helper_strike(int16_t n) {
 // [wham.py:221]
 static void helper_die(void) {
     stage = DEATH;
-    timer_stop(TIMER_ROUND_TIMER);
-    timer_stop(TIMER_EMERGE);
-    timer_stop(TIMER_MOLE);
+    timer_on &= ~(1 << TIMER_ROUND_TIMER);
+    timer_on &= ~(1 << TIMER_EMERGE);
+    timer_on &= ~(1 << TIMER_MOLE);
     timer_start(TIMER_ANIM, PULSE_MS);
 }
 
@@ -829,16 +827,6 @@ static void flood_check(uint8_t s) {
 static void timer_start(uint8_t k, uint16_t ms) {
     timer_end[k] = ((uint16_t)millis() + ms);
     timer_on |= bit_of(k);
-}
-
-// [protocol.py:482]
-static void timer_stop(uint8_t k) {
-    timer_on &= ~bit_of(k);
-}
-
-// [protocol.py:486]
-static bool timer_running(uint8_t k) {
-    return ((timer_on & bit_of(k)) != 0);
 }
 
 // [protocol.py:490]
