@@ -68,6 +68,7 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
         return ExprStmt(Call(handler_fns[id(h)], args, None), h.loc)
 
     face, code, k = Name("face", U8, "param"), Name("code", U8, "param"), Name("k", U8, "param")
+    bit = Name("bit", U8, "param")  # (deliver's: the bit of `face`)
     # Buttons: read each event the game handles (reading consumes it).
     body: list[Stmt] = []
     for event, api in (("press", "buttonPressed"), ("release", "buttonReleased"),
@@ -138,8 +139,8 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
         is_flood = compare(">=", code, Const(wire.flood_code, U8, name=first))
         loc = game.floods[0].loc
         is_echo = compare("!=", binop("&", rel, Const(1, I16)), Const(0, I16))
-        answered: list[Stmt] = [ExprStmt(Call("flood_answered", (slot, face), None), loc)]
-        received: list[Stmt] = [ExprStmt(Call("flood_receive", (slot, face), None), loc)]
+        answered: list[Stmt] = [ExprStmt(Call("flood_answered", (slot, bit), None), loc)]
+        received: list[Stmt] = [ExprStmt(Call("flood_receive", (slot, face, bit), None), loc)]
         # A valued wave's value, a gather's subtree: read before the wave or echo is taken.
         for kk in sorted(wire.flood_chunks):
             fl = game.floods[kk]
@@ -152,8 +153,8 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
         deliver.append(If(is_flood, (If(is_echo, tuple(answered), tuple(received), loc),), (),
                           loc))
         # (A flood's messages never bounce: a link that ends answers its waits itself.)
-    fn("deliver", (Param("code", U8), Param("face", U8)), None, _chain(deliver),
-             "A message arrived on `face`: run its handler.")
+    fn("deliver", (Param("code", U8), Param("face", U8), Param("bit", U8)), None, _chain(deliver),
+             "A message arrived on `face` (of bit `bit`): run its handler.")
     fn("bounce", (Param("code", U8), Param("face", U8)), None, _chain(bounce),
              "A message could not be delivered out of `face`: nobody is there.")
 

@@ -558,7 +558,7 @@ class GameLowering:
 
     def declare_generated(self) -> None:
         f = self.sym.functions
-        f["deliver"] = Signature((U8, U8), None)
+        f["deliver"] = Signature((U8, U8, U8), None)
         f["bounce"] = Signature((U8, U8), None)
         f["buttons"] = Signature((), None)
         f["on_flood"] = Signature((U8,), None)

@@ -215,7 +215,7 @@ def link_end(f: u8, bit: u8) -> None:
     for j in range(N_FLOOD_CODES):
         flood_out[j] &= ~bit
     for s in range(N_FLOOD_SLOTS):
-        flood_answered(s, f)
+        flood_answered(s, bit)
 
 
 def handshake(f: u8, bit: u8, code: u8, their_ack: bool) -> None:
@@ -224,7 +224,7 @@ def handshake(f: u8, bit: u8, code: u8, their_ack: bool) -> None:
         tx_code[f] &= ~(1 << ACK_SHIFT)
     elif not tx_code[f] & (1 << ACK_SHIFT):
         tx_code[f] |= 1 << ACK_SHIFT
-        deliver(code, f)
+        deliver(code, f, bit)  # (the face's bit, for a flood's waits)
     if tx_code[f] & TX_WAIT:
         if their_ack:
             tx_code[f] = (tx_code[f] & (1 << ACK_SHIFT)) | TX_RELEASE  # (our code withdrawn)
@@ -425,8 +425,7 @@ def flood_forget() -> None:
                 flood_skipped[s] = 0
 
 
-def flood_receive(s: u8, face: u8) -> None:
-    bit: u8 = 1 << face
+def flood_receive(s: u8, face: u8, bit: u8) -> None:
     skipped: u8 = flood_skipped[s]
     if flood_parent[s] == NO_PARENT and not (skipped & BACK_WINDOW and (
             skipped & bit and skipped & SAME_WINDOW or u8(now256 - back_at[face]) < BACK_SAME_UNITS)):
@@ -453,9 +452,9 @@ def flood_receive(s: u8, face: u8) -> None:
         flood_out[CODES_PER_SLOT * s + 1] |= bit
 
 
-def flood_answered(s: u8, face: u8) -> None:
-    """An echo came back, or the face can no longer answer (its link ended)."""
-    flood_waiting[s] &= ~(1 << face)
+def flood_answered(s: u8, bit: u8) -> None:
+    """An echo came back over the face of `bit`, or it can no longer answer (its link ended)."""
+    flood_waiting[s] &= ~bit
     flood_check(s)
 
 

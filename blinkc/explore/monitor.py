@@ -166,14 +166,14 @@ class Monitor:
             if before + chunks < queue_len:  # (a full queue is fine)
                 self._bounced(name, face, Message(code, self._now(), value), immediate=True)
 
-        def deliver(code: int, face: int) -> None:
+        def deliver(code: int, face: int, *rest: int) -> None:
             if code < flood_code and code not in self.data:
                 wide = self.wide_messages.get(code)
                 value = None
                 if wide is not None:  # the value the data codes before it brought
                     value = p.wide_rx[face] & ((1 << (wide.hi - wide.lo).bit_length()) - 1)
                 self._delivered(name, face, code, value)
-            real_deliver(code, face)
+            real_deliver(code, face, *rest)
 
         def link_end(face: int, *rest: int) -> None:
             reported.clear()

@@ -140,8 +140,8 @@ enum : uint8_t {  // the rows of engine_bytes4
 // (so flood_out[j] holds the message of code FLOOD_CODE + j).
 static uint8_t flood_out[8];
 static uint8_t flood_last[2];  // protocol.py:340: the parity of the slot of flood k this tile entered last
-static uint8_t timer_on = 0;  // protocol.py:473: bit k: timer k is running
-static uint16_t timer_end[2];  // protocol.py:474: low 16 bits of millis() when timer k ends
+static uint8_t timer_on = 0;  // protocol.py:472: bit k: timer k is running
+static uint16_t timer_end[2];  // protocol.py:473: low 16 bits of millis() when timer k ends
 
 // Faces around the tile: cw(f, n) is the face n steps clockwise of f (f and n in 0..5).
 __attribute__((noinline)) static uint8_t cw(uint8_t f, uint8_t n = 1) {
@@ -194,19 +194,19 @@ static bool link_step(uint8_t f, uint8_t bit);
 static void session(uint8_t f, uint8_t bit);
 static void link_begin(uint8_t f, uint8_t /* bit */);
 static void link_end(uint8_t f, uint8_t bit);
-static void handshake(uint8_t f, uint8_t /* bit */, uint8_t code, bool their_ack);
+static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack);
 static void transmit(void);
 static uint8_t flood_take(uint8_t bit);
 static void flood_start(uint8_t k);
 static void flood_enter(uint8_t s, uint8_t from_bit);
 static void flood_forget(void);
-__attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face);
-__attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face);
+__attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face, uint8_t bit);
+__attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t bit);
 static void flood_check(uint8_t s);
 static void timer_start(uint8_t k, uint16_t ms);
 static void timers(void);
 static void buttons(void);
-static void deliver(uint8_t code, uint8_t face);
+static void deliver(uint8_t code, uint8_t face, uint8_t bit);
 static void on_flood(uint8_t k);
 static void on_neighbor_joined(uint8_t face);
 static bool neighbor_hull(uint8_t face);
@@ -585,17 +585,17 @@ static void link_end(uint8_t f, uint8_t bit) {
         flood_out[j] &= ~bit;
     }
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
-        flood_answered(s, f);
+        flood_answered(s, bit);
     }
 }
 
 // Run the four-phase handshake on a face in session against the neighbour's latest value.  [protocol.py:221]
-static void handshake(uint8_t f, uint8_t /* bit */, uint8_t code, bool their_ack) {
+static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack) {
     if (code == 0) {
         engine_bytes6[TX_CODE][f] &= (uint8_t)(~(1 << ACK_SHIFT));
     } else if ((engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) == 0) {
         engine_bytes6[TX_CODE][f] |= (1 << ACK_SHIFT);
-        deliver(code, f);
+        deliver(code, f, bit);
     }
     if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0) {
         if (their_ack != false) {
@@ -749,8 +749,7 @@ static void flood_forget(void) {
 }
 
 // [protocol.py:428]
-__attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face) {
-    uint8_t bit = bit_of(face);
+__attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face, uint8_t bit) {
     uint8_t skipped = engine_bytes4[FLOOD_SKIPPED][s];
     if ((engine_bytes4[FLOOD_PARENT][s] == NO_PARENT) &&
             (!(((skipped & BACK_WINDOW) != 0) &&
@@ -769,13 +768,13 @@ __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face) {
     }
 }
 
-// An echo came back, or the face can no longer answer (its link ended).  [protocol.py:456]
-__attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t face) {
-    engine_bytes4[FLOOD_WAITING][s] &= ~bit_of(face);
+// An echo came back over the face of `bit`, or it can no longer answer (its link ended).  [protocol.py:455]
+__attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t bit) {
+    engine_bytes4[FLOOD_WAITING][s] &= ~bit;
     flood_check(s);
 }
 
-// [protocol.py:462]
+// [protocol.py:461]
 static void flood_check(uint8_t s) {
     uint8_t parent = engine_bytes4[FLOOD_PARENT][s];
     if ((parent != NO_PARENT) && (engine_bytes4[FLOOD_WAITING][s] == 0)) {
@@ -786,14 +785,14 @@ static void flood_check(uint8_t s) {
     }
 }
 
-// [protocol.py:477]
+// [protocol.py:476]
 static void timer_start(uint8_t k, uint16_t ms) {
     timer_end[k] = ((uint16_t)millis() + ms);
     timer_on |= bit_of(k);
 }
 
 #ifdef BLINKC_HOST
-// [protocol.py:490]
+// [protocol.py:489]
 uint16_t timer_remaining(uint8_t k) {
     if ((timer_on & bit_of(k)) == 0) {
         return 0;
@@ -806,7 +805,7 @@ uint16_t timer_remaining(uint8_t k) {
 }
 #endif
 
-// [protocol.py:499]
+// [protocol.py:498]
 static void timers(void) {
     uint8_t k = 0;
     uint8_t k_bit = 0;
@@ -818,7 +817,7 @@ static void timers(void) {
 }
 
 #ifdef BLINKC_HOST
-// [protocol.py:506]
+// [protocol.py:505]
 uint32_t timers_quiet_until(void) {
     uint8_t k = 0;
     uint8_t k_bit = 0;
@@ -836,7 +835,7 @@ uint32_t timers_quiet_until(void) {
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [protocol.py:516]
+// The faces with a session (for tests: is every present neighbour linked?).  [protocol.py:515]
 uint8_t engine_links(void) {
     uint8_t f = 0;
     uint8_t f_bit = 0;
@@ -852,7 +851,7 @@ uint8_t engine_links(void) {
 
 #ifdef BLINKC_HOST
 // No message queued, on the wire or awaiting its handshake, no flood under way, and every face
-// settled: in a session, or gone.  [protocol.py:525]
+// settled: in a session, or gone.  [protocol.py:524]
 bool engine_idle(void) {
     uint8_t f = 0;
     uint8_t f_bit = 0;
@@ -894,17 +893,17 @@ static void buttons(void) {
     }
 }
 
-// A message arrived on `face`: run its handler.  [generated by blinkc]
-static void deliver(uint8_t code, uint8_t face) {
+// A message arrived on `face` (of bit `bit`): run its handler.  [generated by blinkc]
+static void deliver(uint8_t code, uint8_t face, uint8_t bit) {
     if ((code >= MSG_LASER) && (code < (MSG_LASER + 4))) {
         laser(face, code - MSG_LASER);
     } else if (code == MSG_REPAIR) {
         repaired(face);
     } else if (code >= FLOOD_CODE) {
         if (((uint8_t)(code - FLOOD_CODE) & 1) != 0) {
-            flood_answered((uint8_t)(code - FLOOD_CODE) >> 1, face);
+            flood_answered((uint8_t)(code - FLOOD_CODE) >> 1, bit);
         } else {
-            flood_receive((uint8_t)(code - FLOOD_CODE) >> 1, face);
+            flood_receive((uint8_t)(code - FLOOD_CODE) >> 1, face, bit);
         }
     }
 }
