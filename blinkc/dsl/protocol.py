@@ -32,7 +32,7 @@ SESSION_GRACES = 2  # a face that has waited this many GRACE_UNITS for a session
 HI_BYTE = 8  # the first bit of a word's high byte (shifts by it swap its bytes, in the coin's seeding)
 WORD_BITS = 16  # the coin's tosses in a random word
 SLOTS_PER_FLOOD = 2  # flood k has slots 2k and 2k + 1 (its two parities)
-CODES_PER_SLOT = 2  # slot s's wave goes out as flood_out[2s], its echo as flood_out[2s + 1]
+CODES_PER_SLOT = 2  # slot s's wave is code FLOOD_CODE + 2s, its echo the next
 
 # --- per-face link state --------------------------------------------------------
 # A face is in a session (up), waiting for one (HELLO shown), or gone (nobody answers:
@@ -212,8 +212,9 @@ def link_end(f: u8, bit: u8) -> None:
         bounce(code, f)
     tx_code[f] = now256  # it waits for a new session from now (no handshake bits)
     back_at[f] = now256  # (a neighbour that starts over has just come back: it lost us)
-    for j in range(N_FLOOD_CODES):
-        flood_out[j] &= ~bit
+    for j in range(N_FLOOD_SLOTS):
+        flood_wave[j] &= ~bit
+        flood_echo[j] &= ~bit
     for s in range(N_FLOOD_SLOTS):
         flood_answered(s, bit)
 
@@ -334,9 +335,10 @@ def loop() -> None:
 # array sits in a table of rows instead of being copied from flash at power-up.)
 flood_parent: u8[N_FLOOD_SLOTS] = 0  # the bit of the face the wave came from; STARTER: we started it; 0: none
 flood_waiting: u8[N_FLOOD_SLOTS] = 0  # faces that have not answered yet (idle: the answered faces)
-# flood_out[2s] bit f: the wave of slot s still has to go out of face f; flood_out[2s + 1]:
-# its echo (so flood_out[j] holds the message of code FLOOD_CODE + j).
-flood_out: u8[N_FLOOD_CODES] = 0
+# (Two arrays of the slots, not one indexed by code: they are rows of the slots' table, whose
+# entries for a slot are all reached from one address.)
+flood_wave: u8[N_FLOOD_SLOTS] = 0  # bit f: the wave of slot s (code FLOOD_CODE + 2s) has yet to go out of face f
+flood_echo: u8[N_FLOOD_SLOTS] = 0  # bit f: the echo of slot s (code FLOOD_CODE + 2s + 1) has yet to go out of face f
 flood_last: u8[N_FLOODS] = 0  # the parity of the slot of flood k this tile entered last
 # A tile put down as a flood passes can be reached by it twice: over its first link, and
 # then again over a link that came up after it had finished. The neighbour there heard it
@@ -373,10 +375,13 @@ flood_at: u8[N_FLOOD_SLOTS] = 0  # now256 when this tile entered slot s
 
 def flood_take(bit: u8) -> u8:
     """The code of the next flood message for the face of `bit` (taken), or 0."""
-    for j in range(N_FLOOD_CODES):
-        if flood_out[j] & bit:
-            flood_out[j] &= ~bit
-            return FLOOD_CODE + j
+    for s in range(N_FLOOD_SLOTS):  # (a slot's wave before its echo, as codes go)
+        if flood_wave[s] & bit:
+            flood_wave[s] &= ~bit
+            return FLOOD_CODE + CODES_PER_SLOT * s
+        if flood_echo[s] & bit:
+            flood_echo[s] &= ~bit
+            return FLOOD_CODE + CODES_PER_SLOT * s + 1
     return 0
 
 
@@ -409,7 +414,7 @@ def flood_enter(s: u8, from_bit: u8) -> None:
             if (waiting >> f) & 1 and not flood_within(k, f):
                 waiting &= ~(1 << f)
     flood_waiting[s] = waiting
-    flood_out[CODES_PER_SLOT * s] |= waiting
+    flood_wave[s] |= waiting
     on_flood(k)
     flood_check(s)
 
@@ -434,7 +439,7 @@ def flood_receive(s: u8, face: u8, bit: u8) -> None:
             # (every wave gets its echo all the same, so the flood still ends; flood_last takes
             # its parity, so a flood started here later stays clear of it, as after a join).
             flood_last[s >> 1] = s & 1
-            flood_out[CODES_PER_SLOT * s + 1] |= bit
+            flood_echo[s] |= bit
             return
         flood_enter(s, bit)
     else:
@@ -449,7 +454,7 @@ def flood_receive(s: u8, face: u8, bit: u8) -> None:
             if not skipped & SAME_WINDOW:  # (a face come back: the window runs on from this answer)
                 flood_at[s] = now256 - FLOOD_SAME_UNITS
         flood_skipped[s] &= ~bit
-        flood_out[CODES_PER_SLOT * s + 1] |= bit
+        flood_echo[s] |= bit
 
 
 def flood_answered(s: u8, bit: u8) -> None:
@@ -465,7 +470,7 @@ def flood_check(s: u8) -> None:
         if parent == STARTER:
             on_flood_done(s >> 1)
         else:
-            flood_out[CODES_PER_SLOT * s + 1] |= parent
+            flood_echo[s] |= parent
 
 
 # --- timers ----------------------------------------------------------------------------
@@ -533,7 +538,7 @@ def engine_idle() -> bool:
         elif not (gone_mask >> f) & 1:
             return False
     for s in range(N_FLOOD_SLOTS):
-        if flood_parent[s] != NO_PARENT or (flood_out[CODES_PER_SLOT * s] | flood_out[CODES_PER_SLOT * s + 1]) != 0:
+        if flood_parent[s] != NO_PARENT or (flood_wave[s] | flood_echo[s]) != 0:
             return False
     return True
 

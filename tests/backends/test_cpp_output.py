@@ -211,8 +211,9 @@ def test_the_engines_zeroed_arrays_of_one_length_are_rows_of_one_table_under_the
     rows = {table: re.findall(r"^    (\w+),", members, re.M) for table, members in re.findall(
         r"^enum : uint8_t \{  // the rows of (engine_bytes\d+)\n(.*?)^\};", text, re.M | re.S)}
     assert rows["engine_bytes6"] == ["LINK_STATE", "SILENT_AT", "TX_CODE", "BACK_AT"]
-    assert rows["engine_bytes4"] == ["FLOOD_PARENT", "FLOOD_WAITING", "FLOOD_SKIPPED", "FLOOD_AT"]
+    assert rows["engine_bytes4"] == ["FLOOD_PARENT", "FLOOD_WAITING", "FLOOD_WAVE", "FLOOD_ECHO",
+                                     "FLOOD_SKIPPED", "FLOOD_AT"]
     assert re.search(r"^static uint8_t engine_bytes6\[4\]\[6\];", text, re.M)
-    assert re.search(r"^static uint8_t engine_bytes4\[4\]\[4\];", text, re.M)
+    assert re.search(r"^static uint8_t engine_bytes4\[6\]\[4\];", text, re.M)
     assert not re.search(r"^static \w+ \w+\[\d+\] = \{", text, re.M)  # no engine array copied at power-up
     assert "engine_bytes6[TX_CODE][f] = now256;" in text  # the code keeps the engine's names

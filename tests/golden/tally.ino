@@ -363,7 +363,7 @@ static void link_end(uint8_t f, uint8_t /* bit */) {
     engine_bytes6[TX_CODE][f] = now256;
 }
 
-// Run the four-phase handshake on a face in session against the neighbour's latest value.  [protocol.py:221]
+// Run the four-phase handshake on a face in session against the neighbour's latest value.  [protocol.py:222]
 static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack) {
     if (code == 0) {
         engine_bytes6[TX_CODE][f] &= (uint8_t)(~(1 << ACK_SHIFT));
@@ -380,7 +380,7 @@ static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack) {
     }
 }
 
-// Present a queued message on every idle face in session, then publish the face values.  [protocol.py:235]
+// Present a queued message on every idle face in session, then publish the face values.  [protocol.py:236]
 static void transmit(void) {
     uint8_t shown = broadcast_bits();
     uint8_t bit = 1;
@@ -409,7 +409,7 @@ static void transmit(void) {
 }
 
 #ifdef BLINKC_HOST
-// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [protocol.py:268]
+// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [protocol.py:269]
 bool unsettled(void) {
     uint8_t f = 0;
     uint8_t f_bit = 0;
@@ -424,7 +424,7 @@ bool unsettled(void) {
 #endif
 
 #ifdef BLINKC_HOST
-// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [protocol.py:285]
+// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [protocol.py:286]
 uint32_t engine_quiet_until(void) {
     if (unsettled()) {
         return 0;
@@ -434,7 +434,7 @@ uint32_t engine_quiet_until(void) {
 }
 #endif
 
-// [protocol.py:302]
+// [protocol.py:303]
 BLINKC_SMALL_LOOPS void loop(void) {
     bool waiting = false;
     now256 = millis256();
@@ -453,13 +453,13 @@ BLINKC_SMALL_LOOPS void loop(void) {
     }
 }
 
-// The code of the next flood message for the face of `bit` (taken), or 0.  [protocol.py:374]
+// The code of the next flood message for the face of `bit` (taken), or 0.  [protocol.py:376]
 static uint8_t flood_take(uint8_t /* bit */) {
     return 0;
 }
 
 #ifdef BLINKC_HOST
-// [protocol.py:505]
+// [protocol.py:510]
 uint32_t timers_quiet_until(void) {
     uint32_t until = (1UL * NEVER);
     return until;
@@ -467,7 +467,7 @@ uint32_t timers_quiet_until(void) {
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [protocol.py:515]
+// The faces with a session (for tests: is every present neighbour linked?).  [protocol.py:520]
 uint8_t engine_links(void) {
     uint8_t f = 0;
     uint8_t f_bit = 0;
@@ -483,7 +483,7 @@ uint8_t engine_links(void) {
 
 #ifdef BLINKC_HOST
 // No message queued, on the wire or awaiting its handshake, no flood under way, and every face
-// settled: in a session, or gone.  [protocol.py:524]
+// settled: in a session, or gone.  [protocol.py:529]
 bool engine_idle(void) {
     uint8_t f = 0;
     uint8_t f_bit = 0;
