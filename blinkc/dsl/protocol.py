@@ -638,10 +638,10 @@ def wide_in(face: u8, mask: u16) -> u16:
 def wide_reset(f: u8) -> None:
     """Face f's session ended: what was going out of it goes no further (link_end answers
     its flood codes and bounces the queued messages)."""
+    bit: u8 = 1 << f
     wide_left[f] = 0
-    wide_busy &= ~(1 << f)
+    wide_busy &= ~bit
     if GATHERS:
-        bit: u8 = 1 << f
         for s in range(N_FLOOD_SLOTS):
             if flood_from[s] == bit:
                 flood_from[s] = NO_PARENT

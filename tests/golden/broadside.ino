@@ -1073,9 +1073,9 @@ static void wide_data(uint8_t code, uint8_t face) {
 // and bounces the queued messages).  [protocol.py:638]
 static void wide_reset(uint8_t f) {
     uint8_t s = 0;
+    uint8_t bit = bit_of(f);
     engine_bytes6[WIDE_LEFT][f] = 0;
-    wide_busy &= ~bit_of(f);
-    uint8_t bit = (1U << f);
+    wide_busy &= ~bit;
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
         if (engine_bytes6[FLOOD_FROM][s] == bit) {
             engine_bytes6[FLOOD_FROM][s] = NO_PARENT;
