@@ -254,6 +254,10 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
        "How many data codes go before a wave (echo 0) or an echo (1) of flood k: its value's.")
     fn("gather_identity", (Param("k", U8),), U16, [*identity, Return(Const(0, U16), BLINKC)],
        "What an echo of gather k carries that answers a wave at once: the value of no tile.")
+    ways = {s.body[0].value for s in combine if isinstance(s, If) and isinstance(s.body[0], Return)}
+    if len(ways) == 1 and len(combine) > 1:
+        # Every gather combines alike (and only a gather's echo calls this): no test of k.
+        combine = [Return(ways.pop(), combine[0].loc)]
     fn("gather_combine", (Param("k", U8), Param("a", U16), Param("b", U16)), U16,
        [*combine, Return(a, BLINKC)], "Gather k's combination of two values.")
     stmts = []
@@ -399,9 +403,14 @@ def _combined(how: str, a: Expr, b: Expr, payload: range) -> Expr:
         return cond(compare(">", a, b), a, b)
     if how == "or":
         return binop("|", a, b)
-    total = binop("+", convert(a, U32), convert(b, U32))
     hi = payload.stop - 1
-    return convert(cond(compare(">", total, Const(hi, U32)), Const(hi, U32), total), U16)
+    if hi < 0xFFFF:
+        total = binop("+", convert(a, U32), convert(b, U32))
+        return convert(cond(compare(">", total, Const(hi, U32)), Const(hi, U32), total), U16)
+    # A sum that may reach 65,535: in 16 bits (a 32-bit sum takes the AVR twice the
+    # instructions); it wrapped when it came out below `a`, and then stops at the top.
+    total = convert(binop("+", a, b), U16)
+    return cond(compare("<", total, a), Const(hi, U16), total)
 
 
 def _chain(stmts: list[Stmt]) -> list[Stmt]:
