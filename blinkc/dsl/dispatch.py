@@ -141,15 +141,20 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
         is_echo = compare("!=", binop("&", rel, Const(1, I16)), Const(0, I16))
         answered: list[Stmt] = [ExprStmt(Call("flood_answered", (slot, bit), None), loc)]
         received: list[Stmt] = [ExprStmt(Call("flood_receive", (slot, face, bit), None), loc)]
-        # A valued wave's value, a gather's subtree: read before the wave or echo is taken.
+        # A valued wave's value, a gather's subtree: read before the wave or echo is taken
+        # (one call for the floods whose values are read alike: one test of k for each).
+        reads: dict[tuple[str, Expr], tuple[list[Stmt], list[Expr], SrcLoc]] = {}
         for kk in sorted(wire.flood_chunks):
             fl = game.floods[kk]
             assert fl.payload is not None
             this = compare("==", convert(binop(">>", rel, Const(2, I16)), U8),
                            Const(kk, U8, name=f"flood:{fl.name}"))
             into, name = (answered, "gather_echo") if fl.combine else (received, "flood_value_in")
-            into.insert(len(into) - 1, If(this, (ExprStmt(Call(
-                name, (slot, face, _mask(fl.payload)), None), fl.loc),), (), fl.loc))
+            reads.setdefault((name, _mask(fl.payload)), (into, [], fl.loc))[1].append(this)
+        for (name, mask), (into, tests, at) in reads.items():
+            args = (slot, face, bit, mask) if name == "gather_echo" else (slot, face, mask)
+            into.insert(len(into) - 1, If(bool_op("or", tests) if len(tests) > 1 else tests[0],
+                                          (ExprStmt(Call(name, args, None), at),), (), at))
         deliver.append(If(is_flood, (If(is_echo, tuple(answered), tuple(received), loc),), (),
                           loc))
         # (A flood's messages never bounce: a link that ends answers its waits itself.)

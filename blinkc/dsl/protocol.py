@@ -675,10 +675,10 @@ def gather_enter(k: u8, value: u16) -> None:
         flood_own[k] = s
 
 
-def gather_echo(s: u8, face: u8, mask: u16) -> None:
-    """An echo of gather slot s arrived on `face`: add the subtree it carries (only an echo
-    this tile waits for answers its wave; every wave gets one echo)."""
-    if (flood_waiting[s] >> face) & 1:
+def gather_echo(s: u8, face: u8, bit: u8, mask: u16) -> None:
+    """An echo of gather slot s arrived on `face` (of bit `bit`): add the subtree it carries
+    (only an echo this tile waits for answers its wave; every wave gets one echo)."""
+    if flood_waiting[s] & bit:
         flood_acc[s] = gather_combine(s >> 1, flood_acc[s], wide_rx[face] & mask)
 
 

@@ -270,7 +270,7 @@ static void wide_data(uint8_t code, uint8_t face);
 static uint16_t wide_in(uint8_t face, uint16_t mask);
 static void wide_reset(uint8_t f);
 static void gather_enter(uint8_t k, uint16_t value);
-static void gather_echo(uint8_t s, uint8_t face, uint16_t mask);
+static void gather_echo(uint8_t s, uint8_t face, uint8_t bit, uint16_t mask);
 static uint16_t gather_total(uint8_t k);
 static void buttons(void);
 static void deliver(uint8_t code, uint8_t face, uint8_t bit);
@@ -1173,10 +1173,10 @@ static void gather_enter(uint8_t k, uint16_t value) {
     }
 }
 
-// An echo of gather slot s arrived on `face`: add the subtree it carries (only an echo this tile waits
-// for answers its wave; every wave gets one echo).  [protocol.py:678]
-static void gather_echo(uint8_t s, uint8_t face, uint16_t mask) {
-    if (((engine_bytes6[FLOOD_WAITING][s] >> face) & 1) != 0) {
+// An echo of gather slot s arrived on `face` (of bit `bit`): add the subtree it carries (only an echo
+// this tile waits for answers its wave; every wave gets one echo).  [protocol.py:678]
+static void gather_echo(uint8_t s, uint8_t face, uint8_t bit, uint16_t mask) {
+    if ((engine_bytes6[FLOOD_WAITING][s] & bit) != 0) {
         engine_words6[FLOOD_ACC][s] = gather_combine(s >> 1,
                 engine_words6[FLOOD_ACC][s],
                 engine_words6[WIDE_RX][face] & mask);
@@ -1212,11 +1212,9 @@ static void deliver(uint8_t code, uint8_t face, uint8_t bit) {
         heard(face, wide_in(face, 32767));
     } else if (code >= FLOOD_CODE) {
         if (((uint8_t)(code - FLOOD_CODE) & 1) != 0) {
-            if (((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_POINTS) {
-                gather_echo((uint8_t)(code - FLOOD_CODE) >> 1, face, 65535U);
-            }
-            if (((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_SHIPS) {
-                gather_echo((uint8_t)(code - FLOOD_CODE) >> 1, face, 65535U);
+            if ((((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_POINTS) ||
+                    (((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_SHIPS)) {
+                gather_echo((uint8_t)(code - FLOOD_CODE) >> 1, face, bit, 65535U);
             }
             flood_answered((uint8_t)(code - FLOOD_CODE) >> 1, bit);
         } else {
