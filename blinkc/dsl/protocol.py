@@ -272,7 +272,7 @@ def unsettled() -> bool:
     Two touching faces that transmit in the same display frame blind each other,
     and the SDK's probes keep them in step for as long as their clocks agree. A
     tile with such a face skips a frame now and then, at random, to break the step.
-    (loop() learns the same from link_step() as it goes, for the emulator this asks again.)
+    (loop() learns the same from link_step() as it steps the faces; this asks again for the emulator.)
     """
     if not PROTOCOL:
         return False
