@@ -683,6 +683,9 @@ class CppRenderer(Renderer):
         if t == BOOL or isinstance(t, ColorType):
             return self.conv(e, t)
         e = _widened(e, t.bits)
+        bit = self.bit_of(e, t.bits) if isinstance(e, BinOp) else None
+        if bit is not None:  # a byte of `1 << n`: the store keeps only its low byte
+            return bit
         if isinstance(e, BinOp) and self.ranges.fits(self.ranges.exact(e), t):
             return self.binop(e, byte_hint=False)  # the store says it is a byte
         if (isinstance(e, Cond) and e.type.bits >= t.bits and not isinstance(e.type, ColorType)

@@ -68,6 +68,7 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
         return ExprStmt(Call(handler_fns[id(h)], args, None), h.loc)
 
     face, code, k = Name("face", U8, "param"), Name("code", U8, "param"), Name("k", U8, "param")
+    bit = Name("bit", U8, "param")  # (deliver's: the bit of `face`)
     # Buttons: read each event the game handles (reading consumes it).
     body: list[Stmt] = []
     for event, api in (("press", "buttonPressed"), ("release", "buttonReleased"),
@@ -138,22 +139,27 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
         is_flood = compare(">=", code, Const(wire.flood_code, U8, name=first))
         loc = game.floods[0].loc
         is_echo = compare("!=", binop("&", rel, Const(1, I16)), Const(0, I16))
-        answered: list[Stmt] = [ExprStmt(Call("flood_answered", (slot, face), None), loc)]
-        received: list[Stmt] = [ExprStmt(Call("flood_receive", (slot, face), None), loc)]
-        # A valued wave's value, a gather's subtree: read before the wave or echo is taken.
+        answered: list[Stmt] = [ExprStmt(Call("flood_answered", (slot, bit), None), loc)]
+        received: list[Stmt] = [ExprStmt(Call("flood_receive", (slot, face, bit), None), loc)]
+        # A valued wave's value, a gather's subtree: read before the wave or echo is taken
+        # (one call for the floods whose values are read alike: one test of k for each).
+        reads: dict[tuple[str, Expr], tuple[list[Stmt], list[Expr], SrcLoc]] = {}
         for kk in sorted(wire.flood_chunks):
             fl = game.floods[kk]
             assert fl.payload is not None
             this = compare("==", convert(binop(">>", rel, Const(2, I16)), U8),
                            Const(kk, U8, name=f"flood:{fl.name}"))
             into, name = (answered, "gather_echo") if fl.combine else (received, "flood_value_in")
-            into.insert(len(into) - 1, If(this, (ExprStmt(Call(
-                name, (slot, face, _mask(fl.payload)), None), fl.loc),), (), fl.loc))
+            reads.setdefault((name, _mask(fl.payload)), (into, [], fl.loc))[1].append(this)
+        for (name, mask), (into, tests, at) in reads.items():
+            args = (slot, face, bit, mask) if name == "gather_echo" else (slot, face, mask)
+            into.insert(len(into) - 1, If(bool_op("or", tests) if len(tests) > 1 else tests[0],
+                                          (ExprStmt(Call(name, args, None), at),), (), at))
         deliver.append(If(is_flood, (If(is_echo, tuple(answered), tuple(received), loc),), (),
                           loc))
         # (A flood's messages never bounce: a link that ends answers its waits itself.)
-    fn("deliver", (Param("code", U8), Param("face", U8)), None, _chain(deliver),
-             "A message arrived on `face`: run its handler.")
+    fn("deliver", (Param("code", U8), Param("face", U8), Param("bit", U8)), None, _chain(deliver),
+             "A message arrived on `face` (of bit `bit`): run its handler.")
     fn("bounce", (Param("code", U8), Param("face", U8)), None, _chain(bounce),
              "A message could not be delivered out of `face`: nobody is there.")
 
@@ -253,6 +259,10 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
        "How many data codes go before a wave (echo 0) or an echo (1) of flood k: its value's.")
     fn("gather_identity", (Param("k", U8),), U16, [*identity, Return(Const(0, U16), BLINKC)],
        "What an echo of gather k carries that answers a wave at once: the value of no tile.")
+    ways = {s.body[0].value for s in combine if isinstance(s, If) and isinstance(s.body[0], Return)}
+    if len(ways) == 1 and len(combine) > 1:
+        # Every gather combines alike (and only a gather's echo calls this): no test of k.
+        combine = [Return(ways.pop(), combine[0].loc)]
     fn("gather_combine", (Param("k", U8), Param("a", U16), Param("b", U16)), U16,
        [*combine, Return(a, BLINKC)], "Gather k's combination of two values.")
     stmts = []
@@ -398,9 +408,14 @@ def _combined(how: str, a: Expr, b: Expr, payload: range) -> Expr:
         return cond(compare(">", a, b), a, b)
     if how == "or":
         return binop("|", a, b)
-    total = binop("+", convert(a, U32), convert(b, U32))
     hi = payload.stop - 1
-    return convert(cond(compare(">", total, Const(hi, U32)), Const(hi, U32), total), U16)
+    if hi < 0xFFFF:
+        total = binop("+", convert(a, U32), convert(b, U32))
+        return convert(cond(compare(">", total, Const(hi, U32)), Const(hi, U32), total), U16)
+    # A sum that may reach 65,535: in 16 bits (a 32-bit sum takes the AVR twice the
+    # instructions); it wrapped when it came out below `a`, and then stops at the top.
+    total = convert(binop("+", a, b), U16)
+    return cond(compare("<", total, a), Const(hi, U16), total)
 
 
 def _chain(stmts: list[Stmt]) -> list[Stmt]:

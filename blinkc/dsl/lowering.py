@@ -418,9 +418,9 @@ class GameLowering:
             "FLOOD_SAME_UNITS": FLOOD_SAME_MS // GRACE_TICK_MS,
             "FLOOD_BACK_UNITS": flood_back_units(self.wire.grace_units),
             "BACK_SAME_UNITS": back_same_units(self.wire.grace_units),
-            "STARTER": 7, "TX_WAIT": 128, "TX_RELEASE": 64,
+            "STARTER": 128, "TX_WAIT": 128, "TX_RELEASE": 64,
             "LINK_UP": 1, "LINK_SEEN": 2, "LINK_HEARD": 4,
-            "NO_PARENT": 255, "ALL_FACES": 63, "SERIAL_LEN": 9, "COIN_TAPS": 0xB400,
+            "NO_PARENT": 0, "ALL_FACES": 63, "SERIAL_LEN": 9, "COIN_TAPS": 0xB400,
             "SAME_WINDOW": 64, "BACK_WINDOW": 128, "BOTH_WINDOWS": 192,
             "GROUPS": int(any(fl.within is not None for fl in self.game.floods)),
             "WIDE_FLOODS": int(bool(self.wire.flood_chunks)),
@@ -471,7 +471,7 @@ class GameLowering:
                                 "ms after",
             "BACK_SAME_UNITS": "... if it comes less than this after the face came back (in "
                                "256 ms units)",
-            "STARTER": "flood_parent of a wave this tile started",
+            "STARTER": "flood_parent of a wave this tile started (bit 7: no face's bit)",
             "NO_PARENT": "flood_parent (and flood_from) of a slot with no flood under way",
             "ALL_FACES": "a bit for each of the six faces",
             "SERIAL_LEN": "bytes of the tile's serial number (getSerialNumberByte)",
@@ -558,7 +558,7 @@ class GameLowering:
 
     def declare_generated(self) -> None:
         f = self.sym.functions
-        f["deliver"] = Signature((U8, U8), None)
+        f["deliver"] = Signature((U8, U8, U8), None)
         f["bounce"] = Signature((U8, U8), None)
         f["buttons"] = Signature((), None)
         f["on_flood"] = Signature((U8,), None)

@@ -32,7 +32,7 @@ SESSION_GRACES = 2  # a face that has waited this many GRACE_UNITS for a session
 HI_BYTE = 8  # the first bit of a word's high byte (shifts by it swap its bytes, in the coin's seeding)
 WORD_BITS = 16  # the coin's tosses in a random word
 SLOTS_PER_FLOOD = 2  # flood k has slots 2k and 2k + 1 (its two parities)
-CODES_PER_SLOT = 2  # slot s's wave goes out as flood_out[2s], its echo as flood_out[2s + 1]
+CODES_PER_SLOT = 2  # slot s's wave is code FLOOD_CODE + 2s, its echo the next
 
 # --- per-face link state --------------------------------------------------------
 # A face is in a session (up), waiting for one (HELLO shown), or gone (nobody answers:
@@ -140,8 +140,9 @@ def queue_take(face: u8) -> u8:
     return 0
 
 
-def link_step(f: u8, bit: u8) -> None:
-    """Keep face f's link state: in a session, waiting for one, or gone.
+def link_step(f: u8, bit: u8) -> bool:
+    """Keep face f's link state: in a session, waiting for one, or gone; True while it is
+    unsettled (see unsettled()).
 
     A gone face that hears somebody starts a new link from scratch; a face that has heard
     nothing for GRACE, or has waited twice that for a session, is gone: what waits for it
@@ -163,6 +164,9 @@ def link_step(f: u8, bit: u8) -> None:
                 not link_state[f] & LINK_UP and u8(now256 - tx_code[f]) > SESSION_GRACES * GRACE_UNITS):
             link_end(f, bit)
             gone_mask |= bit
+        else:
+            return True  # neither gone nor in a session it hears: unsettled
+    return False
 
 
 def session(f: u8, bit: u8) -> None:
@@ -208,10 +212,11 @@ def link_end(f: u8, bit: u8) -> None:
         bounce(code, f)
     tx_code[f] = now256  # it waits for a new session from now (no handshake bits)
     back_at[f] = now256  # (a neighbour that starts over has just come back: it lost us)
-    for j in range(N_FLOOD_CODES):
-        flood_out[j] &= ~bit
+    for j in range(N_FLOOD_SLOTS):
+        flood_wave[j] &= ~bit
+        flood_echo[j] &= ~bit
     for s in range(N_FLOOD_SLOTS):
-        flood_answered(s, f)
+        flood_answered(s, bit)
 
 
 def handshake(f: u8, bit: u8, code: u8, their_ack: bool) -> None:
@@ -220,7 +225,7 @@ def handshake(f: u8, bit: u8, code: u8, their_ack: bool) -> None:
         tx_code[f] &= ~(1 << ACK_SHIFT)
     elif not tx_code[f] & (1 << ACK_SHIFT):
         tx_code[f] |= 1 << ACK_SHIFT
-        deliver(code, f)
+        deliver(code, f, bit)  # (the face's bit, for a flood's waits)
     if tx_code[f] & TX_WAIT:
         if their_ack:
             tx_code[f] = (tx_code[f] & (1 << ACK_SHIFT)) | TX_RELEASE  # (our code withdrawn)
@@ -267,6 +272,7 @@ def unsettled() -> bool:
     Two touching faces that transmit in the same display frame blind each other,
     and the SDK's probes keep them in step for as long as their clocks agree. A
     tile with such a face skips a frame now and then, at random, to break the step.
+    (loop() learns the same from link_step() as it steps the faces; this asks again for the emulator.)
     """
     if not PROTOCOL:
         return False
@@ -300,19 +306,22 @@ def engine_quiet_until() -> u32:
 
 
 def loop() -> None:
+    waiting: bool = False  # some face is unsettled (link_step() says so as it goes)
     if PROTOCOL:
         now256 = millis256()
         flood_forget()
         bit: u8 = 1
         for f in range(6):
-            link_step(f, bit)
+            if link_step(f, bit):
+                waiting = True
             bit <<= 1
     buttons()
     every_pass()
     timers()
     transmit()
     display()
-    if unsettled() and coin():
+    # unsettled(), as the steps found it (nothing since has changed a link)
+    if PROTOCOL and (waiting or gone_mask == ALL_FACES) and coin():
         blinkc_skip_frame()
 
 # --- floods: the echo algorithm ---------------------------------------------------------
@@ -327,11 +336,14 @@ def loop() -> None:
 # A flood's waves and echoes wait in per-face bits, not in the message queue: a full
 # queue never holds a flood up, and they go out before the queued messages of a face.
 # Slot s is flood s >> 1 in parity s & 1.
-flood_parent: u8[N_FLOOD_SLOTS] = 255  # the face the wave came from; STARTER: we started it; 255: none
+# (flood_parent holds a bit, not the face: the echo goes back by it as it is, and the zeroed
+# array sits in a table of rows instead of being copied from flash at power-up.)
+flood_parent: u8[N_FLOOD_SLOTS] = 0  # the bit of the face the wave came from; STARTER: we started it; 0: none
 flood_waiting: u8[N_FLOOD_SLOTS] = 0  # faces that have not answered yet (idle: the answered faces)
-# flood_out[2s] bit f: the wave of slot s still has to go out of face f; flood_out[2s + 1]:
-# its echo (so flood_out[j] holds the message of code FLOOD_CODE + j).
-flood_out: u8[N_FLOOD_CODES] = 0
+# (Two arrays of the slots, not one indexed by code: they are rows of the slots' table, whose
+# entries for a slot are all reached from one address.)
+flood_wave: u8[N_FLOOD_SLOTS] = 0  # bit f: the wave of slot s (code FLOOD_CODE + 2s) has yet to go out of face f
+flood_echo: u8[N_FLOOD_SLOTS] = 0  # bit f: the echo of slot s (code FLOOD_CODE + 2s + 1) has yet to go out of face f
 flood_last: u8[N_FLOODS] = 0  # the parity of the slot of flood k this tile entered last
 # A tile put down as a flood passes can be reached by it twice: over its first link, and
 # then again over a link that came up after it had finished. The neighbour there heard it
@@ -368,32 +380,28 @@ flood_at: u8[N_FLOOD_SLOTS] = 0  # now256 when this tile entered slot s
 
 def flood_take(bit: u8) -> u8:
     """The code of the next flood message for the face of `bit` (taken), or 0."""
-    for j in range(N_FLOOD_CODES):
-        if flood_out[j] & bit:
-            flood_out[j] &= ~bit
-            return FLOOD_CODE + j
+    for s in range(N_FLOOD_SLOTS):  # (a slot's wave before its echo, as codes go)
+        if flood_wave[s] & bit:
+            flood_wave[s] &= ~bit
+            return FLOOD_CODE + CODES_PER_SLOT * s
+        if flood_echo[s] & bit:
+            flood_echo[s] &= ~bit
+            return FLOOD_CODE + CODES_PER_SLOT * s + 1
     return 0
 
 
 def flood_start(k: u8) -> None:
     """Start flood k, unless this tile is in a wave of it already (then the start merges)."""
     s: u8 = SLOTS_PER_FLOOD * k
-    if flood_parent[s] & flood_parent[s + 1] == NO_PARENT:  # both 255 (none): a face or STARTER (7) clears bits
+    if flood_parent[s] | flood_parent[s + 1] == NO_PARENT:  # both idle
         flood_enter(s + (flood_last[k] ^ 1), STARTER)
 
 
-def flood_enter(s: u8, parent: u8) -> None:
-    flood_parent[s] = parent
-    from_bit: u8 = 1 << parent  # (STARTER is 7: no face's bit)
+def flood_enter(s: u8, from_bit: u8) -> None:
+    """This tile enters slot s from the face of `from_bit` (STARTER: it starts the flood)."""
+    flood_parent[s] = from_bit
     k: u8 = s >> 1
     flood_last[k] = s & 1
-    if GROUPS and parent != STARTER and not flood_within(k, parent):
-        # A wave from a face outside the flood's group: answered at once, without joining
-        # (every wave gets its echo all the same, so the flood still ends; flood_last keeps
-        # its parity, so a flood started here later stays clear of it, as after a join).
-        flood_parent[s] = NO_PARENT
-        flood_out[CODES_PER_SLOT * s + 1] |= from_bit
-        return
     # Every face not gone, also one whose session is still starting: its neighbour may be
     # in a session with us already and send us this flood's wave; waiting for it makes
     # that wave a crossing one (answered at once), not a new flood after we finished.
@@ -411,7 +419,7 @@ def flood_enter(s: u8, parent: u8) -> None:
             if (waiting >> f) & 1 and not flood_within(k, f):
                 waiting &= ~(1 << f)
     flood_waiting[s] = waiting
-    flood_out[CODES_PER_SLOT * s] |= waiting
+    flood_wave[s] |= waiting
     on_flood(k)
     flood_check(s)
 
@@ -427,12 +435,18 @@ def flood_forget() -> None:
                 flood_skipped[s] = 0
 
 
-def flood_receive(s: u8, face: u8) -> None:
-    bit: u8 = 1 << face
+def flood_receive(s: u8, face: u8, bit: u8) -> None:
     skipped: u8 = flood_skipped[s]
     if flood_parent[s] == NO_PARENT and not (skipped & BACK_WINDOW and (
             skipped & bit and skipped & SAME_WINDOW or u8(now256 - back_at[face]) < BACK_SAME_UNITS)):
-        flood_enter(s, face)
+        if GROUPS and not flood_within(s >> 1, face):
+            # A wave from a face outside the flood's group: answered at once, without joining
+            # (every wave gets its echo all the same, so the flood still ends; flood_last takes
+            # its parity, so a flood started here later stays clear of it, as after a join).
+            flood_last[s >> 1] = s & 1
+            flood_echo[s] |= bit
+            return
+        flood_enter(s, bit)
     else:
         # We are in the wave already, or it is the one we were in come round again (over a
         # face gone when we entered, or just come back): answer it at once (the neighbour
@@ -445,12 +459,12 @@ def flood_receive(s: u8, face: u8) -> None:
             if not skipped & SAME_WINDOW:  # (a face come back: the window runs on from this answer)
                 flood_at[s] = now256 - FLOOD_SAME_UNITS
         flood_skipped[s] &= ~bit
-        flood_out[CODES_PER_SLOT * s + 1] |= bit
+        flood_echo[s] |= bit
 
 
-def flood_answered(s: u8, face: u8) -> None:
-    """An echo came back, or the face can no longer answer (its link ended)."""
-    flood_waiting[s] &= ~(1 << face)
+def flood_answered(s: u8, bit: u8) -> None:
+    """An echo came back over the face of `bit`, or it can no longer answer (its link ended)."""
+    flood_waiting[s] &= ~bit
     flood_check(s)
 
 
@@ -461,7 +475,7 @@ def flood_check(s: u8) -> None:
         if parent == STARTER:
             on_flood_done(s >> 1)
         else:
-            flood_out[CODES_PER_SLOT * s + 1] |= 1 << parent
+            flood_echo[s] |= parent
 
 
 # --- timers ----------------------------------------------------------------------------
@@ -529,7 +543,7 @@ def engine_idle() -> bool:
         elif not (gone_mask >> f) & 1:
             return False
     for s in range(N_FLOOD_SLOTS):
-        if flood_parent[s] != NO_PARENT or (flood_out[CODES_PER_SLOT * s] | flood_out[CODES_PER_SLOT * s + 1]) != 0:
+        if flood_parent[s] != NO_PARENT or (flood_wave[s] | flood_echo[s]) != 0:
             return False
     return True
 
@@ -552,7 +566,7 @@ flood_value: u16[N_FLOOD_SLOTS] = 0  # the value of the flood in slot s (a value
 # A gather's echo carries the combined value of the subtree below the tile that sends it
 # to its parent, and the combination's identity on every other echo (an answer at once).
 flood_acc: u16[N_FLOOD_SLOTS] = 0  # a gather in slot s: this tile's value, combined so far
-flood_from: u8[N_FLOOD_SLOTS] = 255  # the face of its parent, until that echo is taken
+flood_from: u8[N_FLOOD_SLOTS] = 0  # the bit of its parent's face, until that echo is taken
 flood_own: u8[N_FLOODS] = 0  # the slot of the gather k this tile started last
 
 
@@ -586,7 +600,7 @@ def wide_take(f: u8, bit: u8) -> u8:
             else:
                 wide_busy &= ~bit
             return code
-        left = flood_wide(code, f)
+        left = flood_wide(code, f, bit)
         if left == 0:
             return code
         wide_code[f] = code
@@ -598,7 +612,7 @@ def wide_take(f: u8, bit: u8) -> u8:
     return DATA_CODE + (u8(wide_out[f] >> ((left - 1) * DATA_BITS)) & DATA_MASK)
 
 
-def flood_wide(code: u8, f: u8) -> u8:
+def flood_wide(code: u8, f: u8, bit: u8) -> u8:
     """How many data codes go before flood code `code` out of face f (0: none); its value in
     wide_out[f]: a valued wave's value, a gather's echo the subtree's (to the parent) or the
     identity (any other echo)."""
@@ -608,7 +622,7 @@ def flood_wide(code: u8, f: u8) -> u8:
     if n != 0:
         if FLOOD_VALUES and j & 1 == 0:
             wide_out[f] = flood_value[s]
-        elif GATHERS and flood_from[s] == f and flood_parent[s] == NO_PARENT:
+        elif GATHERS and flood_from[s] == bit and flood_parent[s] == NO_PARENT:
             wide_out[f] = flood_acc[s]
             flood_from[s] = NO_PARENT
         elif GATHERS:
@@ -629,18 +643,19 @@ def wide_in(face: u8, mask: u16) -> u16:
 def wide_reset(f: u8) -> None:
     """Face f's session ended: what was going out of it goes no further (link_end answers
     its flood codes and bounces the queued messages)."""
+    bit: u8 = 1 << f
     wide_left[f] = 0
-    wide_busy &= ~(1 << f)
+    wide_busy &= ~bit
     if GATHERS:
         for s in range(N_FLOOD_SLOTS):
-            if flood_from[s] == f:
+            if flood_from[s] == bit:
                 flood_from[s] = NO_PARENT
 
 
 def flood_start_with(k: u8, value: u16) -> None:
     """Start valued flood k with `value` (unless this tile is in a wave of it already)."""
     s: u8 = SLOTS_PER_FLOOD * k
-    if flood_parent[s] & flood_parent[s + 1] == NO_PARENT:  # (both idle, as in flood_start)
+    if flood_parent[s] | flood_parent[s + 1] == NO_PARENT:  # (both idle, as in flood_start)
         flood_value[s + (flood_last[k] ^ 1)] = value
     flood_start(k)
 
@@ -665,10 +680,10 @@ def gather_enter(k: u8, value: u16) -> None:
         flood_own[k] = s
 
 
-def gather_echo(s: u8, face: u8, mask: u16) -> None:
-    """An echo of gather slot s arrived on `face`: add the subtree it carries (only an echo
-    this tile waits for answers its wave; every wave gets one echo)."""
-    if (flood_waiting[s] >> face) & 1:
+def gather_echo(s: u8, face: u8, bit: u8, mask: u16) -> None:
+    """An echo of gather slot s arrived on `face` (of bit `bit`): add the subtree it carries
+    (only an echo this tile waits for answers its wave; every wave gets one echo)."""
+    if flood_waiting[s] & bit:
         flood_acc[s] = gather_combine(s >> 1, flood_acc[s], wide_rx[face] & mask)
 
 

@@ -4,10 +4,14 @@ The steps, repeated until nothing changes: `if CONSTANT:` keeps only the branch 
 (the engine's per-game switches, such as RANDOMIZED) and what follows a `return` that is then
 unconditional goes; a call of a function that only returns a constant is that constant (the
 engine's `unsettled()` of a game without messages), and `and`/`or` of a constant are folded;
+a call with constant arguments of an engine function of one statement is that statement
+(`timer_running(TIMER_PULSE)` is `(timer_on & (1 << TIMER_PULSE)) != 0`: the shift is then a
+constant, where the function's own `1 << k` is a shift loop on the AVR);
 calls of functions left empty are dropped (a dispatch with no handler); only the functions
 reachable from the entry points are kept; and an engine variable that nothing reads but its
-own updates (the coin's seed in a game that never tosses it) goes with those updates. Then
-only the globals the kept functions use are kept.
+own updates (the coin's seed in a game that never tosses it) goes with those updates, and so
+does a local that nothing reads once the rest is folded (loop()'s `waiting` in a game without
+messages). Then only the globals the kept functions use are kept.
 """
 
 from __future__ import annotations
@@ -28,12 +32,13 @@ from ..ir.nodes import (
     GlobalVar,
     If,
     Index,
+    Local,
     Name,
     Return,
     Stmt,
 )
 from ..ir.visitor import Transformer
-from ..ir.walk import calls, global_names, walk_exprs
+from ..ir.walk import calls, global_names, walk_exprs, walk_stmts
 
 #: Entry points: what the SDK calls, and the hooks the emulator reads.
 ROOTS = ("setup", "loop", "display", "engine_quiet_until", "engine_idle", "engine_links")
@@ -49,9 +54,11 @@ def prune(functions: Iterable[Function], globals_: Iterable[GlobalVar],
         before = fns
         fns = [_with_body(f, fold_constant_ifs(f.body)) for f in fns]
         fns = fold_constant_calls(fns, kept)
+        fns = inline_constant_calls(fns, kept)
         fns = drop_empty_calls(fns, kept)
         fns = reachable(fns, kept)
         fns = without_dead_stores(fns, {g.name for g in globals_ if g.role != "state"})
+        fns = [_with_body(f, without_unread_locals(f.body)) for f in fns]
         if fns == before:
             break
     kept_fns = tuple(fns)
@@ -87,6 +94,64 @@ def fold_constant_calls(functions: list[Function], kept: frozenset[str]) -> list
         return functions
     folding = _FoldCalls(consts)
     return [_with_body(f, folding.visit_block(f.body)) for f in functions]
+
+
+def inline_constant_calls(functions: list[Function], kept: frozenset[str]) -> list[Function]:
+    """A call whose arguments are all constants, of an engine function whose body is one
+    statement (a `return` of a value, or an assignment when the call is a statement of its
+    own) that reads no parameter after changing anything, is that statement with the
+    constants in place of the parameters."""
+    small = {f.name: f for f in functions
+             if f.role == "engine" and f.params and len(f.body) == 1
+             and f.name not in ROOTS and f.name not in kept
+             and ((isinstance(f.body[0], Return) and f.body[0].value is not None
+                   and f.ret is not None)
+                  or (isinstance(f.body[0], Assign) and f.ret is None))}
+    if not small:
+        return functions
+    inlining = _InlineCalls(small)
+    return [_with_body(f, inlining.visit_block(f.body)) for f in functions]
+
+
+class _InlineCalls(Transformer):
+    def __init__(self, small: dict[str, Function]) -> None:
+        self.small = small
+
+    def _callee(self, e: Call) -> Function | None:
+        f = self.small.get(e.func)
+        if f is None or e.builtin or not all(isinstance(a, Const) for a in e.args):
+            return None
+        return f
+
+    def visit_Call(self, e: Call) -> Expr:
+        e = self.generic_visit(e)
+        f = self._callee(e)
+        if f is None or not isinstance(f.body[0], Return):
+            return e
+        assert f.body[0].value is not None
+        return _Substitute(f, e.args).visit(f.body[0].value)
+
+    def visit_ExprStmt(self, s: ExprStmt) -> Stmt:
+        s = self.generic_visit(s)
+        if not isinstance(s.value, Call):
+            return s
+        f = self._callee(s.value)
+        if f is None or not isinstance(f.body[0], Assign):
+            return s
+        done = _Substitute(f, s.value.args).visit(f.body[0])
+        return replace(done, loc=s.loc)
+
+
+class _Substitute(Transformer):
+    """A function's statement or expression with its arguments for its parameters."""
+
+    def __init__(self, f: Function, args: tuple[Expr, ...]) -> None:
+        self.args = {p.name: a for p, a in zip(f.params, args, strict=True)}
+
+    def visit_Name(self, e: Name) -> Expr:
+        if e.scope == "param" and e.name in self.args:
+            return self.args[e.name]
+        return e
 
 
 class _FoldCalls(Transformer):
@@ -194,6 +259,47 @@ def _without_updates(body: tuple[Stmt, ...], dead: set[str]) -> tuple[Stmt, ...]
             s = If(s.test, _without_updates(s.body, dead), _without_updates(s.orelse, dead), s.loc)
         elif isinstance(s, For):
             s = replace(s, body=_without_updates(s.body, dead))
+        out.append(s)
+    return tuple(out)
+
+
+def without_unread_locals(body: tuple[Stmt, ...]) -> tuple[Stmt, ...]:
+    """A local that nothing in the body reads goes, with every store to it, when no store
+    has a side effect (its value calls only the SDK's pure functions)."""
+    quiet: dict[str, bool] = {}  # local -> every store to it is quiet
+    targets: set[int] = set()
+    read: set[str] = set()
+    for n in walk_stmts(body):
+        if isinstance(n, Local):
+            quiet[n.name] = quiet.get(n.name, True) and _quiet(n.value)
+        elif isinstance(n, Assign) and isinstance(n.target, Name) and n.target.scope == "local":
+            quiet[n.target.name] = quiet.get(n.target.name, True) and _quiet(n.value)
+            targets.add(id(n.target))
+        elif isinstance(n, For):
+            read.update(v for v in (n.var, n.bit) if v)
+        elif isinstance(n, Name) and n.scope == "local" and id(n) not in targets:
+            read.add(n.name)
+    unread = {name for name, q in quiet.items() if q and name not in read}
+    if not unread:
+        return body
+    return _without_stores(body, unread)
+
+
+def _without_stores(body: tuple[Stmt, ...], names: set[str]) -> tuple[Stmt, ...]:
+    out: list[Stmt] = []
+    for s in body:
+        if isinstance(s, Local) and s.name in names:
+            continue
+        if isinstance(s, Assign) and isinstance(s.target, Name) and s.target.scope == "local" \
+                and s.target.name in names:
+            continue
+        if isinstance(s, If):
+            emptied = bool(s.body or s.orelse)
+            s = If(s.test, _without_stores(s.body, names), _without_stores(s.orelse, names), s.loc)
+            if emptied and not s.body and not s.orelse and _quiet(s.test):
+                continue  # (it only stored to those locals)
+        elif isinstance(s, For):
+            s = replace(s, body=_without_stores(s.body, names))
         out.append(s)
     return tuple(out)
 

@@ -166,14 +166,14 @@ class Monitor:
             if before + chunks < queue_len:  # (a full queue is fine)
                 self._bounced(name, face, Message(code, self._now(), value), immediate=True)
 
-        def deliver(code: int, face: int) -> None:
+        def deliver(code: int, face: int, *rest: int) -> None:
             if code < flood_code and code not in self.data:
                 wide = self.wide_messages.get(code)
                 value = None
                 if wide is not None:  # the value the data codes before it brought
                     value = p.wide_rx[face] & ((1 << (wide.hi - wide.lo).bit_length()) - 1)
                 self._delivered(name, face, code, value)
-            real_deliver(code, face)
+            real_deliver(code, face, *rest)
 
         def link_end(face: int, *rest: int) -> None:
             reported.clear()
@@ -240,7 +240,7 @@ class Monitor:
             real_done(k)
 
         def flood_start(k: int) -> None:  # the explorer's floods and the game's own
-            if p.flood_parent[2 * k] == p.flood_parent[2 * k + 1] == 255:  # (else it merges)
+            if p.flood_parent[2 * k] == p.flood_parent[2 * k + 1] == 0:  # (NO_PARENT; else it merges)
                 wave = Wave(k, name, self._now(), within=self._within(k))
                 if k in wide_floods and wide_floods[k].kind == "flood":
                     wave.value = p.flood_value[2 * k + (p.flood_last[k] ^ 1)]

@@ -179,7 +179,14 @@ class Optimizer(Transformer):
                 return inner
         return replace(e, value=inner)
 
-    # Const, Index, UnOp, Compare, BoolOp and Call: their operands optimised (the default).
+    def visit_UnOp(self, e: UnOp) -> Expr:
+        e = self.generic_visit(e)
+        if e.op == "not" and isinstance(e.operand, Compare) and e.operand.op in ("==", "!="):
+            # `not (x != 0)` is `x == 0` (an inlined timer_running() under a `not`)
+            return replace(e.operand, op=_NEGATION[e.operand.op])
+        return e
+
+    # Const, Index, Compare, BoolOp and Call: their operands optimised (the default).
 
     def binop(self, e: BinOp) -> Expr:
         a = self.ranges.operand(e.left, e.type)

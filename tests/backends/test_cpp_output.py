@@ -131,8 +131,9 @@ def test_a_random_draw_below_a_named_limit_says_the_name():
 def test_what_only_the_emulator_calls_is_compiled_on_the_host_only():
     text = generated(ROOT / "firmware" / "pirates_lasers.py")
     host = re.findall(r"#ifdef BLINKC_HOST\n(?:// .*\n)+(\w+ \w+)\(", text)
-    assert sorted(host) == ["bool engine_idle", "uint16_t timer_remaining", "uint32_t engine_quiet_until",
-                            "uint32_t timers_quiet_until", "uint8_t engine_links"]
+    assert sorted(host) == ["bool engine_idle", "bool unsettled", "uint16_t timer_remaining",
+                            "uint32_t engine_quiet_until", "uint32_t timers_quiet_until",
+                            "uint8_t engine_links"]
 
 
 def test_line_directives_point_compiler_messages_at_the_game_file():
@@ -203,13 +204,16 @@ def test_compound_assignments_are_cs_own(tmp_path):
 
 def test_the_engines_zeroed_arrays_of_one_length_are_rows_of_one_table_under_their_own_names():
     # One table per type and length, so that the AVR reaches every row's entry for a face (or
-    # a flood slot) from one address; an array with a non-zero start (flood_parent, all 255)
-    # stays apart, or the whole table would be copied from flash at power-up.
+    # a flood slot) from one address; an array with a non-zero start would stay apart, or the
+    # whole table would be copied from flash at power-up (flood_parent, once 255 for none, is
+    # now 0 for none and a row).
     text = generated(ROOT / "firmware" / "pirates_lasers.py")
     rows = {table: re.findall(r"^    (\w+),", members, re.M) for table, members in re.findall(
         r"^enum : uint8_t \{  // the rows of (engine_bytes\d+)\n(.*?)^\};", text, re.M | re.S)}
     assert rows["engine_bytes6"] == ["LINK_STATE", "SILENT_AT", "TX_CODE", "BACK_AT"]
-    assert rows["engine_bytes4"] == ["FLOOD_WAITING", "FLOOD_SKIPPED", "FLOOD_AT"]
+    assert rows["engine_bytes4"] == ["FLOOD_PARENT", "FLOOD_WAITING", "FLOOD_WAVE", "FLOOD_ECHO",
+                                     "FLOOD_SKIPPED", "FLOOD_AT"]
     assert re.search(r"^static uint8_t engine_bytes6\[4\]\[6\];", text, re.M)
-    assert re.search(r"^static uint8_t flood_parent\[4\] = \{255, 255, 255, 255\};", text, re.M)
+    assert re.search(r"^static uint8_t engine_bytes4\[6\]\[4\];", text, re.M)
+    assert not re.search(r"^static \w+ \w+\[\d+\] = \{", text, re.M)  # no engine array copied at power-up
     assert "engine_bytes6[TX_CODE][f] = now256;" in text  # the code keeps the engine's names

@@ -17,8 +17,10 @@ from blinkc.ir.nodes import (
     If,
     Local,
     Name,
+    Param,
     Return,
     SrcLoc,
+    UnOp,
 )
 
 AT = SrcLoc("game.py", 1)
@@ -90,3 +92,60 @@ def test_an_engine_variable_read_elsewhere_keeps_its_updates():
     functions, globals_ = prune([setup, loop], [GlobalVar("seed", U8, 0, AT, role="engine")])
     assert [f.body for f in functions] == [setup.body, loop.body]
     assert [g.name for g in globals_] == ["seed"]
+
+
+def test_a_local_nothing_reads_goes_with_its_stores():
+    # loop() of a game without messages: `waiting` is set only where a face is stepped, and
+    # read only in `if PROTOCOL and (waiting or ...)`, both folded away
+    waiting = Name("waiting", BOOL, "local", is_bool=True)
+    kept = Name("kept", U8, "local")
+    loop = fn("loop", [Local("waiting", BOOL, Const(0, BOOL, True), AT),
+                       If(RANDOM_BIT, (Assign(waiting, Const(1, BOOL, True), AT),), (), AT),
+                       Local("kept", U8, Const(3, U8), AT),
+                       ExprStmt(Call("setColor", (kept,), None, builtin=True), AT)])
+    functions, _ = prune([loop], [])
+    assert functions[0].body == loop.body[2:]
+
+
+def test_a_local_whose_store_calls_a_function_stays():
+    loop = fn("loop", [Local("heads", BOOL, Call("coin", (), BOOL, is_bool=True), AT)])
+    coin = fn("coin", [Return(RANDOM_BIT, AT)], ret=BOOL)
+    functions, _ = prune([coin, loop], [])
+    assert [f.body for f in functions if f.name == "loop"] == [loop.body]
+
+
+SHOW_TIMERS = ExprStmt(Call("setColor", (Name("timer_on", U8, "global"),), None, builtin=True), AT)
+
+
+def _timer_fns():
+    k = Name("k", U8, "param")
+    on = Name("timer_on", U8, "global")
+    bit = BinOp("<<", Const(1, U8), k, U8)
+    running = Function("timer_running", (Param("k", U8),), BOOL,
+                       (Return(Compare("!=", BinOp("&", on, bit, U8), Const(0, U8), U8), AT),), AT)
+    stop = Function("timer_stop", (Param("k", U8),), None,
+                    (Assign(on, BinOp("&", on, UnOp("~", bit, U8), U8), AT),), AT)
+    return running, stop
+
+
+def test_a_call_with_constant_arguments_of_a_one_statement_engine_function_is_its_statement():
+    # timer_running(TIMER_PULSE), timer_stop(TIMER_PULSE): the shift by a constant folds
+    running, stop = _timer_fns()
+    pulse = Const(1, U8, name="timer:PULSE")
+    loop = fn("loop", [If(Call("timer_running", (pulse,), BOOL, is_bool=True),
+                          (ExprStmt(Call("timer_stop", (pulse,), None), AT),), (), AT), SHOW_TIMERS])
+    functions, _ = prune([running, stop, loop], [GlobalVar("timer_on", U8, 0, AT, role="engine")])
+    assert [f.name for f in functions] == ["loop"]
+    test = functions[0].body[0].test
+    assert test == Compare("!=", BinOp("&", Name("timer_on", U8, "global"),
+                                       BinOp("<<", Const(1, U8), pulse, U8), U8), Const(0, U8), U8)
+    assert isinstance(functions[0].body[0].body[0], Assign)
+
+
+def test_a_call_with_a_variable_argument_stays_a_call():
+    running, stop = _timer_fns()
+    k = Name("which", U8, "global")
+    loop = fn("loop", [ExprStmt(Call("timer_stop", (k,), None), AT), SHOW_TIMERS])
+    functions, _ = prune([running, stop, loop], [GlobalVar("timer_on", U8, 0, AT, role="engine")])
+    assert [f.name for f in functions] == ["timer_stop", "loop"]
+    assert functions[1].body == loop.body

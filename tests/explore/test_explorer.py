@@ -54,12 +54,12 @@ def test_a_sample_of_three_tile_clusters_keeps_every_invariant():
 
 # The planted bugs: a one-line change to the engine each.
 DUPLICATE = ("    elif not tx_code[f] & (1 << ACK_SHIFT):\n        tx_code[f] |= 1 << ACK_SHIFT\n"
-             "        deliver(code, f)",
+             "        deliver(code, f, bit)",
              "    elif True:  # (planted: deliver on every pass the code is shown)\n"
-             "        tx_code[f] |= 1 << ACK_SHIFT\n        deliver(code, f)")
+             "        tx_code[f] |= 1 << ACK_SHIFT\n        deliver(code, f, bit)")
 CROSSING = ("    else:\n        # We are in the wave already, or",
             "    elif flood_waiting[s] & (1 << face):  # (planted: a crossing wave answers ours)\n"
-            "        flood_answered(s, face)\n"
+            "        flood_answered(s, bit)\n"
             "    else:\n        # We are in the wave already, or")
 
 # The engine's test of a wave that enters a tile (flood_receive), which the plants below edit.

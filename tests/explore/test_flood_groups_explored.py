@@ -33,7 +33,7 @@ def test_a_planted_engine_that_ignores_the_group_is_caught(tmp_path, monkeypatch
     from blinkc import games
 
     source = lowering.ENGINE_FILE.read_text()
-    planted = (source.replace("not flood_within(k, parent)", "not (flood_within(k, parent) or True)")
+    planted = (source.replace("not flood_within(s >> 1, face)", "not (flood_within(s >> 1, face) or True)")
                      .replace("not flood_within(k, f)", "not (flood_within(k, f) or True)"))
     assert planted != source
     mutated = tmp_path / "protocol.py"

@@ -21,7 +21,7 @@ SUBTREE_TWICE = ("        flood_acc[s] = gather_combine(s >> 1, flood_acc[s], wi
                  "        flood_acc[s] = gather_combine(s >> 1, flood_acc[s], wide_rx[face] & mask)"
                  "  # (planted)\n")
 # The value of an answer at once (not the subtree's) taken for the subtree's.
-EVERY_ECHO_A_SUBTREE = ("        elif GATHERS and flood_from[s] == f and flood_parent[s] == NO_PARENT:\n",
+EVERY_ECHO_A_SUBTREE = ("        elif GATHERS and flood_from[s] == bit and flood_parent[s] == NO_PARENT:\n",
                         "        elif True:  # (planted: every echo carries this tile's subtree)\n")
 
 

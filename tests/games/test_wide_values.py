@@ -256,3 +256,61 @@ def test_a_gather_and_a_valued_flood_confined_to_a_ship(backend, tmp_path):
     assert c.state("b")["counted"] == 1 + 2 + 4
     assert {n: c.state(n)["sunk"] for n in c.names()} == {"a": 321, "b": 321, "c": 321,
                                                           "d": 0, "e": 0}
+
+
+WIDE_SUMS = '''
+from blinkc.dsl import Game
+
+game = Game("wide_sums", randomize=False)
+cargo = game.field(range(0, 65536), default=1)
+points = game.field(range(0, 65536), default=0)
+ships = game.field(range(0, 65536), default=0)
+Points = game.gather("Points", combine="sum", payload=range(0, 65536))
+Ships = game.gather("Ships", combine="sum", payload=range(0, 65536))
+
+
+@game.on_click
+def count(t):
+    t.flood(Points)
+
+
+@game.on_flood(Points)
+def my_cargo(t):
+    return t.cargo
+
+
+@game.on_flood_done(Points)
+def counted(t, total):
+    t.points = total
+
+
+@game.on_double_click
+def count_ships(t):
+    t.flood(Ships)
+
+
+@game.on_flood(Ships)
+def one(t):
+    return 1
+
+
+@game.on_flood_done(Ships)
+def shipped(t, total):
+    t.ships = total
+'''
+
+
+@pytest.mark.parametrize("cargo", [(20000, 30000, 5000), (40000, 30000, 5)], ids=["fits", "stops"])
+def test_a_sum_over_the_whole_16_bits_stops_at_the_top(backend, tmp_path, cargo):
+    # Two sums of payload 0..65,535 (the engine adds them in 16 bits and tells a wrapped sum by
+    # its coming out below what it added to, one combination for both gathers).
+    game = tmp_path / "wide_sums.py"
+    game.write_text(WIDE_SUMS)
+    a, b, d = cargo
+    c = Cluster(game, f"tile a at 0,0 cargo={a}\ntile b at 0,1 cargo={b}\ntile d at 1,0 cargo={d}\n",
+                backend=backend, seed=3)
+    c.click("a")
+    c.double_click("d")
+    c.settle()
+    assert c.state("a")["points"] == min(a + b + d, 65535)
+    assert c.state("d")["ships"] == 3

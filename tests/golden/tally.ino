@@ -140,20 +140,20 @@ static void engine_setup(void);
 static bool coin(void);
 static void send_code(uint8_t code, uint8_t face);
 static uint8_t queue_take(uint8_t face);
-static void link_step(uint8_t f, uint8_t bit);
+static bool link_step(uint8_t f, uint8_t bit);
 static void session(uint8_t f, uint8_t bit);
 static void link_begin(uint8_t f, uint8_t /* bit */);
 static void link_end(uint8_t f, uint8_t /* bit */);
-static void handshake(uint8_t f, uint8_t /* bit */, uint8_t code, bool their_ack);
+static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack);
 static void transmit(void);
-static bool unsettled(void);
 static uint8_t flood_take(uint8_t /* bit */);
 static void buttons(void);
-static void deliver(uint8_t code, uint8_t face);
+static void deliver(uint8_t code, uint8_t face, uint8_t /* bit */);
 static void bounce(uint8_t code, uint8_t face);
 static uint8_t broadcast_bits(void);
 static void display(void);
 #ifdef BLINKC_HOST  // what only blinkc's emulator calls
+bool unsettled(void);
 uint32_t engine_quiet_until(void);
 uint32_t timers_quiet_until(void);
 uint8_t engine_links(void);
@@ -282,8 +282,9 @@ static uint8_t queue_take(uint8_t face) {
     return 0;
 }
 
-// Keep face f's link state: in a session, waiting for one, or gone.  [protocol.py:143]
-static void link_step(uint8_t f, uint8_t bit) {
+// Keep face f's link state: in a session, waiting for one, or gone; True while it is unsettled (see
+// unsettled()).  [protocol.py:143]
+static bool link_step(uint8_t f, uint8_t bit) {
     if (!isValueReceivedOnFaceExpired(f)) {
         if ((gone_mask & bit) != 0) {
             gone_mask &= ~bit;
@@ -303,11 +304,14 @@ static void link_step(uint8_t f, uint8_t bit) {
                         ((uint8_t)(now256 - engine_bytes6[TX_CODE][f]) > (SESSION_GRACES * GRACE_UNITS)))) {
             link_end(f, bit);
             gone_mask |= bit;
+        } else {
+            return true;
         }
     }
+    return false;
 }
 
-// Start, keep or end the session on face f from the neighbour's latest value.  [protocol.py:168]
+// Start, keep or end the session on face f from the neighbour's latest value.  [protocol.py:172]
 static void session(uint8_t f, uint8_t bit) {
     uint8_t value = getLastValueReceivedOnFace(f);
     uint8_t code = (value & CODE_MASK);
@@ -334,13 +338,13 @@ static void session(uint8_t f, uint8_t bit) {
     handshake(f, bit, code, their_ack);
 }
 
-// [protocol.py:189]
+// [protocol.py:193]
 static void link_begin(uint8_t f, uint8_t /* bit */) {
     engine_bytes6[LINK_STATE][f] = ((engine_bytes6[LINK_STATE][f] & (uint8_t)(~LINK_SEEN)) | LINK_UP);
     engine_bytes6[TX_CODE][f] = 0;
 }
 
-// The session on face f is over: everything sent there and not known delivered bounces.  [protocol.py:195]
+// The session on face f is over: everything sent there and not known delivered bounces.  [protocol.py:199]
 static void link_end(uint8_t f, uint8_t /* bit */) {
     uint8_t i = 0;
     if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
@@ -359,13 +363,13 @@ static void link_end(uint8_t f, uint8_t /* bit */) {
     engine_bytes6[TX_CODE][f] = now256;
 }
 
-// Run the four-phase handshake on a face in session against the neighbour's latest value.  [protocol.py:217]
-static void handshake(uint8_t f, uint8_t /* bit */, uint8_t code, bool their_ack) {
+// Run the four-phase handshake on a face in session against the neighbour's latest value.  [protocol.py:222]
+static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack) {
     if (code == 0) {
         engine_bytes6[TX_CODE][f] &= (uint8_t)(~(1 << ACK_SHIFT));
     } else if ((engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) == 0) {
         engine_bytes6[TX_CODE][f] |= (1 << ACK_SHIFT);
-        deliver(code, f);
+        deliver(code, f, bit);
     }
     if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0) {
         if (their_ack != false) {
@@ -376,7 +380,7 @@ static void handshake(uint8_t f, uint8_t /* bit */, uint8_t code, bool their_ack
     }
 }
 
-// Present a queued message on every idle face in session, then publish the face values.  [protocol.py:231]
+// Present a queued message on every idle face in session, then publish the face values.  [protocol.py:236]
 static void transmit(void) {
     uint8_t shown = broadcast_bits();
     uint8_t bit = 1;
@@ -404,8 +408,9 @@ static void transmit(void) {
     }
 }
 
-// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [protocol.py:264]
-static bool unsettled(void) {
+#ifdef BLINKC_HOST
+// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [protocol.py:269]
+bool unsettled(void) {
     uint8_t f = 0;
     uint8_t f_bit = 0;
     uint8_t settled = gone_mask;
@@ -416,9 +421,10 @@ static bool unsettled(void) {
     }
     return ((settled != ALL_FACES) || (gone_mask == ALL_FACES));
 }
+#endif
 
 #ifdef BLINKC_HOST
-// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [protocol.py:280]
+// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [protocol.py:286]
 uint32_t engine_quiet_until(void) {
     uint8_t f = 0;
     uint8_t f_bit = 0;
@@ -435,29 +441,32 @@ uint32_t engine_quiet_until(void) {
 }
 #endif
 
-// [protocol.py:302]
+// [protocol.py:308]
 BLINKC_SMALL_LOOPS void loop(void) {
+    bool waiting = false;
     now256 = millis256();
     uint8_t bit = 1;
     FOREACH_FACE(f) {
-        link_step(f, bit);
+        if (link_step(f, bit)) {
+            waiting = true;
+        }
         bit <<= 1;
     }
     buttons();
     transmit();
     display();
-    if (unsettled() && coin()) {
+    if ((waiting || (gone_mask == ALL_FACES)) && coin()) {
         blinkc_skip_frame();
     }
 }
 
-// The code of the next flood message for the face of `bit` (taken), or 0.  [protocol.py:369]
+// The code of the next flood message for the face of `bit` (taken), or 0.  [protocol.py:381]
 static uint8_t flood_take(uint8_t /* bit */) {
     return 0;
 }
 
 #ifdef BLINKC_HOST
-// [protocol.py:501]
+// [protocol.py:515]
 uint32_t timers_quiet_until(void) {
     uint32_t until = (1UL * NEVER);
     return until;
@@ -465,7 +474,7 @@ uint32_t timers_quiet_until(void) {
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [protocol.py:511]
+// The faces with a session (for tests: is every present neighbour linked?).  [protocol.py:525]
 uint8_t engine_links(void) {
     uint8_t f = 0;
     uint8_t f_bit = 0;
@@ -481,7 +490,7 @@ uint8_t engine_links(void) {
 
 #ifdef BLINKC_HOST
 // No message queued, on the wire or awaiting its handshake, no flood under way, and every face
-// settled: in a session, or gone.  [protocol.py:520]
+// settled: in a session, or gone.  [protocol.py:534]
 bool engine_idle(void) {
     uint8_t f = 0;
     uint8_t f_bit = 0;
@@ -514,8 +523,8 @@ static void buttons(void) {
     }
 }
 
-// A message arrived on `face`: run its handler.  [generated by blinkc]
-static void deliver(uint8_t code, uint8_t face) {
+// A message arrived on `face` (of bit `bit`): run its handler.  [generated by blinkc]
+static void deliver(uint8_t code, uint8_t face, uint8_t /* bit */) {
     if ((code >= MSG_HIT) && (code < (MSG_HIT + 2))) {
         hit(face, (uint8_t)(code - MSG_HIT) + 1);
     }
