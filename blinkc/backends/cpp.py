@@ -246,12 +246,14 @@ class CppRenderer(Renderer):
 
     def own_names(self, f: Function) -> dict[str, str]:
         """The parameters and locals of `f` named like a global variable (`def got(t, face,
-        total): t.total = total`), renamed so that they do not hide it: `total_`."""
-        globals_ = {g.name for g in self.p.globals}
+        total): t.total = total`), or like a function `f` calls (a gather handler `mine`
+        beside on_flood()'s local `mine`), renamed so that they do not hide it: `total_`."""
+        hidden = {g.name for g in self.p.globals}
+        hidden |= {e.func for e in walk_stmts(f.body) if isinstance(e, Call) and not e.builtin}
         mine = [p.name for p in f.params] + [n for n, _ in self.locals_of(f)]
         out: dict[str, str] = {}
         for n in mine:
-            if n in globals_:
+            if n in hidden:
                 c = f"{n}_"
                 while c in self.names or c in mine:
                     c += "_"

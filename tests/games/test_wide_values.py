@@ -314,3 +314,15 @@ def test_a_sum_over_the_whole_16_bits_stops_at_the_top(backend, tmp_path, cargo)
     c.settle()
     assert c.state("a")["points"] == min(a + b + d, 65535)
     assert c.state("d")["ships"] == 3
+
+
+def test_a_gather_handler_may_be_named_like_the_local_that_keeps_its_value(backend, tmp_path):
+    # on_flood() keeps a gather handler's value in a local `mine`; a handler called `mine`
+    # made the sketch `uint16_t mine = mine();`, which does not compile.
+    game = tmp_path / "hits.py"
+    game.write_text(SHIP_HITS.replace("def my_hits(t):", "def mine(t):"))
+    layout = "tile a at 0,0 ship=true hits=1\ntile b at 0,1 ship=true hits=2\n"
+    c = Cluster(game, layout, backend=backend, seed=8)
+    c.click("b")
+    c.settle()
+    assert c.state("b")["counted"] == 1 + 2
