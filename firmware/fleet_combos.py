@@ -173,7 +173,9 @@ def heard(t, face, word):
         if t.near[face] != HOLE:
             t.near[face] = 0
         return
-    news = t.near[face] != ship  # not the ship this face knew
+    # Not the ship this face knew (a ship that caught fire or was put out is the same one:
+    # a Fireboat set on fire within its window must not put out its neighbours again).
+    news = (t.near[face] | BURNING) != (ship | BURNING)
     t.near[face] = ship
     if t.sea:
         was = t.fire

@@ -344,7 +344,7 @@ static void heard(uint8_t face, uint16_t word_) {
         }
         return;
     }
-    bool news = (near[face] != ship);
+    bool news = ((near[face] | BURNING) != (ship | BURNING));
     near[face] = ship;
     if (sea) {
         bool was = fire;
@@ -374,13 +374,13 @@ static void heard(uint8_t face, uint16_t word_) {
     }
 }
 
-// [fleet_combos.py:218]
+// [fleet_combos.py:220]
 static void reset(void) {
     helper_wreck();
     deck = 0;
 }
 
-// [fleet_combos.py:225]
+// [fleet_combos.py:227]
 static void click(void) {
     if (sea) {
         val_b = (count + 1);
@@ -391,14 +391,14 @@ static void click(void) {
     }
 }
 
-// [fleet_combos.py:249]
+// [fleet_combos.py:251]
 static void double_click(void) {
     if ((joined == 0) && (!sea)) {
         owner ^= 1;
     }
 }
 
-// [fleet_combos.py:255]
+// [fleet_combos.py:257]
 static void long_press(void) {
     if (sea) {
         gathered = 0;
@@ -412,19 +412,19 @@ static void long_press(void) {
     }
 }
 
-// [fleet_combos.py:268]
+// [fleet_combos.py:270]
 static void new_game(void) {
     if (sea || (joined == 0)) {
         flood_start(FLOOD_RESET);
     }
 }
 
-// [fleet_combos.py:293]
+// [fleet_combos.py:295]
 static int32_t my_lines(void) {
     return ((owner != 0) ? ((int16_t)(1U * helper_lines() * 256)) : helper_lines());
 }
 
-// [fleet_combos.py:298]
+// [fleet_combos.py:300]
 static int32_t my_ship(void) {
     if ((!sea) || fire) {
         return 0;
@@ -432,19 +432,19 @@ static int32_t my_ship(void) {
     return ((owner != 0) ? 256 : 1);
 }
 
-// [fleet_combos.py:305]
+// [fleet_combos.py:307]
 static void got_points(uint16_t total) {
     points = total;
     helper_scored();
 }
 
-// [fleet_combos.py:311]
+// [fleet_combos.py:313]
 static void got_ships(uint16_t total) {
     ships = total;
     helper_scored();
 }
 
-// [fleet_combos.py:342]
+// [fleet_combos.py:344]
 static void show(void) {
     Color back = BLINKC_RGB5(0, 0, 0);
     Color lit = BLINKC_RGB5(0, 0, 0);
@@ -518,7 +518,7 @@ static void helper_wreck(void) {
     }
 }
 
-// A ship was laid beside this one.  [fleet_combos.py:205]
+// A ship was laid beside this one.  [fleet_combos.py:207]
 static void helper_ability(int16_t sender_number, int16_t sender_owner) {
     if (sender_owner == owner) {
         if (sender_number == FIREBOAT) {
@@ -544,7 +544,7 @@ static void helper_tell_all(void) {
 }
 
 // The next number from the tile's deck: each of 1..9 once before any repeats (a random one, or the
-// next not dealt after it).  [fleet_combos.py:234]
+// next not dealt after it).  [fleet_combos.py:236]
 static void helper_deal(void) {
     uint8_t i = 0;
     if (deck == 511) {
@@ -563,7 +563,7 @@ static void helper_deal(void) {
 
 // Lines through this ship with a ship of the line on both sides, in the 3 directions: its neighbours
 // on opposite faces are this owner's active ships, with numbers on either side equal to its own, or
-// one less on one side and one more on the other.  [fleet_combos.py:274]
+// one less on one side and one more on the other.  [fleet_combos.py:276]
 static int16_t helper_lines(void) {
     uint8_t f = 0;
     if ((!sea) || fire) {
@@ -582,7 +582,7 @@ static int16_t helper_lines(void) {
 }
 
 // Both totals are back (green's in the low byte, magenta's in the high one): the winner has more
-// points, on equal points more active ships.  [fleet_combos.py:316]
+// points, on equal points more active ships.  [fleet_combos.py:318]
 static void helper_scored(void) {
     if (gathered < 2) gathered++;
     if (gathered < 2) {
