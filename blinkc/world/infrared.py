@@ -124,10 +124,9 @@ def decoded_share(rx_over_tx: float, datagram: bool = False) -> float:
     the sender's (0.1: 10 % faster; -0.1: 10 % slower): a face value's, or a datagram's.
     world_core.cpp computes the same, step for step, from the same tables (handed over by
     native/engine.py)."""
-    low, high = DATAGRAM_DECODE_WINDOW if datagram else DECODE_WINDOW
+    (low, high), points = DECODERS[datagram]
     if low <= rx_over_tx <= high:
         return 1.0
-    points = DATAGRAM_DECODE_POINTS if datagram else DECODE_POINTS
     if rx_over_tx <= points[0][0]:
         return points[0][1]
     if rx_over_tx >= points[-1][0]:
