@@ -125,7 +125,9 @@ class Cluster:
         tile is settled (a working link, or known to be open); and every pair
         of touching tiles has a working link — for 200 ms in a row; or every tile
         skipped its last loop() (its program declared itself quiet, its inputs unchanged)
-        at each look for 200 ms; or every tile is in its warm sleep or frozen.
+        at each look for 200 ms; or every tile is in its warm sleep or frozen. (A sleeping
+        or frozen tile counts as idle whatever it was doing: nothing happens on it until a
+        press wakes it, or ever.)
         """
         world = self.world
         start = world.now_ms
@@ -176,6 +178,8 @@ class Cluster:
 
     def _idle(self) -> bool:
         for t in self.world.tiles:
+            if t.asleep or t.stuck is not None:
+                continue  # nothing happens on it until a press wakes it (or ever, frozen)
             if not t.button.idle() or t.button.flags:
                 return False
             idle = getattr(t.program, "idle", None)

@@ -28,6 +28,17 @@ def take_away(c: Cluster, name: str) -> None:
     c.settle()
 
 
+def wake_the_sea(c: Cluster, at: dict[str, tuple[int, int]]) -> None:
+    """What a player does when the sea has gone dark: clicks a ship (a click on a sea tile only
+    shows the turn). blinklib puts a tile to sleep 10 minutes after the last button press and
+    placing a tile presses none, so a long game falls asleep between turns; the click's wake
+    spreads to every tile the ship touches, and a tile laid beside awake ones wakes too."""
+    asleep = [name for name in at if c.world.tile(name).asleep]
+    if asleep:
+        c.click(asleep[0])
+        c.settle()
+
+
 @dataclass
 class Played:
     """What happened in one game: disagreements by kind (the goal is none)."""
@@ -42,7 +53,7 @@ class Played:
 
 
 def play(seed: int, backend: str = "python", faults: Faults | None = None,
-         max_steps: int = 80, strict: bool = True) -> tuple[Played, Referee]:
+         max_steps: int = 120, strict: bool = True) -> tuple[Played, Referee]:
     """Play game `seed`; with `strict` the first disagreement raises AssertionError."""
     steps, _ = random_game(seed, max_steps)
     out = Played()
@@ -59,6 +70,7 @@ def play(seed: int, backend: str = "python", faults: Faults | None = None,
         elif at.get(step.tile) == step.cell and step.cell in ref.ships:
             ref.remove(step.cell)
         try:
+            wake_the_sea(c, at)
             if step.action == "lift":
                 take_away(c, step.tile)
                 at.pop(step.tile, None)
@@ -66,6 +78,7 @@ def play(seed: int, backend: str = "python", faults: Faults | None = None,
                 c.place(step.tile, step.cell)
                 at[step.tile] = step.cell
                 c.settle()
+            wake_the_sea(c, at)  # (it may have fallen asleep during the step)
         except AssertionError as e:
             out.stalled += 1
             out.failures.append(f"game {seed} {step}: {e}")
@@ -97,6 +110,7 @@ def play(seed: int, backend: str = "python", faults: Faults | None = None,
             return out, ref
     out.ships = ref.count
     starter = next(n for n, cell in at.items() if cell in ref.ships)
+    wake_the_sea(c, at)
     c.long_press(starter, 1500)
     c.settle()
     a, b = ref.score()

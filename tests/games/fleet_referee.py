@@ -113,6 +113,12 @@ def connected(cells: list[Cell]) -> bool:
     return len(seen) == len(cells)
 
 
+def stuck(ref: Referee) -> bool:
+    """Whether the player to move has no space where a ship of theirs would be legal."""
+    free = {n for c in ref.ships for n in neighbours(c) if n not in ref.ships}
+    return not any(ref.legal(cell, 1, ref.mover()) for cell in free)
+
+
 # --- a random game, planned by the rules -------------------------------------------------------
 @dataclass
 class Step:
@@ -124,7 +130,7 @@ class Step:
     legal: bool = True
 
 
-def random_game(seed: int, max_steps: int = 80) -> tuple[list[Step], Referee]:
+def random_game(seed: int, max_steps: int = 120) -> tuple[list[Step], Referee]:
     """A whole game from a seed: the steps and the referee after them. About one lay in
     six is illegal (the wrong player), burning ships are taken away now and then and
     their spaces filled, and the game goes on until the 32nd legal ship."""
@@ -142,7 +148,9 @@ def random_game(seed: int, max_steps: int = 80) -> tuple[list[Step], Referee]:
         if ref.count >= GAME_SHIPS:
             break
         burning = sorted(c for c, s in ref.ships.items() if s.fire)
-        if burning and rng.random() < 0.3 and len(ref.ships) > 2:
+        # (With two ships, one burning, its owner may have nowhere to lay but its space: the
+        # player takes it away then. The condition leaves every other plan as it was.)
+        if burning and rng.random() < 0.3 and (len(ref.ships) > 2 or stuck(ref)):
             cell = rng.choice(burning)
             # (players keep the sea in one piece: a part cut off cannot hear the turns)
             if connected([o for o in ref.ships if o != cell]):
