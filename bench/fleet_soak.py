@@ -1,6 +1,6 @@
 """The Fleet Combos soak: random games planned by the rules, every ship checked after every step.
 
-    python bench/fleet_soak.py [--games 1000] [--steps 80] [--drop 0 0.1 0.3] [--jobs N]
+    python bench/fleet_soak.py [--games 1000] [--steps 120] [--drop 0 0.1 0.3] [--jobs N]
                                [--ray auto|local|ADDRESS] [--results FILE [--resume]]
                                [--backend native|python] [--seed 0] [--first 0]
 
@@ -8,7 +8,7 @@ For each drop rate it plays `--games` random games (tests/games/fleet_referee.py
 them: legal and illegal placements, fires, burning ships taken away and their spaces
 filled) in the emulator, and compares every ship with the referee after every step and
 the gathered score at the end. By default a game is played whole, to its 32nd legal ship
-(the plan ends there; 80 placements is more than any plan needs); `--steps 12` plays only
+(the plan ends there; 120 placements is enough for every plan); `--steps 12` plays only
 each game's first 12 placements, for a quicker soak. It prints, per drop rate, the games,
 steps and ships laid, and how many games lost or duplicated something or never settled
 (the goal is 0 everywhere). Game i is the same on every run with the same --seed. The games
@@ -30,6 +30,7 @@ from blinkc.runner import Job, Options  # noqa: E402
 from blinkc.runner import run as run_job  # noqa: E402
 from blinkc.world import Faults  # noqa: E402
 from tests.games.fleet_play import play  # noqa: E402
+from tests.games.fleet_referee import WHOLE_GAME as WHOLE  # noqa: E402
 
 #: What a game can go wrong by (tests/games/fleet_play.Played), in the order printed.
 KINDS = ("lost", "duplicated", "stalled", "other")
@@ -71,8 +72,8 @@ def run(drop: float, games: int, options: Options, seed: int, backend: str, step
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=1000, help="games per drop rate")
-    ap.add_argument("--steps", type=int, default=80,
-                    help="placements planned per game (default: the whole game)")
+    ap.add_argument("--steps", type=int, default=WHOLE,
+                    help=f"placements planned per game (default {WHOLE}: the whole game)")
     ap.add_argument("--drop", type=float, nargs="+", default=[0.0, 0.1, 0.3])
     ap.add_argument("--jobs", type=int, default=None, help="local processes (default: one a core)")
     ap.add_argument("--ray", default=None, help="auto, local or a Ray cluster's address")
@@ -85,7 +86,7 @@ def main() -> int:
                          "soak can be run in parts)")
     ap.add_argument("--backend", choices=["native", "python"], default="native")
     args = ap.parse_args()
-    plan = "whole games" if args.steps >= 80 else f"games of {args.steps} placements"
+    plan = "whole games" if args.steps >= WHOLE else f"games of {args.steps} placements"
     print(f"fleet soak: {args.games:,} {plan} per drop rate, {args.backend} backend, "
           f"seed {args.seed}" + (f", games {args.first:,}.." if args.first else ""))
     print(f"{'drop':>5} {'games':>6} {'steps':>7} {'ships':>6} {'lost':>5} {'dup':>4} "

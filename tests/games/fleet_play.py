@@ -10,7 +10,7 @@ from pathlib import Path
 from blinkc.testing import Cluster
 from blinkc.world import Faults
 
-from .fleet_referee import Referee, layout, random_game
+from .fleet_referee import WHOLE_GAME, Referee, layout, random_game
 
 GAME = Path(__file__).resolve().parents[2] / "firmware" / "fleet_combos.py"
 #: The protocol's grace: a lifted tile's links end once its neighbours heard nothing that long.
@@ -53,7 +53,7 @@ class Played:
 
 
 def play(seed: int, backend: str = "python", faults: Faults | None = None,
-         max_steps: int = 120, strict: bool = True) -> tuple[Played, Referee]:
+         max_steps: int = WHOLE_GAME, strict: bool = True) -> tuple[Played, Referee]:
     """Play game `seed`; with `strict` the first disagreement raises AssertionError."""
     steps, _ = random_game(seed, max_steps)
     out = Played()

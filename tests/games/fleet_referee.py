@@ -17,6 +17,9 @@ Cell = tuple[int, int]
 #: The six neighbours of a hex cell (axial q, r), faces 0..5 at rotation 0.
 DIRECTIONS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 GAME_SHIPS = 32
+#: Placements planned for a whole game: enough for every plan to reach its 32nd ship
+#: (test_fleet_combos.py checks that they do).
+WHOLE_GAME = 120
 FIRESHIP, FIREBOAT, PRIVATEER = 1, 5, 9
 
 
@@ -130,7 +133,7 @@ class Step:
     legal: bool = True
 
 
-def random_game(seed: int, max_steps: int = 120) -> tuple[list[Step], Referee]:
+def random_game(seed: int, max_steps: int = WHOLE_GAME) -> tuple[list[Step], Referee]:
     """A whole game from a seed: the steps and the referee after them. About one lay in
     six is illegal (the wrong player), burning ships are taken away now and then and
     their spaces filled, and the game goes on until the 32nd legal ship."""
