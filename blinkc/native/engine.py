@@ -13,9 +13,10 @@ objects (`Tile`, its `api` and `button`) are mirrors, refreshed whenever Python 
 when a run returns, before a scheduled call runs, before a trace record is written, when an
 action is over (`refresh`); what Python writes into them between runs goes back through
 `written`. A world with a Python tile stays in Python; adding one after the move is an
-error, and so are the changes the core does not take while it runs (`cut`, `stall`,
-`set_faults`, `has_event_at`). Not mirrored: packets in flight and buffered (`incoming`,
-`rx_buf`), `loop_inputs`, and the fault generator (its state lives in the core).
+error, and so are the changes the core does not take while it runs (`set_faults`,
+`has_event_at`; the explorer's `cut` and `stall` it takes). Not mirrored: packets in flight
+and buffered (`incoming`, `rx_buf`), `loop_inputs`, and the fault generator (its state lives
+in the core).
 
 The core calls tile code through the watchdog (blinkc/native/guard.cpp): a loop() that does
 not return within its budget freezes its tile as the PythonEngine does (the core returns
@@ -187,6 +188,8 @@ class NativeEngine(Engine):
             else:
                 lib.core_schedule_seq(w, e.t, e.seq, _KIND[e.kind], e.tile.index, e.data or 0)
         lib.core_set_seq(w, py.seq)
+        for (index, face), until in py.cuts.items():
+            lib.core_cut(w, index, face, until)
         self._py = None  # type: ignore[assignment]  # the core has the events from now on
         self.observers_changed()
         self._sync()
@@ -316,6 +319,8 @@ class NativeEngine(Engine):
                 world.take_serial(tile)
             elif kind == cb.REC_DROP:
                 world.record(tile, "drop", {"face": arg})
+            elif kind == cb.REC_CUT:
+                world.record(tile, "drop", {"face": arg, "cut": True})
             elif kind == cb.REC_BUTTON:
                 names = [n for bit, n in BUTTON_EVENT_NAMES.items() if arg & bit]
                 world.record(tile, "button", {"events": names})
@@ -528,12 +533,16 @@ class NativeEngine(Engine):
         self._py.set_faults(faults)
 
     def cut(self, tile: Tile, face: int, until_us: int) -> None:
-        self._python_only("cutting a link")
-        self._py.cut(tile, face, until_us)
+        if self._w is None:
+            self._py.cut(tile, face, until_us)
+        else:
+            self._lib.core_cut(self._w, tile.index, face, until_us)
 
     def stall(self, tile: Tile, ms: int) -> None:
-        self._python_only("stalling a tile")
-        self._py.stall(tile, ms)
+        if self._w is None:
+            self._py.stall(tile, ms)
+        else:
+            self._lib.core_stall(self._w, tile.index, ms)
 
     def has_event_at(self, t_us: int) -> bool:
         self._python_only("looking at the event queue")

@@ -206,6 +206,12 @@ class PythonEngine(Engine):
     def cut(self, tile: Tile, face: int, until_us: int) -> None:
         self._cuts[(tile.index, face)] = until_us
 
+    @property
+    def cuts(self) -> dict[tuple[int, int], int]:
+        """(tile index, face) -> the world time (µs) its cut ends (what the NativeEngine
+        takes over)."""
+        return dict(self._cuts)
+
     def stall(self, tile: Tile, ms: int) -> None:
         self.wake(tile)
         tile.api.extra_cpu_ms += ms

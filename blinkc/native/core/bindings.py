@@ -18,8 +18,8 @@ FACES = 6
 CORE_ENUMS: dict[str, tuple[str, ...]] = {
     # Event kinds, in python_engine.py's numbering (KINDS: pass, transmit, arrive, call, flash).
     "Kind": ("PASS", "TX", "ARRIVE", "CALL", "FLASH"),
-    # Trace callback kinds.
-    "Record": ("REC_PASS", "REC_DROP", "REC_BUTTON", "REC_SPECIAL", "REC_SERIAL"),
+    # Trace callback kinds (REC_CUT: a drop on a cut link, the explorer's adversary).
+    "Record": ("REC_PASS", "REC_DROP", "REC_BUTTON", "REC_SPECIAL", "REC_SERIAL", "REC_CUT"),
     # What core_run returns.
     "Status": ("REACHED", "CALL_DUE", "TILE_STOPPED", "INTERRUPTED", "TILE_FROZE"),
     # The calls core_failure names (PHASES).
@@ -33,8 +33,9 @@ CORE_ENUMS: dict[str, tuple[str, ...]] = {
 _NUMBER = {name: i for members in CORE_ENUMS.values() for i, name in enumerate(members)}
 
 PASS, TX, ARRIVE, CALL, FLASH = (_NUMBER[n] for n in ("PASS", "TX", "ARRIVE", "CALL", "FLASH"))
-REC_PASS, REC_DROP, REC_BUTTON, REC_SPECIAL, REC_SERIAL = (
-    _NUMBER[n] for n in ("REC_PASS", "REC_DROP", "REC_BUTTON", "REC_SPECIAL", "REC_SERIAL"))
+REC_PASS, REC_DROP, REC_BUTTON, REC_SPECIAL, REC_SERIAL, REC_CUT = (
+    _NUMBER[n] for n in ("REC_PASS", "REC_DROP", "REC_BUTTON", "REC_SPECIAL", "REC_SERIAL",
+                         "REC_CUT"))
 REACHED, CALL_DUE, TILE_STOPPED, INTERRUPTED, TILE_FROZE = (
     _NUMBER[n] for n in ("REACHED", "CALL_DUE", "TILE_STOPPED", "INTERRUPTED", "TILE_FROZE"))
 
@@ -89,6 +90,8 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "core_set_rot": (None, [_vp, _int, _i64]),
     "core_wake": (None, [_vp, _int]),
     "core_button_push": (None, [_vp, _int, _i64, _int]),
+    "core_cut": (None, [_vp, _int, _int, _i64]),
+    "core_stall": (None, [_vp, _int, _i64]),
     "core_button_raw": (_int, [_vp, _int, ctypes.POINTER(_i64), _int]),
     "core_schedule": (None, [_vp, _i64, _int, _int, _i64]),
     "core_schedule_seq": (None, [_vp, _i64, _i64, _int, _int, _i64]),

@@ -64,7 +64,7 @@ enum Kind { PASS, TX, ARRIVE, CALL, FLASH };
 
 /* Trace callback kinds. Every enum here is mirrored in bindings.py (CORE_ENUMS), member by
  * member in this order: tests/world/test_engines_share_constants.py checks them. */
-enum Record { REC_PASS, REC_DROP, REC_BUTTON, REC_SPECIAL, REC_SERIAL };
+enum Record { REC_PASS, REC_DROP, REC_BUTTON, REC_SPECIAL, REC_SERIAL, REC_CUT };
 typedef void (*record_fn)(int kind, int tile, int64_t arg, int64_t t);
 /* The arrival observer (Engine.add_arrival_observer): a packet that arrived whole. `dgram`
  * and `dgram_len` are a datagram's payload (length 0: a face value); `latched` 0: the face's
@@ -216,6 +216,7 @@ struct Tile {
     Incoming incoming[FACES];
     int64_t tx_start[FACES], tx_end[FACES];
     int64_t viral_faces = 0, viral_lockout_until = -1;
+    int64_t cut_until[FACES]; /* packets leaving face f before this world time are lost */
     bool started = false, skipped = false;
     bool asleep = false; /* warm sleep (PythonEngine.dormant): no events at all */
     bool stuck = false;  /* frozen for good, its loop() stuck (PythonEngine._freeze) */
@@ -228,7 +229,7 @@ struct Tile {
     bool dirty = false;
 
     Tile() {
-        for (int f = 0; f < FACES; ++f) tx_start[f] = tx_end[f] = -1;
+        for (int f = 0; f < FACES; ++f) tx_start[f] = tx_end[f] = cut_until[f] = -1;
     }
 };
 
@@ -370,6 +371,13 @@ class World {
 
     /* PythonEngine.wake: something touched the tile; its next pass runs loop(). */
     void wake(Tile &t) { t.loop_inputs.valid = false; }
+
+    /* PythonEngine.stall: its next pass keeps the CPU `ms` longer (it transmits later). */
+    void stall(Tile &t, int64_t ms) {
+        wake(t);
+        t.v->extra_cpu_ms += ms;
+        touch(t);
+    }
 
     /* PythonEngine.dormant: stop (or restart) all of a tile's events for its warm sleep. */
     void dormant(Tile &t, bool asleep) {
@@ -689,6 +697,11 @@ class World {
         Tile &receiver = *tiles[link.tile];
         int rface = link.face;
         if (receiver.asleep || receiver.stuck) return; /* warm sleep, frozen: nothing heard */
+        if (sender.cut_until[face] > start) {
+            ++stats[S_DROPPED];
+            if (record) record(REC_CUT, sender.index, face, now);
+            return;
+        }
         if (drop != 0.0 && fault_rng.chance(drop)) {
             ++stats[S_DROPPED];
             if (record) record(REC_DROP, sender.index, face, now);
@@ -980,6 +993,16 @@ EXPORT void core_set_rot(void *wp, int i, int64_t rot) {
 EXPORT void core_wake(void *wp, int i) {
     World &w = *static_cast<World *>(wp);
     w.wake(*w.tiles[i]);
+}
+
+/* PythonEngine.cut: lose every packet leaving face `face` of tile i until world time `until`. */
+EXPORT void core_cut(void *wp, int i, int face, int64_t until) {
+    static_cast<World *>(wp)->tiles[i]->cut_until[face] = until;
+}
+
+EXPORT void core_stall(void *wp, int i, int64_t ms) {
+    World &w = *static_cast<World *>(wp);
+    w.stall(*w.tiles[i], ms);
 }
 
 EXPORT void core_button_push(void *wp, int i, int64_t t_ms, int down) {
