@@ -30,6 +30,10 @@ Arrival observers (Engine.add_arrival_observer): while there is one, the core ca
 arrivals in event order at their times, as in the PythonEngine; while there is none, the
 core has a NULL observer and reports nothing.
 
+Probe observers (Engine.add_probe_observer): a native tile's probes go to its api (its
+NativeProgram's callback, native/program.py) as the tile reports them, in the core's event
+loop or in a scheduled call; `_probed` stamps them with the core's time.
+
 The PythonEngine stays the reference; tests/world/test_native_world.py checks that both
 produce the same traces and statistics.
 """
@@ -39,11 +43,12 @@ from __future__ import annotations
 import ctypes
 import weakref
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ..runtime.api import BUTTON_EVENT_NAMES
 from ..world.button import Debounce
-from ..world.engine import Arrival, Engine
+from ..world.engine import Arrival, Engine, Probe
 from ..world.freeze import freeze_of
 from ..world.infrared import DECODERS
 from ..world.python_engine import PythonEngine
@@ -201,6 +206,7 @@ class NativeEngine(Engine):
         lib, w = self._lib, self._w
         addr = _addr
         self._natives.append(native)
+        native.api = tile.api  # (where its probes go: the core calls it without one)
         quiet = native._hook_quiet if tile.quiet_hook is not None else None
         c = tile.clock
         i = lib.core_add_tile(w, c.ppm, c.offset, c.frame_phase, native._addr,
@@ -336,9 +342,29 @@ class NativeEngine(Engine):
         callback and does nothing more per arrival than test that it has none)."""
         if self._py is not None:
             self._py.arrival_observers = self.arrival_observers
+            self._py.probe_observers = self.probe_observers
+            self._py.observers_changed()
         if self._w is not None:
             self._lib.core_set_observer(
                 self._w, self._arrive_fn if self.arrival_observers else self._no_arrive)
+            for tile in self.world.tiles:
+                self._hear_probes(tile)
+
+    def _hear_probes(self, tile: Tile) -> None:
+        tile.api.probe = partial(self._probed, tile) if self.probe_observers else None
+
+    def _probed(self, tile: Tile, kind: int, values: tuple[int, ...]) -> None:
+        """A tile's probe, in the core's event loop or in a scheduled call: call the observers
+        as the PythonEngine does, at the core's time."""
+        try:
+            world = self.world
+            world.now = t = self._lib.core_now(self._w)
+            probe = Probe(t, tile, kind, values)
+            for fn in self.probe_observers:
+                fn(probe)
+        except BaseException as e:  # raised once the core has returned
+            if self._callback_error is None:
+                self._callback_error = e
 
     def _on_arrive(self, index: int, face: int, sender: int, sender_face: int, byte0: int,
                    dgram: int | None, dgram_len: int, latched: int, t: int) -> None:
@@ -466,6 +492,9 @@ class NativeEngine(Engine):
     def joined(self, tile: Tile) -> None:
         if self._w is not None:
             self._register(tile)
+            self._hear_probes(tile)
+        else:
+            self._py.joined(tile)
 
     def moved(self, tile: Tile) -> None:
         if self._w is None:
@@ -514,6 +543,7 @@ class NativeEngine(Engine):
         quiet = native._hook_quiet if tile.quiet_hook is not None else None
         lib.core_set_program(w, i, native._addr, _addr(native._setup_fn),
                              _addr(native._loop_fn), _addr(quiet))
+        native.api = tile.api
         if native.service_port_addr:
             lib.core_set_port(w, i, native.service_port_addr)
         self._natives[i] = native

@@ -9,12 +9,18 @@ see (its globals, didValueOnFaceChange's memory, the pixel buffer).
 Every call into the sketch goes through the watchdog (guard.py): a call that
 does not return within its budget (`while (1);`) is stopped, raises
 `TileOverrun`, and the program cannot run again.
+
+The explorer's build of a game reports probes (blinkc/ir/probes.py) through its library's
+`blinkc_set_probe` callback: the program hands them to its tile's api (`Blinklib.probe`), as
+a Python tile does, so an engine hears both alike. Its api is the one of its last call, or the
+one the C++ core's engine gives it (`api`).
 """
 
 from __future__ import annotations
 
 import ctypes
 import weakref
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -91,6 +97,15 @@ class NativeProgram:
             self._display_fn = self._entry("blinkc_tile_display")
         if self._fields is not None:
             self.state = self._state
+        #: The tile's api: where its probes go (set by every call with one; the C++ core's
+        #: engine, which calls the library without one, sets it).
+        self.api: Blinklib | None = None
+        self._probe_error: BaseException | None = None
+        set_probe = self._optional("blinkc_set_probe", None)
+        if set_probe is not None:
+            set_probe.argtypes = [abi.PROBE_FN, ctypes.c_void_p]
+            self._probe_fn = abi.PROBE_FN(_probe_to_api(weakref.ref(self)))
+            set_probe(self._probe_fn, None)
         self._guard(guard.library())
 
     def _guard(self, watchdog: guard.Guard | None) -> None:
@@ -125,6 +140,7 @@ class NativeProgram:
     def _run(self, api: Blinklib, fn: Any, addr: int | None = None) -> None:
         """One call with the world's inputs in and the outputs out: of an entry point (its
         address given), under the watchdog; or of any callable `fn`."""
+        self.api = api
         abi.PASS_IN.pack_into(
             self._mem, abi.PASS_IN_OFFSET, api.now, *api.expire_time, *api.in_value,
             api.button_down, api.click_count, api.start_state,
@@ -141,6 +157,9 @@ class NativeProgram:
             except KeyboardInterrupt as e:
                 self._interrupted(e, addr)
                 raise
+        if self._probe_error is not None:  # (raised in a callback: ctypes would swallow it)
+            error, self._probe_error = self._probe_error, None
+            raise error
         out = abi.PASS_OUT.unpack_from(self._mem, abi.PASS_OUT_OFFSET)
         api.rng.state, api.entropy, api.button_flags, woken = out[:4]
         api.woken = bool(woken)
@@ -308,6 +327,24 @@ class NativeProgram:
 
     def __repr__(self) -> str:
         return f"NativeProgram({self.name!r})"
+
+
+def _probe_to_api(program: weakref.ref[NativeProgram]) -> Callable[..., None]:
+    """The library's probe callback: to the api of the program's tile (a weak reference: the
+    library must not keep its program alive)."""
+
+    def probe(_ctx: int | None, kind: int, *values: int) -> None:
+        p = program()
+        api = p.api if p is not None else None
+        if api is None or api.probe is None:
+            return
+        try:
+            api.probe(kind, values)
+        except BaseException as e:  # raised when the call into the library returns
+            if p._probe_error is None:  # type: ignore[union-attr]
+                p._probe_error = e  # type: ignore[union-attr]
+
+    return probe
 
 
 watchdog.native_callers(NativeProgram._run, NativeProgram._quiet_until)
