@@ -4,6 +4,7 @@ out."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 
 from ..backends.python import program_class
@@ -13,6 +14,7 @@ from ..native.toolchain import ToolMissing, have
 from ..user_files import EXPLORE_MARK, FileRefused, check_writable, is_counterexample, write_whole
 from ..world import Faults, make_world
 from ..world.layout_file import parse_layout
+from ..world.scenario import Scenario
 from ..world.scenario_file import parse_scenario
 from .clusters import Run
 from .monitor import Monitor
@@ -73,7 +75,7 @@ def play(game: Subject, run: Run) -> Monitor:
     """Play one run with every tile watched, in the subject's world; returns the monitor."""
     monitor = Monitor(game.program, run)
     layout = parse_layout(run.layout_text(game.path), "<explorer>")
-    scenario = parse_scenario(run.scenario_text(), "<explorer>")
+    scenario = _scenario(run.scenario_text())
     resolver = monitor.resolver(game.cls, game.program)
     # (The tiles' clocks are set by the layout; the default skew keeps the seed's draws as
     # `blinkc emulate` makes them. "native": the C++ core, or an error.)
@@ -84,6 +86,13 @@ def play(game: Subject, run: Run) -> Monitor:
     world.run_until(run.end_ms)
     monitor.finish()
     return monitor
+
+
+@lru_cache(maxsize=256)
+def _scenario(text: str) -> Scenario:
+    """A run's scenario (the scripted ones repeat from one configuration to the next: parsed
+    once; applying one changes nothing in it)."""
+    return parse_scenario(text, "<explorer>")
 
 
 def check(game: Subject, run: Run) -> list[str]:

@@ -25,10 +25,11 @@ does not return stops the run with `world.hang`'s TileHangError, and Ctrl-C retu
 core between two events (or stops a stuck call); Python sees it once the core's state is
 copied out.
 
-Arrival observers (Engine.add_arrival_observer): while there is one, the core calls
-`_on_arrive` at each packet that arrives whole, in the event loop, so the observers see the
-arrivals in event order at their times, as in the PythonEngine; while there is none, the
-core has a NULL observer and reports nothing.
+Arrival observers (Engine.add_arrival_observer): while there is one, the core gathers the
+packets that arrive whole and hands them to `_on_arrive` in batches (when a batch is full,
+when it returns, and before a probe is reported), so the observers see the arrivals in event
+order at their times, and before anything that happened after them, as in the PythonEngine;
+while there is none, the core has a NULL observer and reports nothing.
 
 Probe observers (Engine.add_probe_observer): a native tile's probes go to its api (its
 NativeProgram's callback, native/program.py) as the tile reports them, in the core's event
@@ -357,6 +358,8 @@ class NativeEngine(Engine):
         """A tile's probe, in the core's event loop or in a scheduled call: call the observers
         as the PythonEngine does, at the core's time."""
         try:
+            if self.arrival_observers:  # (those that came before it, first)
+                self._lib.core_flush_arrivals(self._w)
             world = self.world
             world.now = t = self._lib.core_now(self._w)
             probe = Probe(t, tile, kind, values)
@@ -366,18 +369,21 @@ class NativeEngine(Engine):
             if self._callback_error is None:
                 self._callback_error = e
 
-    def _on_arrive(self, index: int, face: int, sender: int, sender_face: int, byte0: int,
-                   dgram: int | None, dgram_len: int, latched: int, t: int) -> None:
-        """The core's arrival callback: call the observers as the PythonEngine does."""
+    def _on_arrive(self, records: int, n: int) -> None:
+        """The core's arrival callback, a batch at a time: call the observers for each as the
+        PythonEngine does, with the world's time at the arrival's."""
         try:
             world = self.world
-            world.now = t
             tiles = world.tiles
-            arrival = Arrival(t, tiles[index], face, byte0,
-                              ctypes.string_at(dgram, dgram_len) if dgram_len else None,
-                              tiles[sender], sender_face, bool(latched))
-            for fn in self.arrival_observers:
-                fn(arrival)
+            observers = self.arrival_observers
+            data = ctypes.string_at(records, n * cb.ARRIVAL.size)
+            for t, index, face, sender, sender_face, byte0, latched, length, dgram in \
+                    cb.ARRIVAL.iter_unpack(data):
+                world.now = t
+                arrival = Arrival(t, tiles[index], face, byte0, dgram[:length] if length else None,
+                                  tiles[sender], sender_face, bool(latched))
+                for fn in observers:
+                    fn(arrival)
         except BaseException as e:  # raised once the core has returned
             if self._callback_error is None:
                 self._callback_error = e
@@ -428,6 +434,10 @@ class NativeEngine(Engine):
                     self._froze_in_core(budget)
                 if status == cb.CALL_DUE:
                     self._calls.pop(call.value)()  # a scenario action: quick
+                    # The calls due next at the same time, with no event between them (a
+                    # scenario's steps at one moment): here, without going back to the core.
+                    while lib.core_take_call(w, ctypes.byref(call)):
+                        self._calls.pop(call.value)()
             finally:
                 if watchdog is not None and watchdog.resume():
                     guard.check_signals()  # KeyboardInterrupt, normally; else run on
