@@ -15,7 +15,7 @@ from ..runner import Job, Options, Outcome, run
 from ..world.clock import FRAME_US
 from ..world.infrared import LINKING_SKEW
 from .clusters import Run, Tile, shapes
-from .runs import Subject, play, subject, tile_class
+from .runs import Subject, done_with, play, subject, tile_class
 
 LINKING_PPM = round(LINKING_SKEW * 1_000_000)
 #: Clock conditions: (name, ppm of each tile by index, phases of each tile's frames in µs).
@@ -269,6 +269,7 @@ def _setup(shared: tuple[str, Program, str]) -> Subject:
 def _play(watched: Subject, spec: tuple[int, Run]) -> dict:
     configuration, one = spec
     monitor = play(watched, one)
+    done_with(watched, monitor)
     return {"configuration": configuration, "seed": one.seed, "messages": monitor.messages,
             "floods": len(monitor.waves), "values": monitor.values_checked,
             "totals": monitor.totals_checked, "outside": monitor.outside,

@@ -152,9 +152,16 @@ class Monitor:
             ProbeKind.FLOOD_DONE: self._flood_done}
 
     # --------------------------------------------------------------- tiles
-    def resolver(self, cls: type, program: Program) -> Callable[[TileSpec], Any]:
+    def resolver(self, cls: type, program: Program,
+                 spare: list[Any] | None = None) -> Callable[[TileSpec], Any]:
+        """The tiles of the run: new ones, or `spare` ones (of runs done with) restarted."""
         def resolve(spec: TileSpec) -> Any:
-            tile = cls(**initial_state(program, spec.params, spec.name))
+            initial = initial_state(program, spec.params, spec.name)
+            if spare:
+                tile = spare.pop()
+                tile.restart(**initial)
+            else:
+                tile = cls(**initial)
             self.programs[spec.name] = tile
             self._tiles[spec.name] = _TileWatch()
             return tile

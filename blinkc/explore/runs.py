@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from ..backends.python import program_class
 from ..dsl.loader import compile_game
@@ -71,12 +72,17 @@ def why_python() -> str | None:
     return None
 
 
+#: Per tile class, tiles of runs done with that the next runs restart (a native tile: loading
+#: its library cost about as much as the rest of a run).
+_spare: dict[type, list[Any]] = {}
+
+
 def play(game: Subject, run: Run) -> Monitor:
     """Play one run with every tile watched, in the subject's world; returns the monitor."""
     monitor = Monitor(game.program, run)
     layout = parse_layout(run.layout_text(game.path), "<explorer>")
     scenario = _scenario(run.scenario_text())
-    resolver = monitor.resolver(game.cls, game.program)
+    resolver = monitor.resolver(game.cls, game.program, _spare.get(game.cls))
     # (The tiles' clocks are set by the layout; the default skew keeps the seed's draws as
     # `blinkc emulate` makes them. "native": the C++ core, or an error.)
     world = make_world(seed=run.seed, faults=Faults(drop=run.drop), engine=game.world)
@@ -95,9 +101,21 @@ def _scenario(text: str) -> Scenario:
     return parse_scenario(text, "<explorer>")
 
 
+def done_with(game: Subject, monitor: Monitor) -> None:
+    """The run is over and nothing will look at its world again: its tiles that can restart
+    play the next runs."""
+    spare = _spare.setdefault(game.cls, [])
+    for tile in monitor.world.tiles:
+        if getattr(tile.program, "can_restart", False):
+            spare.append(tile.program)
+    monitor.world = None
+
+
 def check(game: Subject, run: Run) -> list[str]:
     """Play one run and return what went wrong (empty: every invariant held)."""
-    return play(game, run).problems
+    monitor = play(game, run)
+    done_with(game, monitor)
+    return monitor.problems
 
 
 def shrink(game: Subject, run: Run, budget: int = 300) -> tuple[Run, list[str]]:

@@ -40,14 +40,11 @@ def native_class(program: Program, game_path: Path) -> type:
             WIDE_MESSAGES, FLOOD_VALUES = hands.wide_messages, hands.flood_values
 
         def __init__(self, **initial: int) -> None:
-            self.native = sketch()
+            # (the explorer's build can restart: it plays a run after another with its tiles)
+            self.native = sketch(restartable=hands is not None)
             lib = self.native.lib
             self._cells = dict(self.native._fields or [])
-            for name, value in initial.items():
-                if isinstance(value, list):  # a per-face field: six values
-                    self._cells[name][:] = value
-                else:
-                    self._cells[name].value = value
+            self._set(initial)
             self._idle = _fn(lib, "blinkc_idle", ctypes.c_uint8)
             self._links = _fn(lib, "blinkc_links", ctypes.c_uint8)
             self._values = {n: _fn(lib, f"blinkc_value_{n}", ctypes.c_int32) for n in derived}
@@ -72,6 +69,23 @@ def native_class(program: Program, game_path: Path) -> type:
         def links(self, api: Blinklib) -> int:
             """Bit f: face f has a working session with its neighbour."""
             return int(self._links())
+
+        def _set(self, initial: dict[str, Any]) -> None:
+            for name, value in initial.items():
+                if isinstance(value, list):  # a per-face field: six values
+                    self._cells[name][:] = value
+                else:
+                    self._cells[name].value = value
+
+        @property
+        def can_restart(self) -> bool:
+            return self.native.can_restart
+
+        def restart(self, **initial: int) -> None:
+            """This tile from its power-up again, with these settings, as a new one would be
+            (NativeProgram.restart; the explorer's build only)."""
+            self.native.restart()
+            self._set(initial)
 
         def send(self, label: str, face: int) -> None:
             """Queue MESSAGES[label] out of face, as a handler's t.send would (the explorer's

@@ -28,7 +28,7 @@ from ..runtime.api import Blinklib
 from ..world import watchdog
 from ..world.watchdog import TileOverrun
 from . import abi, guard
-from .library import close_library, load_private_copy
+from .library import close_library, load_private_copy, writable_memory
 
 
 class NativeAbiError(Exception):
@@ -55,7 +55,8 @@ class NativeProgram:
     #: For messages (blinkc.world.watchdog.program_label).
     is_native_program = True
 
-    def __init__(self, library: str | Path, name: str = "", source: str | None = None) -> None:
+    def __init__(self, library: str | Path, name: str = "", source: str | None = None,
+                 restartable: bool = False) -> None:
         self.name = name or Path(library).stem
         self._library = Path(library)
         #: The sketch it was compiled from, for messages.
@@ -107,6 +108,12 @@ class NativeProgram:
             self._probe_fn = abi.PROBE_FN(_probe_to_api(weakref.ref(self)))
             set_probe(self._probe_fn, None)
         self._guard(guard.library())
+        #: The library's writable memory as loaded (restart() puts it back), if asked for.
+        self._loaded: list[tuple[int, bytes]] | None = None
+        if restartable:
+            regions = writable_memory(lib)
+            if regions:
+                self._loaded = [(addr, ctypes.string_at(addr, size)) for addr, size in regions]
 
     def _guard(self, watchdog: guard.Guard | None) -> None:
         """Call the entry points through the watchdog (or, without one, directly)."""
@@ -128,6 +135,26 @@ class NativeProgram:
     def fresh(self) -> NativeProgram:
         """Another tile running the same sketch from its start (its own copy of the globals)."""
         return NativeProgram(self._library, name=self.name, source=self.source)
+
+    @property
+    def can_restart(self) -> bool:
+        """Whether restart() can bring it back (made restartable, never stopped half way,
+        not closed)."""
+        return self._loaded is not None and self._finalizer.alive
+
+    def restart(self) -> None:
+        """This tile from its power-up again, in the same library: its library's writable
+        memory (the sketch's globals and statics, blinklib's state) as it was when loaded. A
+        world that ran it must be done with it. (The explorer plays a run after another with
+        the same tiles: loading a copy of the library cost more than the rest of a run.)"""
+        if not self.can_restart:
+            raise RuntimeError(f"{self!r} cannot restart (not restartable, or stopped)")
+        assert self._loaded is not None
+        for addr, data in self._loaded:
+            ctypes.memmove(addr, data, len(data))
+        self._seen_in_datagrams = [None] * abi.FACES
+        self.api = None
+        self._probe_error = None
 
     # --- the TileProgram protocol ------------------------------------------
     def setup(self, api: Blinklib) -> None:
@@ -266,6 +293,7 @@ class NativeProgram:
             raise TileOverrun(what, seconds, interrupted=code == guard.GUARD_INTERRUPTED)
 
         self._call = self._call_u32 = stopped
+        self._loaded = None  # (its state is torn: it never runs again)
         return seconds
 
     def _state(self) -> dict[str, Any]:
