@@ -159,6 +159,23 @@ def test_the_explore_command_reports_and_checks(tmp_path):
 
 
 
+def test_auto_is_the_native_world_where_it_can_be_and_says_when_not(monkeypatch):
+    require_tool("g++")
+    assert subject(GAME, "auto").world == "native"
+    import blinkc.cli.explore as cli
+    import blinkc.explore.runs as runs
+
+    why = "no host C++ compiler (g++) to build the game's C++ for the C++ world core"
+    monkeypatch.setattr(cli, "why_python", lambda: why)
+    monkeypatch.setattr(runs, "why_python", lambda: why)
+    assert subject(GAME, "auto").world == "python"
+    result = CliRunner().invoke(main, ["explore", str(GAME), "--tiles", "2", "--limit", "1",
+                                       "--clock", "identical", "--random", "0"])
+    assert result.exit_code == 0, result.output
+    assert f"note: exploring in the Python world, {why}" in result.output
+    assert "0 violation(s)" in result.output
+
+
 KNOWN = Path(__file__).resolve().parent / "known"
 
 # Counterexamples the long exploration found (docs/protocol.md, "What the exploration
