@@ -45,6 +45,7 @@ from .nodes import (
     SrcLoc,
     Stmt,
 )
+from .walk import walk_stmts
 
 #: The values a probe carries after its kind (unused ones are 0): blinkc_probe()'s arity in
 #: the host runtime (blinkc_extras.h) is 1 + VALUES.
@@ -203,8 +204,6 @@ def with_probes(program: Program) -> Program:
 
 def has_probes(program: Program) -> bool:
     """Whether the program was built with probes (the explorer's build)."""
-    from .walk import walk_stmts
-
     return any(isinstance(c, Call) and c.builtin and c.func == FUNCTION
                for f in program.functions for c in walk_stmts(f.body))
 

@@ -51,6 +51,23 @@ def test_every_point_is_in_a_game_with_every_feature():
     assert {p.kind for p in POINTS} == set(ProbeKind)
 
 
+def test_the_monitor_reads_each_kind_by_its_declared_names():
+    # Each of the monitor's handlers takes the tile's name, its watch, then the kind's values
+    # under the names POINTS gives them (and blanks for the rest).
+    import inspect
+
+    from blinkc.explore.clusters import Run, Tile
+    from blinkc.explore.monitor import Monitor
+
+    monitor = Monitor(compile_game(GAMES[0], observable=True), Run((Tile("t0", (0, 0), 0),), ()))
+    assert set(monitor._on) == set(ProbeKind)
+    for kind, handler in monitor._on.items():
+        params = list(inspect.signature(handler).parameters)[2:]
+        names = probes.NAMES[kind]
+        assert params[:len(names)] == list(names), kind.name
+        assert all(p.strip("_") == "" for p in params[len(names):]), kind.name
+
+
 def test_the_host_runtime_carries_as_many_values_as_the_declaration():
     header = (NATIVE / "blinkc_native.h").read_text()
     assert f"#define BLINKC_PROBE_VALUES {probes.VALUES}\n" in header
@@ -140,3 +157,52 @@ def test_only_the_explorers_native_build_can_be_driven():
     assert not hasattr(native_class(compile_game(game), game), "MESSAGES")
     driven = native_class(compile_game(game, observable=True), game)
     assert driven.MESSAGES == program_class(compile_game(game, observable=True)).MESSAGES
+
+
+DICE = '''
+from blinkc.dsl import Game
+
+game = Game("dice", randomize=True)
+lost = game.field(range(0, 1000), default=0)
+rolled = game.field(range(0, 1000), default=0)
+Roll = game.message("Roll")
+
+
+@game.on_bounce(Roll)
+def roll_lost(t, face):
+    t.lost = t.random(999)
+
+
+@game.on_click
+def roll(t):
+    t.rolled = t.random(999)
+
+
+@game.on_double_click
+def share(t):
+    t.send(Roll, 0)
+'''
+
+
+def test_what_a_driven_call_writes_to_the_api_holds_in_both_worlds(tmp_path):
+    # A scenario's send runs the game's code outside a pass (a bounce at once, its handler
+    # draws a random number): the draw must hold in the C++ core as in Python, or the next
+    # draw repeats it (World.touch hands the api the call wrote to the engine).
+    require_tool("g++")
+    game = tmp_path / "dice.py"
+    game.write_text(DICE)
+    program = compile_game(game, observable=True)
+    states = []
+    for engine, cls in (("python", program_class(program)),
+                        ("native", native_class(program, game))):
+        world = make_world(seed=2, engine=engine)
+        resolve = lambda spec, cls=cls: cls(**initial_state(program, spec.params, spec.name))  # noqa: E731
+        layout = parse_layout("tile a at 0,0\n", "<test>")
+        layout.build(world, resolve)
+        parse_scenario("at 9s send a Roll 2\nat 10s click a\n", "<test>").apply(
+            world, resolve, layout, start_ms=0.0)
+        world.run_until(12_000)
+        assert world.engine == engine
+        states.append(world.tile("a").program.state())
+    assert states[0]["lost"] != states[0]["rolled"]
+    assert states[0] == states[1]
