@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import ctypes
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -600,11 +600,19 @@ def _addr(fn: Any) -> int | None:
     return ctypes.cast(fn, ctypes.c_void_p).value if fn is not None else None
 
 
-def _lengths(slots: list[bytes | None]) -> list[int]:
+_NO_LENGTHS = (0,) * cb.FACES
+_NO_SLOTS = bytes(16 * cb.FACES)
+
+
+def _lengths(slots: list[bytes | None]) -> Sequence[int]:
+    if not any(slots):  # (mostly: datagrams are rare)
+        return _NO_LENGTHS
     return [len(d) if d else 0 for d in slots]
 
 
 def _slots(slots: list[bytes | None]) -> bytes:
+    if not any(slots):
+        return _NO_SLOTS
     return b"".join(bytes(d or b"")[:16].ljust(16, b"\0") for d in slots)
 
 
