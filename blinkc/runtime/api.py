@@ -55,7 +55,7 @@ START_KEY = "start"
 #: timer as an attribute of the same name: a field or timer called so would hide one
 #: (a field `links` broke Cluster.settle), so none may take them.
 PROGRAM_NAMES = ("api", "setup", "loop", "quiet_until", "idle", "send", "start_flood",
-                 "links", "display", "value", "state", "flood_within_faces")
+                 "links", "display", "value", "state", "flood_within_faces", "restart")
 
 #: What `randomize()` costs on the tile: 32 watchdog periods of about 16 ms.
 RANDOMIZE_MS = 512
