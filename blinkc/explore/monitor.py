@@ -198,6 +198,9 @@ class Monitor:
     def _sent(self, name: str, tile: _TileWatch, code: int, face: int, queue_len: int,
               chunks: int, _: int) -> None:
         call = tile.calls.pop()
+        if (call.code, call.face) != (code, face):
+            self.problem(f"{name}'s probes are out of step: code {code} face {face} sent, "
+                         f"code {call.code} face {call.face} called")
         if queue_len > call.before:
             self.pending[(name, face)].append(Message(code, self._now(), call.value,
                                                       call.outside))
@@ -226,6 +229,9 @@ class Monitor:
     def _grouped_done(self, name: str, tile: _TileWatch, code: int, face: int, queue_len: int,
                       _: int, __: int) -> None:
         call = tile.calls.pop()
+        if (call.code, call.face) != (code, face):
+            self.problem(f"{name}'s probes are out of step: code {code} face {face} sent, "
+                         f"code {call.code} face {call.face} called")
         if not call.outside:
             if self.messages == call.sent:
                 self.problem(f"{name} did not send code {code} out of face {face}, inside its "
