@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from blinkc.explore import CLOCKS, explore, shrink, subject, write_counterexample  # noqa: E402
+from blinkc.explore.runs import WORLDS  # noqa: E402
 from blinkc.runner import Options  # noqa: E402
 
 
@@ -37,6 +38,8 @@ def main() -> int:
                     help="only this clock condition (repeatable; default: all)")
     ap.add_argument("--jobs", type=int, default=None, help="local processes (default: one a core)")
     ap.add_argument("--ray", default=None, help="auto, local or a Ray cluster's address")
+    ap.add_argument("--world", choices=WORLDS, default="auto",
+                    help="native (the game's C++ in the C++ world core), python, or auto")
     args = ap.parse_args()
     options = Options(jobs=args.jobs, ray=args.ray, progress=sys.stderr.isatty())
     bad = 0
@@ -47,11 +50,11 @@ def main() -> int:
             # (a sample of 4-tile clusters takes every shape in turn)
             report = explore(args.game, n, clocks=[clock], random_runs=args.random, seed=args.seed,
                              limit=limit, spread=limit is not None, stop_at_first=False,
-                             options=options)
+                             options=options, world=args.world)
             for line in report.lines():
                 print(f"{clock:20} {line} [{time.perf_counter() - start:.0f} s]", flush=True)
             for i, (run, problems) in enumerate(report.violations[:3]):
-                small, problems = shrink(subject(args.game), run)
+                small, problems = shrink(subject(args.game, args.world), run)
                 # (one folder per counterexample: they used to overwrite each other)
                 out = Path("explore-out") / f"{n}-{clock.replace(' ', '_')}-{bad + i}"
                 command = write_counterexample(args.game, small, problems, out)

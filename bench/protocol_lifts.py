@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from blinkc.explore import explore_lifts, shrink, subject, write_counterexample  # noqa: E402
+from blinkc.explore.runs import WORLDS  # noqa: E402
 from blinkc.runner import Options  # noqa: E402
 
 
@@ -33,14 +34,17 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=None, help="local processes (default: one a core)")
     ap.add_argument("--ray", default=None, help="auto, local or a Ray cluster's address")
+    ap.add_argument("--world", choices=WORLDS, default="auto",
+                    help="native (the game's C++ in the C++ world core), python, or auto")
     args = ap.parse_args()
     options = Options(jobs=args.jobs, ray=args.ray, progress=sys.stderr.isatty())
     started = time.monotonic()
-    report = explore_lifts(args.game, args.runs, seed=args.seed, options=options)
+    report = explore_lifts(args.game, args.runs, seed=args.seed, options=options,
+                           world=args.world)
     print(f"lifts around the grace: {report.runs:,} runs of {report.game} (3 and 4 tiles), "
           f"{report.messages:,} messages and {report.floods:,} floods checked; "
           f"{len(report.violations)} violation(s) [{time.monotonic() - started:.0f} s]")
-    watched = subject(args.game)
+    watched = subject(args.game, args.world)
     for i, (run, _found) in enumerate(report.violations):
         small, small_problems = shrink(watched, run)
         command = write_counterexample(args.game, small, small_problems,

@@ -60,8 +60,24 @@ def tile_class(path: str | Path, backend: str = "python") -> type:
     return _classes[key]
 
 
+#: setup_assigns of the programs asked lately (by id, with the program: an id is reused only
+#: once its program is gone). The explorer asks for every tile of every run.
+_assigns: dict[int, tuple[Program, dict[str, SrcLoc]]] = {}
+
+
 def setup_assigns(program: Program) -> dict[str, SrcLoc]:
     """The fields the game's @game.setup (or a helper it calls) may assign, and where."""
+    known = _assigns.get(id(program))
+    if known is not None and known[0] is program:
+        return known[1]
+    if len(_assigns) > 64:
+        _assigns.clear()
+    found = _setup_assigns(program)
+    _assigns[id(program)] = (program, found)
+    return found
+
+
+def _setup_assigns(program: Program) -> dict[str, SrcLoc]:
     functions = {f.name: f for f in program.functions}
     state = {g.name for g in program.state_fields}
     out: dict[str, SrcLoc] = {}
@@ -88,6 +104,8 @@ def initial_state(program: Program, settings: dict[str, Any], tile: str) -> dict
     """Check a layout's key=value settings against the game's fields; values as integers (a
     per-face field's as a list of six: `score=2` gives every face 2, `score=0,1,0,0,2,0` each
     its own)."""
+    if not settings:
+        return {}
     fields = {g.name: g for g in program.state_fields}
     by_setup = setup_assigns(program)
     out: dict[str, int | list[int]] = {}

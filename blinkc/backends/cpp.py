@@ -23,6 +23,7 @@ from pathlib import Path
 import jinja2
 
 from .. import __version__
+from ..ir import probes
 from ..ir.nodes import (
     BOOL,
     I16,
@@ -62,6 +63,7 @@ from ..ir.visitor import Renderer
 from ..ir.walk import global_names, walk_stmts
 from ..runtime.color import NAMED as NAMED_COLOURS
 from ..runtime.color import channels
+from .drive import drive
 from .scopes import Scopes, over_faces, scopes
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -91,6 +93,10 @@ NOT_INLINED = frozenset({"flood_answered", "flood_receive"})
 
 #: blinklib functions that some SDK releases lack: the sketch carries its own copy.
 LOCAL_HELPERS = {"lighten": "blinkc_lighten"}
+
+
+def _probe_name(kind: probes.ProbeKind) -> str:
+    return f"BLINKC_PROBE_{kind.name}"
 
 
 def _state_field(macro: str, game_name: str, c_name: str) -> tuple[str, str]:
@@ -374,6 +380,10 @@ class CppRenderer(Renderer):
         return self.conv(e.value, e.type)
 
     def visit_Call(self, e: Call) -> str:
+        if e.builtin and e.func == probes.FUNCTION:  # (the explorer's build: its kind by name)
+            kind = probes.ProbeKind(_value(e.args[0]))
+            values = ", ".join(self.expr(a) for a in e.args[1:])
+            return f"{probes.FUNCTION}({_probe_name(kind)}, {values})"
         func = LOCAL_HELPERS.get(e.func, e.func) if e.builtin else self.name(e.func)
         # The SDK's functions take the types the IR converted their arguments to.
         params = self.params.get(e.func) if not e.builtin else tuple(a.type for a in e.args)
@@ -805,9 +815,42 @@ class CppRenderer(Renderer):
             "needs_bit_of": "bit_of" in self.helpers,
             "needs_lighten": "lighten" in uses,
             "needs_skip_frame": "blinkc_skip_frame" in uses,
+            # The explorer's build: its probes' kinds, and the explorer's hands on the host.
+            "probes": ([(_probe_name(k), int(k)) for k in probes.ProbeKind]
+                       if probes.FUNCTION in uses else []),
+            "explore": self.explore_hooks() if probes.FUNCTION in uses else [],
             "needs_clamp": self.needs_clamp,  # set while rendering the functions
             "needs_signed_div": self.needs_signed_div,  # set while rendering the functions
         }
+
+    def explore_hooks(self) -> list[str]:
+        """The exports the explorer (and a scenario's send and flood steps) drive a native
+        tile with: what the Python tile's send() and start_flood() call (backends/drive.py),
+        and its flood groups' faces; each one the program has."""
+        d = drive(self.p)
+        have = {f.name: self.name(f.name) for f in self.p.functions}
+        out = []
+        export = 'extern "C" BLINKC_EXPORT'
+        if d.send in have:
+            out.append(f"{export} void blinkc_explore_send(uint8_t code, uint8_t face) "
+                       f"{{ {have[d.send]}(code, face); }}")
+        if d.wide_messages and d.send_wide in have:
+            out.append(f"{export} void blinkc_explore_send_wide(uint8_t code, uint16_t value, "
+                       f"uint8_t chunks, uint8_t face) "
+                       f"{{ {have[d.send_wide]}(code, value, chunks, face); }}")
+        if d.floods and d.flood_start in have:
+            out.append(f"{export} void blinkc_explore_flood(uint8_t k) "
+                       f"{{ {have[d.flood_start]}(k); }}")
+        if d.flood_values and d.flood_start_with in have:
+            out.append(f"{export} void blinkc_explore_flood_with(uint8_t k, uint16_t value) "
+                       f"{{ {have[d.flood_start_with]}(k, value); }}")
+        if "flood_within" in have:
+            out.append(f"{export} uint8_t blinkc_explore_flood_faces(uint8_t k) {{\n"
+                       f"    uint8_t faces = 0;\n"
+                       f"    for (uint8_t f = 0; f < FACE_COUNT; ++f) "
+                       f"if ({have['flood_within']}(k, f)) faces |= (uint8_t)(1 << f);\n"
+                       f"    return faces;\n}}")
+        return out
 
     def declarations(self) -> dict:
         """The game's names as the sketch declares them: an enum for each kinds, enums for

@@ -41,6 +41,7 @@ from ..ir.nodes import (
 from ..ir.ranges import Ranges
 from ..ir.visitor import Renderer
 from ..runtime.arith import c_div, c_mod
+from .drive import drive
 
 
 def _wrap(code: str, t: IntType) -> str:
@@ -189,28 +190,9 @@ class PythonRenderer(Renderer):
         self.emit(1, f"GAME = {p.name!r}")
         fields = tuple(g.name for g in p.state_fields)
         self.emit(1, f"FIELDS = {fields!r}")
-        first_flood = dict((n, v) for n, v, _ in p.constants).get("FLOOD_CODE", 1 << 8)
-        messages = {label: code for code, label in p.codes if code < first_flood}
-        floods = {s.key[len("flood:"):]: s.value for s in p.symbols if s.key.startswith("flood:")}
-        # Values wider than a code: a message sent wide, or a flood with a value, is driven
-        # with a few sample values, each its own label: "Cargo(165)".
-        wide_messages: dict[str, tuple[int, int, int]] = {}
-        flood_values: dict[str, tuple[int, int]] = {}
-        data = dict((n, v) for n, v, _ in p.constants).get("DATA_CODE", 0)
-        for w in p.wide_values:
-            if w.kind == "message":
-                messages = {label: code for label, code in messages.items() if code != w.code}
-                for v in w.samples():
-                    wide_messages[f"{w.name}({v})"] = (w.code, v - w.lo, w.chunks)
-            elif w.kind == "flood":
-                del floods[w.name]
-                for v in w.samples():
-                    flood_values[f"{w.name}({v})"] = (w.code, v - w.lo)
-        if data:
-            messages = {label: code for label, code in messages.items()
-                        if not label.startswith("data ")}
-        messages.update({label: code for label, (code, _, _) in wide_messages.items()})
-        floods.update({label: k for label, (k, _) in flood_values.items()})
+        d = drive(p)
+        messages, floods = d.messages, d.floods
+        wide_messages, flood_values = d.wide_messages, d.flood_values
         self.emit(1, f"MESSAGES = {messages!r}  # code of each message, as check --verbose names them")
         self.emit(1, f"FLOODS = {floods!r}")
         consts = dict((n, v) for n, v, _ in p.constants)
@@ -250,24 +232,26 @@ class PythonRenderer(Renderer):
         self.emit(2, '"""Queue MESSAGES[label] out of face, as a handler\'s t.send would (the explorer)."""')
         # (A game with messages confined to a group sends through its group's check: it
         # bounces a send outside the group, and passes any other on.)
-        names = {f.name for f in p.functions}
-        grouped = "_grouped" if "send_grouped" in names else ""
         if wide_messages:
-            wide_grouped = "_grouped" if "send_wide_grouped" in names else ""
             self.emit(2, "if label in self.WIDE_MESSAGES:")
             self.emit(3, "code, value, chunks = self.WIDE_MESSAGES[label]")
-            self.emit(3, f"self.f_send_wide{wide_grouped}(code, value, chunks, face)")
+            self.emit(3, f"self.f_{d.send_wide}(code, value, chunks, face)")
             self.emit(3, "return")
-        self.emit(2, f"self.f_send{grouped or '_code'}(self.MESSAGES[label], face)")
+        self.emit(2, f"self.f_{d.send}(self.MESSAGES[label], face)")
         self.emit(0, "")
         self.emit(1, "def start_flood(self, name):")
         self.emit(2, '"""Start flood `name`, as a handler\'s t.flood would (the explorer)."""')
         if flood_values:
             self.emit(2, "if name in self.FLOOD_VALUES:")
-            self.emit(3, "self.f_flood_start_with(*self.FLOOD_VALUES[name])")
+            self.emit(3, f"self.f_{d.flood_start_with}(*self.FLOOD_VALUES[name])")
             self.emit(3, "return")
-        self.emit(2, "self.f_flood_start(self.FLOODS[name])")
+        self.emit(2, f"self.f_{d.flood_start}(self.FLOODS[name])")
         self.emit(0, "")
+        if "flood_within" in {f.name for f in p.functions}:
+            self.emit(1, "def flood_within_faces(self, k):")
+            self.emit(2, '"""Bit f: flood k\'s group lets a wave cross face f now (the explorer)."""')
+            self.emit(2, "return sum(1 << f for f in range(6) if self.f_flood_within(k, f))")
+            self.emit(0, "")
         self.emit(1, "def links(self, api):")
         self.emit(2, '"""Bit f: face f has a working session with its neighbour."""')
         self.emit(2, "return self.f_engine_links()")

@@ -11,7 +11,7 @@ import click
 from ..dsl.errors import GameErrors
 from ..explore import CLOCKS, SCRIPTS, Report, Run, check, shrink, subject, write_counterexample
 from ..explore.explorer import explore_job, report_of
-from ..explore.runs import WORLDS, check_counterexample_folder
+from ..explore.runs import WORLDS, check_counterexample_folder, why_python
 from ..user_files import FileRefused
 from ..world.syntax import SourceError
 from . import main
@@ -39,12 +39,12 @@ from .running import options_from, play, rate, runner_options
               help="Check one run given as files (a counterexample) instead of exploring.")
 @click.option("--force", is_flag=True,
               help="Replace explore.layout/explore.scenario in OUT even if blinkc did not write them.")
-@click.option("--world", "world_engine", type=click.Choice(list(WORLDS)), default="python",
+@click.option("--world", "world_engine", type=click.Choice(list(WORLDS)), default="auto",
               show_default=True,
-              help="The world engine the runs play on: python, the reference world (the default: "
-                   "the explorer's tiles are the game's Python backend, which the C++ world core "
-                   "does not run); auto, the engine `blinkc emulate` picks (the NativeEngine, "
-                   "which runs these tiles in Python too). Same results on both.")
+              help="Where the runs play: native, the game's C++ in blinkc's C++ world core "
+                   "(many times faster); python, the game's Python backend in the reference "
+                   "world; auto, native where g++ and the core are there, else python (it says "
+                   "so). Same results on both.")
 @runner_options
 def explore_cmd(game: Path, n_tiles: int, clocks: tuple[str, ...], random_runs: int,
                 no_scripts: bool, limit: int | None, seed: int, keep_going: bool, out: Path,
@@ -74,6 +74,7 @@ def explore_cmd(game: Path, n_tiles: int, clocks: tuple[str, ...], random_runs: 
       blinkc explore GAME.py --tiles 4 --keep-going --results explore4.jsonl   (then --resume)
     """
     try:
+        world_engine = _world(world_engine)
         if replay is not None:
             _replay(game, replay, seed, world_engine)
             return
@@ -106,6 +107,18 @@ def explore_cmd(game: Path, n_tiles: int, clocks: tuple[str, ...], random_runs: 
         raise click.ClickException(f"{game} has errors (run `blinkc check {game}`):\n{e}") from None
     except (SourceError, ValueError, FileRefused) as e:
         raise click.ClickException(str(e)) from None
+
+
+def _world(world: str) -> str:
+    """The world "auto" stands for here; says so when it is not the native one."""
+    if world != "auto":
+        return world
+    why = why_python()
+    if why is None:
+        return "native"
+    click.echo(f"note: exploring in the Python world, {why}: slower, same results "
+               "(docs/protocol.md)", err=True)
+    return "python"
 
 
 def _replay(game: Path, files: tuple[Path, Path], seed: int, world: str) -> None:

@@ -38,6 +38,7 @@ from ..ir.nodes import (
     WideValue,
 )
 from ..ir.optimize import optimize
+from ..ir.probes import with_probes
 from ..ir.ranges import with_param_ranges
 from ..ir.walk import calls, walk_stmts
 from ..runtime.api import CLOCK_KEYS, PROGRAM_NAMES, START_KEY
@@ -86,6 +87,8 @@ class GameLowering:
         self.game = game
         #: Keep the engine's hooks even when empty (blinkc.explore watches them).
         self.kept = OBSERVABLE_HOOKS if observable else frozenset()
+        #: The explorer's build: its engine reports to the monitor (ir/probes.py).
+        self.observable = observable
         self.g = module_globals
         self.source = source
         self.errors: list[DslError] = list(game.problems)
@@ -182,6 +185,8 @@ class GameLowering:
         program = optimize(Program(self.game.name, self.source, globals_, functions,
                                    tuple(self.constants), tuple(self.wire.layout), tuple(self.wire.codes),
                                    enums, self.randomize, symbols, self.wide_values()))
+        if self.observable:
+            program = with_probes(program)
         return Lowered(program, self.errors, self.warnings, silenced=silenced)
 
     def wide_values(self) -> tuple[WideValue, ...]:

@@ -1,8 +1,10 @@
 """The protocol explorer: a game's own messages and floods, on small clusters, against an
 adversary that chooses drops, blinding lock-steps, stalls, clock ratios and link flaps.
 
-The protocol runs as compiled (the game's IR, Python backend) in the reference world. The
-explorer makes tiles send the game's messages and start its floods as handlers would
+The protocol runs as compiled: the game's C++ in the C++ world core (`--world native`, the
+default where g++ is), or its Python backend in the reference world (`--world python`), with
+the same results; the monitor hears it through probes (blinkc/ir/probes.py). The explorer
+makes tiles send the game's messages and start its floods as handlers would
 (the scenario actions `send` and `flood`), and plays an adversary through scenario actions
 too (`cut` one direction of a link, `stall` a tile, `lift` and `place` it back), with clock
 errors and frame phases chosen per tile in the layout. So every run is a layout and a

@@ -10,13 +10,12 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..backends.python import program_class
 from ..ir.nodes import Program
 from ..runner import Job, Options, Outcome, run
 from ..world.clock import FRAME_US
 from ..world.infrared import LINKING_SKEW
 from .clusters import Run, Tile, shapes
-from .runs import Subject, play, subject
+from .runs import Subject, done_with, play, subject, tile_class
 
 LINKING_PPM = round(LINKING_SKEW * 1_000_000)
 #: Clock conditions: (name, ppm of each tile by index, phases of each tile's frames in µs).
@@ -141,10 +140,10 @@ class Report:
 def explore(game: Path, n_tiles: int, *, clocks: list[str] | None = None, random_runs: int = 0,
             seed: int = 0, exhaustive: bool = True, limit: int | None = None,
             spread: bool = False, stop_at_first: bool = True,
-            options: Options | None = None, world: str = "python") -> Report:
+            options: Options | None = None, world: str = "auto") -> Report:
     """Explore the game's protocol on every cluster of n tiles (see the module docstring),
     on the runner (`options`: how; by default here, one run after the other), in the world
-    engine `world` (runs.WORLDS)."""
+    `world` (runs.WORLDS: by default the C++ one where it is available)."""
     return _finished(run(explore_job(game, n_tiles, clocks=clocks, random_runs=random_runs,
                                      seed=seed, exhaustive=exhaustive, limit=limit, spread=spread,
                                      stop_at_first=stop_at_first, world=world),
@@ -161,7 +160,7 @@ def _finished(outcome: Outcome) -> Report:
 
 def explore_job(game: Path, n_tiles: int, *, clocks: list[str] | None = None, random_runs: int = 0,
                 seed: int = 0, exhaustive: bool = True, limit: int | None = None,
-                spread: bool = False, stop_at_first: bool = True, world: str = "python") -> Job:
+                spread: bool = False, stop_at_first: bool = True, world: str = "auto") -> Job:
     """The exploration as a job of the runner: run i is (configuration, Run), drawn in order
     from one seeded generator, so run i is the same however the runs are played."""
     watched = subject(game, world)
@@ -264,12 +263,13 @@ def _job(name: str, key: dict, watched: Subject, runs: Sequence[tuple[int, Run]]
 
 def _setup(shared: tuple[str, Program, str]) -> Subject:
     path, program, world = shared
-    return Subject(Path(path), program, program_class(program), world)
+    return Subject(Path(path), program, tile_class(program, Path(path), world), world)
 
 
 def _play(watched: Subject, spec: tuple[int, Run]) -> dict:
     configuration, one = spec
     monitor = play(watched, one)
+    done_with(watched, monitor)
     return {"configuration": configuration, "seed": one.seed, "messages": monitor.messages,
             "floods": len(monitor.waves), "values": monitor.values_checked,
             "totals": monitor.totals_checked, "outside": monitor.outside,
@@ -330,7 +330,7 @@ def lift_steps(tiles: tuple[Tile, ...], rng: random.Random,
 
 
 def explore_lifts(game: Path, runs: int, *, seed: int = 0, stop_at_first: bool = False,
-                  options: Options | None = None, world: str = "python") -> Report:
+                  options: Options | None = None, world: str = "auto") -> Report:
     """`runs` seeded lift schedules (lift_steps) on random clusters of 3 and 4 tiles, clocks
     in step or ±3 % (the two that found the put-back holes, then at ±10 %)."""
     return _finished(run(lifts_job(game, runs, seed=seed, stop_at_first=stop_at_first,
@@ -339,7 +339,7 @@ def explore_lifts(game: Path, runs: int, *, seed: int = 0, stop_at_first: bool =
 
 
 def lifts_job(game: Path, runs: int, *, seed: int = 0, stop_at_first: bool = False,
-              world: str = "python") -> Job:
+              world: str = "auto") -> Job:
     watched = subject(game, world)
     floods = list(watched.cls.FLOODS)
     rng = random.Random(seed)

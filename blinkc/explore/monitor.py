@@ -9,8 +9,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..games import initial_state
-from ..ir.nodes import Program
-from ..world.engine import Arrival
+from ..ir.nodes import Program, WideValue
+from ..ir.probes import ProbeKind
+from ..world.engine import Arrival, Probe
 from ..world.geometry import DIRECTIONS, facing_face
 from ..world.layout import TileSpec
 from .clusters import Run
@@ -49,8 +50,44 @@ class Wave:
     total: int | None = None
 
 
+@dataclass
+class _Call:
+    """A send under way on a tile (between its probe in and its probe out)."""
+
+    code: int
+    face: int
+    #: The queue's length when it was called.
+    before: int
+    #: Out of a face outside the message's group (its sender's predicate, read then).
+    outside: bool
+    #: A wide message's value.
+    value: int | None = None
+    #: A send of a group: the messages counted when it was called (one inside its group
+    #: must be sent: counted again).
+    sent: int = 0
+
+
+@dataclass
+class _TileWatch:
+    """What the monitor follows of one tile's engine between its probes."""
+
+    #: What the engine told the game bounced, lately (since the last send or link's end).
+    reported: list[tuple[int, int]] = field(default_factory=list)
+    #: The sends under way, innermost last (a send of a group sends; a handler may send).
+    calls: list[_Call] = field(default_factory=list)
+    #: The floods whose handler runs, innermost last (a handler may start another).
+    floods: list[Wave | None] = field(default_factory=list)
+
+
+def _mask(wide: WideValue) -> int:
+    """The bits of a wide value (from its lo) as the data codes bring them."""
+    return (1 << (wide.hi - wide.lo).bit_length()) - 1
+
+
 class Monitor:
-    """Watches every tile's protocol engine during one run and collects what went wrong."""
+    """Watches every tile's protocol engine during one run, through the probes of the
+    explorer's build of the game (ir/probes.py) and the arrivals, as any world engine reports
+    them, and collects what went wrong."""
 
     def __init__(self, program: Program, run: Run) -> None:
         self.run = run
@@ -103,12 +140,30 @@ class Monitor:
                 self.away[words[1]].append([at, float("inf")])
             elif words[0] == "place":
                 self.away[words[1]][-1][1] = at
+        self._tiles: dict[str, _TileWatch] = {}
+        #: What each kind of probe does (their values as ir/probes.py's POINTS name them).
+        self._on: dict[int, Callable[..., None]] = {
+            ProbeKind.SEND: self._send, ProbeKind.SEND_WIDE: self._send_wide,
+            ProbeKind.SENT: self._sent, ProbeKind.GROUPED: self._grouped,
+            ProbeKind.GROUPED_DONE: self._grouped_done, ProbeKind.BOUNCE: self._bounce,
+            ProbeKind.DELIVER: self._deliver, ProbeKind.LINK_END: self._link_end,
+            ProbeKind.LINK_ENDED: self._link_ended, ProbeKind.FLOOD_START: self._flood_start,
+            ProbeKind.FLOOD_ENTER: self._flood_enter, ProbeKind.FLOOD_ENTERED: self._flood_entered,
+            ProbeKind.FLOOD_DONE: self._flood_done}
 
-    # --------------------------------------------------------------- hooks
-    def resolver(self, cls: type, program: Program) -> Callable[[TileSpec], Any]:
+    # --------------------------------------------------------------- tiles
+    def resolver(self, cls: type, program: Program,
+                 spare: list[Any] | None = None) -> Callable[[TileSpec], Any]:
+        """The tiles of the run: new ones, or `spare` ones (of runs done with) restarted."""
         def resolve(spec: TileSpec) -> Any:
-            tile = cls(**initial_state(program, spec.params, spec.name))
-            self._watch(spec.name, tile)
+            initial = initial_state(program, spec.params, spec.name)
+            if spare:
+                tile = spare.pop()
+                tile.restart(**initial)
+            else:
+                tile = cls(**initial)
+            self.programs[spec.name] = tile
+            self._tiles[spec.name] = _TileWatch()
             return tile
 
         return resolve
@@ -116,138 +171,129 @@ class Monitor:
     def _now(self) -> float:
         return self.world.now_ms
 
-    def _watch(self, name: str, p: Any) -> None:
-        """Wrap the engine's entry points of one tile's program (messages only: a flood's
-        waves and echoes are the flood checks' business)."""
-        self.programs[name] = p
-        real_send, real_deliver, real_end = p.f_send_code, p.f_deliver, p.f_link_end
-        flood_code, queue_len = self.flood_code, self.queue_len
-        reported: list[tuple[int, int]] = []  # what the engine told the game bounced, lately
+    # --------------------------------------------------------------- probes
+    def _probed(self, probe: Probe) -> None:
+        """One event of a tile's engine (ir/probes.py; messages only here: a flood's waves
+        and echoes are the flood checks' business)."""
+        name = probe.tile.name
+        self._on[probe.kind](name, self._tiles[name], *probe.values)
 
-        def bounce(code: int, face: int) -> None:
-            reported.append((code, face))
+    def _send(self, name: str, tile: _TileWatch, code: int, face: int, queue_len: int,
+              within: int, _: int) -> None:
+        """send_code() called (its SENT follows)."""
+        self._sending(tile, code, face, queue_len, within, None)
 
-        def outside_group(code: int, face: int) -> bool:
-            """Whether the group of the message of `code` refuses `face` now (its sender's
-            predicate: what the dispatch asks before it sends)."""
-            return self.message_groups and not p.f_message_within(code, face)
+    def _send_wide(self, name: str, tile: _TileWatch, code: int, face: int, queue_len: int,
+                   within: int, value: int) -> None:
+        """send_wide() called (its SENT follows)."""
+        self._sending(tile, code, face, queue_len, within, value)
 
-        def send_code(code: int, face: int) -> None:
-            before = p.queue_len
-            self.messages += 1
-            outside = outside_group(code, face)
-            reported.clear()
-            real_send(code, face)
-            if p.queue_len > before:
-                self.pending[(name, face)].append(Message(code, self._now(), outside=outside))
-                if outside:
-                    self.problem(f"{name} queued code {code} for face {face}, outside its group: "
-                                 "it was not bounced")
-                return
-            if (code, face) not in reported:
-                self.problem(f"{name} dropped code {code} for face {face} without a word")
-            if before < queue_len:  # bounced at once: nobody is there (a full queue is fine)
-                self._bounced(name, face, Message(code, self._now()), immediate=True)
+    def _sending(self, tile: _TileWatch, code: int, face: int, queue_len: int, within: int,
+                 value: int | None) -> None:
+        self.messages += 1
+        outside = self.message_groups and not within
+        tile.reported.clear()
+        tile.calls.append(_Call(code, face, queue_len, outside, value))
 
-        def send_wide(code: int, value: int, chunks: int, face: int) -> None:
-            before = p.queue_len
-            self.messages += 1
-            outside = outside_group(code, face)
-            reported.clear()
-            real_send_wide(code, value, chunks, face)
-            if p.queue_len > before:
-                self.pending[(name, face)].append(Message(code, self._now(), value, outside))
-                if outside:
-                    self.problem(f"{name} queued code {code} for face {face}, outside its group: "
-                                 "it was not bounced")
-                return
-            if (code, face) not in reported:
-                self.problem(f"{name} dropped code {code} for face {face} without a word")
-            if before + chunks < queue_len:  # (a full queue is fine)
-                self._bounced(name, face, Message(code, self._now(), value), immediate=True)
+    def _sent(self, name: str, tile: _TileWatch, code: int, face: int, queue_len: int,
+              chunks: int, _: int) -> None:
+        call = tile.calls.pop()
+        if (call.code, call.face) != (code, face):
+            self.problem(f"{name}'s probes are out of step: code {code} face {face} sent, "
+                         f"code {call.code} face {call.face} called")
+        if queue_len > call.before:
+            self.pending[(name, face)].append(Message(code, self._now(), call.value,
+                                                      call.outside))
+            if call.outside:
+                self.problem(f"{name} queued code {code} for face {face}, outside its group: "
+                             "it was not bounced")
+            return
+        if (code, face) not in tile.reported:
+            self.problem(f"{name} dropped code {code} for face {face} without a word")
+        if call.before + chunks < self.queue_len:  # bounced at once: nobody is there (a full
+            # queue is fine)
+            self._bounced(name, face, Message(code, self._now(), call.value), immediate=True)
 
-        def deliver(code: int, face: int, *rest: int) -> None:
-            if code < flood_code and code not in self.data:
-                wide = self.wide_messages.get(code)
-                value = None
-                if wide is not None:  # the value the data codes before it brought
-                    value = p.wide_rx[face] & ((1 << (wide.hi - wide.lo).bit_length()) - 1)
-                self._delivered(name, face, code, value)
-            real_deliver(code, face, *rest)
-
-        def link_end(face: int, *rest: int) -> None:
-            reported.clear()
-            real_end(face, *rest)
-            queue = self.pending[(name, face)]
-            told = [c for c, f in reported if f == face]
-            while queue:  # whatever was still on its way there has bounced
-                msg = queue.popleft()
-                if msg.code in told:
-                    told.remove(msg.code)
-                else:
-                    self.problem(f"{name} dropped code {msg.code} for face {face} without a word "
-                                 "when its link ended")
-                self._bounced(name, face, msg, immediate=False)
-
-        def grouped(real: Callable[..., None], code: int, face: int, *args: int) -> None:
-            """A send of a message of a group (send_grouped, send_wide_grouped): inside the group
-            it is sent as any other (send_code or send_wide sees it); outside, it must bounce at
-            once, on this tile, and never go out."""
-            sent = self.messages
-            if not outside_group(code, face):
-                real(code, *args, face)
-                if self.messages == sent:
-                    self.problem(f"{name} did not send code {code} out of face {face}, inside its "
-                                 "group")
-                return
+    def _grouped(self, name: str, tile: _TileWatch, code: int, face: int, queue_len: int,
+                 within: int, _: int) -> None:
+        """A send of a message of a group (send_grouped, send_wide_grouped): inside the group
+        it is sent as any other (SEND or SEND_WIDE follows); outside, it must bounce at once,
+        on this tile, and never go out."""
+        outside = self.message_groups and not within
+        tile.calls.append(_Call(code, face, queue_len, outside, None, self.messages))
+        if outside:
             self.messages += 1
             self.outside += 1
-            before = p.queue_len
-            reported.clear()
-            real(code, *args, face)
-            if p.queue_len == before and (code, face) not in reported:
-                self.problem(f"{name} dropped code {code} for face {face} (outside its group) "
-                             "without a word")
+            tile.reported.clear()
 
-        p.f_send_code, p.f_deliver, p.f_link_end, p.f_bounce = send_code, deliver, link_end, bounce
-        real_send_wide = getattr(p, "f_send_wide", None)
-        if real_send_wide is not None:
-            p.f_send_wide = send_wide
-        def watched(real: Callable[..., None]) -> Callable[..., None]:
-            def send(code: int, *rest: int) -> None:  # (code, face) or (code, value, chunks, face)
-                grouped(real, code, rest[-1], *rest[:-1])
-            return send
+    def _grouped_done(self, name: str, tile: _TileWatch, code: int, face: int, queue_len: int,
+                      _: int, __: int) -> None:
+        call = tile.calls.pop()
+        if (call.code, call.face) != (code, face):
+            self.problem(f"{name}'s probes are out of step: code {code} face {face} sent, "
+                         f"code {call.code} face {call.face} called")
+        if not call.outside:
+            if self.messages == call.sent:
+                self.problem(f"{name} did not send code {code} out of face {face}, inside its "
+                             "group")
+        elif queue_len == call.before and (code, face) not in tile.reported:
+            self.problem(f"{name} dropped code {code} for face {face} (outside its group) "
+                         "without a word")
 
-        for hook in ("f_send_grouped", "f_send_wide_grouped"):
-            if hasattr(p, hook):
-                setattr(p, hook, watched(getattr(p, hook)))
-        wide_floods = self.wide_floods
-        real_entered, real_done, real_start = p.f_on_flood, p.f_on_flood_done, p.f_flood_start
+    def _bounce(self, name: str, tile: _TileWatch, code: int, face: int, *_: int) -> None:
+        tile.reported.append((code, face))
 
-        def entered(k: int) -> None:
-            wave = self._entered(name, k)
-            wide = wide_floods.get(k)
-            if wide is not None and wide.kind == "flood" and wave is not None:
-                wave.values[name] = p.flood_value[2 * k + p.flood_last[k]]
-            real_entered(k)
-            if wide is not None and wide.kind == "gather" and wave is not None:
-                wave.mine[name] = p.flood_acc[2 * k + p.flood_last[k]]
+    def _deliver(self, name: str, tile: _TileWatch, code: int, face: int, wide_rx: int,
+                 *_: int) -> None:
+        if code < self.flood_code and code not in self.data:
+            wide = self.wide_messages.get(code)
+            # (a wide message's value: what the data codes before it brought)
+            self._delivered(name, face, code, wide_rx & _mask(wide) if wide else None)
 
-        def done(k: int) -> None:
-            wave = self._done(name, k)
-            if k in wide_floods and wide_floods[k].kind == "gather" and wave is not None:
-                wave.total = p.flood_acc[p.flood_own[k]]
-            real_done(k)
+    def _link_end(self, name: str, tile: _TileWatch, face: int, *_: int) -> None:
+        tile.reported.clear()
 
-        def flood_start(k: int) -> None:  # the explorer's floods and the game's own
-            if p.flood_parent[2 * k] == p.flood_parent[2 * k + 1] == 0:  # (NO_PARENT; else it merges)
-                wave = Wave(k, name, self._now(), within=self._within(k))
-                if k in wide_floods and wide_floods[k].kind == "flood":
-                    wave.value = p.flood_value[2 * k + (p.flood_last[k] ^ 1)]
-                self.waves.append(wave)
-            real_start(k)
+    def _link_ended(self, name: str, tile: _TileWatch, face: int, *_: int) -> None:
+        queue = self.pending[(name, face)]
+        told = [c for c, f in tile.reported if f == face]
+        while queue:  # whatever was still on its way there has bounced
+            msg = queue.popleft()
+            if msg.code in told:
+                told.remove(msg.code)
+            else:
+                self.problem(f"{name} dropped code {msg.code} for face {face} without a word "
+                             "when its link ended")
+            self._bounced(name, face, msg, immediate=False)
 
-        p.f_on_flood, p.f_on_flood_done, p.f_flood_start = entered, done, flood_start
+    def _flood_start(self, name: str, tile: _TileWatch, k: int, fresh: int, value: int,
+                     *_: int) -> None:
+        """flood_start(): the explorer's floods and the game's own (not fresh: it merges)."""
+        if fresh:
+            wave = Wave(k, name, self._now(), within=self._within(k))
+            if self._kind(k) == "flood":
+                wave.value = value
+            self.waves.append(wave)
+
+    def _flood_enter(self, name: str, tile: _TileWatch, k: int, value: int, *_: int) -> None:
+        wave = self._entered(name, k)
+        if wave is not None and self._kind(k) == "flood":
+            wave.values[name] = value
+        tile.floods.append(wave)
+
+    def _flood_entered(self, name: str, tile: _TileWatch, k: int, acc: int, *_: int) -> None:
+        wave = tile.floods.pop()
+        if wave is not None and self._kind(k) == "gather":
+            wave.mine[name] = acc
+
+    def _flood_done(self, name: str, tile: _TileWatch, k: int, total: int, *_: int) -> None:
+        wave = self._done(name, k)
+        if wave is not None and self._kind(k) == "gather":
+            wave.total = total
+
+    def _kind(self, k: int) -> str | None:
+        """Flood k's kind of value: "flood" (a valued flood), "gather", or None."""
+        wide = self.wide_floods.get(k)
+        return wide.kind if wide is not None else None
 
     # ------------------------------------------------------------- checks
     def problem(self, text: str) -> None:
@@ -280,9 +326,11 @@ class Monitor:
         return max(longest, until - last)
 
     def watch_world(self, world: Any) -> None:
-        """Note when each face hears its neighbour (packets that arrive whole and are buffered
-        for the tile's next pass), through the engine's arrival observer (any engine)."""
+        """Hear every tile's probes, and note when each face hears its neighbour (packets
+        that arrive whole and are buffered for the tile's next pass), through the engine's
+        probe and arrival observers (any engine, any tiles of the explorer's build)."""
         self.world = world
+        world.event_engine.add_probe_observer(self._probed)
         world.event_engine.add_arrival_observer(self._arrived)
 
     def _arrived(self, arrival: Arrival) -> None:
@@ -445,8 +493,8 @@ class Monitor:
         """The faces flood k's group predicate lets a wave cross, now (None: no group)."""
         if not self.groups:
             return None
-        return frozenset((n, f) for n, q in self.programs.items() for f in range(6)
-                         if q.f_flood_within(k, f))
+        faces = {n: q.flood_within_faces(k) for n, q in self.programs.items()}
+        return frozenset((n, f) for n, bits in faces.items() for f in range(6) if bits >> f & 1)
 
     def _stayed(self, wave: Wave) -> set[str]:
         """Tiles connected to the starter, through tiles never away, during the whole wave

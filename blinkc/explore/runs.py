@@ -1,33 +1,36 @@
-"""One explorer run (in the reference world by default), shrinking a failing one, writing it
+"""One explorer run (on the world its subject chose), shrinking a failing one, writing it
 out."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from ..backends.python import program_class
 from ..dsl.loader import compile_game
 from ..ir.nodes import Program
+from ..native.toolchain import ToolMissing, have
 from ..user_files import EXPLORE_MARK, FileRefused, check_writable, is_counterexample, write_whole
 from ..world import Faults, make_world
 from ..world.layout_file import parse_layout
+from ..world.scenario import Scenario
 from ..world.scenario_file import parse_scenario
 from .clusters import Run
 from .monitor import Monitor
 
-#: The world engines the explorer can run on (make_world's `engine`): "python", the reference
-#: world, is the default; "auto" is the engine make_world picks, the NativeEngine when blinkc's
-#: C++ world core is available. The explorer's tiles are the game's Python backend (the
-#: monitor wraps their protocol calls, the scenario's `send` and `flood` call them), which the
-#: C++ core does not run: the NativeEngine runs them in Python, with the same results.
-WORLDS = ("python", "auto")
+#: The worlds the explorer runs on: "python", the game's Python backend in the reference
+#: world (the PythonEngine); "native", the game's C++ compiled for the host, in blinkc's C++
+#: world core (the NativeEngine), many times faster; "auto", native when the core and g++ are
+#: there, else python. Every world gives the same results (tests/explore/).
+WORLDS = ("auto", "native", "python")
 
 
 @dataclass(frozen=True)
 class Subject:
-    """A game compiled for watching: its IR (hooks kept) and the Python tile class of it,
-    and the world engine its runs are played on (WORLDS)."""
+    """A game compiled for watching (the explorer's build: hooks kept, probes in,
+    ir/probes.py), the tile class of it for its world, and that world (python or native)."""
 
     path: Path
     program: Program
@@ -35,22 +38,53 @@ class Subject:
     world: str = "python"
 
 
-def subject(game: Path, world: str = "python") -> Subject:
+def subject(game: Path, world: str = "auto") -> Subject:
+    """The game's explorer build for `world` (WORLDS; "auto" is decided here: Subject.world
+    says which, `why_python` why not native)."""
     if world not in WORLDS:
         raise ValueError(f"the explorer runs on the worlds {', '.join(WORLDS)}, not {world!r}")
+    if world == "auto":
+        world = "python" if why_python() else "native"
     program = compile_game(game, observable=True)
-    return Subject(game, program, program_class(program), world)
+    return Subject(game, program, tile_class(program, game, world), world)
+
+
+def tile_class(program: Program, game: Path, world: str) -> type:
+    """The explorer build's tile class: the Python backend's, or the native one's."""
+    if world == "python":
+        return program_class(program)
+    from ..native.game import native_class
+
+    return native_class(program, game)
+
+
+def why_python() -> str | None:
+    """Why "auto" runs the explorer in the Python world (no host C++ compiler for the game's
+    C++, or no C++ world core), or None."""
+    from ..native.core import bindings
+
+    if not have("host"):
+        return "no host C++ compiler (g++) to build the game's C++ for the C++ world core"
+    try:
+        bindings.core()
+    except ToolMissing as e:
+        return f"the C++ world core is not available ({e})"
+    return None
+
+
+#: Per tile class, tiles of runs done with that the next runs restart (a native tile: loading
+#: its library cost about as much as the rest of a run).
+_spare: dict[type, list[Any]] = {}
 
 
 def play(game: Subject, run: Run) -> Monitor:
-    """Play one run with every tile watched (in the reference world unless the subject names
-    another engine); returns the monitor."""
+    """Play one run with every tile watched, in the subject's world; returns the monitor."""
     monitor = Monitor(game.program, run)
     layout = parse_layout(run.layout_text(game.path), "<explorer>")
-    scenario = parse_scenario(run.scenario_text(), "<explorer>")
-    resolver = monitor.resolver(game.cls, game.program)
+    scenario = _scenario(run.scenario_text())
+    resolver = monitor.resolver(game.cls, game.program, _spare.get(game.cls))
     # (The tiles' clocks are set by the layout; the default skew keeps the seed's draws as
-    # `blinkc emulate` makes them.)
+    # `blinkc emulate` makes them. "native": the C++ core, or an error.)
     world = make_world(seed=run.seed, faults=Faults(drop=run.drop), engine=game.world)
     monitor.watch_world(world)
     layout.build(world, resolver)
@@ -60,9 +94,28 @@ def play(game: Subject, run: Run) -> Monitor:
     return monitor
 
 
+@lru_cache(maxsize=256)
+def _scenario(text: str) -> Scenario:
+    """A run's scenario (the scripted ones repeat from one configuration to the next: parsed
+    once; applying one changes nothing in it)."""
+    return parse_scenario(text, "<explorer>")
+
+
+def done_with(game: Subject, monitor: Monitor) -> None:
+    """The run is over and nothing will look at its world again: its tiles that can restart
+    play the next runs."""
+    spare = _spare.setdefault(game.cls, [])
+    for tile in monitor.world.tiles:
+        if getattr(tile.program, "can_restart", False):
+            spare.append(tile.program)
+    monitor.world = None
+
+
 def check(game: Subject, run: Run) -> list[str]:
     """Play one run and return what went wrong (empty: every invariant held)."""
-    return play(game, run).problems
+    monitor = play(game, run)
+    done_with(game, monitor)
+    return monitor.problems
 
 
 def shrink(game: Subject, run: Run, budget: int = 300) -> tuple[Run, list[str]]:

@@ -50,4 +50,6 @@ BLINKLIB: dict[str, Builtin] = {
     "getSerialNumberByte": Builtin((U8,), U8),
     # blinkc's own (not the SDK's): spend about a display frame, so this pass transmits a frame late.
     "blinkc_skip_frame": Builtin((), None, pure=False),
+    # The explorer's build only (ir/probes.py): report a probe (its kind and VALUES values).
+    "blinkc_probe": Builtin((U8, U16, U16, U16, U16, U16), None, pure=False),
 }

@@ -74,6 +74,11 @@ OUT_VALUES = slice(4, 10)
 OUT_PIXELS = slice(10, 16)
 OUT_EXTRA_MS, OUT_DGRAM_SENT, OUT_DGRAM_READ = 16, 17, 18
 
+#: blinkc_probe_fn (blinkc_native.h): ctx, kind, then PROBE_VALUES values.
+PROBE_VALUES = 5
+PROBE_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int,
+                            *[ctypes.c_int] * PROBE_VALUES)
+
 #: blinkc_service_port_t: len, lost, then the bytes.
 SERVICE_PORT_LEN = 4096
 

@@ -49,7 +49,7 @@ _INT_TARGETS = ("conversion to 'int' ", "conversion to 'unsigned int' ")
 
 
 #: blinkc's own functions (blinkc_extras.h), deleted in an SDK-style compile for the tile.
-BLINKC_EXTRAS = ("lighten", "blinkc_host_spend_ms")
+BLINKC_EXTRAS = ("lighten", "blinkc_host_spend_ms", "blinkc_probe")
 #: Lets them through, for blinkc's own AVR compiles (the 16-bit int check, code sizes).
 _EXTRAS_OK = "-DBLINKC_EXTRAS_OK=1"
 

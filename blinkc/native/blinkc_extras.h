@@ -15,6 +15,9 @@
  *       sketches do (`blinkc_lighten`).
  *   void blinkc_host_spend_ms(uint16_t ms)            (host only)
  *       The pass blocks the CPU for `ms` more (a busy wait on the tile).
+ *   void blinkc_probe(uint8_t kind, uint16_t v0, ..., uint16_t v4)   (host only)
+ *       What the explorer's build of a game reports to `blinkc explore`'s monitor
+ *       (blinkc/ir/probes.py; blinkc_native.h: blinkc_set_probe).
  *   the hooks of blinkc_hooks.h                       (host only)
  */
 #ifndef BLINKC_EXTRAS_H
@@ -31,6 +34,8 @@
 /* "use of deleted function": avr_check.py explains it is not in the SDK. */
 Color lighten(Color color, byte brightness) = delete;
 void blinkc_host_spend_ms(uint16_t ms) = delete;
+void blinkc_probe(uint8_t kind, uint16_t v0, uint16_t v1, uint16_t v2, uint16_t v3,
+                  uint16_t v4) = delete;
 #else
 Color lighten(Color color, byte brightness);
 #endif
@@ -38,6 +43,7 @@ Color lighten(Color color, byte brightness);
 #if defined(BLINKC_HOST)
 #include "blinkc_hooks.h"
 void blinkc_host_spend_ms(uint16_t ms);
+void blinkc_probe(uint8_t kind, uint16_t v0, uint16_t v1, uint16_t v2, uint16_t v3, uint16_t v4);
 #endif
 
 #endif /* BLINKC_EXTRAS_H */

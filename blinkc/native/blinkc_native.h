@@ -79,4 +79,12 @@ typedef struct blinkc_service_input {
     uint8_t data[BLINKC_SERVICE_INPUT_LEN];
 } blinkc_service_input_t;
 
+/* The explorer's probes (blinkc/ir/probes.py): the explorer's build of a game calls
+ * blinkc_probe(kind, v0..v4), which hands them to the callback given to the library's
+ * blinkc_set_probe(fn, ctx) (NULL: none, the default): NativeProgram's, which hands them
+ * to its tile's api, as a Python tile does. */
+#define BLINKC_PROBE_VALUES 5
+typedef void (*blinkc_probe_fn)(void *ctx, int kind, int v0, int v1, int v2, int v3, int v4);
+typedef void (*blinkc_set_probe_t)(blinkc_probe_fn fn, void *ctx);
+
 #endif /* BLINKC_NATIVE_H */

@@ -240,6 +240,14 @@ void randomize() {
 
 void blinkc_host_spend_ms(uint16_t ms) { tile.extra_cpu_ms += ms; }
 
+/* The explorer's probes (blinkc_native.h): nowhere until blinkc_set_probe gives a callback. */
+static blinkc_probe_fn probe_fn = 0;
+static void *probe_ctx = 0;
+
+void blinkc_probe(uint8_t kind, uint16_t v0, uint16_t v1, uint16_t v2, uint16_t v3, uint16_t v4) {
+    if (probe_fn) probe_fn(probe_ctx, kind, v0, v1, v2, v3, v4);
+}
+
 word map(word x, word in_min, word in_max, word out_min, word out_max) {
     if (x < in_min) return out_min;
     if (x > in_max) return out_max;
@@ -339,6 +347,11 @@ BLINKC_EXPORT blinkc_service_port_t *blinkc_service_port(void) { return &service
 
 BLINKC_EXPORT blinkc_service_input_t *blinkc_service_input(void) { return &service_input; }
 
+BLINKC_EXPORT void blinkc_set_probe(blinkc_probe_fn fn, void *ctx) {
+    probe_fn = fn;
+    probe_ctx = ctx;
+}
+
 BLINKC_EXPORT void blinkc_tile_setup(void) {
     begin_pass();
     setup();
@@ -350,6 +363,12 @@ BLINKC_EXPORT void blinkc_tile_loop(void) {
     loop();
     publish_pixels();
 }
+
+/* Around a call into the sketch outside a pass (the explorer's sends, native/game.py): what
+ * blinkc_tile_loop() does before and after loop(), so the call's outputs are its own. */
+BLINKC_EXPORT void blinkc_call_begin(void) { begin_pass(); }
+
+BLINKC_EXPORT void blinkc_call_end(void) { publish_pixels(); }
 
 BLINKC_EXPORT void blinkc_tile_display(void) {
     if (blinkc_display) {

@@ -13,9 +13,10 @@ objects (`Tile`, its `api` and `button`) are mirrors, refreshed whenever Python 
 when a run returns, before a scheduled call runs, before a trace record is written, when an
 action is over (`refresh`); what Python writes into them between runs goes back through
 `written`. A world with a Python tile stays in Python; adding one after the move is an
-error, and so are the changes the core does not take while it runs (`cut`, `stall`,
-`set_faults`, `has_event_at`). Not mirrored: packets in flight and buffered (`incoming`,
-`rx_buf`), `loop_inputs`, and the fault generator (its state lives in the core).
+error, and so are the changes the core does not take while it runs (`set_faults`,
+`has_event_at`; the explorer's `cut` and `stall` it takes). Not mirrored: packets in flight
+and buffered (`incoming`, `rx_buf`), `loop_inputs`, and the fault generator (its state lives
+in the core).
 
 The core calls tile code through the watchdog (blinkc/native/guard.cpp): a loop() that does
 not return within its budget freezes its tile as the PythonEngine does (the core returns
@@ -24,10 +25,15 @@ does not return stops the run with `world.hang`'s TileHangError, and Ctrl-C retu
 core between two events (or stops a stuck call); Python sees it once the core's state is
 copied out.
 
-Arrival observers (Engine.add_arrival_observer): while there is one, the core calls
-`_on_arrive` at each packet that arrives whole, in the event loop, so the observers see the
-arrivals in event order at their times, as in the PythonEngine; while there is none, the
-core has a NULL observer and reports nothing.
+Arrival observers (Engine.add_arrival_observer): while there is one, the core gathers the
+packets that arrive whole and hands them to `_on_arrive` in batches (when a batch is full,
+when it returns, and before a probe is reported), so the observers see the arrivals in event
+order at their times, and before anything that happened after them, as in the PythonEngine;
+while there is none, the core has a NULL observer and reports nothing.
+
+Probe observers (Engine.add_probe_observer): a native tile's probes go to its api (its
+NativeProgram's callback, native/program.py) as the tile reports them, in the core's event
+loop or in a scheduled call; `_probed` stamps them with the core's time.
 
 The PythonEngine stays the reference; tests/world/test_native_world.py checks that both
 produce the same traces and statistics.
@@ -37,12 +43,13 @@ from __future__ import annotations
 
 import ctypes
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ..runtime.api import BUTTON_EVENT_NAMES
 from ..world.button import Debounce
-from ..world.engine import Arrival, Engine
+from ..world.engine import Arrival, Engine, Probe
 from ..world.freeze import freeze_of
 from ..world.infrared import DECODERS
 from ..world.python_engine import PythonEngine
@@ -187,6 +194,8 @@ class NativeEngine(Engine):
             else:
                 lib.core_schedule_seq(w, e.t, e.seq, _KIND[e.kind], e.tile.index, e.data or 0)
         lib.core_set_seq(w, py.seq)
+        for (index, face), until in py.cuts.items():
+            lib.core_cut(w, index, face, until)
         self._py = None  # type: ignore[assignment]  # the core has the events from now on
         self.observers_changed()
         self._sync()
@@ -198,6 +207,7 @@ class NativeEngine(Engine):
         lib, w = self._lib, self._w
         addr = _addr
         self._natives.append(native)
+        native.api = tile.api  # (where its probes go: the core calls it without one)
         quiet = native._hook_quiet if tile.quiet_hook is not None else None
         c = tile.clock
         i = lib.core_add_tile(w, c.ppm, c.offset, c.frame_phase, native._addr,
@@ -316,6 +326,8 @@ class NativeEngine(Engine):
                 world.take_serial(tile)
             elif kind == cb.REC_DROP:
                 world.record(tile, "drop", {"face": arg})
+            elif kind == cb.REC_CUT:
+                world.record(tile, "drop", {"face": arg, "cut": True})
             elif kind == cb.REC_BUTTON:
                 names = [n for bit, n in BUTTON_EVENT_NAMES.items() if arg & bit]
                 world.record(tile, "button", {"events": names})
@@ -331,22 +343,49 @@ class NativeEngine(Engine):
         callback and does nothing more per arrival than test that it has none)."""
         if self._py is not None:
             self._py.arrival_observers = self.arrival_observers
+            self._py.probe_observers = self.probe_observers
+            self._py.observers_changed()
         if self._w is not None:
             self._lib.core_set_observer(
                 self._w, self._arrive_fn if self.arrival_observers else self._no_arrive)
+            for tile in self.world.tiles:
+                self._hear_probes(tile)
 
-    def _on_arrive(self, index: int, face: int, sender: int, sender_face: int, byte0: int,
-                   dgram: int | None, dgram_len: int, latched: int, t: int) -> None:
-        """The core's arrival callback: call the observers as the PythonEngine does."""
+    def _hear_probes(self, tile: Tile) -> None:
+        tile.api.probe = partial(self._probed, tile) if self.probe_observers else None
+
+    def _probed(self, tile: Tile, kind: int, values: tuple[int, ...]) -> None:
+        """A tile's probe, in the core's event loop or in a scheduled call: call the observers
+        as the PythonEngine does, at the core's time."""
+        try:
+            if self.arrival_observers:  # (those that came before it, first)
+                self._lib.core_flush_arrivals(self._w)
+            world = self.world
+            world.now = t = self._lib.core_now(self._w)
+            probe = Probe(t, tile, kind, values)
+            for fn in self.probe_observers:
+                fn(probe)
+        except BaseException as e:  # raised once the core has returned
+            if self._callback_error is None:
+                self._callback_error = e
+
+    def _on_arrive(self, records: int, n: int) -> None:
+        """The core's arrival callback, a batch at a time: call the observers for each as the
+        PythonEngine does, with the world's time at the arrival's."""
         try:
             world = self.world
-            world.now = t
             tiles = world.tiles
-            arrival = Arrival(t, tiles[index], face, byte0,
-                              ctypes.string_at(dgram, dgram_len) if dgram_len else None,
-                              tiles[sender], sender_face, bool(latched))
-            for fn in self.arrival_observers:
-                fn(arrival)
+            observers = self.arrival_observers
+            data = ctypes.string_at(records, n * cb.ARRIVAL.size)
+            new = tuple.__new__  # (Arrival(...) without its Python __new__: thousands a run)
+            for t, index, face, sender, sender_face, byte0, latched, length, dgram in \
+                    cb.ARRIVAL.iter_unpack(data):
+                world.now = t
+                arrival = new(Arrival, (t, tiles[index], face, byte0,
+                                        dgram[:length] if length else None, tiles[sender],
+                                        sender_face, latched != 0))
+                for fn in observers:
+                    fn(arrival)
         except BaseException as e:  # raised once the core has returned
             if self._callback_error is None:
                 self._callback_error = e
@@ -397,6 +436,10 @@ class NativeEngine(Engine):
                     self._froze_in_core(budget)
                 if status == cb.CALL_DUE:
                     self._calls.pop(call.value)()  # a scenario action: quick
+                    # The calls due next at the same time, with no event between them (a
+                    # scenario's steps at one moment): here, without going back to the core.
+                    while lib.core_take_call(w, ctypes.byref(call)):
+                        self._calls.pop(call.value)()
             finally:
                 if watchdog is not None and watchdog.resume():
                     guard.check_signals()  # KeyboardInterrupt, normally; else run on
@@ -461,6 +504,9 @@ class NativeEngine(Engine):
     def joined(self, tile: Tile) -> None:
         if self._w is not None:
             self._register(tile)
+            self._hear_probes(tile)
+        else:
+            self._py.joined(tile)
 
     def moved(self, tile: Tile) -> None:
         if self._w is None:
@@ -509,6 +555,7 @@ class NativeEngine(Engine):
         quiet = native._hook_quiet if tile.quiet_hook is not None else None
         lib.core_set_program(w, i, native._addr, _addr(native._setup_fn),
                              _addr(native._loop_fn), _addr(quiet))
+        native.api = tile.api
         if native.service_port_addr:
             lib.core_set_port(w, i, native.service_port_addr)
         self._natives[i] = native
@@ -528,12 +575,16 @@ class NativeEngine(Engine):
         self._py.set_faults(faults)
 
     def cut(self, tile: Tile, face: int, until_us: int) -> None:
-        self._python_only("cutting a link")
-        self._py.cut(tile, face, until_us)
+        if self._w is None:
+            self._py.cut(tile, face, until_us)
+        else:
+            self._lib.core_cut(self._w, tile.index, face, until_us)
 
     def stall(self, tile: Tile, ms: int) -> None:
-        self._python_only("stalling a tile")
-        self._py.stall(tile, ms)
+        if self._w is None:
+            self._py.stall(tile, ms)
+        else:
+            self._lib.core_stall(self._w, tile.index, ms)
 
     def has_event_at(self, t_us: int) -> bool:
         self._python_only("looking at the event queue")
@@ -549,11 +600,19 @@ def _addr(fn: Any) -> int | None:
     return ctypes.cast(fn, ctypes.c_void_p).value if fn is not None else None
 
 
-def _lengths(slots: list[bytes | None]) -> list[int]:
+_NO_LENGTHS = (0,) * cb.FACES
+_NO_SLOTS = bytes(16 * cb.FACES)
+
+
+def _lengths(slots: list[bytes | None]) -> Sequence[int]:
+    if not any(slots):  # (mostly: datagrams are rare)
+        return _NO_LENGTHS
     return [len(d) if d else 0 for d in slots]
 
 
 def _slots(slots: list[bytes | None]) -> bytes:
+    if not any(slots):
+        return _NO_SLOTS
     return b"".join(bytes(d or b"")[:16].ljust(16, b"\0") for d in slots)
 
 

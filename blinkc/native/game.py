@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from ..backends.cpp import generate_cpp
+from ..backends.drive import drive
 from ..ir.nodes import GlobalVar, Program
+from ..ir.probes import has_probes
 from ..runtime.api import Blinklib
 from . import load_sketch_text
 
@@ -26,25 +28,34 @@ def native_class(program: Program, game_path: Path) -> type:
                               check_int16=False)
     fields = [(g.name, g) for g in program.state_fields]
     derived = [f.name[len("value_"):] for f in program.functions if f.role == "derived"]
+    # The explorer's build can be driven from outside (a scenario's send and flood steps,
+    # blinkc explore), as the Python backend's tiles can: the same labels and functions.
+    hands = drive(program) if has_probes(program) else None
 
     class NativeGameTile:
         GAME = program.name
         SOURCE = text
+        if hands is not None:
+            MESSAGES, FLOODS = hands.messages, hands.floods
+            WIDE_MESSAGES, FLOOD_VALUES = hands.wide_messages, hands.flood_values
 
         def __init__(self, **initial: int) -> None:
-            self.native = sketch()
+            # (the explorer's build can restart: it plays a run after another with its tiles)
+            self.native = sketch(restartable=hands is not None)
             lib = self.native.lib
             self._cells = dict(self.native._fields or [])
-            for name, value in initial.items():
-                if isinstance(value, list):  # a per-face field: six values
-                    self._cells[name][:] = value
-                else:
-                    self._cells[name].value = value
+            self._set(initial)
             self._idle = _fn(lib, "blinkc_idle", ctypes.c_uint8)
             self._links = _fn(lib, "blinkc_links", ctypes.c_uint8)
             self._values = {n: _fn(lib, f"blinkc_value_{n}", ctypes.c_int32) for n in derived}
             self.quiet_until = self.native.quiet_until
             self.display = self.native.display
+            if hands is not None:
+                self._begin = _fn(lib, "blinkc_call_begin", None)
+                self._end = _fn(lib, "blinkc_call_end", None)
+                self._hands = {name: _fn(lib, f"blinkc_explore_{name}", _u8, args)
+                               for name, args in _HANDS.items()
+                               if hasattr(lib, f"blinkc_explore_{name}")}
 
         def setup(self, api: Blinklib) -> None:
             self.native.setup(api)
@@ -58,6 +69,59 @@ def native_class(program: Program, game_path: Path) -> type:
         def links(self, api: Blinklib) -> int:
             """Bit f: face f has a working session with its neighbour."""
             return int(self._links())
+
+        def _set(self, initial: dict[str, Any]) -> None:
+            for name, value in initial.items():
+                if isinstance(value, list):  # a per-face field: six values
+                    self._cells[name][:] = value
+                else:
+                    self._cells[name].value = value
+
+        @property
+        def can_restart(self) -> bool:
+            return self.native.can_restart
+
+        def restart(self, **initial: int) -> None:
+            """This tile from its power-up again, with these settings, as a new one would be
+            (NativeProgram.restart; the explorer's build only)."""
+            self.native.restart()
+            self._set(initial)
+
+        def send(self, label: str, face: int) -> None:
+            """Queue MESSAGES[label] out of face, as a handler's t.send would (the explorer's
+            build only)."""
+            if label in self.WIDE_MESSAGES:
+                code, value, chunks = self.WIDE_MESSAGES[label]
+                self._act("send_wide", code, value, chunks, face)
+            else:
+                self._act("send", self.MESSAGES[label], face)
+
+        def start_flood(self, name: str) -> None:
+            """Start flood `name`, as a handler's t.flood would (the explorer's build only)."""
+            if name in self.FLOOD_VALUES:
+                self._act("flood_with", *self.FLOOD_VALUES[name])
+            else:
+                self._act("flood", self.FLOODS[name])
+
+        def flood_within_faces(self, k: int) -> int:
+            """Bit f: flood k's group lets a wave cross face f now (the explorer's build)."""
+            return int(self._hands["flood_faces"](k))
+
+        def _act(self, hand: str, *args: int) -> None:
+            """Call one of the explorer's exports as a pass runs loop(), against the tile's
+            api (its last pass's): its outputs (a bounce's colours, a draw) go to the api,
+            its probes to the api's probe observers."""
+            api = self.native.api
+            if api is None:
+                raise RuntimeError(f"{self.GAME}: the tile has not run yet")
+            fn = self._hands[hand]
+
+            def call() -> None:
+                self._begin()
+                fn(*args)
+                self._end()
+
+            self.native._run(api, call)
 
         def value(self, api: Blinklib, name: str) -> Any:
             result: list[int] = []
@@ -91,9 +155,17 @@ def _shown(g: GlobalVar, v: int, enums: dict[str, tuple[str, ...]]) -> Any:
     return v
 
 
-def _fn(lib: Any, symbol: str, restype: Any) -> Any:
+_u8, _u16 = ctypes.c_uint8, ctypes.c_uint16
+#: The explorer's exports of a sketch (backends/cpp.py, explore_hooks): blinkc_explore_<name>
+#: and its argument types (code, face, value, chunks, k).
+_HANDS: dict[str, list[Any]] = {
+    "send": [_u8, _u8], "send_wide": [_u8, _u16, _u8, _u8], "flood": [_u8],
+    "flood_with": [_u8, _u16], "flood_faces": [_u8]}
+
+
+def _fn(lib: Any, symbol: str, restype: Any, argtypes: list[Any] | None = None) -> Any:
     f = getattr(lib, symbol)
-    f.argtypes = []
+    f.argtypes = argtypes or []
     f.restype = restype
     return f
 

@@ -25,7 +25,9 @@
  * to stop a tile call that is stuck. Between blinkc_guard_defer(1) and (0)
  * a SIGINT is held back from Python and handed over at the (0): Python's
  * KeyboardInterrupt then comes where the caller chose (after the core's
- * state is copied out), not in the middle of a trace callback.
+ * state is copied out), not in the middle of a callback (where ctypes would
+ * print it and go on: a lost Ctrl-C). SIGTERM the same, while Python has a
+ * handler for it (blinkc's runner stops a batch on it as on Ctrl-C).
  *
  * One process-wide instance: Python loads this library once
  * (blinkc/native/guard.py) and the world core gets its entry points.
@@ -73,12 +75,14 @@ int call_interrupts = 0;           /* `interrupts` when the running call began *
 sigjmp_buf env;
 volatile sig_atomic_t armed = 0;   /* the owner may be jumped out of its call */
 volatile sig_atomic_t why = 0;     /* GUARD_TIMEOUT or GUARD_INTERRUPTED */
-volatile int interrupts = 0;       /* SIGINTs seen (read by the world core) */
+volatile int interrupts = 0;       /* SIGINTs (SIGTERMs) seen (read by the world core) */
 std::atomic<int> deferring{0};     /* blinkc_guard_defer depth */
-std::atomic<int> held{0};          /* a SIGINT not yet handed to Python */
+std::atomic<int> held{0};          /* bit k: a SIGNALS[k] not yet handed to Python */
 int last_stop = 0;                 /* how the last guarded call ended (GUARD_*) */
 std::atomic<int64_t> ran_ns{0};    /* CPU time the last stopped call had used */
-struct sigaction python_sigint;    /* the SIGINT handler ours calls on */
+/* The signals held back and counted, and the handler ours calls on for each (Python's). */
+const int SIGNALS[2] = {SIGINT, SIGTERM};
+struct sigaction python_handler[2];
 pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 
@@ -104,21 +108,25 @@ void on_kill(int) {
     }
 }
 
+int signal_index(int sig) { return sig == SIGTERM ? 1 : 0; }
+
 void to_python(int sig, siginfo_t *info, void *context) {
-    if (python_sigint.sa_flags & SA_SIGINFO) {
-        if (python_sigint.sa_sigaction) python_sigint.sa_sigaction(sig, info, context);
-    } else if (python_sigint.sa_handler != SIG_DFL && python_sigint.sa_handler != SIG_IGN) {
-        python_sigint.sa_handler(sig);
+    const struct sigaction &python = python_handler[signal_index(sig)];
+    if (python.sa_flags & SA_SIGINFO) {
+        if (python.sa_sigaction) python.sa_sigaction(sig, info, context);
+    } else if (python.sa_handler != SIG_DFL && python.sa_handler != SIG_IGN) {
+        python.sa_handler(sig);
     }
 }
 
-void on_sigint(int sig, siginfo_t *info, void *context) {
+void on_signal(int sig, siginfo_t *info, void *context) {
     int saved = errno;
+    int bit = 1 << signal_index(sig);
     __atomic_add_fetch(&interrupts, 1, __ATOMIC_SEQ_CST);
     if (deferring.load() > 0) {
-        held.store(1);
+        held.fetch_or(bit);
         /* Unless the deferral ended meanwhile (in another thread) and nobody took it. */
-        if (deferring.load() > 0 || !held.exchange(0)) {
+        if (deferring.load() > 0 || !(held.fetch_and(~bit) & bit)) {
             errno = saved;
             return;
         }
@@ -127,21 +135,24 @@ void on_sigint(int sig, siginfo_t *info, void *context) {
     errno = saved;
 }
 
-/* Put on_sigint in front of whatever function handles SIGINT now (Python's, normally).
- * Nothing happens when SIGINT is ignored or has its default action, or is ours already. */
-void chain_sigint() {
-    struct sigaction now;
-    if (sigaction(SIGINT, nullptr, &now) != 0) return;
-    bool info = now.sa_flags & SA_SIGINFO;
-    if (info && now.sa_sigaction == on_sigint) return;
-    if (info ? now.sa_sigaction == nullptr
-             : (now.sa_handler == SIG_DFL || now.sa_handler == SIG_IGN))
-        return;
-    python_sigint = now; /* on_sigint is not installed yet: nothing reads this meanwhile */
-    struct sigaction ours = now;
-    ours.sa_sigaction = on_sigint;
-    ours.sa_flags = (now.sa_flags & ~SA_RESETHAND) | SA_SIGINFO;
-    sigaction(SIGINT, &ours, nullptr);
+/* Put on_signal in front of whatever function handles SIGINT and SIGTERM now (Python's,
+ * normally). Nothing happens to one that is ignored or has its default action, or is ours
+ * already. */
+void chain_signals() {
+    for (int k = 0; k < 2; ++k) {
+        struct sigaction now;
+        if (sigaction(SIGNALS[k], nullptr, &now) != 0) continue;
+        bool info = now.sa_flags & SA_SIGINFO;
+        if (info && now.sa_sigaction == on_signal) continue;
+        if (info ? now.sa_sigaction == nullptr
+                 : (now.sa_handler == SIG_DFL || now.sa_handler == SIG_IGN))
+            continue;
+        python_handler[k] = now; /* on_signal is not installed yet: nothing reads it meanwhile */
+        struct sigaction ours = now;
+        ours.sa_sigaction = on_signal;
+        ours.sa_flags = (now.sa_flags & ~SA_RESETHAND) | SA_SIGINFO;
+        sigaction(SIGNALS[k], &ours, nullptr);
+    }
 }
 
 /* --- the watchdog thread ----------------------------------------------- */
@@ -306,27 +317,32 @@ EXPORT int64_t blinkc_guard_call_u32(u32_fn fn) {
     return value;
 }
 
-/* Before a run: the budget (CPU ns per call; 0: no limit), and SIGINT counted. */
+/* Before a run: the budget (CPU ns per call; 0: no limit), and SIGINT (SIGTERM) counted. */
 EXPORT void blinkc_guard_prepare(int64_t budget) {
     budget_ns.store(budget < 0 ? 0 : budget);
-    chain_sigint();
+    chain_signals();
 }
 
 /* The SIGINT count, for the world core to read between events. */
 EXPORT const volatile int *blinkc_guard_interrupts(void) { return &interrupts; }
 
-/* on != 0: hold SIGINTs back from Python; 0: hand over one that came meanwhile (returns 1
- * then: Python's handler has run, and its KeyboardInterrupt is due). Calls nest. */
+/* on != 0: hold SIGINTs (SIGTERMs) back from Python; 0: hand over those that came
+ * meanwhile (returns 1 then: Python's handler has run, and its KeyboardInterrupt is due).
+ * Calls nest. */
 EXPORT int blinkc_guard_defer(int on) {
     if (on) {
         deferring.fetch_add(1);
         return 0;
     }
-    if (deferring.fetch_sub(1) != 1 || !held.exchange(0)) return 0;
-    siginfo_t info;
-    memset(&info, 0, sizeof info);
-    info.si_signo = SIGINT;
-    to_python(SIGINT, &info, nullptr);
+    int bits;
+    if (deferring.fetch_sub(1) != 1 || !(bits = held.exchange(0))) return 0;
+    for (int k = 0; k < 2; ++k) {
+        if (!(bits >> k & 1)) continue;
+        siginfo_t info;
+        memset(&info, 0, sizeof info);
+        info.si_signo = SIGNALS[k];
+        to_python(SIGNALS[k], &info, nullptr);
+    }
     return 1;
 }
 

@@ -73,12 +73,13 @@ class Guard:
         return self._last_stop()
 
     def defer(self) -> None:
-        """Hold SIGINT back from Python (it is still counted) until `resume`."""
+        """Hold SIGINT (and SIGTERM, while Python handles it) back from Python (it is still
+        counted) until `resume`."""
         self._defer(1)
 
     def resume(self) -> bool:
-        """Hand a SIGINT that came since `defer` to Python; True if one did (then call
-        check_signals() to raise its KeyboardInterrupt)."""
+        """Hand a SIGINT (SIGTERM) that came since `defer` to Python; True if one did (then
+        call check_signals() to raise its KeyboardInterrupt)."""
         return bool(self._defer(0))
 
 

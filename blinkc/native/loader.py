@@ -35,9 +35,9 @@ class NativeSketch:
     def library_path(self) -> Path:
         return self.library.path
 
-    def __call__(self) -> NativeProgram:
+    def __call__(self, restartable: bool = False) -> NativeProgram:
         return NativeProgram(self.library.path, name=self.sketch.name,
-                             source=str(self.sketch.path))
+                             source=str(self.sketch.path), restartable=restartable)
 
 
 def load_sketch(path: str | Path, *, check_int16: bool = True) -> NativeSketch:

@@ -9,12 +9,18 @@ see (its globals, didValueOnFaceChange's memory, the pixel buffer).
 Every call into the sketch goes through the watchdog (guard.py): a call that
 does not return within its budget (`while (1);`) is stopped, raises
 `TileOverrun`, and the program cannot run again.
+
+The explorer's build of a game reports probes (blinkc/ir/probes.py) through its library's
+`blinkc_set_probe` callback: the program hands them to its tile's api (`Blinklib.probe`), as
+a Python tile does, so an engine hears both alike. Its api is the one of its last call, or the
+one the C++ core's engine gives it (`api`).
 """
 
 from __future__ import annotations
 
 import ctypes
 import weakref
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +28,7 @@ from ..runtime.api import Blinklib
 from ..world import watchdog
 from ..world.watchdog import TileOverrun
 from . import abi, guard
-from .library import close_library, load_private_copy
+from .library import close_library, load_private_copy, writable_memory
 
 
 class NativeAbiError(Exception):
@@ -49,7 +55,8 @@ class NativeProgram:
     #: For messages (blinkc.world.watchdog.program_label).
     is_native_program = True
 
-    def __init__(self, library: str | Path, name: str = "", source: str | None = None) -> None:
+    def __init__(self, library: str | Path, name: str = "", source: str | None = None,
+                 restartable: bool = False) -> None:
         self.name = name or Path(library).stem
         self._library = Path(library)
         #: The sketch it was compiled from, for messages.
@@ -91,7 +98,22 @@ class NativeProgram:
             self._display_fn = self._entry("blinkc_tile_display")
         if self._fields is not None:
             self.state = self._state
+        #: The tile's api: where its probes go (set by every call with one; the C++ core's
+        #: engine, which calls the library without one, sets it).
+        self.api: Blinklib | None = None
+        self._probe_error: BaseException | None = None
+        set_probe = self._optional("blinkc_set_probe", None)
+        if set_probe is not None:
+            set_probe.argtypes = [abi.PROBE_FN, ctypes.c_void_p]
+            self._probe_fn = abi.PROBE_FN(_probe_to_api(weakref.ref(self)))
+            set_probe(self._probe_fn, None)
         self._guard(guard.library())
+        #: The library's writable memory as loaded (restart() puts it back), if asked for.
+        self._loaded: list[tuple[int, bytes]] | None = None
+        if restartable:
+            regions = writable_memory(lib)
+            if regions:
+                self._loaded = [(addr, ctypes.string_at(addr, size)) for addr, size in regions]
 
     def _guard(self, watchdog: guard.Guard | None) -> None:
         """Call the entry points through the watchdog (or, without one, directly)."""
@@ -114,6 +136,26 @@ class NativeProgram:
         """Another tile running the same sketch from its start (its own copy of the globals)."""
         return NativeProgram(self._library, name=self.name, source=self.source)
 
+    @property
+    def can_restart(self) -> bool:
+        """Whether restart() can bring it back (made restartable, never stopped half way,
+        not closed)."""
+        return self._loaded is not None and self._finalizer.alive
+
+    def restart(self) -> None:
+        """This tile from its power-up again, in the same library: its library's writable
+        memory (the sketch's globals and statics, blinklib's state) as it was when loaded. A
+        world that ran it must be done with it. (The explorer plays a run after another with
+        the same tiles: loading a copy of the library cost more than the rest of a run.)"""
+        if not self.can_restart:
+            raise RuntimeError(f"{self!r} cannot restart (not restartable, or stopped)")
+        assert self._loaded is not None
+        for addr, data in self._loaded:
+            ctypes.memmove(addr, data, len(data))
+        self._seen_in_datagrams = [None] * abi.FACES
+        self.api = None
+        self._probe_error = None
+
     # --- the TileProgram protocol ------------------------------------------
     def setup(self, api: Blinklib) -> None:
         ctypes.memmove(self._addr + _SERIAL_OFF, bytes(api.serial[:9]).ljust(9, b"\0"), 9)
@@ -125,6 +167,7 @@ class NativeProgram:
     def _run(self, api: Blinklib, fn: Any, addr: int | None = None) -> None:
         """One call with the world's inputs in and the outputs out: of an entry point (its
         address given), under the watchdog; or of any callable `fn`."""
+        self.api = api
         abi.PASS_IN.pack_into(
             self._mem, abi.PASS_IN_OFFSET, api.now, *api.expire_time, *api.in_value,
             api.button_down, api.click_count, api.start_state,
@@ -141,6 +184,9 @@ class NativeProgram:
             except KeyboardInterrupt as e:
                 self._interrupted(e, addr)
                 raise
+        if self._probe_error is not None:  # (raised in a callback: ctypes would swallow it)
+            error, self._probe_error = self._probe_error, None
+            raise error
         out = abi.PASS_OUT.unpack_from(self._mem, abi.PASS_OUT_OFFSET)
         api.rng.state, api.entropy, api.button_flags, woken = out[:4]
         api.woken = bool(woken)
@@ -247,6 +293,7 @@ class NativeProgram:
             raise TileOverrun(what, seconds, interrupted=code == guard.GUARD_INTERRUPTED)
 
         self._call = self._call_u32 = stopped
+        self._loaded = None  # (its state is torn: it never runs again)
         return seconds
 
     def _state(self) -> dict[str, Any]:
@@ -308,6 +355,24 @@ class NativeProgram:
 
     def __repr__(self) -> str:
         return f"NativeProgram({self.name!r})"
+
+
+def _probe_to_api(program: weakref.ref[NativeProgram]) -> Callable[..., None]:
+    """The library's probe callback: to the api of the program's tile (a weak reference: the
+    library must not keep its program alive)."""
+
+    def probe(_ctx: int | None, kind: int, *values: int) -> None:
+        p = program()
+        api = p.api if p is not None else None
+        if api is None or api.probe is None:
+            return
+        try:
+            api.probe(kind, values)
+        except BaseException as e:  # raised when the call into the library returns
+            if p._probe_error is None:  # type: ignore[union-attr]
+                p._probe_error = e  # type: ignore[union-attr]
+
+    return probe
 
 
 watchdog.native_callers(NativeProgram._run, NativeProgram._quiet_until)

@@ -12,6 +12,8 @@ program's `loop()`, then reads the pixels and transmits the face values.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from . import color as _color
 from .mathfns import map_range, sin8_C
 from .rng import Xorshift32
@@ -53,7 +55,7 @@ START_KEY = "start"
 #: timer as an attribute of the same name: a field or timer called so would hide one
 #: (a field `links` broke Cluster.settle), so none may take them.
 PROGRAM_NAMES = ("api", "setup", "loop", "quiet_until", "idle", "send", "start_flood",
-                 "links", "display", "value", "state")
+                 "links", "display", "value", "state", "flood_within_faces", "restart")
 
 #: What `randomize()` costs on the tile: 32 watchdog periods of about 16 ms.
 RANDOMIZE_MS = 512
@@ -92,6 +94,9 @@ class Blinklib:
         self._entropy = entropy & 0xFFFFFFFF or 1
         #: CPU time the last loop() blocked for beyond the pass (randomize()).
         self.extra_cpu_ms = 0
+        #: Where the explorer's build of a game reports its probes (blinkc/ir/probes.py):
+        #: probe(kind, values), set by the world engine while it has probe observers.
+        self.probe: Callable[[int, tuple[int, ...]], None] | None = None
 
     # --- time -------------------------------------------------------------
     @property
@@ -242,6 +247,12 @@ class Blinklib:
     def blinkc_skip_frame(self) -> None:
         """blinkc's own (not in the SDK): busy-wait about a frame, so this pass transmits late."""
         self.extra_cpu_ms += SKIP_FRAME_MS
+
+    def blinkc_probe(self, kind: int, *values: int) -> None:
+        """The explorer's build only (ir/probes.py): report a probe to whoever listens."""
+        probe = self.probe
+        if probe is not None:
+            probe(kind, values)
 
     def getSerialNumberByte(self, n: int) -> int:
         return self.serial[n] if 0 <= n <= 8 else 0

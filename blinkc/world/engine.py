@@ -41,6 +41,13 @@ calls them in the same order with the same values (tests/world/test_arrival_obse
 observer only watches: it must not change the world, nor read the model objects (in the
 NativeEngine they are mirrors, not refreshed for it). With no observer an engine does no
 work for them (the C++ core reports nothing).
+
+`add_probe_observer(fn)` likewise makes the engine call `fn(Probe(...))` for every probe a
+tile's program reports (the explorer's build of a game: blinkc/ir/probes.py), as it reports
+it, with `world.now` at its time: a Python tile reports through its api (`Blinklib.probe`,
+which the engine sets while it has probe observers), a native one through its library's
+callback (`blinkc_set_probe`: the C++ core's, or NativeProgram's, which hands it to the api
+too). The same rules hold as for arrival observers; the monitor of `blinkc explore` is one.
 """
 
 from __future__ import annotations
@@ -75,6 +82,20 @@ class Arrival(NamedTuple):
 ArrivalObserver = Callable[[Arrival], None]
 
 
+class Probe(NamedTuple):
+    """What a tile's program reported at one of its probes (the explorer's build of a game,
+    blinkc/ir/probes.py): what a probe observer is called with (`Engine.add_probe_observer`)."""
+
+    t: int                  #: world time (µs) of the pass (or scheduled call) it came from
+    tile: Tile              #: the tile that reported it
+    kind: int               #: a ProbeKind (ir/probes.py)
+    values: tuple[int, ...]  #: its values, probes.VALUES of them (their names: probes.NAMES)
+
+
+#: A probe observer: called once per probe a tile reports, as it reports it.
+ProbeObserver = Callable[[Probe], None]
+
+
 class Engine(ABC):
     """Runs one World's events. The world calls `attach` once, from its constructor."""
 
@@ -83,6 +104,8 @@ class Engine(ABC):
 
     #: The arrival observers, in the order they were added (add_arrival_observer).
     arrival_observers: tuple[ArrivalObserver, ...] = ()
+    #: The probe observers, in the order they were added (add_probe_observer).
+    probe_observers: tuple[ProbeObserver, ...] = ()
 
     def attach(self, world: World) -> None:
         """Become the engine of `world`, whose model is set up and still empty."""
@@ -103,9 +126,21 @@ class Engine(ABC):
         self.arrival_observers = tuple(observers)
         self.observers_changed()
 
+    def add_probe_observer(self, fn: ProbeObserver) -> None:
+        """Call `fn(probe)` for every probe a tile reports from now on (`Probe`)."""
+        self.probe_observers = (*self.probe_observers, fn)
+        self.observers_changed()
+
+    def remove_probe_observer(self, fn: ProbeObserver) -> None:
+        """Stop calling `fn` (added with add_probe_observer); ValueError if it was not."""
+        observers = list(self.probe_observers)
+        observers.remove(fn)
+        self.probe_observers = tuple(observers)
+        self.observers_changed()
+
     def observers_changed(self) -> None:  # noqa: B027 (a no-op by default, on purpose)
-        """The arrival observers changed: an engine that reports arrivals only while someone
-        listens starts or stops reporting them."""
+        """The arrival or probe observers changed: an engine that reports them only while
+        someone listens starts or stops reporting them."""
 
     @property
     @abstractmethod

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..runtime.api import (
@@ -47,7 +48,7 @@ from ..runtime.api import (
 from . import watchdog
 from .button import VIRAL_LOCKOUT_MS
 from .clock import MILLION, PASS_START_US, TX_AFTER_SEND_US, TX_CALL_US, TX_CHECK_US
-from .engine import Arrival, Engine
+from .engine import Arrival, Engine, Probe
 from .freeze import freeze_of
 from .infrared import (
     DATAGRAM_MARKER,
@@ -135,6 +136,25 @@ class PythonEngine(Engine):
     def start(self, tile: Tile) -> None:
         self._schedule(self.world.now, _PASS, tile)
 
+    # ------------------------------------------------------------- probes
+    def joined(self, tile: Tile) -> None:
+        self._hear_probes(tile)
+
+    def observers_changed(self) -> None:
+        world = getattr(self, "world", None)  # (none yet: its tiles will join)
+        for tile in world.tiles if world is not None else ():
+            self._hear_probes(tile)
+
+    def _hear_probes(self, tile: Tile) -> None:
+        """The tile's program reports its probes through its api: to the observers, while
+        there are any (Engine.add_probe_observer)."""
+        tile.api.probe = partial(self._probed, tile) if self.probe_observers else None
+
+    def _probed(self, tile: Tile, kind: int, values: tuple[int, ...]) -> None:
+        probe = Probe(self.world.now, tile, kind, values)
+        for fn in self.probe_observers:
+            fn(probe)
+
     def call_at(self, t_us: int, fn: Callable[[], None]) -> None:
         self._schedule(t_us, _CALL, None, fn)
 
@@ -205,6 +225,12 @@ class PythonEngine(Engine):
 
     def cut(self, tile: Tile, face: int, until_us: int) -> None:
         self._cuts[(tile.index, face)] = until_us
+
+    @property
+    def cuts(self) -> dict[tuple[int, int], int]:
+        """(tile index, face) -> the world time (µs) its cut ends (what the NativeEngine
+        takes over)."""
+        return dict(self._cuts)
 
     def stall(self, tile: Tile, ms: int) -> None:
         self.wake(tile)

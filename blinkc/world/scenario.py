@@ -591,7 +591,8 @@ class _Planner:
         known = getattr(tile.program, table, None)
         if known is None:
             raise ScenarioError(f"{step.action} {name}: the tile does not run a blinkc game on "
-                                "the Python backend", self._where(step),
+                                "the Python backend (nor the explorer's build of one)",
+                                self._where(step),
                                 f"`{step.action}` drives a game's own {what}s (emulate GAME.py)")
         if step.message not in known:
             hint = did_you_mean(step.message or "", known) or (

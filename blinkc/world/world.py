@@ -350,11 +350,13 @@ class World:
 
     def touch(self, name: str) -> None:
         """Something changed inside the tile's program from outside a pass (the explorer made
-        its game send a message): it runs its loop again instead of sleeping through it."""
+        its game send a message): it runs its loop again instead of sleeping through it, and
+        what the call wrote to its api (a bounce handler's colours, a draw) holds."""
         tile = self.tile(name)
         self._engine.wake(tile)
         tile.quiet_until = None
         tile.loop_inputs = None
+        self._engine.written(tile)
 
     def stall(self, name: str, ms: float) -> None:
         """Keep the tile's CPU busy `ms` longer in its next pass (it transmits that much later)."""

@@ -18,3 +18,14 @@ def planted(tmp_path, monkeypatch):
         monkeypatch.setattr(games, "_classes", {})
 
     return plant
+
+
+@pytest.fixture(params=["python", "native"])
+def world(request) -> str:
+    """Each explorer test that takes it runs on both worlds: the game's Python backend in the
+    reference world, its C++ in the C++ world core (the same results)."""
+    if request.param == "native":
+        from ..tools import require_tool
+
+        require_tool("g++")
+    return request.param

@@ -23,6 +23,8 @@ from blinkc.explore import (
     write_counterexample,
 )
 
+from ..tools import require_tool
+
 GAME = Path(__file__).resolve().parents[2] / "firmware" / "pirates_lasers.py"
 
 
@@ -73,11 +75,11 @@ ONE_SLOT = ("        flood_enter(s + (flood_last[k] ^ 1), STARTER)",
             "        flood_enter(s, STARTER)  # (planted: every flood in its first slot)")
 
 
-def test_a_planted_duplicate_is_caught_shrunk_and_replayed(planted, tmp_path):
+def test_a_planted_duplicate_is_caught_shrunk_and_replayed(planted, tmp_path, world):
     planted(DUPLICATE)
-    report = explore(GAME, 2, clocks=["±0.1 %"], random_runs=0, limit=2)
+    report = explore(GAME, 2, clocks=["±0.1 %"], random_runs=0, limit=2, world=world)
     assert report.violations, "the explorer missed a protocol that delivers twice"
-    watched = subject(GAME)
+    watched = subject(GAME, world)
     small, problems = shrink(watched, report.violations[0][0])
     # Shrunk to a message or two, or to one flood whose waves are delivered again and again.
     assert any("duplicate" in p or re.search(r"ran [2-9] times on", p) for p in problems)
@@ -97,16 +99,31 @@ def test_a_planted_duplicate_is_caught_shrunk_and_replayed(planted, tmp_path):
     assert emulated == explored
 
 
-def test_a_planted_flood_deadlock_is_caught(planted):
+BROADSIDE = GAME.with_name("broadside.py")
+
+
+def test_the_games_bounce_handlers_run(world):
+    # A Shot out of a face nobody touches bounces, and Broadside's bounce handler spends the
+    # Scatter Shot: a Fleet flood (its value SCATTER_SPENT, 16). The monitor once answered
+    # the engine's bounces in the game's place, so no bounce handler ran in an exploration.
+    from blinkc.explore.clusters import Tile
+
+    tiles = (Tile("t0", (0, 0), 0, 0, 100), Tile("t1", (1, 0), 3, 0, 100))
+    monitor = play(subject(BROADSIDE, world), Run(tiles, ((1000.0, "send t0 Shot 0"),), seed=3))
+    assert [(w.k, w.starter, w.value) for w in monitor.waves] == [(2, "t0", 16)]
+    assert monitor.bounces == 1 and monitor.problems == []
+
+
+def test_a_planted_flood_deadlock_is_caught(planted, world):
     # The bug the soak found at 50 % drop: a wave that crosses ours taken for its answer
     # swallows the wave of a flood started again at once, and that flood never ends.
     planted(CROSSING)
     # (Which clocks make the waves cross moves with the emulator's timing: ±0.1 % under the
     # old idle sleep, ±10 % with every pass's timing, ±0.1 % again since the emulator follows
     # the BIOS's send timing and start, where ±10 % first crosses at the 16th configuration.)
-    report = explore(GAME, 2, clocks=["±0.1 %"], random_runs=0, limit=4)
+    report = explore(GAME, 2, clocks=["±0.1 %"], random_runs=0, limit=4, world=world)
     assert report.violations
-    small, problems = shrink(subject(GAME), report.violations[0][0])
+    small, problems = shrink(subject(GAME, world), report.violations[0][0])
     assert any("never finished" in p for p in problems)
     # A few floods: the wave swallowed must be of the same slot, so of the flood two before
     # (10 steps with these clocks; 8 with ±10 % and 6 with ±0.1 % under earlier timings).
@@ -127,18 +144,36 @@ def test_the_explore_command_reports_and_checks(tmp_path):
     result = runner.invoke(main, ["explore", str(GAME), "--check", str(layout), str(scenario)])
     assert result.exit_code == 0, result.output
     assert "every invariant held" in result.output
-    # The same on the engine make_world picks (the NativeEngine), for a run and a check.
-    result = runner.invoke(main, ["explore", str(GAME), "--check", str(layout), str(scenario),
-                                  "--world", "auto"])
-    assert result.exit_code == 0, result.output
-    assert "every invariant held" in result.output
-    result = runner.invoke(main, ["explore", str(GAME), "--tiles", "2", "--limit", "1",
-                                  "--clock", "identical", "--random", "1", "--world", "auto"])
-    assert result.exit_code == 0, result.output
-    assert "1 configurations" in result.output and "0 violation(s)" in result.output
-    result = runner.invoke(main, ["explore", str(GAME), "--world", "native"])
+    # The same in each world (the default, auto, is native where g++ is), for a run and a check.
+    for world in ("python", "native"):
+        result = runner.invoke(main, ["explore", str(GAME), "--check", str(layout), str(scenario),
+                                      "--world", world])
+        assert result.exit_code == 0, result.output
+        assert "every invariant held" in result.output
+        result = runner.invoke(main, ["explore", str(GAME), "--tiles", "2", "--limit", "1",
+                                      "--clock", "identical", "--random", "1", "--world", world])
+        assert result.exit_code == 0, result.output
+        assert "1 configurations" in result.output and "0 violation(s)" in result.output
+    result = runner.invoke(main, ["explore", str(GAME), "--world", "fast"])
     assert result.exit_code == 2 and "--world" in result.output
 
+
+
+def test_auto_is_the_native_world_where_it_can_be_and_says_when_not(monkeypatch):
+    require_tool("g++")
+    assert subject(GAME, "auto").world == "native"
+    import blinkc.cli.explore as cli
+    import blinkc.explore.runs as runs
+
+    why = "no host C++ compiler (g++) to build the game's C++ for the C++ world core"
+    monkeypatch.setattr(cli, "why_python", lambda: why)
+    monkeypatch.setattr(runs, "why_python", lambda: why)
+    assert subject(GAME, "auto").world == "python"
+    result = CliRunner().invoke(main, ["explore", str(GAME), "--tiles", "2", "--limit", "1",
+                                       "--clock", "identical", "--random", "0"])
+    assert result.exit_code == 0, result.output
+    assert f"note: exploring in the Python world, {why}" in result.output
+    assert "0 violation(s)" in result.output
 
 
 KNOWN = Path(__file__).resolve().parent / "known"
@@ -214,16 +249,17 @@ FOUND = [
 ]
 
 
-def _check_known(case: str, seed: int) -> None:
+def _check_known(case: str, seed: int, world: str) -> None:
     r = CliRunner().invoke(main, ["explore", str(GAME), "--check", str(KNOWN / f"{case}.layout"),
-                                  str(KNOWN / f"{case}.scenario"), "--seed", str(seed)])
+                                  str(KNOWN / f"{case}.scenario"), "--seed", str(seed),
+                                  "--world", world])
     assert "Traceback" not in r.output
     assert r.exit_code == 0, r.output
 
 
 @pytest.mark.parametrize("case,seed", FOUND)
-def test_known_counterexamples_keep_every_invariant(case, seed):
-    _check_known(case, seed)
+def test_known_counterexamples_keep_every_invariant(case, seed, world):
+    _check_known(case, seed, world)
 
 
 NO_BACK = (COND, "    if flood_parent[s] == NO_PARENT and not (skipped & bit and skipped & SAME_WINDOW):"
@@ -236,12 +272,12 @@ GONE_ONLY = (COND, "    if flood_parent[s] == NO_PARENT and not (skipped & BACK_
 
 
 @pytest.mark.parametrize("case", ["wave_waiting_for_a_session", "late_wave_passed_on"])
-def test_a_window_counted_from_the_entry_alone_runs_a_late_flood_again(planted, case):
+def test_a_window_counted_from_the_entry_alone_runs_a_late_flood_again(planted, case, world):
     """Both found cases fail again when a wave over a face that was away is the same flood
     only within 2 s of the entry (the rule before the window from the face's return)."""
     planted(NO_BACK)
     run = Run.from_files(KNOWN / f"{case}.layout", KNOWN / f"{case}.scenario", seed=42770)
-    problems = check(subject(GAME), run)
+    problems = check(subject(GAME, world), run)
     runs = [re.search(r"started (\d) time\(s\).* ran (\d) times on", p) for p in problems]
     assert any(m and int(m[2]) > int(m[1]) for m in runs), problems
 
@@ -249,7 +285,8 @@ def test_a_window_counted_from_the_entry_alone_runs_a_late_flood_again(planted, 
 @pytest.mark.parametrize("case,seed", [("lifted_past_a_neighbours_grace", 2),
                                        ("lifted_while_sunk_spreads", 27),
                                        ("lifted_and_cut_as_sunk_passes", 66)])
-def test_a_window_for_the_faces_gone_at_the_entry_only_runs_a_flood_again(planted, case, seed):
+def test_a_window_for_the_faces_gone_at_the_entry_only_runs_a_flood_again(planted, case, seed,
+                                                                           world):
     """The lifted cases fail again when only a face gone when the tile entered counts as
     come back (a face whose session ended while the flood passed does not). (Seeds re-found
     when the emulator took the BIOS's send timing and start from co-simulation: the found
@@ -260,7 +297,7 @@ def test_a_window_for_the_faces_gone_at_the_entry_only_runs_a_flood_again(plante
     lifted_while_sunk_spreads's clocks, found at ±10 %, were scaled into it.)"""
     planted(GONE_ONLY)
     run = Run.from_files(KNOWN / f"{case}.layout", KNOWN / f"{case}.scenario", seed=seed)
-    problems = check(subject(GAME), run)
+    problems = check(subject(GAME, world), run)
     runs = [re.search(r"started (\d) time\(s\).* ran (\d) times on", p) for p in problems]
     assert any(m and int(m[2]) > int(m[1]) for m in runs), problems
 
@@ -269,14 +306,15 @@ NO_HELLO_BACK = ("    back_at[f] = now256  # (a neighbour that starts over has j
                  "")
 
 
-def test_a_session_ended_by_a_neighbour_starting_over_counts_as_the_face_come_back(planted):
+def test_a_session_ended_by_a_neighbour_starting_over_counts_as_the_face_come_back(planted,
+                                                                                    world):
     # The found case's steps; its seed (21104), then 61, no longer fail the planted rule
     # since the emulator follows the BIOS's send timing and start, then blinklib's CPU time
     # in a pass; seed 333 (of the first 334) does.
     planted(NO_HELLO_BACK)
     run = Run.from_files(KNOWN / "lifted_and_greeted_again.layout",
                          KNOWN / "lifted_and_greeted_again.scenario", seed=333)
-    problems = check(subject(GAME), run)
+    problems = check(subject(GAME, world), run)
     assert any("ran 2 times on t2" in p for p in problems), problems
 
 
@@ -293,18 +331,19 @@ def test_without_the_second_slot_two_floods_of_one_kind_run_three_times(planted)
     assert any("ran 3 times on" in p for p in problems), problems
 
 
-def test_a_tile_put_back_as_a_flood_passes_runs_it_again_without_the_gone_faces(planted):
+def test_a_tile_put_back_as_a_flood_passes_runs_it_again_without_the_gone_faces(planted, world):
     """The counterexample fails again when a tile takes every wave of a slot it is not in
     for a new flood. (The found case's steps, seed 4: 58673 stopped failing the planted rule
     when the emulator took the BIOS's send timing and start.)"""
     planted(RUN_AGAIN)
     run = Run.from_files(KNOWN / "new_link_during_a_flood.layout",
                          KNOWN / "new_link_during_a_flood.scenario", seed=25)
-    problems = check(subject(GAME), run)
+    problems = check(subject(GAME, world), run)
     assert any("ran 3 times on t0" in p for p in problems), problems
 
 
-def test_a_tile_that_waves_where_it_answered_as_the_same_flood_runs_it_twice_there(planted):
+def test_a_tile_that_waves_where_it_answered_as_the_same_flood_runs_it_twice_there(planted,
+                                                                                     world):
     """A tile answers a wave as the flood come round, then joins that (newer) flood over
     another face: waving the neighbour it answered would make that neighbour run it again.
     Three quick Sunk starts around a tile put back showed it first (seed 44 of
@@ -315,7 +354,7 @@ def test_a_tile_that_waves_where_it_answered_as_the_same_flood_runs_it_twice_the
     planted(NO_PROMISE)
     run = Run.from_files(KNOWN / "lifted_then_sunk_again.layout",
                          KNOWN / "lifted_then_sunk_again.scenario", seed=0)
-    problems = check(subject(GAME), run)
+    problems = check(subject(GAME, world), run)
     assert any("ran 2 times on t1" in p for p in problems), problems
 
 
@@ -356,7 +395,7 @@ def test_a_spread_sample_of_four_tile_clusters_has_every_shape():
     assert len({tuple(t.pos for t in tiles) for tiles in first}) == 1
 
 
-# ------------------------------------------------- the explorer on both world engines
+# ------------------------------------------------- the explorer in both worlds
 def _same_reports(a, b) -> None:
     for name in ("runs", "configurations", "messages", "floods", "values", "totals", "outside"):
         assert getattr(a, name) == getattr(b, name), name
@@ -364,33 +403,32 @@ def _same_reports(a, b) -> None:
            [(run, problems) for run, problems in b.violations]
 
 
-def test_the_explorer_gives_the_same_results_on_both_world_engines():
-    # The monitor watches arrivals through the engines' public observer (no engine's
-    # privates), so any engine will do; "auto" is the NativeEngine, which runs the
-    # explorer's Python-backend tiles in Python (the C++ core runs native tiles only).
-    from blinkc.native.engine import NativeEngine
-
+def test_the_explorer_gives_the_same_results_in_both_worlds():
+    # The game's Python backend in the reference world, its C++ in the C++ world core: the
+    # monitor hears both through the engines' public probe and arrival observers.
+    require_tool("g++")
     reports = [explore(GAME, 2, clocks=["±3 %"], random_runs=1, limit=3, stop_at_first=False,
-                       world=world) for world in ("python", "auto")]
+                       world=world) for world in ("python", "native")]
     assert reports[0].violations == []
     assert reports[0].runs == 3 * 9 and reports[0].messages > 300
     _same_reports(*reports)
-    monitor = play(subject(GAME, "auto"), Run(*_one_run()))
-    assert isinstance(monitor.world.event_engine, NativeEngine)
-    assert monitor.heard and monitor.problems == []
+    monitor = play(subject(GAME, "native"), Run(*_one_run()))
+    assert monitor.world.engine == "native"  # (the C++ core ran it, not Python)
+    assert monitor.heard and monitor.problems == [] and monitor.messages > 20
 
 
 def _one_run():
     from blinkc.explore.clusters import Tile
     from blinkc.explore.explorer import scripted_steps
-    cls = subject(GAME).cls
+    cls = subject(GAME, "python").cls
     tiles = (Tile("t0", (0, 0), 0, 0, 100), Tile("t1", (1, 0), 3, 0, 100))
     return tiles, scripted_steps(tiles, list(cls.MESSAGES), list(cls.FLOODS), 0), 3
 
 
-def test_a_planted_duplicate_is_found_alike_on_both_world_engines(planted):
+def test_a_planted_duplicate_is_found_alike_in_both_worlds(planted):
+    require_tool("g++")
     planted(DUPLICATE)
     reports = [explore(GAME, 2, clocks=["±0.1 %"], random_runs=0, limit=2, world=world)
-               for world in ("python", "auto")]
+               for world in ("python", "native")]
     assert reports[0].violations, "the explorer missed a protocol that delivers twice"
     _same_reports(*reports)

@@ -19,16 +19,16 @@ def test_a_group_of_every_tile_keeps_every_invariant(tmp_path):
     assert report.floods > 20
 
 
-def test_with_no_ship_tile_a_capture_stays_on_its_starter_and_keeps_every_invariant():
+def test_with_no_ship_tile_a_capture_stays_on_its_starter_and_keeps_every_invariant(world):
     # No ship tile: a Capture is owed to no tile but its starter (the monitor reads each
     # tile's predicate when a flood starts); it must not run elsewhere, run twice or hang.
     report = explore(FLEET, 2, clocks=["identical, in step"], random_runs=1, limit=3,
-                     stop_at_first=False)
+                     stop_at_first=False, world=world)
     assert report.violations == []
     assert report.floods > 20
 
 
-def test_a_planted_engine_that_ignores_the_group_is_caught(tmp_path, monkeypatch):
+def test_a_planted_engine_that_ignores_the_group_is_caught(tmp_path, monkeypatch, world):
     import blinkc.dsl.lowering as lowering
     from blinkc import games
 
@@ -42,6 +42,6 @@ def test_a_planted_engine_that_ignores_the_group_is_caught(tmp_path, monkeypatch
     monkeypatch.setattr(games, "_programs", {})
     monkeypatch.setattr(games, "_classes", {})
     report = explore(FLEET, 2, clocks=["identical, in step"], random_runs=1, limit=3,
-                     stop_at_first=False)
+                     stop_at_first=False, world=world)
     problems = [p for _run, ps in report.violations for p in ps]
     assert any("outside its group" in p for p in problems), problems

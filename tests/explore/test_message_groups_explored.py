@@ -35,9 +35,9 @@ def test_a_group_of_every_tile_keeps_every_promise_of_a_message(tmp_path):
     assert report.messages > report.outside + 300
 
 
-def test_with_no_ship_tile_every_signal_bounces_at_once_and_nothing_else_breaks():
+def test_with_no_ship_tile_every_signal_bounces_at_once_and_nothing_else_breaks(world):
     report = explore(FLEET, 2, clocks=["identical, in step"], random_runs=1, limit=3,
-                     stop_at_first=False)
+                     stop_at_first=False, world=world)
     assert report.violations == []
     assert report.outside > 20
     assert any("sent outside their group" in line for line in report.lines())
@@ -75,22 +75,23 @@ def plant(monkeypatch, branch: str) -> None:
     monkeypatch.setattr(games, "_classes", {})
 
 
-def test_a_planted_dispatch_that_ignores_the_group_is_caught(monkeypatch):
+def test_a_planted_dispatch_that_ignores_the_group_is_caught(monkeypatch, world):
     # The Signals outside the group are queued and delivered instead of bounced.
     plant(monkeypatch, "body")
     report = explore(FLEET, 2, clocks=["identical, in step"], random_runs=1, limit=3,
-                     stop_at_first=False)
+                     stop_at_first=False, world=world)
     problems = [p for _run, ps in report.violations for p in ps]
     assert any("outside its group" in p and "not bounced" in p for p in problems), problems
     assert any("outside its group" in p and "delivered" in p for p in problems), problems
 
 
-def test_a_planted_dispatch_that_bounces_inside_the_group_is_caught(monkeypatch, tmp_path):
+def test_a_planted_dispatch_that_bounces_inside_the_group_is_caught(monkeypatch, tmp_path,
+                                                                   world):
     # Every tile a ship: the sends inside the group bounce without going out.
     plant(monkeypatch, "orelse")
     game = variant(tmp_path, ("game.field(bool, default=False, broadcast=True)",
                               "game.field(bool, default=True, broadcast=True)"))
-    report = explore(game, 2, clocks=["identical, in step"], random_runs=1, limit=1)
+    report = explore(game, 2, clocks=["identical, in step"], random_runs=1, limit=1, world=world)
     problems = [p for _run, ps in report.violations for p in ps]
     assert any("did not send code" in p and "inside its group" in p for p in problems), problems
 

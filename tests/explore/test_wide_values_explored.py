@@ -39,17 +39,17 @@ def test_a_sample_of_three_tile_clusters_keeps_every_invariant():
     assert report.values > 20 and report.totals > 5
 
 
-def test_a_data_code_taken_twice_is_caught(planted):
+def test_a_data_code_taken_twice_is_caught(planted, world):
     planted(DATA_TWICE)
-    report = explore(CONVOY, 2, clocks=["identical"], random_runs=0, limit=2)
+    report = explore(CONVOY, 2, clocks=["identical"], random_runs=0, limit=2, world=world)
     assert report.violations
-    small, problems = shrink(subject(CONVOY), report.violations[0][0])
+    small, problems = shrink(subject(CONVOY, world), report.violations[0][0])
     # (A Cargo that arrives changed, or a gather whose echoes' values do.)
     assert any("with the value" in p or "brought back" in p for p in problems), problems
     assert len(small.steps) <= 2
     cargo = Run(TRIANGLE, ((1000.0, "send t0 Cargo(165) 2"),))
     assert any("got code 1 with the value 85, but t0 face 2 sent 165" in p
-               for p in check(subject(CONVOY), cargo))
+               for p in check(subject(CONVOY, world), cargo))
 
 
 # A triangle: one of its three links is crossed by two waves, answered at once (with the
@@ -59,8 +59,8 @@ GATHERS = [Run(TRIANGLE, ((1000.0, f"flood t{i} {g}"),), seed=i)
            for i in range(3) for g in ("Tally", "Least")]
 
 
-def test_gathers_on_a_triangle_bring_back_every_tile_once():
-    watched = subject(CONVOY)
+def test_gathers_on_a_triangle_bring_back_every_tile_once(world):
+    watched = subject(CONVOY, world)
     for run in GATHERS:
         monitor = play(watched, run)
         assert monitor.problems == [] and monitor.totals_checked == 1
@@ -68,9 +68,9 @@ def test_gathers_on_a_triangle_bring_back_every_tile_once():
 
 @pytest.mark.parametrize("bug", [SUBTREE_TWICE, EVERY_ECHO_A_SUBTREE],
                          ids=["subtree-counted-twice", "every-echo-a-subtree"])
-def test_a_gather_that_miscounts_is_caught(planted, bug):
+def test_a_gather_that_miscounts_is_caught(planted, bug, world):
     planted(bug)
-    watched = subject(CONVOY)
+    watched = subject(CONVOY, world)
     found = [p for run in GATHERS for p in check(watched, run)]
     assert any("brought back" in p for p in found), found
 
@@ -81,8 +81,8 @@ INTERLEAVED = ("        if not wide_busy & bit:\n            code = flood_take(b
                "            code = flood_take(bit)\n")
 
 
-def test_a_flood_value_among_a_messages_data_codes_is_caught(planted):
+def test_a_flood_value_among_a_messages_data_codes_is_caught(planted, world):
     planted(INTERLEAVED)
-    report = explore(CONVOY, 2, clocks=["identical"], random_runs=2, limit=2)
+    report = explore(CONVOY, 2, clocks=["identical"], random_runs=2, limit=2, world=world)
     assert report.violations
     assert any("with the value" in p for p in report.violations[0][1])

@@ -72,3 +72,33 @@ def test_a_closed_program_refuses_to_run(globals_sketch):
     program.close()
     with pytest.raises(RuntimeError, match="closed"):
         program.loop(Blinklib())
+
+
+def test_a_restarted_program_is_a_program_at_power_up_again(globals_sketch):
+    # NativeProgram.restart (the explorer plays run after run with the same tiles): every kind
+    # of storage back as loaded, and the blinklib state too (the random seed, what
+    # didValueOnFaceChange saw), where a program not made restartable refuses.
+    import pytest
+
+    def power_up(program) -> list[tuple]:
+        api = Blinklib(entropy=7)
+        api.now = 100
+        program.setup(api)
+        seen = []
+        for i in range(6):
+            api.now = 200 + 10 * i
+            program.loop(api)
+            seen.append((tuple(api.out_value), api.rng.state))
+        return seen
+
+    once = globals_sketch(restartable=True)
+    first = power_up(once)
+    assert power_up(once) != first  # (it counts on from there)
+    once.restart()
+    assert power_up(once) == first == power_up(globals_sketch())
+    plain = globals_sketch()
+    assert not plain.can_restart
+    with pytest.raises(RuntimeError, match="cannot restart"):
+        plain.restart()
+    once.mark_stopped("loop", 1)  # (stopped half way: its state is torn for good)
+    assert not once.can_restart

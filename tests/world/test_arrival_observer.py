@@ -145,3 +145,49 @@ def test_every_engine_has_the_observer():
         assert engine.arrival_observers == (print,)
         engine.remove_arrival_observer(print)
         assert engine.arrival_observers == ()
+
+
+# A tile that sends its own process SIGTERM when clicked (as `kill` or a scheduler would).
+TERMINATES = """
+#ifdef BLINKC_HOST
+#include <signal.h>
+#endif
+void setup() {}
+void loop() {
+  setValueSentOnAllFaces(millis() / 100 % 8);
+#ifdef BLINKC_HOST
+  if (buttonSingleClicked()) raise(SIGTERM);
+#endif
+}
+"""
+
+
+def test_a_sigterm_python_handles_is_never_lost_in_the_cores_callbacks():
+    # blinkc's runner stops a batch on SIGTERM as on Ctrl-C (its handler raises
+    # KeyboardInterrupt). While the core runs, a Python handler could only run inside an
+    # observer's callback, at its first line, where ctypes would print the KeyboardInterrupt
+    # and go on: the watchdog holds SIGTERM back as it does SIGINT, and hands it over once
+    # the core has returned.
+    import signal
+
+    sketch = load_sketch_text(TERMINATES, "Terminates", check_int16=False)
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        world = make_world(seed=1, engine="native")
+        heard = []
+        world.event_engine.add_arrival_observer(heard.append)
+        world.add_tile("a", sketch(), pos=(0, 0))
+        world.add_tile("b", sketch(), pos=(0, 1))
+        world.run_until(500)
+        assert world.engine == "native" and heard
+        world.button("a", True, at_ms=600)
+        world.button("a", False, at_ms=700)
+        with pytest.raises(KeyboardInterrupt):
+            world.run_until(5000)
+        assert world.now_ms < 5000
+    finally:
+        signal.signal(signal.SIGTERM, before)

@@ -122,7 +122,7 @@ def test_the_enum_check_fires_on_a_reordered_renamed_or_new_member():
     assert enum_mismatches(swapped) == [
         "enum Status: world_core.cpp ['CALL_DUE', 'REACHED', 'TILE_STOPPED', 'INTERRUPTED', "
         "'TILE_FROZE'], bindings ['REACHED', 'CALL_DUE', 'TILE_STOPPED', 'INTERRUPTED', 'TILE_FROZE']"]
-    renamed = text.replace("REC_SPECIAL, REC_SERIAL }", "REC_SPECIAL, REC_PRINT }")
+    renamed = text.replace("REC_SPECIAL, REC_SERIAL, REC_CUT }", "REC_SPECIAL, REC_PRINT, REC_CUT }")
     assert renamed != text and len(enum_mismatches(renamed)) == 1
     added = text.replace("E_FLASH, E_COUNT", "E_FLASH, E_SLEEP, E_COUNT")
     assert added != text and len(enum_mismatches(added)) == 1
@@ -151,7 +151,7 @@ def test_the_other_enums_agree_with_their_python_names():
 
     e = bindings.CORE_ENUMS
     assert [bindings.REC_PASS, bindings.REC_DROP, bindings.REC_BUTTON, bindings.REC_SPECIAL,
-            bindings.REC_SERIAL] == list(range(5)) and len(e["Record"]) == 5
+            bindings.REC_SERIAL, bindings.REC_CUT] == list(range(6)) and len(e["Record"]) == 6
     assert [e["Status"][k] for k in (bindings.REACHED, bindings.CALL_DUE, bindings.TILE_STOPPED,
             bindings.INTERRUPTED, bindings.TILE_FROZE)] == [
         "REACHED", "CALL_DUE", "TILE_STOPPED", "INTERRUPTED", "TILE_FROZE"]

@@ -150,6 +150,31 @@ def test_moves_adds_and_gestures():
     assert events  # the 7 s hold reached the BIOS's long-long press and sleep marks
 
 
+def test_the_explorers_cuts_and_stalls():
+    # The adversary of blinkc explore in the core: one-way cuts (dropped packets, traced
+    # with `cut`), a cut made longer, a stall that delays a pass, with and without faults;
+    # steps at one moment (the core hands such calls over one after the other, in order).
+    layout = "tile a at 0,0\ntile b at 0,1 kind=HAZARD orient=3\ntile c at 1,0\n"
+    scenario = """
+        at 400ms cut a 3 for 300ms
+        at 500ms cut b 0 for 3s
+        at 600ms cut b 0 for 3.5s
+        at 800ms stall c 16ms
+        at 1s click b
+        at 1.01s stall a 40ms
+        at 1.02s stall a 8ms
+        at 5s cut c 4 for 60ms
+        at 5s stall c 16ms
+        at 5s cut c 4 for 90ms
+        at 5s lift a
+    """
+    for faults in (Faults(), CHAOS):
+        runs = both(layout, scenario, game_resolver(PIRATES, "native"), 9000, seed=4,
+                    faults=faults)
+        assert_same(runs)
+    assert any('"cut":true' in line for line in runs[1][0])
+
+
 def test_plain_sketches_without_hooks():
     # No quiet_until: nothing is skipped; Relay and Spinner exercise buttons and values.
     for name in ("Relay", "Spinner"):

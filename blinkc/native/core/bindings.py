@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+import struct
 from functools import cache
 from typing import Any
 
@@ -18,8 +19,8 @@ FACES = 6
 CORE_ENUMS: dict[str, tuple[str, ...]] = {
     # Event kinds, in python_engine.py's numbering (KINDS: pass, transmit, arrive, call, flash).
     "Kind": ("PASS", "TX", "ARRIVE", "CALL", "FLASH"),
-    # Trace callback kinds.
-    "Record": ("REC_PASS", "REC_DROP", "REC_BUTTON", "REC_SPECIAL", "REC_SERIAL"),
+    # Trace callback kinds (REC_CUT: a drop on a cut link, the explorer's adversary).
+    "Record": ("REC_PASS", "REC_DROP", "REC_BUTTON", "REC_SPECIAL", "REC_SERIAL", "REC_CUT"),
     # What core_run returns.
     "Status": ("REACHED", "CALL_DUE", "TILE_STOPPED", "INTERRUPTED", "TILE_FROZE"),
     # The calls core_failure names (PHASES).
@@ -33,8 +34,9 @@ CORE_ENUMS: dict[str, tuple[str, ...]] = {
 _NUMBER = {name: i for members in CORE_ENUMS.values() for i, name in enumerate(members)}
 
 PASS, TX, ARRIVE, CALL, FLASH = (_NUMBER[n] for n in ("PASS", "TX", "ARRIVE", "CALL", "FLASH"))
-REC_PASS, REC_DROP, REC_BUTTON, REC_SPECIAL, REC_SERIAL = (
-    _NUMBER[n] for n in ("REC_PASS", "REC_DROP", "REC_BUTTON", "REC_SPECIAL", "REC_SERIAL"))
+REC_PASS, REC_DROP, REC_BUTTON, REC_SPECIAL, REC_SERIAL, REC_CUT = (
+    _NUMBER[n] for n in ("REC_PASS", "REC_DROP", "REC_BUTTON", "REC_SPECIAL", "REC_SERIAL",
+                         "REC_CUT"))
 REACHED, CALL_DUE, TILE_STOPPED, INTERRUPTED, TILE_FROZE = (
     _NUMBER[n] for n in ("REACHED", "CALL_DUE", "TILE_STOPPED", "INTERRUPTED", "TILE_FROZE"))
 
@@ -51,11 +53,11 @@ BUTTON_SPECIALS = {"SPECIAL_LONGLONG": 2, "SPECIAL_SLEEP": 4}
 SPECIAL_LONGLONG = BUTTON_SPECIALS["SPECIAL_LONGLONG"]
 
 RECORD_FN = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_int, ctypes.c_int64, ctypes.c_int64)
-#: The arrival observer (world_core.cpp: arrive_fn): tile, face, sender, sender's face, byte0,
-#: datagram pointer and length (0: a face value), latched, world time.
-ARRIVE_FN = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int,
-                             ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_int,
-                             ctypes.c_int64)
+#: The arrival observer (world_core.cpp: arrive_fn): a batch of ArrivalRecords and how many.
+ARRIVE_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int)
+#: An ArrivalRecord: world time, tile, face, sender, sender's face, byte0, latched, datagram
+#: length (0: a face value), the datagram's bytes (core() checks the core's size of it).
+ARRIVAL = struct.Struct("<q7i16s4x")
 
 #: The view's struct and its pack and unpack by field name (view_fields.py declares the fields;
 #: view.h is generated from the same declaration).
@@ -75,6 +77,8 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "core_configure": (None, [_vp, _int, RECORD_FN]),
     "core_set_fault_rng": (None, [_vp, ctypes.c_uint64]),
     "core_set_observer": (None, [_vp, ARRIVE_FN]),
+    "core_flush_arrivals": (None, [_vp]),
+    "core_arrival_size": (_i64, []),
     "core_add_tile": (_int, [_vp, _i64, _i64, _i64, _vp, _vp, _vp, _vp]),
     "core_view": (_vp, [_vp, _int]),
     "core_set_port": (None, [_vp, _int, _vp]),
@@ -89,11 +93,14 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "core_set_rot": (None, [_vp, _int, _i64]),
     "core_wake": (None, [_vp, _int]),
     "core_button_push": (None, [_vp, _int, _i64, _int]),
+    "core_cut": (None, [_vp, _int, _int, _i64]),
+    "core_stall": (None, [_vp, _int, _i64]),
     "core_button_raw": (_int, [_vp, _int, ctypes.POINTER(_i64), _int]),
     "core_schedule": (None, [_vp, _i64, _int, _int, _i64]),
     "core_schedule_seq": (None, [_vp, _i64, _i64, _int, _int, _i64]),
     "core_set_seq": (None, [_vp, _i64]),
     "core_run": (_int, [_vp, _i64, ctypes.POINTER(_i64)]),
+    "core_take_call": (_int, [_vp, ctypes.POINTER(_i64)]),
     "core_set_guard": (None, [_vp, _vp, _vp, _vp]),
     "core_failure": (_int, [_vp, ctypes.POINTER(_i64)]),
     "core_frozen": (_int, [_vp]),
@@ -124,6 +131,9 @@ def core() -> ctypes.CDLL:
         fn.restype = restype
         fn.argtypes = argtypes
     check_layout(lib.core_view_layout().decode(), lib.core_view_size())
+    if lib.core_arrival_size() != ARRIVAL.size:
+        raise CoreLayoutError(f"ArrivalRecord is {lib.core_arrival_size()} bytes, "
+                              f"bindings.ARRIVAL {ARRIVAL.size}")
     if lib.core_source_key().decode() != source_key():
         raise CoreLayoutError(f"{path} was compiled from other sources than those beside it")
     return lib

@@ -64,13 +64,20 @@ enum Kind { PASS, TX, ARRIVE, CALL, FLASH };
 
 /* Trace callback kinds. Every enum here is mirrored in bindings.py (CORE_ENUMS), member by
  * member in this order: tests/world/test_engines_share_constants.py checks them. */
-enum Record { REC_PASS, REC_DROP, REC_BUTTON, REC_SPECIAL, REC_SERIAL };
+enum Record { REC_PASS, REC_DROP, REC_BUTTON, REC_SPECIAL, REC_SERIAL, REC_CUT };
 typedef void (*record_fn)(int kind, int tile, int64_t arg, int64_t t);
-/* The arrival observer (Engine.add_arrival_observer): a packet that arrived whole. `dgram`
+/* The arrival observer (Engine.add_arrival_observer): packets that arrived whole, in event
+ * order, handed over in batches (a Python call per packet cost more than the rest of the
+ * explorer's run): when ARRIVAL_BATCH have gathered, when core_run returns, and when Python
+ * asks (core_flush_arrivals: before it reports anything else that happened since). `dgram`
  * and `dgram_len` are a datagram's payload (length 0: a face value); `latched` 0: the face's
- * buffer already held a packet, so this one was not kept. */
-typedef void (*arrive_fn)(int tile, int face, int sender, int sender_face, int byte0,
-                          const uint8_t *dgram, int dgram_len, int latched, int64_t t);
+ * buffer already held a packet, so this one was not kept. bindings.ARRIVAL mirrors it. */
+struct ArrivalRecord {
+    int64_t t;
+    int32_t tile, face, sender, sender_face, byte0, latched, dgram_len;
+    uint8_t dgram[VIEW_DGRAM];
+};
+typedef void (*arrive_fn)(const ArrivalRecord *records, int n);
 
 typedef void (*entry_fn)(void);
 typedef uint32_t (*quiet_fn)(void);
@@ -216,6 +223,7 @@ struct Tile {
     Incoming incoming[FACES];
     int64_t tx_start[FACES], tx_end[FACES];
     int64_t viral_faces = 0, viral_lockout_until = -1;
+    int64_t cut_until[FACES]; /* packets leaving face f before this world time are lost */
     bool started = false, skipped = false;
     bool asleep = false; /* warm sleep (PythonEngine.dormant): no events at all */
     bool stuck = false;  /* frozen for good, its loop() stuck (PythonEngine._freeze) */
@@ -228,7 +236,7 @@ struct Tile {
     bool dirty = false;
 
     Tile() {
-        for (int f = 0; f < FACES; ++f) tx_start[f] = tx_end[f] = -1;
+        for (int f = 0; f < FACES; ++f) tx_start[f] = tx_end[f] = cut_until[f] = -1;
     }
 };
 
@@ -274,6 +282,8 @@ class World {
     std::vector<double> decode_x[2], decode_y[2];
     record_fn record = nullptr; /* set only when a trace is attached */
     arrive_fn observer = nullptr; /* set only while Python observes arrivals */
+    static const int ARRIVAL_BATCH = 1024;
+    std::vector<ArrivalRecord> arrivals; /* not yet handed to the observer */
     bool serial_pending = false; /* some tile's port_out has bytes */
     SplitMix64 fault_rng;
     std::vector<Tile *> tiles;
@@ -368,8 +378,35 @@ class World {
         return REACHED;
     }
 
+    /* If the next event is a scheduled call due now, take it (as run_until would return it:
+     * its id in pending_call) and return true. */
+    bool take_call() {
+        if (queue_.empty()) return false;
+        const Event &e = queue_.top();
+        if (e.kind != CALL || e.t != now) return false;
+        pending_call = e.data;
+        queue_.pop();
+        ++events;
+        ++event_counts[E_CALL];
+        return true;
+    }
+
+    /* Hand the arrivals gathered so far to the observer. */
+    void flush_arrivals() {
+        if (arrivals.empty()) return;
+        if (observer) observer(arrivals.data(), (int)arrivals.size());
+        arrivals.clear();
+    }
+
     /* PythonEngine.wake: something touched the tile; its next pass runs loop(). */
     void wake(Tile &t) { t.loop_inputs.valid = false; }
+
+    /* PythonEngine.stall: its next pass keeps the CPU `ms` longer (it transmits later). */
+    void stall(Tile &t, int64_t ms) {
+        wake(t);
+        t.v->extra_cpu_ms += ms;
+        touch(t);
+    }
 
     /* PythonEngine.dormant: stop (or restart) all of a tile's events for its warm sleep. */
     void dormant(Tile &t, bool asleep) {
@@ -689,6 +726,11 @@ class World {
         Tile &receiver = *tiles[link.tile];
         int rface = link.face;
         if (receiver.asleep || receiver.stuck) return; /* warm sleep, frozen: nothing heard */
+        if (sender.cut_until[face] > start) {
+            ++stats[S_DROPPED];
+            if (record) record(REC_CUT, sender.index, face, now);
+            return;
+        }
         if (drop != 0.0 && fault_rng.chance(drop)) {
             ++stats[S_DROPPED];
             if (record) record(REC_DROP, sender.index, face, now);
@@ -749,8 +791,18 @@ class World {
         }
         if (observer) {
             const Packet &p = inc.packet;
-            observer(t.index, face, inc.sender, inc.sender_face, p.byte0, p.dgram.data,
-                     p.dgram.len, latched ? 1 : 0, now);
+            ArrivalRecord r;
+            r.t = now;
+            r.tile = t.index;
+            r.face = face;
+            r.sender = inc.sender;
+            r.sender_face = inc.sender_face;
+            r.byte0 = p.byte0;
+            r.latched = latched ? 1 : 0;
+            r.dgram_len = p.dgram.len;
+            memcpy(r.dgram, p.dgram.data, sizeof r.dgram);
+            arrivals.push_back(r);
+            if ((int)arrivals.size() >= ARRIVAL_BATCH) flush_arrivals();
         }
     }
 
@@ -870,8 +922,15 @@ EXPORT void core_configure(void *wp, int idle_skip, record_fn record) {
 
 /* The arrival observer (NULL: none, and the core reports nothing). */
 EXPORT void core_set_observer(void *wp, arrive_fn observer) {
-    static_cast<World *>(wp)->observer = observer;
+    World &w = *static_cast<World *>(wp);
+    w.flush_arrivals();
+    w.observer = observer;
 }
+
+/* Hand the arrivals gathered so far to the observer now. */
+EXPORT void core_flush_arrivals(void *wp) { static_cast<World *>(wp)->flush_arrivals(); }
+
+EXPORT int64_t core_arrival_size(void) { return (int64_t)sizeof(ArrivalRecord); }
 
 /* The decoder's clock tolerance for face values (datagram 0) or datagrams (1): infrared.py's
    DECODE_WINDOW and its n DECODE_POINTS, or DATAGRAM_DECODE_... */
@@ -982,6 +1041,16 @@ EXPORT void core_wake(void *wp, int i) {
     w.wake(*w.tiles[i]);
 }
 
+/* PythonEngine.cut: lose every packet leaving face `face` of tile i until world time `until`. */
+EXPORT void core_cut(void *wp, int i, int face, int64_t until) {
+    static_cast<World *>(wp)->tiles[i]->cut_until[face] = until;
+}
+
+EXPORT void core_stall(void *wp, int i, int64_t ms) {
+    World &w = *static_cast<World *>(wp);
+    w.stall(*w.tiles[i], ms);
+}
+
 EXPORT void core_button_push(void *wp, int i, int64_t t_ms, int down) {
     World &w = *static_cast<World *>(wp);
     Tile &t = *w.tiles[i];
@@ -1029,8 +1098,18 @@ EXPORT int core_run(void *wp, int64_t end, int64_t *call_id) {
     } catch (const Stopped &) {
         status = TILE_STOPPED;
     }
+    w.flush_arrivals();
     *call_id = w.pending_call;
     return status;
+}
+
+/* After CALL_DUE and its call: the next event, if it is a call due at the same time (1, its
+ * id in *call_id), so that Python runs it without running the core again; else 0. */
+EXPORT int core_take_call(void *wp, int64_t *call_id) {
+    World &w = *static_cast<World *>(wp);
+    if (w.failed_tile >= 0 || !w.take_call()) return 0;
+    *call_id = w.pending_call;
+    return 1;
 }
 
 /* The watchdog (guard.cpp) to call tile code through, and where it counts SIGINTs. */
