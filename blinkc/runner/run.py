@@ -52,7 +52,8 @@ def run(job: Job, options: Options = Options()) -> Outcome:
     if job.stop_at_failure and outcome.first_failure() is not None:
         todo = []
     writer = results.Writer(options.results, job, fresh=not done) if options.results else None
-    first_failure = outcome.first_failure()
+    # (Only a job that stops at its first failure stops before the runs after one read back.)
+    first_failure = outcome.first_failure() if job.stop_at_failure else None
 
     def stop_before(i: int) -> bool:   # a stopping job plays no run after its first failure
         return first_failure is not None and i > first_failure

@@ -188,3 +188,32 @@ def test_a_setup_that_fails_in_the_workers_stops_the_batch_with_its_error():
     assert "raised: cannot set up: no SDK here" in done.stdout, done.stderr[-2000:]
     with pytest.raises(RuntimeError, match="no SDK here"):
         run(job, Options(jobs=1))
+
+
+def _nothing(shared):
+    return None
+
+
+def _odd_fails(context, spec):
+    return {"seed": spec, "bad": spec % 2 == 1}
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_batch_that_goes_on_after_failures_goes_on_after_a_resume_too(tmp_path, jobs):
+    # A --keep-going exploration stopped after its first violation and resumed played no
+    # further run: the runner took the violation read back for the one it stops at.
+    from blinkc.runner import Job
+
+    def job(runs: int) -> Job:
+        return Job("keep going", {}, _nothing, None, _odd_fails, range(runs),
+                   failed=lambda r: r["bad"], stop_at_failure=False)
+
+    results = tmp_path / "results.jsonl"
+    whole = run(job(8), Options(jobs=jobs))
+    first = run(job(8), Options(jobs=jobs, results=results))
+    lines = results.read_text().splitlines(keepends=True)
+    results.write_text("".join(lines[:5]))                  # runs 0..3 kept, run 1 failed
+    resumed = run(job(8), Options(jobs=jobs, results=results, resume=True))
+    assert resumed.resumed == 4 and resumed.complete
+    assert resumed.ordered() == first.ordered() == whole.ordered()
+    assert resumed.failures() == 4
