@@ -48,7 +48,7 @@ born = game.field(range(0, 33), default=0, doc="the count when this ship was lai
 joined = game.field(range(0, 64), default=0, doc="bit f: a working link on face f; 0: in the hand")
 owed = game.field(range(0, 64), default=0, doc="bit f: face f's Hello bounced on a full queue")
 fresh = game.field(bool, default=False, doc="put against something, the sea not heard yet")
-near = game.field(range(0, 64), default=0, per_face=True,
+near = game.field(range(0, 128), default=0, per_face=True,
                   doc="what lies on this face: 0 nothing known, a ship, or HOLE")
 points = game.field(range(0, 65536), default=0, doc="the Points gather's total (its starter)")
 ships = game.field(range(0, 65536), default=0, doc="the Ships gather's total (its starter)")
@@ -75,21 +75,21 @@ FIRESHIP = 1  # sets every adjacent opponent ship on fire
 FIREBOAT = 5  # puts out every adjacent own burning ship
 PRIVATEER = 9  # takes every adjacent burning opponent ship: it is put out and changes sides
 
-# A Hello's word: the count (0..32), the number x NUMBER (0: not a ship of the sea), then
-# these bits (15 bits in all, so the tile's 16-bit arithmetic never wraps).
-NUMBER = 64
-OWNER = 1024
-FIRE = 2048
-LAID = 4096  # the sender was just laid: its ability acts on the receiver
-HOLE_BIT = 8192  # the receiver's face is the space a burning ship was taken from
-FIRST = 16384
 # near[f]: number + NEAR_OWNER x owner for a ship, + BURNING when it burns; HOLE for the
 # space a burning ship was taken from (until a ship of the sea fills it).
 NEAR_OWNER = 16
 BURNING = 32
-HOLE = 63
+# A Hello's word: its low byte the sender's ship in near's form (0: not a ship of the sea)
+# and these two bits, its high byte the count (0..32) and FIRST (15 bits in all, so the
+# tile's 16-bit arithmetic never wraps). Bytes, not fields of 6 bits across them: the AVR
+# takes a byte apart in a register where it shifts a word one bit at a time.
+HOLE_BIT = 64  # the receiver's face is the space a burning ship was taken from
+LAID = 128  # the sender was just laid: its ability acts on the receiver
+COUNT = 256  # the high byte: the count...
+FIRST = 64  # ... and the first player, its bit 6
+HOLE = HOLE_BIT + BURNING  # (no ship has HOLE_BIT: the Hello copies it from near[])
 
-Hello = game.message("Hello", payload=range(0, 32768))
+Hello = game.message("Hello", payload=range(0, 65536))  # (never above 32,767: see above)
 Reset = game.flood("Reset")  # a new game
 Points = game.gather("Points", combine="sum", payload=range(0, 65536))
 Ships = game.gather("Ships", combine="sum", payload=range(0, 65536))
@@ -101,16 +101,15 @@ END_WHITE = makeColorRGB(90, 90, 90)
 
 # --- telling the neighbours ------------------------------------------------------------------
 def hello(t, face: Face):
-    word = t.count + t.first * FIRST
-    if t.near[face] == HOLE:
-        word += HOLE_BIT
+    low = t.near[face] & HOLE_BIT
     if t.sea:
-        word += t.number * NUMBER + t.owner * OWNER
+        low += t.number + t.owner * NEAR_OWNER
         if t.fire:
-            word += FIRE
+            low += BURNING
         if t.window.running:
-            word += LAID
-    t.send(Hello, face, word)  # blinkc: ignore (15 bits: count 0..32 + 576 + 31,744 at most)
+            low += LAID
+    # (& 255: the low byte is all blinkc needs to keep of `low`, so it keeps it in a byte)
+    t.send(Hello, face, (t.count + t.first * FIRST) * COUNT + (low & 255))
 
 
 def tell_all(t):
@@ -167,8 +166,8 @@ def wreck(t):
 
 @game.on_message(Hello)
 def heard(t, face, word):
-    ship = (word >> 6) & 63  # its ship: number + NEAR_OWNER x owner + BURNING: near's own form
-    laid = word & 63  # the sender's count of ships laid
+    ship = word & 63  # its ship: number + NEAR_OWNER x owner + BURNING: near's own form
+    laid = (word >> 8) & 63  # the sender's count of ships laid
     if ship & 15 == 0:  # not a ship of the sea: it fills no space
         if t.near[face] != HOLE:
             t.near[face] = 0
@@ -200,7 +199,7 @@ def heard(t, face, word):
         t.sea = True
         t.count = laid + 1
         t.born = laid + 1
-        t.first = word >> 14
+        t.first = (word >> 14) & 1
         tell_all(t)  # one turn more, and LAID: the new ship's ability acts on its neighbours
 
 

@@ -8,7 +8,7 @@
 // Face value (6 bits):
 //   bits 0-4: message code (0 idle, 1..29 messages and floods, 31 HELLO)
 //   bit 5: ack (handshake acknowledgement / HELLO seen)
-// Message codes: 1 Hello (0..32767, after 4 data codes), 2 data 0000 (bits of a wide value),
+// Message codes: 1 Hello (0..65535, after 4 data codes), 2 data 0000 (bits of a wide value),
 //                3 data 0001 (bits of a wide value), 4 data 0010 (bits of a wide value),
 //                5 data 0011 (bits of a wide value), 6 data 0100 (bits of a wide value),
 //                7 data 0101 (bits of a wide value), 8 data 0110 (bits of a wide value),
@@ -89,7 +89,7 @@ static inline Color blinkc_color(uint16_t word) { Color c; c.as_uint16 = word; r
 
 // ---- The game's names ------------------------------------------------------------
 enum : uint8_t {  // messages: their codes on the wire
-    MSG_HELLO = 1,  // fleet_combos.py:92: codes 1..32768 carry the payload 0..32767
+    MSG_HELLO = 1,  // fleet_combos.py:92: codes 1..65536 carry the payload 0..65535
 };
 enum : uint8_t { FLOOD_RESET, FLOOD_POINTS, FLOOD_SHIPS };  // floods: fleet_combos.py:93, 94, 95
 enum : uint8_t { TIMER_WINDOW, TIMER_SHOW, TIMER_AGAIN };  // timers: fleet_combos.py:61, 62, 63
@@ -104,16 +104,14 @@ static const uint8_t FIRESHIP = 1;  // fleet_combos.py:74: sets every adjacent o
 static const uint8_t FIREBOAT = 5;  // fleet_combos.py:75: puts out every adjacent own burning ship
 // fleet_combos.py:76: takes every adjacent burning opponent ship: it is put out and changes sides
 static const uint8_t PRIVATEER = 9;
-static const uint8_t NUMBER = 64;  // fleet_combos.py:80
-static const uint16_t OWNER = 1024;  // fleet_combos.py:81
-static const uint16_t FIRE = 2048;  // fleet_combos.py:82
-static const uint16_t LAID = 4096;  // fleet_combos.py:83: the sender was just laid: its ability acts on the receiver
-// fleet_combos.py:84: the receiver's face is the space a burning ship was taken from
-static const uint16_t HOLE_BIT = 8192;
-static const uint16_t FIRST = 16384;  // fleet_combos.py:85
-static const uint8_t NEAR_OWNER = 16;  // fleet_combos.py:88
-static const uint8_t BURNING = 32;  // fleet_combos.py:89
-static const uint8_t HOLE = 63;  // fleet_combos.py:90
+static const uint8_t NEAR_OWNER = 16;  // fleet_combos.py:80
+static const uint8_t BURNING = 32;  // fleet_combos.py:81
+// fleet_combos.py:86: the receiver's face is the space a burning ship was taken from
+static const uint8_t HOLE_BIT = 64;
+static const uint8_t LAID = 128;  // fleet_combos.py:87: the sender was just laid: its ability acts on the receiver
+static const uint16_t COUNT = 256;  // fleet_combos.py:88: the high byte: the count...
+static const uint8_t FIRST = 64;  // fleet_combos.py:89: ... and the first player, its bit 6
+static const uint8_t HOLE = 96;  // fleet_combos.py:90: (no ship has HOLE_BIT: the Hello copies it from near[])
 #define SEA_BLUE BLINKC_RGB5(0, 0, 6)  // fleet_combos.py:97
 #define DIM_WHITE BLINKC_RGB5(6, 6, 6)  // fleet_combos.py:98
 #define END_WHITE BLINKC_RGB5(11, 11, 11)  // fleet_combos.py:99
@@ -141,7 +139,7 @@ static uint8_t born = 0;  // fleet_combos.py:47: 0..32; the count when this ship
 static uint8_t joined = 0;  // fleet_combos.py:48: 0..63; bit f: a working link on face f; 0: in the hand
 static uint8_t owed = 0;  // fleet_combos.py:49: 0..63; bit f: face f's Hello bounced on a full queue
 static bool fresh = false;  // fleet_combos.py:50: bool; put against something, the sea not heard yet
-// fleet_combos.py:51: 0..63, one per face; what lies on this face: 0 nothing known, a ship, or HOLE
+// fleet_combos.py:51: 0..127, one per face; what lies on this face: 0 nothing known, a ship, or HOLE
 static uint8_t near[6];
 static uint16_t points = 0;  // fleet_combos.py:53: 0..65535; the Points gather's total (its starter)
 static uint16_t ships = 0;  // fleet_combos.py:54: 0..65535; the Ships gather's total (its starter)
@@ -294,13 +292,13 @@ bool engine_idle(void);
 #endif
 
 // A Hello that found the queue full (a tile just joined by many faces, then laid, under loss) goes
-// again, with what is true then: a neighbour must not miss a turn or a fire.  [fleet_combos.py:123]
+// again, with what is true then: a neighbour must not miss a turn or a fire.  [fleet_combos.py:122]
 static void hello_bounced(uint8_t face) {
     owed |= bit_of(face);
     timer_start(TIMER_AGAIN, AGAIN_MS);
 }
 
-// [fleet_combos.py:131]
+// [fleet_combos.py:130]
 static void hello_again(void) {
     uint8_t f = 0;
     uint8_t f_bit = 0;
@@ -313,7 +311,7 @@ static void hello_again(void) {
     }
 }
 
-// [fleet_combos.py:140]
+// [fleet_combos.py:139]
 static void joined_face(uint8_t face) {
     if ((joined == 0) && (!sea) && (number > 0)) {
         fresh = true;
@@ -323,7 +321,7 @@ static void joined_face(uint8_t face) {
     helper_hello(face);
 }
 
-// [fleet_combos.py:149]
+// [fleet_combos.py:148]
 static void left_face(uint8_t face) {
     joined &= ~bit_of(face);
     if (near[face] != HOLE) {
@@ -334,10 +332,10 @@ static void left_face(uint8_t face) {
     }
 }
 
-// [fleet_combos.py:169]
+// [fleet_combos.py:168]
 static void heard(uint8_t face, uint16_t word_) {
-    uint8_t ship = ((word_ >> 6) & 63);
-    uint8_t laid = ((uint8_t)word_ & 63);
+    uint8_t ship = ((uint8_t)word_ & 63);
+    uint8_t laid = ((word_ >> 8) & 63);
     if ((ship & 15) == 0) {
         if (near[face] != HOLE) {
             near[face] = 0;
@@ -369,18 +367,18 @@ static void heard(uint8_t face, uint16_t word_) {
         sea = true;
         count = (laid + 1);
         born = (laid + 1);
-        first = (word_ >> 14);
+        first = ((word_ >> 14) & 1);
         helper_tell_all();
     }
 }
 
-// [fleet_combos.py:220]
+// [fleet_combos.py:219]
 static void reset(void) {
     helper_wreck();
     deck = 0;
 }
 
-// [fleet_combos.py:227]
+// [fleet_combos.py:226]
 static void click(void) {
     if (sea) {
         val_b = (count + 1);
@@ -391,14 +389,14 @@ static void click(void) {
     }
 }
 
-// [fleet_combos.py:251]
+// [fleet_combos.py:250]
 static void double_click(void) {
     if ((joined == 0) && (!sea)) {
         owner ^= 1;
     }
 }
 
-// [fleet_combos.py:257]
+// [fleet_combos.py:256]
 static void long_press(void) {
     if (sea) {
         gathered = 0;
@@ -412,19 +410,19 @@ static void long_press(void) {
     }
 }
 
-// [fleet_combos.py:270]
+// [fleet_combos.py:269]
 static void new_game(void) {
     if (sea || (joined == 0)) {
         flood_start(FLOOD_RESET);
     }
 }
 
-// [fleet_combos.py:295]
+// [fleet_combos.py:294]
 static int32_t my_lines(void) {
     return ((owner != 0) ? ((int16_t)(1U * helper_lines() * 256)) : helper_lines());
 }
 
-// [fleet_combos.py:300]
+// [fleet_combos.py:299]
 static int32_t my_ship(void) {
     if ((!sea) || fire) {
         return 0;
@@ -432,19 +430,19 @@ static int32_t my_ship(void) {
     return ((owner != 0) ? 256 : 1);
 }
 
-// [fleet_combos.py:307]
+// [fleet_combos.py:306]
 static void got_points(uint16_t total) {
     points = total;
     helper_scored();
 }
 
-// [fleet_combos.py:313]
+// [fleet_combos.py:312]
 static void got_ships(uint16_t total) {
     ships = total;
     helper_scored();
 }
 
-// [fleet_combos.py:344]
+// [fleet_combos.py:343]
 static void show(void) {
     Color back = BLINKC_RGB5(0, 0, 0);
     Color lit = BLINKC_RGB5(0, 0, 0);
@@ -491,23 +489,20 @@ static void show(void) {
 
 // [fleet_combos.py:103]
 static void helper_hello(uint8_t face) {
-    int16_t word_ = (count + (first * FIRST));
-    if (near[face] == HOLE) {
-        word_ = (int16_t)(1U * word_ + HOLE_BIT);
-    }
+    uint8_t low = (near[face] & HOLE_BIT);
     if (sea) {
-        word_ = (int16_t)(1U * word_ + ((number * NUMBER) + (owner * OWNER)));
+        low += (uint8_t)(number + (uint8_t)(owner * NEAR_OWNER));
         if (fire) {
-            word_ = (int16_t)(1U * word_ + FIRE);
+            low += BURNING;
         }
         if ((timer_on & (uint8_t)(1 << TIMER_WINDOW)) != 0) {
-            word_ = (int16_t)(1U * word_ + LAID);
+            low += LAID;
         }
     }
-    send_wide(MSG_HELLO, (word_ < 0) ? 0 : word_, 4, face);
+    send_wide(MSG_HELLO, ((uint8_t)(count + (uint8_t)(first * FIRST)) * COUNT) + (low & 255), 4, face);
 }
 
-// A burning ship taken from the sea is destroyed: the tile is a blank ship in the hand.  [fleet_combos.py:158]
+// A burning ship taken from the sea is destroyed: the tile is a blank ship in the hand.  [fleet_combos.py:157]
 static void helper_wreck(void) {
     sea = false;
     fire = false;
@@ -518,7 +513,7 @@ static void helper_wreck(void) {
     }
 }
 
-// A ship was laid beside this one.  [fleet_combos.py:207]
+// A ship was laid beside this one.  [fleet_combos.py:206]
 static void helper_ability(int16_t sender_number, int16_t sender_owner) {
     if (sender_owner == owner) {
         if (sender_number == FIREBOAT) {
@@ -532,7 +527,7 @@ static void helper_ability(int16_t sender_number, int16_t sender_owner) {
     }
 }
 
-// [fleet_combos.py:116]
+// [fleet_combos.py:115]
 static void helper_tell_all(void) {
     uint8_t f = 0;
     uint8_t f_bit = 0;
@@ -544,7 +539,7 @@ static void helper_tell_all(void) {
 }
 
 // The next number from the tile's deck: each of 1..9 once before any repeats (a random one, or the
-// next not dealt after it).  [fleet_combos.py:236]
+// next not dealt after it).  [fleet_combos.py:235]
 static void helper_deal(void) {
     uint8_t i = 0;
     if (deck == 511) {
@@ -563,7 +558,7 @@ static void helper_deal(void) {
 
 // Lines through this ship with a ship of the line on both sides, in the 3 directions: its neighbours
 // on opposite faces are this owner's active ships, with numbers on either side equal to its own, or
-// one less on one side and one more on the other.  [fleet_combos.py:276]
+// one less on one side and one more on the other.  [fleet_combos.py:275]
 static int16_t helper_lines(void) {
     uint8_t f = 0;
     if ((!sea) || fire) {
@@ -582,7 +577,7 @@ static int16_t helper_lines(void) {
 }
 
 // Both totals are back (green's in the low byte, magenta's in the high one): the winner has more
-// points, on equal points more active ships.  [fleet_combos.py:318]
+// points, on equal points more active ships.  [fleet_combos.py:317]
 static void helper_scored(void) {
     if (gathered < 2) gathered++;
     if (gathered < 2) {
@@ -1216,7 +1211,7 @@ static void deliver(uint8_t code, uint8_t face, uint8_t bit) {
     if ((code >= DATA_CODE) && (code <= (DATA_CODE + DATA_MASK))) {
         wide_data(code, face);
     } else if (code == MSG_HELLO) {
-        heard(face, wide_in(face, 32767));
+        heard(face, wide_in(face, 65535U));
     } else if (code >= FLOOD_CODE) {
         if (((uint8_t)(code - FLOOD_CODE) & 1) != 0) {
             if ((((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_POINTS) ||
