@@ -42,7 +42,9 @@ owner = game.field(range(0, 2), default=0, doc="the player: 0 green, 1 magenta")
 deck = game.field(range(0, 512), default=0, doc="bit n - 1: number n dealt from this deck")
 sea = game.field(bool, default=False, doc="a legal ship of the sea")
 fire = game.field(bool, default=False, doc="the ship is burning")
-count = game.field(range(0, 33), default=0, doc="legal ships laid in this game (a sea tile)")
+# (0..32: every count is one ship more than a count below 32 or one heard; 64 so that no
+# assignment clamps it)
+count = game.field(range(0, 64), default=0, doc="legal ships laid in this game (a sea tile)")
 first = game.field(range(0, 2), default=0, doc="the player who laid the first ship")
 born = game.field(range(0, 33), default=0, doc="the count when this ship was laid")
 joined = game.field(range(0, 64), default=0, doc="bit f: a working link on face f; 0: in the hand")
@@ -112,9 +114,10 @@ def hello(t, face: Face):
     t.send(Hello, face, (t.count + t.first * FIRST) * COUNT + (low & 255))
 
 
-def tell_all(t):
+def tell(t, to: int):
+    """A Hello to each face of the mask `to`."""
     for f in faces():
-        if bit(t.joined, f):
+        if bit(to, f):
             hello(t, f)
 
 
@@ -130,9 +133,7 @@ def hello_bounced(t, face):
 def hello_again(t):
     due = t.owed & t.joined  # (a face gone since needs none)
     t.owed = 0
-    for f in faces():
-        if bit(due, f):
-            hello(t, f)
+    tell(t, due)
 
 
 @game.on_neighbor_joined
@@ -147,9 +148,9 @@ def joined_face(t, face):
 @game.on_neighbor_left
 def left_face(t, face):
     t.joined &= ~(1 << face)
-    if t.near[face] != HOLE:
-        # a burning ship gone is gone for good: its space may be filled
-        t.near[face] = HOLE if t.near[face] & BURNING else 0
+    # a burning ship gone is gone for good: its space may be filled (a space stays one:
+    # HOLE has the BURNING bit)
+    t.near[face] = HOLE if t.near[face] & BURNING else 0
     if t.joined == 0 and t.fire:
         wreck(t)
 
@@ -180,11 +181,11 @@ def heard(t, face, word):
         was = t.fire
         if word & LAID and news and laid > t.born:
             # a ship laid after this one, new beside it: its ability acts (once)
-            ability(t, ship & 15, ship >> 4 & 1)
+            ability(t, ship)
         if laid > t.count or t.fire != was:  # a turn played (or played while this ship
             # was away), or this ship caught fire, was put out or taken
             t.count = max(t.count, laid)  # (its first player it knows: one game)
-            tell_all(t)  # the news goes on, ship to ship, over the sea
+            tell(t, t.joined)  # the news goes on, ship to ship, over the sea
         return
     if t.fresh:
         # The first Hello of a ship of the sea, however late loss made it: the Hellos of the
@@ -192,27 +193,28 @@ def heard(t, face, word):
         t.fresh = False
         t.window.start(WINDOW_MS)
     if (t.window.running and t.number and laid < GAME_SHIPS
-            and ((word >> 14) ^ laid) & 1 == t.owner
-            and (laid < 2 or ship >> 4 == t.owner or word & HOLE_BIT)):
-        # Legal: it is this owner's turn, and its first ship, or beside an active ship of its
-        # own (ship >> 4 is the owner, or 2 and 3 when it burns), or in a burned ship's space.
+            and ((word >> 14) ^ laid ^ t.owner) & 1 == 0
+            and (laid < 2 or ship ^ t.owner * NEAR_OWNER < NEAR_OWNER or word & HOLE_BIT)):
+        # Legal: it is this owner's turn (the first player's, flipped by each ship laid), and
+        # its first ship, or beside an active ship of its own (below NEAR_OWNER once its own
+        # owner's bit is taken away: not BURNING, not the other's), or in a burned ship's space.
         t.sea = True
         t.count = laid + 1
         t.born = laid + 1
         t.first = (word >> 14) & 1
-        tell_all(t)  # one turn more, and LAID: the new ship's ability acts on its neighbours
+        tell(t, t.joined)  # one turn more, and LAID: the new ship's ability acts on its neighbours
 
 
-def ability(t, sender_number: int, sender_owner: int):
-    """A ship was laid beside this one."""
-    if sender_owner == t.owner:
-        if sender_number == FIREBOAT:
-            t.fire = False
-    elif sender_number == FIRESHIP:
-        t.fire = True
-    elif sender_number == PRIVATEER and t.fire:
+def ability(t, ship: int):
+    """A ship was laid beside this one (`ship` in near's form, burning or not)."""
+    other = (ship ^ t.owner * NEAR_OWNER) & 31  # its number, + NEAR_OWNER if an opponent's
+    if other == FIREBOAT:
         t.fire = False
-        t.owner = sender_owner
+    elif other == NEAR_OWNER + FIRESHIP:
+        t.fire = True
+    elif other == NEAR_OWNER + PRIVATEER and t.fire:
+        t.fire = False
+        t.owner ^= 1  # the layer's
 
 
 @game.on_flood(Reset)

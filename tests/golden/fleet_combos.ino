@@ -89,32 +89,29 @@ static inline Color blinkc_color(uint16_t word) { Color c; c.as_uint16 = word; r
 
 // ---- The game's names ------------------------------------------------------------
 enum : uint8_t {  // messages: their codes on the wire
-    MSG_HELLO = 1,  // fleet_combos.py:92: codes 1..65536 carry the payload 0..65535
+    MSG_HELLO = 1,  // fleet_combos.py:94: codes 1..65536 carry the payload 0..65535
 };
-enum : uint8_t { FLOOD_RESET, FLOOD_POINTS, FLOOD_SHIPS };  // floods: fleet_combos.py:93, 94, 95
-enum : uint8_t { TIMER_WINDOW, TIMER_SHOW, TIMER_AGAIN };  // timers: fleet_combos.py:61, 62, 63
-static const uint8_t GAME_SHIPS = 32;  // fleet_combos.py:65
-static const uint16_t WINDOW_MS = 3000;  // fleet_combos.py:66
-static const uint8_t AGAIN_MS = 100;  // fleet_combos.py:67: a wide message's five codes leave a face in some tens of ms
-static const uint16_t TURN_MS = 1024;  // fleet_combos.py:69
-static const uint16_t SCORE_MS = 2048;  // fleet_combos.py:70
-static const uint8_t DRAW = 2;  // fleet_combos.py:71
-static const uint8_t RED_LOOK = 3;  // fleet_combos.py:72: a burning ship, an illegal one
-static const uint8_t FIRESHIP = 1;  // fleet_combos.py:74: sets every adjacent opponent ship on fire
-static const uint8_t FIREBOAT = 5;  // fleet_combos.py:75: puts out every adjacent own burning ship
-// fleet_combos.py:76: takes every adjacent burning opponent ship: it is put out and changes sides
-static const uint8_t PRIVATEER = 9;
-static const uint8_t NEAR_OWNER = 16;  // fleet_combos.py:80
-static const uint8_t BURNING = 32;  // fleet_combos.py:81
-// fleet_combos.py:86: the receiver's face is the space a burning ship was taken from
+enum : uint8_t { FLOOD_RESET, FLOOD_POINTS, FLOOD_SHIPS };  // floods: fleet_combos.py:95, 96, 97
+enum : uint8_t { TIMER_WINDOW, TIMER_SHOW, TIMER_AGAIN };  // timers: fleet_combos.py:63, 64, 65
+static const uint8_t GAME_SHIPS = 32;  // fleet_combos.py:67
+static const uint16_t WINDOW_MS = 3000;  // fleet_combos.py:68
+static const uint8_t AGAIN_MS = 100;  // fleet_combos.py:69: a wide message's five codes leave a face in some tens of ms
+static const uint16_t TURN_MS = 1024;  // fleet_combos.py:71
+static const uint16_t SCORE_MS = 2048;  // fleet_combos.py:72
+static const uint8_t DRAW = 2;  // fleet_combos.py:73
+static const uint8_t RED_LOOK = 3;  // fleet_combos.py:74: a burning ship, an illegal one
+static const uint8_t FIREBOAT = 5;  // fleet_combos.py:77: puts out every adjacent own burning ship
+static const uint8_t NEAR_OWNER = 16;  // fleet_combos.py:82
+static const uint8_t BURNING = 32;  // fleet_combos.py:83
+// fleet_combos.py:88: the receiver's face is the space a burning ship was taken from
 static const uint8_t HOLE_BIT = 64;
-static const uint8_t LAID = 128;  // fleet_combos.py:87: the sender was just laid: its ability acts on the receiver
-static const uint16_t COUNT = 256;  // fleet_combos.py:88: the high byte: the count...
-static const uint8_t FIRST = 64;  // fleet_combos.py:89: ... and the first player, its bit 6
-static const uint8_t HOLE = 96;  // fleet_combos.py:90: (no ship has HOLE_BIT: the Hello copies it from near[])
-#define SEA_BLUE BLINKC_RGB5(0, 0, 6)  // fleet_combos.py:97
-#define DIM_WHITE BLINKC_RGB5(6, 6, 6)  // fleet_combos.py:98
-#define END_WHITE BLINKC_RGB5(11, 11, 11)  // fleet_combos.py:99
+static const uint8_t LAID = 128;  // fleet_combos.py:89: the sender was just laid: its ability acts on the receiver
+static const uint16_t COUNT = 256;  // fleet_combos.py:90: the high byte: the count...
+static const uint8_t FIRST = 64;  // fleet_combos.py:91: ... and the first player, its bit 6
+static const uint8_t HOLE = 96;  // fleet_combos.py:92: (no ship has HOLE_BIT: the Hello copies it from near[])
+#define SEA_BLUE BLINKC_RGB5(0, 0, 6)  // fleet_combos.py:99
+#define DIM_WHITE BLINKC_RGB5(6, 6, 6)  // fleet_combos.py:100
+#define END_WHITE BLINKC_RGB5(11, 11, 11)  // fleet_combos.py:101
 // The SDK's colours the game uses, as constant pixel words (the same colours: one load each).
 #undef GREEN
 #define GREEN BLINKC_RGB5(0, 31, 0)
@@ -133,20 +130,20 @@ static uint8_t owner = 0;  // fleet_combos.py:41: 0..1; the player: 0 green, 1 m
 static uint16_t deck = 0;  // fleet_combos.py:42: 0..511; bit n - 1: number n dealt from this deck
 static bool sea = false;  // fleet_combos.py:43: bool; a legal ship of the sea
 static bool fire = false;  // fleet_combos.py:44: bool; the ship is burning
-static uint8_t count = 0;  // fleet_combos.py:45: 0..32; legal ships laid in this game (a sea tile)
-static uint8_t first = 0;  // fleet_combos.py:46: 0..1; the player who laid the first ship
-static uint8_t born = 0;  // fleet_combos.py:47: 0..32; the count when this ship was laid
-static uint8_t joined = 0;  // fleet_combos.py:48: 0..63; bit f: a working link on face f; 0: in the hand
-static uint8_t owed = 0;  // fleet_combos.py:49: 0..63; bit f: face f's Hello bounced on a full queue
-static bool fresh = false;  // fleet_combos.py:50: bool; put against something, the sea not heard yet
-// fleet_combos.py:51: 0..127, one per face; what lies on this face: 0 nothing known, a ship, or HOLE
+static uint8_t count = 0;  // fleet_combos.py:47: 0..63; legal ships laid in this game (a sea tile)
+static uint8_t first = 0;  // fleet_combos.py:48: 0..1; the player who laid the first ship
+static uint8_t born = 0;  // fleet_combos.py:49: 0..32; the count when this ship was laid
+static uint8_t joined = 0;  // fleet_combos.py:50: 0..63; bit f: a working link on face f; 0: in the hand
+static uint8_t owed = 0;  // fleet_combos.py:51: 0..63; bit f: face f's Hello bounced on a full queue
+static bool fresh = false;  // fleet_combos.py:52: bool; put against something, the sea not heard yet
+// fleet_combos.py:53: 0..127, one per face; what lies on this face: 0 nothing known, a ship, or HOLE
 static uint8_t near[6];
-static uint16_t points = 0;  // fleet_combos.py:53: 0..65535; the Points gather's total (its starter)
-static uint16_t ships = 0;  // fleet_combos.py:54: 0..65535; the Ships gather's total (its starter)
-static uint8_t gathered = 0;  // fleet_combos.py:55: 0..2; gathers back since the long press
-static uint8_t val_a = 0;  // fleet_combos.py:56: 0..99; shown: the first number (the winner's points)
-static uint8_t val_b = 0;  // fleet_combos.py:57: 0..99; shown: the second number (or the turn)
-// fleet_combos.py:58: 0..2; val_a's colour: a player (val_b in the other's), or DRAW: both white
+static uint16_t points = 0;  // fleet_combos.py:55: 0..65535; the Points gather's total (its starter)
+static uint16_t ships = 0;  // fleet_combos.py:56: 0..65535; the Ships gather's total (its starter)
+static uint8_t gathered = 0;  // fleet_combos.py:57: 0..2; gathers back since the long press
+static uint8_t val_a = 0;  // fleet_combos.py:58: 0..99; shown: the first number (the winner's points)
+static uint8_t val_b = 0;  // fleet_combos.py:59: 0..99; shown: the second number (or the turn)
+// fleet_combos.py:60: 0..2; val_a's colour: a player (val_b in the other's), or DRAW: both white
 static uint8_t who_a = 0;
 
 // ---- Protocol engine state ------------------------------------------------------
@@ -232,10 +229,10 @@ static int32_t my_ship(void);
 static void got_points(uint16_t total);
 static void got_ships(uint16_t total);
 static void show(void);
+static void helper_tell(int16_t to);
 static void helper_hello(uint8_t face);
 static void helper_wreck(void);
-static void helper_ability(int16_t sender_number, int16_t sender_owner);
-static void helper_tell_all(void);
+static void helper_ability(int16_t ship);
 static void helper_deal(void);
 static int16_t helper_lines(void);
 static void helper_scored(void);
@@ -292,26 +289,20 @@ bool engine_idle(void);
 #endif
 
 // A Hello that found the queue full (a tile just joined by many faces, then laid, under loss) goes
-// again, with what is true then: a neighbour must not miss a turn or a fire.  [fleet_combos.py:122]
+// again, with what is true then: a neighbour must not miss a turn or a fire.  [fleet_combos.py:125]
 static void hello_bounced(uint8_t face) {
     owed |= bit_of(face);
     timer_start(TIMER_AGAIN, AGAIN_MS);
 }
 
-// [fleet_combos.py:130]
+// [fleet_combos.py:133]
 static void hello_again(void) {
-    uint8_t f = 0;
-    uint8_t f_bit = 0;
     uint8_t due = (owed & joined);
     owed = 0;
-    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
-        if ((due & f_bit) != 0) {
-            helper_hello(f);
-        }
-    }
+    helper_tell(due);
 }
 
-// [fleet_combos.py:139]
+// [fleet_combos.py:140]
 static void joined_face(uint8_t face) {
     if ((joined == 0) && (!sea) && (number > 0)) {
         fresh = true;
@@ -321,18 +312,16 @@ static void joined_face(uint8_t face) {
     helper_hello(face);
 }
 
-// [fleet_combos.py:148]
+// [fleet_combos.py:149]
 static void left_face(uint8_t face) {
     joined &= ~bit_of(face);
-    if (near[face] != HOLE) {
-        near[face] = (((near[face] & BURNING) != 0) ? HOLE : 0);
-    }
+    near[face] = (((near[face] & BURNING) != 0) ? HOLE : 0);
     if ((joined == 0) && fire) {
         helper_wreck();
     }
 }
 
-// [fleet_combos.py:168]
+// [fleet_combos.py:169]
 static void heard(uint8_t face, uint16_t word_) {
     uint8_t ship = ((uint8_t)word_ & 63);
     uint8_t laid = ((word_ >> 8) & 63);
@@ -347,11 +336,11 @@ static void heard(uint8_t face, uint16_t word_) {
     if (sea) {
         bool was = fire;
         if (((word_ & LAID) != 0) && news && (laid > born)) {
-            helper_ability(ship & 15, (ship >> 4) & 1);
+            helper_ability(ship);
         }
         if ((laid > count) || (fire != was)) {
-            count = blinkc_at_most<uint8_t>(((laid > count) ? laid : count), 32);
-            helper_tell_all();
+            count = ((laid > count) ? laid : count);
+            helper_tell(joined);
         }
         return;
     }
@@ -362,23 +351,23 @@ static void heard(uint8_t face, uint16_t word_) {
     if (((timer_on & (uint8_t)(1 << TIMER_WINDOW)) != 0) &&
             (number != 0) &&
             (laid < GAME_SHIPS) &&
-            ((((word_ >> 14) ^ laid) & 1) == owner) &&
-            ((laid < 2) || ((ship >> 4) == owner) || ((word_ & HOLE_BIT) != 0))) {
+            (((((word_ >> 14) ^ laid) ^ owner) & 1) == 0) &&
+            ((laid < 2) || ((ship ^ (uint8_t)(owner * NEAR_OWNER)) < NEAR_OWNER) || ((word_ & HOLE_BIT) != 0))) {
         sea = true;
         count = (laid + 1);
         born = (laid + 1);
         first = ((word_ >> 14) & 1);
-        helper_tell_all();
+        helper_tell(joined);
     }
 }
 
-// [fleet_combos.py:219]
+// [fleet_combos.py:221]
 static void reset(void) {
     helper_wreck();
     deck = 0;
 }
 
-// [fleet_combos.py:226]
+// [fleet_combos.py:228]
 static void click(void) {
     if (sea) {
         val_b = (count + 1);
@@ -389,14 +378,14 @@ static void click(void) {
     }
 }
 
-// [fleet_combos.py:250]
+// [fleet_combos.py:252]
 static void double_click(void) {
     if ((joined == 0) && (!sea)) {
         owner ^= 1;
     }
 }
 
-// [fleet_combos.py:256]
+// [fleet_combos.py:258]
 static void long_press(void) {
     if (sea) {
         gathered = 0;
@@ -410,19 +399,19 @@ static void long_press(void) {
     }
 }
 
-// [fleet_combos.py:269]
+// [fleet_combos.py:271]
 static void new_game(void) {
     if (sea || (joined == 0)) {
         flood_start(FLOOD_RESET);
     }
 }
 
-// [fleet_combos.py:294]
+// [fleet_combos.py:296]
 static int32_t my_lines(void) {
     return ((owner != 0) ? ((int16_t)(1U * helper_lines() * 256)) : helper_lines());
 }
 
-// [fleet_combos.py:299]
+// [fleet_combos.py:301]
 static int32_t my_ship(void) {
     if ((!sea) || fire) {
         return 0;
@@ -430,19 +419,19 @@ static int32_t my_ship(void) {
     return ((owner != 0) ? 256 : 1);
 }
 
-// [fleet_combos.py:306]
+// [fleet_combos.py:308]
 static void got_points(uint16_t total) {
     points = total;
     helper_scored();
 }
 
-// [fleet_combos.py:312]
+// [fleet_combos.py:314]
 static void got_ships(uint16_t total) {
     ships = total;
     helper_scored();
 }
 
-// [fleet_combos.py:343]
+// [fleet_combos.py:345]
 static void show(void) {
     Color back = BLINKC_RGB5(0, 0, 0);
     Color lit = BLINKC_RGB5(0, 0, 0);
@@ -487,7 +476,18 @@ static void show(void) {
     }
 }
 
-// [fleet_combos.py:103]
+// A Hello to each face of the mask `to`.  [fleet_combos.py:117]
+static void helper_tell(int16_t to) {
+    uint8_t f = 0;
+    uint8_t f_bit = 0;
+    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+        if ((to & f_bit) != 0) {
+            helper_hello(f);
+        }
+    }
+}
+
+// [fleet_combos.py:105]
 static void helper_hello(uint8_t face) {
     uint8_t low = (near[face] & HOLE_BIT);
     if (sea) {
@@ -502,7 +502,7 @@ static void helper_hello(uint8_t face) {
     send_wide(MSG_HELLO, ((uint8_t)(count + (uint8_t)(first * FIRST)) * COUNT) + (low & 255), 4, face);
 }
 
-// A burning ship taken from the sea is destroyed: the tile is a blank ship in the hand.  [fleet_combos.py:157]
+// A burning ship taken from the sea is destroyed: the tile is a blank ship in the hand.  [fleet_combos.py:158]
 static void helper_wreck(void) {
     sea = false;
     fire = false;
@@ -513,33 +513,21 @@ static void helper_wreck(void) {
     }
 }
 
-// A ship was laid beside this one.  [fleet_combos.py:206]
-static void helper_ability(int16_t sender_number, int16_t sender_owner) {
-    if (sender_owner == owner) {
-        if (sender_number == FIREBOAT) {
-            fire = false;
-        }
-    } else if (sender_number == FIRESHIP) {
-        fire = true;
-    } else if ((sender_number == PRIVATEER) && fire) {
+// A ship was laid beside this one (`ship` in near's form, burning or not).  [fleet_combos.py:208]
+static void helper_ability(int16_t ship) {
+    uint8_t other = (((uint8_t)ship ^ (uint8_t)(owner * NEAR_OWNER)) & 31);
+    if (other == FIREBOAT) {
         fire = false;
-        owner = blinkc_clamp<int16_t>(sender_owner, 0, 1);
-    }
-}
-
-// [fleet_combos.py:115]
-static void helper_tell_all(void) {
-    uint8_t f = 0;
-    uint8_t f_bit = 0;
-    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
-        if ((joined & f_bit) != 0) {
-            helper_hello(f);
-        }
+    } else if (other == (NEAR_OWNER + 1)) {
+        fire = true;
+    } else if ((other == (NEAR_OWNER + 9)) && fire) {
+        fire = false;
+        owner ^= 1;
     }
 }
 
 // The next number from the tile's deck: each of 1..9 once before any repeats (a random one, or the
-// next not dealt after it).  [fleet_combos.py:235]
+// next not dealt after it).  [fleet_combos.py:237]
 static void helper_deal(void) {
     uint8_t i = 0;
     if (deck == 511) {
@@ -558,7 +546,7 @@ static void helper_deal(void) {
 
 // Lines through this ship with a ship of the line on both sides, in the 3 directions: its neighbours
 // on opposite faces are this owner's active ships, with numbers on either side equal to its own, or
-// one less on one side and one more on the other.  [fleet_combos.py:275]
+// one less on one side and one more on the other.  [fleet_combos.py:277]
 static int16_t helper_lines(void) {
     uint8_t f = 0;
     if ((!sea) || fire) {
@@ -577,7 +565,7 @@ static int16_t helper_lines(void) {
 }
 
 // Both totals are back (green's in the low byte, magenta's in the high one): the winner has more
-// points, on equal points more active ships.  [fleet_combos.py:317]
+// points, on equal points more active ships.  [fleet_combos.py:319]
 static void helper_scored(void) {
     if (gathered < 2) gathered++;
     if (gathered < 2) {
