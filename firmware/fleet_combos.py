@@ -54,7 +54,8 @@ near = game.field(range(0, 128), default=0, per_face=True,
                   doc="what lies on this face: 0 nothing known, a ship, or HOLE")
 points = game.field(range(0, 65536), default=0, doc="the Points gather's total (its starter)")
 ships = game.field(range(0, 65536), default=0, doc="the Ships gather's total (its starter)")
-gathered = game.field(range(0, 3), default=0, doc="gathers back since the long press")
+gathered = game.field(range(0, 4), default=0,
+                      doc="since the long press: bit 0 Points is back, bit 1 Ships")
 val_a = game.field(range(0, 100), default=0, doc="shown: the first number (the winner's points)")
 val_b = game.field(range(0, 100), default=0, doc="shown: the second number (or the turn)")
 who_a = game.field(range(0, 3), default=0,
@@ -70,8 +71,8 @@ AGAIN_MS = 100  # a wide message's five codes leave a face in some tens of ms
 DIGIT_MS = 512  # a power of two: the digit shown is remaining >> 9
 TURN_MS = 2 * DIGIT_MS
 SCORE_MS = 4 * DIGIT_MS
-DRAW = 2
-RED_LOOK = 3  # a burning ship, an illegal one
+DRAW = 2  # (and DRAW ^ 1, the other number of a draw: both white)
+RED_LOOK = 4  # a burning ship, an illegal one
 
 FIRESHIP = 1  # sets every adjacent opponent ship on fire
 FIREBOAT = 5  # puts out every adjacent own burning ship
@@ -274,12 +275,20 @@ def new_game(t):
 
 
 # --- score ---------------------------------------------------------------------------------
-def lines(t) -> int:
-    """Lines through this ship with a ship of the line on both sides, in the 3 directions:
-    its neighbours on opposite faces are this owner's active ships, with numbers on either
-    side equal to its own, or one less on one side and one more on the other."""
+def unit(t) -> int:
+    """What this ship (or a line through it) adds to a gather: 1 in the low byte (green's),
+    256 in the high one (magenta's); 0 for a ship that is not an active ship of the sea."""
     if not t.sea or t.fire:
         return 0
+    return 255 * t.owner + 1
+
+
+@game.on_flood(Points)
+def my_lines(t):
+    """Lines through this ship with a ship of the line on both sides, in the 3 directions:
+    its neighbours on opposite faces are this owner's active ships, with numbers on either
+    side equal to its own, or one less on one side and one more on the other. A unit each."""
+    one = unit(t)
     me = t.number + t.owner * NEAR_OWNER
     found = 0
     for f in range(3):
@@ -287,32 +296,29 @@ def lines(t) -> int:
         b = t.near[opposite(f)]
         # a + b == 2 me with a and b at most 2 apart: both within 1 of me, so both ships of
         # this owner (another owner's is 16 away) and active (a burning one is 32 up)
-        if a and b and a + b == 2 * me and -2 <= a - b <= 2:
-            found += 1
-    return found
-
-
-@game.on_flood(Points)
-def my_lines(t):
-    return lines(t) * 256 if t.owner else lines(t)
+        if a and b and a + b == 2 * me and a <= b + 2 and b <= a + 2:
+            found += one
+    # (& 65535, as below: a 16-bit value that is never negative, so the gather's entry
+    # needs no clamp)
+    return found & 65535
 
 
 @game.on_flood(Ships)
 def my_ship(t):
-    if not t.sea or t.fire:
-        return 0
-    return 256 if t.owner else 1
+    return unit(t) & 65535
 
 
 @game.on_flood_done(Points)
 def got_points(t, total):
     t.points = total
+    t.gathered |= 1
     scored(t)
 
 
 @game.on_flood_done(Ships)
 def got_ships(t, total):
     t.ships = total
+    t.gathered |= 2
     scored(t)
 
 
@@ -320,8 +326,7 @@ def scored(t):
     """Both totals are back (green's in the low byte, magenta's in the high one): the
     winner has more points, on equal points more active ships. Shown: the winner's points
     in the winner's colour, then the other's (a draw: both white)."""
-    t.gathered += 1
-    if t.gathered < 2:
+    if t.gathered != 3:
         return
     a = t.points & 255
     b = t.points >> 8
@@ -330,9 +335,9 @@ def scored(t):
     if a == b:  # equal points: more active ships
         a = t.ships & 255
         b = t.ships >> 8
-    t.who_a = DRAW
-    if a > b:
-        t.who_a = 0
+    t.who_a = 0
+    if a == b:
+        t.who_a = DRAW
     elif b > a:
         t.who_a = 1
         t.val_a = t.val_b
@@ -344,12 +349,12 @@ def scored(t):
 @game.display
 def look(t):
     d = t.number  # lit faces: 1..6; 7..9: a full ring with 1..3 faces white; 0: a dim ring
-    who = t.owner  # the colour: 0 green, 1 magenta, DRAW white, RED_LOOK
+    who = t.owner  # the colour: 0 green, 1 magenta, DRAW (or DRAW ^ 1) white, RED_LOOK
     back = OFF
     if t.show.running:
         left = t.show.remaining >> 9  # // DIGIT_MS: 3 2, the first number; 1 0, the second
         v = t.val_b
-        who = t.who_a ^ 1 if t.who_a < DRAW else DRAW
+        who = t.who_a ^ 1  # (DRAW ^ 1 is white too)
         if left >= 2:
             v = t.val_a
             who = t.who_a
@@ -364,10 +369,10 @@ def look(t):
     lit = GREEN
     if who == 1:
         lit = MAGENTA
-    elif who == DRAW:
-        lit = WHITE
     elif who == RED_LOOK:
         lit = RED
+    elif who >= DRAW:
+        lit = WHITE
     for f in faces():
         c = back
         if d == 0:

@@ -89,29 +89,29 @@ static inline Color blinkc_color(uint16_t word) { Color c; c.as_uint16 = word; r
 
 // ---- The game's names ------------------------------------------------------------
 enum : uint8_t {  // messages: their codes on the wire
-    MSG_HELLO = 1,  // fleet_combos.py:94: codes 1..65536 carry the payload 0..65535
+    MSG_HELLO = 1,  // fleet_combos.py:95: codes 1..65536 carry the payload 0..65535
 };
-enum : uint8_t { FLOOD_RESET, FLOOD_POINTS, FLOOD_SHIPS };  // floods: fleet_combos.py:95, 96, 97
-enum : uint8_t { TIMER_WINDOW, TIMER_SHOW, TIMER_AGAIN };  // timers: fleet_combos.py:63, 64, 65
-static const uint8_t GAME_SHIPS = 32;  // fleet_combos.py:67
-static const uint16_t WINDOW_MS = 3000;  // fleet_combos.py:68
-static const uint8_t AGAIN_MS = 100;  // fleet_combos.py:69: a wide message's five codes leave a face in some tens of ms
-static const uint16_t TURN_MS = 1024;  // fleet_combos.py:71
-static const uint16_t SCORE_MS = 2048;  // fleet_combos.py:72
-static const uint8_t DRAW = 2;  // fleet_combos.py:73
-static const uint8_t RED_LOOK = 3;  // fleet_combos.py:74: a burning ship, an illegal one
-static const uint8_t FIREBOAT = 5;  // fleet_combos.py:77: puts out every adjacent own burning ship
-static const uint8_t NEAR_OWNER = 16;  // fleet_combos.py:82
-static const uint8_t BURNING = 32;  // fleet_combos.py:83
-// fleet_combos.py:88: the receiver's face is the space a burning ship was taken from
+enum : uint8_t { FLOOD_RESET, FLOOD_POINTS, FLOOD_SHIPS };  // floods: fleet_combos.py:96, 97, 98
+enum : uint8_t { TIMER_WINDOW, TIMER_SHOW, TIMER_AGAIN };  // timers: fleet_combos.py:64, 65, 66
+static const uint8_t GAME_SHIPS = 32;  // fleet_combos.py:68
+static const uint16_t WINDOW_MS = 3000;  // fleet_combos.py:69
+static const uint8_t AGAIN_MS = 100;  // fleet_combos.py:70: a wide message's five codes leave a face in some tens of ms
+static const uint16_t TURN_MS = 1024;  // fleet_combos.py:72
+static const uint16_t SCORE_MS = 2048;  // fleet_combos.py:73
+static const uint8_t DRAW = 2;  // fleet_combos.py:74: (and DRAW ^ 1, the other number of a draw: both white)
+static const uint8_t RED_LOOK = 4;  // fleet_combos.py:75: a burning ship, an illegal one
+static const uint8_t FIREBOAT = 5;  // fleet_combos.py:78: puts out every adjacent own burning ship
+static const uint8_t NEAR_OWNER = 16;  // fleet_combos.py:83
+static const uint8_t BURNING = 32;  // fleet_combos.py:84
+// fleet_combos.py:89: the receiver's face is the space a burning ship was taken from
 static const uint8_t HOLE_BIT = 64;
-static const uint8_t LAID = 128;  // fleet_combos.py:89: the sender was just laid: its ability acts on the receiver
-static const uint16_t COUNT = 256;  // fleet_combos.py:90: the high byte: the count...
-static const uint8_t FIRST = 64;  // fleet_combos.py:91: ... and the first player, its bit 6
-static const uint8_t HOLE = 96;  // fleet_combos.py:92: (no ship has HOLE_BIT: the Hello copies it from near[])
-#define SEA_BLUE BLINKC_RGB5(0, 0, 6)  // fleet_combos.py:99
-#define DIM_WHITE BLINKC_RGB5(6, 6, 6)  // fleet_combos.py:100
-#define END_WHITE BLINKC_RGB5(11, 11, 11)  // fleet_combos.py:101
+static const uint8_t LAID = 128;  // fleet_combos.py:90: the sender was just laid: its ability acts on the receiver
+static const uint16_t COUNT = 256;  // fleet_combos.py:91: the high byte: the count...
+static const uint8_t FIRST = 64;  // fleet_combos.py:92: ... and the first player, its bit 6
+static const uint8_t HOLE = 96;  // fleet_combos.py:93: (no ship has HOLE_BIT: the Hello copies it from near[])
+#define SEA_BLUE BLINKC_RGB5(0, 0, 6)  // fleet_combos.py:100
+#define DIM_WHITE BLINKC_RGB5(6, 6, 6)  // fleet_combos.py:101
+#define END_WHITE BLINKC_RGB5(11, 11, 11)  // fleet_combos.py:102
 // The SDK's colours the game uses, as constant pixel words (the same colours: one load each).
 #undef GREEN
 #define GREEN BLINKC_RGB5(0, 31, 0)
@@ -140,10 +140,10 @@ static bool fresh = false;  // fleet_combos.py:52: bool; put against something, 
 static uint8_t near[6];
 static uint16_t points = 0;  // fleet_combos.py:55: 0..65535; the Points gather's total (its starter)
 static uint16_t ships = 0;  // fleet_combos.py:56: 0..65535; the Ships gather's total (its starter)
-static uint8_t gathered = 0;  // fleet_combos.py:57: 0..2; gathers back since the long press
-static uint8_t val_a = 0;  // fleet_combos.py:58: 0..99; shown: the first number (the winner's points)
-static uint8_t val_b = 0;  // fleet_combos.py:59: 0..99; shown: the second number (or the turn)
-// fleet_combos.py:60: 0..2; val_a's colour: a player (val_b in the other's), or DRAW: both white
+static uint8_t gathered = 0;  // fleet_combos.py:57: 0..3; since the long press: bit 0 Points is back, bit 1 Ships
+static uint8_t val_a = 0;  // fleet_combos.py:59: 0..99; shown: the first number (the winner's points)
+static uint8_t val_b = 0;  // fleet_combos.py:60: 0..99; shown: the second number (or the turn)
+// fleet_combos.py:61: 0..2; val_a's colour: a player (val_b in the other's), or DRAW: both white
 static uint8_t who_a = 0;
 
 // ---- Protocol engine state ------------------------------------------------------
@@ -234,7 +234,7 @@ static void helper_hello(uint8_t face);
 static void helper_wreck(void);
 static void helper_ability(int16_t ship);
 static void helper_deal(void);
-static int16_t helper_lines(void);
+static int16_t helper_unit(void);
 static void helper_scored(void);
 static uint8_t millis256(void);
 static void engine_setup(void);
@@ -289,20 +289,20 @@ bool engine_idle(void);
 #endif
 
 // A Hello that found the queue full (a tile just joined by many faces, then laid, under loss) goes
-// again, with what is true then: a neighbour must not miss a turn or a fire.  [fleet_combos.py:125]
+// again, with what is true then: a neighbour must not miss a turn or a fire.  [fleet_combos.py:126]
 static void hello_bounced(uint8_t face) {
     owed |= bit_of(face);
     timer_start(TIMER_AGAIN, AGAIN_MS);
 }
 
-// [fleet_combos.py:133]
+// [fleet_combos.py:134]
 static void hello_again(void) {
     uint8_t due = (owed & joined);
     owed = 0;
     helper_tell(due);
 }
 
-// [fleet_combos.py:140]
+// [fleet_combos.py:141]
 static void joined_face(uint8_t face) {
     if ((joined == 0) && (!sea) && (number > 0)) {
         fresh = true;
@@ -312,7 +312,7 @@ static void joined_face(uint8_t face) {
     helper_hello(face);
 }
 
-// [fleet_combos.py:149]
+// [fleet_combos.py:150]
 static void left_face(uint8_t face) {
     joined &= ~bit_of(face);
     near[face] = (((near[face] & BURNING) != 0) ? HOLE : 0);
@@ -321,7 +321,7 @@ static void left_face(uint8_t face) {
     }
 }
 
-// [fleet_combos.py:169]
+// [fleet_combos.py:170]
 static void heard(uint8_t face, uint16_t word_) {
     uint8_t ship = ((uint8_t)word_ & 63);
     uint8_t laid = ((word_ >> 8) & 63);
@@ -361,13 +361,13 @@ static void heard(uint8_t face, uint16_t word_) {
     }
 }
 
-// [fleet_combos.py:221]
+// [fleet_combos.py:222]
 static void reset(void) {
     helper_wreck();
     deck = 0;
 }
 
-// [fleet_combos.py:228]
+// [fleet_combos.py:229]
 static void click(void) {
     if (sea) {
         val_b = (count + 1);
@@ -378,14 +378,14 @@ static void click(void) {
     }
 }
 
-// [fleet_combos.py:252]
+// [fleet_combos.py:253]
 static void double_click(void) {
     if ((joined == 0) && (!sea)) {
         owner ^= 1;
     }
 }
 
-// [fleet_combos.py:258]
+// [fleet_combos.py:259]
 static void long_press(void) {
     if (sea) {
         gathered = 0;
@@ -399,39 +399,55 @@ static void long_press(void) {
     }
 }
 
-// [fleet_combos.py:271]
+// [fleet_combos.py:272]
 static void new_game(void) {
     if (sea || (joined == 0)) {
         flood_start(FLOOD_RESET);
     }
 }
 
-// [fleet_combos.py:296]
+// Lines through this ship with a ship of the line on both sides, in the 3 directions: its neighbours
+// on opposite faces are this owner's active ships, with numbers on either side equal to its own, or
+// one less on one side and one more on the other.  [fleet_combos.py:287]
 static int32_t my_lines(void) {
-    return ((owner != 0) ? ((int16_t)(1U * helper_lines() * 256)) : helper_lines());
-}
-
-// [fleet_combos.py:301]
-static int32_t my_ship(void) {
-    if ((!sea) || fire) {
-        return 0;
+    uint8_t f = 0;
+    int16_t one = helper_unit();
+    uint8_t me = (number + (uint8_t)(owner * NEAR_OWNER));
+    int16_t found = 0;
+    for (f = 0; f < 3; f++) {
+        uint8_t a = near[f];
+        uint8_t b = near[f + 3];
+        if ((a != 0) &&
+                (b != 0) &&
+                ((uint8_t)(a + b) == (uint8_t)(2 * me)) &&
+                (a <= (uint8_t)(b + 2)) &&
+                (b <= (uint8_t)(a + 2))) {
+            found = (int16_t)(1U * found + one);
+        }
     }
-    return ((owner != 0) ? 256 : 1);
+    return ((uint16_t)found & 65535U);
 }
 
-// [fleet_combos.py:308]
+// [fleet_combos.py:307]
+static int32_t my_ship(void) {
+    return ((uint16_t)helper_unit() & 65535U);
+}
+
+// [fleet_combos.py:312]
 static void got_points(uint16_t total) {
     points = total;
+    gathered |= 1;
     helper_scored();
 }
 
-// [fleet_combos.py:314]
+// [fleet_combos.py:319]
 static void got_ships(uint16_t total) {
     ships = total;
+    gathered |= 2;
     helper_scored();
 }
 
-// [fleet_combos.py:345]
+// [fleet_combos.py:350]
 static void show(void) {
     Color back = BLINKC_RGB5(0, 0, 0);
     Color lit = BLINKC_RGB5(0, 0, 0);
@@ -442,7 +458,7 @@ static void show(void) {
     if ((timer_on & (uint8_t)(1 << TIMER_SHOW)) != 0) {
         uint8_t left = (timer_remaining(TIMER_SHOW) >> 9);
         uint8_t v = val_b;
-        who = ((who_a < DRAW) ? (who_a ^ 1) : DRAW);
+        who = (who_a ^ 1);
         if (left >= 2) {
             v = val_a;
             who = who_a;
@@ -460,10 +476,10 @@ static void show(void) {
     lit = GREEN;
     if (who == 1) {
         lit = MAGENTA;
-    } else if (who == DRAW) {
-        lit = WHITE;
     } else if (who == RED_LOOK) {
         lit = RED;
+    } else if (who >= DRAW) {
+        lit = WHITE;
     }
     FOREACH_FACE(f) {
         c = back;
@@ -476,7 +492,7 @@ static void show(void) {
     }
 }
 
-// A Hello to each face of the mask `to`.  [fleet_combos.py:117]
+// A Hello to each face of the mask `to`.  [fleet_combos.py:118]
 static void helper_tell(int16_t to) {
     uint8_t f = 0;
     uint8_t f_bit = 0;
@@ -487,7 +503,7 @@ static void helper_tell(int16_t to) {
     }
 }
 
-// [fleet_combos.py:105]
+// [fleet_combos.py:106]
 static void helper_hello(uint8_t face) {
     uint8_t low = (near[face] & HOLE_BIT);
     if (sea) {
@@ -502,7 +518,7 @@ static void helper_hello(uint8_t face) {
     send_wide(MSG_HELLO, ((uint8_t)(count + (uint8_t)(first * FIRST)) * COUNT) + (low & 255), 4, face);
 }
 
-// A burning ship taken from the sea is destroyed: the tile is a blank ship in the hand.  [fleet_combos.py:158]
+// A burning ship taken from the sea is destroyed: the tile is a blank ship in the hand.  [fleet_combos.py:159]
 static void helper_wreck(void) {
     sea = false;
     fire = false;
@@ -513,7 +529,7 @@ static void helper_wreck(void) {
     }
 }
 
-// A ship was laid beside this one (`ship` in near's form, burning or not).  [fleet_combos.py:208]
+// A ship was laid beside this one (`ship` in near's form, burning or not).  [fleet_combos.py:209]
 static void helper_ability(int16_t ship) {
     uint8_t other = (((uint8_t)ship ^ (uint8_t)(owner * NEAR_OWNER)) & 31);
     if (other == FIREBOAT) {
@@ -527,7 +543,7 @@ static void helper_ability(int16_t ship) {
 }
 
 // The next number from the tile's deck: each of 1..9 once before any repeats (a random one, or the
-// next not dealt after it).  [fleet_combos.py:237]
+// next not dealt after it).  [fleet_combos.py:238]
 static void helper_deal(void) {
     uint8_t i = 0;
     if (deck == 511) {
@@ -544,31 +560,19 @@ static void helper_deal(void) {
     deck |= (1 << n);
 }
 
-// Lines through this ship with a ship of the line on both sides, in the 3 directions: its neighbours
-// on opposite faces are this owner's active ships, with numbers on either side equal to its own, or
-// one less on one side and one more on the other.  [fleet_combos.py:277]
-static int16_t helper_lines(void) {
-    uint8_t f = 0;
+// What this ship (or a line through it) adds to a gather: 1 in the low byte (green's), 256 in the high
+// one (magenta's); 0 for a ship that is not an active ship of the sea.  [fleet_combos.py:278]
+static int16_t helper_unit(void) {
     if ((!sea) || fire) {
         return 0;
     }
-    uint8_t me = (number + (uint8_t)(owner * NEAR_OWNER));
-    int16_t found = 0;
-    for (f = 0; f < 3; f++) {
-        uint8_t a = near[f];
-        uint8_t b = near[f + 3];
-        if ((a != 0) && (b != 0) && ((uint8_t)(a + b) == (uint8_t)(2 * me)) && (((-2) <= (a - b)) && ((a - b) <= 2))) {
-            found = (int16_t)(1U * found + 1);
-        }
-    }
-    return found;
+    return ((uint8_t)(255 * owner) + 1);
 }
 
 // Both totals are back (green's in the low byte, magenta's in the high one): the winner has more
-// points, on equal points more active ships.  [fleet_combos.py:319]
+// points, on equal points more active ships.  [fleet_combos.py:325]
 static void helper_scored(void) {
-    if (gathered < 2) gathered++;
-    if (gathered < 2) {
+    if (gathered != 3) {
         return;
     }
     uint8_t a = ((uint8_t)points & 255);
@@ -579,9 +583,9 @@ static void helper_scored(void) {
         a = ((uint8_t)ships & 255);
         b = (ships >> 8);
     }
-    who_a = DRAW;
-    if (a > b) {
-        who_a = 0;
+    who_a = 0;
+    if (a == b) {
+        who_a = DRAW;
     } else if (b > a) {
         who_a = 1;
         val_a = val_b;
