@@ -42,17 +42,20 @@ owner = game.field(range(0, 2), default=0, doc="the player: 0 green, 1 magenta")
 deck = game.field(range(0, 512), default=0, doc="bit n - 1: number n dealt from this deck")
 sea = game.field(bool, default=False, doc="a legal ship of the sea")
 fire = game.field(bool, default=False, doc="the ship is burning")
-count = game.field(range(0, 33), default=0, doc="legal ships laid in this game (a sea tile)")
+# (0..32: every count is one ship more than a count below 32 or one heard; 64 so that no
+# assignment clamps it)
+count = game.field(range(0, 64), default=0, doc="legal ships laid in this game (a sea tile)")
 first = game.field(range(0, 2), default=0, doc="the player who laid the first ship")
 born = game.field(range(0, 33), default=0, doc="the count when this ship was laid")
 joined = game.field(range(0, 64), default=0, doc="bit f: a working link on face f; 0: in the hand")
 owed = game.field(range(0, 64), default=0, doc="bit f: face f's Hello bounced on a full queue")
 fresh = game.field(bool, default=False, doc="put against something, the sea not heard yet")
-near = game.field(range(0, 64), default=0, per_face=True,
+near = game.field(range(0, 128), default=0, per_face=True,
                   doc="what lies on this face: 0 nothing known, a ship, or HOLE")
 points = game.field(range(0, 65536), default=0, doc="the Points gather's total (its starter)")
 ships = game.field(range(0, 65536), default=0, doc="the Ships gather's total (its starter)")
-gathered = game.field(range(0, 3), default=0, doc="gathers back since the long press")
+gathered = game.field(range(0, 4), default=0,
+                      doc="since the long press: bit 0 Points is back, bit 1 Ships")
 val_a = game.field(range(0, 100), default=0, doc="shown: the first number (the winner's points)")
 val_b = game.field(range(0, 100), default=0, doc="shown: the second number (or the turn)")
 who_a = game.field(range(0, 3), default=0,
@@ -68,28 +71,28 @@ AGAIN_MS = 100  # a wide message's five codes leave a face in some tens of ms
 DIGIT_MS = 512  # a power of two: the digit shown is remaining >> 9
 TURN_MS = 2 * DIGIT_MS
 SCORE_MS = 4 * DIGIT_MS
-DRAW = 2
-RED_LOOK = 3  # a burning ship, an illegal one
+DRAW = 2  # (and DRAW ^ 1, the other number of a draw: both white)
+RED_LOOK = 4  # a burning ship, an illegal one
 
 FIRESHIP = 1  # sets every adjacent opponent ship on fire
 FIREBOAT = 5  # puts out every adjacent own burning ship
 PRIVATEER = 9  # takes every adjacent burning opponent ship: it is put out and changes sides
 
-# A Hello's word: the count (0..32), the number x NUMBER (0: not a ship of the sea), then
-# these bits (15 bits in all, so the tile's 16-bit arithmetic never wraps).
-NUMBER = 64
-OWNER = 1024
-FIRE = 2048
-LAID = 4096  # the sender was just laid: its ability acts on the receiver
-HOLE_BIT = 8192  # the receiver's face is the space a burning ship was taken from
-FIRST = 16384
 # near[f]: number + NEAR_OWNER x owner for a ship, + BURNING when it burns; HOLE for the
 # space a burning ship was taken from (until a ship of the sea fills it).
 NEAR_OWNER = 16
 BURNING = 32
-HOLE = 63
+# A Hello's word: its low byte the sender's ship in near's form (0: not a ship of the sea)
+# and these two bits, its high byte the count (0..32) and FIRST (15 bits in all, so the
+# tile's 16-bit arithmetic never wraps). Bytes, not fields of 6 bits across them: the AVR
+# takes a byte apart in a register where it shifts a word one bit at a time.
+HOLE_BIT = 64  # the receiver's face is the space a burning ship was taken from
+LAID = 128  # the sender was just laid: its ability acts on the receiver
+COUNT = 256  # the high byte: the count...
+FIRST = 64  # ... and the first player, its bit 6
+HOLE = HOLE_BIT + BURNING  # (no ship has HOLE_BIT: the Hello copies it from near[])
 
-Hello = game.message("Hello", payload=range(0, 32768))
+Hello = game.message("Hello", payload=range(0, 65536))  # (never above 32,767: see above)
 Reset = game.flood("Reset")  # a new game
 Points = game.gather("Points", combine="sum", payload=range(0, 65536))
 Ships = game.gather("Ships", combine="sum", payload=range(0, 65536))
@@ -101,21 +104,21 @@ END_WHITE = makeColorRGB(90, 90, 90)
 
 # --- telling the neighbours ------------------------------------------------------------------
 def hello(t, face: Face):
-    word = t.count + t.first * FIRST
-    if t.near[face] == HOLE:
-        word += HOLE_BIT
+    low = t.near[face] & HOLE_BIT
     if t.sea:
-        word += t.number * NUMBER + t.owner * OWNER
+        low += t.number + t.owner * NEAR_OWNER
         if t.fire:
-            word += FIRE
+            low += BURNING
         if t.window.running:
-            word += LAID
-    t.send(Hello, face, word)  # blinkc: ignore (15 bits: count 0..32 + 576 + 31,744 at most)
+            low += LAID
+    # (& 255: the low byte is all blinkc needs to keep of `low`, so it keeps it in a byte)
+    t.send(Hello, face, (t.count + t.first * FIRST) * COUNT + (low & 255))
 
 
-def tell_all(t):
+def tell(t, to: int):
+    """A Hello to each face of the mask `to`."""
     for f in faces():
-        if bit(t.joined, f):
+        if bit(to, f):
             hello(t, f)
 
 
@@ -131,9 +134,7 @@ def hello_bounced(t, face):
 def hello_again(t):
     due = t.owed & t.joined  # (a face gone since needs none)
     t.owed = 0
-    for f in faces():
-        if bit(due, f):
-            hello(t, f)
+    tell(t, due)
 
 
 @game.on_neighbor_joined
@@ -148,9 +149,9 @@ def joined_face(t, face):
 @game.on_neighbor_left
 def left_face(t, face):
     t.joined &= ~(1 << face)
-    if t.near[face] != HOLE:
-        # a burning ship gone is gone for good: its space may be filled
-        t.near[face] = HOLE if t.near[face] & BURNING else 0
+    # a burning ship gone is gone for good: its space may be filled (a space stays one:
+    # HOLE has the BURNING bit)
+    t.near[face] = HOLE if t.near[face] & BURNING else 0
     if t.joined == 0 and t.fire:
         wreck(t)
 
@@ -167,8 +168,8 @@ def wreck(t):
 
 @game.on_message(Hello)
 def heard(t, face, word):
-    ship = (word >> 6) & 63  # its ship: number + NEAR_OWNER x owner + BURNING: near's own form
-    laid = word & 63  # the sender's count of ships laid
+    ship = word & 63  # its ship: number + NEAR_OWNER x owner + BURNING: near's own form
+    laid = (word >> 8) & 63  # the sender's count of ships laid
     if ship & 15 == 0:  # not a ship of the sea: it fills no space
         if t.near[face] != HOLE:
             t.near[face] = 0
@@ -181,11 +182,11 @@ def heard(t, face, word):
         was = t.fire
         if word & LAID and news and laid > t.born:
             # a ship laid after this one, new beside it: its ability acts (once)
-            ability(t, ship & 15, ship >> 4 & 1)
+            ability(t, ship)
         if laid > t.count or t.fire != was:  # a turn played (or played while this ship
             # was away), or this ship caught fire, was put out or taken
             t.count = max(t.count, laid)  # (its first player it knows: one game)
-            tell_all(t)  # the news goes on, ship to ship, over the sea
+            tell(t, t.joined)  # the news goes on, ship to ship, over the sea
         return
     if t.fresh:
         # The first Hello of a ship of the sea, however late loss made it: the Hellos of the
@@ -193,27 +194,28 @@ def heard(t, face, word):
         t.fresh = False
         t.window.start(WINDOW_MS)
     if (t.window.running and t.number and laid < GAME_SHIPS
-            and ((word >> 14) ^ laid) & 1 == t.owner
-            and (laid < 2 or ship >> 4 == t.owner or word & HOLE_BIT)):
-        # Legal: it is this owner's turn, and its first ship, or beside an active ship of its
-        # own (ship >> 4 is the owner, or 2 and 3 when it burns), or in a burned ship's space.
+            and ((word >> 14) ^ laid ^ t.owner) & 1 == 0
+            and (laid < 2 or ship ^ t.owner * NEAR_OWNER < NEAR_OWNER or word & HOLE_BIT)):
+        # Legal: it is this owner's turn (the first player's, flipped by each ship laid), and
+        # its first ship, or beside an active ship of its own (below NEAR_OWNER once its own
+        # owner's bit is taken away: not BURNING, not the other's), or in a burned ship's space.
         t.sea = True
         t.count = laid + 1
         t.born = laid + 1
-        t.first = word >> 14
-        tell_all(t)  # one turn more, and LAID: the new ship's ability acts on its neighbours
+        t.first = (word >> 14) & 1
+        tell(t, t.joined)  # one turn more, and LAID: the new ship's ability acts on its neighbours
 
 
-def ability(t, sender_number: int, sender_owner: int):
-    """A ship was laid beside this one."""
-    if sender_owner == t.owner:
-        if sender_number == FIREBOAT:
-            t.fire = False
-    elif sender_number == FIRESHIP:
-        t.fire = True
-    elif sender_number == PRIVATEER and t.fire:
+def ability(t, ship: int):
+    """A ship was laid beside this one (`ship` in near's form, burning or not)."""
+    other = (ship ^ t.owner * NEAR_OWNER) & 31  # its number, + NEAR_OWNER if an opponent's
+    if other == FIREBOAT:
         t.fire = False
-        t.owner = sender_owner
+    elif other == NEAR_OWNER + FIRESHIP:
+        t.fire = True
+    elif other == NEAR_OWNER + PRIVATEER and t.fire:
+        t.fire = False
+        t.owner ^= 1  # the layer's
 
 
 @game.on_flood(Reset)
@@ -273,12 +275,20 @@ def new_game(t):
 
 
 # --- score ---------------------------------------------------------------------------------
-def lines(t) -> int:
-    """Lines through this ship with a ship of the line on both sides, in the 3 directions:
-    its neighbours on opposite faces are this owner's active ships, with numbers on either
-    side equal to its own, or one less on one side and one more on the other."""
+def unit(t) -> int:
+    """What this ship (or a line through it) adds to a gather: 1 in the low byte (green's),
+    256 in the high one (magenta's); 0 for a ship that is not an active ship of the sea."""
     if not t.sea or t.fire:
         return 0
+    return 255 * t.owner + 1
+
+
+@game.on_flood(Points)
+def my_lines(t):
+    """Lines through this ship with a ship of the line on both sides, in the 3 directions:
+    its neighbours on opposite faces are this owner's active ships, with numbers on either
+    side equal to its own, or one less on one side and one more on the other. A unit each."""
+    one = unit(t)
     me = t.number + t.owner * NEAR_OWNER
     found = 0
     for f in range(3):
@@ -286,32 +296,29 @@ def lines(t) -> int:
         b = t.near[opposite(f)]
         # a + b == 2 me with a and b at most 2 apart: both within 1 of me, so both ships of
         # this owner (another owner's is 16 away) and active (a burning one is 32 up)
-        if a and b and a + b == 2 * me and -2 <= a - b <= 2:
-            found += 1
-    return found
-
-
-@game.on_flood(Points)
-def my_lines(t):
-    return lines(t) * 256 if t.owner else lines(t)
+        if a and b and a + b == 2 * me and a <= b + 2 and b <= a + 2:
+            found += one
+    # (& 65535, as below: a 16-bit value that is never negative, so the gather's entry
+    # needs no clamp)
+    return found & 65535
 
 
 @game.on_flood(Ships)
 def my_ship(t):
-    if not t.sea or t.fire:
-        return 0
-    return 256 if t.owner else 1
+    return unit(t) & 65535
 
 
 @game.on_flood_done(Points)
 def got_points(t, total):
     t.points = total
+    t.gathered |= 1
     scored(t)
 
 
 @game.on_flood_done(Ships)
 def got_ships(t, total):
     t.ships = total
+    t.gathered |= 2
     scored(t)
 
 
@@ -319,8 +326,7 @@ def scored(t):
     """Both totals are back (green's in the low byte, magenta's in the high one): the
     winner has more points, on equal points more active ships. Shown: the winner's points
     in the winner's colour, then the other's (a draw: both white)."""
-    t.gathered += 1
-    if t.gathered < 2:
+    if t.gathered != 3:
         return
     a = t.points & 255
     b = t.points >> 8
@@ -329,9 +335,9 @@ def scored(t):
     if a == b:  # equal points: more active ships
         a = t.ships & 255
         b = t.ships >> 8
-    t.who_a = DRAW
-    if a > b:
-        t.who_a = 0
+    t.who_a = 0
+    if a == b:
+        t.who_a = DRAW
     elif b > a:
         t.who_a = 1
         t.val_a = t.val_b
@@ -343,12 +349,12 @@ def scored(t):
 @game.display
 def look(t):
     d = t.number  # lit faces: 1..6; 7..9: a full ring with 1..3 faces white; 0: a dim ring
-    who = t.owner  # the colour: 0 green, 1 magenta, DRAW white, RED_LOOK
+    who = t.owner  # the colour: 0 green, 1 magenta, DRAW (or DRAW ^ 1) white, RED_LOOK
     back = OFF
     if t.show.running:
         left = t.show.remaining >> 9  # // DIGIT_MS: 3 2, the first number; 1 0, the second
         v = t.val_b
-        who = t.who_a ^ 1 if t.who_a < DRAW else DRAW
+        who = t.who_a ^ 1  # (DRAW ^ 1 is white too)
         if left >= 2:
             v = t.val_a
             who = t.who_a
@@ -363,10 +369,10 @@ def look(t):
     lit = GREEN
     if who == 1:
         lit = MAGENTA
-    elif who == DRAW:
-        lit = WHITE
     elif who == RED_LOOK:
         lit = RED
+    elif who >= DRAW:
+        lit = WHITE
     for f in faces():
         c = back
         if d == 0:

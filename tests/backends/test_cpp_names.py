@@ -63,7 +63,7 @@ KNOWN: dict[tuple[str, str, str], str] = {
     **_known("broadside", "gather_combine", _PAYLOAD_TOP, "4095"),
     **_known("broadside", "flood_chunks", _CHUNKS, "2", "3"),
     **_known("fleet_combos", "deliver", _FLOOD_OF_CODE, "2"),
-    **_known("fleet_combos", "deliver", _PAYLOAD_MASK, "32767", "65535U"),
+    **_known("fleet_combos", "deliver", _PAYLOAD_MASK, "65535U"),
     **_known("fleet_combos", "on_flood", _PAYLOAD_TOP, "65535L", "65535U"),
     **_known("fleet_combos", "gather_combine", _PAYLOAD_TOP, "65535U"),
     **_known("fleet_combos", "flood_chunks", _CHUNKS, "4"),

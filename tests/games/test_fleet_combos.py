@@ -227,6 +227,46 @@ def test_lines_score_their_length_less_two_and_a_burning_ship_breaks_one(backend
     assert (s["who_a"], s["val_a"], s["val_b"]) == (0, 2, 1)  # green wins 2 to 1
 
 
+def score_looks(backend: str, ships) -> tuple[dict, list]:
+    """Long press the first of `ships` ((q, r), number, owner), all active ships of the sea:
+    its state once the score is back, and its looks over the next 2 s (the score's four
+    digits take 2,048 ms)."""
+    text = "".join(f"tile t{i} at {q},{r} sea=true number={n} owner={o} count=9\n"
+                   for i, ((q, r), n, o) in enumerate(ships))
+    c = Cluster(GAME, text, backend=backend)
+    c.long_press("t0", 1500)
+    c.settle()
+    looks = []
+    for _ in range(30):
+        looks.append(rgb(c, "t0"))
+        c.wait(70)
+    return c.state("t0"), looks
+
+
+ONE = {colour: [colour] + [(0, 0, 0)] * 5 for colour in (WHITE5, GREEN5, MAGENTA5)}
+
+
+def test_a_long_press_shows_a_win_of_magenta_in_magenta_and_a_draw_in_white(backend):
+    # magenta 7-7-7 beside green 2-3: magenta wins 1 to 0, its 1 in magenta
+    s, looks = score_looks(backend, [((0, 0), 2, 0), ((1, 0), 3, 0), ((0, 1), 7, 1),
+                                     ((1, 1), 7, 1), ((2, 1), 7, 1)])
+    assert (s["who_a"], s["val_a"], s["val_b"]) == (1, 1, 0)
+    assert ONE[MAGENTA5] in looks and ONE[GREEN5] not in looks
+    # green 2-2-2 beside magenta 7-7-7: a point and three active ships each, a draw: both
+    # numbers (1 and 1) in white
+    s, looks = score_looks(backend, [((0, 0), 2, 0), ((1, 0), 2, 0), ((2, 0), 2, 0),
+                                     ((0, 1), 7, 1), ((1, 1), 7, 1), ((2, 1), 7, 1)])
+    assert (s["who_a"], s["val_a"], s["val_b"]) == (2, 1, 1)
+    assert ONE[WHITE5] in looks
+    assert ONE[GREEN5] not in looks and ONE[MAGENTA5] not in looks
+    # the same with a fourth green ship: equal points, more active ships: green wins 1 to 1
+    s, looks = score_looks(backend, [((0, 0), 2, 0), ((1, 0), 2, 0), ((2, 0), 2, 0),
+                                     ((0, 1), 7, 1), ((1, 1), 7, 1), ((2, 1), 7, 1),
+                                     ((-1, 1), 5, 0)])
+    assert (s["who_a"], s["val_a"], s["val_b"]) == (0, 1, 1)
+    assert ONE[GREEN5] in looks and ONE[MAGENTA5] in looks
+
+
 def test_a_triple_click_starts_a_new_game_on_every_tile(backend):
     c = hand(backend, {"a": (3, 0), "b": (4, 1)})
     launch(c, "a")

@@ -8,7 +8,7 @@
 // Face value (6 bits):
 //   bits 0-4: message code (0 idle, 1..29 messages and floods, 31 HELLO)
 //   bit 5: ack (handshake acknowledgement / HELLO seen)
-// Message codes: 1 Hello (0..32767, after 4 data codes), 2 data 0000 (bits of a wide value),
+// Message codes: 1 Hello (0..65535, after 4 data codes), 2 data 0000 (bits of a wide value),
 //                3 data 0001 (bits of a wide value), 4 data 0010 (bits of a wide value),
 //                5 data 0011 (bits of a wide value), 6 data 0100 (bits of a wide value),
 //                7 data 0101 (bits of a wide value), 8 data 0110 (bits of a wide value),
@@ -89,34 +89,29 @@ static inline Color blinkc_color(uint16_t word) { Color c; c.as_uint16 = word; r
 
 // ---- The game's names ------------------------------------------------------------
 enum : uint8_t {  // messages: their codes on the wire
-    MSG_HELLO = 1,  // fleet_combos.py:92: codes 1..32768 carry the payload 0..32767
+    MSG_HELLO = 1,  // fleet_combos.py:95: codes 1..65536 carry the payload 0..65535
 };
-enum : uint8_t { FLOOD_RESET, FLOOD_POINTS, FLOOD_SHIPS };  // floods: fleet_combos.py:93, 94, 95
-enum : uint8_t { TIMER_WINDOW, TIMER_SHOW, TIMER_AGAIN };  // timers: fleet_combos.py:61, 62, 63
-static const uint8_t GAME_SHIPS = 32;  // fleet_combos.py:65
-static const uint16_t WINDOW_MS = 3000;  // fleet_combos.py:66
-static const uint8_t AGAIN_MS = 100;  // fleet_combos.py:67: a wide message's five codes leave a face in some tens of ms
-static const uint16_t TURN_MS = 1024;  // fleet_combos.py:69
-static const uint16_t SCORE_MS = 2048;  // fleet_combos.py:70
-static const uint8_t DRAW = 2;  // fleet_combos.py:71
-static const uint8_t RED_LOOK = 3;  // fleet_combos.py:72: a burning ship, an illegal one
-static const uint8_t FIRESHIP = 1;  // fleet_combos.py:74: sets every adjacent opponent ship on fire
-static const uint8_t FIREBOAT = 5;  // fleet_combos.py:75: puts out every adjacent own burning ship
-// fleet_combos.py:76: takes every adjacent burning opponent ship: it is put out and changes sides
-static const uint8_t PRIVATEER = 9;
-static const uint8_t NUMBER = 64;  // fleet_combos.py:80
-static const uint16_t OWNER = 1024;  // fleet_combos.py:81
-static const uint16_t FIRE = 2048;  // fleet_combos.py:82
-static const uint16_t LAID = 4096;  // fleet_combos.py:83: the sender was just laid: its ability acts on the receiver
-// fleet_combos.py:84: the receiver's face is the space a burning ship was taken from
-static const uint16_t HOLE_BIT = 8192;
-static const uint16_t FIRST = 16384;  // fleet_combos.py:85
-static const uint8_t NEAR_OWNER = 16;  // fleet_combos.py:88
-static const uint8_t BURNING = 32;  // fleet_combos.py:89
-static const uint8_t HOLE = 63;  // fleet_combos.py:90
-#define SEA_BLUE BLINKC_RGB5(0, 0, 6)  // fleet_combos.py:97
-#define DIM_WHITE BLINKC_RGB5(6, 6, 6)  // fleet_combos.py:98
-#define END_WHITE BLINKC_RGB5(11, 11, 11)  // fleet_combos.py:99
+enum : uint8_t { FLOOD_RESET, FLOOD_POINTS, FLOOD_SHIPS };  // floods: fleet_combos.py:96, 97, 98
+enum : uint8_t { TIMER_WINDOW, TIMER_SHOW, TIMER_AGAIN };  // timers: fleet_combos.py:64, 65, 66
+static const uint8_t GAME_SHIPS = 32;  // fleet_combos.py:68
+static const uint16_t WINDOW_MS = 3000;  // fleet_combos.py:69
+static const uint8_t AGAIN_MS = 100;  // fleet_combos.py:70: a wide message's five codes leave a face in some tens of ms
+static const uint16_t TURN_MS = 1024;  // fleet_combos.py:72
+static const uint16_t SCORE_MS = 2048;  // fleet_combos.py:73
+static const uint8_t DRAW = 2;  // fleet_combos.py:74: (and DRAW ^ 1, the other number of a draw: both white)
+static const uint8_t RED_LOOK = 4;  // fleet_combos.py:75: a burning ship, an illegal one
+static const uint8_t FIREBOAT = 5;  // fleet_combos.py:78: puts out every adjacent own burning ship
+static const uint8_t NEAR_OWNER = 16;  // fleet_combos.py:83
+static const uint8_t BURNING = 32;  // fleet_combos.py:84
+// fleet_combos.py:89: the receiver's face is the space a burning ship was taken from
+static const uint8_t HOLE_BIT = 64;
+static const uint8_t LAID = 128;  // fleet_combos.py:90: the sender was just laid: its ability acts on the receiver
+static const uint16_t COUNT = 256;  // fleet_combos.py:91: the high byte: the count...
+static const uint8_t FIRST = 64;  // fleet_combos.py:92: ... and the first player, its bit 6
+static const uint8_t HOLE = 96;  // fleet_combos.py:93: (no ship has HOLE_BIT: the Hello copies it from near[])
+#define SEA_BLUE BLINKC_RGB5(0, 0, 6)  // fleet_combos.py:100
+#define DIM_WHITE BLINKC_RGB5(6, 6, 6)  // fleet_combos.py:101
+#define END_WHITE BLINKC_RGB5(11, 11, 11)  // fleet_combos.py:102
 // The SDK's colours the game uses, as constant pixel words (the same colours: one load each).
 #undef GREEN
 #define GREEN BLINKC_RGB5(0, 31, 0)
@@ -135,20 +130,20 @@ static uint8_t owner = 0;  // fleet_combos.py:41: 0..1; the player: 0 green, 1 m
 static uint16_t deck = 0;  // fleet_combos.py:42: 0..511; bit n - 1: number n dealt from this deck
 static bool sea = false;  // fleet_combos.py:43: bool; a legal ship of the sea
 static bool fire = false;  // fleet_combos.py:44: bool; the ship is burning
-static uint8_t count = 0;  // fleet_combos.py:45: 0..32; legal ships laid in this game (a sea tile)
-static uint8_t first = 0;  // fleet_combos.py:46: 0..1; the player who laid the first ship
-static uint8_t born = 0;  // fleet_combos.py:47: 0..32; the count when this ship was laid
-static uint8_t joined = 0;  // fleet_combos.py:48: 0..63; bit f: a working link on face f; 0: in the hand
-static uint8_t owed = 0;  // fleet_combos.py:49: 0..63; bit f: face f's Hello bounced on a full queue
-static bool fresh = false;  // fleet_combos.py:50: bool; put against something, the sea not heard yet
-// fleet_combos.py:51: 0..63, one per face; what lies on this face: 0 nothing known, a ship, or HOLE
+static uint8_t count = 0;  // fleet_combos.py:47: 0..63; legal ships laid in this game (a sea tile)
+static uint8_t first = 0;  // fleet_combos.py:48: 0..1; the player who laid the first ship
+static uint8_t born = 0;  // fleet_combos.py:49: 0..32; the count when this ship was laid
+static uint8_t joined = 0;  // fleet_combos.py:50: 0..63; bit f: a working link on face f; 0: in the hand
+static uint8_t owed = 0;  // fleet_combos.py:51: 0..63; bit f: face f's Hello bounced on a full queue
+static bool fresh = false;  // fleet_combos.py:52: bool; put against something, the sea not heard yet
+// fleet_combos.py:53: 0..127, one per face; what lies on this face: 0 nothing known, a ship, or HOLE
 static uint8_t near[6];
-static uint16_t points = 0;  // fleet_combos.py:53: 0..65535; the Points gather's total (its starter)
-static uint16_t ships = 0;  // fleet_combos.py:54: 0..65535; the Ships gather's total (its starter)
-static uint8_t gathered = 0;  // fleet_combos.py:55: 0..2; gathers back since the long press
-static uint8_t val_a = 0;  // fleet_combos.py:56: 0..99; shown: the first number (the winner's points)
-static uint8_t val_b = 0;  // fleet_combos.py:57: 0..99; shown: the second number (or the turn)
-// fleet_combos.py:58: 0..2; val_a's colour: a player (val_b in the other's), or DRAW: both white
+static uint16_t points = 0;  // fleet_combos.py:55: 0..65535; the Points gather's total (its starter)
+static uint16_t ships = 0;  // fleet_combos.py:56: 0..65535; the Ships gather's total (its starter)
+static uint8_t gathered = 0;  // fleet_combos.py:57: 0..3; since the long press: bit 0 Points is back, bit 1 Ships
+static uint8_t val_a = 0;  // fleet_combos.py:59: 0..99; shown: the first number (the winner's points)
+static uint8_t val_b = 0;  // fleet_combos.py:60: 0..99; shown: the second number (or the turn)
+// fleet_combos.py:61: 0..2; val_a's colour: a player (val_b in the other's), or DRAW: both white
 static uint8_t who_a = 0;
 
 // ---- Protocol engine state ------------------------------------------------------
@@ -234,12 +229,12 @@ static int32_t my_ship(void);
 static void got_points(uint16_t total);
 static void got_ships(uint16_t total);
 static void show(void);
+static void helper_tell(int16_t to);
 static void helper_hello(uint8_t face);
 static void helper_wreck(void);
-static void helper_ability(int16_t sender_number, int16_t sender_owner);
-static void helper_tell_all(void);
+static void helper_ability(int16_t ship);
 static void helper_deal(void);
-static int16_t helper_lines(void);
+static int16_t helper_unit(void);
 static void helper_scored(void);
 static uint8_t millis256(void);
 static void engine_setup(void);
@@ -294,26 +289,20 @@ bool engine_idle(void);
 #endif
 
 // A Hello that found the queue full (a tile just joined by many faces, then laid, under loss) goes
-// again, with what is true then: a neighbour must not miss a turn or a fire.  [fleet_combos.py:123]
+// again, with what is true then: a neighbour must not miss a turn or a fire.  [fleet_combos.py:126]
 static void hello_bounced(uint8_t face) {
     owed |= bit_of(face);
     timer_start(TIMER_AGAIN, AGAIN_MS);
 }
 
-// [fleet_combos.py:131]
+// [fleet_combos.py:134]
 static void hello_again(void) {
-    uint8_t f = 0;
-    uint8_t f_bit = 0;
     uint8_t due = (owed & joined);
     owed = 0;
-    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
-        if ((due & f_bit) != 0) {
-            helper_hello(f);
-        }
-    }
+    helper_tell(due);
 }
 
-// [fleet_combos.py:140]
+// [fleet_combos.py:141]
 static void joined_face(uint8_t face) {
     if ((joined == 0) && (!sea) && (number > 0)) {
         fresh = true;
@@ -323,21 +312,19 @@ static void joined_face(uint8_t face) {
     helper_hello(face);
 }
 
-// [fleet_combos.py:149]
+// [fleet_combos.py:150]
 static void left_face(uint8_t face) {
     joined &= ~bit_of(face);
-    if (near[face] != HOLE) {
-        near[face] = (((near[face] & BURNING) != 0) ? HOLE : 0);
-    }
+    near[face] = (((near[face] & BURNING) != 0) ? HOLE : 0);
     if ((joined == 0) && fire) {
         helper_wreck();
     }
 }
 
-// [fleet_combos.py:169]
+// [fleet_combos.py:170]
 static void heard(uint8_t face, uint16_t word_) {
-    uint8_t ship = ((word_ >> 6) & 63);
-    uint8_t laid = ((uint8_t)word_ & 63);
+    uint8_t ship = ((uint8_t)word_ & 63);
+    uint8_t laid = ((word_ >> 8) & 63);
     if ((ship & 15) == 0) {
         if (near[face] != HOLE) {
             near[face] = 0;
@@ -349,11 +336,11 @@ static void heard(uint8_t face, uint16_t word_) {
     if (sea) {
         bool was = fire;
         if (((word_ & LAID) != 0) && news && (laid > born)) {
-            helper_ability(ship & 15, (ship >> 4) & 1);
+            helper_ability(ship);
         }
         if ((laid > count) || (fire != was)) {
-            count = blinkc_at_most<uint8_t>(((laid > count) ? laid : count), 32);
-            helper_tell_all();
+            count = ((laid > count) ? laid : count);
+            helper_tell(joined);
         }
         return;
     }
@@ -364,23 +351,23 @@ static void heard(uint8_t face, uint16_t word_) {
     if (((timer_on & (uint8_t)(1 << TIMER_WINDOW)) != 0) &&
             (number != 0) &&
             (laid < GAME_SHIPS) &&
-            ((((word_ >> 14) ^ laid) & 1) == owner) &&
-            ((laid < 2) || ((ship >> 4) == owner) || ((word_ & HOLE_BIT) != 0))) {
+            (((((word_ >> 14) ^ laid) ^ owner) & 1) == 0) &&
+            ((laid < 2) || ((ship ^ (uint8_t)(owner * NEAR_OWNER)) < NEAR_OWNER) || ((word_ & HOLE_BIT) != 0))) {
         sea = true;
         count = (laid + 1);
         born = (laid + 1);
-        first = (word_ >> 14);
-        helper_tell_all();
+        first = ((word_ >> 14) & 1);
+        helper_tell(joined);
     }
 }
 
-// [fleet_combos.py:220]
+// [fleet_combos.py:222]
 static void reset(void) {
     helper_wreck();
     deck = 0;
 }
 
-// [fleet_combos.py:227]
+// [fleet_combos.py:229]
 static void click(void) {
     if (sea) {
         val_b = (count + 1);
@@ -391,14 +378,14 @@ static void click(void) {
     }
 }
 
-// [fleet_combos.py:251]
+// [fleet_combos.py:253]
 static void double_click(void) {
     if ((joined == 0) && (!sea)) {
         owner ^= 1;
     }
 }
 
-// [fleet_combos.py:257]
+// [fleet_combos.py:259]
 static void long_press(void) {
     if (sea) {
         gathered = 0;
@@ -412,39 +399,55 @@ static void long_press(void) {
     }
 }
 
-// [fleet_combos.py:270]
+// [fleet_combos.py:272]
 static void new_game(void) {
     if (sea || (joined == 0)) {
         flood_start(FLOOD_RESET);
     }
 }
 
-// [fleet_combos.py:295]
+// Lines through this ship with a ship of the line on both sides, in the 3 directions: its neighbours
+// on opposite faces are this owner's active ships, with numbers on either side equal to its own, or
+// one less on one side and one more on the other.  [fleet_combos.py:287]
 static int32_t my_lines(void) {
-    return ((owner != 0) ? ((int16_t)(1U * helper_lines() * 256)) : helper_lines());
-}
-
-// [fleet_combos.py:300]
-static int32_t my_ship(void) {
-    if ((!sea) || fire) {
-        return 0;
+    uint8_t f = 0;
+    int16_t one = helper_unit();
+    uint8_t me = (number + (uint8_t)(owner * NEAR_OWNER));
+    int16_t found = 0;
+    for (f = 0; f < 3; f++) {
+        uint8_t a = near[f];
+        uint8_t b = near[f + 3];
+        if ((a != 0) &&
+                (b != 0) &&
+                ((uint8_t)(a + b) == (uint8_t)(2 * me)) &&
+                (a <= (uint8_t)(b + 2)) &&
+                (b <= (uint8_t)(a + 2))) {
+            found = (int16_t)(1U * found + one);
+        }
     }
-    return ((owner != 0) ? 256 : 1);
+    return ((uint16_t)found & 65535U);
 }
 
 // [fleet_combos.py:307]
+static int32_t my_ship(void) {
+    return ((uint16_t)helper_unit() & 65535U);
+}
+
+// [fleet_combos.py:312]
 static void got_points(uint16_t total) {
     points = total;
+    gathered |= 1;
     helper_scored();
 }
 
-// [fleet_combos.py:313]
+// [fleet_combos.py:319]
 static void got_ships(uint16_t total) {
     ships = total;
+    gathered |= 2;
     helper_scored();
 }
 
-// [fleet_combos.py:344]
+// [fleet_combos.py:350]
 static void show(void) {
     Color back = BLINKC_RGB5(0, 0, 0);
     Color lit = BLINKC_RGB5(0, 0, 0);
@@ -455,7 +458,7 @@ static void show(void) {
     if ((timer_on & (uint8_t)(1 << TIMER_SHOW)) != 0) {
         uint8_t left = (timer_remaining(TIMER_SHOW) >> 9);
         uint8_t v = val_b;
-        who = ((who_a < DRAW) ? (who_a ^ 1) : DRAW);
+        who = (who_a ^ 1);
         if (left >= 2) {
             v = val_a;
             who = who_a;
@@ -473,10 +476,10 @@ static void show(void) {
     lit = GREEN;
     if (who == 1) {
         lit = MAGENTA;
-    } else if (who == DRAW) {
-        lit = WHITE;
     } else if (who == RED_LOOK) {
         lit = RED;
+    } else if (who >= DRAW) {
+        lit = WHITE;
     }
     FOREACH_FACE(f) {
         c = back;
@@ -489,25 +492,33 @@ static void show(void) {
     }
 }
 
-// [fleet_combos.py:103]
-static void helper_hello(uint8_t face) {
-    int16_t word_ = (count + (first * FIRST));
-    if (near[face] == HOLE) {
-        word_ = (int16_t)(1U * word_ + HOLE_BIT);
-    }
-    if (sea) {
-        word_ = (int16_t)(1U * word_ + ((number * NUMBER) + (owner * OWNER)));
-        if (fire) {
-            word_ = (int16_t)(1U * word_ + FIRE);
-        }
-        if ((timer_on & (uint8_t)(1 << TIMER_WINDOW)) != 0) {
-            word_ = (int16_t)(1U * word_ + LAID);
+// A Hello to each face of the mask `to`.  [fleet_combos.py:118]
+static void helper_tell(int16_t to) {
+    uint8_t f = 0;
+    uint8_t f_bit = 0;
+    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+        if ((to & f_bit) != 0) {
+            helper_hello(f);
         }
     }
-    send_wide(MSG_HELLO, (word_ < 0) ? 0 : word_, 4, face);
 }
 
-// A burning ship taken from the sea is destroyed: the tile is a blank ship in the hand.  [fleet_combos.py:158]
+// [fleet_combos.py:106]
+static void helper_hello(uint8_t face) {
+    uint8_t low = (near[face] & HOLE_BIT);
+    if (sea) {
+        low += (uint8_t)(number + (uint8_t)(owner * NEAR_OWNER));
+        if (fire) {
+            low += BURNING;
+        }
+        if ((timer_on & (uint8_t)(1 << TIMER_WINDOW)) != 0) {
+            low += LAID;
+        }
+    }
+    send_wide(MSG_HELLO, ((uint8_t)(count + (uint8_t)(first * FIRST)) * COUNT) + (low & 255), 4, face);
+}
+
+// A burning ship taken from the sea is destroyed: the tile is a blank ship in the hand.  [fleet_combos.py:159]
 static void helper_wreck(void) {
     sea = false;
     fire = false;
@@ -518,33 +529,21 @@ static void helper_wreck(void) {
     }
 }
 
-// A ship was laid beside this one.  [fleet_combos.py:207]
-static void helper_ability(int16_t sender_number, int16_t sender_owner) {
-    if (sender_owner == owner) {
-        if (sender_number == FIREBOAT) {
-            fire = false;
-        }
-    } else if (sender_number == FIRESHIP) {
-        fire = true;
-    } else if ((sender_number == PRIVATEER) && fire) {
+// A ship was laid beside this one (`ship` in near's form, burning or not).  [fleet_combos.py:209]
+static void helper_ability(int16_t ship) {
+    uint8_t other = (((uint8_t)ship ^ (uint8_t)(owner * NEAR_OWNER)) & 31);
+    if (other == FIREBOAT) {
         fire = false;
-        owner = blinkc_clamp<int16_t>(sender_owner, 0, 1);
-    }
-}
-
-// [fleet_combos.py:116]
-static void helper_tell_all(void) {
-    uint8_t f = 0;
-    uint8_t f_bit = 0;
-    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
-        if ((joined & f_bit) != 0) {
-            helper_hello(f);
-        }
+    } else if (other == (NEAR_OWNER + 1)) {
+        fire = true;
+    } else if ((other == (NEAR_OWNER + 9)) && fire) {
+        fire = false;
+        owner ^= 1;
     }
 }
 
 // The next number from the tile's deck: each of 1..9 once before any repeats (a random one, or the
-// next not dealt after it).  [fleet_combos.py:236]
+// next not dealt after it).  [fleet_combos.py:238]
 static void helper_deal(void) {
     uint8_t i = 0;
     if (deck == 511) {
@@ -561,31 +560,19 @@ static void helper_deal(void) {
     deck |= (1 << n);
 }
 
-// Lines through this ship with a ship of the line on both sides, in the 3 directions: its neighbours
-// on opposite faces are this owner's active ships, with numbers on either side equal to its own, or
-// one less on one side and one more on the other.  [fleet_combos.py:276]
-static int16_t helper_lines(void) {
-    uint8_t f = 0;
+// What this ship (or a line through it) adds to a gather: 1 in the low byte (green's), 256 in the high
+// one (magenta's); 0 for a ship that is not an active ship of the sea.  [fleet_combos.py:278]
+static int16_t helper_unit(void) {
     if ((!sea) || fire) {
         return 0;
     }
-    uint8_t me = (number + (uint8_t)(owner * NEAR_OWNER));
-    int16_t found = 0;
-    for (f = 0; f < 3; f++) {
-        uint8_t a = near[f];
-        uint8_t b = near[f + 3];
-        if ((a != 0) && (b != 0) && ((uint8_t)(a + b) == (uint8_t)(2 * me)) && (((-2) <= (a - b)) && ((a - b) <= 2))) {
-            found = (int16_t)(1U * found + 1);
-        }
-    }
-    return found;
+    return ((uint8_t)(255 * owner) + 1);
 }
 
 // Both totals are back (green's in the low byte, magenta's in the high one): the winner has more
-// points, on equal points more active ships.  [fleet_combos.py:318]
+// points, on equal points more active ships.  [fleet_combos.py:325]
 static void helper_scored(void) {
-    if (gathered < 2) gathered++;
-    if (gathered < 2) {
+    if (gathered != 3) {
         return;
     }
     uint8_t a = ((uint8_t)points & 255);
@@ -596,9 +583,9 @@ static void helper_scored(void) {
         a = ((uint8_t)ships & 255);
         b = (ships >> 8);
     }
-    who_a = DRAW;
-    if (a > b) {
-        who_a = 0;
+    who_a = 0;
+    if (a == b) {
+        who_a = DRAW;
     } else if (b > a) {
         who_a = 1;
         val_a = val_b;
@@ -1216,7 +1203,7 @@ static void deliver(uint8_t code, uint8_t face, uint8_t bit) {
     if ((code >= DATA_CODE) && (code <= (DATA_CODE + DATA_MASK))) {
         wide_data(code, face);
     } else if (code == MSG_HELLO) {
-        heard(face, wide_in(face, 32767));
+        heard(face, wide_in(face, 65535U));
     } else if (code >= FLOOD_CODE) {
         if (((uint8_t)(code - FLOOD_CODE) & 1) != 0) {
             if ((((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_POINTS) ||
