@@ -87,8 +87,15 @@ def check_page_shows_the_world(page: Any, sim: BackgroundServer) -> dict[str, li
     colours = world_colours(sim)
     frame = {t["name"]: t["colors"] for t in page.evaluate("blinkcSim.frame().tiles")}
     assert frame == colours
-    pixels = page_pixels(page, list(colours))
-    assert pixels == {n: [expected_rgb(c) for c in cs] for n, cs in colours.items()}
+    # The canvas is painted at the browser's next animation frame after the frame arrives:
+    # on a loaded machine that can be after this look (the water's blue of the frame
+    # before was read once), so look until it is painted, and then compare.
+    want = {n: [expected_rgb(c) for c in cs] for n, cs in colours.items()}
+    try:
+        wait_for(lambda: page_pixels(page, list(colours)) == want, timeout=5, what="the paint")
+    except AssertionError:
+        pass  # the comparison below says what differs
+    assert page_pixels(page, list(colours)) == want
     return colours
 
 
