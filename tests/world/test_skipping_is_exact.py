@@ -83,3 +83,24 @@ def test_a_face_given_up_while_still_heard_is_not_quiet(backend, world):
     if backend == "native":
         require_tool("g++")
     _check(ONE_WAY_GONE, backend, world)
+
+
+#: Found by the long tier's random cases on 2026-12-06 (the end of stop 34, not yet looked
+#: into): with 10 % loss and ±10 % clocks, t1's value on face 3 after t3 is turned at 7.9 s
+#: goes out 1.9 ms later when loops are skipped than when every loop runs.
+ROTATED_NEIGHBOUR = Case(
+    tiles=[("t0", (0, 0), 3, {"kind": 0, "hp": 0}), ("t1", (0, -1), 0, {}),
+           ("t2", (1, -2), 1, {"hp": 0, "water": 0, "flash_faces": 14}),
+           ("t3", (1, -1), 4, {"shots": 60}), ("t4", (1, -3), 0, {"orient": 0}),
+           ("t5", (0, -2), 2, {"kind": 0, "sunk": 1})],
+    steps=[(2100, "click", "t3", ()), (3680, "click", "t1", ()), (5260, "double", "t1", ()),
+           (5630, "multi", "t1", (4,)), (7900, "rotate", "t3", (5,))],
+    seed=27600, faults=Faults(drop=0.1, jitter_ms=2, skew=0.1), run_ms=9900)
+
+
+@pytest.mark.long
+@pytest.mark.xfail(strict=True, reason="open: skipping is not exact when a neighbour is turned "
+                   "under 10 % loss and ±10 % clocks (found 2026-12-06, not yet looked into)")
+def test_skipping_is_exact_when_a_neighbour_is_turned():
+    require_tool("g++")
+    _check(ROTATED_NEIGHBOUR, "native", "auto")
