@@ -87,7 +87,8 @@ def test_a_face_given_up_while_still_heard_is_not_quiet(backend, world):
 
 #: Found by the long tier's random cases on 2026-12-06 (the end of stop 34, not yet looked
 #: into): with 10 % loss and ±10 % clocks, t1's value on face 3 after t3 is turned at 7.9 s
-#: goes out 1.9 ms later when loops are skipped than when every loop runs.
+#: goes out 1.9 ms later when loops are skipped than when every loop runs. The same in the
+#: Python world, and on the code before that stop's merges: older than them.
 ROTATED_NEIGHBOUR = Case(
     tiles=[("t0", (0, 0), 3, {"kind": 0, "hp": 0}), ("t1", (0, -1), 0, {}),
            ("t2", (1, -2), 1, {"hp": 0, "water": 0, "flash_faces": 14}),
