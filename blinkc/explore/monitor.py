@@ -195,12 +195,17 @@ class Monitor:
         tile.reported.clear()
         tile.calls.append(_Call(code, face, queue_len, outside, value))
 
-    def _sent(self, name: str, tile: _TileWatch, code: int, face: int, queue_len: int,
-              chunks: int, _: int) -> None:
+    def _returned(self, name: str, tile: _TileWatch, code: int, face: int) -> _Call:
+        """The call a send's exit probe returns from (a problem if it is not this send's)."""
         call = tile.calls.pop()
         if (call.code, call.face) != (code, face):
             self.problem(f"{name}'s probes are out of step: code {code} face {face} sent, "
                          f"code {call.code} face {call.face} called")
+        return call
+
+    def _sent(self, name: str, tile: _TileWatch, code: int, face: int, queue_len: int,
+              chunks: int, _: int) -> None:
+        call = self._returned(name, tile, code, face)
         if queue_len > call.before:
             self.pending[(name, face)].append(Message(code, self._now(), call.value,
                                                       call.outside))
@@ -228,10 +233,7 @@ class Monitor:
 
     def _grouped_done(self, name: str, tile: _TileWatch, code: int, face: int, queue_len: int,
                       _: int, __: int) -> None:
-        call = tile.calls.pop()
-        if (call.code, call.face) != (code, face):
-            self.problem(f"{name}'s probes are out of step: code {code} face {face} sent, "
-                         f"code {call.code} face {call.face} called")
+        call = self._returned(name, tile, code, face)
         if not call.outside:
             if self.messages == call.sent:
                 self.problem(f"{name} did not send code {code} out of face {face}, inside its "

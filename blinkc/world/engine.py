@@ -116,26 +116,28 @@ class Engine(ABC):
     # ------------------------------------------------------------- observers
     def add_arrival_observer(self, fn: ArrivalObserver) -> None:
         """Call `fn(arrival)` for every packet that arrives whole from now on (`Arrival`)."""
-        self.arrival_observers = (*self.arrival_observers, fn)
-        self.observers_changed()
+        self._add_observer("arrival_observers", fn)
 
     def remove_arrival_observer(self, fn: ArrivalObserver) -> None:
         """Stop calling `fn` (added with add_arrival_observer); ValueError if it was not."""
-        observers = list(self.arrival_observers)
-        observers.remove(fn)
-        self.arrival_observers = tuple(observers)
-        self.observers_changed()
+        self._remove_observer("arrival_observers", fn)
 
     def add_probe_observer(self, fn: ProbeObserver) -> None:
         """Call `fn(probe)` for every probe a tile reports from now on (`Probe`)."""
-        self.probe_observers = (*self.probe_observers, fn)
-        self.observers_changed()
+        self._add_observer("probe_observers", fn)
 
     def remove_probe_observer(self, fn: ProbeObserver) -> None:
         """Stop calling `fn` (added with add_probe_observer); ValueError if it was not."""
-        observers = list(self.probe_observers)
+        self._remove_observer("probe_observers", fn)
+
+    def _add_observer(self, kind: str, fn: Callable[..., None]) -> None:
+        setattr(self, kind, (*getattr(self, kind), fn))
+        self.observers_changed()
+
+    def _remove_observer(self, kind: str, fn: Callable[..., None]) -> None:
+        observers = list(getattr(self, kind))
         observers.remove(fn)
-        self.probe_observers = tuple(observers)
+        setattr(self, kind, tuple(observers))
         self.observers_changed()
 
     def observers_changed(self) -> None:  # noqa: B027 (a no-op by default, on purpose)
