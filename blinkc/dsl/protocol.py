@@ -267,7 +267,7 @@ def neighbor_mask() -> u8:
 
 
 def unsettled() -> bool:
-    """Some face waits for a session (or the tile is alone): its timing must be shaken up.
+    """Some face waits for a session: its timing must be shaken up on every pass.
 
     Two touching faces that transmit in the same display frame blind each other,
     and the SDK's probes keep them in step for as long as their clocks agree. A
@@ -280,7 +280,7 @@ def unsettled() -> bool:
     for f in range(6):
         if (link_state[f] & (LINK_HEARD | LINK_UP)) == LINK_HEARD | LINK_UP:
             settled |= 1 << f
-    return settled != ALL_FACES or gone_mask == ALL_FACES
+    return settled != ALL_FACES
 
 
 def engine_quiet_until() -> u32:
@@ -293,6 +293,11 @@ def engine_quiet_until() -> u32:
             # link: link_step() takes the face back at the next pass.
             return 0
     until: u32 = timers_quiet_until()
+    if PROTOCOL and gone_mask:
+        # loop() tosses its coin at the first pass of the next 256 ms tick
+        tick: u32 = (millis() & TICK_START) + TICK_MS
+        if tick < until:
+            until = tick
     for s in range(N_FLOOD_SLOTS):
         if flood_skipped[s]:
             # flood_forget() must see the 256 ms tick a window of the slot closes at
@@ -307,8 +312,11 @@ def engine_quiet_until() -> u32:
 
 def loop() -> None:
     waiting: bool = False  # some face is unsettled (link_step() says so as it goes)
+    new_tick: bool = False  # the first pass of a 256 ms tick
     if PROTOCOL:
-        now256 = millis256()
+        tick: u8 = millis256()
+        new_tick = tick != now256
+        now256 = tick
         flood_forget()
         bit: u8 = 1
         for f in range(6):
@@ -320,8 +328,10 @@ def loop() -> None:
     timers()
     transmit()
     display()
-    # unsettled(), as the steps found it (nothing since has changed a link)
-    if PROTOCOL and (waiting or gone_mask == ALL_FACES) and coin():
+    # A coin on every pass while some face is unsettled (as the steps found it: nothing since
+    # has changed a link); once a tick while some face is gone, which still shows its HELLO
+    # (two faces that took each other for gone would collide for ever in lock-step).
+    if PROTOCOL and (waiting or gone_mask and new_tick) and coin():
         blinkc_skip_frame()
 
 # --- floods: the echo algorithm ---------------------------------------------------------

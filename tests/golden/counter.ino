@@ -44,6 +44,8 @@ static const uint8_t FACE_VALUE_MASK = 63;  // the six bits of a face value (tx_
 static const uint8_t QUEUE_FACE_SHIFT = 5;  // a queued message is (face << QUEUE_FACE_SHIFT) | code ...
 static const uint8_t QUEUE_CODE_MASK = 31;  // ... its code the low five bits
 static const uint8_t TICK_SHIFT = 8;  // millis256() is millis() >> TICK_SHIFT: the clock in ticks of 256 ms
+static const uint16_t TICK_MS = 256;  // a tick of millis256(), in ms
+static const uint32_t TICK_START = 0xFFFFFF00UL;  // millis() & TICK_START: when its tick began (its low 8 bits cleared)
 static const uint8_t SESSION_GRACES = 2;  // a face that has waited this many GRACE_UNITS for a session is gone
 // the first bit of a word's high byte (shifts by it swap its bytes, in the coin's seeding)
 static const uint8_t HI_BYTE = 8;
@@ -329,7 +331,7 @@ static void transmit(void) {
 }
 
 #ifdef BLINKC_HOST
-// Some face waits for a session (or the tile is alone): its timing must be shaken up.  [protocol.py:269]
+// Some face waits for a session: its timing must be shaken up on every pass.  [protocol.py:269]
 bool unsettled(void) {
     uint8_t f = 0;
     uint8_t f_bit = 0;
@@ -339,7 +341,7 @@ bool unsettled(void) {
             settled |= f_bit;
         }
     }
-    return ((settled != ALL_FACES) || (gone_mask == ALL_FACES));
+    return (settled != ALL_FACES);
 }
 #endif
 
@@ -357,14 +359,23 @@ uint32_t engine_quiet_until(void) {
         }
     }
     uint32_t until = timers_quiet_until();
+    if (gone_mask != 0) {
+        uint32_t tick = (uint32_t)(1UL * (millis() & (1UL * TICK_START)) + TICK_MS);
+        if (tick < until) {
+            until = tick;
+        }
+    }
     return until;
 }
 #endif
 
-// [protocol.py:308]
+// [protocol.py:313]
 BLINKC_SMALL_LOOPS void loop(void) {
     bool waiting = false;
-    now256 = millis256();
+    bool new_tick = false;
+    uint8_t tick = millis256();
+    new_tick = (tick != now256);
+    now256 = tick;
     uint8_t bit = 1;
     FOREACH_FACE(f) {
         if (link_step(f, bit)) {
@@ -375,18 +386,18 @@ BLINKC_SMALL_LOOPS void loop(void) {
     buttons();
     transmit();
     display();
-    if ((waiting || (gone_mask == ALL_FACES)) && coin()) {
+    if ((waiting || ((gone_mask != 0) && new_tick)) && coin()) {
         blinkc_skip_frame();
     }
 }
 
-// The code of the next flood message for the face of `bit` (taken), or 0.  [protocol.py:381]
+// The code of the next flood message for the face of `bit` (taken), or 0.  [protocol.py:391]
 static uint8_t flood_take(uint8_t /* bit */) {
     return 0;
 }
 
 #ifdef BLINKC_HOST
-// [protocol.py:515]
+// [protocol.py:525]
 uint32_t timers_quiet_until(void) {
     uint32_t until = (1UL * NEVER);
     return until;
@@ -394,7 +405,7 @@ uint32_t timers_quiet_until(void) {
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [protocol.py:525]
+// The faces with a session (for tests: is every present neighbour linked?).  [protocol.py:535]
 uint8_t engine_links(void) {
     uint8_t f = 0;
     uint8_t f_bit = 0;
@@ -410,7 +421,7 @@ uint8_t engine_links(void) {
 
 #ifdef BLINKC_HOST
 // No message queued, on the wire or awaiting its handshake, no flood under way, and every face
-// settled: in a session, or gone.  [protocol.py:534]
+// settled: in a session, or gone.  [protocol.py:544]
 bool engine_idle(void) {
     uint8_t f = 0;
     uint8_t f_bit = 0;
