@@ -292,6 +292,9 @@ def engine_quiet_until() -> u32:
             # Given up (no session came in time) while still heard, as over a one-way
             # link: link_step() takes the face back at the next pass.
             return 0
+    for f in range(6):
+        if link_state[f] & LINK_UP and handshake_moves(f):
+            return 0
     until: u32 = timers_quiet_until()
     if PROTOCOL and gone_mask:
         # loop() tosses its coin at the first pass of the next 256 ms tick
@@ -308,6 +311,25 @@ def engine_quiet_until() -> u32:
             if ends < until:
                 until = ends
     return until
+
+
+def handshake_moves(f: u8) -> bool:
+    """Face f's handshake (in a session) takes a step at the next pass on the value it holds.
+
+    After a pass it never does while both ends keep to one session; but a face turned to
+    another tile's face within the grace meets a session that is not its own (a stale ack,
+    a code it takes for delivered), and then one pass leads to the next on the same value."""
+    value: u8 = getLastValueReceivedOnFace(f)
+    code: u8 = (value >> CODE_SHIFT) & CODE_MASK
+    their_ack: bool = (value & (1 << ACK_SHIFT)) != 0
+    if code == HELLO:
+        return not their_ack  # the neighbour started over: the session ends
+    ours: bool = (tx_code[f] & (1 << ACK_SHIFT)) != 0
+    if (code != 0) != ours:
+        return True  # a code to deliver, or an ack to clear
+    if tx_code[f] & TX_WAIT:
+        return their_ack
+    return tx_code[f] & TX_RELEASE and not their_ack
 
 
 def loop() -> None:

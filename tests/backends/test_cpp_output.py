@@ -131,9 +131,9 @@ def test_a_random_draw_below_a_named_limit_says_the_name():
 def test_what_only_the_emulator_calls_is_compiled_on_the_host_only():
     text = generated(ROOT / "firmware" / "pirates_lasers.py")
     host = re.findall(r"#ifdef BLINKC_HOST\n(?:// .*\n)+(\w+ \w+)\(", text)
-    assert sorted(host) == ["bool engine_idle", "bool unsettled", "uint16_t timer_remaining",
-                            "uint32_t engine_quiet_until", "uint32_t timers_quiet_until",
-                            "uint8_t engine_links"]
+    assert sorted(host) == ["bool engine_idle", "bool handshake_moves", "bool unsettled",
+                            "uint16_t timer_remaining", "uint32_t engine_quiet_until",
+                            "uint32_t timers_quiet_until", "uint8_t engine_links"]
 
 
 def test_line_directives_point_compiler_messages_at_the_game_file():

@@ -157,6 +157,7 @@ static void display(void);
 #ifdef BLINKC_HOST  // what only blinkc's emulator calls
 bool unsettled(void);
 uint32_t engine_quiet_until(void);
+bool handshake_moves(uint8_t f);
 uint32_t timers_quiet_until(void);
 uint8_t engine_links(void);
 bool engine_idle(void);
@@ -438,6 +439,11 @@ uint32_t engine_quiet_until(void) {
             return 0;
         }
     }
+    for (f = 0; f < FACE_COUNT; f++) {
+        if (((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) && handshake_moves(f)) {
+            return 0;
+        }
+    }
     uint32_t until = timers_quiet_until();
     if (gone_mask != 0) {
         uint32_t tick = (uint32_t)(1UL * (millis() & (1UL * TICK_START)) + TICK_MS);
@@ -449,7 +455,27 @@ uint32_t engine_quiet_until(void) {
 }
 #endif
 
-// [protocol.py:313]
+#ifdef BLINKC_HOST
+// Face f's handshake (in a session) takes a step at the next pass on the value it holds.  [protocol.py:316]
+bool handshake_moves(uint8_t f) {
+    uint8_t value = getLastValueReceivedOnFace(f);
+    uint8_t code = (value & CODE_MASK);
+    bool their_ack = ((value & (1 << ACK_SHIFT)) != 0);
+    if (code == HELLO) {
+        return (!their_ack);
+    }
+    bool ours = ((engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) != 0);
+    if ((code != 0) != ours) {
+        return true;
+    }
+    if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0) {
+        return their_ack;
+    }
+    return (((engine_bytes6[TX_CODE][f] & TX_RELEASE) != 0) && (!their_ack));
+}
+#endif
+
+// [protocol.py:335]
 BLINKC_SMALL_LOOPS void loop(void) {
     bool waiting = false;
     bool new_tick = false;
@@ -471,13 +497,13 @@ BLINKC_SMALL_LOOPS void loop(void) {
     }
 }
 
-// The code of the next flood message for the face of `bit` (taken), or 0.  [protocol.py:391]
+// The code of the next flood message for the face of `bit` (taken), or 0.  [protocol.py:413]
 static uint8_t flood_take(uint8_t /* bit */) {
     return 0;
 }
 
 #ifdef BLINKC_HOST
-// [protocol.py:525]
+// [protocol.py:547]
 uint32_t timers_quiet_until(void) {
     uint32_t until = (1UL * NEVER);
     return until;
@@ -485,7 +511,7 @@ uint32_t timers_quiet_until(void) {
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [protocol.py:535]
+// The faces with a session (for tests: is every present neighbour linked?).  [protocol.py:557]
 uint8_t engine_links(void) {
     uint8_t f = 0;
     uint8_t f_bit = 0;
@@ -501,7 +527,7 @@ uint8_t engine_links(void) {
 
 #ifdef BLINKC_HOST
 // No message queued, on the wire or awaiting its handshake, no flood under way, and every face
-// settled: in a session, or gone.  [protocol.py:544]
+// settled: in a session, or gone.  [protocol.py:566]
 bool engine_idle(void) {
     uint8_t f = 0;
     uint8_t f_bit = 0;
