@@ -133,16 +133,17 @@ class Cluster:
         start = world.now_ms
         world.run_for(400)  # let a click's 330 ms window close
         calm_since = None
-        while world.now_ms - start < timeout_ms:
-            if world.is_quiet() and not self.unlinked():
-                return world.now_ms - start
-            if (self._idle() or self._resting()) and not self.unlinked():
-                calm_since = world.now_ms if calm_since is None else calm_since
-                if world.now_ms - calm_since >= 200:
+        with world.lazy_mirrors():  # (the loop reads only world.calm() and the programs)
+            while world.now_ms - start < timeout_ms:
+                if world.is_quiet() and not self.unlinked():
                     return world.now_ms - start
-            else:
-                calm_since = None
-            world.run_for(20)
+                if (self._idle() or self._resting()) and not self.unlinked():
+                    calm_since = world.now_ms if calm_since is None else calm_since
+                    if world.now_ms - calm_since >= 200:
+                        return world.now_ms - start
+                else:
+                    calm_since = None
+                world.run_for(20)
         down = ", ".join(f"{a}:{fa}-{b}:{fb}" for a, fa, b, fb in self.unlinked())
         raise AssertionError(f"{what} did not settle within {timeout_ms} ms"
                              + (f"; links still down between touching faces: {down}" if down else ""))
@@ -169,7 +170,8 @@ class Cluster:
         for t in self.world.tiles:
             if t.asleep or t.stuck is not None:
                 continue
-            if not t.skipped or not t.button.idle() or t.button.flags:
+            calm = self.world.calm(t)
+            if not calm.skipped or not calm.button_idle or calm.button_flags:
                 return False
             links, idle = getattr(t.program, "links", None), getattr(t.program, "idle", None)
             if links is not None and idle is not None and links(t.api) and not idle(t.api):
@@ -180,14 +182,14 @@ class Cluster:
         for t in self.world.tiles:
             if t.asleep or t.stuck is not None:
                 continue  # nothing happens on it until a press wakes it (or ever, frozen)
-            if not t.button.idle() or t.button.flags:
-                return False
-            idle = getattr(t.program, "idle", None)
+            idle = getattr(t.program, "idle", None)  # (asked first: the cheaper question)
             if idle is None:
-                if getattr(t.program, "is_native_program", False):
-                    continue  # a sketch cannot say: idle once its button is
+                if not getattr(t.program, "is_native_program", False):
+                    return False  # (a sketch cannot say: idle once its button is)
+            elif not idle(t.api):
                 return False
-            if not idle(t.api):
+            calm = self.world.calm(t)
+            if not calm.button_idle or calm.button_flags:
                 return False
         return True
 

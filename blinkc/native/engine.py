@@ -43,13 +43,14 @@ from __future__ import annotations
 
 import ctypes
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ..runtime.api import BUTTON_EVENT_NAMES
-from ..world.button import Debounce
-from ..world.engine import Arrival, Engine, Probe
+from ..world.button import NEVER, Debounce
+from ..world.engine import Arrival, Calm, Engine, Probe
 from ..world.freeze import freeze_of
 from ..world.infrared import DECODERS
 from ..world.python_engine import PythonEngine
@@ -102,6 +103,7 @@ class NativeEngine(Engine):
         self._py = PythonEngine()
         self._decided = False
         self._w: int | None = None  # the core, once the world runs in it
+        self._lazy = False  # inside lazy_mirrors()
         self._lib: Any = None
         self._views: list[Any] = []
         self._natives: list[NativeProgram] = []
@@ -294,13 +296,15 @@ class NativeEngine(Engine):
             self._lib.core_button_raw(self._w, tile.index, out, n)
             b.raw[:] = [(out[2 * k], bool(out[2 * k + 1])) for k in range(n)]
 
-    def _sync(self) -> None:
-        """Refresh the mirrors of every tile the core changed, the clock and the stats."""
+    def _sync(self, mirrors: bool = True) -> None:
+        """Refresh the mirrors of every tile the core changed (unless `mirrors` is False: the
+        core keeps which tiles changed until they are taken), the clock and the stats."""
         lib, w, world = self._lib, self._w, self.world
-        n = lib.core_take_dirty(w, self._dirty, len(self._dirty))
-        tiles = world.tiles
-        for k in range(n):
-            self._pull(tiles[self._dirty[k]])
+        if mirrors:
+            n = lib.core_take_dirty(w, self._dirty, len(self._dirty))
+            tiles = world.tiles
+            for k in range(n):
+                self._pull(tiles[self._dirty[k]])
         world.now = lib.core_now(w)
         if lib.core_serial_pending(w):
             for tile in tiles:
@@ -428,7 +432,9 @@ class NativeEngine(Engine):
                 # In slices of simulated time (the events and their order are the same as in
                 # one go), so that Ctrl-C is seen even without the watchdog.
                 status = lib.core_run(w, min(end_us, world.now + _SLICE_US), ctypes.byref(call))
-                self._sync()
+                # Inside lazy_mirrors() only a run that simply reached its end leaves them: a
+                # due call, a freeze or a stop has the world look at its tiles.
+                self._sync(mirrors=not self._lazy or status != cb.REACHED)
                 self._check_callback()
                 if status == cb.TILE_STOPPED:
                     raise self._stopped_in_core(budget)
@@ -568,6 +574,30 @@ class NativeEngine(Engine):
         if self._w is not None:
             self._sync()
             self._check_callback()
+
+    @contextmanager
+    def lazy_mirrors(self) -> Iterator[None]:
+        """Runs inside leave the Python mirrors of the tiles stale (pulling every tile after
+        each 20 ms of a settle loop was most of a Fleet Combos game's time): calm() reads the
+        core's own view, and the block's end (or a call due in a run) brings them up to date."""
+        if self._w is None or self._lazy:
+            yield
+            return
+        self._lazy = True
+        try:
+            yield
+        finally:
+            self._lazy = False
+            self.refresh()
+
+    def calm(self, tile: Tile) -> Calm:
+        if not self._lazy:
+            return super().calm(tile)
+        self._lib.core_publish(self._w, tile.index)
+        v = cb.VIEW.unpack_from(self._views[tile.index])
+        # (ButtonModel.idle() of the mirror the view would give)
+        return Calm(bool(v.skipped), not v.b_raw_count and v.b_window_end == NEVER and not v.b_down,
+                    v.b_flags)
 
     # ------------------------------------ what the core does not take while it runs
     def set_faults(self, faults: Faults) -> None:

@@ -54,6 +54,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
@@ -94,6 +95,17 @@ class Probe(NamedTuple):
 
 #: A probe observer: called once per probe a tile reports, as it reports it.
 ProbeObserver = Callable[[Probe], None]
+
+
+class Calm(NamedTuple):
+    """A tile's part in whether a cluster has settled (Engine.calm)."""
+
+    #: Its last pass skipped loop(): its program declared itself quiet, inputs unchanged.
+    skipped: bool
+    #: Its button model will do nothing without a new press or release.
+    button_idle: bool
+    #: Button events not yet taken by the program.
+    button_flags: int
 
 
 class Engine(ABC):
@@ -219,6 +231,17 @@ class Engine(ABC):
     def refresh(self) -> None:  # noqa: B027 (a no-op by default, on purpose)
         """Bring the model objects up to date: the world is about to read them (an action
         ends, warm sleep or seed mode looks at a tile)."""
+
+    def lazy_mirrors(self) -> AbstractContextManager[None]:
+        """A block in which runs need not bring the model objects up to date after each run
+        (an engine with state of its own may leave them stale, and bring them up to date
+        before any action of the world and at the block's end): for a caller that polls
+        `calm()` between short runs and reads nothing else (Cluster.settle)."""
+        return nullcontext()
+
+    def calm(self, tile: Tile) -> Calm:
+        """What a settle loop asks of a tile, fresh even inside `lazy_mirrors()`."""
+        return Calm(tile.skipped, tile.button.idle(), tile.button.flags)
 
     # ------------------------------------ changes that an engine may refuse while it runs
     @abstractmethod

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +32,7 @@ from ..runtime.api import (
 from . import watchdog
 from .button import LONG_LONG_PRESS_MS, VIRAL_LOCKOUT_MS, ButtonModel
 from .clock import FRAME_US, Clock
-from .engine import Engine
+from .engine import Calm, Engine
 from .errors import TileHangError, WorldError
 from .freeze import Freeze, frozen_message
 from .geometry import DIRECTIONS, Pos, facing_face
@@ -531,6 +532,14 @@ class World:
 
     def run_for(self, ms: float) -> None:
         self.run_until(self.now_ms + ms)
+
+    def lazy_mirrors(self) -> AbstractContextManager[None]:
+        """A block of short runs that read only `calm()` between them (Engine.lazy_mirrors)."""
+        return self._engine.lazy_mirrors()
+
+    def calm(self, tile: Tile) -> Calm:
+        """Whether the tile's last pass skipped loop() and its button is idle (Engine.calm)."""
+        return self._engine.calm(tile)
 
     def _check_alive(self) -> float:
         """Refuse to run a dead world; the budget of a tile call (s) otherwise."""

@@ -360,11 +360,11 @@ def test_step_speed_and_the_fault_panel(context, sim):
     page.select_option("#speed", "8")
     page.click("#play")
     wait_for(lambda: sim.call(lambda: sim.session.running), what="running again")
-    w0, s0 = time.perf_counter(), world_time(sim)
-    time.sleep(1.0)
-    rate = (world_time(sim) - s0) / ((time.perf_counter() - w0) * 1000)
+    s0 = world_time(sim)
     assert sim.call(lambda: sim.session.speed) == 8
-    assert rate > 3, f"{rate:.1f}x real time at 8x"
+    # (how fast it then runs is Session.advance's, tested in test_session.py without a clock:
+    # a rate measured here failed on a loaded machine)
+    wait_for(lambda: world_time(sim) > s0 + 100, what="the world running on at 8x")
     page.select_option("#speed", "1")
     # the fault panel changes the world now, and the log says so
     page.evaluate("""(() => { for (const [id, v] of [['jitter', '2'], ['skew', '0.05']]) {

@@ -363,3 +363,56 @@ def test_both_worlds_draw_the_same_fault_stream(seed, p, bound):
     for i in range(n):
         assert bool(chances[i]) == rng.chance(p)
         assert belows[i] == rng.below(bound)
+
+
+def _lockstep(clusters, steps: int, inside) -> None:
+    for _ in range(steps):
+        for c in clusters:
+            c.wait(20)
+        inside(clusters)
+
+
+def test_a_lazy_block_reads_what_a_fresh_one_reads_and_ends_fresh():
+    """Inside world.lazy_mirrors() the C++ core leaves the tiles' Python mirrors as they were,
+    yet calm() says what the mirrors of a world without the block say, step for step, and the
+    block's end (or a scenario action due in a run) brings every mirror up to date."""
+    eager, lazy = (Cluster(PIRATES, SHIP, backend="native", seed=4, world="native")
+                   for _ in range(2))
+    for c in (eager, lazy):
+        c.click("z")
+    seen: list[tuple] = []
+
+    def compare(clusters):
+        e, z = clusters
+        for a, b in zip(e.world.tiles, z.world.tiles, strict=True):
+            assert z.world.calm(b) == (a.skipped, a.button.idle(), a.button.flags), a.name
+        seen.append((e.world.tile("z").passes, z.world.tile("z").passes))
+
+    acted: list[int] = []
+    for c in (eager, lazy):  # an action due inside the block sees fresh mirrors
+        c.world.call_at(c.world.now_ms + 150, lambda c=c: acted.append(c.world.tile("h1").passes))
+    with lazy.world.lazy_mirrors():
+        _lockstep([eager, lazy], 25, compare)
+        assert seen[-1][1] < seen[-1][0]  # the lazy mirror fell behind: it was not pulled
+    assert acted[0] == acted[1] > 0
+    assert mirrors(eager.world) == mirrors(lazy.world)
+    assert eager.world.trace is None and eager.states() == lazy.states()
+
+
+def test_settle_ends_at_the_same_moment_with_lazy_mirrors(monkeypatch):
+    """Cluster.settle() polls in a lazy block: it returns at the time, and leaves the world in
+    the state, that the same loop with every mirror pulled after each run did."""
+    from contextlib import nullcontext
+
+    results = []
+    for lazy in (True, False):
+        c = Cluster(PIRATES, SHIP, backend="native", seed=6, world="native",
+                    faults=Faults(drop=0.2))
+        if not lazy:
+            monkeypatch.setattr(c.world, "lazy_mirrors", nullcontext)
+        c.click("z")
+        took = c.settle()
+        c.multi_click("h3", 3)
+        took2 = c.settle()
+        results.append((took, took2, c.world.now, mirrors(c.world), c.states()))
+    assert results[0] == results[1]
