@@ -181,6 +181,7 @@ def _do(g: Game, action: tuple, out: Outcome) -> None:
     kind, who = action
     world = g.cluster.world
     start = world.now_ms
+    prior = g.view()  # the tiles before the action (they agreed with the referee)
     try:
         if kind == "rearrange":
             _rearrange(g, who)
@@ -199,10 +200,13 @@ def _do(g: Game, action: tuple, out: Outcome) -> None:
     fw = g.view()
     totals = [sum(p["hp"] for p in s.view().values() if p["kind"] == "HULL") for s in g.expected]
     mine = sum(p["hp"] for p in fw.values() if p["kind"] == "HULL")
+    wrong = [c for c, st in fw.items() if all(s.view().get(c) != st for s in g.expected)]
     if mine > max(totals):
         out.lost += 1  # some damage, repair or reset did not happen
     elif mine < min(totals):
         out.duplicated += 1  # something happened twice
+    elif kind != "rearrange" and all(fw[c] == prior.get(c) for c in wrong):
+        out.lost += 1  # the action did not happen on some tile (a phase that never reached it)
     else:
         out.other += 1
     out.failures.append(f"{action} at {start:.0f} ms: firmware {fw} referee {[s.view() for s in g.expected]}")
