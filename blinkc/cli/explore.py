@@ -65,8 +65,10 @@ def explore_cmd(game: Path, n_tiles: int, clocks: tuple[str, ...], random_runs: 
     at the end it checks: each message delivered exactly once and in order, or bounced only
     when its neighbour was gone; nothing left hanging; every flood finished, once per tile;
     a wide value arrives as sent, and a gather brings back every tile's value once.
-    A violation is shrunk to a few steps and written to OUT as a layout and a scenario that
-    `blinkc emulate` replays (docs/protocol.md). Exits 1 on a violation.
+    With --turns, each configuration also has runs where a tile is put back turned as
+    messages cross (the monitor follows the moves). A violation is shrunk to a few steps
+    and written to OUT as a layout and a scenario that `blinkc emulate` replays
+    (docs/protocol.md). Exits 1 on a violation.
 
     The runs go through the runner (docs/runner.md): on every core by default, or on a Ray
     cluster; with --results FILE a stopped exploration goes on with --resume.
