@@ -10,7 +10,7 @@ import click
 
 from ..dsl.errors import GameErrors
 from ..explore import CLOCKS, SCRIPTS, Report, Run, check, shrink, subject, write_counterexample
-from ..explore.explorer import explore_job, report_of
+from ..explore.explorer import TURNS_MS, explore_job, report_of
 from ..explore.runs import WORLDS, check_counterexample_folder, why_python
 from ..user_files import FileRefused
 from ..world.syntax import SourceError
@@ -28,6 +28,11 @@ from .running import options_from, play, rate, runner_options
               help="Seeded random schedules per configuration, beside the scripted ones.")
 @click.option("--no-scripts", is_flag=True,
               help=f"Leave out the {SCRIPTS} scripted schedules run on every configuration.")
+@click.option("--turns", is_flag=True,
+              help=f"Add {len(TURNS_MS)} runs per configuration where a tile is lifted as "
+                   "messages cross and put back at another rotation after "
+                   f"{TURNS_MS[0]} ms to {TURNS_MS[-1] / 1000:g} s (within the SDK's 200 ms "
+                   "expiry, within the grace, past it): its faces meet other faces.")
 @click.option("--limit", type=click.IntRange(1), default=None,
               help="Stop after this many configurations (per clock condition, in order).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the schedules.")
@@ -47,7 +52,7 @@ from .running import options_from, play, rate, runner_options
                    "so). Same results on both.")
 @runner_options
 def explore_cmd(game: Path, n_tiles: int, clocks: tuple[str, ...], random_runs: int,
-                no_scripts: bool, limit: int | None, seed: int, keep_going: bool, out: Path,
+                no_scripts: bool, turns: bool, limit: int | None, seed: int, keep_going: bool, out: Path,
                 replay: tuple[Path, Path] | None, force: bool, world_engine: str,
                 jobs: int | None, ray: str | None,
                 results: Path | None, resume: bool, as_json: bool) -> None:
@@ -60,8 +65,10 @@ def explore_cmd(game: Path, n_tiles: int, clocks: tuple[str, ...], random_runs: 
     at the end it checks: each message delivered exactly once and in order, or bounced only
     when its neighbour was gone; nothing left hanging; every flood finished, once per tile;
     a wide value arrives as sent, and a gather brings back every tile's value once.
-    A violation is shrunk to a few steps and written to OUT as a layout and a scenario that
-    `blinkc emulate` replays (docs/protocol.md). Exits 1 on a violation.
+    With --turns, each configuration also has runs where a tile is put back turned as
+    messages cross (the monitor follows the moves). A violation is shrunk to a few steps
+    and written to OUT as a layout and a scenario that `blinkc emulate` replays
+    (docs/protocol.md). Exits 1 on a violation.
 
     The runs go through the runner (docs/runner.md): on every core by default, or on a Ray
     cluster; with --results FILE a stopped exploration goes on with --resume.
@@ -70,6 +77,7 @@ def explore_cmd(game: Path, n_tiles: int, clocks: tuple[str, ...], random_runs: 
     Examples:
       blinkc explore firmware/pirates_lasers.py --tiles 2
       blinkc explore firmware/pirates_lasers.py --tiles 3 --clock "identical, in step" --random 4
+      blinkc explore firmware/pirates_lasers.py --tiles 3 --turns --limit 20 --keep-going
       blinkc explore GAME.py --check explore-out/explore.layout explore-out/explore.scenario --seed 7
       blinkc explore GAME.py --tiles 4 --keep-going --results explore4.jsonl   (then --resume)
     """
@@ -82,7 +90,7 @@ def explore_cmd(game: Path, n_tiles: int, clocks: tuple[str, ...], random_runs: 
         options = options_from(jobs, ray, results, resume)
         job = explore_job(game, n_tiles, clocks=list(clocks) or None, random_runs=random_runs,
                           seed=seed, exhaustive=not no_scripts, limit=limit,
-                          stop_at_first=not keep_going, world=world_engine)
+                          stop_at_first=not keep_going, world=world_engine, turns=turns)
         outcome = play(job, options)
         report = report_of(outcome)
         if as_json:

@@ -6,7 +6,8 @@ default where g++ is), or its Python backend in the reference world (`--world py
 the same results; the monitor hears it through probes (blinkc/ir/probes.py). The explorer
 makes tiles send the game's messages and start its floods as handlers would
 (the scenario actions `send` and `flood`), and plays an adversary through scenario actions
-too (`cut` one direction of a link, `stall` a tile, `lift` and `place` it back), with clock
+too (`cut` one direction of a link, `stall` a tile, `lift` and `place` it back, or with
+`turns` at another rotation: the monitor's links follow the moves, links.py), with clock
 errors and frame phases chosen per tile in the layout. So every run is a layout and a
 scenario that `blinkc emulate` replays exactly. The game's handlers run as they do on the
 tile, so what they send in answer is checked too.

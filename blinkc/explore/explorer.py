@@ -111,6 +111,34 @@ def scripted_steps(tiles: tuple[Tile, ...], messages: list[str], floods: list[st
 
 SCRIPTS = 8
 
+#: How long a turned tile is off the table (ms): within the SDK's 200 ms expiry (its
+#: neighbours never find its faces silent), past it but within the grace (their sessions
+#: outlive the lift), and past the grace (the sessions end). One turn run per entry.
+TURNS_MS = (40, 120, 180, 600, 2000, 3500, 6000)
+
+
+def turn_steps(tiles: tuple[Tile, ...], messages: list[str], floods: list[str],
+               away_ms: float, rng: random.Random) -> tuple[tuple[float, str], ...]:
+    """A burst of messages over every face, one tile lifted as they cross and put back where
+    it was at another rotation `away_ms` later (its faces now touch other faces), then
+    messages over every face again and a flood: a turn within the grace leaves each face
+    in the session it had with the face it touched before."""
+    burst = [(1000.0, f"send {t.name} {m} {f}") for t in tiles for f in range(6)
+             for m in messages[:2]]
+    turned = rng.choice(tiles)
+    lift = 1000.0 + rng.choice((1, 5, 10, 20, 40))
+    back = lift + away_ms
+    rot = (turned.rot + rng.randint(1, 5)) % 6
+    again = back + rng.choice((0, 10, 50, 150, 400))
+    steps = [*burst, (lift, f"lift {turned.name}"),
+             (back, f"place {turned.name} at {turned.pos[0]},{turned.pos[1]} rot {rot}"),
+             *((again, f"send {t.name} {messages[0]} {f}") for t in tiles for f in range(6))]
+    if floods:
+        steps.append((back + rng.choice((20, 300, 1000)), f"flood {rng.choice(tiles).name} "
+                                                          f"{floods[0]}"))
+    return tuple(steps)
+
+
 
 @dataclass
 class Report:
@@ -140,13 +168,14 @@ class Report:
 def explore(game: Path, n_tiles: int, *, clocks: list[str] | None = None, random_runs: int = 0,
             seed: int = 0, exhaustive: bool = True, limit: int | None = None,
             spread: bool = False, stop_at_first: bool = True,
-            options: Options | None = None, world: str = "auto") -> Report:
+            options: Options | None = None, world: str = "auto", turns: bool = False) -> Report:
     """Explore the game's protocol on every cluster of n tiles (see the module docstring),
     on the runner (`options`: how; by default here, one run after the other), in the world
-    `world` (runs.WORLDS: by default the C++ one where it is available)."""
+    `world` (runs.WORLDS: by default the C++ one where it is available); with `turns`, each
+    configuration also has a turn run per TURNS_MS (turn_steps)."""
     return _finished(run(explore_job(game, n_tiles, clocks=clocks, random_runs=random_runs,
                                      seed=seed, exhaustive=exhaustive, limit=limit, spread=spread,
-                                     stop_at_first=stop_at_first, world=world),
+                                     stop_at_first=stop_at_first, world=world, turns=turns),
                          options or Options()))
 
 
@@ -160,12 +189,15 @@ def _finished(outcome: Outcome) -> Report:
 
 def explore_job(game: Path, n_tiles: int, *, clocks: list[str] | None = None, random_runs: int = 0,
                 seed: int = 0, exhaustive: bool = True, limit: int | None = None,
-                spread: bool = False, stop_at_first: bool = True, world: str = "auto") -> Job:
+                spread: bool = False, stop_at_first: bool = True, world: str = "auto",
+                turns: bool = False) -> Job:
     """The exploration as a job of the runner: run i is (configuration, Run), drawn in order
-    from one seeded generator, so run i is the same however the runs are played."""
+    from one seeded generator, so run i is the same however the runs are played. (The turn
+    runs draw from a generator of their own per configuration: the others, and the
+    configurations, are the same with them or without.)"""
     watched = subject(game, world)
     messages, floods = list(watched.cls.MESSAGES), list(watched.cls.FLOODS)
-    runs = _Runs(n_tiles, messages, floods, exhaustive, random_runs)
+    runs = _Runs(n_tiles, messages, floods, exhaustive, random_runs, turns=seed if turns else None)
     rng = random.Random(seed)
     for clock in clocks or list(CLOCKS):
         if limit is not None and len(runs.configurations) >= limit:
@@ -177,6 +209,8 @@ def explore_job(game: Path, n_tiles: int, *, clocks: list[str] | None = None, ra
     key = {"game": watched.program.name, "tiles": n_tiles, "clocks": clocks or list(CLOCKS),
            "random": random_runs, "seed": seed, "scripts": exhaustive, "limit": limit,
            "spread": spread, "configurations": len(runs.configurations)}
+    if turns:  # (only then: a results file of an exploration without them goes on as it was)
+        key["turns"] = list(TURNS_MS)
     return _job(f"explore {watched.program.name}, {n_tiles} tiles", key, watched, runs,
                 n_tiles, stop_at_first)
 
@@ -190,11 +224,14 @@ class _Runs(Sequence):
     CHECKPOINT = 32
 
     def __init__(self, n_tiles: int, messages: list[str], floods: list[str], exhaustive: bool,
-                 random_runs: int) -> None:
+                 random_runs: int, turns: int | None = None) -> None:
         self.configurations: list[tuple[tuple[Tile, ...], str]] = []
         self._n, self._messages, self._floods = n_tiles, messages, floods
         self._exhaustive, self._random = exhaustive, random_runs
-        self._per = (SCRIPTS if exhaustive else 0) + random_runs
+        #: With turn runs: the exploration's seed (theirs is drawn from it and the index).
+        self._turns = turns
+        self._per = ((SCRIPTS if exhaustive else 0) + random_runs
+                     + (len(TURNS_MS) if turns is not None else 0))
         self._states: list[tuple[int, array, float | None]] = []
         self._cached: tuple[int, list[Run]] = (-1, [])
         self._next: tuple[int, random.Random] | None = None   # the generator after a config
@@ -221,6 +258,13 @@ class _Runs(Sequence):
             runs.append(Run(tiles, steps, seed=rng.randrange(2**16)))
         return runs
 
+    def _turn_runs(self, k: int) -> list[Run]:
+        """Configuration k's turn runs (after its others), from a generator of their own."""
+        tiles = self.configurations[k][0]
+        rng = random.Random(f"turns {self._turns} {k}")
+        return [Run(tiles, turn_steps(tiles, self._messages, self._floods, ms, rng),
+                    seed=rng.randrange(2**16)) for ms in TURNS_MS]
+
     def _runs_of(self, k: int) -> list[Run]:
         if self._next is not None and self._next[0] == k - 1:
             rng = self._next[1]
@@ -235,7 +279,7 @@ class _Runs(Sequence):
                 CLOCKS[self.configurations[m + 1][1]](self._n, rng)
         runs = self._draw(self.configurations[k][0], rng)
         self._next = (k, rng)
-        return runs
+        return runs + (self._turn_runs(k) if self._turns is not None else [])
 
     def __len__(self) -> int:
         return len(self.configurations) * self._per

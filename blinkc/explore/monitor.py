@@ -6,15 +6,16 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from math import inf
 from typing import Any
 
 from ..games import initial_state
 from ..ir.nodes import Program, WideValue
 from ..ir.probes import ProbeKind
 from ..world.engine import Arrival, Probe
-from ..world.geometry import DIRECTIONS, facing_face
 from ..world.layout import TileSpec
 from .clusters import Run
+from .links import Links
 
 #: A tile put down this shortly before a flood starts may not be linked yet: the flood may
 #: miss it (it is not in the cluster yet as far as its neighbours know).
@@ -107,19 +108,20 @@ class Monitor:
         #: A face may be taken for gone after hearing nothing for this long: the SDK's 200 ms
         #: expiry, then more than GRACE_UNITS whole ticks of 256 ms.
         self.silence_ok = 200 + consts["GRACE_UNITS"] * 256 - 256
+        #: A bounce is judged against lifts and silences this long before it (an immediate
+        #: one) or its message was sent (on a face that met another face then).
+        self.recent_ms = self.grace_ms + JOIN_MS
         #: (tile, face) -> the times (ms) a packet from the neighbour arrived whole.
         self.heard: dict[tuple[str, int], list[float]] = {}
-        self.by_pos = {t.pos: t for t in run.tiles}
-        self.links: dict[tuple[str, int], tuple[str, int] | None] = {}
-        for t in run.tiles:
-            for f in range(6):
-                dq, dr = DIRECTIONS[(f + t.rot) % 6]
-                n = self.by_pos.get((t.pos[0] + dq, t.pos[1] + dr))
-                self.links[(t.name, f)] = None if n is None else (n.name, facing_face(f, t.rot, n.rot))
-        self.pending: dict[tuple[str, int], deque[Message]] = {k: deque() for k in self.links}
-        self.delivered: dict[tuple[str, int], list[Message]] = {k: [] for k in self.links}
+        #: Who touches whom over the run (a tile may be put down elsewhere or turned).
+        self.links = Links(run.tiles, run.steps)
+        #: (tile, face) -> the face whose packet it heard last (the one its pass reads).
+        self.source: dict[tuple[str, int], tuple[str, int]] = {}
+        keys = self.links.keys
+        self.pending: dict[tuple[str, int], deque[Message]] = {k: deque() for k in keys}
+        self.delivered: dict[tuple[str, int], list[Message]] = {k: [] for k in keys}
         #: Messages reported bounced, oldest first (one may still arrive: its ack was lost).
-        self.bounced: dict[tuple[str, int], deque[Message]] = {k: deque() for k in self.links}
+        self.bounced: dict[tuple[str, int], deque[Message]] = {k: deque() for k in keys}
         self.bounces = 0
         self.waves: list[Wave] = []
         self.groups = bool(consts.get("GROUPS", 0))
@@ -132,14 +134,8 @@ class Monitor:
         self.message_groups = any(f.name == "message_within" for f in program.functions)
         #: Sends out of a face outside the message's group (each must bounce at once).
         self.outside = 0
-        #: Per tile, the (from, to) ms intervals it was off the table.
-        self.away: dict[str, list[list[float]]] = {t.name: [] for t in run.tiles}
-        for at, what in run.steps:
-            words = what.split()
-            if words[0] == "lift":
-                self.away[words[1]].append([at, float("inf")])
-            elif words[0] == "place":
-                self.away[words[1]][-1][1] = at
+        #: Per tile, the [from, to] ms intervals it was off the table (or moved at once).
+        self.away = self.links.away
         self._tiles: dict[str, _TileWatch] = {}
         #: What each kind of probe does (their values as ir/probes.py's POINTS name them).
         self._on: dict[int, Callable[..., None]] = {
@@ -304,13 +300,18 @@ class Monitor:
     def _flapped(self, name: str, face: int, since: float, until: float, margin: float = 0) -> bool:
         """Whether the link of (name, face) could rightly be taken for gone at some time in
         [since - margin, until]: a tile of it was away, or one of its directions heard
-        nothing for about the grace (a cut, the lock-step of probes, or both)."""
-        other = self.links[(name, face)]
-        for t in [name] + ([other[0]] if other else []):
+        nothing for about the grace (a cut, the lock-step of probes, or both). Any face that
+        touched it meanwhile is a direction of it (one that changed was moved: away)."""
+        # A face that met another face lately may still be in the session it had with the
+        # face before (a session carries no name): it ends at once when the protocol learns.
+        if self.links.met_another((name, face), since - self.recent_ms, until):
+            return True
+        others = self.links.during((name, face), since - margin, until)
+        for t in {name} | {o[0] for o in others}:
             for a, b in self.away[t]:
                 if a <= until and b >= since - margin:
                     return True
-        for key in [(name, face)] + ([other] if other else []):
+        for key in [(name, face), *others]:
             if self._longest_silence(key, since - margin - self.grace_ms, until) >= self.silence_ok:
                 return True
         return False
@@ -337,12 +338,19 @@ class Monitor:
 
     def _arrived(self, arrival: Arrival) -> None:
         if arrival.latched:
-            self.heard.setdefault((arrival.tile.name, arrival.face), []).append(arrival.t / 1000)
+            key = (arrival.tile.name, arrival.face)
+            self.heard.setdefault(key, []).append(arrival.t / 1000)
+            self.source[key] = (arrival.sender.name, arrival.sender_face)
+
+    def _sender(self, name: str, face: int) -> tuple[str, int] | None:
+        """The face whose value (name, face) reads: the sender of the last packet it heard
+        (a tile just moved may still read its old neighbour's), else whoever touches it."""
+        return self.source.get((name, face)) or self.links.at((name, face), self._now())
 
     def _delivered(self, name: str, face: int, code: int, value: int | None = None) -> None:
-        other = self.links[(name, face)]
+        other = self._sender(name, face)
         if other is None:
-            self.problem(f"{name} got code {code} on face {face}, where no tile ever is")
+            self.problem(f"{name} got code {code} on face {face}, where no tile is")
             return
         queue = self.pending[other]
         if queue and queue[0].code == code:
@@ -375,11 +383,11 @@ class Monitor:
         key = (name, face)
         self.bounced[key].append(msg)
         self.bounces += 1
-        if self.links[key] is None:
-            return  # nobody is there: a bounce is the right answer
         now = self._now()
+        if self.links.at(key, now) is None:
+            return  # nobody is there: a bounce is the right answer
         if immediate:
-            ok = self._flapped(name, face, now, now, margin=self.grace_ms + 3000)
+            ok = self._flapped(name, face, now, now, margin=self.recent_ms)
         else:
             ok = self._flapped(name, face, msg.sent_ms, now)
         if not ok:
@@ -427,7 +435,7 @@ class Monitor:
             stayed = set.union(*(self._stayed(w) for w in group))
             # A flood confined to a group runs only on tiles its predicates join to a starter.
             grouped = (None if first.within is None
-                       else set.union(*(self._reach(w.starter, w.within) for w in group)))
+                       else set.union(*(self._reach(w, w.within) for w in group)))
             for t in self.run.tiles:
                 n = sum(w.entered.get(t.name, 0) for w in group)
                 if n and grouped is not None and t.name not in grouped:
@@ -479,16 +487,17 @@ class Monitor:
                 groups.append([wave])
         return groups
 
-    def _reach(self, start: str, within: frozenset[tuple[str, int]]) -> set[str]:
-        """The tiles joined to `start` by links whose two ends are in `within`."""
-        seen, todo = {start}, [start]
+    def _reach(self, wave: Wave, within: frozenset[tuple[str, int]]) -> set[str]:
+        """The tiles joined to the wave's starter by links whose two ends are in `within`
+        (any link of the wave's life: a tile put back meanwhile may rightly run it)."""
+        seen, todo = {wave.starter}, [wave.starter]
         while todo:
             name = todo.pop()
             for f in range(6):
-                other = self.links[(name, f)]
-                if other and other[0] not in seen and (name, f) in within and other in within:
-                    seen.add(other[0])
-                    todo.append(other[0])
+                for other in self.links.during((name, f), wave.start_ms, wave.done_ms or inf):
+                    if other[0] not in seen and (name, f) in within and other in within:
+                        seen.add(other[0])
+                        todo.append(other[0])
         return seen
 
     def _within(self, k: int) -> frozenset[tuple[str, int]] | None:
@@ -514,7 +523,8 @@ class Monitor:
         while todo:
             name = todo.pop()
             for f in range(6):
-                other = self.links[(name, f)]
+                # (steady tiles never moved meanwhile: their links are those of the start)
+                other = self.links.at((name, f), wave.start_ms)
                 if (other and other[0] in steady and other[0] not in seen
                         and (wave.within is None or ((name, f) in wave.within
                                                      and other in wave.within))

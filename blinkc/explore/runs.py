@@ -3,6 +3,7 @@ out."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -118,9 +119,11 @@ def check(game: Subject, run: Run) -> list[str]:
     return monitor.problems
 
 
-def shrink(game: Subject, run: Run, budget: int = 300) -> tuple[Run, list[str]]:
-    """A smaller run that still goes wrong: drop steps while it does (delta debugging).
-    A lift and the place that puts the tile back go (or stay) together."""
+def shrink(game: Subject, run: Run, budget: int = 300,
+           keep: Callable[[list[str]], bool] = bool) -> tuple[Run, list[str]]:
+    """A smaller run that still goes wrong (its problems pass `keep`: by default, any):
+    drop steps while it does (delta debugging). A lift and the place that puts the tile
+    back go (or stay) together."""
     problems = check(game, run)
     units = _units(sorted(run.steps))
     tries = 0
@@ -133,7 +136,7 @@ def shrink(game: Subject, run: Run, budget: int = 300) -> tuple[Run, list[str]]:
             tries += 1
             trial = replace(run, steps=tuple(s for u in candidate for s in u))
             found = check(game, trial)
-            if found:
+            if found and keep(found):
                 units, problems, progressed = candidate, found, True
             else:
                 i += chunk
