@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..ir.types import BOOL, ColorType, IntType
+from .layout import Break, Code
 
 
 def ctype(t: IntType | None) -> str:
@@ -154,40 +155,96 @@ def _for_the_reader(op: str, operand: CExpr) -> bool:
 def show(e: CExpr, at_least: int = ASSIGN) -> str:
     """e as C++ text, where it goes into a context that binds operands of at least
     precedence `at_least` (an argument, an initialiser or a statement's: ASSIGN)."""
-    text = _text(e)
-    return text if precedence(e) >= at_least else f"({text})"
+    w = _Writer(0)
+    w.write(e, at_least)
+    return w.code().text
 
 
-def _operand(op: str, e: CExpr, at_least: int) -> str:
-    return f"({_text(e)})" if _for_the_reader(op, e) else show(e, at_least)
+def code(e: CExpr, depth: int = 0) -> Code:
+    """e as the code of a statement's part (at ASSIGN), inside `depth` parentheses (1 in
+    `if (...)`), with the places a long line may be broken."""
+    w = _Writer(depth)
+    w.write(e, ASSIGN)
+    return w.code()
 
 
-def _text(e: CExpr) -> str:
-    if isinstance(e, Num):
-        return f"{e.value}{e.suffix}"
-    if isinstance(e, Word):
-        return e.text
-    if isinstance(e, Cast):
-        return f"({ctype(e.type)}){show(e.value, UNARY)}"
-    if isinstance(e, Unary):
-        inner = e.operand
-        if e.op == "-" and ((isinstance(inner, Unary) and inner.op == "-")
-                            or (isinstance(inner, Num) and inner.value < 0)):
-            return f"-({_text(inner)})"  # `-(-x)`, not the decrement `--x`
-        return f"{e.op}{show(inner, UNARY)}"
-    if isinstance(e, Binary):
-        p = BINARY[e.op]
-        # C++ groups each of these operators from the left: a right operand of the same
-        # precedence needs its parentheses (a - (b - c)).
-        return f"{_operand(e.op, e.left, p)} {e.op} {_operand(e.op, e.right, p + 1)}"
-    if isinstance(e, Cond):
-        return (f"{_operand('?:', e.test, OR)} ? {_operand('?:', e.body, ASSIGN)} : "
-                f"{_operand('?:', e.orelse, COND)}")
-    if isinstance(e, Call):
-        return f"{e.func}({', '.join(show(a) for a in e.args)})"
-    if isinstance(e, Index):
-        return f"{show(e.base, POSTFIX)}[{show(e.index)}]"
-    raise TypeError(f"not a C++ expression: {e!r}")
+class _Writer:
+    """Writes an expression's text, noting each separator and the parentheses open there."""
+
+    def __init__(self, depth: int) -> None:
+        self.parts: list[str] = []
+        self.size = 0
+        self.depth = depth
+        self.breaks: list[Break] = []
+
+    def code(self) -> Code:
+        return Code("".join(self.parts), tuple(self.breaks))
+
+    def put(self, text: str) -> None:
+        self.parts.append(text)
+        self.size += len(text)
+
+    def sep(self, text: str) -> None:
+        self.breaks.append(Break(self.size, self.depth, text))
+        self.put(text)
+
+    def write(self, e: CExpr, at_least: int, within: str = "") -> None:
+        """e as an operand of an operator that binds operands of at least `at_least`
+        (`within`: that operator, whose reader may want more parentheses)."""
+        if precedence(e) < at_least or (within and _for_the_reader(within, e)):
+            self.put("(")
+            self.depth += 1
+            self.bare(e)
+            self.depth -= 1
+            self.put(")")
+        else:
+            self.bare(e)
+
+    def bare(self, e: CExpr) -> None:
+        if isinstance(e, Num):
+            self.put(f"{e.value}{e.suffix}")
+        elif isinstance(e, Word):
+            self.put(e.text)
+        elif isinstance(e, Cast):
+            self.put(f"({ctype(e.type)})")
+            self.write(e.value, UNARY)
+        elif isinstance(e, Unary):
+            inner = e.operand
+            self.put(e.op)
+            if e.op == "-" and ((isinstance(inner, Unary) and inner.op == "-")
+                                or (isinstance(inner, Num) and inner.value < 0)):
+                self.write(inner, POSTFIX)  # `-(-x)`, not the decrement `--x`
+            else:
+                self.write(inner, UNARY)
+        elif isinstance(e, Binary):
+            p = BINARY[e.op]
+            # C++ groups each of these operators from the left: a right operand of the same
+            # precedence needs its parentheses (a - (b - c)).
+            self.write(e.left, p, e.op)
+            self.sep(f" {e.op} ")
+            self.write(e.right, p + 1, e.op)
+        elif isinstance(e, Cond):
+            self.write(e.test, OR, "?:")
+            self.sep(" ? ")
+            self.write(e.body, ASSIGN, "?:")
+            self.sep(" : ")
+            self.write(e.orelse, COND, "?:")
+        elif isinstance(e, Call):
+            self.put(f"{e.func}(")
+            self.depth += 1
+            for i, a in enumerate(e.args):
+                if i:
+                    self.sep(", ")
+                self.write(a, ASSIGN)
+            self.depth -= 1
+            self.put(")")
+        elif isinstance(e, Index):
+            self.write(e.base, POSTFIX)
+            self.put("[")
+            self.write(e.index, ASSIGN)
+            self.put("]")
+        else:
+            raise TypeError(f"not a C++ expression: {e!r}")
 
 
 def uncast(e: CExpr, bits: int) -> CExpr:

@@ -70,6 +70,7 @@ from .cexpr import (
     Word,
     call,
     chain,
+    code,
     ctype,
     show,
     uncast,
@@ -79,6 +80,7 @@ from .cexpr import Cond as CCond
 from .cexpr import Index as CIndex
 from .cexpr import Unary as CUnary
 from .drive import drive
+from .layout import LINE_WIDTH, Code, as_code, folded
 from .scopes import Scopes, over_faces, scopes
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -146,7 +148,7 @@ def const_literal(value: int, t: IntType) -> str:
 @dataclass
 class Line:
     depth: int
-    text: str
+    text: Code | str  # (a Code knows where a long line may be broken)
     loc: SrcLoc | None = None
 
 
@@ -510,14 +512,14 @@ class CppRenderer(Renderer):
 
     def visit_Local(self, s: Local, depth: int, out: list[Line]) -> None:
         declare = f"{ctype(s.type)} " if id(s) in self.scopes.in_place else ""
-        value = show(self.into(s.value, s.type))
-        out.append(Line(depth, f"{declare}{self.local(s.name)} = {value};", s.loc))
+        value = code(self.into(s.value, s.type))
+        out.append(Line(depth, f"{declare}{self.local(s.name)} = " + value + ";", s.loc))
 
     def visit_Assign(self, s: Assign, depth: int, out: list[Line]) -> None:
         out.append(Line(depth, self.assign(s), s.loc))
 
     def visit_If(self, s: If, depth: int, out: list[Line]) -> None:
-        out.append(Line(depth, f"if {self.paren(s.test)} {{", s.loc))
+        out.append(Line(depth, "if (" + self.test(s.test) + ") {", s.loc))
         with self.ranges.assuming(s.test, True):
             self.block(s.body, depth + 1, out)
         orelse = s.orelse
@@ -525,7 +527,7 @@ class CppRenderer(Renderer):
             chain.enter_context(self.ranges.assuming(s.test, False))
             while len(orelse) == 1 and isinstance(orelse[0], If):
                 inner = orelse[0]
-                out.append(Line(depth, f"}} else if {self.paren(inner.test)} {{", inner.loc))
+                out.append(Line(depth, "} else if (" + self.test(inner.test) + ") {", inner.loc))
                 with self.ranges.assuming(inner.test, True):
                     self.block(inner.body, depth + 1, out)
                 chain.enter_context(self.ranges.assuming(inner.test, False))
@@ -546,7 +548,7 @@ class CppRenderer(Renderer):
             if self.ranges.of(s.stop)[0] < 0 and repeatable(s.stop):
                 # range() to a negative stop is empty; as a byte, -5 would be 251 turns.
                 end = CCond(Binary("<", stop, Num(0)), Num(0), end)
-            out.append(Line(depth, f"{var}_end = {show(end)};", s.loc))
+            out.append(Line(depth, f"{var}_end = " + code(end) + ";", s.loc))
             stop = Word(f"{var}_end")
         if id(s) in self.scopes.face_loops:  # the loop's own variable, as the SDK spells it
             out.append(Line(depth, f"FOREACH_FACE({var}) {{", s.loc))
@@ -568,12 +570,14 @@ class CppRenderer(Renderer):
         out.append(Line(depth, "}"))
 
     def visit_Return(self, s: Return, depth: int, out: list[Line]) -> None:
-        value = "" if s.value is None else " " + show(
-            self.expr(s.value) if self.ret is None else self.into(s.value, self.ret))
-        out.append(Line(depth, f"return{value};", s.loc))
+        if s.value is None:
+            out.append(Line(depth, "return;", s.loc))
+            return
+        value = self.expr(s.value) if self.ret is None else self.into(s.value, self.ret)
+        out.append(Line(depth, "return " + code(value) + ";", s.loc))
 
     def visit_ExprStmt(self, s: ExprStmt, depth: int, out: list[Line]) -> None:
-        out.append(Line(depth, f"{show(self.expr(s.value))};", s.loc))
+        out.append(Line(depth, code(self.expr(s.value)) + ";", s.loc))
 
     def visit_Break(self, s: Break, depth: int, out: list[Line]) -> None:
         out.append(Line(depth, "break;", s.loc))
@@ -581,19 +585,19 @@ class CppRenderer(Renderer):
     def visit_Continue(self, s: Continue, depth: int, out: list[Line]) -> None:
         out.append(Line(depth, "continue;", s.loc))
 
-    def assign(self, s: Assign) -> str:
+    def assign(self, s: Assign) -> Code | str:
         target = show(self.expr(s.target))
         t = s.target.type
         if s.clamp is not None:
             counter = self.counter(s)
-            return counter if counter is not None else f"{target} = {show(self.clamped(s))};"
+            return counter if counter is not None else f"{target} = " + code(self.clamped(s)) + ";"
         compound = self.compound(s)
         if compound is not None:
             op, rhs = compound
             if op in ("+", "-") and rhs == Num(1):
                 return f"{target}{op}{op};"
-            return f"{target} {op}= {show(rhs)};"
-        return f"{target} = {show(self.into(s.value, t))};"
+            return f"{target} {op}= " + code(rhs) + ";"
+        return f"{target} = " + code(self.into(s.value, t)) + ";"
 
     def compound(self, s: Assign) -> tuple[str, CExpr] | None:
         """(op, right) when `target = target op right` can be written `target op= right`:
@@ -644,7 +648,7 @@ class CppRenderer(Renderer):
                 return Binary("<<", Num(e.left.value, suffix), self.conv(e.right, e.type))
         return self.expr(e)
 
-    def counter(self, s: Assign) -> str | None:
+    def counter(self, s: Assign) -> Code | None:
         """A field counted up or down by one that stops at the end of its range:
         `if (x < hi) x++;` (x is in its range, so only x == hi would leave it)."""
         lo, hi = s.clamp  # type: ignore[misc]
@@ -660,7 +664,7 @@ class CppRenderer(Renderer):
             test, step = Binary("<", target, literal(hi, s.target.type)), "++"
         else:
             test, step = Binary(">", target, literal(lo, s.target.type)), "--"
-        return f"if ({show(test)}) {show(target)}{step};"
+        return "if (" + code(test, 1) + f") {show(target)}{step};"
 
     def bit_of(self, e: BinOp, bits: int) -> CExpr | None:
         """`1 << n` for a variable n in 0..255, where only its low byte counts (bits is 8; 0:
@@ -725,9 +729,9 @@ class CppRenderer(Renderer):
             return CCast(t, code)  # arithmetic that wraps on purpose: the cast says so
         return code
 
-    def paren(self, e: Expr) -> str:
-        """e as the parenthesised test of an `if`."""
-        return f"({show(self.expr(e))})"
+    def test(self, e: Expr) -> Code:
+        """e as the test of an `if` (inside its parentheses)."""
+        return code(self.expr(e), 1)
 
     # --------------------------------------------------------------- functions
     def signature(self, f: Function, host_only: bool = False) -> str:
@@ -1082,7 +1086,7 @@ def _with_line_directives(lines: list[Line], text: list[str]) -> list[str]:
     `#line` for it; lines blinkc adds (declarations, braces) count on from there."""
     out: list[str] = []
     expected: tuple[str, int] | None = None  # where the compiler thinks the next line is
-    for ln, code in zip(lines, text, strict=True):
+    for ln, written in zip(lines, text, strict=True):
         if ln.loc is not None and ln.loc.line:
             if (ln.loc.file, ln.loc.line) != expected:
                 out.append(_line_directive(ln.loc))
@@ -1090,7 +1094,7 @@ def _with_line_directives(lines: list[Line], text: list[str]) -> list[str]:
         elif ln.loc is not None and expected is not None:  # code blinkc generates
             out.append(BACK_TO_SKETCH)
             expected = None
-        out.append(code)
+        out.append(written)
         if expected is not None:
             expected = (expected[0], expected[1] + 1)
     out.append(BACK_TO_SKETCH)
@@ -1111,55 +1115,7 @@ def _c_string(s: str) -> str:
 
 
 def _indented(lines: list[Line]) -> list[str]:
-    return [_folded("    " * ln.depth + ln.text) for ln in lines]
-
-
-_BREAKS = (" || ", " && ", " ? ", " : ", " | ", " + ", " - ", ", ")
-#: The breaks tried in turn: logic, then a conditional, then sums and masks, then arguments.
-_BREAK_CLASSES = (_BREAKS[:2], _BREAKS[2:4], _BREAKS[4:7], _BREAKS[7:])
-#: Operators that end a broken line (the others begin the next).
-_ENDS_LINE = (" || ", " && ", ", ")
-
-
-def _folded(line: str) -> str:
-    """A line of code within LINE_WIDTH where it can be: broken after the `||`/`&&` (else
-    before the `?`/`:`, else before the `|`/`+`/`-`, else after the commas) nearest its top,
-    the next lines indented under it."""
-    if len(line) <= LINE_WIDTH:
-        return line
-    depth, found = 0, []  # (depth, position, operator)
-    for i, ch in enumerate(line):
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        else:
-            for op in _BREAKS:
-                if line.startswith(op, i):
-                    found.append((depth, i, op))
-    lead = len(line) - len(line.lstrip())
-    # Deeper, a break would read worse than the long line.
-    found = [f for f in found if f[0] <= 3 and f[1] >= lead]
-    if not found:
-        return line
-    for ops in _BREAK_CLASSES:
-        cuts = [(d, i, op) for d, i, op in found if op in ops]
-        if cuts:
-            break
-    top = min(d for d, _, _ in cuts)
-    cuts = [(i, op) for d, i, op in cuts if d == top]
-    indent = " " * (len(line) - len(line.lstrip()) + 8)
-    pieces, start = [], 0
-    for i, op in cuts:
-        if op in _ENDS_LINE:  # the operator ends the line
-            pieces.append(line[start:i + len(op) - 1])
-            start = i + len(op)
-        else:  # the operator begins the next
-            pieces.append(line[start:i])
-            start = i + 1
-    pieces.append(line[start:])
-    out = [pieces[0]] + [indent + p.strip() for p in pieces[1:]]
-    return "\n".join(_folded(p) if len(line) > len(p) > LINE_WIDTH else p for p in out)
+    return [folded("    " * ln.depth + ln.text) for ln in lines]
 
 
 #: How wide a comment of blinkc's may run (code and comment lines stay within 120 columns).
@@ -1191,7 +1147,7 @@ def _comment_lines(lines: list[Line]) -> list[str]:
     out = []
     last = None
     for ln in lines:
-        text = "    " * ln.depth + ln.text
+        text = "    " * ln.depth + as_code(ln.text).text
         if ln.loc is not None and ln.loc.line and (ln.loc.file, ln.loc.line) != last:
             last = (ln.loc.file, ln.loc.line)
             text = f"{text}  // {Path(ln.loc.file).name}:{ln.loc.line}"
@@ -1249,10 +1205,6 @@ def _const_type(v: int) -> str:
     if 0 <= v <= 0xFFFF:
         return "uint16_t"
     return "uint32_t" if v >= 0 else "int32_t"
-
-
-#: No line of the sketch runs past this column.
-LINE_WIDTH = 120
 
 
 def with_note(code: str, note: str) -> str:

@@ -13,9 +13,11 @@ from blinkc.backends.cexpr import (
     Word,
     call,
     chain,
+    code,
     show,
     uncast,
 )
+from blinkc.backends.layout import folded
 from blinkc.ir.nodes import BOOL, I16, U8, U16, U32
 from blinkc.ir.types import COLOR
 
@@ -112,3 +114,42 @@ def test_uncast_drops_only_casts_to_integer_types_at_least_as_wide():
     assert uncast(Cast(U8, inner), 8) == inner
     assert uncast(Cast(BOOL, inner), 8) == Cast(BOOL, inner)
     assert uncast(Cast(COLOR, inner), 8) == Cast(COLOR, inner)
+
+
+# ------------------------------------------------------------------ long lines
+def test_the_printer_notes_each_separator_and_the_parentheses_open_there():
+    printed = code(Binary("&&", Binary("<", a, b), call("f", add(c, d), e)), depth=1)
+    assert printed.text == "a < b && f(c + d, e)"
+    assert [(b.at, b.depth, b.sep) for b in printed.breaks] == [
+        (1, 1, " < "), (5, 1, " && "), (12, 2, " + "), (16, 2, ", ")]
+
+
+def long_name(i: int) -> Word:
+    return Word(f"a_rather_long_name_number_{i}")
+
+
+def test_a_long_test_is_broken_after_its_top_logical_operators():
+    test = chain("||", [Binary("&&", Binary("==", long_name(i), Num(i)), long_name(i + 10))
+                        for i in range(3)])
+    line = folded("    if (" + code(test, 1) + ") {")
+    assert line.split("\n") == [
+        "    if ((a_rather_long_name_number_0 == 0 && a_rather_long_name_number_10) ||",
+        "            (a_rather_long_name_number_1 == 1 && a_rather_long_name_number_11) ||",
+        "            (a_rather_long_name_number_2 == 2 && a_rather_long_name_number_12)) {"]
+
+
+def test_a_long_sum_is_broken_before_its_operators_and_a_call_after_its_commas():
+    names = [long_name(i).text for i in range(5)]
+    total = chain("+", [long_name(i) for i in range(5)])
+    assert folded("x = " + code(total) + ";").split("\n") == [
+        f"x = {names[0]}", *(f"        + {n}" for n in names[1:4]), f"        + {names[4]};"]
+    args = call("f", *(long_name(i) for i in range(5)))
+    assert folded(code(args) + ";").split("\n") == [
+        f"f({names[0]},", *(f"        {n}," for n in names[1:4]), f"        {names[4]});"]
+
+
+def test_a_line_without_a_shallow_break_stays_long():
+    deep = Cast(U8, Cast(U8, Cast(U8, Cast(U8, add(long_name(1), long_name(2))))))
+    deep = call("f", call("g", call("h", Binary("*", deep, Binary("*", long_name(3), long_name(4))))))
+    line = folded("x = " + code(deep) + ";")
+    assert "\n" not in line and len(line) > 120
