@@ -160,7 +160,7 @@ def show(e: CExpr, at_least: int = ASSIGN) -> str:
     return w.code().text
 
 
-def code(e: CExpr, depth: int = 0) -> Code:
+def printed(e: CExpr, depth: int = 0) -> Code:
     """e as the code of a statement's part (at ASSIGN), inside `depth` parentheses (1 in
     `if (...)`), with the places a long line may be broken."""
     w = _Writer(depth)

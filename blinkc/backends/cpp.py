@@ -70,8 +70,8 @@ from .cexpr import (
     Word,
     call,
     chain,
-    code,
     ctype,
+    printed,
     show,
     uncast,
 )
@@ -80,7 +80,8 @@ from .cexpr import Cond as CCond
 from .cexpr import Index as CIndex
 from .cexpr import Unary as CUnary
 from .drive import drive
-from .layout import LINE_WIDTH, Code, as_code, folded
+from .layout import LINE_WIDTH, Code, as_code
+from .layout import folded as fold_line
 from .scopes import Scopes, over_faces, scopes
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -311,7 +312,7 @@ class CppRenderer(Renderer):
 
     def folded(self, e: Expr) -> tuple[CExpr, int] | None:
         """A constant folded from named ones, as the expression of names it was folded from
-        (`(1 << ACK_SHIFT)`, `(uint8_t)(~LINK_HEARD)`) and the value C gives it, or None when C
+        (`1 << ACK_SHIFT`, `(uint8_t)~LINK_HEARD`) and the value C gives it, or None when C
         might compute it otherwise than the literal: every step must be an int on the tile
         (16 bits) and on the host alike, so only names of byte constants (which promote to int
         on both) and int-sized values in every step."""
@@ -512,7 +513,7 @@ class CppRenderer(Renderer):
 
     def visit_Local(self, s: Local, depth: int, out: list[Line]) -> None:
         declare = f"{ctype(s.type)} " if id(s) in self.scopes.in_place else ""
-        value = code(self.into(s.value, s.type))
+        value = printed(self.into(s.value, s.type))
         out.append(Line(depth, f"{declare}{self.local(s.name)} = " + value + ";", s.loc))
 
     def visit_Assign(self, s: Assign, depth: int, out: list[Line]) -> None:
@@ -548,7 +549,7 @@ class CppRenderer(Renderer):
             if self.ranges.of(s.stop)[0] < 0 and repeatable(s.stop):
                 # range() to a negative stop is empty; as a byte, -5 would be 251 turns.
                 end = CCond(Binary("<", stop, Num(0)), Num(0), end)
-            out.append(Line(depth, f"{var}_end = " + code(end) + ";", s.loc))
+            out.append(Line(depth, f"{var}_end = " + printed(end) + ";", s.loc))
             stop = Word(f"{var}_end")
         if id(s) in self.scopes.face_loops:  # the loop's own variable, as the SDK spells it
             out.append(Line(depth, f"FOREACH_FACE({var}) {{", s.loc))
@@ -574,10 +575,10 @@ class CppRenderer(Renderer):
             out.append(Line(depth, "return;", s.loc))
             return
         value = self.expr(s.value) if self.ret is None else self.into(s.value, self.ret)
-        out.append(Line(depth, "return " + code(value) + ";", s.loc))
+        out.append(Line(depth, "return " + printed(value) + ";", s.loc))
 
     def visit_ExprStmt(self, s: ExprStmt, depth: int, out: list[Line]) -> None:
-        out.append(Line(depth, code(self.expr(s.value)) + ";", s.loc))
+        out.append(Line(depth, printed(self.expr(s.value)) + ";", s.loc))
 
     def visit_Break(self, s: Break, depth: int, out: list[Line]) -> None:
         out.append(Line(depth, "break;", s.loc))
@@ -590,14 +591,14 @@ class CppRenderer(Renderer):
         t = s.target.type
         if s.clamp is not None:
             counter = self.counter(s)
-            return counter if counter is not None else f"{target} = " + code(self.clamped(s)) + ";"
+            return counter if counter is not None else f"{target} = " + printed(self.clamped(s)) + ";"
         compound = self.compound(s)
         if compound is not None:
             op, rhs = compound
             if op in ("+", "-") and rhs == Num(1):
                 return f"{target}{op}{op};"
-            return f"{target} {op}= " + code(rhs) + ";"
-        return f"{target} = " + code(self.into(s.value, t)) + ";"
+            return f"{target} {op}= " + printed(rhs) + ";"
+        return f"{target} = " + printed(self.into(s.value, t)) + ";"
 
     def compound(self, s: Assign) -> tuple[str, CExpr] | None:
         """(op, right) when `target = target op right` can be written `target op= right`:
@@ -664,7 +665,7 @@ class CppRenderer(Renderer):
             test, step = Binary("<", target, literal(hi, s.target.type)), "++"
         else:
             test, step = Binary(">", target, literal(lo, s.target.type)), "--"
-        return "if (" + code(test, 1) + f") {show(target)}{step};"
+        return "if (" + printed(test, 1) + f") {show(target)}{step};"
 
     def bit_of(self, e: BinOp, bits: int) -> CExpr | None:
         """`1 << n` for a variable n in 0..255, where only its low byte counts (bits is 8; 0:
@@ -731,7 +732,7 @@ class CppRenderer(Renderer):
 
     def test(self, e: Expr) -> Code:
         """e as the test of an `if` (inside its parentheses)."""
-        return code(self.expr(e), 1)
+        return printed(self.expr(e), 1)
 
     # --------------------------------------------------------------- functions
     def signature(self, f: Function, host_only: bool = False) -> str:
@@ -1115,7 +1116,7 @@ def _c_string(s: str) -> str:
 
 
 def _indented(lines: list[Line]) -> list[str]:
-    return [folded("    " * ln.depth + ln.text) for ln in lines]
+    return [fold_line("    " * ln.depth + ln.text) for ln in lines]
 
 
 #: How wide a comment of blinkc's may run (code and comment lines stay within 120 columns).

@@ -13,7 +13,7 @@ from blinkc.backends.cexpr import (
     Word,
     call,
     chain,
-    code,
+    printed,
     show,
     uncast,
 )
@@ -118,9 +118,9 @@ def test_uncast_drops_only_casts_to_integer_types_at_least_as_wide():
 
 # ------------------------------------------------------------------ long lines
 def test_the_printer_notes_each_separator_and_the_parentheses_open_there():
-    printed = code(Binary("&&", Binary("<", a, b), call("f", add(c, d), e)), depth=1)
-    assert printed.text == "a < b && f(c + d, e)"
-    assert [(b.at, b.depth, b.sep) for b in printed.breaks] == [
+    line = printed(Binary("&&", Binary("<", a, b), call("f", add(c, d), e)), depth=1)
+    assert line.text == "a < b && f(c + d, e)"
+    assert [(b.at, b.depth, b.sep) for b in line.breaks] == [
         (1, 1, " < "), (5, 1, " && "), (12, 2, " + "), (16, 2, ", ")]
 
 
@@ -131,7 +131,7 @@ def long_name(i: int) -> Word:
 def test_a_long_test_is_broken_after_its_top_logical_operators():
     test = chain("||", [Binary("&&", Binary("==", long_name(i), Num(i)), long_name(i + 10))
                         for i in range(3)])
-    line = folded("    if (" + code(test, 1) + ") {")
+    line = folded("    if (" + printed(test, 1) + ") {")
     assert line.split("\n") == [
         "    if ((a_rather_long_name_number_0 == 0 && a_rather_long_name_number_10) ||",
         "            (a_rather_long_name_number_1 == 1 && a_rather_long_name_number_11) ||",
@@ -141,15 +141,15 @@ def test_a_long_test_is_broken_after_its_top_logical_operators():
 def test_a_long_sum_is_broken_before_its_operators_and_a_call_after_its_commas():
     names = [long_name(i).text for i in range(5)]
     total = chain("+", [long_name(i) for i in range(5)])
-    assert folded("x = " + code(total) + ";").split("\n") == [
+    assert folded("x = " + printed(total) + ";").split("\n") == [
         f"x = {names[0]}", *(f"        + {n}" for n in names[1:4]), f"        + {names[4]};"]
     args = call("f", *(long_name(i) for i in range(5)))
-    assert folded(code(args) + ";").split("\n") == [
+    assert folded(printed(args) + ";").split("\n") == [
         f"f({names[0]},", *(f"        {n}," for n in names[1:4]), f"        {names[4]});"]
 
 
 def test_a_line_without_a_shallow_break_stays_long():
     deep = Cast(U8, Cast(U8, Cast(U8, Cast(U8, add(long_name(1), long_name(2))))))
     deep = call("f", call("g", call("h", Binary("*", deep, Binary("*", long_name(3), long_name(4))))))
-    line = folded("x = " + code(deep) + ";")
+    line = folded("x = " + printed(deep) + ";")
     assert "\n" not in line and len(line) > 120
