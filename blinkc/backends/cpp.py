@@ -1,11 +1,11 @@
 """The C++ backend: IR → one Arduino sketch for the Blinks SDK.
 
-Small pure functions render expressions, statements and functions; the
-Jinja2 template `templates/sketch.ino.j2` lays the sketch out. The output
-uses fixed-width types so the host and the ATmega168PB agree, parenthesises
-every binary expression, casts only where a value could leave its type (the
-same value ranges the Python backend uses), and says which game line each
-function and statement came from.
+Small pure functions render expressions (as trees, printed by cexpr.py with the
+parentheses C++ and a reader need), statements and functions; the Jinja2 template
+`templates/sketch.ino.j2` lays the sketch out. The output uses fixed-width types so
+the host and the ATmega168PB agree, casts only where a value could leave its type (the
+same value ranges the Python backend uses), and says which game line each function and
+statement came from.
 """
 
 from __future__ import annotations
@@ -63,7 +63,25 @@ from ..ir.visitor import Renderer
 from ..ir.walk import global_names, walk_stmts
 from ..runtime.color import NAMED as NAMED_COLOURS
 from ..runtime.color import channels
+from .cexpr import (
+    Binary,
+    CExpr,
+    Num,
+    Word,
+    call,
+    chain,
+    ctype,
+    printed,
+    show,
+    uncast,
+)
+from .cexpr import Cast as CCast
+from .cexpr import Cond as CCond
+from .cexpr import Index as CIndex
+from .cexpr import Unary as CUnary
 from .drive import drive
+from .layout import LINE_WIDTH, Code, as_code
+from .layout import folded as fold_line
 from .scopes import Scopes, over_faces, scopes
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -106,36 +124,32 @@ def _state_field(macro: str, game_name: str, c_name: str) -> tuple[str, str]:
     return f"{macro}_AS", f'"{game_name}", {c_name}'
 
 
-def ctype(t: IntType | None) -> str:
-    if t is None:
-        return "void"
-    if isinstance(t, ColorType):
-        return "Color"
+def literal(value: int, t: IntType) -> CExpr:
     if t == BOOL:
-        return "bool"
-    return t.c_name
-
-
-def const_literal(value: int, t: IntType) -> str:
-    if t == BOOL:
-        return "true" if value else "false"
+        return Word("true" if value else "false")
     if isinstance(t, ColorType):
         # The pixel word built at compile time (the template defines BLINKC_RGB5): one
         # 16-bit load where MAKECOLOR_5BIT_RGB would store three bit-fields at run time.
-        return "BLINKC_RGB5({}, {}, {})".format(*channels(value))
-    if value < 0:
-        return f"({value})"
+        return call("BLINKC_RGB5", *(Num(c) for c in channels(value)))
+    return Num(value, literal_suffix(value))
+
+
+def literal_suffix(value: int) -> str:
+    """The suffix that gives a literal beyond the tile's int a type that holds it (the literal
+    itself would be long or unsigned in C anyway: the suffix says it on the host as well)."""
     if value > 0xFFFF:
-        return f"{value}UL" if value > 0x7FFFFFFF else f"{value}L"
-    if value > 0x7FFF:
-        return f"{value}U"
-    return str(value)
+        return "UL" if value > 0x7FFFFFFF else "L"
+    return "U" if value > 0x7FFF else ""
+
+
+def const_literal(value: int, t: IntType) -> str:
+    return show(literal(value, t))
 
 
 @dataclass
 class Line:
     depth: int
-    text: str
+    text: Code | str  # (a Code knows where a long line may be broken)
     loc: SrcLoc | None = None
 
 
@@ -211,7 +225,7 @@ class CppRenderer(Renderer):
                 symbols[s.key] = unique(what)
         return symbols, enums
 
-    def named(self, e: Const) -> str | None:
+    def named(self, e: Const) -> CExpr | None:
         """The C name of a constant the game names (`MSG_LASER + 3` for an offset), or None."""
         if e.name is None:
             return None
@@ -225,19 +239,19 @@ class CppRenderer(Renderer):
         if (ident is None and isinstance(e.type, ColorType) and not offset
                 and NAMED_COLOURS.get(sdk) == e.value):
             self.sdk_colours[sdk] = e.value  # RED, WHITE: the SDK's, as pixel words
-            return sdk
+            return Word(sdk)
         if ident is None or value is None or value + offset != e.value:
             return None
         if isinstance(e.type, ColorType):
-            return ident if offset == 0 else None
+            return Word(ident) if offset == 0 else None
         if not -32768 <= e.value <= 32767:
             # Beyond int the literal's type (32768U, 100000L) says how C computes with it:
             # the name, in that type (1U * COIN_TAPS is an unsigned int, as 46080U is).
-            suffix = const_literal(e.value, e.type).lstrip("(-0123456789").rstrip(")")
-            return f"(1{suffix} * {ident})" if suffix and not offset else None
+            suffix = literal_suffix(e.value)
+            return Binary("*", Num(1, suffix), Word(ident)) if suffix and not offset else None
         if offset:
-            return f"({ident} {'+' if offset > 0 else '-'} {abs(offset)})"
-        return ident
+            return Binary("+" if offset > 0 else "-", Word(ident), Num(abs(offset)))
+        return Word(ident)
 
     def name(self, n: str) -> str:
         return self.names.get(n, n if n not in RESERVED else f"{n}_")
@@ -267,23 +281,23 @@ class CppRenderer(Renderer):
         return out
 
     # ------------------------------------------------------------ expressions
-    def conv(self, e: Expr, t: IntType) -> str:
+    def conv(self, e: Expr, t: IntType) -> CExpr:
         """e's value as type t: a cast only where the value might not fit."""
         if (isinstance(e, Const) and t.bits == 32 and t.signed and not isinstance(t, ColorType)
                 and 0x7FFF < e.value <= 0xFFFF):
             # 32768U is 16 bits on the tile but 32 on the host, where it would turn a 32-bit
             # signed comparison or sum unsigned: say long, as the tile computes it.
-            return f"{e.value}L"
+            return Num(e.value, "L")
         code = self.expr(e)
         if t == BOOL or isinstance(t, ColorType) or self.ranges.fits(self.ranges.of(e), t):
             return code
-        # (int16_t)((uint16_t)(x)) is (int16_t)(x): both reduce x modulo 2**16.
-        return f"({ctype(t)}){_atom(_unwrapped(code, t.bits))}"
+        # (int16_t)(uint16_t)x is (int16_t)x: both reduce x modulo 2**16.
+        return CCast(t, uncast(code, t.bits))
 
-    def expr(self, e: Expr) -> str:
+    def expr(self, e: Expr) -> CExpr:
         return self.visit(e)
 
-    def visit_Const(self, e: Const) -> str:
+    def visit_Const(self, e: Const) -> CExpr:
         named = self.named(e)
         if named is not None:
             self.said.add(re.sub(r"[+-]\d+$", "", e.name or ""))
@@ -294,11 +308,11 @@ class CppRenderer(Renderer):
             if folded is not None and folded[1] == e.value:
                 return folded[0]
             self.said = said  # (the names of an expression not used are not said)
-        return const_literal(e.value, e.type)
+        return literal(e.value, e.type)
 
-    def folded(self, e: Expr) -> tuple[str, int] | None:
+    def folded(self, e: Expr) -> tuple[CExpr, int] | None:
         """A constant folded from named ones, as the expression of names it was folded from
-        (`(1 << ACK_SHIFT)`, `(uint8_t)(~LINK_HEARD)`) and the value C gives it, or None when C
+        (`1 << ACK_SHIFT`, `(uint8_t)~LINK_HEARD`) and the value C gives it, or None when C
         might compute it otherwise than the literal: every step must be an int on the tile
         (16 bits) and on the host alike, so only names of byte constants (which promote to int
         on both) and int-sized values in every step."""
@@ -314,13 +328,13 @@ class CppRenderer(Renderer):
                 return name, e.value
             if e.folded is not None:
                 return self.folded(e.folded)
-            return (str(e.value), e.value) if 0 <= e.value <= 32767 else None
+            return (Num(e.value), e.value) if 0 <= e.value <= 32767 else None
         if isinstance(e, UnOp) and e.op == "~":
             inner = self.folded(e.operand)
-            return None if inner is None else (f"(~{_atom(inner[0])})", ~inner[1])
+            return None if inner is None else (CUnary("~", inner[0]), ~inner[1])
         if isinstance(e, Cast) and e.type == U8 and not e.is_bool:
             inner = self.folded(e.value)
-            return None if inner is None else (f"(uint8_t){_atom(inner[0])}", inner[1] & 0xFF)
+            return None if inner is None else (CCast(U8, inner[0]), inner[1] & 0xFF)
         if isinstance(e, BinOp) and e.op in _FOLDED_OPS:
             left, right = self.folded(e.left), self.folded(e.right)
             if left is None or right is None:
@@ -329,42 +343,41 @@ class CppRenderer(Renderer):
             if e.op in ("<<", ">>") and not (a >= 0 and 0 <= b < 15):
                 return None
             v = _FOLDED_OPS[e.op](a, b)
-            return (f"({left[0]} {e.op} {right[0]})", v) if in_int(v) else None
+            return (Binary(e.op, left[0], right[0]), v) if in_int(v) else None
         return None
 
-    def visit_Name(self, e: Name) -> str:
-        return self.name(e.name) if e.scope == "global" else self.local(e.name)
+    def visit_Name(self, e: Name) -> CExpr:
+        return Word(self.name(e.name) if e.scope == "global" else self.local(e.name))
 
-    def visit_Index(self, e: Index) -> str:
+    def visit_Index(self, e: Index) -> CExpr:
         # An index is an address offset: no byte hints in it (they cost code there).
         with self.hints(False):
             index = self.arg(e.index, U8)
         if e.array in self.rows:  # a row of an engine table
             table, row = self.rows[e.array]
-            return f"{table}[{row}][{index}]"
-        return f"{self.name(e.array)}[{index}]"
+            return CIndex(CIndex(Word(table), Word(row)), index)
+        return CIndex(Word(self.name(e.array)), index)
 
-    def visit_BinOp(self, e: BinOp) -> str:
+    def visit_BinOp(self, e: BinOp) -> CExpr:
         return self.binop(e)
 
-    def visit_UnOp(self, e: UnOp) -> str:
+    def visit_UnOp(self, e: UnOp) -> CExpr:
         if e.op == "not":
-            return f"(!{self.expr(e.operand)})"
+            return CUnary("!", self.expr(e.operand))
         if e.type == I16 and _promotes_to_int(e.operand):
             # C complements the operand promoted to int: 16 bits on the tile, and on the
             # host a wider int with the same value.
-            return f"(~{_atom(self.expr(e.operand))})"
-        return f"(({ctype(e.type)})(~{self.conv(e.operand, e.type)}))"
+            return CUnary("~", self.expr(e.operand))
+        return CCast(e.type, CUnary("~", self.conv(e.operand, e.type)), result=True)
 
-    def visit_Compare(self, e: Compare) -> str:
+    def visit_Compare(self, e: Compare) -> CExpr:
         with self.hints(True):  # a comparison is where a byte-sized sum pays
-            return f"({self.conv(e.left, e.optype)} {e.op} {self.conv(e.right, e.optype)})"
+            return Binary(e.op, self.conv(e.left, e.optype), self.conv(e.right, e.optype))
 
-    def visit_BoolOp(self, e: BoolOp) -> str:
-        op = " && " if e.op == "and" else " || "
-        return "(" + op.join(self.expr(v) for v in e.values) + ")"
+    def visit_BoolOp(self, e: BoolOp) -> CExpr:
+        return chain("&&" if e.op == "and" else "||", [self.expr(v) for v in e.values])
 
-    def visit_Cond(self, e: Cond) -> str:
+    def visit_Cond(self, e: Cond) -> CExpr:
         turn = self.turn(e) or self.next_wrapped(e)
         if turn is not None:
             return turn
@@ -372,26 +385,25 @@ class CppRenderer(Renderer):
             body = self.conv(e.body, e.type)
         with self.ranges.assuming(e.test, False):
             orelse = self.conv(e.orelse, e.type)
-        return f"({self.expr(e.test)} ? {body} : {orelse})"
+        return CCond(self.expr(e.test), body, orelse)
 
-    def visit_Cast(self, e: Cast) -> str:
+    def visit_Cast(self, e: Cast) -> CExpr:
         if e.type == BOOL:
-            return f"({self.expr(e.value)} != 0)"
+            return Binary("!=", self.expr(e.value), Num(0))
         return self.conv(e.value, e.type)
 
-    def visit_Call(self, e: Call) -> str:
+    def visit_Call(self, e: Call) -> CExpr:
         if e.builtin and e.func == probes.FUNCTION:  # (the explorer's build: its kind by name)
             kind = probes.ProbeKind(_value(e.args[0]))
-            values = ", ".join(self.expr(a) for a in e.args[1:])
-            return f"{probes.FUNCTION}({_probe_name(kind)}, {values})"
+            return call(probes.FUNCTION, Word(_probe_name(kind)), *map(self.expr, e.args[1:]))
         func = LOCAL_HELPERS.get(e.func, e.func) if e.builtin else self.name(e.func)
         # The SDK's functions take the types the IR converted their arguments to.
         params = self.params.get(e.func) if not e.builtin else tuple(a.type for a in e.args)
         if params is None or len(params) != len(e.args):
-            return f"{func}({', '.join(self.expr(a) for a in e.args)})"
-        return f"{func}({', '.join(self.arg(a, t) for a, t in zip(e.args, params, strict=True))})"
+            return call(func, *map(self.expr, e.args))
+        return call(func, *(self.arg(a, t) for a, t in zip(e.args, params, strict=True)))
 
-    def next_wrapped(self, e: Cond) -> str | None:
+    def next_wrapped(self, e: Cond) -> CExpr | None:
         """`x + 1 >= n ? x + 1 - n : x + 1` (what the optimiser makes of `(x + 1) % n`) for a
         byte x in 0..n-1, as the sketch's helper: next_wrapped(x, n)."""
         test = e.test
@@ -410,9 +422,9 @@ class CppRenderer(Renderer):
         if lo < 0 or hi > n - 1:
             return None
         self.helpers.add("next_wrapped")
-        return f"next_wrapped({self.arg(x, U8)}, {self.arg(test.right, U8)})"
+        return call("next_wrapped", self.arg(x, U8), self.arg(test.right, U8))
 
-    def turn(self, e: Cond) -> str | None:
+    def turn(self, e: Cond) -> CExpr | None:
         """`f + n >= 6 ? f + n - 6 : f + n` (what the optimiser makes of `(f + n) % 6`), for
         faces f and n in 0..5, as the sketch's face helpers: cw(f, n), ccw(f), opposite(f)."""
         test = e.test
@@ -435,14 +447,14 @@ class CppRenderer(Renderer):
         n = _value(steps)
         if n == 3:
             self.helpers.add("opposite")
-            return f"opposite({f})"
+            return call("opposite", f)
         if n in (4, 5):
             self.helpers.add("ccw")
-            return f"ccw({f})" if n == 5 else f"ccw({f}, 2)"
+            return call("ccw", f) if n == 5 else call("ccw", f, Num(2))
         self.helpers.add("cw")
-        return f"cw({f})" if n == 1 else f"cw({f}, {self.arg(steps, U8)})"
+        return call("cw", f) if n == 1 else call("cw", f, self.arg(steps, U8))
 
-    def binop(self, e: BinOp, byte_hint: bool = True) -> str:
+    def binop(self, e: BinOp, byte_hint: bool = True) -> CExpr:
         t = e.type
         a, b = self.conv(e.left, t), self.conv(e.right, t)
         c_op = "/" if e.op == "//" else e.op
@@ -454,8 +466,8 @@ class CppRenderer(Renderer):
                 # tile's divide routine and the emulator compute it (docs/dsl.md: Numbers).
                 self.needs_signed_div = True
                 if e.op == "//":
-                    return f"blinkc_div<{ctype(t)}, u{ctype(t)}>({a}, {b})"
-                return f"blinkc_mod<{ctype(t)}>({a}, {b})"
+                    return call(f"blinkc_div<{ctype(t)}, u{ctype(t)}>", a, b)
+                return call(f"blinkc_mod<{ctype(t)}>", a, b)
         exact = self.ranges.exact(e)
         bit = self.bit_of(e, 8 if 0 <= exact[0] and exact[1] <= 255 else 0)
         if bit is not None:
@@ -465,25 +477,27 @@ class CppRenderer(Renderer):
                     and self.byte_hints):
                 # C would compute in int; the value fits a byte, and saying so lets the
                 # 8-bit AVR compare and subtract in one register instead of two.
-                return f"(uint8_t)({a} {c_op} {b})"
+                return CCast(U8, Binary(c_op, a, b), result=True)
             if e.op in ("+", "-", "*", "<<") and not self.ranges.fits(exact, I16):
                 # The value fits t, not the tile's 16-bit int: operands narrower than int
                 # (a byte local, say) would compute in int and overflow, so compute in t.
-                a = f"({ctype(t)}){a}"
-            return f"({a} {c_op} {b})"
+                a = CCast(t, a)
+            return Binary(c_op, a, b)
         if e.op in ("+", "-") and t in (U16, U32) and any(
                 _unsigned_leaf(x, code, t) for x, code in ((e.left, a), (e.right, b))):
             # An operand of the unsigned type: the tile computes in unsigned arithmetic, the
             # host too or in its wider int (no overflow); the conversion keeps the same bits.
-            return f"(({ctype(t)})({a} {c_op} {b}))"
+            return CCast(t, Binary(c_op, a, b), result=True)
         if e.op in ("+", "-", "*", "<<"):
             # Wrap-around on purpose: compute in unsigned arithmetic (no signed overflow, which
             # C leaves undefined), then convert to the result type: the same bits on tile and host.
-            one = "1UL" if t.bits > 16 else "1U"
-            if isinstance(e.left, Const) and e.left.value >= 0 and a.isdigit():
-                return f"(({ctype(t)})({a}{one[1:]} {c_op} {b}))"  # 1U << n
-            return f"(({ctype(t)})({one} * {a} {c_op} {b}))"
-        return f"(({ctype(t)})({a} {c_op} {b}))"
+            suffix = "UL" if t.bits > 16 else "U"
+            if (isinstance(e.left, Const) and e.left.value >= 0 and isinstance(a, Num)
+                    and not a.suffix):
+                return CCast(t, Binary(c_op, Num(a.value, suffix), b), result=True)  # 1U << n
+            wrapped = Binary(c_op, Binary("*", Num(1, suffix), a), b, wraps=True)
+            return CCast(t, wrapped, result=True)
+        return CCast(t, Binary(c_op, a, b), result=True)
 
     # ------------------------------------------------------------- statements
     def block(self, body: tuple[Stmt, ...], depth: int, out: list[Line]) -> None:
@@ -499,14 +513,14 @@ class CppRenderer(Renderer):
 
     def visit_Local(self, s: Local, depth: int, out: list[Line]) -> None:
         declare = f"{ctype(s.type)} " if id(s) in self.scopes.in_place else ""
-        out.append(Line(depth, f"{declare}{self.local(s.name)} = {self.into(s.value, s.type)};",
-                        s.loc))
+        value = printed(self.into(s.value, s.type))
+        out.append(Line(depth, f"{declare}{self.local(s.name)} = " + value + ";", s.loc))
 
     def visit_Assign(self, s: Assign, depth: int, out: list[Line]) -> None:
         out.append(Line(depth, self.assign(s), s.loc))
 
     def visit_If(self, s: If, depth: int, out: list[Line]) -> None:
-        out.append(Line(depth, f"if {self.paren(s.test)} {{", s.loc))
+        out.append(Line(depth, "if (" + self.test(s.test) + ") {", s.loc))
         with self.ranges.assuming(s.test, True):
             self.block(s.body, depth + 1, out)
         orelse = s.orelse
@@ -514,7 +528,7 @@ class CppRenderer(Renderer):
             chain.enter_context(self.ranges.assuming(s.test, False))
             while len(orelse) == 1 and isinstance(orelse[0], If):
                 inner = orelse[0]
-                out.append(Line(depth, f"}} else if {self.paren(inner.test)} {{", inner.loc))
+                out.append(Line(depth, "} else if (" + self.test(inner.test) + ") {", inner.loc))
                 with self.ranges.assuming(inner.test, True):
                     self.block(inner.body, depth + 1, out)
                 chain.enter_context(self.ranges.assuming(inner.test, False))
@@ -527,41 +541,44 @@ class CppRenderer(Renderer):
     def visit_For(self, s: For, depth: int, out: list[Line]) -> None:
         self.ranges.forget(s)  # what one turn changes is not known on the next
         var = self.local(s.var)
-        start = self.expr(s.start)
+        start = show(self.expr(s.start))
         stop = self.expr(s.stop)
         if not isinstance(s.stop, Const):
             # Python evaluates range(stop) once, before the loop: so must we.
             end = self.conv(s.stop, s.start.type)
             if self.ranges.of(s.stop)[0] < 0 and repeatable(s.stop):
                 # range() to a negative stop is empty; as a byte, -5 would be 251 turns.
-                end = f"({stop} < 0 ? 0 : {end})"
-            out.append(Line(depth, f"{var}_end = {end};", s.loc))
-            stop = f"{var}_end"
+                end = CCond(Binary("<", stop, Num(0)), Num(0), end)
+            out.append(Line(depth, f"{var}_end = " + printed(end) + ";", s.loc))
+            stop = Word(f"{var}_end")
         if id(s) in self.scopes.face_loops:  # the loop's own variable, as the SDK spells it
             out.append(Line(depth, f"FOREACH_FACE({var}) {{", s.loc))
             self.block(s.body, depth + 1, out)
             out.append(Line(depth, "}"))
             return
         if over_faces(s):
-            stop = "FACE_COUNT"
+            stop = Word("FACE_COUNT")
+        test = show(Binary("<", Word(var), stop))
         if s.bit is not None:
             # The bit moves along with the variable: no shift by a variable amount.
             bit = self.local(s.bit)
             first = 1 << s.start.value  # type: ignore[union-attr]
-            out.append(Line(depth, f"for ({var} = {start}, {bit} = {first}; {var} < {stop}; "
+            out.append(Line(depth, f"for ({var} = {start}, {bit} = {first}; {test}; "
                                    f"{var}++, {bit} <<= 1) {{", s.loc))
         else:
-            out.append(Line(depth, f"for ({var} = {start}; {var} < {stop}; {var}++) {{", s.loc))
+            out.append(Line(depth, f"for ({var} = {start}; {test}; {var}++) {{", s.loc))
         self.block(s.body, depth + 1, out)
         out.append(Line(depth, "}"))
 
     def visit_Return(self, s: Return, depth: int, out: list[Line]) -> None:
-        value = "" if s.value is None else " " + (
-            self.expr(s.value) if self.ret is None else self.into(s.value, self.ret))
-        out.append(Line(depth, f"return{value};", s.loc))
+        if s.value is None:
+            out.append(Line(depth, "return;", s.loc))
+            return
+        value = self.expr(s.value) if self.ret is None else self.into(s.value, self.ret)
+        out.append(Line(depth, "return " + printed(value) + ";", s.loc))
 
     def visit_ExprStmt(self, s: ExprStmt, depth: int, out: list[Line]) -> None:
-        out.append(Line(depth, f"{self.expr(s.value)};", s.loc))
+        out.append(Line(depth, printed(self.expr(s.value)) + ";", s.loc))
 
     def visit_Break(self, s: Break, depth: int, out: list[Line]) -> None:
         out.append(Line(depth, "break;", s.loc))
@@ -569,21 +586,21 @@ class CppRenderer(Renderer):
     def visit_Continue(self, s: Continue, depth: int, out: list[Line]) -> None:
         out.append(Line(depth, "continue;", s.loc))
 
-    def assign(self, s: Assign) -> str:
-        target = self.expr(s.target)
+    def assign(self, s: Assign) -> Code | str:
+        target = show(self.expr(s.target))
         t = s.target.type
         if s.clamp is not None:
             counter = self.counter(s)
-            return counter if counter is not None else f"{target} = {self.clamped(s)};"
+            return counter if counter is not None else f"{target} = " + printed(self.clamped(s)) + ";"
         compound = self.compound(s)
         if compound is not None:
             op, rhs = compound
-            if op in ("+", "-") and rhs == "1":
+            if op in ("+", "-") and rhs == Num(1):
                 return f"{target}{op}{op};"
-            return f"{target} {op}= {rhs};"
-        return f"{target} = {self.into(s.value, t)};"
+            return f"{target} {op}= " + printed(rhs) + ";"
+        return f"{target} = " + printed(self.into(s.value, t)) + ";"
 
-    def compound(self, s: Assign) -> tuple[str, str] | None:
+    def compound(self, s: Assign) -> tuple[str, CExpr] | None:
         """(op, right) when `target = target op right` can be written `target op= right`:
         C computes it in the operands' promoted type and converts to the target's type, as
         the assignment does; it must compute the same low bits, without overflowing."""
@@ -614,26 +631,25 @@ class CppRenderer(Renderer):
             return None  # beyond the tile's int: C would overflow before converting
         return ("/" if value.op == "//" else value.op), self.conv(value.right, bt)
 
-    def low(self, e: Expr, bits: int) -> str:
+    def low(self, e: Expr, bits: int) -> CExpr:
         """e where only its low `bits` bits (at most 16) count: the right operand of `&=`,
         `|=`, `^=` (C's int and the tile's 16-bit int compute those bits alike)."""
         e = _widened(e, bits)
         if isinstance(e, UnOp) and e.op == "~":
-            return f"~{_atom(self.low(e.operand, bits))}"
+            return CUnary("~", self.low(e.operand, bits))
         if isinstance(e, BinOp) and e.op in ("&", "|", "^"):
-            return f"({self.low(e.left, bits)} {e.op} {self.low(e.right, bits)})"
+            return Binary(e.op, self.low(e.left, bits), self.low(e.right, bits))
         bit = self.bit_of(e, bits) if isinstance(e, BinOp) else None
         if bit is not None:
             return bit
         if isinstance(e, BinOp) and e.op == "<<" and isinstance(e.left, Const) and e.left.value >= 0:
             lo, hi = self.ranges.operand(e.right, e.type)
             if 0 <= lo and hi < 16:  # an unsigned shift is defined up to 15 on the tile
-                if self.ranges.fits(self.ranges.exact(e), I16):
-                    return f"({e.left.value} << {self.conv(e.right, e.type)})"
-                return f"({e.left.value}U << {self.conv(e.right, e.type)})"
+                suffix = "" if self.ranges.fits(self.ranges.exact(e), I16) else "U"
+                return Binary("<<", Num(e.left.value, suffix), self.conv(e.right, e.type))
         return self.expr(e)
 
-    def counter(self, s: Assign) -> str | None:
+    def counter(self, s: Assign) -> Code | None:
         """A field counted up or down by one that stops at the end of its range:
         `if (x < hi) x++;` (x is in its range, so only x == hi would leave it)."""
         lo, hi = s.clamp  # type: ignore[misc]
@@ -646,10 +662,12 @@ class CppRenderer(Renderer):
             return None
         target = self.expr(s.target)
         if value.op == "+":
-            return f"if ({target} < {const_literal(hi, s.target.type)}) {target}++;"
-        return f"if ({target} > {const_literal(lo, s.target.type)}) {target}--;"
+            test, step = Binary("<", target, literal(hi, s.target.type)), "++"
+        else:
+            test, step = Binary(">", target, literal(lo, s.target.type)), "--"
+        return "if (" + printed(test, 1) + f") {show(target)}{step};"
 
-    def bit_of(self, e: BinOp, bits: int) -> str | None:
+    def bit_of(self, e: BinOp, bits: int) -> CExpr | None:
         """`1 << n` for a variable n in 0..255, where only its low byte counts (bits is 8; 0:
         not so): bit_of(n), the sketch's one copy of the shift loop (0 from n = 8 on, as the
         low byte of 1 << n is)."""
@@ -660,9 +678,9 @@ class CppRenderer(Renderer):
         if lo < 0 or hi > 255:
             return None
         self.helpers.add("bit_of")
-        return f"bit_of({self.arg(e.right, U8)})"
+        return call("bit_of", self.arg(e.right, U8))
 
-    def clamped(self, s: Assign) -> str:
+    def clamped(self, s: Assign) -> CExpr:
         """A field's value kept in its range, compared in the narrowest type that holds it."""
         lo, hi = s.clamp  # type: ignore[misc]
         self.needs_clamp = True
@@ -670,15 +688,14 @@ class CppRenderer(Renderer):
         t = _holding(min(vr[0], lo), max(vr[1], hi))
         value = self.expr(s.value)
         if vr[0] >= lo:  # only the top can be crossed
-            return f"blinkc_at_most<{t}>({value}, {hi})"
+            return call(f"blinkc_at_most<{t}>", value, Num(hi))
         if vr[1] <= hi:
-            return f"blinkc_at_least<{t}>({value}, {lo})"
-        return f"blinkc_clamp<{t}>({value}, {lo}, {hi})"
+            return call(f"blinkc_at_least<{t}>", value, Num(lo))
+        return call(f"blinkc_clamp<{t}>", value, Num(lo), Num(hi))
 
-    def arg(self, e: Expr, t: IntType) -> str:
-        """e passed to a parameter of type t: converted by C, and needing no parentheses."""
-        code = self.into(e, t) if t is not None else self.expr(e)
-        return code[1:-1] if code.startswith("(") and _balanced_outer(code) else code
+    def arg(self, e: Expr, t: IntType) -> CExpr:
+        """e passed to a parameter of type t (which C converts it to)."""
+        return self.into(e, t) if t is not None else self.expr(e)
 
     @contextmanager
     def hints(self, on: bool) -> Iterator[None]:
@@ -688,7 +705,7 @@ class CppRenderer(Renderer):
         finally:
             self.byte_hints = saved
 
-    def into(self, e: Expr, t: IntType) -> str:
+    def into(self, e: Expr, t: IntType) -> CExpr:
         """e's value stored into a variable (or passed to a parameter, or returned) of type t:
         C converts it to t there (modulo 2**bits, as a cast does), so a cast to t is not
         written out."""
@@ -707,16 +724,15 @@ class CppRenderer(Renderer):
                 body = self.into(e.body, t)
             with self.ranges.assuming(e.test, False):
                 orelse = self.into(e.orelse, t)
-            return f"({self.expr(e.test)} ? {body} : {orelse})"
-        code = _unwrapped(self.conv(e, t), t.bits)
-        if code.startswith(("(1U * ", "(1UL * ")) and not _NAME_IN_TYPE.fullmatch(code):
-            # Arithmetic that wraps on purpose: the cast says so.
-            return f"({ctype(t)}){code}"
+            return CCond(self.expr(e.test), body, orelse)
+        code = uncast(self.conv(e, t), t.bits)
+        if isinstance(code, Binary) and code.wraps:
+            return CCast(t, code)  # arithmetic that wraps on purpose: the cast says so
         return code
 
-    def paren(self, e: Expr) -> str:
-        code = self.expr(e)
-        return code if code.startswith("(") and _balanced_outer(code) else f"({code})"
+    def test(self, e: Expr) -> Code:
+        """e as the test of an `if` (inside its parentheses)."""
+        return printed(self.expr(e), 1)
 
     # --------------------------------------------------------------- functions
     def signature(self, f: Function, host_only: bool = False) -> str:
@@ -982,11 +998,10 @@ def _as_written(s: Symbol) -> str | None:
 def _engine_as_written(name: str, value: int) -> str:
     """An engine constant's value as its declaration says it: in the radix protocol.py writes
     it in (`TICK_START = 0xFFFFFF00`), with the suffix its decimal literal would have."""
-    literal = const_literal(value, _const_type_ir(value))
     written = _engine_radix_literals().get(name)
     if written is not None and int(written, 0) == value:
-        return written + literal.lstrip("0123456789")
-    return literal
+        return written + literal_suffix(value)
+    return const_literal(value, _const_type_ir(value))
 
 
 @functools.cache
@@ -998,16 +1013,6 @@ def _engine_radix_literals() -> dict[str, str]:
         if m is not None:
             found.setdefault(m.group(1), m.group(2).replace("_", ""))
     return found
-
-
-def _balanced_outer(code: str) -> bool:
-    depth = 0
-    for i, ch in enumerate(code):
-        depth += ch == "("
-        depth -= ch == ")"
-        if depth == 0 and i < len(code) - 1:
-            return False
-    return True
 
 
 def _uncast(e: Expr) -> Expr:
@@ -1031,29 +1036,11 @@ def _widened(e: Expr, bits: int) -> Expr:
     return e
 
 
-_WIDTHS = {"uint8_t": 8, "int8_t": 8, "uint16_t": 16, "int16_t": 16, "uint32_t": 32,
-           "int32_t": 32}
-_CAST = re.compile(r"\((u?int(?:8|16|32)_t)\)")
-
-
-def _unwrapped(code: str, bits: int) -> str:
-    """code without the outer casts (and the parentheses around them) to integer types of at
-    least `bits` bits, where what is done with it reduces it modulo 2**bits anyway."""
-    while True:
-        inner = _CAST.match(code, 1) if code.startswith("((") and _balanced_outer(code) else None
-        if inner is not None and _WIDTHS[inner.group(1)] >= bits and _unit(code[inner.end():-1]):
-            code = code[1:-1]
-        m = _CAST.match(code)
-        if m is None or _WIDTHS[m.group(1)] < bits or not _unit(code[m.end():]):
-            return code
-        code = code[m.end():]
-
-
-def _unsigned_leaf(e: Expr, code: str, t: IntType) -> bool:
-    """The C expression rendered for e (as `code`) is of the unsigned type t (16 or 32 bits)."""
-    cast = f"({ctype(t)})"
-    return (code.startswith(cast) and _unit(code[len(cast):])) or (
-        isinstance(e, Name | Index | Call) and e.type == t and _unit(code))
+def _unsigned_leaf(e: Expr, code: CExpr, t: IntType) -> bool:
+    """The C expression rendered for e (`code`) is of the unsigned type t (16 or 32 bits): an
+    operand converted to t, or a variable, an element or a call of type t."""
+    return ((isinstance(code, CCast) and code.type == t and not code.result)
+            or (isinstance(e, Name | Index | Call) and e.type == t))
 
 
 def _promotes_to_int(e: Expr) -> bool:
@@ -1064,22 +1051,6 @@ def _promotes_to_int(e: Expr) -> bool:
     if isinstance(e, Name | Index | Call) and e.type is not None:
         return not isinstance(e.type, ColorType) and (e.type.bits <= 8 or e.type == I16)
     return False
-
-
-def _atom(code: str) -> str:
-    return code if _unit(code) else f"({code})"
-
-
-_IDENT = re.compile(r"[A-Za-z_]\w*|\d+[UL]*")
-
-
-def _unit(code: str) -> bool:
-    """The code is one operand that no operator around it can split: a name or number, a
-    call or an element (name(...), name[...]), or a whole parenthesised expression."""
-    m = _IDENT.match(code)
-    rest = code[m.end():] if m else code
-    return rest == "" or ((rest[0] == "(" or (m is not None and rest[0] == "["))
-                          and _balanced_outer(rest))
 
 
 def _holding(lo: int, hi: int) -> str:
@@ -1116,7 +1087,7 @@ def _with_line_directives(lines: list[Line], text: list[str]) -> list[str]:
     `#line` for it; lines blinkc adds (declarations, braces) count on from there."""
     out: list[str] = []
     expected: tuple[str, int] | None = None  # where the compiler thinks the next line is
-    for ln, code in zip(lines, text, strict=True):
+    for ln, written in zip(lines, text, strict=True):
         if ln.loc is not None and ln.loc.line:
             if (ln.loc.file, ln.loc.line) != expected:
                 out.append(_line_directive(ln.loc))
@@ -1124,7 +1095,7 @@ def _with_line_directives(lines: list[Line], text: list[str]) -> list[str]:
         elif ln.loc is not None and expected is not None:  # code blinkc generates
             out.append(BACK_TO_SKETCH)
             expected = None
-        out.append(code)
+        out.append(written)
         if expected is not None:
             expected = (expected[0], expected[1] + 1)
     out.append(BACK_TO_SKETCH)
@@ -1145,55 +1116,7 @@ def _c_string(s: str) -> str:
 
 
 def _indented(lines: list[Line]) -> list[str]:
-    return [_folded("    " * ln.depth + ln.text) for ln in lines]
-
-
-_BREAKS = (" || ", " && ", " ? ", " : ", " | ", " + ", " - ", ", ")
-#: The breaks tried in turn: logic, then a conditional, then sums and masks, then arguments.
-_BREAK_CLASSES = (_BREAKS[:2], _BREAKS[2:4], _BREAKS[4:7], _BREAKS[7:])
-#: Operators that end a broken line (the others begin the next).
-_ENDS_LINE = (" || ", " && ", ", ")
-
-
-def _folded(line: str) -> str:
-    """A line of code within LINE_WIDTH where it can be: broken after the `||`/`&&` (else
-    before the `?`/`:`, else before the `|`/`+`/`-`, else after the commas) nearest its top,
-    the next lines indented under it."""
-    if len(line) <= LINE_WIDTH:
-        return line
-    depth, found = 0, []  # (depth, position, operator)
-    for i, ch in enumerate(line):
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        else:
-            for op in _BREAKS:
-                if line.startswith(op, i):
-                    found.append((depth, i, op))
-    lead = len(line) - len(line.lstrip())
-    # Deeper, a break would read worse than the long line.
-    found = [f for f in found if f[0] <= 3 and f[1] >= lead]
-    if not found:
-        return line
-    for ops in _BREAK_CLASSES:
-        cuts = [(d, i, op) for d, i, op in found if op in ops]
-        if cuts:
-            break
-    top = min(d for d, _, _ in cuts)
-    cuts = [(i, op) for d, i, op in cuts if d == top]
-    indent = " " * (len(line) - len(line.lstrip()) + 8)
-    pieces, start = [], 0
-    for i, op in cuts:
-        if op in _ENDS_LINE:  # the operator ends the line
-            pieces.append(line[start:i + len(op) - 1])
-            start = i + len(op)
-        else:  # the operator begins the next
-            pieces.append(line[start:i])
-            start = i + 1
-    pieces.append(line[start:])
-    out = [pieces[0]] + [indent + p.strip() for p in pieces[1:]]
-    return "\n".join(_folded(p) if len(line) > len(p) > LINE_WIDTH else p for p in out)
+    return [fold_line("    " * ln.depth + ln.text) for ln in lines]
 
 
 #: How wide a comment of blinkc's may run (code and comment lines stay within 120 columns).
@@ -1225,7 +1148,7 @@ def _comment_lines(lines: list[Line]) -> list[str]:
     out = []
     last = None
     for ln in lines:
-        text = "    " * ln.depth + ln.text
+        text = "    " * ln.depth + as_code(ln.text).text
         if ln.loc is not None and ln.loc.line and (ln.loc.file, ln.loc.line) != last:
             last = (ln.loc.file, ln.loc.line)
             text = f"{text}  // {Path(ln.loc.file).name}:{ln.loc.line}"
@@ -1263,9 +1186,6 @@ def _reachable(p: Program, roots: tuple[str, ...]) -> set[str]:
     return seen
 
 
-#: A named constant beyond int, said in its literal's type (`named`): no arithmetic.
-_NAME_IN_TYPE = re.compile(r"\(1U?L? \* [A-Za-z_]\w*\)")
-
 #: The operators of a folded constant's expression, as C computes them on ints.
 _FOLDED_OPS = {
     "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
@@ -1286,10 +1206,6 @@ def _const_type(v: int) -> str:
     if 0 <= v <= 0xFFFF:
         return "uint16_t"
     return "uint32_t" if v >= 0 else "int32_t"
-
-
-#: No line of the sketch runs past this column.
-LINE_WIDTH = 120
 
 
 def with_note(code: str, note: str) -> str:

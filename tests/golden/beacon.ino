@@ -210,33 +210,33 @@ bool engine_idle(void);
 static bool value_crowded(void) {
     int16_t n = 0;
     FOREACH_FACE(f) {
-        if ((!isValueReceivedOnFaceExpired(f)) && (neighbor_level(f) > level)) {
+        if (!isValueReceivedOnFaceExpired(f) && neighbor_level(f) > level) {
             n = (int16_t)(1U * n + 1);
         }
     }
-    return (n >= 2);
+    return n >= 2;
 }
 
 // [beacon.py:24]
 static void press(void) {
     level = next_wrapped(level, 4);
     FOREACH_FACE(f) {
-        send_code((MSG_PULSE - 1) + ((level > 1) ? 2 : 1), f);
+        send_code(MSG_PULSE - 1 + (level > 1 ? 2 : 1), f);
     }
 }
 
 // [beacon.py:31]
 static void pulsed(uint8_t face, uint8_t strength) {
-    hops = blinkc_at_least<int8_t>((hops - strength), -3);
+    hops = blinkc_at_least<int8_t>(hops - strength, -3);
     timer_start(TIMER_GLOW, 250 * strength);
     if (strength > 1) {
-        send_code((MSG_PULSE - 1) + (uint8_t)(strength - 1), opposite(face));
+        send_code(MSG_PULSE - 1 + (uint8_t)(strength - 1), opposite(face));
     }
 }
 
 // [beacon.py:39]
 static void lost(uint8_t /* face */) {
-    lit = (!lit);
+    lit = !lit;
 }
 
 // [beacon.py:44]
@@ -272,7 +272,7 @@ static void show(void) {
         } else if ((timer_on & (uint8_t)(1 << TIMER_GLOW)) != 0) {
             c = dim(YELLOW, sin8_C(((uint16_t)millis() >> 2) + (uint8_t)(f * 40)));
         } else if (lit) {
-            c = (((f & 1) == 0) ? BLUE : OFF);
+            c = (f & 1) == 0 ? BLUE : OFF;
         }
         setColorOnFace(c, f);
     }
@@ -280,14 +280,14 @@ static void show(void) {
 
 // The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [protocol.py:69]
 static uint8_t millis256(void) {
-    return ((uint16_t)millis() >> TICK_SHIFT);
+    return (uint16_t)millis() >> TICK_SHIFT;
 }
 
 // Seed the coin from the tile's serial number: every tile tosses its own sequence.  [protocol.py:74]
 static void engine_setup(void) {
     uint8_t i = 0;
     for (i = 0; i < SERIAL_LEN; i++) {
-        coin_state = ((((uint16_t)(1U * coin_state << HI_BYTE)) ^ (coin_state >> HI_BYTE)) ^ getSerialNumberByte(i));
+        coin_state = (uint16_t)(1U * coin_state << HI_BYTE) ^ (coin_state >> HI_BYTE) ^ getSerialNumberByte(i);
     }
     if (coin_state == 0) {
         coin_state = 1;
@@ -297,21 +297,21 @@ static void engine_setup(void) {
 // One toss: the SDK's random numbers when the game randomizes them, else one step of a 16-bit Galois
 // LFSR (period 65,535).  [protocol.py:89]
 static bool coin(void) {
-    uint8_t heads = ((uint8_t)coin_state & 1);
+    uint8_t heads = (uint8_t)coin_state & 1;
     coin_state >>= 1;
     if (heads != 0) {
-        coin_state ^= (1U * COIN_TAPS);
+        coin_state ^= 1U * COIN_TAPS;
     }
-    return (heads != 0);
+    return heads != 0;
 }
 
 // Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [protocol.py:122]
 static void send_code(uint8_t code, uint8_t face) {
-    if (((gone_mask & bit_of(face)) != 0) || (queue_len >= QUEUE_LEN)) {
+    if ((gone_mask & bit_of(face)) != 0 || queue_len >= QUEUE_LEN) {
         bounce(code, face);
         return;
     }
-    queue[queue_len] = ((uint8_t)(face << QUEUE_FACE_SHIFT) | code);
+    queue[queue_len] = (uint8_t)(face << QUEUE_FACE_SHIFT) | code;
     queue_len++;
 }
 
@@ -330,7 +330,7 @@ static uint8_t queue_take(uint8_t face) {
             for (j = i; j < j_end; j++) {
                 queue[j] = queue[j + 1];
             }
-            return (entry & QUEUE_CODE_MASK);
+            return entry & QUEUE_CODE_MASK;
         }
     }
     return 0;
@@ -348,15 +348,14 @@ static bool link_step(uint8_t f, uint8_t bit) {
         engine_bytes6[LINK_STATE][f] |= LINK_HEARD;
         session(f, bit);
     } else if ((engine_bytes6[LINK_STATE][f] & LINK_HEARD) != 0) {
-        engine_bytes6[LINK_STATE][f] &= (uint8_t)(~LINK_HEARD);
+        engine_bytes6[LINK_STATE][f] &= (uint8_t)~LINK_HEARD;
         engine_bytes6[SILENT_AT][f] = now256;
     }
-    if (((gone_mask & bit) == 0) &&
-            ((engine_bytes6[LINK_STATE][f] & (LINK_HEARD | LINK_UP)) != (LINK_HEARD | LINK_UP))) {
-        uint8_t silent = (now256 - engine_bytes6[SILENT_AT][f]);
-        if ((((engine_bytes6[LINK_STATE][f] & LINK_HEARD) == 0) && (silent > GRACE_UNITS)) ||
-                (((engine_bytes6[LINK_STATE][f] & LINK_UP) == 0) &&
-                        ((uint8_t)(now256 - engine_bytes6[TX_CODE][f]) > (SESSION_GRACES * GRACE_UNITS)))) {
+    if ((gone_mask & bit) == 0 && (engine_bytes6[LINK_STATE][f] & (LINK_HEARD | LINK_UP)) != (LINK_HEARD | LINK_UP)) {
+        uint8_t silent = now256 - engine_bytes6[SILENT_AT][f];
+        if (((engine_bytes6[LINK_STATE][f] & LINK_HEARD) == 0 && silent > GRACE_UNITS) ||
+                ((engine_bytes6[LINK_STATE][f] & LINK_UP) == 0 &&
+                        (uint8_t)(now256 - engine_bytes6[TX_CODE][f]) > SESSION_GRACES * GRACE_UNITS)) {
             link_end(f, bit);
             gone_mask |= bit;
         } else {
@@ -369,8 +368,8 @@ static bool link_step(uint8_t f, uint8_t bit) {
 // Start, keep or end the session on face f from the neighbour's latest value.  [protocol.py:172]
 static void session(uint8_t f, uint8_t bit) {
     uint8_t value = getLastValueReceivedOnFace(f);
-    uint8_t code = ((value >> CODE_SHIFT) & CODE_MASK);
-    bool their_ack = ((value & (1 << ACK_SHIFT)) != 0);
+    uint8_t code = (value >> CODE_SHIFT) & CODE_MASK;
+    bool their_ack = (value & (1 << ACK_SHIFT)) != 0;
     if (code == HELLO) {
         if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
             if (their_ack) {
@@ -395,7 +394,7 @@ static void session(uint8_t f, uint8_t bit) {
 
 // [protocol.py:193]
 static void link_begin(uint8_t f, uint8_t /* bit */) {
-    engine_bytes6[LINK_STATE][f] = ((engine_bytes6[LINK_STATE][f] & (uint8_t)(~LINK_SEEN)) | LINK_UP);
+    engine_bytes6[LINK_STATE][f] = (engine_bytes6[LINK_STATE][f] & (uint8_t)~LINK_SEEN) | LINK_UP;
     engine_bytes6[TX_CODE][f] = 0;
 }
 
@@ -405,12 +404,12 @@ static void link_end(uint8_t f, uint8_t bit) {
     uint8_t j = 0;
     uint8_t s = 0;
     if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
-        if (((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0) &&
-                (((engine_bytes6[TX_CODE][f] >> CODE_SHIFT) & CODE_MASK) < FLOOD_CODE)) {
+        if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0 &&
+                ((engine_bytes6[TX_CODE][f] >> CODE_SHIFT) & CODE_MASK) < FLOOD_CODE) {
             bounce((engine_bytes6[TX_CODE][f] >> CODE_SHIFT) & CODE_MASK, f);
         }
     }
-    engine_bytes6[LINK_STATE][f] &= (uint8_t)(~(LINK_UP | LINK_SEEN));
+    engine_bytes6[LINK_STATE][f] &= (uint8_t)~(LINK_UP | LINK_SEEN);
     for (i = 0; i < QUEUE_LEN; i++) {
         uint8_t code = queue_take(f);
         if (code == 0) {
@@ -432,17 +431,17 @@ static void link_end(uint8_t f, uint8_t bit) {
 // Run the four-phase handshake on a face in session against the neighbour's latest value.  [protocol.py:222]
 static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack) {
     if (code == 0) {
-        engine_bytes6[TX_CODE][f] &= (uint8_t)(~(1 << ACK_SHIFT));
+        engine_bytes6[TX_CODE][f] &= (uint8_t)~(1 << ACK_SHIFT);
     } else if ((engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) == 0) {
-        engine_bytes6[TX_CODE][f] |= (1 << ACK_SHIFT);
+        engine_bytes6[TX_CODE][f] |= 1 << ACK_SHIFT;
         deliver(code, f, bit);
     }
     if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0) {
         if (their_ack != false) {
-            engine_bytes6[TX_CODE][f] = ((engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) | TX_RELEASE);
+            engine_bytes6[TX_CODE][f] = (engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) | TX_RELEASE;
         }
     } else if (their_ack == 0) {
-        engine_bytes6[TX_CODE][f] &= (uint8_t)(~TX_RELEASE);
+        engine_bytes6[TX_CODE][f] &= (uint8_t)~TX_RELEASE;
     }
 }
 
@@ -459,14 +458,14 @@ static void transmit(void) {
                     code = queue_take(f);
                 }
                 if (code != 0) {
-                    engine_bytes6[TX_CODE][f] |= ((code << CODE_SHIFT) | TX_WAIT);
+                    engine_bytes6[TX_CODE][f] |= (code << CODE_SHIFT) | TX_WAIT;
                 }
             }
-            value |= (engine_bytes6[TX_CODE][f] & FACE_VALUE_MASK);
+            value |= engine_bytes6[TX_CODE][f] & FACE_VALUE_MASK;
         } else {
-            value |= (HELLO << CODE_SHIFT);
+            value |= HELLO << CODE_SHIFT;
             if ((engine_bytes6[LINK_STATE][f] & LINK_SEEN) != 0) {
-                value |= (1 << ACK_SHIFT);
+                value |= 1 << ACK_SHIFT;
             }
         }
         setValueSentOnFace(value, f);
@@ -485,7 +484,7 @@ bool unsettled(void) {
             settled |= f_bit;
         }
     }
-    return (settled != ALL_FACES);
+    return settled != ALL_FACES;
 }
 #endif
 
@@ -499,12 +498,12 @@ uint32_t engine_quiet_until(void) {
         return 0;
     }
     for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
-        if (((gone_mask & f_bit) != 0) && (!isValueReceivedOnFaceExpired(f))) {
+        if ((gone_mask & f_bit) != 0 && !isValueReceivedOnFaceExpired(f)) {
             return 0;
         }
     }
     for (f = 0; f < FACE_COUNT; f++) {
-        if (((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) && handshake_moves(f)) {
+        if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0 && handshake_moves(f)) {
             return 0;
         }
     }
@@ -517,12 +516,10 @@ uint32_t engine_quiet_until(void) {
     }
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
         if (engine_bytes2[FLOOD_SKIPPED][s] != 0) {
-            uint8_t age = (millis256() - engine_bytes2[FLOOD_AT][s]);
-            uint8_t closes = (((engine_bytes2[FLOOD_SKIPPED][s] & SAME_WINDOW) != 0)
-                    ? FLOOD_SAME_UNITS
-                    : FLOOD_BACK_UNITS);
-            uint8_t ticks = ((age < closes) ? (closes - age) : 0);
-            uint32_t ends = (uint32_t)(1UL * (millis() & (1UL * TICK_START)) + ((uint32_t)ticks * TICK_MS));
+            uint8_t age = millis256() - engine_bytes2[FLOOD_AT][s];
+            uint8_t closes = (engine_bytes2[FLOOD_SKIPPED][s] & SAME_WINDOW) != 0 ? FLOOD_SAME_UNITS : FLOOD_BACK_UNITS;
+            uint8_t ticks = age < closes ? closes - age : 0;
+            uint32_t ends = (uint32_t)(1UL * (millis() & (1UL * TICK_START)) + (uint32_t)ticks * TICK_MS);
             if (ends < until) {
                 until = ends;
             }
@@ -536,19 +533,19 @@ uint32_t engine_quiet_until(void) {
 // Face f's handshake (in a session) takes a step at the next pass on the value it holds.  [protocol.py:316]
 bool handshake_moves(uint8_t f) {
     uint8_t value = getLastValueReceivedOnFace(f);
-    uint8_t code = ((value >> CODE_SHIFT) & CODE_MASK);
-    bool their_ack = ((value & (1 << ACK_SHIFT)) != 0);
+    uint8_t code = (value >> CODE_SHIFT) & CODE_MASK;
+    bool their_ack = (value & (1 << ACK_SHIFT)) != 0;
     if (code == HELLO) {
-        return (!their_ack);
+        return !their_ack;
     }
-    bool ours = ((engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) != 0);
+    bool ours = (engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) != 0;
     if ((code != 0) != ours) {
         return true;
     }
     if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0) {
         return their_ack;
     }
-    return (((engine_bytes6[TX_CODE][f] & TX_RELEASE) != 0) && (!their_ack));
+    return (engine_bytes6[TX_CODE][f] & TX_RELEASE) != 0 && !their_ack;
 }
 #endif
 
@@ -557,7 +554,7 @@ BLINKC_SMALL_LOOPS void loop(void) {
     bool waiting = false;
     bool new_tick = false;
     uint8_t tick = millis256();
-    new_tick = (tick != now256);
+    new_tick = tick != now256;
     now256 = tick;
     flood_forget();
     uint8_t bit = 1;
@@ -571,7 +568,7 @@ BLINKC_SMALL_LOOPS void loop(void) {
     timers();
     transmit();
     display();
-    if ((waiting || ((gone_mask != 0) && new_tick)) && coin()) {
+    if ((waiting || (gone_mask != 0 && new_tick)) && coin()) {
         blinkc_skip_frame();
     }
 }
@@ -582,11 +579,11 @@ static uint8_t flood_take(uint8_t bit) {
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
         if ((engine_bytes2[FLOOD_WAVE][s] & bit) != 0) {
             engine_bytes2[FLOOD_WAVE][s] &= ~bit;
-            return (FLOOD_CODE + (uint8_t)(CODES_PER_SLOT * s));
+            return FLOOD_CODE + (uint8_t)(CODES_PER_SLOT * s);
         }
         if ((engine_bytes2[FLOOD_ECHO][s] & bit) != 0) {
             engine_bytes2[FLOOD_ECHO][s] &= ~bit;
-            return ((uint8_t)(FLOOD_CODE + (uint8_t)(CODES_PER_SLOT * s)) + 1);
+            return (uint8_t)(FLOOD_CODE + (uint8_t)(CODES_PER_SLOT * s)) + 1;
         }
     }
     return 0;
@@ -594,7 +591,7 @@ static uint8_t flood_take(uint8_t bit) {
 
 // Start flood k, unless this tile is in a wave of it already (then the start merges).  [protocol.py:425]
 static void flood_start(uint8_t k) {
-    uint8_t s = (SLOTS_PER_FLOOD * k);
+    uint8_t s = SLOTS_PER_FLOOD * k;
     if ((engine_bytes2[FLOOD_PARENT][s] | engine_bytes2[FLOOD_PARENT][s + 1]) == NO_PARENT) {
         flood_enter(s + (flood_last[k] ^ 1), STARTER);
     }
@@ -603,15 +600,15 @@ static void flood_start(uint8_t k) {
 // This tile enters slot s from the face of `from_bit` (STARTER: it starts the flood).  [protocol.py:432]
 static void flood_enter(uint8_t s, uint8_t from_bit) {
     engine_bytes2[FLOOD_PARENT][s] = from_bit;
-    uint8_t k = (s >> 1);
-    flood_last[k] = (s & 1);
+    uint8_t k = s >> 1;
+    flood_last[k] = s & 1;
     uint8_t skipped = gone_mask;
     if (engine_bytes2[FLOOD_SKIPPED][s] != 0) {
         skipped |= engine_bytes2[FLOOD_WAITING][s];
     }
-    engine_bytes2[FLOOD_SKIPPED][s] = (skipped | BOTH_WINDOWS);
+    engine_bytes2[FLOOD_SKIPPED][s] = skipped | BOTH_WINDOWS;
     engine_bytes2[FLOOD_AT][s] = now256;
-    uint8_t waiting = ((uint8_t)(~(skipped | from_bit)) & ALL_FACES);
+    uint8_t waiting = (uint8_t)~(skipped | from_bit) & ALL_FACES;
     engine_bytes2[FLOOD_WAITING][s] = waiting;
     engine_bytes2[FLOOD_WAVE][s] |= waiting;
     on_flood(k);
@@ -623,9 +620,9 @@ static void flood_enter(uint8_t s, uint8_t from_bit) {
 static void flood_forget(void) {
     uint8_t s = 0;
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
-        uint8_t age = (now256 - engine_bytes2[FLOOD_AT][s]);
+        uint8_t age = now256 - engine_bytes2[FLOOD_AT][s];
         if (age >= FLOOD_SAME_UNITS) {
-            engine_bytes2[FLOOD_SKIPPED][s] &= (uint8_t)(~SAME_WINDOW);
+            engine_bytes2[FLOOD_SKIPPED][s] &= (uint8_t)~SAME_WINDOW;
             if (age >= FLOOD_BACK_UNITS) {
                 engine_bytes2[FLOOD_SKIPPED][s] = 0;
             }
@@ -636,16 +633,16 @@ static void flood_forget(void) {
 // [protocol.py:470]
 __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face, uint8_t bit) {
     uint8_t skipped = engine_bytes2[FLOOD_SKIPPED][s];
-    if ((engine_bytes2[FLOOD_PARENT][s] == NO_PARENT) &&
-            (!(((skipped & BACK_WINDOW) != 0) &&
-                    ((((skipped & bit) != 0) && ((skipped & SAME_WINDOW) != 0)) ||
-                            ((uint8_t)(now256 - engine_bytes6[BACK_AT][face]) < BACK_SAME_UNITS))))) {
+    if (engine_bytes2[FLOOD_PARENT][s] == NO_PARENT &&
+            !((skipped & BACK_WINDOW) != 0 &&
+                    (((skipped & bit) != 0 && (skipped & SAME_WINDOW) != 0) ||
+                            (uint8_t)(now256 - engine_bytes6[BACK_AT][face]) < BACK_SAME_UNITS))) {
         flood_enter(s, bit);
     } else {
         if (engine_bytes2[FLOOD_PARENT][s] == NO_PARENT) {
             engine_bytes2[FLOOD_WAITING][s] |= bit;
             if ((skipped & SAME_WINDOW) == 0) {
-                engine_bytes2[FLOOD_AT][s] = (now256 - FLOOD_SAME_UNITS);
+                engine_bytes2[FLOOD_AT][s] = now256 - FLOOD_SAME_UNITS;
             }
         }
         engine_bytes2[FLOOD_SKIPPED][s] &= ~bit;
@@ -662,7 +659,7 @@ __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t bit) {
 // [protocol.py:503]
 static void flood_check(uint8_t s) {
     uint8_t parent = engine_bytes2[FLOOD_PARENT][s];
-    if ((parent != NO_PARENT) && (engine_bytes2[FLOOD_WAITING][s] == 0)) {
+    if (parent != NO_PARENT && engine_bytes2[FLOOD_WAITING][s] == 0) {
         engine_bytes2[FLOOD_PARENT][s] = NO_PARENT;
         if (parent == STARTER) {
             on_flood_done(s >> 1);
@@ -674,7 +671,7 @@ static void flood_check(uint8_t s) {
 
 // [protocol.py:518]
 static void timer_start(uint8_t k, uint16_t ms) {
-    timer_end[k] = ((uint16_t)millis() + ms);
+    timer_end[k] = (uint16_t)millis() + ms;
     timer_on |= bit_of(k);
 }
 
@@ -684,7 +681,7 @@ uint16_t timer_remaining(uint8_t k) {
     if ((timer_on & bit_of(k)) == 0) {
         return 0;
     }
-    int16_t left = (timer_end[k] - (uint16_t)millis());
+    int16_t left = timer_end[k] - (uint16_t)millis();
     if (left < 0) {
         return 0;
     }
@@ -697,7 +694,7 @@ static void timers(void) {
     uint8_t k = 0;
     uint8_t k_bit = 0;
     for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {
-        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {
+        if ((timer_on & k_bit) != 0 && (int16_t)((uint16_t)millis() - timer_end[k]) >= 0) {
             timer_on &= ~k_bit;
             on_timer(k);
         }
@@ -709,10 +706,10 @@ static void timers(void) {
 uint32_t timers_quiet_until(void) {
     uint8_t k = 0;
     uint8_t k_bit = 0;
-    uint32_t until = (1UL * NEVER);
+    uint32_t until = 1UL * NEVER;
     for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {
         if ((timer_on & k_bit) != 0) {
-            uint32_t ends = (millis() + timer_remaining(k));
+            uint32_t ends = millis() + timer_remaining(k);
             if (ends < until) {
                 until = ends;
             }
@@ -749,7 +746,7 @@ bool engine_idle(void) {
     }
     for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
         if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
-            if ((engine_bytes6[TX_CODE][f] & ((TX_WAIT | TX_RELEASE) | (1 << ACK_SHIFT))) != 0) {
+            if ((engine_bytes6[TX_CODE][f] & (TX_WAIT | TX_RELEASE | (1 << ACK_SHIFT))) != 0) {
                 return false;
             }
         } else if ((gone_mask & f_bit) == 0) {
@@ -757,8 +754,8 @@ bool engine_idle(void) {
         }
     }
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
-        if ((engine_bytes2[FLOOD_PARENT][s] != NO_PARENT) ||
-                ((engine_bytes2[FLOOD_WAVE][s] | engine_bytes2[FLOOD_ECHO][s]) != 0)) {
+        if (engine_bytes2[FLOOD_PARENT][s] != NO_PARENT ||
+                (engine_bytes2[FLOOD_WAVE][s] | engine_bytes2[FLOOD_ECHO][s]) != 0) {
             return false;
         }
     }
@@ -780,7 +777,7 @@ static void buttons(void) {
 
 // A message arrived on `face` (of bit `bit`): run its handler.  [generated by blinkc]
 static void deliver(uint8_t code, uint8_t face, uint8_t bit) {
-    if ((code >= MSG_PULSE) && (code < (MSG_PULSE + 2))) {
+    if (code >= MSG_PULSE && code < MSG_PULSE + 2) {
         pulsed(face, (uint8_t)(code - MSG_PULSE) + 1);
     } else if (code >= FLOOD_CODE) {
         if (((uint8_t)(code - FLOOD_CODE) & 1) != 0) {
@@ -793,7 +790,7 @@ static void deliver(uint8_t code, uint8_t face, uint8_t bit) {
 
 // A message could not be delivered out of `face`: nobody is there.  [generated by blinkc]
 static void bounce(uint8_t code, uint8_t face) {
-    if ((code >= MSG_PULSE) && (code < (MSG_PULSE + 2))) {
+    if (code >= MSG_PULSE && code < MSG_PULSE + 2) {
         lost(face);
     }
 }
@@ -821,7 +818,7 @@ static void on_timer(uint8_t k) {
 
 // The level the neighbour on `face` broadcasts.  [generated by blinkc]
 static uint8_t neighbor_level(uint8_t face) {
-    return (getLastValueReceivedOnFace(face) & 3);
+    return getLastValueReceivedOnFace(face) & 3;
 }
 
 // The broadcast part of this tile's face value.  [generated by blinkc]

@@ -287,7 +287,7 @@ bool engine_idle(void);
 // [broadside.py:106]
 static void double_click(void) {
     if (linked == 0) {
-        ship = (!ship);
+        ship = !ship;
         sweet = false;
     } else {
         helper_scatter_shot();
@@ -300,9 +300,9 @@ static void long_press(void) {
         return;
     }
     if (ship) {
-        sweet = (!sweet);
+        sweet = !sweet;
     } else {
-        yellow = (!yellow);
+        yellow = !yellow;
     }
     illegal = false;
 }
@@ -344,7 +344,7 @@ static void count_sweet_spots(void) {
 
 // [broadside.py:176]
 static void fire(void) {
-    if ((linked > 0) && helper_hit_here()) {
+    if (linked > 0 && helper_hit_here()) {
         flood_start(FLOOD_SURVEY);
     }
 }
@@ -380,13 +380,13 @@ static int16_t my_word(void) {
 
 // [broadside.py:237]
 static void counted(uint16_t total) {
-    uint8_t n = ((uint8_t)total & 15);
-    uint8_t hits = ((total >> 4) & 15);
-    uint8_t spent = (spending ? SCATTER_SPENT : 0);
+    uint8_t n = (uint8_t)total & 15;
+    uint8_t hits = (total >> 4) & 15;
+    uint8_t spent = spending ? SCATTER_SPENT : 0;
     spending = false;
     if (hits == 0) {
-        flood_start_with(FLOOD_SHIP, ((total >> 8) >= 2) ? TWO_SWEET_SPOTS : LEGAL);
-    } else if ((!captured) && (((total >> 10) != 0) || (hits >= (uint16_t)helper_capture_count(n)))) {
+        flood_start_with(FLOOD_SHIP, (total >> 8) >= 2 ? TWO_SWEET_SPOTS : LEGAL);
+    } else if (!captured && ((total >> 10) != 0 || hits >= (uint16_t)helper_capture_count(n))) {
         flood_start_with(FLOOD_SHIP, CAPTURED + n);
         flood_start_with(FLOOD_FLEET, n + spent);
         return;
@@ -401,10 +401,10 @@ static void counted(uint16_t total) {
 // [broadside.py:255]
 static void ship_news(uint8_t news) {
     if (news < CAPTURED) {
-        illegal = (news == TWO_SWEET_SPOTS);
+        illegal = news == TWO_SWEET_SPOTS;
     } else if (!captured) {
         captured = true;
-        worth = (news - CAPTURED);
+        worth = news - CAPTURED;
         illegal = false;
         timer_start(TIMER_FLASH, FLASH_MS);
     }
@@ -440,21 +440,21 @@ static void show(void) {
     Color mine = BLINKC_RGB5(0, 0, 0);
     Color c = BLINKC_RGB5(0, 0, 0);
     Color sea = BLINKC_RGB5(0, 0, 0);
-    mine = (yellow ? YELLOW : CYAN);
+    mine = yellow ? YELLOW : CYAN;
     if (linked == 0) {
         FOREACH_FACE(f) {
-            c = (ship ? mine : SEA_BLUE);
+            c = ship ? mine : SEA_BLUE;
             if (f == 0) {
-                c = (sweet ? WHITE : mine);
+                c = sweet ? WHITE : mine;
             }
             setColorOnFace(c, f);
         }
         return;
     }
     if ((timer_on & (uint8_t)(1 << TIMER_SHOW)) != 0) {
-        uint8_t rings = (lost / 6);
+        uint8_t rings = lost / 6;
         FOREACH_FACE(f) {
-            int16_t ring = ((f < (lost % 6)) ? rings : (rings - 1));
+            int16_t ring = f < lost % 6 ? rings : rings - 1;
             c = OFF;
             if (ring == 0) {
                 c = WHITE;
@@ -473,11 +473,11 @@ static void show(void) {
         setColor(RED);
         return;
     }
-    uint32_t blink = ((millis() >> 8) & 1);
-    uint8_t phase = (((uint16_t)millis() >> 4) & 255);
-    uint8_t wave = (phase & 127);
+    uint32_t blink = (millis() >> 8) & 1;
+    uint8_t phase = ((uint16_t)millis() >> 4) & 255;
+    uint8_t wave = phase & 127;
     if ((phase & 128) != 0) {
-        wave = (127 - wave);
+        wave = 127 - wave;
     }
     sea = makeColorRGB(0, 0, 60 + wave);
     FOREACH_FACE(f) {
@@ -486,9 +486,9 @@ static void show(void) {
             if (f < worth) {
                 c = ORANGE;
             }
-        } else if ((f == 0) && fired) {
-            c = (ship ? RED : WHITE);
-        } else if (illegal && sweet && (blink != 0)) {
+        } else if (f == 0 && fired) {
+            c = ship ? RED : WHITE;
+        } else if (illegal && sweet && blink != 0) {
             c = ORANGE;
         }
         setColorOnFace(c, f);
@@ -497,7 +497,7 @@ static void show(void) {
 
 // The link on `face` joins two ship tiles: two tiles of one ship.  [broadside.py:68]
 static bool within_same_ship(uint8_t face) {
-    return (ship && ship_near[face]);
+    return ship && ship_near[face];
 }
 
 // [broadside.py:181]
@@ -517,8 +517,8 @@ static void helper_scatter_shot(void) {
 // A ship link of this tile began or ended: recount the ship's Sweet Spots soon (the first tile whose
 // timer rings counts; its count stops the others' timers).  [broadside.py:154]
 static void helper_relink(int16_t face) {
-    if (ship && (!fired)) {
-        timer_start(TIMER_CHECK, (uint16_t)(1U * CHECK_MS + ((int16_t)(1U * face * CHECK_STEP_MS))));
+    if (ship && !fired) {
+        timer_start(TIMER_CHECK, (uint16_t)(1U * CHECK_MS + (int16_t)(1U * face * CHECK_STEP_MS)));
     }
 }
 
@@ -545,21 +545,21 @@ static void helper_spend_scatter(bool hit) {
 
 // Hits that capture a ship of n tiles: ceil(n / 2) + 1, at most n.  [broadside.py:94]
 static int16_t helper_capture_count(int16_t n) {
-    return ((((int16_t)(1U * ((int16_t)(((int16_t)(1U * n + 1)) / 2)) + 1)) < n)
-            ? (int16_t)(1U * ((int16_t)(((int16_t)(1U * n + 1)) / 2)) + 1)
-            : n);
+    return (int16_t)(1U * (int16_t)((int16_t)(1U * n + 1) / 2) + 1) < n
+            ? (int16_t)(1U * (int16_t)((int16_t)(1U * n + 1) / 2) + 1)
+            : n;
 }
 
 // The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [protocol.py:69]
 static uint8_t millis256(void) {
-    return ((uint16_t)millis() >> TICK_SHIFT);
+    return (uint16_t)millis() >> TICK_SHIFT;
 }
 
 // Seed the coin from the tile's serial number: every tile tosses its own sequence.  [protocol.py:74]
 static void engine_setup(void) {
     uint8_t i = 0;
     for (i = 0; i < SERIAL_LEN; i++) {
-        coin_state = ((((uint16_t)(1U * coin_state << HI_BYTE)) ^ (coin_state >> HI_BYTE)) ^ getSerialNumberByte(i));
+        coin_state = (uint16_t)(1U * coin_state << HI_BYTE) ^ (coin_state >> HI_BYTE) ^ getSerialNumberByte(i);
     }
     if (coin_state == 0) {
         coin_state = 1;
@@ -569,21 +569,21 @@ static void engine_setup(void) {
 // One toss: the SDK's random numbers when the game randomizes them, else one step of a 16-bit Galois
 // LFSR (period 65,535).  [protocol.py:89]
 static bool coin(void) {
-    uint8_t heads = ((uint8_t)coin_state & 1);
+    uint8_t heads = (uint8_t)coin_state & 1;
     coin_state >>= 1;
     if (heads != 0) {
-        coin_state ^= (1U * COIN_TAPS);
+        coin_state ^= 1U * COIN_TAPS;
     }
-    return (heads != 0);
+    return heads != 0;
 }
 
 // Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [protocol.py:122]
 static void send_code(uint8_t code, uint8_t face) {
-    if (((gone_mask & bit_of(face)) != 0) || (queue_len >= QUEUE_LEN)) {
+    if ((gone_mask & bit_of(face)) != 0 || queue_len >= QUEUE_LEN) {
         bounce(code, face);
         return;
     }
-    queue[queue_len] = ((uint8_t)(face << QUEUE_FACE_SHIFT) | code);
+    queue[queue_len] = (uint8_t)(face << QUEUE_FACE_SHIFT) | code;
     queue_len++;
 }
 
@@ -602,7 +602,7 @@ static uint8_t queue_take(uint8_t face) {
             for (j = i; j < j_end; j++) {
                 queue[j] = queue[j + 1];
             }
-            return (entry & QUEUE_CODE_MASK);
+            return entry & QUEUE_CODE_MASK;
         }
     }
     return 0;
@@ -620,15 +620,14 @@ static bool link_step(uint8_t f, uint8_t bit) {
         engine_bytes6[LINK_STATE][f] |= LINK_HEARD;
         session(f, bit);
     } else if ((engine_bytes6[LINK_STATE][f] & LINK_HEARD) != 0) {
-        engine_bytes6[LINK_STATE][f] &= (uint8_t)(~LINK_HEARD);
+        engine_bytes6[LINK_STATE][f] &= (uint8_t)~LINK_HEARD;
         engine_bytes6[SILENT_AT][f] = now256;
     }
-    if (((gone_mask & bit) == 0) &&
-            ((engine_bytes6[LINK_STATE][f] & (LINK_HEARD | LINK_UP)) != (LINK_HEARD | LINK_UP))) {
-        uint8_t silent = (now256 - engine_bytes6[SILENT_AT][f]);
-        if ((((engine_bytes6[LINK_STATE][f] & LINK_HEARD) == 0) && (silent > GRACE_UNITS)) ||
-                (((engine_bytes6[LINK_STATE][f] & LINK_UP) == 0) &&
-                        ((uint8_t)(now256 - engine_bytes6[TX_CODE][f]) > (SESSION_GRACES * GRACE_UNITS)))) {
+    if ((gone_mask & bit) == 0 && (engine_bytes6[LINK_STATE][f] & (LINK_HEARD | LINK_UP)) != (LINK_HEARD | LINK_UP)) {
+        uint8_t silent = now256 - engine_bytes6[SILENT_AT][f];
+        if (((engine_bytes6[LINK_STATE][f] & LINK_HEARD) == 0 && silent > GRACE_UNITS) ||
+                ((engine_bytes6[LINK_STATE][f] & LINK_UP) == 0 &&
+                        (uint8_t)(now256 - engine_bytes6[TX_CODE][f]) > SESSION_GRACES * GRACE_UNITS)) {
             link_end(f, bit);
             gone_mask |= bit;
         } else {
@@ -641,8 +640,8 @@ static bool link_step(uint8_t f, uint8_t bit) {
 // Start, keep or end the session on face f from the neighbour's latest value.  [protocol.py:172]
 static void session(uint8_t f, uint8_t bit) {
     uint8_t value = getLastValueReceivedOnFace(f);
-    uint8_t code = (value & CODE_MASK);
-    bool their_ack = ((value & (1 << ACK_SHIFT)) != 0);
+    uint8_t code = value & CODE_MASK;
+    bool their_ack = (value & (1 << ACK_SHIFT)) != 0;
     if (code == HELLO) {
         if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
             if (their_ack) {
@@ -667,7 +666,7 @@ static void session(uint8_t f, uint8_t bit) {
 
 // [protocol.py:193]
 static void link_begin(uint8_t f, uint8_t /* bit */) {
-    engine_bytes6[LINK_STATE][f] = ((engine_bytes6[LINK_STATE][f] & (uint8_t)(~LINK_SEEN)) | LINK_UP);
+    engine_bytes6[LINK_STATE][f] = (engine_bytes6[LINK_STATE][f] & (uint8_t)~LINK_SEEN) | LINK_UP;
     engine_bytes6[TX_CODE][f] = 0;
     on_neighbor_joined(f);
 }
@@ -679,11 +678,11 @@ static void link_end(uint8_t f, uint8_t bit) {
     uint8_t s = 0;
     if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
         on_neighbor_left(f);
-        if (((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0) && ((engine_bytes6[TX_CODE][f] & CODE_MASK) < FLOOD_CODE)) {
+        if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0 && (engine_bytes6[TX_CODE][f] & CODE_MASK) < FLOOD_CODE) {
             bounce(engine_bytes6[TX_CODE][f] & CODE_MASK, f);
         }
     }
-    engine_bytes6[LINK_STATE][f] &= (uint8_t)(~(LINK_UP | LINK_SEEN));
+    engine_bytes6[LINK_STATE][f] &= (uint8_t)~(LINK_UP | LINK_SEEN);
     for (i = 0; i < QUEUE_LEN; i++) {
         uint8_t code = queue_take(f);
         if (code == 0) {
@@ -705,17 +704,17 @@ static void link_end(uint8_t f, uint8_t bit) {
 // Run the four-phase handshake on a face in session against the neighbour's latest value.  [protocol.py:222]
 static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack) {
     if (code == 0) {
-        engine_bytes6[TX_CODE][f] &= (uint8_t)(~(1 << ACK_SHIFT));
+        engine_bytes6[TX_CODE][f] &= (uint8_t)~(1 << ACK_SHIFT);
     } else if ((engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) == 0) {
-        engine_bytes6[TX_CODE][f] |= (1 << ACK_SHIFT);
+        engine_bytes6[TX_CODE][f] |= 1 << ACK_SHIFT;
         deliver(code, f, bit);
     }
     if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0) {
         if (their_ack != false) {
-            engine_bytes6[TX_CODE][f] = ((engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) | TX_RELEASE);
+            engine_bytes6[TX_CODE][f] = (engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) | TX_RELEASE;
         }
     } else if (their_ack == 0) {
-        engine_bytes6[TX_CODE][f] &= (uint8_t)(~TX_RELEASE);
+        engine_bytes6[TX_CODE][f] &= (uint8_t)~TX_RELEASE;
     }
 }
 
@@ -732,14 +731,14 @@ static void transmit(void) {
                     code = queue_take(f);
                 }
                 if (code != 0) {
-                    engine_bytes6[TX_CODE][f] |= (code | TX_WAIT);
+                    engine_bytes6[TX_CODE][f] |= code | TX_WAIT;
                 }
             }
-            value |= (engine_bytes6[TX_CODE][f] & FACE_VALUE_MASK);
+            value |= engine_bytes6[TX_CODE][f] & FACE_VALUE_MASK;
         } else {
-            value |= (HELLO << CODE_SHIFT);
+            value |= HELLO << CODE_SHIFT;
             if ((engine_bytes6[LINK_STATE][f] & LINK_SEEN) != 0) {
-                value |= (1 << ACK_SHIFT);
+                value |= 1 << ACK_SHIFT;
             }
         }
         setValueSentOnFace(value, f);
@@ -758,7 +757,7 @@ bool unsettled(void) {
             settled |= f_bit;
         }
     }
-    return (settled != ALL_FACES);
+    return settled != ALL_FACES;
 }
 #endif
 
@@ -772,12 +771,12 @@ uint32_t engine_quiet_until(void) {
         return 0;
     }
     for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
-        if (((gone_mask & f_bit) != 0) && (!isValueReceivedOnFaceExpired(f))) {
+        if ((gone_mask & f_bit) != 0 && !isValueReceivedOnFaceExpired(f)) {
             return 0;
         }
     }
     for (f = 0; f < FACE_COUNT; f++) {
-        if (((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) && handshake_moves(f)) {
+        if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0 && handshake_moves(f)) {
             return 0;
         }
     }
@@ -790,12 +789,10 @@ uint32_t engine_quiet_until(void) {
     }
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
         if (engine_bytes6[FLOOD_SKIPPED][s] != 0) {
-            uint8_t age = (millis256() - engine_bytes6[FLOOD_AT][s]);
-            uint8_t closes = (((engine_bytes6[FLOOD_SKIPPED][s] & SAME_WINDOW) != 0)
-                    ? FLOOD_SAME_UNITS
-                    : FLOOD_BACK_UNITS);
-            uint8_t ticks = ((age < closes) ? (closes - age) : 0);
-            uint32_t ends = (uint32_t)(1UL * (millis() & (1UL * TICK_START)) + ((uint32_t)ticks * TICK_MS));
+            uint8_t age = millis256() - engine_bytes6[FLOOD_AT][s];
+            uint8_t closes = (engine_bytes6[FLOOD_SKIPPED][s] & SAME_WINDOW) != 0 ? FLOOD_SAME_UNITS : FLOOD_BACK_UNITS;
+            uint8_t ticks = age < closes ? closes - age : 0;
+            uint32_t ends = (uint32_t)(1UL * (millis() & (1UL * TICK_START)) + (uint32_t)ticks * TICK_MS);
             if (ends < until) {
                 until = ends;
             }
@@ -809,19 +806,19 @@ uint32_t engine_quiet_until(void) {
 // Face f's handshake (in a session) takes a step at the next pass on the value it holds.  [protocol.py:316]
 bool handshake_moves(uint8_t f) {
     uint8_t value = getLastValueReceivedOnFace(f);
-    uint8_t code = (value & CODE_MASK);
-    bool their_ack = ((value & (1 << ACK_SHIFT)) != 0);
+    uint8_t code = value & CODE_MASK;
+    bool their_ack = (value & (1 << ACK_SHIFT)) != 0;
     if (code == HELLO) {
-        return (!their_ack);
+        return !their_ack;
     }
-    bool ours = ((engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) != 0);
+    bool ours = (engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) != 0;
     if ((code != 0) != ours) {
         return true;
     }
     if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0) {
         return their_ack;
     }
-    return (((engine_bytes6[TX_CODE][f] & TX_RELEASE) != 0) && (!their_ack));
+    return (engine_bytes6[TX_CODE][f] & TX_RELEASE) != 0 && !their_ack;
 }
 #endif
 
@@ -830,7 +827,7 @@ BLINKC_SMALL_LOOPS void loop(void) {
     bool waiting = false;
     bool new_tick = false;
     uint8_t tick = millis256();
-    new_tick = (tick != now256);
+    new_tick = tick != now256;
     now256 = tick;
     flood_forget();
     uint8_t bit = 1;
@@ -844,7 +841,7 @@ BLINKC_SMALL_LOOPS void loop(void) {
     timers();
     transmit();
     display();
-    if ((waiting || ((gone_mask != 0) && new_tick)) && coin()) {
+    if ((waiting || (gone_mask != 0 && new_tick)) && coin()) {
         blinkc_skip_frame();
     }
 }
@@ -855,11 +852,11 @@ static uint8_t flood_take(uint8_t bit) {
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
         if ((engine_bytes6[FLOOD_WAVE][s] & bit) != 0) {
             engine_bytes6[FLOOD_WAVE][s] &= ~bit;
-            return (FLOOD_CODE + (uint8_t)(CODES_PER_SLOT * s));
+            return FLOOD_CODE + (uint8_t)(CODES_PER_SLOT * s);
         }
         if ((engine_bytes6[FLOOD_ECHO][s] & bit) != 0) {
             engine_bytes6[FLOOD_ECHO][s] &= ~bit;
-            return ((uint8_t)(FLOOD_CODE + (uint8_t)(CODES_PER_SLOT * s)) + 1);
+            return (uint8_t)(FLOOD_CODE + (uint8_t)(CODES_PER_SLOT * s)) + 1;
         }
     }
     return 0;
@@ -867,7 +864,7 @@ static uint8_t flood_take(uint8_t bit) {
 
 // Start flood k, unless this tile is in a wave of it already (then the start merges).  [protocol.py:425]
 static void flood_start(uint8_t k) {
-    uint8_t s = (SLOTS_PER_FLOOD * k);
+    uint8_t s = SLOTS_PER_FLOOD * k;
     if ((engine_bytes6[FLOOD_PARENT][s] | engine_bytes6[FLOOD_PARENT][s + 1]) == NO_PARENT) {
         flood_enter(s + (engine_bytes3[FLOOD_LAST][k] ^ 1), STARTER);
     }
@@ -878,17 +875,17 @@ static void flood_enter(uint8_t s, uint8_t from_bit) {
     uint8_t f = 0;
     uint8_t f_bit = 0;
     engine_bytes6[FLOOD_PARENT][s] = from_bit;
-    uint8_t k = (s >> 1);
-    engine_bytes3[FLOOD_LAST][k] = (s & 1);
+    uint8_t k = s >> 1;
+    engine_bytes3[FLOOD_LAST][k] = s & 1;
     uint8_t skipped = gone_mask;
     if (engine_bytes6[FLOOD_SKIPPED][s] != 0) {
         skipped |= engine_bytes6[FLOOD_WAITING][s];
     }
-    engine_bytes6[FLOOD_SKIPPED][s] = (skipped | BOTH_WINDOWS);
+    engine_bytes6[FLOOD_SKIPPED][s] = skipped | BOTH_WINDOWS;
     engine_bytes6[FLOOD_AT][s] = now256;
-    uint8_t waiting = ((uint8_t)(~(skipped | from_bit)) & ALL_FACES);
+    uint8_t waiting = (uint8_t)~(skipped | from_bit) & ALL_FACES;
     for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
-        if (((waiting & f_bit) != 0) && (!flood_within(k, f))) {
+        if ((waiting & f_bit) != 0 && !flood_within(k, f)) {
             waiting &= ~f_bit;
         }
     }
@@ -903,9 +900,9 @@ static void flood_enter(uint8_t s, uint8_t from_bit) {
 static void flood_forget(void) {
     uint8_t s = 0;
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
-        uint8_t age = (now256 - engine_bytes6[FLOOD_AT][s]);
+        uint8_t age = now256 - engine_bytes6[FLOOD_AT][s];
         if (age >= FLOOD_SAME_UNITS) {
-            engine_bytes6[FLOOD_SKIPPED][s] &= (uint8_t)(~SAME_WINDOW);
+            engine_bytes6[FLOOD_SKIPPED][s] &= (uint8_t)~SAME_WINDOW;
             if (age >= FLOOD_BACK_UNITS) {
                 engine_bytes6[FLOOD_SKIPPED][s] = 0;
             }
@@ -916,12 +913,12 @@ static void flood_forget(void) {
 // [protocol.py:470]
 __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face, uint8_t bit) {
     uint8_t skipped = engine_bytes6[FLOOD_SKIPPED][s];
-    if ((engine_bytes6[FLOOD_PARENT][s] == NO_PARENT) &&
-            (!(((skipped & BACK_WINDOW) != 0) &&
-                    ((((skipped & bit) != 0) && ((skipped & SAME_WINDOW) != 0)) ||
-                            ((uint8_t)(now256 - engine_bytes6[BACK_AT][face]) < BACK_SAME_UNITS))))) {
+    if (engine_bytes6[FLOOD_PARENT][s] == NO_PARENT &&
+            !((skipped & BACK_WINDOW) != 0 &&
+                    (((skipped & bit) != 0 && (skipped & SAME_WINDOW) != 0) ||
+                            (uint8_t)(now256 - engine_bytes6[BACK_AT][face]) < BACK_SAME_UNITS))) {
         if (!flood_within(s >> 1, face)) {
-            engine_bytes3[FLOOD_LAST][s >> 1] = (s & 1);
+            engine_bytes3[FLOOD_LAST][s >> 1] = s & 1;
             engine_bytes6[FLOOD_ECHO][s] |= bit;
             return;
         }
@@ -930,7 +927,7 @@ __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face, uin
         if (engine_bytes6[FLOOD_PARENT][s] == NO_PARENT) {
             engine_bytes6[FLOOD_WAITING][s] |= bit;
             if ((skipped & SAME_WINDOW) == 0) {
-                engine_bytes6[FLOOD_AT][s] = (now256 - FLOOD_SAME_UNITS);
+                engine_bytes6[FLOOD_AT][s] = now256 - FLOOD_SAME_UNITS;
             }
         }
         engine_bytes6[FLOOD_SKIPPED][s] &= ~bit;
@@ -947,7 +944,7 @@ __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t bit) {
 // [protocol.py:503]
 static void flood_check(uint8_t s) {
     uint8_t parent = engine_bytes6[FLOOD_PARENT][s];
-    if ((parent != NO_PARENT) && (engine_bytes6[FLOOD_WAITING][s] == 0)) {
+    if (parent != NO_PARENT && engine_bytes6[FLOOD_WAITING][s] == 0) {
         engine_bytes6[FLOOD_PARENT][s] = NO_PARENT;
         if (parent == STARTER) {
             on_flood_done(s >> 1);
@@ -959,7 +956,7 @@ static void flood_check(uint8_t s) {
 
 // [protocol.py:518]
 static void timer_start(uint8_t k, uint16_t ms) {
-    timer_end[k] = ((uint16_t)millis() + ms);
+    timer_end[k] = (uint16_t)millis() + ms;
     timer_on |= bit_of(k);
 }
 
@@ -969,7 +966,7 @@ uint16_t timer_remaining(uint8_t k) {
     if ((timer_on & bit_of(k)) == 0) {
         return 0;
     }
-    int16_t left = (timer_end[k] - (uint16_t)millis());
+    int16_t left = timer_end[k] - (uint16_t)millis();
     if (left < 0) {
         return 0;
     }
@@ -982,7 +979,7 @@ static void timers(void) {
     uint8_t k = 0;
     uint8_t k_bit = 0;
     for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {
-        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {
+        if ((timer_on & k_bit) != 0 && (int16_t)((uint16_t)millis() - timer_end[k]) >= 0) {
             timer_on &= ~k_bit;
             on_timer(k);
         }
@@ -994,10 +991,10 @@ static void timers(void) {
 uint32_t timers_quiet_until(void) {
     uint8_t k = 0;
     uint8_t k_bit = 0;
-    uint32_t until = (1UL * NEVER);
+    uint32_t until = 1UL * NEVER;
     for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {
         if ((timer_on & k_bit) != 0) {
-            uint32_t ends = (millis() + timer_remaining(k));
+            uint32_t ends = millis() + timer_remaining(k);
             if (ends < until) {
                 until = ends;
             }
@@ -1034,7 +1031,7 @@ bool engine_idle(void) {
     }
     for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
         if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
-            if ((engine_bytes6[TX_CODE][f] & ((TX_WAIT | TX_RELEASE) | (1 << ACK_SHIFT))) != 0) {
+            if ((engine_bytes6[TX_CODE][f] & (TX_WAIT | TX_RELEASE | (1 << ACK_SHIFT))) != 0) {
                 return false;
             }
         } else if ((gone_mask & f_bit) == 0) {
@@ -1042,8 +1039,8 @@ bool engine_idle(void) {
         }
     }
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
-        if ((engine_bytes6[FLOOD_PARENT][s] != NO_PARENT) ||
-                ((engine_bytes6[FLOOD_WAVE][s] | engine_bytes6[FLOOD_ECHO][s]) != 0)) {
+        if (engine_bytes6[FLOOD_PARENT][s] != NO_PARENT ||
+                (engine_bytes6[FLOOD_WAVE][s] | engine_bytes6[FLOOD_ECHO][s]) != 0) {
             return false;
         }
     }
@@ -1063,7 +1060,7 @@ static uint8_t wide_take(uint8_t f, uint8_t bit) {
         }
         if (code == 0) {
             code = queue_take(f);
-            if ((code >= DATA_CODE) && (code <= (DATA_CODE + DATA_MASK))) {
+            if (code >= DATA_CODE && code <= DATA_CODE + DATA_MASK) {
                 wide_busy |= bit;
             } else {
                 wide_busy &= ~bit;
@@ -1082,20 +1079,20 @@ static uint8_t wide_take(uint8_t f, uint8_t bit) {
     if (left == 0) {
         return engine_bytes6[WIDE_CODE][f];
     }
-    return (DATA_CODE + ((uint8_t)(engine_words6[WIDE_OUT][f] >> ((uint8_t)(left - 1) * DATA_BITS)) & DATA_MASK));
+    return DATA_CODE + ((uint8_t)(engine_words6[WIDE_OUT][f] >> (uint8_t)(left - 1) * DATA_BITS) & DATA_MASK);
 }
 
 // How many data codes go before flood code `code` out of face f (0: none); its value in wide_out[f]: a
 // valued wave's value, a gather's echo the subtree's (to the parent) or the identity (any other echo).
 // [protocol.py:647]
 static uint8_t flood_wide(uint8_t code, uint8_t f, uint8_t bit) {
-    uint8_t j = (code - FLOOD_CODE);
-    uint8_t s = (j >> 1);
+    uint8_t j = code - FLOOD_CODE;
+    uint8_t s = j >> 1;
     uint8_t n = flood_chunks(s >> 1, j & 1);
     if (n != 0) {
         if ((j & 1) == 0) {
             engine_words6[WIDE_OUT][f] = engine_words6[FLOOD_VALUE][s];
-        } else if ((engine_bytes6[FLOOD_FROM][s] == bit) && (engine_bytes6[FLOOD_PARENT][s] == NO_PARENT)) {
+        } else if (engine_bytes6[FLOOD_FROM][s] == bit && engine_bytes6[FLOOD_PARENT][s] == NO_PARENT) {
             engine_words6[WIDE_OUT][f] = engine_words6[FLOOD_ACC][s];
             engine_bytes6[FLOOD_FROM][s] = NO_PARENT;
         } else {
@@ -1107,8 +1104,8 @@ static uint8_t flood_wide(uint8_t code, uint8_t f, uint8_t bit) {
 
 // A data code arrived on `face`: shift its bits in.  [protocol.py:665]
 static void wide_data(uint8_t code, uint8_t face) {
-    engine_words6[WIDE_RX][face] = (((uint16_t)(1U * engine_words6[WIDE_RX][face] << DATA_BITS))
-            | (uint16_t)(code - DATA_CODE));
+    engine_words6[WIDE_RX][face] = (uint16_t)(1U * engine_words6[WIDE_RX][face] << DATA_BITS)
+            | (uint16_t)(code - DATA_CODE);
 }
 
 // Face f's session ended: what was going out of it goes no further (link_end answers its flood codes
@@ -1127,7 +1124,7 @@ static void wide_reset(uint8_t f) {
 
 // Start valued flood k with `value` (unless this tile is in a wave of it already).  [protocol.py:687]
 static void flood_start_with(uint8_t k, uint16_t value) {
-    uint8_t s = (SLOTS_PER_FLOOD * k);
+    uint8_t s = SLOTS_PER_FLOOD * k;
     if ((engine_bytes6[FLOOD_PARENT][s] | engine_bytes6[FLOOD_PARENT][s + 1]) == NO_PARENT) {
         engine_words6[FLOOD_VALUE][s + (engine_bytes3[FLOOD_LAST][k] ^ 1)] = value;
     }
@@ -1137,18 +1134,18 @@ static void flood_start_with(uint8_t k, uint16_t value) {
 // A wave of valued slot s arrived on `face`: its value, if it is news to this tile.  [protocol.py:695]
 static void flood_value_in(uint8_t s, uint8_t face, uint16_t mask) {
     if (engine_bytes6[FLOOD_PARENT][s] == NO_PARENT) {
-        engine_words6[FLOOD_VALUE][s] = (engine_words6[WIDE_RX][face] & mask);
+        engine_words6[FLOOD_VALUE][s] = engine_words6[WIDE_RX][face] & mask;
     }
 }
 
 // The value of the wave of flood k this tile just entered.  [protocol.py:701]
 static uint16_t flood_value_of(uint8_t k) {
-    return engine_words6[FLOOD_VALUE][(SLOTS_PER_FLOOD * k) + engine_bytes3[FLOOD_LAST][k]];
+    return engine_words6[FLOOD_VALUE][SLOTS_PER_FLOOD * k + engine_bytes3[FLOOD_LAST][k]];
 }
 
 // This tile just entered gather k with its own `value`.  [protocol.py:706]
 static void gather_enter(uint8_t k, uint16_t value) {
-    uint8_t s = ((uint8_t)(SLOTS_PER_FLOOD * k) + engine_bytes3[FLOOD_LAST][k]);
+    uint8_t s = (uint8_t)(SLOTS_PER_FLOOD * k) + engine_bytes3[FLOOD_LAST][k];
     engine_words6[FLOOD_ACC][s] = value;
     engine_bytes6[FLOOD_FROM][s] = engine_bytes6[FLOOD_PARENT][s];
     if (engine_bytes6[FLOOD_PARENT][s] == STARTER) {
@@ -1192,7 +1189,7 @@ static void buttons(void) {
 
 // A message arrived on `face` (of bit `bit`): run its handler.  [generated by blinkc]
 static void deliver(uint8_t code, uint8_t face, uint8_t bit) {
-    if ((code >= DATA_CODE) && (code <= (DATA_CODE + DATA_MASK))) {
+    if (code >= DATA_CODE && code <= DATA_CODE + DATA_MASK) {
         wide_data(code, face);
     } else if (code == MSG_AHOY) {
         ahoy(face);
@@ -1227,7 +1224,7 @@ static void bounce(uint8_t code, uint8_t face) {
 static void on_flood(uint8_t k) {
     if (k == FLOOD_SURVEY) {
         int16_t mine = my_word();
-        gather_enter(k, (mine > 4095) ? 4095 : ((mine < 0) ? 0 : mine));
+        gather_enter(k, mine > 4095 ? 4095 : (mine < 0 ? 0 : mine));
     } else if (k == FLOOD_SHIP) {
         ship_news(flood_value_of(k));
     } else if (k == FLOOD_FLEET) {
@@ -1255,13 +1252,13 @@ static bool flood_within(uint8_t k, uint8_t face) {
 
 // How many data codes go before a wave (echo 0) or an echo (1) of flood k: its value's.  [generated by blinkc]
 static uint8_t flood_chunks(uint8_t k, uint8_t echo) {
-    if ((k == FLOOD_SURVEY) && (echo != 0)) {
+    if (k == FLOOD_SURVEY && echo != 0) {
         return 3;
     }
-    if ((k == FLOOD_SHIP) && (echo == 0)) {
+    if (k == FLOOD_SHIP && echo == 0) {
         return 2;
     }
-    if ((k == FLOOD_FLEET) && (echo == 0)) {
+    if (k == FLOOD_FLEET && echo == 0) {
         return 2;
     }
     return 0;
@@ -1275,7 +1272,7 @@ static uint16_t gather_identity(uint8_t /* k */) {
 // Gather k's combination of two values.  [generated by blinkc]
 static uint16_t gather_combine(uint8_t k, uint16_t a, uint16_t b) {
     if (k == FLOOD_SURVEY) {
-        return ((((uint32_t)a + b) > 4095) ? 4095 : ((uint32_t)a + b));
+        return (uint32_t)a + b > 4095 ? 4095 : (uint32_t)a + b;
     }
     return a;
 }

@@ -261,7 +261,7 @@ static void refused(uint8_t /* face */) {
 
 // [convoy.py:47]
 static void hoist(void) {
-    flood_start_with(FLOOD_FLAG, (flag < 900) ? (flag + 100) : 1);
+    flood_start_with(FLOOD_FLAG, flag < 900 ? flag + 100 : 1);
 }
 
 // [convoy.py:52]
@@ -324,14 +324,14 @@ static void show(void) {
 
 // The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [protocol.py:69]
 static uint8_t millis256(void) {
-    return ((uint16_t)millis() >> TICK_SHIFT);
+    return (uint16_t)millis() >> TICK_SHIFT;
 }
 
 // Seed the coin from the tile's serial number: every tile tosses its own sequence.  [protocol.py:74]
 static void engine_setup(void) {
     uint8_t i = 0;
     for (i = 0; i < SERIAL_LEN; i++) {
-        coin_state = ((((uint16_t)(1U * coin_state << HI_BYTE)) ^ (coin_state >> HI_BYTE)) ^ getSerialNumberByte(i));
+        coin_state = (uint16_t)(1U * coin_state << HI_BYTE) ^ (coin_state >> HI_BYTE) ^ getSerialNumberByte(i);
     }
     if (coin_state == 0) {
         coin_state = 1;
@@ -341,12 +341,12 @@ static void engine_setup(void) {
 // One toss: the SDK's random numbers when the game randomizes them, else one step of a 16-bit Galois
 // LFSR (period 65,535).  [protocol.py:89]
 static bool coin(void) {
-    uint8_t heads = ((uint8_t)coin_state & 1);
+    uint8_t heads = (uint8_t)coin_state & 1;
     coin_state >>= 1;
     if (heads != 0) {
-        coin_state ^= (1U * COIN_TAPS);
+        coin_state ^= 1U * COIN_TAPS;
     }
-    return (heads != 0);
+    return heads != 0;
 }
 
 // Remove and return the oldest code queued for `face` (0 if none).  [protocol.py:131]
@@ -364,7 +364,7 @@ static uint8_t queue_take(uint8_t face) {
             for (j = i; j < j_end; j++) {
                 queue[j] = queue[j + 1];
             }
-            return (entry & QUEUE_CODE_MASK);
+            return entry & QUEUE_CODE_MASK;
         }
     }
     return 0;
@@ -382,15 +382,14 @@ static bool link_step(uint8_t f, uint8_t bit) {
         engine_bytes6[LINK_STATE][f] |= LINK_HEARD;
         session(f, bit);
     } else if ((engine_bytes6[LINK_STATE][f] & LINK_HEARD) != 0) {
-        engine_bytes6[LINK_STATE][f] &= (uint8_t)(~LINK_HEARD);
+        engine_bytes6[LINK_STATE][f] &= (uint8_t)~LINK_HEARD;
         engine_bytes6[SILENT_AT][f] = now256;
     }
-    if (((gone_mask & bit) == 0) &&
-            ((engine_bytes6[LINK_STATE][f] & (LINK_HEARD | LINK_UP)) != (LINK_HEARD | LINK_UP))) {
-        uint8_t silent = (now256 - engine_bytes6[SILENT_AT][f]);
-        if ((((engine_bytes6[LINK_STATE][f] & LINK_HEARD) == 0) && (silent > GRACE_UNITS)) ||
-                (((engine_bytes6[LINK_STATE][f] & LINK_UP) == 0) &&
-                        ((uint8_t)(now256 - engine_bytes6[TX_CODE][f]) > (SESSION_GRACES * GRACE_UNITS)))) {
+    if ((gone_mask & bit) == 0 && (engine_bytes6[LINK_STATE][f] & (LINK_HEARD | LINK_UP)) != (LINK_HEARD | LINK_UP)) {
+        uint8_t silent = now256 - engine_bytes6[SILENT_AT][f];
+        if (((engine_bytes6[LINK_STATE][f] & LINK_HEARD) == 0 && silent > GRACE_UNITS) ||
+                ((engine_bytes6[LINK_STATE][f] & LINK_UP) == 0 &&
+                        (uint8_t)(now256 - engine_bytes6[TX_CODE][f]) > SESSION_GRACES * GRACE_UNITS)) {
             link_end(f, bit);
             gone_mask |= bit;
         } else {
@@ -403,8 +402,8 @@ static bool link_step(uint8_t f, uint8_t bit) {
 // Start, keep or end the session on face f from the neighbour's latest value.  [protocol.py:172]
 static void session(uint8_t f, uint8_t bit) {
     uint8_t value = getLastValueReceivedOnFace(f);
-    uint8_t code = (value & CODE_MASK);
-    bool their_ack = ((value & (1 << ACK_SHIFT)) != 0);
+    uint8_t code = value & CODE_MASK;
+    bool their_ack = (value & (1 << ACK_SHIFT)) != 0;
     if (code == HELLO) {
         if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
             if (their_ack) {
@@ -429,7 +428,7 @@ static void session(uint8_t f, uint8_t bit) {
 
 // [protocol.py:193]
 static void link_begin(uint8_t f, uint8_t /* bit */) {
-    engine_bytes6[LINK_STATE][f] = ((engine_bytes6[LINK_STATE][f] & (uint8_t)(~LINK_SEEN)) | LINK_UP);
+    engine_bytes6[LINK_STATE][f] = (engine_bytes6[LINK_STATE][f] & (uint8_t)~LINK_SEEN) | LINK_UP;
     engine_bytes6[TX_CODE][f] = 0;
 }
 
@@ -440,11 +439,11 @@ static void link_end(uint8_t f, uint8_t bit) {
     uint8_t s = 0;
     if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
         on_neighbor_left(f);
-        if (((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0) && ((engine_bytes6[TX_CODE][f] & CODE_MASK) < FLOOD_CODE)) {
+        if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0 && (engine_bytes6[TX_CODE][f] & CODE_MASK) < FLOOD_CODE) {
             bounce(engine_bytes6[TX_CODE][f] & CODE_MASK, f);
         }
     }
-    engine_bytes6[LINK_STATE][f] &= (uint8_t)(~(LINK_UP | LINK_SEEN));
+    engine_bytes6[LINK_STATE][f] &= (uint8_t)~(LINK_UP | LINK_SEEN);
     for (i = 0; i < QUEUE_LEN; i++) {
         uint8_t code = queue_take(f);
         if (code == 0) {
@@ -466,17 +465,17 @@ static void link_end(uint8_t f, uint8_t bit) {
 // Run the four-phase handshake on a face in session against the neighbour's latest value.  [protocol.py:222]
 static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack) {
     if (code == 0) {
-        engine_bytes6[TX_CODE][f] &= (uint8_t)(~(1 << ACK_SHIFT));
+        engine_bytes6[TX_CODE][f] &= (uint8_t)~(1 << ACK_SHIFT);
     } else if ((engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) == 0) {
-        engine_bytes6[TX_CODE][f] |= (1 << ACK_SHIFT);
+        engine_bytes6[TX_CODE][f] |= 1 << ACK_SHIFT;
         deliver(code, f, bit);
     }
     if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0) {
         if (their_ack != false) {
-            engine_bytes6[TX_CODE][f] = ((engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) | TX_RELEASE);
+            engine_bytes6[TX_CODE][f] = (engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) | TX_RELEASE;
         }
     } else if (their_ack == 0) {
-        engine_bytes6[TX_CODE][f] &= (uint8_t)(~TX_RELEASE);
+        engine_bytes6[TX_CODE][f] &= (uint8_t)~TX_RELEASE;
     }
 }
 
@@ -493,14 +492,14 @@ static void transmit(void) {
                     code = queue_take(f);
                 }
                 if (code != 0) {
-                    engine_bytes6[TX_CODE][f] |= (code | TX_WAIT);
+                    engine_bytes6[TX_CODE][f] |= code | TX_WAIT;
                 }
             }
-            value |= (engine_bytes6[TX_CODE][f] & FACE_VALUE_MASK);
+            value |= engine_bytes6[TX_CODE][f] & FACE_VALUE_MASK;
         } else {
-            value |= (HELLO << CODE_SHIFT);
+            value |= HELLO << CODE_SHIFT;
             if ((engine_bytes6[LINK_STATE][f] & LINK_SEEN) != 0) {
-                value |= (1 << ACK_SHIFT);
+                value |= 1 << ACK_SHIFT;
             }
         }
         setValueSentOnFace(value, f);
@@ -519,7 +518,7 @@ bool unsettled(void) {
             settled |= f_bit;
         }
     }
-    return (settled != ALL_FACES);
+    return settled != ALL_FACES;
 }
 #endif
 
@@ -533,12 +532,12 @@ uint32_t engine_quiet_until(void) {
         return 0;
     }
     for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
-        if (((gone_mask & f_bit) != 0) && (!isValueReceivedOnFaceExpired(f))) {
+        if ((gone_mask & f_bit) != 0 && !isValueReceivedOnFaceExpired(f)) {
             return 0;
         }
     }
     for (f = 0; f < FACE_COUNT; f++) {
-        if (((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) && handshake_moves(f)) {
+        if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0 && handshake_moves(f)) {
             return 0;
         }
     }
@@ -551,12 +550,10 @@ uint32_t engine_quiet_until(void) {
     }
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
         if (engine_bytes6[FLOOD_SKIPPED][s] != 0) {
-            uint8_t age = (millis256() - engine_bytes6[FLOOD_AT][s]);
-            uint8_t closes = (((engine_bytes6[FLOOD_SKIPPED][s] & SAME_WINDOW) != 0)
-                    ? FLOOD_SAME_UNITS
-                    : FLOOD_BACK_UNITS);
-            uint8_t ticks = ((age < closes) ? (closes - age) : 0);
-            uint32_t ends = (uint32_t)(1UL * (millis() & (1UL * TICK_START)) + ((uint32_t)ticks * TICK_MS));
+            uint8_t age = millis256() - engine_bytes6[FLOOD_AT][s];
+            uint8_t closes = (engine_bytes6[FLOOD_SKIPPED][s] & SAME_WINDOW) != 0 ? FLOOD_SAME_UNITS : FLOOD_BACK_UNITS;
+            uint8_t ticks = age < closes ? closes - age : 0;
+            uint32_t ends = (uint32_t)(1UL * (millis() & (1UL * TICK_START)) + (uint32_t)ticks * TICK_MS);
             if (ends < until) {
                 until = ends;
             }
@@ -570,19 +567,19 @@ uint32_t engine_quiet_until(void) {
 // Face f's handshake (in a session) takes a step at the next pass on the value it holds.  [protocol.py:316]
 bool handshake_moves(uint8_t f) {
     uint8_t value = getLastValueReceivedOnFace(f);
-    uint8_t code = (value & CODE_MASK);
-    bool their_ack = ((value & (1 << ACK_SHIFT)) != 0);
+    uint8_t code = value & CODE_MASK;
+    bool their_ack = (value & (1 << ACK_SHIFT)) != 0;
     if (code == HELLO) {
-        return (!their_ack);
+        return !their_ack;
     }
-    bool ours = ((engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) != 0);
+    bool ours = (engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) != 0;
     if ((code != 0) != ours) {
         return true;
     }
     if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0) {
         return their_ack;
     }
-    return (((engine_bytes6[TX_CODE][f] & TX_RELEASE) != 0) && (!their_ack));
+    return (engine_bytes6[TX_CODE][f] & TX_RELEASE) != 0 && !their_ack;
 }
 #endif
 
@@ -591,7 +588,7 @@ BLINKC_SMALL_LOOPS void loop(void) {
     bool waiting = false;
     bool new_tick = false;
     uint8_t tick = millis256();
-    new_tick = (tick != now256);
+    new_tick = tick != now256;
     now256 = tick;
     flood_forget();
     uint8_t bit = 1;
@@ -604,7 +601,7 @@ BLINKC_SMALL_LOOPS void loop(void) {
     buttons();
     transmit();
     display();
-    if ((waiting || ((gone_mask != 0) && new_tick)) && coin()) {
+    if ((waiting || (gone_mask != 0 && new_tick)) && coin()) {
         blinkc_skip_frame();
     }
 }
@@ -615,11 +612,11 @@ static uint8_t flood_take(uint8_t bit) {
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
         if ((engine_bytes6[FLOOD_WAVE][s] & bit) != 0) {
             engine_bytes6[FLOOD_WAVE][s] &= ~bit;
-            return (FLOOD_CODE + (uint8_t)(CODES_PER_SLOT * s));
+            return FLOOD_CODE + (uint8_t)(CODES_PER_SLOT * s);
         }
         if ((engine_bytes6[FLOOD_ECHO][s] & bit) != 0) {
             engine_bytes6[FLOOD_ECHO][s] &= ~bit;
-            return ((uint8_t)(FLOOD_CODE + (uint8_t)(CODES_PER_SLOT * s)) + 1);
+            return (uint8_t)(FLOOD_CODE + (uint8_t)(CODES_PER_SLOT * s)) + 1;
         }
     }
     return 0;
@@ -627,7 +624,7 @@ static uint8_t flood_take(uint8_t bit) {
 
 // Start flood k, unless this tile is in a wave of it already (then the start merges).  [protocol.py:425]
 static void flood_start(uint8_t k) {
-    uint8_t s = (SLOTS_PER_FLOOD * k);
+    uint8_t s = SLOTS_PER_FLOOD * k;
     if ((engine_bytes6[FLOOD_PARENT][s] | engine_bytes6[FLOOD_PARENT][s + 1]) == NO_PARENT) {
         flood_enter(s + (engine_bytes3[FLOOD_LAST][k] ^ 1), STARTER);
     }
@@ -636,15 +633,15 @@ static void flood_start(uint8_t k) {
 // This tile enters slot s from the face of `from_bit` (STARTER: it starts the flood).  [protocol.py:432]
 static void flood_enter(uint8_t s, uint8_t from_bit) {
     engine_bytes6[FLOOD_PARENT][s] = from_bit;
-    uint8_t k = (s >> 1);
-    engine_bytes3[FLOOD_LAST][k] = (s & 1);
+    uint8_t k = s >> 1;
+    engine_bytes3[FLOOD_LAST][k] = s & 1;
     uint8_t skipped = gone_mask;
     if (engine_bytes6[FLOOD_SKIPPED][s] != 0) {
         skipped |= engine_bytes6[FLOOD_WAITING][s];
     }
-    engine_bytes6[FLOOD_SKIPPED][s] = (skipped | BOTH_WINDOWS);
+    engine_bytes6[FLOOD_SKIPPED][s] = skipped | BOTH_WINDOWS;
     engine_bytes6[FLOOD_AT][s] = now256;
-    uint8_t waiting = ((uint8_t)(~(skipped | from_bit)) & ALL_FACES);
+    uint8_t waiting = (uint8_t)~(skipped | from_bit) & ALL_FACES;
     engine_bytes6[FLOOD_WAITING][s] = waiting;
     engine_bytes6[FLOOD_WAVE][s] |= waiting;
     on_flood(k);
@@ -656,9 +653,9 @@ static void flood_enter(uint8_t s, uint8_t from_bit) {
 static void flood_forget(void) {
     uint8_t s = 0;
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
-        uint8_t age = (now256 - engine_bytes6[FLOOD_AT][s]);
+        uint8_t age = now256 - engine_bytes6[FLOOD_AT][s];
         if (age >= FLOOD_SAME_UNITS) {
-            engine_bytes6[FLOOD_SKIPPED][s] &= (uint8_t)(~SAME_WINDOW);
+            engine_bytes6[FLOOD_SKIPPED][s] &= (uint8_t)~SAME_WINDOW;
             if (age >= FLOOD_BACK_UNITS) {
                 engine_bytes6[FLOOD_SKIPPED][s] = 0;
             }
@@ -669,16 +666,16 @@ static void flood_forget(void) {
 // [protocol.py:470]
 __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face, uint8_t bit) {
     uint8_t skipped = engine_bytes6[FLOOD_SKIPPED][s];
-    if ((engine_bytes6[FLOOD_PARENT][s] == NO_PARENT) &&
-            (!(((skipped & BACK_WINDOW) != 0) &&
-                    ((((skipped & bit) != 0) && ((skipped & SAME_WINDOW) != 0)) ||
-                            ((uint8_t)(now256 - engine_bytes6[BACK_AT][face]) < BACK_SAME_UNITS))))) {
+    if (engine_bytes6[FLOOD_PARENT][s] == NO_PARENT &&
+            !((skipped & BACK_WINDOW) != 0 &&
+                    (((skipped & bit) != 0 && (skipped & SAME_WINDOW) != 0) ||
+                            (uint8_t)(now256 - engine_bytes6[BACK_AT][face]) < BACK_SAME_UNITS))) {
         flood_enter(s, bit);
     } else {
         if (engine_bytes6[FLOOD_PARENT][s] == NO_PARENT) {
             engine_bytes6[FLOOD_WAITING][s] |= bit;
             if ((skipped & SAME_WINDOW) == 0) {
-                engine_bytes6[FLOOD_AT][s] = (now256 - FLOOD_SAME_UNITS);
+                engine_bytes6[FLOOD_AT][s] = now256 - FLOOD_SAME_UNITS;
             }
         }
         engine_bytes6[FLOOD_SKIPPED][s] &= ~bit;
@@ -695,7 +692,7 @@ __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t bit) {
 // [protocol.py:503]
 static void flood_check(uint8_t s) {
     uint8_t parent = engine_bytes6[FLOOD_PARENT][s];
-    if ((parent != NO_PARENT) && (engine_bytes6[FLOOD_WAITING][s] == 0)) {
+    if (parent != NO_PARENT && engine_bytes6[FLOOD_WAITING][s] == 0) {
         engine_bytes6[FLOOD_PARENT][s] = NO_PARENT;
         if (parent == STARTER) {
             on_flood_done(s >> 1);
@@ -708,7 +705,7 @@ static void flood_check(uint8_t s) {
 #ifdef BLINKC_HOST
 // [protocol.py:547]
 uint32_t timers_quiet_until(void) {
-    uint32_t until = (1UL * NEVER);
+    uint32_t until = 1UL * NEVER;
     return until;
 }
 #endif
@@ -740,7 +737,7 @@ bool engine_idle(void) {
     }
     for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
         if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
-            if ((engine_bytes6[TX_CODE][f] & ((TX_WAIT | TX_RELEASE) | (1 << ACK_SHIFT))) != 0) {
+            if ((engine_bytes6[TX_CODE][f] & (TX_WAIT | TX_RELEASE | (1 << ACK_SHIFT))) != 0) {
                 return false;
             }
         } else if ((gone_mask & f_bit) == 0) {
@@ -748,8 +745,8 @@ bool engine_idle(void) {
         }
     }
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
-        if ((engine_bytes6[FLOOD_PARENT][s] != NO_PARENT) ||
-                ((engine_bytes6[FLOOD_WAVE][s] | engine_bytes6[FLOOD_ECHO][s]) != 0)) {
+        if (engine_bytes6[FLOOD_PARENT][s] != NO_PARENT ||
+                (engine_bytes6[FLOOD_WAVE][s] | engine_bytes6[FLOOD_ECHO][s]) != 0) {
             return false;
         }
     }
@@ -762,18 +759,18 @@ bool engine_idle(void) {
 static void send_wide(uint8_t code, uint16_t value, uint8_t chunks, uint8_t face) {
     uint8_t i = 0;
     uint8_t i_end = 0;
-    if (((gone_mask & bit_of(face)) != 0) || ((queue_len + chunks) >= QUEUE_LEN)) {
+    if ((gone_mask & bit_of(face)) != 0 || queue_len + chunks >= QUEUE_LEN) {
         bounce(code, face);
         return;
     }
     i_end = chunks;
     for (i = 0; i < i_end; i++) {
-        uint8_t shift = (((chunks - 1) - i) * DATA_BITS);
-        queue[queue_len] = ((uint8_t)(face << QUEUE_FACE_SHIFT)
-                | (uint8_t)(DATA_CODE + ((uint8_t)(value >> shift) & DATA_MASK)));
+        uint8_t shift = (chunks - 1 - i) * DATA_BITS;
+        queue[queue_len] = (uint8_t)(face << QUEUE_FACE_SHIFT)
+                | (uint8_t)(DATA_CODE + ((uint8_t)(value >> shift) & DATA_MASK));
         queue_len++;
     }
-    queue[queue_len] = ((uint8_t)(face << QUEUE_FACE_SHIFT) | code);
+    queue[queue_len] = (uint8_t)(face << QUEUE_FACE_SHIFT) | code;
     queue_len++;
 }
 
@@ -789,7 +786,7 @@ static uint8_t wide_take(uint8_t f, uint8_t bit) {
         }
         if (code == 0) {
             code = queue_take(f);
-            if ((code >= DATA_CODE) && (code <= (DATA_CODE + DATA_MASK))) {
+            if (code >= DATA_CODE && code <= DATA_CODE + DATA_MASK) {
                 wide_busy |= bit;
             } else {
                 wide_busy &= ~bit;
@@ -808,20 +805,20 @@ static uint8_t wide_take(uint8_t f, uint8_t bit) {
     if (left == 0) {
         return engine_bytes6[WIDE_CODE][f];
     }
-    return (DATA_CODE + ((uint8_t)(engine_words6[WIDE_OUT][f] >> ((uint8_t)(left - 1) * DATA_BITS)) & DATA_MASK));
+    return DATA_CODE + ((uint8_t)(engine_words6[WIDE_OUT][f] >> (uint8_t)(left - 1) * DATA_BITS) & DATA_MASK);
 }
 
 // How many data codes go before flood code `code` out of face f (0: none); its value in wide_out[f]: a
 // valued wave's value, a gather's echo the subtree's (to the parent) or the identity (any other echo).
 // [protocol.py:647]
 static uint8_t flood_wide(uint8_t code, uint8_t f, uint8_t bit) {
-    uint8_t j = (code - FLOOD_CODE);
-    uint8_t s = (j >> 1);
+    uint8_t j = code - FLOOD_CODE;
+    uint8_t s = j >> 1;
     uint8_t n = flood_chunks(s >> 1, j & 1);
     if (n != 0) {
         if ((j & 1) == 0) {
             engine_words6[WIDE_OUT][f] = engine_words6[FLOOD_VALUE][s];
-        } else if ((engine_bytes6[FLOOD_FROM][s] == bit) && (engine_bytes6[FLOOD_PARENT][s] == NO_PARENT)) {
+        } else if (engine_bytes6[FLOOD_FROM][s] == bit && engine_bytes6[FLOOD_PARENT][s] == NO_PARENT) {
             engine_words6[WIDE_OUT][f] = engine_words6[FLOOD_ACC][s];
             engine_bytes6[FLOOD_FROM][s] = NO_PARENT;
         } else {
@@ -833,13 +830,13 @@ static uint8_t flood_wide(uint8_t code, uint8_t f, uint8_t bit) {
 
 // A data code arrived on `face`: shift its bits in.  [protocol.py:665]
 static void wide_data(uint8_t code, uint8_t face) {
-    engine_words6[WIDE_RX][face] = (((uint16_t)(1U * engine_words6[WIDE_RX][face] << DATA_BITS))
-            | (uint16_t)(code - DATA_CODE));
+    engine_words6[WIDE_RX][face] = (uint16_t)(1U * engine_words6[WIDE_RX][face] << DATA_BITS)
+            | (uint16_t)(code - DATA_CODE);
 }
 
 // The value the data codes just received on `face` carry (its low bits).  [protocol.py:670]
 static uint16_t wide_in(uint8_t face, uint16_t mask) {
-    return (engine_words6[WIDE_RX][face] & mask);
+    return engine_words6[WIDE_RX][face] & mask;
 }
 
 // Face f's session ended: what was going out of it goes no further (link_end answers its flood codes
@@ -858,7 +855,7 @@ static void wide_reset(uint8_t f) {
 
 // Start valued flood k with `value` (unless this tile is in a wave of it already).  [protocol.py:687]
 static void flood_start_with(uint8_t k, uint16_t value) {
-    uint8_t s = (SLOTS_PER_FLOOD * k);
+    uint8_t s = SLOTS_PER_FLOOD * k;
     if ((engine_bytes6[FLOOD_PARENT][s] | engine_bytes6[FLOOD_PARENT][s + 1]) == NO_PARENT) {
         engine_words6[FLOOD_VALUE][s + (engine_bytes3[FLOOD_LAST][k] ^ 1)] = value;
     }
@@ -868,18 +865,18 @@ static void flood_start_with(uint8_t k, uint16_t value) {
 // A wave of valued slot s arrived on `face`: its value, if it is news to this tile.  [protocol.py:695]
 static void flood_value_in(uint8_t s, uint8_t face, uint16_t mask) {
     if (engine_bytes6[FLOOD_PARENT][s] == NO_PARENT) {
-        engine_words6[FLOOD_VALUE][s] = (engine_words6[WIDE_RX][face] & mask);
+        engine_words6[FLOOD_VALUE][s] = engine_words6[WIDE_RX][face] & mask;
     }
 }
 
 // The value of the wave of flood k this tile just entered.  [protocol.py:701]
 static uint16_t flood_value_of(uint8_t k) {
-    return engine_words6[FLOOD_VALUE][(SLOTS_PER_FLOOD * k) + engine_bytes3[FLOOD_LAST][k]];
+    return engine_words6[FLOOD_VALUE][SLOTS_PER_FLOOD * k + engine_bytes3[FLOOD_LAST][k]];
 }
 
 // This tile just entered gather k with its own `value`.  [protocol.py:706]
 static void gather_enter(uint8_t k, uint16_t value) {
-    uint8_t s = ((uint8_t)(SLOTS_PER_FLOOD * k) + engine_bytes3[FLOOD_LAST][k]);
+    uint8_t s = (uint8_t)(SLOTS_PER_FLOOD * k) + engine_bytes3[FLOOD_LAST][k];
     engine_words6[FLOOD_ACC][s] = value;
     engine_bytes6[FLOOD_FROM][s] = engine_bytes6[FLOOD_PARENT][s];
     if (engine_bytes6[FLOOD_PARENT][s] == STARTER) {
@@ -920,7 +917,7 @@ static void buttons(void) {
 
 // A message arrived on `face` (of bit `bit`): run its handler.  [generated by blinkc]
 static void deliver(uint8_t code, uint8_t face, uint8_t bit) {
-    if ((code >= DATA_CODE) && (code <= (DATA_CODE + DATA_MASK))) {
+    if (code >= DATA_CODE && code <= DATA_CODE + DATA_MASK) {
         wide_data(code, face);
     } else if (code == MSG_CARGO) {
         given(face, wide_in(face, 255));
@@ -956,10 +953,10 @@ static void on_flood(uint8_t k) {
         hoisted(flood_value_of(k));
     } else if (k == FLOOD_TALLY) {
         mine = my_cargo();
-        gather_enter(k, (mine > 4095) ? 4095 : ((mine < 0) ? 0 : mine));
+        gather_enter(k, mine > 4095 ? 4095 : (mine < 0 ? 0 : mine));
     } else if (k == FLOOD_LEAST) {
         mine = my_least();
-        gather_enter(k, (mine > 255) ? 255 : ((mine < 0) ? 0 : mine));
+        gather_enter(k, mine > 255 ? 255 : (mine < 0 ? 0 : mine));
     }
 }
 
@@ -974,13 +971,13 @@ static void on_flood_done(uint8_t k) {
 
 // How many data codes go before a wave (echo 0) or an echo (1) of flood k: its value's.  [generated by blinkc]
 static uint8_t flood_chunks(uint8_t k, uint8_t echo) {
-    if ((k == FLOOD_FLAG) && (echo == 0)) {
+    if (k == FLOOD_FLAG && echo == 0) {
         return 3;
     }
-    if ((k == FLOOD_TALLY) && (echo != 0)) {
+    if (k == FLOOD_TALLY && echo != 0) {
         return 3;
     }
-    if ((k == FLOOD_LEAST) && (echo != 0)) {
+    if (k == FLOOD_LEAST && echo != 0) {
         return 2;
     }
     return 0;
@@ -997,10 +994,10 @@ static uint16_t gather_identity(uint8_t k) {
 // Gather k's combination of two values.  [generated by blinkc]
 static uint16_t gather_combine(uint8_t k, uint16_t a, uint16_t b) {
     if (k == FLOOD_TALLY) {
-        return ((((uint32_t)a + b) > 4095) ? 4095 : ((uint32_t)a + b));
+        return (uint32_t)a + b > 4095 ? 4095 : (uint32_t)a + b;
     }
     if (k == FLOOD_LEAST) {
-        return ((a < b) ? a : b);
+        return a < b ? a : b;
     }
     return a;
 }

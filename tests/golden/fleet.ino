@@ -227,7 +227,7 @@ static void signalled(uint8_t face, uint8_t hops) {
     }
     if (hops == 1) {
         FOREACH_FACE(f) {
-            if ((f != face) && (!isValueReceivedOnFaceExpired(f))) {
+            if (f != face && !isValueReceivedOnFaceExpired(f)) {
                 send_grouped(MSG_SIGNAL, f);
             }
         }
@@ -243,7 +243,7 @@ static void refused_here(uint8_t /* face */) {
 
 // [fleet.py:69]
 static void launch(void) {
-    ship = (!ship);
+    ship = !ship;
 }
 
 // [fleet.py:74]
@@ -282,19 +282,19 @@ static void show(void) {
 
 // The link on `face` joins two tiles of one ship (the neighbour's broadcast value).  [fleet.py:17]
 static bool within_same_ship(uint8_t face) {
-    return (ship && neighbor_ship(face));
+    return ship && neighbor_ship(face);
 }
 
 // The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [protocol.py:69]
 static uint8_t millis256(void) {
-    return ((uint16_t)millis() >> TICK_SHIFT);
+    return (uint16_t)millis() >> TICK_SHIFT;
 }
 
 // Seed the coin from the tile's serial number: every tile tosses its own sequence.  [protocol.py:74]
 static void engine_setup(void) {
     uint8_t i = 0;
     for (i = 0; i < SERIAL_LEN; i++) {
-        coin_state = ((((uint16_t)(1U * coin_state << HI_BYTE)) ^ (coin_state >> HI_BYTE)) ^ getSerialNumberByte(i));
+        coin_state = (uint16_t)(1U * coin_state << HI_BYTE) ^ (coin_state >> HI_BYTE) ^ getSerialNumberByte(i);
     }
     if (coin_state == 0) {
         coin_state = 1;
@@ -304,21 +304,21 @@ static void engine_setup(void) {
 // One toss: the SDK's random numbers when the game randomizes them, else one step of a 16-bit Galois
 // LFSR (period 65,535).  [protocol.py:89]
 static bool coin(void) {
-    uint8_t heads = ((uint8_t)coin_state & 1);
+    uint8_t heads = (uint8_t)coin_state & 1;
     coin_state >>= 1;
     if (heads != 0) {
-        coin_state ^= (1U * COIN_TAPS);
+        coin_state ^= 1U * COIN_TAPS;
     }
-    return (heads != 0);
+    return heads != 0;
 }
 
 // Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [protocol.py:122]
 static void send_code(uint8_t code, uint8_t face) {
-    if (((gone_mask & bit_of(face)) != 0) || (queue_len >= QUEUE_LEN)) {
+    if ((gone_mask & bit_of(face)) != 0 || queue_len >= QUEUE_LEN) {
         bounce(code, face);
         return;
     }
-    queue[queue_len] = ((uint8_t)(face << QUEUE_FACE_SHIFT) | code);
+    queue[queue_len] = (uint8_t)(face << QUEUE_FACE_SHIFT) | code;
     queue_len++;
 }
 
@@ -337,7 +337,7 @@ static uint8_t queue_take(uint8_t face) {
             for (j = i; j < j_end; j++) {
                 queue[j] = queue[j + 1];
             }
-            return (entry & QUEUE_CODE_MASK);
+            return entry & QUEUE_CODE_MASK;
         }
     }
     return 0;
@@ -355,15 +355,14 @@ static bool link_step(uint8_t f, uint8_t bit) {
         engine_bytes6[LINK_STATE][f] |= LINK_HEARD;
         session(f, bit);
     } else if ((engine_bytes6[LINK_STATE][f] & LINK_HEARD) != 0) {
-        engine_bytes6[LINK_STATE][f] &= (uint8_t)(~LINK_HEARD);
+        engine_bytes6[LINK_STATE][f] &= (uint8_t)~LINK_HEARD;
         engine_bytes6[SILENT_AT][f] = now256;
     }
-    if (((gone_mask & bit) == 0) &&
-            ((engine_bytes6[LINK_STATE][f] & (LINK_HEARD | LINK_UP)) != (LINK_HEARD | LINK_UP))) {
-        uint8_t silent = (now256 - engine_bytes6[SILENT_AT][f]);
-        if ((((engine_bytes6[LINK_STATE][f] & LINK_HEARD) == 0) && (silent > GRACE_UNITS)) ||
-                (((engine_bytes6[LINK_STATE][f] & LINK_UP) == 0) &&
-                        ((uint8_t)(now256 - engine_bytes6[TX_CODE][f]) > (SESSION_GRACES * GRACE_UNITS)))) {
+    if ((gone_mask & bit) == 0 && (engine_bytes6[LINK_STATE][f] & (LINK_HEARD | LINK_UP)) != (LINK_HEARD | LINK_UP)) {
+        uint8_t silent = now256 - engine_bytes6[SILENT_AT][f];
+        if (((engine_bytes6[LINK_STATE][f] & LINK_HEARD) == 0 && silent > GRACE_UNITS) ||
+                ((engine_bytes6[LINK_STATE][f] & LINK_UP) == 0 &&
+                        (uint8_t)(now256 - engine_bytes6[TX_CODE][f]) > SESSION_GRACES * GRACE_UNITS)) {
             link_end(f, bit);
             gone_mask |= bit;
         } else {
@@ -376,8 +375,8 @@ static bool link_step(uint8_t f, uint8_t bit) {
 // Start, keep or end the session on face f from the neighbour's latest value.  [protocol.py:172]
 static void session(uint8_t f, uint8_t bit) {
     uint8_t value = getLastValueReceivedOnFace(f);
-    uint8_t code = ((value >> CODE_SHIFT) & CODE_MASK);
-    bool their_ack = ((value & (1 << ACK_SHIFT)) != 0);
+    uint8_t code = (value >> CODE_SHIFT) & CODE_MASK;
+    bool their_ack = (value & (1 << ACK_SHIFT)) != 0;
     if (code == HELLO) {
         if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
             if (their_ack) {
@@ -402,7 +401,7 @@ static void session(uint8_t f, uint8_t bit) {
 
 // [protocol.py:193]
 static void link_begin(uint8_t f, uint8_t /* bit */) {
-    engine_bytes6[LINK_STATE][f] = ((engine_bytes6[LINK_STATE][f] & (uint8_t)(~LINK_SEEN)) | LINK_UP);
+    engine_bytes6[LINK_STATE][f] = (engine_bytes6[LINK_STATE][f] & (uint8_t)~LINK_SEEN) | LINK_UP;
     engine_bytes6[TX_CODE][f] = 0;
 }
 
@@ -412,12 +411,12 @@ static void link_end(uint8_t f, uint8_t bit) {
     uint8_t j = 0;
     uint8_t s = 0;
     if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
-        if (((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0) &&
-                (((engine_bytes6[TX_CODE][f] >> CODE_SHIFT) & CODE_MASK) < FLOOD_CODE)) {
+        if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0 &&
+                ((engine_bytes6[TX_CODE][f] >> CODE_SHIFT) & CODE_MASK) < FLOOD_CODE) {
             bounce((engine_bytes6[TX_CODE][f] >> CODE_SHIFT) & CODE_MASK, f);
         }
     }
-    engine_bytes6[LINK_STATE][f] &= (uint8_t)(~(LINK_UP | LINK_SEEN));
+    engine_bytes6[LINK_STATE][f] &= (uint8_t)~(LINK_UP | LINK_SEEN);
     for (i = 0; i < QUEUE_LEN; i++) {
         uint8_t code = queue_take(f);
         if (code == 0) {
@@ -439,17 +438,17 @@ static void link_end(uint8_t f, uint8_t bit) {
 // Run the four-phase handshake on a face in session against the neighbour's latest value.  [protocol.py:222]
 static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack) {
     if (code == 0) {
-        engine_bytes6[TX_CODE][f] &= (uint8_t)(~(1 << ACK_SHIFT));
+        engine_bytes6[TX_CODE][f] &= (uint8_t)~(1 << ACK_SHIFT);
     } else if ((engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) == 0) {
-        engine_bytes6[TX_CODE][f] |= (1 << ACK_SHIFT);
+        engine_bytes6[TX_CODE][f] |= 1 << ACK_SHIFT;
         deliver(code, f, bit);
     }
     if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0) {
         if (their_ack != false) {
-            engine_bytes6[TX_CODE][f] = ((engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) | TX_RELEASE);
+            engine_bytes6[TX_CODE][f] = (engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) | TX_RELEASE;
         }
     } else if (their_ack == 0) {
-        engine_bytes6[TX_CODE][f] &= (uint8_t)(~TX_RELEASE);
+        engine_bytes6[TX_CODE][f] &= (uint8_t)~TX_RELEASE;
     }
 }
 
@@ -466,14 +465,14 @@ static void transmit(void) {
                     code = queue_take(f);
                 }
                 if (code != 0) {
-                    engine_bytes6[TX_CODE][f] |= ((code << CODE_SHIFT) | TX_WAIT);
+                    engine_bytes6[TX_CODE][f] |= (code << CODE_SHIFT) | TX_WAIT;
                 }
             }
-            value |= (engine_bytes6[TX_CODE][f] & FACE_VALUE_MASK);
+            value |= engine_bytes6[TX_CODE][f] & FACE_VALUE_MASK;
         } else {
-            value |= (HELLO << CODE_SHIFT);
+            value |= HELLO << CODE_SHIFT;
             if ((engine_bytes6[LINK_STATE][f] & LINK_SEEN) != 0) {
-                value |= (1 << ACK_SHIFT);
+                value |= 1 << ACK_SHIFT;
             }
         }
         setValueSentOnFace(value, f);
@@ -492,7 +491,7 @@ bool unsettled(void) {
             settled |= f_bit;
         }
     }
-    return (settled != ALL_FACES);
+    return settled != ALL_FACES;
 }
 #endif
 
@@ -506,12 +505,12 @@ uint32_t engine_quiet_until(void) {
         return 0;
     }
     for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
-        if (((gone_mask & f_bit) != 0) && (!isValueReceivedOnFaceExpired(f))) {
+        if ((gone_mask & f_bit) != 0 && !isValueReceivedOnFaceExpired(f)) {
             return 0;
         }
     }
     for (f = 0; f < FACE_COUNT; f++) {
-        if (((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) && handshake_moves(f)) {
+        if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0 && handshake_moves(f)) {
             return 0;
         }
     }
@@ -524,12 +523,10 @@ uint32_t engine_quiet_until(void) {
     }
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
         if (engine_bytes4[FLOOD_SKIPPED][s] != 0) {
-            uint8_t age = (millis256() - engine_bytes4[FLOOD_AT][s]);
-            uint8_t closes = (((engine_bytes4[FLOOD_SKIPPED][s] & SAME_WINDOW) != 0)
-                    ? FLOOD_SAME_UNITS
-                    : FLOOD_BACK_UNITS);
-            uint8_t ticks = ((age < closes) ? (closes - age) : 0);
-            uint32_t ends = (uint32_t)(1UL * (millis() & (1UL * TICK_START)) + ((uint32_t)ticks * TICK_MS));
+            uint8_t age = millis256() - engine_bytes4[FLOOD_AT][s];
+            uint8_t closes = (engine_bytes4[FLOOD_SKIPPED][s] & SAME_WINDOW) != 0 ? FLOOD_SAME_UNITS : FLOOD_BACK_UNITS;
+            uint8_t ticks = age < closes ? closes - age : 0;
+            uint32_t ends = (uint32_t)(1UL * (millis() & (1UL * TICK_START)) + (uint32_t)ticks * TICK_MS);
             if (ends < until) {
                 until = ends;
             }
@@ -543,19 +540,19 @@ uint32_t engine_quiet_until(void) {
 // Face f's handshake (in a session) takes a step at the next pass on the value it holds.  [protocol.py:316]
 bool handshake_moves(uint8_t f) {
     uint8_t value = getLastValueReceivedOnFace(f);
-    uint8_t code = ((value >> CODE_SHIFT) & CODE_MASK);
-    bool their_ack = ((value & (1 << ACK_SHIFT)) != 0);
+    uint8_t code = (value >> CODE_SHIFT) & CODE_MASK;
+    bool their_ack = (value & (1 << ACK_SHIFT)) != 0;
     if (code == HELLO) {
-        return (!their_ack);
+        return !their_ack;
     }
-    bool ours = ((engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) != 0);
+    bool ours = (engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) != 0;
     if ((code != 0) != ours) {
         return true;
     }
     if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0) {
         return their_ack;
     }
-    return (((engine_bytes6[TX_CODE][f] & TX_RELEASE) != 0) && (!their_ack));
+    return (engine_bytes6[TX_CODE][f] & TX_RELEASE) != 0 && !their_ack;
 }
 #endif
 
@@ -564,7 +561,7 @@ BLINKC_SMALL_LOOPS void loop(void) {
     bool waiting = false;
     bool new_tick = false;
     uint8_t tick = millis256();
-    new_tick = (tick != now256);
+    new_tick = tick != now256;
     now256 = tick;
     flood_forget();
     uint8_t bit = 1;
@@ -577,7 +574,7 @@ BLINKC_SMALL_LOOPS void loop(void) {
     buttons();
     transmit();
     display();
-    if ((waiting || ((gone_mask != 0) && new_tick)) && coin()) {
+    if ((waiting || (gone_mask != 0 && new_tick)) && coin()) {
         blinkc_skip_frame();
     }
 }
@@ -588,11 +585,11 @@ static uint8_t flood_take(uint8_t bit) {
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
         if ((engine_bytes4[FLOOD_WAVE][s] & bit) != 0) {
             engine_bytes4[FLOOD_WAVE][s] &= ~bit;
-            return (FLOOD_CODE + (uint8_t)(CODES_PER_SLOT * s));
+            return FLOOD_CODE + (uint8_t)(CODES_PER_SLOT * s);
         }
         if ((engine_bytes4[FLOOD_ECHO][s] & bit) != 0) {
             engine_bytes4[FLOOD_ECHO][s] &= ~bit;
-            return ((uint8_t)(FLOOD_CODE + (uint8_t)(CODES_PER_SLOT * s)) + 1);
+            return (uint8_t)(FLOOD_CODE + (uint8_t)(CODES_PER_SLOT * s)) + 1;
         }
     }
     return 0;
@@ -600,7 +597,7 @@ static uint8_t flood_take(uint8_t bit) {
 
 // Start flood k, unless this tile is in a wave of it already (then the start merges).  [protocol.py:425]
 static void flood_start(uint8_t k) {
-    uint8_t s = (SLOTS_PER_FLOOD * k);
+    uint8_t s = SLOTS_PER_FLOOD * k;
     if ((engine_bytes4[FLOOD_PARENT][s] | engine_bytes4[FLOOD_PARENT][s + 1]) == NO_PARENT) {
         flood_enter(s + (flood_last[k] ^ 1), STARTER);
     }
@@ -611,17 +608,17 @@ static void flood_enter(uint8_t s, uint8_t from_bit) {
     uint8_t f = 0;
     uint8_t f_bit = 0;
     engine_bytes4[FLOOD_PARENT][s] = from_bit;
-    uint8_t k = (s >> 1);
-    flood_last[k] = (s & 1);
+    uint8_t k = s >> 1;
+    flood_last[k] = s & 1;
     uint8_t skipped = gone_mask;
     if (engine_bytes4[FLOOD_SKIPPED][s] != 0) {
         skipped |= engine_bytes4[FLOOD_WAITING][s];
     }
-    engine_bytes4[FLOOD_SKIPPED][s] = (skipped | BOTH_WINDOWS);
+    engine_bytes4[FLOOD_SKIPPED][s] = skipped | BOTH_WINDOWS;
     engine_bytes4[FLOOD_AT][s] = now256;
-    uint8_t waiting = ((uint8_t)(~(skipped | from_bit)) & ALL_FACES);
+    uint8_t waiting = (uint8_t)~(skipped | from_bit) & ALL_FACES;
     for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
-        if (((waiting & f_bit) != 0) && (!flood_within(k, f))) {
+        if ((waiting & f_bit) != 0 && !flood_within(k, f)) {
             waiting &= ~f_bit;
         }
     }
@@ -636,9 +633,9 @@ static void flood_enter(uint8_t s, uint8_t from_bit) {
 static void flood_forget(void) {
     uint8_t s = 0;
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
-        uint8_t age = (now256 - engine_bytes4[FLOOD_AT][s]);
+        uint8_t age = now256 - engine_bytes4[FLOOD_AT][s];
         if (age >= FLOOD_SAME_UNITS) {
-            engine_bytes4[FLOOD_SKIPPED][s] &= (uint8_t)(~SAME_WINDOW);
+            engine_bytes4[FLOOD_SKIPPED][s] &= (uint8_t)~SAME_WINDOW;
             if (age >= FLOOD_BACK_UNITS) {
                 engine_bytes4[FLOOD_SKIPPED][s] = 0;
             }
@@ -649,12 +646,12 @@ static void flood_forget(void) {
 // [protocol.py:470]
 __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face, uint8_t bit) {
     uint8_t skipped = engine_bytes4[FLOOD_SKIPPED][s];
-    if ((engine_bytes4[FLOOD_PARENT][s] == NO_PARENT) &&
-            (!(((skipped & BACK_WINDOW) != 0) &&
-                    ((((skipped & bit) != 0) && ((skipped & SAME_WINDOW) != 0)) ||
-                            ((uint8_t)(now256 - engine_bytes6[BACK_AT][face]) < BACK_SAME_UNITS))))) {
+    if (engine_bytes4[FLOOD_PARENT][s] == NO_PARENT &&
+            !((skipped & BACK_WINDOW) != 0 &&
+                    (((skipped & bit) != 0 && (skipped & SAME_WINDOW) != 0) ||
+                            (uint8_t)(now256 - engine_bytes6[BACK_AT][face]) < BACK_SAME_UNITS))) {
         if (!flood_within(s >> 1, face)) {
-            flood_last[s >> 1] = (s & 1);
+            flood_last[s >> 1] = s & 1;
             engine_bytes4[FLOOD_ECHO][s] |= bit;
             return;
         }
@@ -663,7 +660,7 @@ __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face, uin
         if (engine_bytes4[FLOOD_PARENT][s] == NO_PARENT) {
             engine_bytes4[FLOOD_WAITING][s] |= bit;
             if ((skipped & SAME_WINDOW) == 0) {
-                engine_bytes4[FLOOD_AT][s] = (now256 - FLOOD_SAME_UNITS);
+                engine_bytes4[FLOOD_AT][s] = now256 - FLOOD_SAME_UNITS;
             }
         }
         engine_bytes4[FLOOD_SKIPPED][s] &= ~bit;
@@ -680,7 +677,7 @@ __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t bit) {
 // [protocol.py:503]
 static void flood_check(uint8_t s) {
     uint8_t parent = engine_bytes4[FLOOD_PARENT][s];
-    if ((parent != NO_PARENT) && (engine_bytes4[FLOOD_WAITING][s] == 0)) {
+    if (parent != NO_PARENT && engine_bytes4[FLOOD_WAITING][s] == 0) {
         engine_bytes4[FLOOD_PARENT][s] = NO_PARENT;
         if (parent == STARTER) {
             on_flood_done(s >> 1);
@@ -693,7 +690,7 @@ static void flood_check(uint8_t s) {
 #ifdef BLINKC_HOST
 // [protocol.py:547]
 uint32_t timers_quiet_until(void) {
-    uint32_t until = (1UL * NEVER);
+    uint32_t until = 1UL * NEVER;
     return until;
 }
 #endif
@@ -725,7 +722,7 @@ bool engine_idle(void) {
     }
     for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
         if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
-            if ((engine_bytes6[TX_CODE][f] & ((TX_WAIT | TX_RELEASE) | (1 << ACK_SHIFT))) != 0) {
+            if ((engine_bytes6[TX_CODE][f] & (TX_WAIT | TX_RELEASE | (1 << ACK_SHIFT))) != 0) {
                 return false;
             }
         } else if ((gone_mask & f_bit) == 0) {
@@ -733,8 +730,8 @@ bool engine_idle(void) {
         }
     }
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
-        if ((engine_bytes4[FLOOD_PARENT][s] != NO_PARENT) ||
-                ((engine_bytes4[FLOOD_WAVE][s] | engine_bytes4[FLOOD_ECHO][s]) != 0)) {
+        if (engine_bytes4[FLOOD_PARENT][s] != NO_PARENT ||
+                (engine_bytes4[FLOOD_WAVE][s] | engine_bytes4[FLOOD_ECHO][s]) != 0) {
             return false;
         }
     }
@@ -762,7 +759,7 @@ static void buttons(void) {
 static void deliver(uint8_t code, uint8_t face, uint8_t bit) {
     if (code == MSG_HAIL) {
         hailed(face);
-    } else if ((code >= MSG_SIGNAL) && (code < (MSG_SIGNAL + 2))) {
+    } else if (code >= MSG_SIGNAL && code < MSG_SIGNAL + 2) {
         signalled(face, code - MSG_SIGNAL);
     } else if (code >= FLOOD_CODE) {
         if (((uint8_t)(code - FLOOD_CODE) & 1) != 0) {
@@ -775,7 +772,7 @@ static void deliver(uint8_t code, uint8_t face, uint8_t bit) {
 
 // A message could not be delivered out of `face`: nobody is there.  [generated by blinkc]
 static void bounce(uint8_t code, uint8_t face) {
-    if ((code >= MSG_SIGNAL) && (code < (MSG_SIGNAL + 2))) {
+    if (code >= MSG_SIGNAL && code < MSG_SIGNAL + 2) {
         refused_here(face);
     }
 }
@@ -807,7 +804,7 @@ static bool flood_within(uint8_t k, uint8_t face) {
 // May a message of this code go out of `face` (its group's predicate; True for a message without one)?
 // [generated by blinkc]
 static bool message_within(uint8_t code, uint8_t face) {
-    if ((code >= MSG_SIGNAL) && (code < (MSG_SIGNAL + 2))) {
+    if (code >= MSG_SIGNAL && code < MSG_SIGNAL + 2) {
         return within_same_ship(face);
     }
     return true;
@@ -824,7 +821,7 @@ static void send_grouped(uint8_t code, uint8_t face) {
 
 // The ship the neighbour on `face` broadcasts.  [generated by blinkc]
 static bool neighbor_ship(uint8_t face) {
-    return ((getLastValueReceivedOnFace(face) & 1) != 0);
+    return (getLastValueReceivedOnFace(face) & 1) != 0;
 }
 
 // The broadcast part of this tile's face value.  [generated by blinkc]

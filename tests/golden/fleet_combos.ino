@@ -298,14 +298,14 @@ static void hello_bounced(uint8_t face) {
 
 // [fleet_combos.py:134]
 static void hello_again(void) {
-    uint8_t due = (owed & joined);
+    uint8_t due = owed & joined;
     owed = 0;
     helper_tell(due);
 }
 
 // [fleet_combos.py:141]
 static void joined_face(uint8_t face) {
-    if ((joined == 0) && (!sea) && (number > 0)) {
+    if (joined == 0 && !sea && number > 0) {
         fresh = true;
         timer_start(TIMER_WINDOW, WINDOW_MS);
     }
@@ -316,31 +316,31 @@ static void joined_face(uint8_t face) {
 // [fleet_combos.py:150]
 static void left_face(uint8_t face) {
     joined &= ~bit_of(face);
-    near[face] = (((near[face] & BURNING) != 0) ? HOLE : 0);
-    if ((joined == 0) && fire) {
+    near[face] = (near[face] & BURNING) != 0 ? HOLE : 0;
+    if (joined == 0 && fire) {
         helper_wreck();
     }
 }
 
 // [fleet_combos.py:170]
 static void heard(uint8_t face, uint16_t word_) {
-    uint8_t ship = ((uint8_t)word_ & 63);
-    uint8_t laid = ((word_ >> 8) & 63);
+    uint8_t ship = (uint8_t)word_ & 63;
+    uint8_t laid = (word_ >> 8) & 63;
     if ((ship & 15) == 0) {
         if (near[face] != HOLE) {
             near[face] = 0;
         }
         return;
     }
-    bool news = ((near[face] | BURNING) != (ship | BURNING));
+    bool news = (near[face] | BURNING) != (ship | BURNING);
     near[face] = ship;
     if (sea) {
         bool was = fire;
-        if (((word_ & LAID) != 0) && news && (laid > born)) {
+        if ((word_ & LAID) != 0 && news && laid > born) {
             helper_ability(ship);
         }
-        if ((laid > count) || (fire != was)) {
-            count = ((laid > count) ? laid : count);
+        if (laid > count || fire != was) {
+            count = laid > count ? laid : count;
             helper_tell(joined);
         }
         return;
@@ -349,15 +349,15 @@ static void heard(uint8_t face, uint16_t word_) {
         fresh = false;
         timer_start(TIMER_WINDOW, WINDOW_MS);
     }
-    if (((timer_on & (uint8_t)(1 << TIMER_WINDOW)) != 0) &&
-            (number != 0) &&
-            (laid < GAME_SHIPS) &&
-            (((((word_ >> 14) ^ laid) ^ owner) & 1) == 0) &&
-            ((laid < 2) || ((ship ^ (uint8_t)(owner * NEAR_OWNER)) < NEAR_OWNER) || ((word_ & HOLE_BIT) != 0))) {
+    if ((timer_on & (uint8_t)(1 << TIMER_WINDOW)) != 0 &&
+            number != 0 &&
+            laid < GAME_SHIPS &&
+            (((word_ >> 14) ^ laid ^ owner) & 1) == 0 &&
+            (laid < 2 || (ship ^ (uint8_t)(owner * NEAR_OWNER)) < NEAR_OWNER || (word_ & HOLE_BIT) != 0)) {
         sea = true;
-        count = (laid + 1);
-        born = (laid + 1);
-        first = ((word_ >> 14) & 1);
+        count = laid + 1;
+        born = laid + 1;
+        first = (word_ >> 14) & 1;
         helper_tell(joined);
     }
 }
@@ -371,8 +371,8 @@ static void reset(void) {
 // [fleet_combos.py:229]
 static void click(void) {
     if (sea) {
-        val_b = (count + 1);
-        who_a = (((first ^ count) ^ 1) & 1);
+        val_b = count + 1;
+        who_a = (first ^ count ^ 1) & 1;
         timer_start(TIMER_SHOW, TURN_MS);
     } else if (joined == 0) {
         helper_deal();
@@ -381,7 +381,7 @@ static void click(void) {
 
 // [fleet_combos.py:253]
 static void double_click(void) {
-    if ((joined == 0) && (!sea)) {
+    if (joined == 0 && !sea) {
         owner ^= 1;
     }
 }
@@ -392,7 +392,7 @@ static void long_press(void) {
         gathered = 0;
         flood_start(FLOOD_POINTS);
         flood_start(FLOOD_SHIPS);
-    } else if ((joined == 0) && (number > 0)) {
+    } else if (joined == 0 && number > 0) {
         sea = true;
         count = 1;
         born = 1;
@@ -402,7 +402,7 @@ static void long_press(void) {
 
 // [fleet_combos.py:272]
 static void new_game(void) {
-    if (sea || (joined == 0)) {
+    if (sea || joined == 0) {
         flood_start(FLOOD_RESET);
     }
 }
@@ -413,25 +413,25 @@ static void new_game(void) {
 static int32_t my_lines(void) {
     uint8_t f = 0;
     int16_t one = helper_unit();
-    uint8_t me = (number + (uint8_t)(owner * NEAR_OWNER));
+    uint8_t me = number + (uint8_t)(owner * NEAR_OWNER);
     int16_t found = 0;
     for (f = 0; f < 3; f++) {
         uint8_t a = near[f];
         uint8_t b = near[f + 3];
-        if ((a != 0) &&
-                (b != 0) &&
-                ((uint8_t)(a + b) == (uint8_t)(2 * me)) &&
-                (a <= (uint8_t)(b + 2)) &&
-                (b <= (uint8_t)(a + 2))) {
+        if (a != 0 &&
+                b != 0 &&
+                (uint8_t)(a + b) == (uint8_t)(2 * me) &&
+                a <= (uint8_t)(b + 2) &&
+                b <= (uint8_t)(a + 2)) {
             found = (int16_t)(1U * found + one);
         }
     }
-    return ((uint16_t)found & 65535U);
+    return (uint16_t)found & 65535U;
 }
 
 // [fleet_combos.py:307]
 static int32_t my_ship(void) {
-    return ((uint16_t)helper_unit() & 65535U);
+    return (uint16_t)helper_unit() & 65535U;
 }
 
 // [fleet_combos.py:312]
@@ -457,20 +457,20 @@ static void show(void) {
     uint8_t who = owner;
     back = OFF;
     if ((timer_on & (uint8_t)(1 << TIMER_SHOW)) != 0) {
-        uint8_t left = (timer_remaining(TIMER_SHOW) >> 9);
+        uint8_t left = timer_remaining(TIMER_SHOW) >> 9;
         uint8_t v = val_b;
-        who = (who_a ^ 1);
+        who = who_a ^ 1;
         if (left >= 2) {
             v = val_a;
             who = who_a;
         }
-        d = (((left & 1) != 0) ? (v / 10) : (v % 10));
+        d = (left & 1) != 0 ? v / 10 : v % 10;
     } else if (sea) {
-        back = ((count == GAME_SHIPS) ? END_WHITE : SEA_BLUE);
+        back = count == GAME_SHIPS ? END_WHITE : SEA_BLUE;
         if (fire) {
             who = RED_LOOK;
         }
-    } else if ((joined != 0) && (d != 0) && ((timer_on & (uint8_t)(1 << TIMER_WINDOW)) == 0)) {
+    } else if (joined != 0 && d != 0 && (timer_on & (uint8_t)(1 << TIMER_WINDOW)) == 0) {
         who = RED_LOOK;
         d = 6;
     }
@@ -487,7 +487,7 @@ static void show(void) {
         if (d == 0) {
             c = DIM_WHITE;
         } else if (f < d) {
-            c = ((f < (d - 6)) ? WHITE : lit);
+            c = f < d - 6 ? WHITE : lit;
         }
         setColorOnFace(c, f);
     }
@@ -506,7 +506,7 @@ static void helper_tell(int16_t to) {
 
 // [fleet_combos.py:106]
 static void helper_hello(uint8_t face) {
-    uint8_t low = (near[face] & HOLE_BIT);
+    uint8_t low = near[face] & HOLE_BIT;
     if (sea) {
         low += (uint8_t)(number + (uint8_t)(owner * NEAR_OWNER));
         if (fire) {
@@ -516,7 +516,7 @@ static void helper_hello(uint8_t face) {
             low += LAID;
         }
     }
-    send_wide(MSG_HELLO, ((uint8_t)(count + (uint8_t)(first * FIRST)) * COUNT) + (low & 255), 4, face);
+    send_wide(MSG_HELLO, (uint8_t)(count + (uint8_t)(first * FIRST)) * COUNT + (low & 255), 4, face);
 }
 
 // A burning ship taken from the sea is destroyed: the tile is a blank ship in the hand.  [fleet_combos.py:159]
@@ -532,12 +532,12 @@ static void helper_wreck(void) {
 
 // A ship was laid beside this one (`ship` in near's form, burning or not).  [fleet_combos.py:209]
 static void helper_ability(int16_t ship) {
-    uint8_t other = (((uint8_t)ship ^ (uint8_t)(owner * NEAR_OWNER)) & 31);
+    uint8_t other = ((uint8_t)ship ^ (uint8_t)(owner * NEAR_OWNER)) & 31;
     if (other == FIREBOAT) {
         fire = false;
-    } else if (other == (NEAR_OWNER + 1)) {
+    } else if (other == NEAR_OWNER + 1) {
         fire = true;
-    } else if ((other == (NEAR_OWNER + 9)) && fire) {
+    } else if (other == NEAR_OWNER + 9 && fire) {
         fire = false;
         owner ^= 1;
     }
@@ -555,19 +555,19 @@ static void helper_deal(void) {
         if (((deck >> n) & 1) == 0) {
             break;
         }
-        n = ((n < 8) ? (n + 1) : 0);
+        n = n < 8 ? n + 1 : 0;
     }
-    number = (n + 1);
-    deck |= (1 << n);
+    number = n + 1;
+    deck |= 1 << n;
 }
 
 // What this ship (or a line through it) adds to a gather: 1 in the low byte (green's), 256 in the high
 // one (magenta's); 0 for a ship that is not an active ship of the sea.  [fleet_combos.py:278]
 static int16_t helper_unit(void) {
-    if ((!sea) || fire) {
+    if (!sea || fire) {
         return 0;
     }
-    return ((uint8_t)(255 * owner) + 1);
+    return (uint8_t)(255 * owner) + 1;
 }
 
 // Both totals are back (green's in the low byte, magenta's in the high one): the winner has more
@@ -576,13 +576,13 @@ static void helper_scored(void) {
     if (gathered != 3) {
         return;
     }
-    uint8_t a = ((uint8_t)points & 255);
-    uint8_t b = (points >> 8);
+    uint8_t a = (uint8_t)points & 255;
+    uint8_t b = points >> 8;
     val_a = blinkc_at_most<uint8_t>(a, 99);
     val_b = blinkc_at_most<uint8_t>(b, 99);
     if (a == b) {
-        a = ((uint8_t)ships & 255);
-        b = (ships >> 8);
+        a = (uint8_t)ships & 255;
+        b = ships >> 8;
     }
     who_a = 0;
     if (a == b) {
@@ -590,21 +590,21 @@ static void helper_scored(void) {
     } else if (b > a) {
         who_a = 1;
         val_a = val_b;
-        val_b = blinkc_at_most<uint8_t>((points & 255), 99);
+        val_b = blinkc_at_most<uint8_t>(points & 255, 99);
     }
     timer_start(TIMER_SHOW, SCORE_MS);
 }
 
 // The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [protocol.py:69]
 static uint8_t millis256(void) {
-    return ((uint16_t)millis() >> TICK_SHIFT);
+    return (uint16_t)millis() >> TICK_SHIFT;
 }
 
 // Seed the coin from the tile's serial number: every tile tosses its own sequence.  [protocol.py:74]
 static void engine_setup(void) {
     uint8_t i = 0;
     for (i = 0; i < SERIAL_LEN; i++) {
-        coin_state = ((((uint16_t)(1U * coin_state << HI_BYTE)) ^ (coin_state >> HI_BYTE)) ^ getSerialNumberByte(i));
+        coin_state = (uint16_t)(1U * coin_state << HI_BYTE) ^ (coin_state >> HI_BYTE) ^ getSerialNumberByte(i);
     }
     if (coin_state == 0) {
         coin_state = 1;
@@ -614,12 +614,12 @@ static void engine_setup(void) {
 // One toss: the SDK's random numbers when the game randomizes them, else one step of a 16-bit Galois
 // LFSR (period 65,535).  [protocol.py:89]
 static bool coin(void) {
-    uint8_t heads = ((uint8_t)coin_state & 1);
+    uint8_t heads = (uint8_t)coin_state & 1;
     coin_state >>= 1;
     if (heads != 0) {
-        coin_state ^= (1U * COIN_TAPS);
+        coin_state ^= 1U * COIN_TAPS;
     }
-    return (heads != 0);
+    return heads != 0;
 }
 
 // t.random_word() in a game without randomize(): 16 tosses of the coin, the tile's own sequence seeded
@@ -630,7 +630,7 @@ static uint16_t draw_word(void) {
     uint8_t i = 0;
     uint16_t v = 0;
     for (i = 0; i < WORD_BITS; i++) {
-        v = (((uint16_t)(1U * v << 1)) | coin());
+        v = (uint16_t)(1U * v << 1) | coin();
     }
     v ^= millis();
     return v;
@@ -642,7 +642,7 @@ static uint16_t draw_below(uint16_t n) {
     if (n == 0) {
         return draw_word();
     }
-    return (draw_word() % n);
+    return draw_word() % n;
 }
 
 // Remove and return the oldest code queued for `face` (0 if none).  [protocol.py:131]
@@ -660,7 +660,7 @@ static uint8_t queue_take(uint8_t face) {
             for (j = i; j < j_end; j++) {
                 queue[j] = queue[j + 1];
             }
-            return (entry & QUEUE_CODE_MASK);
+            return entry & QUEUE_CODE_MASK;
         }
     }
     return 0;
@@ -678,15 +678,14 @@ static bool link_step(uint8_t f, uint8_t bit) {
         engine_bytes6[LINK_STATE][f] |= LINK_HEARD;
         session(f, bit);
     } else if ((engine_bytes6[LINK_STATE][f] & LINK_HEARD) != 0) {
-        engine_bytes6[LINK_STATE][f] &= (uint8_t)(~LINK_HEARD);
+        engine_bytes6[LINK_STATE][f] &= (uint8_t)~LINK_HEARD;
         engine_bytes6[SILENT_AT][f] = now256;
     }
-    if (((gone_mask & bit) == 0) &&
-            ((engine_bytes6[LINK_STATE][f] & (LINK_HEARD | LINK_UP)) != (LINK_HEARD | LINK_UP))) {
-        uint8_t silent = (now256 - engine_bytes6[SILENT_AT][f]);
-        if ((((engine_bytes6[LINK_STATE][f] & LINK_HEARD) == 0) && (silent > GRACE_UNITS)) ||
-                (((engine_bytes6[LINK_STATE][f] & LINK_UP) == 0) &&
-                        ((uint8_t)(now256 - engine_bytes6[TX_CODE][f]) > (SESSION_GRACES * GRACE_UNITS)))) {
+    if ((gone_mask & bit) == 0 && (engine_bytes6[LINK_STATE][f] & (LINK_HEARD | LINK_UP)) != (LINK_HEARD | LINK_UP)) {
+        uint8_t silent = now256 - engine_bytes6[SILENT_AT][f];
+        if (((engine_bytes6[LINK_STATE][f] & LINK_HEARD) == 0 && silent > GRACE_UNITS) ||
+                ((engine_bytes6[LINK_STATE][f] & LINK_UP) == 0 &&
+                        (uint8_t)(now256 - engine_bytes6[TX_CODE][f]) > SESSION_GRACES * GRACE_UNITS)) {
             link_end(f, bit);
             gone_mask |= bit;
         } else {
@@ -699,8 +698,8 @@ static bool link_step(uint8_t f, uint8_t bit) {
 // Start, keep or end the session on face f from the neighbour's latest value.  [protocol.py:172]
 static void session(uint8_t f, uint8_t bit) {
     uint8_t value = getLastValueReceivedOnFace(f);
-    uint8_t code = (value & CODE_MASK);
-    bool their_ack = ((value & (1 << ACK_SHIFT)) != 0);
+    uint8_t code = value & CODE_MASK;
+    bool their_ack = (value & (1 << ACK_SHIFT)) != 0;
     if (code == HELLO) {
         if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
             if (their_ack) {
@@ -725,7 +724,7 @@ static void session(uint8_t f, uint8_t bit) {
 
 // [protocol.py:193]
 static void link_begin(uint8_t f, uint8_t /* bit */) {
-    engine_bytes6[LINK_STATE][f] = ((engine_bytes6[LINK_STATE][f] & (uint8_t)(~LINK_SEEN)) | LINK_UP);
+    engine_bytes6[LINK_STATE][f] = (engine_bytes6[LINK_STATE][f] & (uint8_t)~LINK_SEEN) | LINK_UP;
     engine_bytes6[TX_CODE][f] = 0;
     on_neighbor_joined(f);
 }
@@ -737,11 +736,11 @@ static void link_end(uint8_t f, uint8_t bit) {
     uint8_t s = 0;
     if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
         on_neighbor_left(f);
-        if (((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0) && ((engine_bytes6[TX_CODE][f] & CODE_MASK) < FLOOD_CODE)) {
+        if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0 && (engine_bytes6[TX_CODE][f] & CODE_MASK) < FLOOD_CODE) {
             bounce(engine_bytes6[TX_CODE][f] & CODE_MASK, f);
         }
     }
-    engine_bytes6[LINK_STATE][f] &= (uint8_t)(~(LINK_UP | LINK_SEEN));
+    engine_bytes6[LINK_STATE][f] &= (uint8_t)~(LINK_UP | LINK_SEEN);
     for (i = 0; i < QUEUE_LEN; i++) {
         uint8_t code = queue_take(f);
         if (code == 0) {
@@ -763,17 +762,17 @@ static void link_end(uint8_t f, uint8_t bit) {
 // Run the four-phase handshake on a face in session against the neighbour's latest value.  [protocol.py:222]
 static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack) {
     if (code == 0) {
-        engine_bytes6[TX_CODE][f] &= (uint8_t)(~(1 << ACK_SHIFT));
+        engine_bytes6[TX_CODE][f] &= (uint8_t)~(1 << ACK_SHIFT);
     } else if ((engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) == 0) {
-        engine_bytes6[TX_CODE][f] |= (1 << ACK_SHIFT);
+        engine_bytes6[TX_CODE][f] |= 1 << ACK_SHIFT;
         deliver(code, f, bit);
     }
     if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0) {
         if (their_ack != false) {
-            engine_bytes6[TX_CODE][f] = ((engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) | TX_RELEASE);
+            engine_bytes6[TX_CODE][f] = (engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) | TX_RELEASE;
         }
     } else if (their_ack == 0) {
-        engine_bytes6[TX_CODE][f] &= (uint8_t)(~TX_RELEASE);
+        engine_bytes6[TX_CODE][f] &= (uint8_t)~TX_RELEASE;
     }
 }
 
@@ -790,14 +789,14 @@ static void transmit(void) {
                     code = queue_take(f);
                 }
                 if (code != 0) {
-                    engine_bytes6[TX_CODE][f] |= (code | TX_WAIT);
+                    engine_bytes6[TX_CODE][f] |= code | TX_WAIT;
                 }
             }
-            value |= (engine_bytes6[TX_CODE][f] & FACE_VALUE_MASK);
+            value |= engine_bytes6[TX_CODE][f] & FACE_VALUE_MASK;
         } else {
-            value |= (HELLO << CODE_SHIFT);
+            value |= HELLO << CODE_SHIFT;
             if ((engine_bytes6[LINK_STATE][f] & LINK_SEEN) != 0) {
-                value |= (1 << ACK_SHIFT);
+                value |= 1 << ACK_SHIFT;
             }
         }
         setValueSentOnFace(value, f);
@@ -816,7 +815,7 @@ bool unsettled(void) {
             settled |= f_bit;
         }
     }
-    return (settled != ALL_FACES);
+    return settled != ALL_FACES;
 }
 #endif
 
@@ -830,12 +829,12 @@ uint32_t engine_quiet_until(void) {
         return 0;
     }
     for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
-        if (((gone_mask & f_bit) != 0) && (!isValueReceivedOnFaceExpired(f))) {
+        if ((gone_mask & f_bit) != 0 && !isValueReceivedOnFaceExpired(f)) {
             return 0;
         }
     }
     for (f = 0; f < FACE_COUNT; f++) {
-        if (((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) && handshake_moves(f)) {
+        if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0 && handshake_moves(f)) {
             return 0;
         }
     }
@@ -848,12 +847,10 @@ uint32_t engine_quiet_until(void) {
     }
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
         if (engine_bytes6[FLOOD_SKIPPED][s] != 0) {
-            uint8_t age = (millis256() - engine_bytes6[FLOOD_AT][s]);
-            uint8_t closes = (((engine_bytes6[FLOOD_SKIPPED][s] & SAME_WINDOW) != 0)
-                    ? FLOOD_SAME_UNITS
-                    : FLOOD_BACK_UNITS);
-            uint8_t ticks = ((age < closes) ? (closes - age) : 0);
-            uint32_t ends = (uint32_t)(1UL * (millis() & (1UL * TICK_START)) + ((uint32_t)ticks * TICK_MS));
+            uint8_t age = millis256() - engine_bytes6[FLOOD_AT][s];
+            uint8_t closes = (engine_bytes6[FLOOD_SKIPPED][s] & SAME_WINDOW) != 0 ? FLOOD_SAME_UNITS : FLOOD_BACK_UNITS;
+            uint8_t ticks = age < closes ? closes - age : 0;
+            uint32_t ends = (uint32_t)(1UL * (millis() & (1UL * TICK_START)) + (uint32_t)ticks * TICK_MS);
             if (ends < until) {
                 until = ends;
             }
@@ -867,19 +864,19 @@ uint32_t engine_quiet_until(void) {
 // Face f's handshake (in a session) takes a step at the next pass on the value it holds.  [protocol.py:316]
 bool handshake_moves(uint8_t f) {
     uint8_t value = getLastValueReceivedOnFace(f);
-    uint8_t code = (value & CODE_MASK);
-    bool their_ack = ((value & (1 << ACK_SHIFT)) != 0);
+    uint8_t code = value & CODE_MASK;
+    bool their_ack = (value & (1 << ACK_SHIFT)) != 0;
     if (code == HELLO) {
-        return (!their_ack);
+        return !their_ack;
     }
-    bool ours = ((engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) != 0);
+    bool ours = (engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) != 0;
     if ((code != 0) != ours) {
         return true;
     }
     if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0) {
         return their_ack;
     }
-    return (((engine_bytes6[TX_CODE][f] & TX_RELEASE) != 0) && (!their_ack));
+    return (engine_bytes6[TX_CODE][f] & TX_RELEASE) != 0 && !their_ack;
 }
 #endif
 
@@ -888,7 +885,7 @@ BLINKC_SMALL_LOOPS void loop(void) {
     bool waiting = false;
     bool new_tick = false;
     uint8_t tick = millis256();
-    new_tick = (tick != now256);
+    new_tick = tick != now256;
     now256 = tick;
     flood_forget();
     uint8_t bit = 1;
@@ -902,7 +899,7 @@ BLINKC_SMALL_LOOPS void loop(void) {
     timers();
     transmit();
     display();
-    if ((waiting || ((gone_mask != 0) && new_tick)) && coin()) {
+    if ((waiting || (gone_mask != 0 && new_tick)) && coin()) {
         blinkc_skip_frame();
     }
 }
@@ -913,11 +910,11 @@ static uint8_t flood_take(uint8_t bit) {
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
         if ((engine_bytes6[FLOOD_WAVE][s] & bit) != 0) {
             engine_bytes6[FLOOD_WAVE][s] &= ~bit;
-            return (FLOOD_CODE + (uint8_t)(CODES_PER_SLOT * s));
+            return FLOOD_CODE + (uint8_t)(CODES_PER_SLOT * s);
         }
         if ((engine_bytes6[FLOOD_ECHO][s] & bit) != 0) {
             engine_bytes6[FLOOD_ECHO][s] &= ~bit;
-            return ((uint8_t)(FLOOD_CODE + (uint8_t)(CODES_PER_SLOT * s)) + 1);
+            return (uint8_t)(FLOOD_CODE + (uint8_t)(CODES_PER_SLOT * s)) + 1;
         }
     }
     return 0;
@@ -925,7 +922,7 @@ static uint8_t flood_take(uint8_t bit) {
 
 // Start flood k, unless this tile is in a wave of it already (then the start merges).  [protocol.py:425]
 static void flood_start(uint8_t k) {
-    uint8_t s = (SLOTS_PER_FLOOD * k);
+    uint8_t s = SLOTS_PER_FLOOD * k;
     if ((engine_bytes6[FLOOD_PARENT][s] | engine_bytes6[FLOOD_PARENT][s + 1]) == NO_PARENT) {
         flood_enter(s + (engine_bytes3[FLOOD_LAST][k] ^ 1), STARTER);
     }
@@ -934,15 +931,15 @@ static void flood_start(uint8_t k) {
 // This tile enters slot s from the face of `from_bit` (STARTER: it starts the flood).  [protocol.py:432]
 static void flood_enter(uint8_t s, uint8_t from_bit) {
     engine_bytes6[FLOOD_PARENT][s] = from_bit;
-    uint8_t k = (s >> 1);
-    engine_bytes3[FLOOD_LAST][k] = (s & 1);
+    uint8_t k = s >> 1;
+    engine_bytes3[FLOOD_LAST][k] = s & 1;
     uint8_t skipped = gone_mask;
     if (engine_bytes6[FLOOD_SKIPPED][s] != 0) {
         skipped |= engine_bytes6[FLOOD_WAITING][s];
     }
-    engine_bytes6[FLOOD_SKIPPED][s] = (skipped | BOTH_WINDOWS);
+    engine_bytes6[FLOOD_SKIPPED][s] = skipped | BOTH_WINDOWS;
     engine_bytes6[FLOOD_AT][s] = now256;
-    uint8_t waiting = ((uint8_t)(~(skipped | from_bit)) & ALL_FACES);
+    uint8_t waiting = (uint8_t)~(skipped | from_bit) & ALL_FACES;
     engine_bytes6[FLOOD_WAITING][s] = waiting;
     engine_bytes6[FLOOD_WAVE][s] |= waiting;
     on_flood(k);
@@ -954,9 +951,9 @@ static void flood_enter(uint8_t s, uint8_t from_bit) {
 static void flood_forget(void) {
     uint8_t s = 0;
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
-        uint8_t age = (now256 - engine_bytes6[FLOOD_AT][s]);
+        uint8_t age = now256 - engine_bytes6[FLOOD_AT][s];
         if (age >= FLOOD_SAME_UNITS) {
-            engine_bytes6[FLOOD_SKIPPED][s] &= (uint8_t)(~SAME_WINDOW);
+            engine_bytes6[FLOOD_SKIPPED][s] &= (uint8_t)~SAME_WINDOW;
             if (age >= FLOOD_BACK_UNITS) {
                 engine_bytes6[FLOOD_SKIPPED][s] = 0;
             }
@@ -967,16 +964,16 @@ static void flood_forget(void) {
 // [protocol.py:470]
 __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face, uint8_t bit) {
     uint8_t skipped = engine_bytes6[FLOOD_SKIPPED][s];
-    if ((engine_bytes6[FLOOD_PARENT][s] == NO_PARENT) &&
-            (!(((skipped & BACK_WINDOW) != 0) &&
-                    ((((skipped & bit) != 0) && ((skipped & SAME_WINDOW) != 0)) ||
-                            ((uint8_t)(now256 - engine_bytes6[BACK_AT][face]) < BACK_SAME_UNITS))))) {
+    if (engine_bytes6[FLOOD_PARENT][s] == NO_PARENT &&
+            !((skipped & BACK_WINDOW) != 0 &&
+                    (((skipped & bit) != 0 && (skipped & SAME_WINDOW) != 0) ||
+                            (uint8_t)(now256 - engine_bytes6[BACK_AT][face]) < BACK_SAME_UNITS))) {
         flood_enter(s, bit);
     } else {
         if (engine_bytes6[FLOOD_PARENT][s] == NO_PARENT) {
             engine_bytes6[FLOOD_WAITING][s] |= bit;
             if ((skipped & SAME_WINDOW) == 0) {
-                engine_bytes6[FLOOD_AT][s] = (now256 - FLOOD_SAME_UNITS);
+                engine_bytes6[FLOOD_AT][s] = now256 - FLOOD_SAME_UNITS;
             }
         }
         engine_bytes6[FLOOD_SKIPPED][s] &= ~bit;
@@ -993,7 +990,7 @@ __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t bit) {
 // [protocol.py:503]
 static void flood_check(uint8_t s) {
     uint8_t parent = engine_bytes6[FLOOD_PARENT][s];
-    if ((parent != NO_PARENT) && (engine_bytes6[FLOOD_WAITING][s] == 0)) {
+    if (parent != NO_PARENT && engine_bytes6[FLOOD_WAITING][s] == 0) {
         engine_bytes6[FLOOD_PARENT][s] = NO_PARENT;
         if (parent == STARTER) {
             on_flood_done(s >> 1);
@@ -1005,7 +1002,7 @@ static void flood_check(uint8_t s) {
 
 // [protocol.py:518]
 static void timer_start(uint8_t k, uint16_t ms) {
-    timer_end[k] = ((uint16_t)millis() + ms);
+    timer_end[k] = (uint16_t)millis() + ms;
     timer_on |= bit_of(k);
 }
 
@@ -1014,7 +1011,7 @@ static uint16_t timer_remaining(uint8_t k) {
     if ((timer_on & bit_of(k)) == 0) {
         return 0;
     }
-    int16_t left = (timer_end[k] - (uint16_t)millis());
+    int16_t left = timer_end[k] - (uint16_t)millis();
     if (left < 0) {
         return 0;
     }
@@ -1026,7 +1023,7 @@ static void timers(void) {
     uint8_t k = 0;
     uint8_t k_bit = 0;
     for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {
-        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {
+        if ((timer_on & k_bit) != 0 && (int16_t)((uint16_t)millis() - timer_end[k]) >= 0) {
             timer_on &= ~k_bit;
             on_timer(k);
         }
@@ -1038,10 +1035,10 @@ static void timers(void) {
 uint32_t timers_quiet_until(void) {
     uint8_t k = 0;
     uint8_t k_bit = 0;
-    uint32_t until = (1UL * NEVER);
+    uint32_t until = 1UL * NEVER;
     for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {
         if ((timer_on & k_bit) != 0) {
-            uint32_t ends = (millis() + timer_remaining(k));
+            uint32_t ends = millis() + timer_remaining(k);
             if (ends < until) {
                 until = ends;
             }
@@ -1078,7 +1075,7 @@ bool engine_idle(void) {
     }
     for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
         if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
-            if ((engine_bytes6[TX_CODE][f] & ((TX_WAIT | TX_RELEASE) | (1 << ACK_SHIFT))) != 0) {
+            if ((engine_bytes6[TX_CODE][f] & (TX_WAIT | TX_RELEASE | (1 << ACK_SHIFT))) != 0) {
                 return false;
             }
         } else if ((gone_mask & f_bit) == 0) {
@@ -1086,8 +1083,8 @@ bool engine_idle(void) {
         }
     }
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
-        if ((engine_bytes6[FLOOD_PARENT][s] != NO_PARENT) ||
-                ((engine_bytes6[FLOOD_WAVE][s] | engine_bytes6[FLOOD_ECHO][s]) != 0)) {
+        if (engine_bytes6[FLOOD_PARENT][s] != NO_PARENT ||
+                (engine_bytes6[FLOOD_WAVE][s] | engine_bytes6[FLOOD_ECHO][s]) != 0) {
             return false;
         }
     }
@@ -1100,18 +1097,18 @@ bool engine_idle(void) {
 static void send_wide(uint8_t code, uint16_t value, uint8_t chunks, uint8_t face) {
     uint8_t i = 0;
     uint8_t i_end = 0;
-    if (((gone_mask & bit_of(face)) != 0) || ((queue_len + chunks) >= QUEUE_LEN)) {
+    if ((gone_mask & bit_of(face)) != 0 || queue_len + chunks >= QUEUE_LEN) {
         bounce(code, face);
         return;
     }
     i_end = chunks;
     for (i = 0; i < i_end; i++) {
-        uint8_t shift = (((chunks - 1) - i) * DATA_BITS);
-        queue[queue_len] = ((uint8_t)(face << QUEUE_FACE_SHIFT)
-                | (uint8_t)(DATA_CODE + ((uint8_t)(value >> shift) & DATA_MASK)));
+        uint8_t shift = (chunks - 1 - i) * DATA_BITS;
+        queue[queue_len] = (uint8_t)(face << QUEUE_FACE_SHIFT)
+                | (uint8_t)(DATA_CODE + ((uint8_t)(value >> shift) & DATA_MASK));
         queue_len++;
     }
-    queue[queue_len] = ((uint8_t)(face << QUEUE_FACE_SHIFT) | code);
+    queue[queue_len] = (uint8_t)(face << QUEUE_FACE_SHIFT) | code;
     queue_len++;
 }
 
@@ -1127,7 +1124,7 @@ static uint8_t wide_take(uint8_t f, uint8_t bit) {
         }
         if (code == 0) {
             code = queue_take(f);
-            if ((code >= DATA_CODE) && (code <= (DATA_CODE + DATA_MASK))) {
+            if (code >= DATA_CODE && code <= DATA_CODE + DATA_MASK) {
                 wide_busy |= bit;
             } else {
                 wide_busy &= ~bit;
@@ -1146,18 +1143,18 @@ static uint8_t wide_take(uint8_t f, uint8_t bit) {
     if (left == 0) {
         return engine_bytes6[WIDE_CODE][f];
     }
-    return (DATA_CODE + ((uint8_t)(engine_words6[WIDE_OUT][f] >> ((uint8_t)(left - 1) * DATA_BITS)) & DATA_MASK));
+    return DATA_CODE + ((uint8_t)(engine_words6[WIDE_OUT][f] >> (uint8_t)(left - 1) * DATA_BITS) & DATA_MASK);
 }
 
 // How many data codes go before flood code `code` out of face f (0: none); its value in wide_out[f]: a
 // valued wave's value, a gather's echo the subtree's (to the parent) or the identity (any other echo).
 // [protocol.py:647]
 static uint8_t flood_wide(uint8_t code, uint8_t f, uint8_t bit) {
-    uint8_t j = (code - FLOOD_CODE);
-    uint8_t s = (j >> 1);
+    uint8_t j = code - FLOOD_CODE;
+    uint8_t s = j >> 1;
     uint8_t n = flood_chunks(s >> 1, j & 1);
     if (n != 0) {
-        if ((engine_bytes6[FLOOD_FROM][s] == bit) && (engine_bytes6[FLOOD_PARENT][s] == NO_PARENT)) {
+        if (engine_bytes6[FLOOD_FROM][s] == bit && engine_bytes6[FLOOD_PARENT][s] == NO_PARENT) {
             engine_words6[WIDE_OUT][f] = engine_words6[FLOOD_ACC][s];
             engine_bytes6[FLOOD_FROM][s] = NO_PARENT;
         } else {
@@ -1169,13 +1166,13 @@ static uint8_t flood_wide(uint8_t code, uint8_t f, uint8_t bit) {
 
 // A data code arrived on `face`: shift its bits in.  [protocol.py:665]
 static void wide_data(uint8_t code, uint8_t face) {
-    engine_words6[WIDE_RX][face] = (((uint16_t)(1U * engine_words6[WIDE_RX][face] << DATA_BITS))
-            | (uint16_t)(code - DATA_CODE));
+    engine_words6[WIDE_RX][face] = (uint16_t)(1U * engine_words6[WIDE_RX][face] << DATA_BITS)
+            | (uint16_t)(code - DATA_CODE);
 }
 
 // The value the data codes just received on `face` carry (its low bits).  [protocol.py:670]
 static uint16_t wide_in(uint8_t face, uint16_t mask) {
-    return (engine_words6[WIDE_RX][face] & mask);
+    return engine_words6[WIDE_RX][face] & mask;
 }
 
 // Face f's session ended: what was going out of it goes no further (link_end answers its flood codes
@@ -1194,7 +1191,7 @@ static void wide_reset(uint8_t f) {
 
 // This tile just entered gather k with its own `value`.  [protocol.py:706]
 static void gather_enter(uint8_t k, uint16_t value) {
-    uint8_t s = ((uint8_t)(SLOTS_PER_FLOOD * k) + engine_bytes3[FLOOD_LAST][k]);
+    uint8_t s = (uint8_t)(SLOTS_PER_FLOOD * k) + engine_bytes3[FLOOD_LAST][k];
     engine_words6[FLOOD_ACC][s] = value;
     engine_bytes6[FLOOD_FROM][s] = engine_bytes6[FLOOD_PARENT][s];
     if (engine_bytes6[FLOOD_PARENT][s] == STARTER) {
@@ -1235,14 +1232,14 @@ static void buttons(void) {
 
 // A message arrived on `face` (of bit `bit`): run its handler.  [generated by blinkc]
 static void deliver(uint8_t code, uint8_t face, uint8_t bit) {
-    if ((code >= DATA_CODE) && (code <= (DATA_CODE + DATA_MASK))) {
+    if (code >= DATA_CODE && code <= DATA_CODE + DATA_MASK) {
         wide_data(code, face);
     } else if (code == MSG_HELLO) {
         heard(face, wide_in(face, 65535U));
     } else if (code >= FLOOD_CODE) {
         if (((uint8_t)(code - FLOOD_CODE) & 1) != 0) {
-            if ((((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_POINTS) ||
-                    (((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_SHIPS)) {
+            if (((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_POINTS ||
+                    ((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_SHIPS) {
                 gather_echo((uint8_t)(code - FLOOD_CODE) >> 1, face, bit, 65535U);
             }
             flood_answered((uint8_t)(code - FLOOD_CODE) >> 1, bit);
@@ -1266,10 +1263,10 @@ static void on_flood(uint8_t k) {
         reset();
     } else if (k == FLOOD_POINTS) {
         mine = my_lines();
-        gather_enter(k, (mine > 65535L) ? 65535U : ((mine < 0) ? 0 : mine));
+        gather_enter(k, mine > 65535L ? 65535U : (mine < 0 ? 0 : mine));
     } else if (k == FLOOD_SHIPS) {
         mine = my_ship();
-        gather_enter(k, (mine > 65535L) ? 65535U : ((mine < 0) ? 0 : mine));
+        gather_enter(k, mine > 65535L ? 65535U : (mine < 0 ? 0 : mine));
     }
 }
 
@@ -1284,10 +1281,10 @@ static void on_flood_done(uint8_t k) {
 
 // How many data codes go before a wave (echo 0) or an echo (1) of flood k: its value's.  [generated by blinkc]
 static uint8_t flood_chunks(uint8_t k, uint8_t echo) {
-    if ((k == FLOOD_POINTS) && (echo != 0)) {
+    if (k == FLOOD_POINTS && echo != 0) {
         return 4;
     }
-    if ((k == FLOOD_SHIPS) && (echo != 0)) {
+    if (k == FLOOD_SHIPS && echo != 0) {
         return 4;
     }
     return 0;
@@ -1300,7 +1297,7 @@ static uint16_t gather_identity(uint8_t /* k */) {
 
 // Gather k's combination of two values.  [generated by blinkc]
 static uint16_t gather_combine(uint8_t /* k */, uint16_t a, uint16_t b) {
-    return ((((uint16_t)(a + b)) < a) ? 65535U : (a + b));
+    return (uint16_t)(a + b) < a ? 65535U : a + b;
 }
 
 // Timer k has ended.  [generated by blinkc]

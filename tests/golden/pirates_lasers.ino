@@ -222,13 +222,13 @@ bool engine_idle(void);
 
 // Neighbours need to know whether we are a Hull (Hazards must touch one).  [pirates_lasers.py:64]
 static bool value_hull(void) {
-    return (kind == HULL);
+    return kind == HULL;
 }
 
 // Alone; a weak link; or a Hazard/Redirector touching no Hull (display only).  [pirates_lasers.py:70]
 static bool value_illegal(void) {
     bool alone = true;
-    bool hull_near = (kind == HULL);
+    bool hull_near = kind == HULL;
     FOREACH_FACE(f) {
         if (!isValueReceivedOnFaceExpired(f)) {
             if (isValueReceivedOnFaceExpired(ccw(f)) && isValueReceivedOnFaceExpired(cw(f))) {
@@ -240,7 +240,7 @@ static bool value_illegal(void) {
             }
         }
     }
-    return (alone || (!hull_near));
+    return alone || !hull_near;
 }
 
 // [pirates_lasers.py:111]
@@ -280,15 +280,15 @@ static void laser(uint8_t face, uint8_t bends_left) {
     } else if (kind == REDIRECTOR) {
         uint8_t o = orient;
         orient = cw(o);
-        if ((face == o) || (face == cw(o, 2))) {
+        if (face == o || face == cw(o, 2)) {
             if (bends_left == 0) {
                 return;
             }
-            left = (bends_left - 1);
-            out = ((face == o) ? cw(o, 2) : o);
+            left = bends_left - 1;
+            out = face == o ? cw(o, 2) : o;
         }
     }
-    flash_faces = (bit_of(face) | bit_of(out));
+    flash_faces = bit_of(face) | bit_of(out);
     timer_start(TIMER_BEAM_FLASH, FLASH_MS);
     send_code(MSG_LASER + left, out);
 }
@@ -334,42 +334,42 @@ static void show(void) {
     uint8_t f_bit = 0;
     Color c = BLINKC_RGB5(0, 0, 0);
     bool bad = value_illegal();
-    bool flashing = ((timer_on & (uint8_t)(1 << TIMER_BEAM_FLASH)) != 0);
-    bool pulsing = ((timer_on & (uint8_t)(1 << TIMER_PULSE)) != 0);
-    uint8_t now = ((uint16_t)millis() >> 2);
+    bool flashing = (timer_on & (uint8_t)(1 << TIMER_BEAM_FLASH)) != 0;
+    bool pulsing = (timer_on & (uint8_t)(1 << TIMER_PULSE)) != 0;
+    uint8_t now = (uint16_t)millis() >> 2;
     uint8_t step = 40;
     if (sunk) {
-        now = ((uint16_t)millis() >> 1);
+        now = (uint16_t)millis() >> 1;
         step = 80;
     } else if (!bad) {
-        now = ((uint16_t)millis() >> 4);
+        now = (uint16_t)millis() >> 4;
     }
     for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
-        uint8_t phase = ((now + (f * step)) & 255);
-        uint8_t wave = (phase & 127);
+        uint8_t phase = (now + f * step) & 255;
+        uint8_t wave = phase & 127;
         if ((phase & 128) != 0) {
-            wave = (127 - wave);
+            wave = 127 - wave;
         }
         c = makeColorRGB(0, 0, 110 + wave);
         if (kind == HULL) {
             if (f < REPAIR_FACE) {
-                if (((water & f_bit) == 0) && (!sunk)) {
-                    c = (bad ? DEEP_ORANGE : TAN);
+                if ((water & f_bit) == 0 && !sunk) {
+                    c = bad ? DEEP_ORANGE : TAN;
                 }
-            } else if ((hp > 0) && (!sunk)) {
+            } else if (hp > 0 && !sunk) {
                 c = WHITE;
             }
         } else if (kind == HAZARD) {
             if (((uint8_t)(f + orient) & 1) == 0) {
                 c = RED;
             }
-            if (sunk && (f < shots)) {
+            if (sunk && f < shots) {
                 c = WHITE;
             }
-        } else if ((f == orient) || (f == cw(orient, 2))) {
+        } else if (f == orient || f == cw(orient, 2)) {
             c = REDIRECTOR_COLOUR;
         }
-        if (flashing && ((flash_faces & f_bit) != 0)) {
+        if (flashing && (flash_faces & f_bit) != 0) {
             c = RED;
         }
         if (pulsing) {
@@ -408,7 +408,7 @@ static void helper_fire(void) {
     for (b = 0; b < 3; b++) {
         send_code(MSG_LASER + 3, cw(orient, 2 * b));
     }
-    flash_faces = (((orient & 1) == 0) ? RED_FACES_EVEN : RED_FACES_ODD);
+    flash_faces = (orient & 1) == 0 ? RED_FACES_EVEN : RED_FACES_ODD;
     timer_start(TIMER_BEAM_FLASH, FLASH_MS);
     orient = cw(orient);
     if (shots < 255) shots++;
@@ -417,22 +417,22 @@ static void helper_fire(void) {
 // A Hull below full HP gets one back (its lowest damaged segment turns tan again); a flooded Hull (0
 // HP) only comes back with a reset.  [pirates_lasers.py:101]
 static void helper_gain_hp(void) {
-    if ((0 < hp) && (hp < FULL_HP)) {
+    if (0 < hp && hp < FULL_HP) {
         hp++;
-        water &= (water - 1);
+        water &= water - 1;
     }
 }
 
 // The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [protocol.py:69]
 static uint8_t millis256(void) {
-    return ((uint16_t)millis() >> TICK_SHIFT);
+    return (uint16_t)millis() >> TICK_SHIFT;
 }
 
 // Seed the coin from the tile's serial number: every tile tosses its own sequence.  [protocol.py:74]
 static void engine_setup(void) {
     uint8_t i = 0;
     for (i = 0; i < SERIAL_LEN; i++) {
-        coin_state = ((((uint16_t)(1U * coin_state << HI_BYTE)) ^ (coin_state >> HI_BYTE)) ^ getSerialNumberByte(i));
+        coin_state = (uint16_t)(1U * coin_state << HI_BYTE) ^ (coin_state >> HI_BYTE) ^ getSerialNumberByte(i);
     }
     if (coin_state == 0) {
         coin_state = 1;
@@ -442,12 +442,12 @@ static void engine_setup(void) {
 // One toss: the SDK's random numbers when the game randomizes them, else one step of a 16-bit Galois
 // LFSR (period 65,535).  [protocol.py:89]
 static bool coin(void) {
-    uint8_t heads = ((uint8_t)coin_state & 1);
+    uint8_t heads = (uint8_t)coin_state & 1;
     coin_state >>= 1;
     if (heads != 0) {
-        coin_state ^= (1U * COIN_TAPS);
+        coin_state ^= 1U * COIN_TAPS;
     }
-    return (heads != 0);
+    return heads != 0;
 }
 
 // t.random_word() in a game without randomize(): 16 tosses of the coin, the tile's own sequence seeded
@@ -458,7 +458,7 @@ static uint16_t draw_word(void) {
     uint8_t i = 0;
     uint16_t v = 0;
     for (i = 0; i < WORD_BITS; i++) {
-        v = (((uint16_t)(1U * v << 1)) | coin());
+        v = (uint16_t)(1U * v << 1) | coin();
     }
     return v;
 }
@@ -469,15 +469,15 @@ static uint16_t draw_below(uint16_t n) {
     if (n == 0) {
         return draw_word();
     }
-    return (draw_word() % n);
+    return draw_word() % n;
 }
 
 // Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [protocol.py:122]
 static void send_code(uint8_t code, uint8_t face) {
-    if (((gone_mask & bit_of(face)) != 0) || (queue_len >= QUEUE_LEN)) {
+    if ((gone_mask & bit_of(face)) != 0 || queue_len >= QUEUE_LEN) {
         return;
     }
-    queue[queue_len] = ((uint8_t)(face << QUEUE_FACE_SHIFT) | code);
+    queue[queue_len] = (uint8_t)(face << QUEUE_FACE_SHIFT) | code;
     queue_len++;
 }
 
@@ -496,7 +496,7 @@ static uint8_t queue_take(uint8_t face) {
             for (j = i; j < j_end; j++) {
                 queue[j] = queue[j + 1];
             }
-            return (entry & QUEUE_CODE_MASK);
+            return entry & QUEUE_CODE_MASK;
         }
     }
     return 0;
@@ -514,15 +514,14 @@ static bool link_step(uint8_t f, uint8_t bit) {
         engine_bytes6[LINK_STATE][f] |= LINK_HEARD;
         session(f, bit);
     } else if ((engine_bytes6[LINK_STATE][f] & LINK_HEARD) != 0) {
-        engine_bytes6[LINK_STATE][f] &= (uint8_t)(~LINK_HEARD);
+        engine_bytes6[LINK_STATE][f] &= (uint8_t)~LINK_HEARD;
         engine_bytes6[SILENT_AT][f] = now256;
     }
-    if (((gone_mask & bit) == 0) &&
-            ((engine_bytes6[LINK_STATE][f] & (LINK_HEARD | LINK_UP)) != (LINK_HEARD | LINK_UP))) {
-        uint8_t silent = (now256 - engine_bytes6[SILENT_AT][f]);
-        if ((((engine_bytes6[LINK_STATE][f] & LINK_HEARD) == 0) && (silent > GRACE_UNITS)) ||
-                (((engine_bytes6[LINK_STATE][f] & LINK_UP) == 0) &&
-                        ((uint8_t)(now256 - engine_bytes6[TX_CODE][f]) > (SESSION_GRACES * GRACE_UNITS)))) {
+    if ((gone_mask & bit) == 0 && (engine_bytes6[LINK_STATE][f] & (LINK_HEARD | LINK_UP)) != (LINK_HEARD | LINK_UP)) {
+        uint8_t silent = now256 - engine_bytes6[SILENT_AT][f];
+        if (((engine_bytes6[LINK_STATE][f] & LINK_HEARD) == 0 && silent > GRACE_UNITS) ||
+                ((engine_bytes6[LINK_STATE][f] & LINK_UP) == 0 &&
+                        (uint8_t)(now256 - engine_bytes6[TX_CODE][f]) > SESSION_GRACES * GRACE_UNITS)) {
             link_end(f, bit);
             gone_mask |= bit;
         } else {
@@ -535,8 +534,8 @@ static bool link_step(uint8_t f, uint8_t bit) {
 // Start, keep or end the session on face f from the neighbour's latest value.  [protocol.py:172]
 static void session(uint8_t f, uint8_t bit) {
     uint8_t value = getLastValueReceivedOnFace(f);
-    uint8_t code = ((value >> CODE_SHIFT) & CODE_MASK);
-    bool their_ack = ((value & (1 << ACK_SHIFT)) != 0);
+    uint8_t code = (value >> CODE_SHIFT) & CODE_MASK;
+    bool their_ack = (value & (1 << ACK_SHIFT)) != 0;
     if (code == HELLO) {
         if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
             if (their_ack) {
@@ -561,7 +560,7 @@ static void session(uint8_t f, uint8_t bit) {
 
 // [protocol.py:193]
 static void link_begin(uint8_t f, uint8_t /* bit */) {
-    engine_bytes6[LINK_STATE][f] = ((engine_bytes6[LINK_STATE][f] & (uint8_t)(~LINK_SEEN)) | LINK_UP);
+    engine_bytes6[LINK_STATE][f] = (engine_bytes6[LINK_STATE][f] & (uint8_t)~LINK_SEEN) | LINK_UP;
     engine_bytes6[TX_CODE][f] = 0;
     on_neighbor_joined(f);
 }
@@ -571,7 +570,7 @@ static void link_end(uint8_t f, uint8_t bit) {
     uint8_t i = 0;
     uint8_t j = 0;
     uint8_t s = 0;
-    engine_bytes6[LINK_STATE][f] &= (uint8_t)(~(LINK_UP | LINK_SEEN));
+    engine_bytes6[LINK_STATE][f] &= (uint8_t)~(LINK_UP | LINK_SEEN);
     for (i = 0; i < QUEUE_LEN; i++) {
         uint8_t code = queue_take(f);
         if (code == 0) {
@@ -592,17 +591,17 @@ static void link_end(uint8_t f, uint8_t bit) {
 // Run the four-phase handshake on a face in session against the neighbour's latest value.  [protocol.py:222]
 static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack) {
     if (code == 0) {
-        engine_bytes6[TX_CODE][f] &= (uint8_t)(~(1 << ACK_SHIFT));
+        engine_bytes6[TX_CODE][f] &= (uint8_t)~(1 << ACK_SHIFT);
     } else if ((engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) == 0) {
-        engine_bytes6[TX_CODE][f] |= (1 << ACK_SHIFT);
+        engine_bytes6[TX_CODE][f] |= 1 << ACK_SHIFT;
         deliver(code, f, bit);
     }
     if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0) {
         if (their_ack != false) {
-            engine_bytes6[TX_CODE][f] = ((engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) | TX_RELEASE);
+            engine_bytes6[TX_CODE][f] = (engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) | TX_RELEASE;
         }
     } else if (their_ack == 0) {
-        engine_bytes6[TX_CODE][f] &= (uint8_t)(~TX_RELEASE);
+        engine_bytes6[TX_CODE][f] &= (uint8_t)~TX_RELEASE;
     }
 }
 
@@ -619,14 +618,14 @@ static void transmit(void) {
                     code = queue_take(f);
                 }
                 if (code != 0) {
-                    engine_bytes6[TX_CODE][f] |= ((code << CODE_SHIFT) | TX_WAIT);
+                    engine_bytes6[TX_CODE][f] |= (code << CODE_SHIFT) | TX_WAIT;
                 }
             }
-            value |= (engine_bytes6[TX_CODE][f] & FACE_VALUE_MASK);
+            value |= engine_bytes6[TX_CODE][f] & FACE_VALUE_MASK;
         } else {
-            value |= (HELLO << CODE_SHIFT);
+            value |= HELLO << CODE_SHIFT;
             if ((engine_bytes6[LINK_STATE][f] & LINK_SEEN) != 0) {
-                value |= (1 << ACK_SHIFT);
+                value |= 1 << ACK_SHIFT;
             }
         }
         setValueSentOnFace(value, f);
@@ -645,7 +644,7 @@ bool unsettled(void) {
             settled |= f_bit;
         }
     }
-    return (settled != ALL_FACES);
+    return settled != ALL_FACES;
 }
 #endif
 
@@ -659,12 +658,12 @@ uint32_t engine_quiet_until(void) {
         return 0;
     }
     for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
-        if (((gone_mask & f_bit) != 0) && (!isValueReceivedOnFaceExpired(f))) {
+        if ((gone_mask & f_bit) != 0 && !isValueReceivedOnFaceExpired(f)) {
             return 0;
         }
     }
     for (f = 0; f < FACE_COUNT; f++) {
-        if (((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) && handshake_moves(f)) {
+        if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0 && handshake_moves(f)) {
             return 0;
         }
     }
@@ -677,12 +676,10 @@ uint32_t engine_quiet_until(void) {
     }
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
         if (engine_bytes4[FLOOD_SKIPPED][s] != 0) {
-            uint8_t age = (millis256() - engine_bytes4[FLOOD_AT][s]);
-            uint8_t closes = (((engine_bytes4[FLOOD_SKIPPED][s] & SAME_WINDOW) != 0)
-                    ? FLOOD_SAME_UNITS
-                    : FLOOD_BACK_UNITS);
-            uint8_t ticks = ((age < closes) ? (closes - age) : 0);
-            uint32_t ends = (uint32_t)(1UL * (millis() & (1UL * TICK_START)) + ((uint32_t)ticks * TICK_MS));
+            uint8_t age = millis256() - engine_bytes4[FLOOD_AT][s];
+            uint8_t closes = (engine_bytes4[FLOOD_SKIPPED][s] & SAME_WINDOW) != 0 ? FLOOD_SAME_UNITS : FLOOD_BACK_UNITS;
+            uint8_t ticks = age < closes ? closes - age : 0;
+            uint32_t ends = (uint32_t)(1UL * (millis() & (1UL * TICK_START)) + (uint32_t)ticks * TICK_MS);
             if (ends < until) {
                 until = ends;
             }
@@ -696,19 +693,19 @@ uint32_t engine_quiet_until(void) {
 // Face f's handshake (in a session) takes a step at the next pass on the value it holds.  [protocol.py:316]
 bool handshake_moves(uint8_t f) {
     uint8_t value = getLastValueReceivedOnFace(f);
-    uint8_t code = ((value >> CODE_SHIFT) & CODE_MASK);
-    bool their_ack = ((value & (1 << ACK_SHIFT)) != 0);
+    uint8_t code = (value >> CODE_SHIFT) & CODE_MASK;
+    bool their_ack = (value & (1 << ACK_SHIFT)) != 0;
     if (code == HELLO) {
-        return (!their_ack);
+        return !their_ack;
     }
-    bool ours = ((engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) != 0);
+    bool ours = (engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) != 0;
     if ((code != 0) != ours) {
         return true;
     }
     if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0) {
         return their_ack;
     }
-    return (((engine_bytes6[TX_CODE][f] & TX_RELEASE) != 0) && (!their_ack));
+    return (engine_bytes6[TX_CODE][f] & TX_RELEASE) != 0 && !their_ack;
 }
 #endif
 
@@ -717,7 +714,7 @@ BLINKC_SMALL_LOOPS void loop(void) {
     bool waiting = false;
     bool new_tick = false;
     uint8_t tick = millis256();
-    new_tick = (tick != now256);
+    new_tick = tick != now256;
     now256 = tick;
     flood_forget();
     uint8_t bit = 1;
@@ -731,7 +728,7 @@ BLINKC_SMALL_LOOPS void loop(void) {
     timers();
     transmit();
     display();
-    if ((waiting || ((gone_mask != 0) && new_tick)) && coin()) {
+    if ((waiting || (gone_mask != 0 && new_tick)) && coin()) {
         blinkc_skip_frame();
     }
 }
@@ -742,11 +739,11 @@ static uint8_t flood_take(uint8_t bit) {
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
         if ((engine_bytes4[FLOOD_WAVE][s] & bit) != 0) {
             engine_bytes4[FLOOD_WAVE][s] &= ~bit;
-            return (FLOOD_CODE + (uint8_t)(CODES_PER_SLOT * s));
+            return FLOOD_CODE + (uint8_t)(CODES_PER_SLOT * s);
         }
         if ((engine_bytes4[FLOOD_ECHO][s] & bit) != 0) {
             engine_bytes4[FLOOD_ECHO][s] &= ~bit;
-            return ((uint8_t)(FLOOD_CODE + (uint8_t)(CODES_PER_SLOT * s)) + 1);
+            return (uint8_t)(FLOOD_CODE + (uint8_t)(CODES_PER_SLOT * s)) + 1;
         }
     }
     return 0;
@@ -754,7 +751,7 @@ static uint8_t flood_take(uint8_t bit) {
 
 // Start flood k, unless this tile is in a wave of it already (then the start merges).  [protocol.py:425]
 static void flood_start(uint8_t k) {
-    uint8_t s = (SLOTS_PER_FLOOD * k);
+    uint8_t s = SLOTS_PER_FLOOD * k;
     if ((engine_bytes4[FLOOD_PARENT][s] | engine_bytes4[FLOOD_PARENT][s + 1]) == NO_PARENT) {
         flood_enter(s + (flood_last[k] ^ 1), STARTER);
     }
@@ -763,15 +760,15 @@ static void flood_start(uint8_t k) {
 // This tile enters slot s from the face of `from_bit` (STARTER: it starts the flood).  [protocol.py:432]
 static void flood_enter(uint8_t s, uint8_t from_bit) {
     engine_bytes4[FLOOD_PARENT][s] = from_bit;
-    uint8_t k = (s >> 1);
-    flood_last[k] = (s & 1);
+    uint8_t k = s >> 1;
+    flood_last[k] = s & 1;
     uint8_t skipped = gone_mask;
     if (engine_bytes4[FLOOD_SKIPPED][s] != 0) {
         skipped |= engine_bytes4[FLOOD_WAITING][s];
     }
-    engine_bytes4[FLOOD_SKIPPED][s] = (skipped | BOTH_WINDOWS);
+    engine_bytes4[FLOOD_SKIPPED][s] = skipped | BOTH_WINDOWS;
     engine_bytes4[FLOOD_AT][s] = now256;
-    uint8_t waiting = ((uint8_t)(~(skipped | from_bit)) & ALL_FACES);
+    uint8_t waiting = (uint8_t)~(skipped | from_bit) & ALL_FACES;
     engine_bytes4[FLOOD_WAITING][s] = waiting;
     engine_bytes4[FLOOD_WAVE][s] |= waiting;
     on_flood(k);
@@ -783,9 +780,9 @@ static void flood_enter(uint8_t s, uint8_t from_bit) {
 static void flood_forget(void) {
     uint8_t s = 0;
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
-        uint8_t age = (now256 - engine_bytes4[FLOOD_AT][s]);
+        uint8_t age = now256 - engine_bytes4[FLOOD_AT][s];
         if (age >= FLOOD_SAME_UNITS) {
-            engine_bytes4[FLOOD_SKIPPED][s] &= (uint8_t)(~SAME_WINDOW);
+            engine_bytes4[FLOOD_SKIPPED][s] &= (uint8_t)~SAME_WINDOW;
             if (age >= FLOOD_BACK_UNITS) {
                 engine_bytes4[FLOOD_SKIPPED][s] = 0;
             }
@@ -796,16 +793,16 @@ static void flood_forget(void) {
 // [protocol.py:470]
 __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face, uint8_t bit) {
     uint8_t skipped = engine_bytes4[FLOOD_SKIPPED][s];
-    if ((engine_bytes4[FLOOD_PARENT][s] == NO_PARENT) &&
-            (!(((skipped & BACK_WINDOW) != 0) &&
-                    ((((skipped & bit) != 0) && ((skipped & SAME_WINDOW) != 0)) ||
-                            ((uint8_t)(now256 - engine_bytes6[BACK_AT][face]) < BACK_SAME_UNITS))))) {
+    if (engine_bytes4[FLOOD_PARENT][s] == NO_PARENT &&
+            !((skipped & BACK_WINDOW) != 0 &&
+                    (((skipped & bit) != 0 && (skipped & SAME_WINDOW) != 0) ||
+                            (uint8_t)(now256 - engine_bytes6[BACK_AT][face]) < BACK_SAME_UNITS))) {
         flood_enter(s, bit);
     } else {
         if (engine_bytes4[FLOOD_PARENT][s] == NO_PARENT) {
             engine_bytes4[FLOOD_WAITING][s] |= bit;
             if ((skipped & SAME_WINDOW) == 0) {
-                engine_bytes4[FLOOD_AT][s] = (now256 - FLOOD_SAME_UNITS);
+                engine_bytes4[FLOOD_AT][s] = now256 - FLOOD_SAME_UNITS;
             }
         }
         engine_bytes4[FLOOD_SKIPPED][s] &= ~bit;
@@ -822,7 +819,7 @@ __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t bit) {
 // [protocol.py:503]
 static void flood_check(uint8_t s) {
     uint8_t parent = engine_bytes4[FLOOD_PARENT][s];
-    if ((parent != NO_PARENT) && (engine_bytes4[FLOOD_WAITING][s] == 0)) {
+    if (parent != NO_PARENT && engine_bytes4[FLOOD_WAITING][s] == 0) {
         engine_bytes4[FLOOD_PARENT][s] = NO_PARENT;
         if (parent != STARTER) {
             engine_bytes4[FLOOD_ECHO][s] |= parent;
@@ -832,7 +829,7 @@ static void flood_check(uint8_t s) {
 
 // [protocol.py:518]
 static void timer_start(uint8_t k, uint16_t ms) {
-    timer_end[k] = ((uint16_t)millis() + ms);
+    timer_end[k] = (uint16_t)millis() + ms;
     timer_on |= bit_of(k);
 }
 
@@ -842,7 +839,7 @@ uint16_t timer_remaining(uint8_t k) {
     if ((timer_on & bit_of(k)) == 0) {
         return 0;
     }
-    int16_t left = (timer_end[k] - (uint16_t)millis());
+    int16_t left = timer_end[k] - (uint16_t)millis();
     if (left < 0) {
         return 0;
     }
@@ -855,7 +852,7 @@ static void timers(void) {
     uint8_t k = 0;
     uint8_t k_bit = 0;
     for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {
-        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {
+        if ((timer_on & k_bit) != 0 && (int16_t)((uint16_t)millis() - timer_end[k]) >= 0) {
             timer_on &= ~k_bit;
         }
     }
@@ -866,10 +863,10 @@ static void timers(void) {
 uint32_t timers_quiet_until(void) {
     uint8_t k = 0;
     uint8_t k_bit = 0;
-    uint32_t until = (1UL * NEVER);
+    uint32_t until = 1UL * NEVER;
     for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {
         if ((timer_on & k_bit) != 0) {
-            uint32_t ends = (millis() + timer_remaining(k));
+            uint32_t ends = millis() + timer_remaining(k);
             if (ends < until) {
                 until = ends;
             }
@@ -906,7 +903,7 @@ bool engine_idle(void) {
     }
     for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
         if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
-            if ((engine_bytes6[TX_CODE][f] & ((TX_WAIT | TX_RELEASE) | (1 << ACK_SHIFT))) != 0) {
+            if ((engine_bytes6[TX_CODE][f] & (TX_WAIT | TX_RELEASE | (1 << ACK_SHIFT))) != 0) {
                 return false;
             }
         } else if ((gone_mask & f_bit) == 0) {
@@ -914,8 +911,8 @@ bool engine_idle(void) {
         }
     }
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
-        if ((engine_bytes4[FLOOD_PARENT][s] != NO_PARENT) ||
-                ((engine_bytes4[FLOOD_WAVE][s] | engine_bytes4[FLOOD_ECHO][s]) != 0)) {
+        if (engine_bytes4[FLOOD_PARENT][s] != NO_PARENT ||
+                (engine_bytes4[FLOOD_WAVE][s] | engine_bytes4[FLOOD_ECHO][s]) != 0) {
             return false;
         }
     }
@@ -940,7 +937,7 @@ static void buttons(void) {
 
 // A message arrived on `face` (of bit `bit`): run its handler.  [generated by blinkc]
 static void deliver(uint8_t code, uint8_t face, uint8_t bit) {
-    if ((code >= MSG_LASER) && (code < (MSG_LASER + 4))) {
+    if (code >= MSG_LASER && code < MSG_LASER + 4) {
         laser(face, code - MSG_LASER);
     } else if (code == MSG_REPAIR) {
         repaired(face);
@@ -969,7 +966,7 @@ static void on_neighbor_joined(uint8_t face) {
 
 // The hull the neighbour on `face` broadcasts.  [generated by blinkc]
 static bool neighbor_hull(uint8_t face) {
-    return ((getLastValueReceivedOnFace(face) & 1) != 0);
+    return (getLastValueReceivedOnFace(face) & 1) != 0;
 }
 
 // The broadcast part of this tile's face value.  [generated by blinkc]

@@ -168,7 +168,7 @@ static void fire(void) {
     FOREACH_FACE(f) {
         if (!isValueReceivedOnFaceExpired(f)) {
             bool strong = helper_ringed(f);
-            send_code((MSG_HIT - 1) + (strong ? 2 : 1), f);
+            send_code(MSG_HIT - 1 + (strong ? 2 : 1), f);
         }
     }
 }
@@ -192,7 +192,7 @@ static void clear(void) {
 static void hit(uint8_t face, uint8_t n) {
     hits[face] = blinkc_at_most<uint8_t>((uint8_t)(hits[face] + n), 3);
     total = blinkc_at_most<uint8_t>((uint8_t)(total + n), 99);
-    if ((hits[face] == 3) && (mark[opposite(face)] == STAR)) {
+    if (hits[face] == 3 && mark[opposite(face)] == STAR) {
         mark[cw(face)] = RING;
     }
 }
@@ -224,19 +224,19 @@ static void show(void) {
 
 // A face with a RING mark hits twice as hard.  [tally.py:14]
 static bool helper_ringed(uint8_t f) {
-    return (mark[f] == RING);
+    return mark[f] == RING;
 }
 
 // The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [protocol.py:69]
 static uint8_t millis256(void) {
-    return ((uint16_t)millis() >> TICK_SHIFT);
+    return (uint16_t)millis() >> TICK_SHIFT;
 }
 
 // Seed the coin from the tile's serial number: every tile tosses its own sequence.  [protocol.py:74]
 static void engine_setup(void) {
     uint8_t i = 0;
     for (i = 0; i < SERIAL_LEN; i++) {
-        coin_state = ((((uint16_t)(1U * coin_state << HI_BYTE)) ^ (coin_state >> HI_BYTE)) ^ getSerialNumberByte(i));
+        coin_state = (uint16_t)(1U * coin_state << HI_BYTE) ^ (coin_state >> HI_BYTE) ^ getSerialNumberByte(i);
     }
     if (coin_state == 0) {
         coin_state = 1;
@@ -246,21 +246,21 @@ static void engine_setup(void) {
 // One toss: the SDK's random numbers when the game randomizes them, else one step of a 16-bit Galois
 // LFSR (period 65,535).  [protocol.py:89]
 static bool coin(void) {
-    uint8_t heads = ((uint8_t)coin_state & 1);
+    uint8_t heads = (uint8_t)coin_state & 1;
     coin_state >>= 1;
     if (heads != 0) {
-        coin_state ^= (1U * COIN_TAPS);
+        coin_state ^= 1U * COIN_TAPS;
     }
-    return (heads != 0);
+    return heads != 0;
 }
 
 // Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [protocol.py:122]
 static void send_code(uint8_t code, uint8_t face) {
-    if (((gone_mask & bit_of(face)) != 0) || (queue_len >= QUEUE_LEN)) {
+    if ((gone_mask & bit_of(face)) != 0 || queue_len >= QUEUE_LEN) {
         bounce(code, face);
         return;
     }
-    queue[queue_len] = ((uint8_t)(face << QUEUE_FACE_SHIFT) | code);
+    queue[queue_len] = (uint8_t)(face << QUEUE_FACE_SHIFT) | code;
     queue_len++;
 }
 
@@ -279,7 +279,7 @@ static uint8_t queue_take(uint8_t face) {
             for (j = i; j < j_end; j++) {
                 queue[j] = queue[j + 1];
             }
-            return (entry & QUEUE_CODE_MASK);
+            return entry & QUEUE_CODE_MASK;
         }
     }
     return 0;
@@ -296,15 +296,14 @@ static bool link_step(uint8_t f, uint8_t bit) {
         engine_bytes6[LINK_STATE][f] |= LINK_HEARD;
         session(f, bit);
     } else if ((engine_bytes6[LINK_STATE][f] & LINK_HEARD) != 0) {
-        engine_bytes6[LINK_STATE][f] &= (uint8_t)(~LINK_HEARD);
+        engine_bytes6[LINK_STATE][f] &= (uint8_t)~LINK_HEARD;
         engine_bytes6[SILENT_AT][f] = now256;
     }
-    if (((gone_mask & bit) == 0) &&
-            ((engine_bytes6[LINK_STATE][f] & (LINK_HEARD | LINK_UP)) != (LINK_HEARD | LINK_UP))) {
-        uint8_t silent = (now256 - engine_bytes6[SILENT_AT][f]);
-        if ((((engine_bytes6[LINK_STATE][f] & LINK_HEARD) == 0) && (silent > GRACE_UNITS)) ||
-                (((engine_bytes6[LINK_STATE][f] & LINK_UP) == 0) &&
-                        ((uint8_t)(now256 - engine_bytes6[TX_CODE][f]) > (SESSION_GRACES * GRACE_UNITS)))) {
+    if ((gone_mask & bit) == 0 && (engine_bytes6[LINK_STATE][f] & (LINK_HEARD | LINK_UP)) != (LINK_HEARD | LINK_UP)) {
+        uint8_t silent = now256 - engine_bytes6[SILENT_AT][f];
+        if (((engine_bytes6[LINK_STATE][f] & LINK_HEARD) == 0 && silent > GRACE_UNITS) ||
+                ((engine_bytes6[LINK_STATE][f] & LINK_UP) == 0 &&
+                        (uint8_t)(now256 - engine_bytes6[TX_CODE][f]) > SESSION_GRACES * GRACE_UNITS)) {
             link_end(f, bit);
             gone_mask |= bit;
         } else {
@@ -317,8 +316,8 @@ static bool link_step(uint8_t f, uint8_t bit) {
 // Start, keep or end the session on face f from the neighbour's latest value.  [protocol.py:172]
 static void session(uint8_t f, uint8_t bit) {
     uint8_t value = getLastValueReceivedOnFace(f);
-    uint8_t code = (value & CODE_MASK);
-    bool their_ack = ((value & (1 << ACK_SHIFT)) != 0);
+    uint8_t code = value & CODE_MASK;
+    bool their_ack = (value & (1 << ACK_SHIFT)) != 0;
     if (code == HELLO) {
         if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
             if (their_ack) {
@@ -343,7 +342,7 @@ static void session(uint8_t f, uint8_t bit) {
 
 // [protocol.py:193]
 static void link_begin(uint8_t f, uint8_t /* bit */) {
-    engine_bytes6[LINK_STATE][f] = ((engine_bytes6[LINK_STATE][f] & (uint8_t)(~LINK_SEEN)) | LINK_UP);
+    engine_bytes6[LINK_STATE][f] = (engine_bytes6[LINK_STATE][f] & (uint8_t)~LINK_SEEN) | LINK_UP;
     engine_bytes6[TX_CODE][f] = 0;
 }
 
@@ -351,11 +350,11 @@ static void link_begin(uint8_t f, uint8_t /* bit */) {
 static void link_end(uint8_t f, uint8_t /* bit */) {
     uint8_t i = 0;
     if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
-        if (((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0) && ((engine_bytes6[TX_CODE][f] & CODE_MASK) < FLOOD_CODE)) {
+        if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0 && (engine_bytes6[TX_CODE][f] & CODE_MASK) < FLOOD_CODE) {
             bounce(engine_bytes6[TX_CODE][f] & CODE_MASK, f);
         }
     }
-    engine_bytes6[LINK_STATE][f] &= (uint8_t)(~(LINK_UP | LINK_SEEN));
+    engine_bytes6[LINK_STATE][f] &= (uint8_t)~(LINK_UP | LINK_SEEN);
     for (i = 0; i < QUEUE_LEN; i++) {
         uint8_t code = queue_take(f);
         if (code == 0) {
@@ -369,17 +368,17 @@ static void link_end(uint8_t f, uint8_t /* bit */) {
 // Run the four-phase handshake on a face in session against the neighbour's latest value.  [protocol.py:222]
 static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack) {
     if (code == 0) {
-        engine_bytes6[TX_CODE][f] &= (uint8_t)(~(1 << ACK_SHIFT));
+        engine_bytes6[TX_CODE][f] &= (uint8_t)~(1 << ACK_SHIFT);
     } else if ((engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) == 0) {
-        engine_bytes6[TX_CODE][f] |= (1 << ACK_SHIFT);
+        engine_bytes6[TX_CODE][f] |= 1 << ACK_SHIFT;
         deliver(code, f, bit);
     }
     if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0) {
         if (their_ack != false) {
-            engine_bytes6[TX_CODE][f] = ((engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) | TX_RELEASE);
+            engine_bytes6[TX_CODE][f] = (engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) | TX_RELEASE;
         }
     } else if (their_ack == 0) {
-        engine_bytes6[TX_CODE][f] &= (uint8_t)(~TX_RELEASE);
+        engine_bytes6[TX_CODE][f] &= (uint8_t)~TX_RELEASE;
     }
 }
 
@@ -396,14 +395,14 @@ static void transmit(void) {
                     code = queue_take(f);
                 }
                 if (code != 0) {
-                    engine_bytes6[TX_CODE][f] |= (code | TX_WAIT);
+                    engine_bytes6[TX_CODE][f] |= code | TX_WAIT;
                 }
             }
-            value |= (engine_bytes6[TX_CODE][f] & FACE_VALUE_MASK);
+            value |= engine_bytes6[TX_CODE][f] & FACE_VALUE_MASK;
         } else {
-            value |= (HELLO << CODE_SHIFT);
+            value |= HELLO << CODE_SHIFT;
             if ((engine_bytes6[LINK_STATE][f] & LINK_SEEN) != 0) {
-                value |= (1 << ACK_SHIFT);
+                value |= 1 << ACK_SHIFT;
             }
         }
         setValueSentOnFace(value, f);
@@ -422,7 +421,7 @@ bool unsettled(void) {
             settled |= f_bit;
         }
     }
-    return (settled != ALL_FACES);
+    return settled != ALL_FACES;
 }
 #endif
 
@@ -435,12 +434,12 @@ uint32_t engine_quiet_until(void) {
         return 0;
     }
     for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
-        if (((gone_mask & f_bit) != 0) && (!isValueReceivedOnFaceExpired(f))) {
+        if ((gone_mask & f_bit) != 0 && !isValueReceivedOnFaceExpired(f)) {
             return 0;
         }
     }
     for (f = 0; f < FACE_COUNT; f++) {
-        if (((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) && handshake_moves(f)) {
+        if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0 && handshake_moves(f)) {
             return 0;
         }
     }
@@ -459,19 +458,19 @@ uint32_t engine_quiet_until(void) {
 // Face f's handshake (in a session) takes a step at the next pass on the value it holds.  [protocol.py:316]
 bool handshake_moves(uint8_t f) {
     uint8_t value = getLastValueReceivedOnFace(f);
-    uint8_t code = (value & CODE_MASK);
-    bool their_ack = ((value & (1 << ACK_SHIFT)) != 0);
+    uint8_t code = value & CODE_MASK;
+    bool their_ack = (value & (1 << ACK_SHIFT)) != 0;
     if (code == HELLO) {
-        return (!their_ack);
+        return !their_ack;
     }
-    bool ours = ((engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) != 0);
+    bool ours = (engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) != 0;
     if ((code != 0) != ours) {
         return true;
     }
     if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0) {
         return their_ack;
     }
-    return (((engine_bytes6[TX_CODE][f] & TX_RELEASE) != 0) && (!their_ack));
+    return (engine_bytes6[TX_CODE][f] & TX_RELEASE) != 0 && !their_ack;
 }
 #endif
 
@@ -480,7 +479,7 @@ BLINKC_SMALL_LOOPS void loop(void) {
     bool waiting = false;
     bool new_tick = false;
     uint8_t tick = millis256();
-    new_tick = (tick != now256);
+    new_tick = tick != now256;
     now256 = tick;
     uint8_t bit = 1;
     FOREACH_FACE(f) {
@@ -492,7 +491,7 @@ BLINKC_SMALL_LOOPS void loop(void) {
     buttons();
     transmit();
     display();
-    if ((waiting || ((gone_mask != 0) && new_tick)) && coin()) {
+    if ((waiting || (gone_mask != 0 && new_tick)) && coin()) {
         blinkc_skip_frame();
     }
 }
@@ -505,7 +504,7 @@ static uint8_t flood_take(uint8_t /* bit */) {
 #ifdef BLINKC_HOST
 // [protocol.py:547]
 uint32_t timers_quiet_until(void) {
-    uint32_t until = (1UL * NEVER);
+    uint32_t until = 1UL * NEVER;
     return until;
 }
 #endif
@@ -536,7 +535,7 @@ bool engine_idle(void) {
     }
     for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
         if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
-            if ((engine_bytes6[TX_CODE][f] & ((TX_WAIT | TX_RELEASE) | (1 << ACK_SHIFT))) != 0) {
+            if ((engine_bytes6[TX_CODE][f] & (TX_WAIT | TX_RELEASE | (1 << ACK_SHIFT))) != 0) {
                 return false;
             }
         } else if ((gone_mask & f_bit) == 0) {
@@ -562,14 +561,14 @@ static void buttons(void) {
 
 // A message arrived on `face` (of bit `bit`): run its handler.  [generated by blinkc]
 static void deliver(uint8_t code, uint8_t face, uint8_t /* bit */) {
-    if ((code >= MSG_HIT) && (code < (MSG_HIT + 2))) {
+    if (code >= MSG_HIT && code < MSG_HIT + 2) {
         hit(face, (uint8_t)(code - MSG_HIT) + 1);
     }
 }
 
 // A message could not be delivered out of `face`: nobody is there.  [generated by blinkc]
 static void bounce(uint8_t code, uint8_t face) {
-    if ((code >= MSG_HIT) && (code < (MSG_HIT + 2))) {
+    if (code >= MSG_HIT && code < MSG_HIT + 2) {
         miss(face);
     }
 }

@@ -282,7 +282,7 @@ static void round_due(void) {
 
 // [wham.py:126]
 static void new_round(void) {
-    if ((stage != GAME) || ((timer_on & (uint8_t)(1 << TIMER_EMERGE)) != 0)) {
+    if (stage != GAME || (timer_on & (uint8_t)(1 << TIMER_EMERGE)) != 0) {
         return;
     }
     if (round_ < 31) round_++;
@@ -293,11 +293,11 @@ static void new_round(void) {
     }
     up = false;
     near_up = false;
-    int16_t faster = ((((LEVEL_MAX < round_) ? LEVEL_MAX : round_) - 1) * SPEED_UP);
-    int16_t emerge_ms = (EMERGE_MAX - faster);
-    above = blinkc_at_most<uint16_t>((ABOVE_MAX - faster), 3000);
+    int16_t faster = ((LEVEL_MAX < round_ ? LEVEL_MAX : round_) - 1) * SPEED_UP;
+    int16_t emerge_ms = EMERGE_MAX - faster;
+    above = blinkc_at_most<uint16_t>(ABOVE_MAX - faster, 3000);
     timer_start(TIMER_EMERGE, emerge_ms + draw_below(EMERGE_DRIFT + 1));
-    timer_start(TIMER_ROUND_TIMER, (((2 * emerge_ms) + EMERGE_DRIFT) + above) + FLASH_MS);
+    timer_start(TIMER_ROUND_TIMER, 2 * emerge_ms + EMERGE_DRIFT + above + FLASH_MS);
     timer_start(TIMER_PICK, draw_below(PICK_SLOTS + 1) * PICK_STEP_MS);
     timer_start(TIMER_RIPPLE, RIPPLE_MS);
 }
@@ -387,12 +387,14 @@ static void show(void) {
     uint8_t g = 255;
     int16_t w = 0;
     if (stage == DEATH) {
-        left = ((PULSE_MS < timer_remaining(TIMER_ANIM)) ? PULSE_MS : timer_remaining(TIMER_ANIM));
-        uint8_t v = ((255 < (((uint16_t)(1U * ((uint16_t)((HALF_PULSE > left) ? HALF_PULSE : left) - ((HALF_PULSE < left) ? HALF_PULSE : left)) * 11)) >> 5))
+        left = PULSE_MS < timer_remaining(TIMER_ANIM) ? PULSE_MS : timer_remaining(TIMER_ANIM);
+        uint8_t v = 255 < ((uint16_t)(1U * ((uint16_t)(HALF_PULSE > left ? HALF_PULSE : left)
+                - (HALF_PULSE < left ? HALF_PULSE : left)) * 11) >> 5)
                 ? 255
-                : (((uint16_t)(1U * ((uint16_t)((HALF_PULSE > left) ? HALF_PULSE : left) - ((HALF_PULSE < left) ? HALF_PULSE : left)) * 11)) >> 5));
+                : ((uint16_t)(1U * ((uint16_t)(HALF_PULSE > left ? HALF_PULSE : left)
+                        - (HALF_PULSE < left ? HALF_PULSE : left)) * 11) >> 5);
         r = 255;
-        g = (255 - v);
+        g = 255 - v;
         w = g;
         if (!source) {
             r = v;
@@ -403,16 +405,16 @@ static void show(void) {
         if (stage == SETUP) {
             left = timer_remaining(TIMER_ANIM);
             if (left < PEEK_FADE_MS) {
-                w = (((PEEK_FADE_MS < left) ? PEEK_FADE_MS : left) >> 1);
-            } else if (left < (1250 + 500)) {
+                w = (PEEK_FADE_MS < left ? PEEK_FADE_MS : left) >> 1;
+            } else if (left < 1250 + 500) {
                 r = 255;
                 g = 0;
             }
         } else if ((timer_on & (uint8_t)(1 << TIMER_FLASH)) != 0) {
-            w = (((FLASH_MS < timer_remaining(TIMER_FLASH)) ? FLASH_MS : timer_remaining(TIMER_FLASH)) >> 1);
+            w = (FLASH_MS < timer_remaining(TIMER_FLASH) ? FLASH_MS : timer_remaining(TIMER_FLASH)) >> 1;
         }
         if (g == 255) {
-            r = (GRASS_RED + ((((250 < w) ? 250 : w) * 21) >> 5));
+            r = GRASS_RED + ((250 < w ? 250 : w) * 21 >> 5);
         }
     }
     c = makeColorRGB(r, g, w);
@@ -422,16 +424,16 @@ static void show(void) {
         return;
     }
     setColor(c);
-    if ((w > 0) || (stage != GAME)) {
+    if (w > 0 || stage != GAME) {
         return;
     }
     if ((timer_on & (uint8_t)(1 << TIMER_MOLE)) != 0) {
-        uint16_t lit = (timer_remaining(TIMER_MOLE) / (above / 6));
+        uint16_t lit = timer_remaining(TIMER_MOLE) / (above / 6);
         FOREACH_FACE(f) {
-            setColorOnFace((f <= lit) ? RED : OFF, f);
+            setColorOnFace(f <= lit ? RED : OFF, f);
         }
     } else if ((timer_on & (uint8_t)(1 << TIMER_STRIKE_FLASH)) != 0) {
-        setColor((strikes == 1) ? YELLOW : ORANGE);
+        setColor(strikes == 1 ? YELLOW : ORANGE);
     } else if ((timer_on & (uint8_t)(1 << TIMER_RIPPLE)) != 0) {
         setColor(GRASS_DIM);
     }
@@ -440,12 +442,12 @@ static void show(void) {
 // A mole will peek out of the next face (the original: 0 to 4 faces on).  [wham.py:89]
 static void helper_next_peek(void) {
     peek_face = cw(peek_face);
-    timer_start(TIMER_ANIM, (1250 + 500) + draw_below(PEEK_DELAY_MS + 1));
+    timer_start(TIMER_ANIM, 1250 + 500 + draw_below(PEEK_DELAY_MS + 1));
 }
 
 // [wham.py:203]
 static void helper_strike(int16_t n) {
-    if ((stage == GAME) && (strikes < n)) {
+    if (stage == GAME && strikes < n) {
         strikes = blinkc_clamp<int16_t>(n, 0, 2);
         timer_start(TIMER_STRIKE_FLASH, STRIKE_MS);
     }
@@ -462,14 +464,14 @@ static void helper_die(void) {
 
 // The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [protocol.py:69]
 static uint8_t millis256(void) {
-    return ((uint16_t)millis() >> TICK_SHIFT);
+    return (uint16_t)millis() >> TICK_SHIFT;
 }
 
 // Seed the coin from the tile's serial number: every tile tosses its own sequence.  [protocol.py:74]
 static void engine_setup(void) {
     uint8_t i = 0;
     for (i = 0; i < SERIAL_LEN; i++) {
-        coin_state = ((((uint16_t)(1U * coin_state << HI_BYTE)) ^ (coin_state >> HI_BYTE)) ^ getSerialNumberByte(i));
+        coin_state = (uint16_t)(1U * coin_state << HI_BYTE) ^ (coin_state >> HI_BYTE) ^ getSerialNumberByte(i);
     }
     if (coin_state == 0) {
         coin_state = 1;
@@ -479,12 +481,12 @@ static void engine_setup(void) {
 // One toss: the SDK's random numbers when the game randomizes them, else one step of a 16-bit Galois
 // LFSR (period 65,535).  [protocol.py:89]
 static bool coin(void) {
-    uint8_t heads = ((uint8_t)coin_state & 1);
+    uint8_t heads = (uint8_t)coin_state & 1;
     coin_state >>= 1;
     if (heads != 0) {
-        coin_state ^= (1U * COIN_TAPS);
+        coin_state ^= 1U * COIN_TAPS;
     }
-    return (heads != 0);
+    return heads != 0;
 }
 
 // t.random_word() in a game without randomize(): 16 tosses of the coin, the tile's own sequence seeded
@@ -495,7 +497,7 @@ static uint16_t draw_word(void) {
     uint8_t i = 0;
     uint16_t v = 0;
     for (i = 0; i < WORD_BITS; i++) {
-        v = (((uint16_t)(1U * v << 1)) | coin());
+        v = (uint16_t)(1U * v << 1) | coin();
     }
     v ^= millis();
     return v;
@@ -507,15 +509,15 @@ static uint16_t draw_below(uint16_t n) {
     if (n == 0) {
         return draw_word();
     }
-    return (draw_word() % n);
+    return draw_word() % n;
 }
 
 // Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [protocol.py:122]
 static void send_code(uint8_t code, uint8_t face) {
-    if (((gone_mask & bit_of(face)) != 0) || (queue_len >= QUEUE_LEN)) {
+    if ((gone_mask & bit_of(face)) != 0 || queue_len >= QUEUE_LEN) {
         return;
     }
-    engine_bytes6[QUEUE][queue_len] = ((uint8_t)(face << QUEUE_FACE_SHIFT) | code);
+    engine_bytes6[QUEUE][queue_len] = (uint8_t)(face << QUEUE_FACE_SHIFT) | code;
     queue_len++;
 }
 
@@ -534,7 +536,7 @@ static uint8_t queue_take(uint8_t face) {
             for (j = i; j < j_end; j++) {
                 engine_bytes6[QUEUE][j] = engine_bytes6[QUEUE][j + 1];
             }
-            return (entry & QUEUE_CODE_MASK);
+            return entry & QUEUE_CODE_MASK;
         }
     }
     return 0;
@@ -552,15 +554,14 @@ static bool link_step(uint8_t f, uint8_t bit) {
         engine_bytes6[LINK_STATE][f] |= LINK_HEARD;
         session(f, bit);
     } else if ((engine_bytes6[LINK_STATE][f] & LINK_HEARD) != 0) {
-        engine_bytes6[LINK_STATE][f] &= (uint8_t)(~LINK_HEARD);
+        engine_bytes6[LINK_STATE][f] &= (uint8_t)~LINK_HEARD;
         engine_bytes6[SILENT_AT][f] = now256;
     }
-    if (((gone_mask & bit) == 0) &&
-            ((engine_bytes6[LINK_STATE][f] & (LINK_HEARD | LINK_UP)) != (LINK_HEARD | LINK_UP))) {
-        uint8_t silent = (now256 - engine_bytes6[SILENT_AT][f]);
-        if ((((engine_bytes6[LINK_STATE][f] & LINK_HEARD) == 0) && (silent > GRACE_UNITS)) ||
-                (((engine_bytes6[LINK_STATE][f] & LINK_UP) == 0) &&
-                        ((uint8_t)(now256 - engine_bytes6[TX_CODE][f]) > (SESSION_GRACES * GRACE_UNITS)))) {
+    if ((gone_mask & bit) == 0 && (engine_bytes6[LINK_STATE][f] & (LINK_HEARD | LINK_UP)) != (LINK_HEARD | LINK_UP)) {
+        uint8_t silent = now256 - engine_bytes6[SILENT_AT][f];
+        if (((engine_bytes6[LINK_STATE][f] & LINK_HEARD) == 0 && silent > GRACE_UNITS) ||
+                ((engine_bytes6[LINK_STATE][f] & LINK_UP) == 0 &&
+                        (uint8_t)(now256 - engine_bytes6[TX_CODE][f]) > SESSION_GRACES * GRACE_UNITS)) {
             link_end(f, bit);
             gone_mask |= bit;
         } else {
@@ -573,8 +574,8 @@ static bool link_step(uint8_t f, uint8_t bit) {
 // Start, keep or end the session on face f from the neighbour's latest value.  [protocol.py:172]
 static void session(uint8_t f, uint8_t bit) {
     uint8_t value = getLastValueReceivedOnFace(f);
-    uint8_t code = (value & CODE_MASK);
-    bool their_ack = ((value & (1 << ACK_SHIFT)) != 0);
+    uint8_t code = value & CODE_MASK;
+    bool their_ack = (value & (1 << ACK_SHIFT)) != 0;
     if (code == HELLO) {
         if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
             if (their_ack) {
@@ -599,7 +600,7 @@ static void session(uint8_t f, uint8_t bit) {
 
 // [protocol.py:193]
 static void link_begin(uint8_t f, uint8_t /* bit */) {
-    engine_bytes6[LINK_STATE][f] = ((engine_bytes6[LINK_STATE][f] & (uint8_t)(~LINK_SEEN)) | LINK_UP);
+    engine_bytes6[LINK_STATE][f] = (engine_bytes6[LINK_STATE][f] & (uint8_t)~LINK_SEEN) | LINK_UP;
     engine_bytes6[TX_CODE][f] = 0;
 }
 
@@ -608,7 +609,7 @@ static void link_end(uint8_t f, uint8_t bit) {
     uint8_t i = 0;
     uint8_t j = 0;
     uint8_t s = 0;
-    engine_bytes6[LINK_STATE][f] &= (uint8_t)(~(LINK_UP | LINK_SEEN));
+    engine_bytes6[LINK_STATE][f] &= (uint8_t)~(LINK_UP | LINK_SEEN);
     for (i = 0; i < QUEUE_LEN; i++) {
         uint8_t code = queue_take(f);
         if (code == 0) {
@@ -629,17 +630,17 @@ static void link_end(uint8_t f, uint8_t bit) {
 // Run the four-phase handshake on a face in session against the neighbour's latest value.  [protocol.py:222]
 static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack) {
     if (code == 0) {
-        engine_bytes6[TX_CODE][f] &= (uint8_t)(~(1 << ACK_SHIFT));
+        engine_bytes6[TX_CODE][f] &= (uint8_t)~(1 << ACK_SHIFT);
     } else if ((engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) == 0) {
-        engine_bytes6[TX_CODE][f] |= (1 << ACK_SHIFT);
+        engine_bytes6[TX_CODE][f] |= 1 << ACK_SHIFT;
         deliver(code, f, bit);
     }
     if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0) {
         if (their_ack != false) {
-            engine_bytes6[TX_CODE][f] = ((engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) | TX_RELEASE);
+            engine_bytes6[TX_CODE][f] = (engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) | TX_RELEASE;
         }
     } else if (their_ack == 0) {
-        engine_bytes6[TX_CODE][f] &= (uint8_t)(~TX_RELEASE);
+        engine_bytes6[TX_CODE][f] &= (uint8_t)~TX_RELEASE;
     }
 }
 
@@ -656,14 +657,14 @@ static void transmit(void) {
                     code = queue_take(f);
                 }
                 if (code != 0) {
-                    engine_bytes6[TX_CODE][f] |= (code | TX_WAIT);
+                    engine_bytes6[TX_CODE][f] |= code | TX_WAIT;
                 }
             }
-            value |= (engine_bytes6[TX_CODE][f] & FACE_VALUE_MASK);
+            value |= engine_bytes6[TX_CODE][f] & FACE_VALUE_MASK;
         } else {
-            value |= (HELLO << CODE_SHIFT);
+            value |= HELLO << CODE_SHIFT;
             if ((engine_bytes6[LINK_STATE][f] & LINK_SEEN) != 0) {
-                value |= (1 << ACK_SHIFT);
+                value |= 1 << ACK_SHIFT;
             }
         }
         setValueSentOnFace(value, f);
@@ -682,7 +683,7 @@ bool unsettled(void) {
             settled |= f_bit;
         }
     }
-    return (settled != ALL_FACES);
+    return settled != ALL_FACES;
 }
 #endif
 
@@ -696,12 +697,12 @@ uint32_t engine_quiet_until(void) {
         return 0;
     }
     for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
-        if (((gone_mask & f_bit) != 0) && (!isValueReceivedOnFaceExpired(f))) {
+        if ((gone_mask & f_bit) != 0 && !isValueReceivedOnFaceExpired(f)) {
             return 0;
         }
     }
     for (f = 0; f < FACE_COUNT; f++) {
-        if (((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) && handshake_moves(f)) {
+        if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0 && handshake_moves(f)) {
             return 0;
         }
     }
@@ -714,12 +715,12 @@ uint32_t engine_quiet_until(void) {
     }
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
         if (engine_bytes10[FLOOD_SKIPPED][s] != 0) {
-            uint8_t age = (millis256() - engine_bytes10[FLOOD_AT][s]);
-            uint8_t closes = (((engine_bytes10[FLOOD_SKIPPED][s] & SAME_WINDOW) != 0)
+            uint8_t age = millis256() - engine_bytes10[FLOOD_AT][s];
+            uint8_t closes = (engine_bytes10[FLOOD_SKIPPED][s] & SAME_WINDOW) != 0
                     ? FLOOD_SAME_UNITS
-                    : FLOOD_BACK_UNITS);
-            uint8_t ticks = ((age < closes) ? (closes - age) : 0);
-            uint32_t ends = (uint32_t)(1UL * (millis() & (1UL * TICK_START)) + ((uint32_t)ticks * TICK_MS));
+                    : FLOOD_BACK_UNITS;
+            uint8_t ticks = age < closes ? closes - age : 0;
+            uint32_t ends = (uint32_t)(1UL * (millis() & (1UL * TICK_START)) + (uint32_t)ticks * TICK_MS);
             if (ends < until) {
                 until = ends;
             }
@@ -733,19 +734,19 @@ uint32_t engine_quiet_until(void) {
 // Face f's handshake (in a session) takes a step at the next pass on the value it holds.  [protocol.py:316]
 bool handshake_moves(uint8_t f) {
     uint8_t value = getLastValueReceivedOnFace(f);
-    uint8_t code = (value & CODE_MASK);
-    bool their_ack = ((value & (1 << ACK_SHIFT)) != 0);
+    uint8_t code = value & CODE_MASK;
+    bool their_ack = (value & (1 << ACK_SHIFT)) != 0;
     if (code == HELLO) {
-        return (!their_ack);
+        return !their_ack;
     }
-    bool ours = ((engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) != 0);
+    bool ours = (engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) != 0;
     if ((code != 0) != ours) {
         return true;
     }
     if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0) {
         return their_ack;
     }
-    return (((engine_bytes6[TX_CODE][f] & TX_RELEASE) != 0) && (!their_ack));
+    return (engine_bytes6[TX_CODE][f] & TX_RELEASE) != 0 && !their_ack;
 }
 #endif
 
@@ -754,7 +755,7 @@ BLINKC_SMALL_LOOPS void loop(void) {
     bool waiting = false;
     bool new_tick = false;
     uint8_t tick = millis256();
-    new_tick = (tick != now256);
+    new_tick = tick != now256;
     now256 = tick;
     flood_forget();
     uint8_t bit = 1;
@@ -768,7 +769,7 @@ BLINKC_SMALL_LOOPS void loop(void) {
     timers();
     transmit();
     display();
-    if ((waiting || ((gone_mask != 0) && new_tick)) && coin()) {
+    if ((waiting || (gone_mask != 0 && new_tick)) && coin()) {
         blinkc_skip_frame();
     }
 }
@@ -779,11 +780,11 @@ static uint8_t flood_take(uint8_t bit) {
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
         if ((engine_bytes10[FLOOD_WAVE][s] & bit) != 0) {
             engine_bytes10[FLOOD_WAVE][s] &= ~bit;
-            return (FLOOD_CODE + (uint8_t)(CODES_PER_SLOT * s));
+            return FLOOD_CODE + (uint8_t)(CODES_PER_SLOT * s);
         }
         if ((engine_bytes10[FLOOD_ECHO][s] & bit) != 0) {
             engine_bytes10[FLOOD_ECHO][s] &= ~bit;
-            return ((uint8_t)(FLOOD_CODE + (uint8_t)(CODES_PER_SLOT * s)) + 1);
+            return (uint8_t)(FLOOD_CODE + (uint8_t)(CODES_PER_SLOT * s)) + 1;
         }
     }
     return 0;
@@ -791,7 +792,7 @@ static uint8_t flood_take(uint8_t bit) {
 
 // Start flood k, unless this tile is in a wave of it already (then the start merges).  [protocol.py:425]
 static void flood_start(uint8_t k) {
-    uint8_t s = (SLOTS_PER_FLOOD * k);
+    uint8_t s = SLOTS_PER_FLOOD * k;
     if ((engine_bytes10[FLOOD_PARENT][s] | engine_bytes10[FLOOD_PARENT][s + 1]) == NO_PARENT) {
         flood_enter(s + (flood_last[k] ^ 1), STARTER);
     }
@@ -800,15 +801,15 @@ static void flood_start(uint8_t k) {
 // This tile enters slot s from the face of `from_bit` (STARTER: it starts the flood).  [protocol.py:432]
 static void flood_enter(uint8_t s, uint8_t from_bit) {
     engine_bytes10[FLOOD_PARENT][s] = from_bit;
-    uint8_t k = (s >> 1);
-    flood_last[k] = (s & 1);
+    uint8_t k = s >> 1;
+    flood_last[k] = s & 1;
     uint8_t skipped = gone_mask;
     if (engine_bytes10[FLOOD_SKIPPED][s] != 0) {
         skipped |= engine_bytes10[FLOOD_WAITING][s];
     }
-    engine_bytes10[FLOOD_SKIPPED][s] = (skipped | BOTH_WINDOWS);
+    engine_bytes10[FLOOD_SKIPPED][s] = skipped | BOTH_WINDOWS;
     engine_bytes10[FLOOD_AT][s] = now256;
-    uint8_t waiting = ((uint8_t)(~(skipped | from_bit)) & ALL_FACES);
+    uint8_t waiting = (uint8_t)~(skipped | from_bit) & ALL_FACES;
     engine_bytes10[FLOOD_WAITING][s] = waiting;
     engine_bytes10[FLOOD_WAVE][s] |= waiting;
     on_flood(k);
@@ -820,9 +821,9 @@ static void flood_enter(uint8_t s, uint8_t from_bit) {
 static void flood_forget(void) {
     uint8_t s = 0;
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
-        uint8_t age = (now256 - engine_bytes10[FLOOD_AT][s]);
+        uint8_t age = now256 - engine_bytes10[FLOOD_AT][s];
         if (age >= FLOOD_SAME_UNITS) {
-            engine_bytes10[FLOOD_SKIPPED][s] &= (uint8_t)(~SAME_WINDOW);
+            engine_bytes10[FLOOD_SKIPPED][s] &= (uint8_t)~SAME_WINDOW;
             if (age >= FLOOD_BACK_UNITS) {
                 engine_bytes10[FLOOD_SKIPPED][s] = 0;
             }
@@ -833,16 +834,16 @@ static void flood_forget(void) {
 // [protocol.py:470]
 __attribute__((noinline)) static void flood_receive(uint8_t s, uint8_t face, uint8_t bit) {
     uint8_t skipped = engine_bytes10[FLOOD_SKIPPED][s];
-    if ((engine_bytes10[FLOOD_PARENT][s] == NO_PARENT) &&
-            (!(((skipped & BACK_WINDOW) != 0) &&
-                    ((((skipped & bit) != 0) && ((skipped & SAME_WINDOW) != 0)) ||
-                            ((uint8_t)(now256 - engine_bytes6[BACK_AT][face]) < BACK_SAME_UNITS))))) {
+    if (engine_bytes10[FLOOD_PARENT][s] == NO_PARENT &&
+            !((skipped & BACK_WINDOW) != 0 &&
+                    (((skipped & bit) != 0 && (skipped & SAME_WINDOW) != 0) ||
+                            (uint8_t)(now256 - engine_bytes6[BACK_AT][face]) < BACK_SAME_UNITS))) {
         flood_enter(s, bit);
     } else {
         if (engine_bytes10[FLOOD_PARENT][s] == NO_PARENT) {
             engine_bytes10[FLOOD_WAITING][s] |= bit;
             if ((skipped & SAME_WINDOW) == 0) {
-                engine_bytes10[FLOOD_AT][s] = (now256 - FLOOD_SAME_UNITS);
+                engine_bytes10[FLOOD_AT][s] = now256 - FLOOD_SAME_UNITS;
             }
         }
         engine_bytes10[FLOOD_SKIPPED][s] &= ~bit;
@@ -859,7 +860,7 @@ __attribute__((noinline)) static void flood_answered(uint8_t s, uint8_t bit) {
 // [protocol.py:503]
 static void flood_check(uint8_t s) {
     uint8_t parent = engine_bytes10[FLOOD_PARENT][s];
-    if ((parent != NO_PARENT) && (engine_bytes10[FLOOD_WAITING][s] == 0)) {
+    if (parent != NO_PARENT && engine_bytes10[FLOOD_WAITING][s] == 0) {
         engine_bytes10[FLOOD_PARENT][s] = NO_PARENT;
         if (parent != STARTER) {
             engine_bytes10[FLOOD_ECHO][s] |= parent;
@@ -869,7 +870,7 @@ static void flood_check(uint8_t s) {
 
 // [protocol.py:518]
 static void timer_start(uint8_t k, uint16_t ms) {
-    timer_end[k] = ((uint16_t)millis() + ms);
+    timer_end[k] = (uint16_t)millis() + ms;
     timer_on |= bit_of(k);
 }
 
@@ -878,7 +879,7 @@ static uint16_t timer_remaining(uint8_t k) {
     if ((timer_on & bit_of(k)) == 0) {
         return 0;
     }
-    int16_t left = (timer_end[k] - (uint16_t)millis());
+    int16_t left = timer_end[k] - (uint16_t)millis();
     if (left < 0) {
         return 0;
     }
@@ -890,7 +891,7 @@ static void timers(void) {
     uint8_t k = 0;
     uint8_t k_bit = 0;
     for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {
-        if (((timer_on & k_bit) != 0) && ((int16_t)((uint16_t)millis() - timer_end[k]) >= 0)) {
+        if ((timer_on & k_bit) != 0 && (int16_t)((uint16_t)millis() - timer_end[k]) >= 0) {
             timer_on &= ~k_bit;
             on_timer(k);
         }
@@ -902,10 +903,10 @@ static void timers(void) {
 uint32_t timers_quiet_until(void) {
     uint8_t k = 0;
     uint8_t k_bit = 0;
-    uint32_t until = (1UL * NEVER);
+    uint32_t until = 1UL * NEVER;
     for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {
         if ((timer_on & k_bit) != 0) {
-            uint32_t ends = (millis() + timer_remaining(k));
+            uint32_t ends = millis() + timer_remaining(k);
             if (ends < until) {
                 until = ends;
             }
@@ -942,7 +943,7 @@ bool engine_idle(void) {
     }
     for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
         if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
-            if ((engine_bytes6[TX_CODE][f] & ((TX_WAIT | TX_RELEASE) | (1 << ACK_SHIFT))) != 0) {
+            if ((engine_bytes6[TX_CODE][f] & (TX_WAIT | TX_RELEASE | (1 << ACK_SHIFT))) != 0) {
                 return false;
             }
         } else if ((gone_mask & f_bit) == 0) {
@@ -950,8 +951,8 @@ bool engine_idle(void) {
         }
     }
     for (s = 0; s < N_FLOOD_SLOTS; s++) {
-        if ((engine_bytes10[FLOOD_PARENT][s] != NO_PARENT) ||
-                ((engine_bytes10[FLOOD_WAVE][s] | engine_bytes10[FLOOD_ECHO][s]) != 0)) {
+        if (engine_bytes10[FLOOD_PARENT][s] != NO_PARENT ||
+                (engine_bytes10[FLOOD_WAVE][s] | engine_bytes10[FLOOD_ECHO][s]) != 0) {
             return false;
         }
     }

@@ -213,7 +213,7 @@ def test_a_product_of_bytes_beyond_int_is_computed_in_its_own_type(tmp_path):
     assert reference_values(program, ["big"], {"a": 255}, 0) == [1]
     cpp = generate_cpp(program)
     assert re.search(r"uint8_t x = [^;]*;", cpp)  # a byte, declared where it is first given a value
-    assert "(((uint16_t)x * x) > 1000)" in cpp
+    assert "(uint16_t)x * x > 1000" in cpp
 
 
 NEGATIVE_STOP = '''
@@ -243,7 +243,7 @@ def test_a_loop_to_a_negative_stop_is_empty_in_cpp(tmp_path):
     program = _compile(tmp_path, NEGATIVE_STOP)
     assert reference_values(program, ["count"], {"a": -5}, 0) == [0]
     assert _python_value(program, "count", a=-5) == 0
-    assert "i_end = (a < 0 ? 0 : (uint8_t)a);" in generate_cpp(program)
+    assert "i_end = a < 0 ? 0 : (uint8_t)a;" in generate_cpp(program)
 
 
 def test_a_negative_stop_natively(tmp_path):
