@@ -32,7 +32,9 @@ class Links:
         #: Per tile, the [from, to] ms intervals it was off the table; a tile moved or turned
         #: without a lift counts as away for an instant (its faces meet others at once).
         self.away: dict[str, list[list[float]]] = {t.name: [] for t in tiles}
-        for at, what in sorted(steps, key=lambda s: s[0]):
+        # In the order the world takes them (Run.scenario_text: by time, then by text: two
+        # steps at one moment, a `place` and a `lift` of one tile, go lift first)
+        for at, what in sorted(steps):
             words = what.split()
             if words[0] in MOVES:
                 self._move(at, words)
