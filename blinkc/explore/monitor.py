@@ -410,6 +410,11 @@ class Monitor:
         self.problem(f"{name} heard flood {k} done, which it did not start")
         return None
 
+    def unfinished_since(self, ms: float) -> bool:
+        """Whether a flood started after `ms` (by the game, once the adversary is done) is
+        still running."""
+        return any(w.done_ms is None and w.start_ms > ms for w in self.waves)
+
     def finish(self) -> None:
         """The end-of-run checks (after the quiet period)."""
         world = self.world

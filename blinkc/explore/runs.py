@@ -18,7 +18,7 @@ from ..world import Faults, make_world
 from ..world.layout_file import parse_layout
 from ..world.scenario import Scenario
 from ..world.scenario_file import parse_scenario
-from .clusters import Run
+from .clusters import QUIET_MS, Run
 from .monitor import Monitor
 
 #: The worlds the explorer runs on: "python", the game's Python backend in the reference
@@ -91,8 +91,23 @@ def play(game: Subject, run: Run) -> Monitor:
     layout.build(world, resolver)
     scenario.apply(world, resolver, layout, start_ms=0.0)
     world.run_until(run.end_ms)
+    # A game may start a flood of its own in the quiet time (WHAM!'s rounds): it gets the
+    # quiet time again to finish and settle before the end-of-run checks judge it. (A flood
+    # the adversary started, or one that never finishes, is judged as before.)
+    last_step = run.end_ms - QUIET_MS
+    if monitor.unfinished_since(last_step):
+        deadline = run.end_ms + QUIET_MS
+        while world.now_ms < deadline and monitor.unfinished_since(last_step):
+            world.run_until(min(deadline, world.now_ms + EXTEND_STEP_MS))
+        world.run_until(min(deadline, world.now_ms + SETTLE_AFTER_MS))
     monitor.finish()
     return monitor
+
+
+#: How a run goes on while a flood the game started in the quiet time runs: in steps of this,
+#: then this much more for its last echoes to settle.
+EXTEND_STEP_MS = 500
+SETTLE_AFTER_MS = 2_000
 
 
 @lru_cache(maxsize=256)

@@ -262,6 +262,18 @@ def test_known_counterexamples_keep_every_invariant(case, seed, world):
     _check_known(case, seed, world)
 
 
+def test_a_flood_the_game_starts_in_the_quiet_time_may_finish_before_the_checks(world):
+    """WHAM! starts floods of its own (its rounds); one began 140 ms before the end of a
+    3-tile run, which the end-of-run checks took for a flood that never finished (and tiles
+    whose protocol never settled). The run goes on while such a flood runs."""
+    wham = GAME.parent / "wham.py"
+    run = Run.from_files(KNOWN / "wham_flood_in_the_quiet_time.layout",
+                         KNOWN / "wham_flood_in_the_quiet_time.scenario", seed=18675)
+    monitor = play(subject(wham, world), run)
+    assert monitor.problems == []
+    assert any(w.start_ms > run.end_ms - 200 and w.done_ms for w in monitor.waves)
+
+
 # Found by the whole 4-tile exploration (2026-12-06, native world, run 83,335 of 518,400,
 # clocks identical and in step): t3 is lifted and put back where it was. Its face to t1 and
 # t1's face to it had both been given up as gone, and a gone face that hears nothing counted
