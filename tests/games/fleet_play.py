@@ -39,6 +39,18 @@ def wake_the_sea(c: Cluster, at: dict[str, tuple[int, int]]) -> None:
         c.settle()
 
 
+def settle_awake(c: Cluster, at: dict[str, tuple[int, int]]) -> None:
+    """Settle after a step; if the sea fell asleep before it settled (its 10 minutes without a
+    press ran out during the step, the new ship's links still coming up), the player wakes it
+    as above. (Found by the soak at 10 % loss: 2 stalls in 120 whole games, every tile asleep.)"""
+    try:
+        c.settle()
+    except AssertionError:
+        if not any(c.world.tile(name).asleep for name in at):
+            raise
+        wake_the_sea(c, at)
+
+
 @dataclass
 class Played:
     """What happened in one game: disagreements by kind (the goal is none)."""
@@ -77,7 +89,7 @@ def play(seed: int, backend: str = "python", faults: Faults | None = None,
             else:
                 c.place(step.tile, step.cell)
                 at[step.tile] = step.cell
-                c.settle()
+                settle_awake(c, at)
             wake_the_sea(c, at)  # (it may have fallen asleep during the step)
         except AssertionError as e:
             out.stalled += 1

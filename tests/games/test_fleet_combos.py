@@ -307,6 +307,16 @@ def play_game(seed: int, backend: str = "python", faults: Faults | None = None) 
     return ref
 
 
+@pytest.mark.long
+@pytest.mark.parametrize("seed", [20001, 20020])
+def test_a_sea_that_falls_asleep_while_a_ship_is_laid_is_woken_and_the_game_goes_on(seed):
+    # Found by bench/fleet_soak.py (whole games, 10 % loss, seed 20000): the sea's 10 minutes
+    # without a press ran out while a new ship's links came up, every tile went to sleep, and
+    # the step never settled; the player wakes it (fleet_play.settle_awake) as when it is dark.
+    require_tool("g++")
+    play_game(seed, "native", Faults(drop=0.1))
+
+
 # Found by bench/fleet_soak.py (10 placements, no faults): a ship laid within 3 s of a
 # Fireship beside it caught fire from the Fireship's Hello on their new link (1007, 1213,
 # 1282); and two rounds of Hellos to six faces overflowed the queue, so a turn went
