@@ -182,10 +182,12 @@ class Cluster:
         for t in self.world.tiles:
             if t.asleep or t.stuck is not None:
                 continue  # nothing happens on it until a press wakes it (or ever, frozen)
-            idle = getattr(t.program, "idle", None)  # (asked first: the cheaper question)
+            # (The program first: the cheaper question. A sketch cannot say: it is idle once
+            # its button is.)
+            idle = getattr(t.program, "idle", None)
             if idle is None:
                 if not getattr(t.program, "is_native_program", False):
-                    return False  # (a sketch cannot say: idle once its button is)
+                    return False
             elif not idle(t.api):
                 return False
             calm = self.world.calm(t)

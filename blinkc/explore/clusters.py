@@ -95,8 +95,13 @@ class Run:
         return cls(tuple(tiles), tuple(steps), seed, drop)
 
     @property
+    def last_step_ms(self) -> float:
+        """When the adversary's last step comes (0 without steps)."""
+        return max([0.0, *(at for at, _ in self.steps)])
+
+    @property
     def end_ms(self) -> float:
-        return max([0.0, *(at for at, _ in self.steps)]) + QUIET_MS
+        return self.last_step_ms + QUIET_MS
 
     def command(self, game: Path, layout: Path, scenario: Path) -> str:
         faults = f" --faults drop={self.drop:g}" if self.drop else ""

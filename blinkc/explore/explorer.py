@@ -139,7 +139,6 @@ def turn_steps(tiles: tuple[Tile, ...], messages: list[str], floods: list[str],
     return tuple(steps)
 
 
-
 @dataclass
 class Report:
     game: str

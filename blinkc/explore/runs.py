@@ -78,6 +78,12 @@ def why_python() -> str | None:
 _spare: dict[type, list[Any]] = {}
 
 
+#: How a run goes on while a flood the game started in the quiet time runs: in steps of this,
+#: then this much more for its last echoes to settle.
+EXTEND_STEP_MS = 500
+SETTLE_AFTER_MS = 2_000
+
+
 def play(game: Subject, run: Run) -> Monitor:
     """Play one run with every tile watched, in the subject's world; returns the monitor."""
     monitor = Monitor(game.program, run)
@@ -94,20 +100,13 @@ def play(game: Subject, run: Run) -> Monitor:
     # A game may start a flood of its own in the quiet time (WHAM!'s rounds): it gets the
     # quiet time again to finish and settle before the end-of-run checks judge it. (A flood
     # the adversary started, or one that never finishes, is judged as before.)
-    last_step = run.end_ms - QUIET_MS
-    if monitor.unfinished_since(last_step):
+    if monitor.unfinished_since(run.last_step_ms):
         deadline = run.end_ms + QUIET_MS
-        while world.now_ms < deadline and monitor.unfinished_since(last_step):
+        while world.now_ms < deadline and monitor.unfinished_since(run.last_step_ms):
             world.run_until(min(deadline, world.now_ms + EXTEND_STEP_MS))
         world.run_until(min(deadline, world.now_ms + SETTLE_AFTER_MS))
     monitor.finish()
     return monitor
-
-
-#: How a run goes on while a flood the game started in the quiet time runs: in steps of this,
-#: then this much more for its last echoes to settle.
-EXTEND_STEP_MS = 500
-SETTLE_AFTER_MS = 2_000
 
 
 @lru_cache(maxsize=256)

@@ -49,7 +49,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ..runtime.api import BUTTON_EVENT_NAMES
-from ..world.button import NEVER, Debounce
+from ..world.button import Debounce, idle_button
 from ..world.engine import Arrival, Calm, Engine, Probe
 from ..world.freeze import freeze_of
 from ..world.infrared import DECODERS
@@ -300,9 +300,9 @@ class NativeEngine(Engine):
         """Refresh the mirrors of every tile the core changed (unless `mirrors` is False: the
         core keeps which tiles changed until they are taken), the clock and the stats."""
         lib, w, world = self._lib, self._w, self.world
+        tiles = world.tiles
         if mirrors:
             n = lib.core_take_dirty(w, self._dirty, len(self._dirty))
-            tiles = world.tiles
             for k in range(n):
                 self._pull(tiles[self._dirty[k]])
         world.now = lib.core_now(w)
@@ -595,8 +595,7 @@ class NativeEngine(Engine):
             return super().calm(tile)
         self._lib.core_publish(self._w, tile.index)
         v = cb.VIEW.unpack_from(self._views[tile.index])
-        # (ButtonModel.idle() of the mirror the view would give)
-        return Calm(bool(v.skipped), not v.b_raw_count and v.b_window_end == NEVER and not v.b_down,
+        return Calm(bool(v.skipped), idle_button(v.b_raw_count, v.b_window_end, bool(v.b_down)),
                     v.b_flags)
 
     # ------------------------------------ what the core does not take while it runs

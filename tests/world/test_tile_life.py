@@ -198,6 +198,35 @@ def test_a_cluster_reads_the_service_port(tmp_path):
     assert cluster.serial("b") == "hello\r\nbios 2\r\n"
 
 
+TICKER = """
+#include "Serial.h"
+ServicePortSerial Serial;
+Timer beat;
+void setup() { Serial.begin(); beat.set(50); }
+void loop() {
+  if (beat.isExpired()) { Serial.println("tick"); beat.set(50); }
+}
+"""
+
+
+def test_a_cluster_settles_while_its_tiles_print(tmp_path):
+    # settle() polls the C++ core without refreshing the tiles' mirrors: what the tiles
+    # print meanwhile is still taken, every line of it.
+    require_tool("g++")
+    from blinkc.testing import Cluster
+
+    sketch = tmp_path / "Ticker" / "Ticker.ino"
+    sketch.parent.mkdir()
+    sketch.write_text(TICKER)
+    runs = []
+    for world in ("native", "python"):
+        cluster = Cluster(sketch, "tile a at 0,0\ntile b at 1,0\n", world=world)
+        cluster.settle()
+        runs.append((cluster.world.now_ms, cluster.serial_lines("a"), cluster.serial_lines("b")))
+    assert runs[0] == runs[1]  # the same lines as the Python world, which has no mirrors
+    assert set(runs[0][1]) == {"tick"} and len(runs[0][1]) > 10
+
+
 SDK_MACROS = """
 void setup() {}
 void loop() {
