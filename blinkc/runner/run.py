@@ -67,7 +67,7 @@ def run(job: Job, options: Options = Options()) -> Outcome:
     else:
         stream = local.processes(job, todo, options.workers, stop_before)
     try:
-        with bar, _terminate_as_interrupt():
+        with bar, _stop_signals_as_interrupt() as stopped:
             for batch in stream:
                 for i, result in batch:
                     outcome.results[i] = result
@@ -77,6 +77,8 @@ def run(job: Job, options: Options = Options()) -> Outcome:
                     if failed and job.stop_at_failure and (first_failure is None or i < first_failure):
                         first_failure = i
                     bar.advance(failed)
+                if stopped.is_set():   # the signal's KeyboardInterrupt was swallowed
+                    raise KeyboardInterrupt
     except KeyboardInterrupt:
         outcome.interrupted = True
     finally:
@@ -88,18 +90,27 @@ def run(job: Job, options: Options = Options()) -> Outcome:
 
 
 @contextmanager
-def _terminate_as_interrupt() -> Iterator[None]:
-    """SIGTERM (a scheduler's or `kill`'s stop) stops the batch as Ctrl-C does. (A batch
-    started in the background of a script ignores Ctrl-C's SIGINT: the shell saw to it.)"""
+def _stop_signals_as_interrupt() -> Iterator[threading.Event]:
+    """Ctrl-C (SIGINT) and SIGTERM (a scheduler's or `kill`'s stop) stop the batch, and the
+    event they set says so even when their KeyboardInterrupt lands where Python swallows it
+    (a weakref finaliser prints "Exception ignored" and goes on): the loop checks it after
+    every batch. (A batch started in the background of a script ignores SIGINT: the shell
+    saw to it, and so do we.)"""
+    stopped = threading.Event()
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield stopped
         return
 
     def interrupt(signum: int, frame: object) -> None:
+        stopped.set()
         raise KeyboardInterrupt
 
-    before = signal.signal(signal.SIGTERM, interrupt)
+    signals = [signal.SIGTERM]
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        signals.append(signal.SIGINT)
+    before = {sig: signal.signal(sig, interrupt) for sig in signals}
     try:
-        yield
+        yield stopped
     finally:
-        signal.signal(signal.SIGTERM, before)
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
