@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from . import local, ray_engine, results
 from .job import Job, Outcome
@@ -91,11 +93,13 @@ def run(job: Job, options: Options = Options()) -> Outcome:
 
 @contextmanager
 def _stop_signals_as_interrupt() -> Iterator[threading.Event]:
-    """Ctrl-C (SIGINT) and SIGTERM (a scheduler's or `kill`'s stop) stop the batch, and the
-    event they set says so even when their KeyboardInterrupt lands where Python swallows it
-    (a weakref finaliser prints "Exception ignored" and goes on): the loop checks it after
-    every batch. (A batch started in the background of a script ignores SIGINT: the shell
-    saw to it, and so do we.)"""
+    """Ctrl-C (SIGINT) and SIGTERM (a scheduler's or `kill`'s stop) stop the batch.
+
+    Their KeyboardInterrupt can land where Python cannot raise it (in a weakref finaliser it
+    goes to sys.unraisablehook, which prints "Exception ignored" and a traceback, and the
+    batch goes on): so the handler also sets the event the loop checks after every batch,
+    and such a swallowed interrupt is not printed. (A batch started in the background of a
+    script ignores SIGINT: the shell saw to it, and so do we.)"""
     stopped = threading.Event()
     if threading.current_thread() is not threading.main_thread():
         yield stopped
@@ -105,12 +109,18 @@ def _stop_signals_as_interrupt() -> Iterator[threading.Event]:
         stopped.set()
         raise KeyboardInterrupt
 
+    def unraisable(hook_args: Any) -> None:
+        if not (stopped.is_set() and isinstance(hook_args.exc_value, KeyboardInterrupt)):
+            hook_before(hook_args)
+
     signals = [signal.SIGTERM]
     if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
         signals.append(signal.SIGINT)
     before = {sig: signal.signal(sig, interrupt) for sig in signals}
+    hook_before, sys.unraisablehook = sys.unraisablehook, unraisable
     try:
         yield stopped
     finally:
+        sys.unraisablehook = hook_before
         for sig, handler in before.items():
             signal.signal(sig, handler)
