@@ -98,8 +98,8 @@ def _stop_signals_as_interrupt() -> Iterator[threading.Event]:
     Their KeyboardInterrupt can land where Python cannot raise it (in a weakref finaliser it
     goes to sys.unraisablehook, which prints "Exception ignored" and a traceback, and the
     batch goes on): so the handler also sets the event the loop checks after every batch,
-    and such a swallowed interrupt is not printed. (A batch started in the background of a
-    script ignores SIGINT: the shell saw to it, and so do we.)"""
+    and such a swallowed interrupt is not printed. SIGINT stops the batch also when we were
+    started with it ignored (in the background of a script), as `blinkc emulate` does."""
     stopped = threading.Event()
     if threading.current_thread() is not threading.main_thread():
         yield stopped
@@ -113,10 +113,7 @@ def _stop_signals_as_interrupt() -> Iterator[threading.Event]:
         if not (stopped.is_set() and isinstance(hook_args.exc_value, KeyboardInterrupt)):
             hook_before(hook_args)
 
-    signals = [signal.SIGTERM]
-    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
-        signals.append(signal.SIGINT)
-    before = {sig: signal.signal(sig, interrupt) for sig in signals}
+    before = {sig: signal.signal(sig, interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
     hook_before, sys.unraisablehook = sys.unraisablehook, unraisable
     try:
         yield stopped

@@ -49,10 +49,12 @@ def _lines(path: Path) -> int:
     return len(path.read_text().splitlines()) if path.exists() else 0
 
 
-def _start(tmp_path: Path, results: Path, *more: str) -> subprocess.Popen:
+def _start(tmp_path: Path, results: Path, *more: str,
+           sigint_ignored: bool = False) -> subprocess.Popen:
+    ignore = (lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if sigint_ignored else None
     return subprocess.Popen([*BLINKC, *SMALL, "--jobs", "1", "--results", str(results), *more],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True)
+                            text=True, start_new_session=True, preexec_fn=ignore)
 
 
 def _wait_for(results: Path, lines: int, process: subprocess.Popen) -> None:
@@ -82,10 +84,13 @@ def test_a_batch_killed_midway_goes_on_with_resume_and_ends_as_one_never_stopped
     assert _lines(results) == 1 + 54
 
 
-@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
-def test_ctrl_c_stops_cleanly_and_says_how_to_go_on(tmp_path, stop):
+@pytest.mark.parametrize(("stop", "sigint_ignored"),
+                         [(signal.SIGINT, False), (signal.SIGINT, True), (signal.SIGTERM, False)],
+                         ids=["ctrl-c", "ctrl-c, started in a script's background", "sigterm"])
+def test_ctrl_c_stops_cleanly_and_says_how_to_go_on(tmp_path, stop, sigint_ignored):
     results = tmp_path / "results.jsonl"
-    process = _start(tmp_path, results, "--limit", "60")   # 540 runs: seconds, to land in
+    process = _start(tmp_path, results, "--limit", "60",   # 324 runs: seconds, to land in
+                     sigint_ignored=sigint_ignored)
     _wait_for(results, 1 + 5, process)
     process.send_signal(stop)
     out, err = process.communicate(timeout=60)
