@@ -12,6 +12,7 @@ from __future__ import annotations
 import keyword
 from typing import Any
 
+from ..blinklib.arith import c_div, c_mod
 from ..ir.nodes import (
     BOOL,
     Assign,
@@ -40,7 +41,6 @@ from ..ir.nodes import (
 )
 from ..ir.ranges import Ranges
 from ..ir.visitor import Renderer
-from ..runtime.arith import c_div, c_mod
 from .drive import drive
 
 

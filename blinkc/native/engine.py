@@ -48,7 +48,7 @@ from contextlib import contextmanager
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from ..runtime.api import BUTTON_EVENT_NAMES
+from ..blinklib.api import BUTTON_EVENT_NAMES
 from ..world.button import Debounce, idle_button
 from ..world.engine import Arrival, Calm, Engine, Probe
 from ..world.freeze import freeze_of

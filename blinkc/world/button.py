@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from ..runtime.api import (
+from ..blinklib.api import (
     BUTTON_DOUBLECLICKED,
     BUTTON_LONGLONGPRESSED,
     BUTTON_LONGPRESSED,

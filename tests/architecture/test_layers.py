@@ -9,7 +9,7 @@ import pytest
 
 # Bottom up; a unit may import only units below it. Top-level modules count as units.
 LAYERS = [
-    ["runtime", "sketch_source", "user_files"],
+    ["blinklib", "sketch_source", "user_files"],
     ["ir", "programs", "runner"],
     ["dsl"],
     ["backends"],

@@ -1,15 +1,15 @@
 """The two world engines share their physical constants and their enums: every constant the
 C++ core declares at file scope has the Python world's value (a hand copy that drifted would
 make the engines disagree only in rare runs), and every enum of world_core.cpp and button.h
-has its Python declaration (bindings.CORE_ENUMS, python_engine.KINDS, runtime.api's button
+has its Python declaration (bindings.CORE_ENUMS, python_engine.KINDS, blinklib.api's button
 flags), member by member in the same order."""
 
 import re
 from pathlib import Path
 
+from blinkc.blinklib import api
+from blinkc.blinklib.timer import NEVER
 from blinkc.native import guard
-from blinkc.runtime import api
-from blinkc.runtime.timer import NEVER
 from blinkc.world import clock, geometry, infrared, world
 
 CORE = Path(world.__file__).resolve().parents[1] / "native" / "core" / "world_core.cpp"
