@@ -15,6 +15,7 @@ LAYERS = [
     ["backends"],
     ["world", "render", "flash", "progsim"],
     ["native"],
+    ["native_world"],
     ["build", "differential", "explore", "games", "sketches", "smoke", "testing"],
     ["sim", "cosim", "solve"],
     ["cli", "demo", "__main__"],
