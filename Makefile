@@ -9,10 +9,10 @@ STAMP  := $(VENV)/.installed
 
 venv: $(STAMP)
 
-# setup.py builds the C++ world core into blinkc/native/core (docs/native.md): a change to its
+# setup.py builds the C++ world core into blinkc/native_world/core (docs/native.md): a change to its
 # sources installs again, which rebuilds it.
-CORE_SOURCES := $(wildcard blinkc/native/core/*.cpp blinkc/native/core/*.h) blinkc/native/core/sources.py \
-                blinkc/native/core/view_fields.py \
+CORE_SOURCES := $(wildcard blinkc/native_world/core/*.cpp blinkc/native_world/core/*.h) blinkc/native_world/core/sources.py \
+                blinkc/native_world/core/view_fields.py \
                 blinkc/native/blinkc_native.h
 
 $(STAMP): pyproject.toml setup.py $(CORE_SOURCES)
@@ -44,4 +44,4 @@ bench: $(STAMP)
 	for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) build .pytest_cache .ruff_cache blinkc/native/core/_world_core.so
+	rm -rf $(VENV) build .pytest_cache .ruff_cache blinkc/native_world/core/_world_core.so

@@ -1,9 +1,10 @@
 """The C++ world core, built when blinkc is installed (everything else is in pyproject.toml).
 
-The core (blinkc/native/core/world_core.cpp) is a plain shared library that blinkc loads with
-ctypes, not a Python extension module: it is compiled with the very command that blinkc's
-run-time fallback uses (blinkc/native/core/sources.py), by the host C++ compiler ($BLINKC_CXX,
-$CXX or g++), into blinkc/native/core/_world_core.so, and the wheel carries it. As it does not
+The core (blinkc/native_world/core/world_core.cpp) is a plain shared library that blinkc loads
+with ctypes, not a Python extension module: it is compiled with the very command that blinkc's
+run-time fallback uses (blinkc/native_world/core/sources.py), by the host C++ compiler
+($BLINKC_CXX, $CXX or g++: blinkc/native/toolchain.py), into
+blinkc/native_world/core/_world_core.so, and the wheel carries it. As it does not
 use Python's C API, the wheel is tagged py3-none-<platform>. Without a compiler the install
 goes on without it (a warning says so): the Python world needs none, and native tiles need
 g++ anyway, which then compiles the core on first use.
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import importlib.util
 import subprocess
+import sys
 from pathlib import Path
 
 from setuptools import Extension, setup
@@ -21,12 +23,22 @@ from setuptools.command.build_ext import build_ext
 from setuptools.errors import CompileError
 
 HERE = Path(__file__).resolve().parent
-_spec = importlib.util.spec_from_file_location(
-    "_blinkc_core_sources", HERE / "blinkc" / "native" / "core" / "sources.py")
-sources = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(sources)
 
-CORE = "blinkc.native.core._world_core"
+
+def _by_path(name: str, path: Path):
+    """A module of blinkc that imports nothing of blinkc, loaded before blinkc is installed."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module   # as an import would (a dataclass looks its module up there)
+    spec.loader.exec_module(module)
+    return module
+
+
+CORE_DIR = Path("blinkc") / "native_world" / "core"
+sources = _by_path("_blinkc_core_sources", HERE / CORE_DIR / "sources.py")
+toolchain = _by_path("_blinkc_toolchain", HERE / "blinkc" / "native" / "toolchain.py")
+
+CORE = "blinkc.native_world.core._world_core"
 
 
 class BuildCore(build_ext):
@@ -45,7 +57,7 @@ class BuildCore(build_ext):
             return
         out = Path(self.get_ext_fullpath(ext.name))
         out.parent.mkdir(parents=True, exist_ok=True)
-        cmd = sources.compile_command(sources.cxx_from_env(), out)
+        cmd = sources.compile_command(toolchain.cxx_from_env(), out)
         self.announce(" ".join(cmd), level=2)
         try:
             done = subprocess.run(cmd, capture_output=True, text=True, check=False)
@@ -63,7 +75,7 @@ class Wheel(bdist_wheel):
 
 setup(
     ext_modules=[Extension(
-        CORE, sources=[str(Path("blinkc/native/core") / s) for s in sources.SOURCES],
+        CORE, sources=[str(CORE_DIR / s) for s in sources.SOURCES],
         depends=[str(p.relative_to(HERE)) for p in sources.inputs()],
         # Without a compiler, blinkc is installed without the core (see the docstring).
         optional=True)],

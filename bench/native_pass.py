@@ -12,9 +12,9 @@ from __future__ import annotations
 import argparse
 import time
 
+from blinkc.blinklib import Blinklib
 from blinkc.native import load_sketch_text
 from blinkc.programs import BusyCounter
-from blinkc.runtime import Blinklib
 from blinkc.world import World
 
 EMPTY = "void setup() {}\nvoid loop() {}\n"

@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from game_speed import GAME, ship_layout  # noqa: E402
 
-from blinkc.runtime.color import RED  # noqa: E402
+from blinkc.blinklib.color import RED  # noqa: E402
 from blinkc.sim import Session, load_source  # noqa: E402
 from blinkc.sim.background import BackgroundServer  # noqa: E402
 from blinkc.sim.session import MAX_SPEED  # noqa: E402

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from . import native  # noqa: F401  (registers the native world engine for make_world)
+from . import native_world  # noqa: F401  (registers the native world engine for make_world)
 from .dsl.errors import GameErrors, did_you_mean
 from .dsl.loader import compile_game
 from .ir.nodes import Assign, Call, GlobalVar, Index, Name, Program, SrcLoc

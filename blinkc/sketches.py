@@ -8,6 +8,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+from . import native_world  # noqa: F401  (registers the native world engine for make_world)
 from .native.build import NativeBuildError
 from .native.loader import HostIntWarning, NativeSketch, load_sketch
 from .native.sketch import SketchError

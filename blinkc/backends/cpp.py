@@ -23,6 +23,8 @@ from pathlib import Path
 import jinja2
 
 from .. import __version__
+from ..blinklib.color import NAMED as NAMED_COLOURS
+from ..blinklib.color import channels
 from ..ir import probes
 from ..ir.nodes import (
     BOOL,
@@ -61,8 +63,6 @@ from ..ir.ranges import Ranges, repeatable
 from ..ir.types import COLOR, ColorType
 from ..ir.visitor import Renderer
 from ..ir.walk import global_names, walk_stmts
-from ..runtime.color import NAMED as NAMED_COLOURS
-from ..runtime.color import channels
 from .cexpr import (
     Binary,
     CExpr,

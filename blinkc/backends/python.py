@@ -12,6 +12,7 @@ from __future__ import annotations
 import keyword
 from typing import Any
 
+from ..blinklib.arith import c_div, c_mod
 from ..ir.nodes import (
     BOOL,
     Assign,
@@ -40,7 +41,6 @@ from ..ir.nodes import (
 )
 from ..ir.ranges import Ranges
 from ..ir.visitor import Renderer
-from ..runtime.arith import c_div, c_mod
 from .drive import drive
 
 
@@ -64,9 +64,12 @@ class PythonRenderer(Renderer):
 
     # ------------------------------------------------------------ expressions
     def conv(self, e: Expr, t: IntType) -> str:
-        """e's value converted to t (wrapped only if it might not fit)."""
+        """e's value converted to t (wrapped only if it might not fit; to bool: non-zero, as
+        C converts, unless e is a truth value already)."""
         code = self.expr(e)
-        if t == BOOL or self.ranges.fits(self.ranges.of(e), t):
+        if t == BOOL:
+            return code if e.type == BOOL else f"({code} != 0)"
+        if self.ranges.fits(self.ranges.of(e), t):
             return code
         return _wrap(code, t)
 
@@ -96,7 +99,9 @@ class PythonRenderer(Renderer):
     def visit_UnOp(self, e: UnOp) -> str:
         if e.op == "not":
             return f"(not {self.expr(e.operand)})"
-        return _wrap(f"~{self.conv(e.operand, e.type)}", e.type)
+        if e.op not in ("-", "~"):
+            raise ValueError(f"unknown unary operator {e.op!r}")
+        return _wrap(f"{e.op}{self.conv(e.operand, e.type)}", e.type)
 
     def visit_Compare(self, e: Compare) -> str:
         return f"({self.conv(e.left, e.optype)} {e.op} {self.conv(e.right, e.optype)})"

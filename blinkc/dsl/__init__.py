@@ -14,7 +14,7 @@ See docs/dsl.md for the whole language.
 
 from __future__ import annotations
 
-from ..runtime import color as _c
+from ..blinklib import color as _c
 from .compiler import ColorConst
 from .errors import DslError, GameErrors
 from .game import Color, Enum, Face, Game
@@ -81,7 +81,7 @@ def lighten(c: int, amount: int) -> ColorConst:
 
 def sin8(theta: int) -> int:
     """FastLED's 8-bit sine (sin8_C on the tile): 0..255 → 0..255 around 128."""
-    from ..runtime.mathfns import sin8_C
+    from ..blinklib.mathfns import sin8_C
 
     return sin8_C(theta)
 

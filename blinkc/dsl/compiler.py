@@ -15,6 +15,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..blinklib.arith import promote
+from ..blinklib.color import dim as _dim
+from ..blinklib.color import lighten as _lighten
+from ..blinklib.color import makeColorHSB as _hsb
+from ..blinklib.color import makeColorRGB as _rgb
+from ..blinklib.color import rgb5 as _rgb5
+from ..blinklib.mathfns import sin8_C as _sin8
 from ..ir.builtins import BLINKLIB
 from ..ir.nodes import (
     BOOL,
@@ -45,13 +52,6 @@ from ..ir.nodes import (
     Stmt,
     UnOp,
 )
-from ..runtime.arith import promote
-from ..runtime.color import dim as _dim
-from ..runtime.color import lighten as _lighten
-from ..runtime.color import makeColorHSB as _hsb
-from ..runtime.color import makeColorRGB as _rgb
-from ..runtime.color import rgb5 as _rgb5
-from ..runtime.mathfns import sin8_C as _sin8
 from .errors import DslError, did_you_mean
 from .game import Enum, EnumMember, FieldDecl
 from .types import (

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..blinklib.api import CLOCK_KEYS, PROGRAM_NAMES, START_KEY
+from ..blinklib.timer import NEVER
 from ..ir.nodes import (
     BOOL,
     U8,
@@ -41,8 +43,6 @@ from ..ir.optimize import optimize
 from ..ir.probes import with_probes
 from ..ir.ranges import with_param_ranges
 from ..ir.walk import calls, walk_stmts
-from ..runtime.api import CLOCK_KEYS, PROGRAM_NAMES, START_KEY
-from ..runtime.timer import NEVER
 from .compiler import FunctionCompiler, Signature, Symbols, parse_function
 from .dispatch import WATCHED_FACES, gather_return_type, generate_dispatch, watched
 from .errors import DslError

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..blinklib.arith import c_div, c_mod, common_type, promote
 from ..ir.nodes import (
     BOOL,
     I16,
@@ -23,7 +24,6 @@ from ..ir.nodes import (
     UnOp,
 )
 from ..ir.types import COLOR, ColorType
-from ..runtime.arith import c_div, c_mod, common_type, promote
 
 TYPE_NAMES: dict[str, IntType] = {
     "u8": U8, "u16": U16, "u32": U32, "i16": I16, "i32": I32, "bool": BOOL,

@@ -62,7 +62,7 @@ def tile_class(program: Program, game: Path, world: str) -> type:
 def why_python() -> str | None:
     """Why "auto" runs the explorer in the Python world (no host C++ compiler for the game's
     C++, or no C++ world core), or None."""
-    from ..native.core import bindings
+    from ..native_world.core import bindings
 
     if not have("host"):
         return "no host C++ compiler (g++) to build the game's C++ for the C++ world core"

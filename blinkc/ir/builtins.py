@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..runtime.arith import U8, U16, U32, IntType
+from ..blinklib.arith import U8, U16, U32, IntType
 from .types import BOOL, COLOR
 
 

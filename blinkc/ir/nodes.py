@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..runtime.arith import I16, I32, U8, U16, U32, IntType
+from ..blinklib.arith import I16, I32, U8, U16, U32, IntType
 from .types import BOOL, BoolType
 
 __all__ = [

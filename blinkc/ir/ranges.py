@@ -436,7 +436,9 @@ class _RangeOf(Renderer):
 
     def visit_Cond(self, e: Cond) -> Range:
         a, b = self.ranges._branch(e, True), self.ranges._branch(e, False)
-        return (min(a[0], b[0]), max(a[1], b[1]))
+        r = (min(a[0], b[0]), max(a[1], b[1]))
+        # The branch taken is converted to the conditional's type, as a cast converts.
+        return r if self.ranges.fits(r, e.type) else type_range(e.type)
 
     def visit_BinOp(self, e: BinOp) -> Range:
         r = self.ranges.exact(e)

@@ -1,11 +1,11 @@
-"""The IR's value types beyond C's integers (blinkc.runtime.arith's): booleans and colours.
+"""The IR's value types beyond C's integers (blinkc.blinklib.arith's): booleans and colours.
 blinkc.ir.nodes re-exports them with the integer types, so the IR's types come from one place."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..runtime.arith import IntType
+from ..blinklib.arith import IntType
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
  * blinklib_host.cpp (blinkc): the blinklib API on the host, for native tiles.
  *
  * Written for blinkc from the documented behaviour (docs/native.md, the
- * platform facts (docs/platform.md) and blinkc.runtime, whose numbers it matches bit for bit);
+ * platform facts (docs/platform.md) and blinkc.blinklib, whose numbers it matches bit for bit);
  * it is not the SDK's code. The emulator (blinkc.world) plays the BIOS and
  * the physics: before each pass it writes the frozen millis(), the button
  * snapshot and the latched face values into `tile`, calls blinkc_tile_loop(),
@@ -331,7 +331,7 @@ static void begin_pass(void) {
 }
 
 static void publish_pixels(void) {
-    /* Drop the reserved bit: r | g << 5 | b << 10, as blinkc.runtime.color. */
+    /* Drop the reserved bit: r | g << 5 | b << 10, as blinkc.blinklib.color. */
     FOREACH_FACE(f) { tile.pixels[f] = (uint16_t)((pixel_buffer[f].as_uint16 >> 1) & 0x7FFF); }
 }
 

@@ -15,9 +15,9 @@ from typing import Any
 
 from ..backends.cpp import generate_cpp
 from ..backends.drive import drive
+from ..blinklib.api import Blinklib
 from ..ir.nodes import GlobalVar, Program
 from ..ir.probes import has_probes
-from ..runtime.api import Blinklib
 from . import load_sketch_text
 
 

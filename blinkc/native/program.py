@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..runtime.api import Blinklib
+from ..blinklib.api import Blinklib
 from ..world import watchdog
 from ..world.watchdog import TileOverrun
 from . import abi, guard

@@ -1,4 +1,9 @@
-"""Finding the compilers and reading their messages."""
+"""Finding the compilers and reading their messages.
+
+This module imports nothing of blinkc: setup.py loads it by its path for `cxx_from_env`, the
+host compiler it builds the C++ world core with (blinkc/native_world/core), before blinkc or
+its requirements are installed.
+"""
 
 from __future__ import annotations
 
@@ -9,8 +14,6 @@ import subprocess
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-
-from .core.sources import cxx_from_env
 
 #: Where blinkc's own headers and host runtime live (this package's folder).
 NATIVE_DIR = Path(__file__).resolve().parent
@@ -46,6 +49,11 @@ _DIAG_RE = re.compile(
 def parse_diagnostics(output: str) -> list[Diagnostic]:
     return [Diagnostic(m["file"], int(m["line"]), int(m["col"] or 0), m["sev"], m["msg"])
             for m in _DIAG_RE.finditer(output)]
+
+
+def cxx_from_env() -> str:
+    """The host C++ compiler's name: $BLINKC_CXX, else $CXX, else g++ (`host_cxx` finds it)."""
+    return os.environ.get("BLINKC_CXX") or os.environ.get("CXX") or "g++"
 
 
 def host_cxx() -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..runtime import BLUE, FACE_COUNT, GREEN, NEVER, OFF, ORANGE, RED, WHITE, YELLOW, Blinklib
+from ..blinklib import BLUE, FACE_COUNT, GREEN, NEVER, OFF, ORANGE, RED, WHITE, YELLOW, Blinklib
 
 _BY_COUNT = (OFF, RED, ORANGE, YELLOW, GREEN, BLUE, WHITE)
 

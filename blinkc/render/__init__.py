@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from ..runtime.color import NAMED, channels, to_rgb888
+from ..blinklib.color import NAMED, channels, to_rgb888
 from ..world.geometry import Pos
 
 

@@ -16,7 +16,7 @@ from typing import IO
 
 from PIL import Image, ImageDraw, ImageFont, PngImagePlugin
 
-from ..runtime.color import OFF, to_rgb888
+from ..blinklib.color import OFF, to_rgb888
 from ..user_files import SOFTWARE
 from ..world.geometry import centre
 from . import TileLook, looks

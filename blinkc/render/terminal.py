@@ -23,7 +23,7 @@ from rich.console import Console
 from rich.style import Style
 from rich.text import Text
 
-from ..runtime.color import OFF, to_rgb888
+from ..blinklib.color import OFF, to_rgb888
 from . import LETTER_KEY, TileLook, color_letter, faces_text, looks
 
 # The sprite: 13 x 5 characters. Each entry: (line, column, char, global direction).

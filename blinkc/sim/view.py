@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..runtime import color
-from ..runtime.api import FACE_COUNT
+from ..blinklib import color
+from ..blinklib.api import FACE_COUNT
 from ..world import Tile, World
 from .session import Session
 

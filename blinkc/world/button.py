@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from ..runtime.api import (
+from ..blinklib.api import (
     BUTTON_DOUBLECLICKED,
     BUTTON_LONGLONGPRESSED,
     BUTTON_LONGPRESSED,
@@ -41,7 +41,7 @@ _LONG_MARKS = ((1, LONG_PRESS_MS), (2, LONG_LONG_PRESS_MS), (4, SLEEP_PRESS_MS))
 
 class Debounce(NamedTuple):
     """A ButtonModel's inner state, beside its public fields: what another engine keeps in
-    step (native/engine.py mirrors it field by field)."""
+    step (native_world/engine.py mirrors it field by field)."""
 
     raw_down: bool
     last_accept: int

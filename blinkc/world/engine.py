@@ -23,10 +23,10 @@ and `neighbour`. Nothing overrides World's methods.
 Engines:
 
 - `PythonEngine` (python_engine.py): the reference, the default of `World()`.
-- `NativeEngine` (blinkc/native/engine.py): the event loop in C++ (blinkc/native/core/);
-  it is a PythonEngine until its first run finds every tile native, then moves the events
-  into the core. It registers itself with `make_world` when blinkc.native is imported
-  (factory.py), so this package never imports it.
+- `NativeEngine` (blinkc/native_world/engine.py): the event loop in C++
+  (blinkc/native_world/core/); it is a PythonEngine until its first run finds every tile
+  native, then moves the events into the core. It registers itself with `make_world` when
+  blinkc.native_world is imported (factory.py), so this package never imports it.
 
 Adding an engine: subclass Engine and implement the abstract methods (the notifications with
 a default do nothing, which is right for an engine that works on the model objects themselves);

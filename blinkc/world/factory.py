@@ -1,10 +1,10 @@
 """`make_world`: a world run by one of the world engines (engine.py).
 
 `World()` runs its events with the reference `PythonEngine`. A faster engine registers a
-world factory with `register_engine` when its package is imported: blinkc.native registers
-"native", whose `NativeEngine` runs the event loop in C++ while every tile is native. Both
-behave identically (the world-equivalence tests run them side by side); the world package
-itself never imports an engine, so it knows nothing of C++, sketches or games.
+world factory with `register_engine` when its package is imported: blinkc.native_world
+registers "native", whose `NativeEngine` runs the event loop in C++ while every tile is
+native. Both behave identically (the world-equivalence tests run them side by side); the
+world package itself never imports an engine, so it knows nothing of C++, sketches or games.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def make_world(seed: int = 0, faults: Faults | None = None, trace: Any = None,
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
     fast = _registered.get("native")
     if engine == "native" and fast is None:
-        raise WorldError("the native world engine is not loaded: import blinkc.native first "
+        raise WorldError("the native world engine is not loaded: import blinkc.native_world first "
                          "(blinkc's command line and blinkc.testing do)")
     if engine == "python" or fast is None or (engine == "auto" and not fast.available()):
         return World(seed=seed, faults=faults, trace=trace, idle_skip=idle_skip)

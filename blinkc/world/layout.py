@@ -26,8 +26,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..blinklib.api import START_KEY
 from ..programs import PROGRAMS
-from ..runtime.api import START_KEY
 from .clock import FRAME_US
 from .geometry import DIRECTION_NAMES, Pos, neighbour_pos
 from .syntax import (
@@ -219,7 +219,7 @@ class Layout:
         return "\n".join(lines) + "\n"
 
 
-#: `start=` values: the SDK's START_STATE_* (blinkc.runtime.api), by name or number.
+#: `start=` values: the SDK's START_STATE_* (blinkc.blinklib.api), by name or number.
 START_STATES = {"power-up": 0, "powerup": 0, "root": 1, "we-are-root": 1,
                 "download": 2, "download-success": 2, "0": 0, "1": 1, "2": 2}
 

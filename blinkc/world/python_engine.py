@@ -37,7 +37,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..runtime.api import (
+from ..blinklib.api import (
     BUTTON_EVENT_NAMES,
     BUTTON_PRESSED,
     FACE_COUNT,

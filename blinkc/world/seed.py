@@ -34,7 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..runtime.api import (
+from ..blinklib.api import (
     START_STATE_DOWNLOAD_SUCCESS,
     START_STATE_WE_ARE_ROOT,
     Blinklib,

@@ -1,6 +1,6 @@
 """The world's fault stream: SplitMix64, a small generator specified in full.
 
-Both world engines (this Python world and the C++ core, `native/core/splitmix64.h`) draw
+Both world engines (this Python world and the C++ core, `native_world/core/splitmix64.h`) draw
 packet drops and delivery jitter from it, so they drop and delay exactly the same packets
 for a seed, and the stream does not depend on CPython's `random` internals. SplitMix64 is
 Steele, Lea and Flood's generator (Java's SplittableRandom) as published by Vigna; the

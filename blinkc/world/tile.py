@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from ..runtime.api import FACE_COUNT, Blinklib
+from ..blinklib.api import FACE_COUNT, Blinklib
 from .button import ButtonModel
 from .clock import Clock
 from .freeze import Freeze
@@ -20,7 +20,7 @@ class TileProgram(Protocol):
 
     - `quiet_until(api) -> int | None`: the local millis() until which `loop()`
       would change nothing (no state, face value or colour) as long as the
-      tile's inputs stay as they are; None when busy. `runtime.NEVER` for ever.
+      tile's inputs stay as they are; None when busy. `blinklib.NEVER` for ever.
     - `display(api)`: recompute `api.pixels` for `api.now` alone, so an
       animated look can be rendered while the tile's logic is idle.
     - `state() -> dict`: the program's own state, for traces and `--json`.

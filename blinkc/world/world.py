@@ -22,7 +22,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
-from ..runtime.api import (
+from ..blinklib.api import (
     FACE_COUNT,
     START_STATE_DOWNLOAD_SUCCESS,
     START_STATE_POWER_UP,

@@ -10,9 +10,9 @@ from pathlib import Path
 
 from blinkc.backends.cpp import generate_cpp
 from blinkc.backends.python import program_class
+from blinkc.blinklib.api import Blinklib
 from blinkc.dsl.loader import compile_game
 from blinkc.native.game import native_class
-from blinkc.runtime.api import Blinklib
 
 from ..tools import require_tool
 

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from blinkc.backends.cpp import CppRenderer, generate_cpp
 from blinkc.backends.python import PythonRenderer
+from blinkc.blinklib.arith import I8
 from blinkc.dsl.types import convert
 from blinkc.games import load_program
 from blinkc.ir.nodes import (
@@ -38,7 +39,6 @@ from blinkc.ir.nodes import (
     SrcLoc,
     UnOp,
 )
-from blinkc.runtime.arith import I8
 
 from ..tools import require_tool
 

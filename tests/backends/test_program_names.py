@@ -1,14 +1,14 @@
 """The emulator's program of a game (the Python backend's class, and the native backend's
 wrapper) is called through a few methods (setup, loop, links, value, state, ...); a field
 or timer of the same name would hide one, so the DSL refuses those names
-(blinkc.runtime.api.PROGRAM_NAMES). This keeps the list and the classes in step."""
+(blinkc.blinklib.api.PROGRAM_NAMES). This keeps the list and the classes in step."""
 
 from pathlib import Path
 
 import pytest
 
+from blinkc.blinklib.api import PROGRAM_NAMES
 from blinkc.games import tile_class
-from blinkc.runtime.api import PROGRAM_NAMES
 
 from ..tools import require_tool
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from blinkc.blinklib.color import channels
 from blinkc.cosim.compare import compare_sides, cosim_side, emulator_side
 from blinkc.cosim.run import CosimOptions, cosimulate
-from blinkc.runtime.color import channels
 from blinkc.world import Faults
 
 from ..tools import require_simavr

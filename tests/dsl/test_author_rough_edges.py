@@ -106,7 +106,7 @@ def look(t):
 
 
 def test_a_helper_returns_a_colour_on_both_backends(tmp_path, backend):
-    from blinkc.runtime import color
+    from blinkc.blinklib import color
 
     path, result = lowered(tmp_path, COLOURS)
     assert result.errors == []
@@ -116,7 +116,7 @@ def test_a_helper_returns_a_colour_on_both_backends(tmp_path, backend):
 
 
 def test_an_unannotated_helper_that_returns_colours_gives_a_colour(tmp_path, backend):
-    from blinkc.runtime import color
+    from blinkc.blinklib import color
 
     path, result = lowered(tmp_path, COLOURS.replace(") -> Color:", "):"))
     assert result.errors == []

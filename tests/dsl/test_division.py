@@ -52,7 +52,7 @@ VALUES = """
 import json, sys
 from pathlib import Path
 from blinkc.dsl.loader import compile_game
-from blinkc.runtime.api import Blinklib
+from blinkc.blinklib.api import Blinklib
 program = compile_game(sys.argv[1])
 if sys.argv[2] == "python":
     from blinkc.backends.python import program_class

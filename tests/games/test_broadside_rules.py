@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from blinkc.runtime.color import channels
+from blinkc.blinklib.color import channels
 from blinkc.testing import Cluster
 from blinkc.world import Faults
 

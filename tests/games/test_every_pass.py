@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from blinkc.runtime import color
+from blinkc.blinklib import color
 from blinkc.testing import Cluster
 
 from ..tools import require_tool

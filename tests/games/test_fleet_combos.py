@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from blinkc.runtime.color import channels
+from blinkc.blinklib.color import channels
 from blinkc.testing import Cluster
 from blinkc.world import Faults
 from blinkc.world.infrared import LINKING_SKEW

@@ -7,8 +7,8 @@ face f points in direction f; a Hull's Repair face is 5 (NW).
 
 import pytest
 
+from blinkc.blinklib.color import channels
 from blinkc.dsl import RED, WHITE
-from blinkc.runtime.color import channels
 
 from .pirates import Game
 

@@ -18,7 +18,7 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from blinkc.runtime.color import channels
+from blinkc.blinklib.color import channels
 from blinkc.testing import Cluster
 
 ROOT = Path(__file__).resolve().parents[2]

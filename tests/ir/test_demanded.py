@@ -7,12 +7,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from blinkc.backends.python import program_class
+from blinkc.blinklib.api import Blinklib
 from blinkc.dsl.loader import compile_game
 from blinkc.ir import optimize as optimize_module
 from blinkc.ir.demanded import low_byte_locals
 from blinkc.ir.nodes import Local
 from blinkc.ir.walk import walk_stmts
-from blinkc.runtime.api import Blinklib
 
 # A display-style computation: a 32-bit clock, of which only the low byte matters.
 GAME = '''

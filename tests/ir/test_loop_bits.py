@@ -7,11 +7,11 @@ from hypothesis import strategies as st
 
 from blinkc.backends.cpp import generate_cpp
 from blinkc.backends.python import program_class
+from blinkc.blinklib.api import Blinklib
 from blinkc.dsl.loader import compile_game
 from blinkc.ir import optimize as optimize_module
 from blinkc.ir.nodes import For
 from blinkc.ir.walk import walk_stmts
-from blinkc.runtime.api import Blinklib
 
 GAME = '''
 from blinkc.dsl import RED, Game, bit, faces

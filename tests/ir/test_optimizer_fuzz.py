@@ -52,6 +52,8 @@ from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 
 from blinkc.backends.python import program_class
+from blinkc.blinklib.api import Blinklib
+from blinkc.blinklib.arith import c_div, c_mod
 from blinkc.dsl import lowering as lowering_module
 from blinkc.dsl.errors import GameErrors
 from blinkc.dsl.loader import compile_game
@@ -78,8 +80,6 @@ from blinkc.ir.nodes import (
     Return,
     UnOp,
 )
-from blinkc.runtime.api import Blinklib
-from blinkc.runtime.arith import c_div, c_mod
 
 from ..tiers import tiered
 

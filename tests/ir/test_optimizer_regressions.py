@@ -9,11 +9,11 @@ import pytest
 
 from blinkc.backends.cpp import generate_cpp
 from blinkc.backends.python import program_class
+from blinkc.blinklib.api import Blinklib
 from blinkc.dsl.loader import compile_game
 from blinkc.ir.nodes import Cond, Local
 from blinkc.ir.ranges import Ranges
 from blinkc.ir.types import ColorType
-from blinkc.runtime.api import Blinklib
 
 from .test_optimizer_fuzz import reference_values
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from blinkc.runtime import Blinklib
+from blinkc.blinklib import Blinklib
 from blinkc.world import World
 
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from blinkc.blinklib.api import Blinklib
 from blinkc.cli import main
 from blinkc.native import load_sketch
-from blinkc.runtime.api import Blinklib
 from blinkc.world.emulation import EmulationOptions, emulate
 from blinkc.world.layout_file import parse_layout
 from blinkc.world.scenario_file import parse_scenario

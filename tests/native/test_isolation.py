@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from blinkc.runtime import Blinklib
+from blinkc.blinklib import Blinklib
 from blinkc.world import World
 
 

@@ -6,10 +6,10 @@ import ctypes
 
 import pytest
 
+from blinkc.blinklib import NEVER, Blinklib
+from blinkc.blinklib.api import BUTTON_PRESSED, BUTTON_SINGLECLICKED
+from blinkc.blinklib.color import GREEN, ORANGE, RED, dim
 from blinkc.native import abi, load_sketch_text
-from blinkc.runtime import NEVER, Blinklib
-from blinkc.runtime.api import BUTTON_PRESSED, BUTTON_SINGLECLICKED
-from blinkc.runtime.color import GREEN, ORANGE, RED, dim
 from blinkc.world import Faults, World
 
 RANDOMIZING = """

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from blinkc.runtime.color import OFF, dim, makeColorHSB
+from blinkc.blinklib.color import OFF, dim, makeColorHSB
 from blinkc.world import World
 
 from .native_helpers import Recorder, click

@@ -191,7 +191,7 @@ def test_the_avr_check_refuses_blinkc_only_functions(avr, tmp_path):
 def test_a_sketch_using_lighten_still_runs_in_the_emulator(gxx):
     sketch = load_sketch_text(USES_LIGHTEN, "light", check_int16=False)
     tile = sketch()
-    from blinkc.runtime import Blinklib
+    from blinkc.blinklib import Blinklib
 
     api = Blinklib()
     tile.setup(api)

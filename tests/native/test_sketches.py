@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from blinkc.blinklib import Blinklib
 from blinkc.native import NativeBuildError, SketchError, load_sketch, read_sketch
-from blinkc.runtime import Blinklib
 from blinkc.sketch_source import find_functions
 
 CALLS_BEFORE_DEFINING = """\

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from blinkc.runtime.color import BLUE, GREEN, RED, YELLOW, dim
+from blinkc.blinklib.color import BLUE, GREEN, RED, YELLOW, dim
 from blinkc.world import World
 
 from .native_helpers import Recorder, click

@@ -128,15 +128,15 @@ def test_the_wheel_has_every_file_of_the_package_and_the_sdist_what_the_tests_ne
     assert "License-Expression: MIT" in _metadata(dists.wheel)
 
 
-CORE = "blinkc/native/core/_world_core.so"
+CORE = "blinkc/native_world/core/_world_core.so"
 
 
 def _load_sources(tree: Path):
-    """blinkc/native/core/sources.py of the source tree the dists were built from."""
+    """blinkc/native_world/core/sources.py of the source tree the dists were built from."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("_tree_core_sources",
-                                                  tree / "blinkc" / "native" / "core" / "sources.py")
+                                                  tree / "blinkc" / "native_world" / "core" / "sources.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -152,7 +152,8 @@ def test_the_wheel_carries_the_world_core_compiled_from_its_sources(dists):
     assert b"Root-Is-Purelib: false" in wheel_info
     assert core.startswith(b"\x7fELF")
     sources = _load_sources(dists.tree)
-    key = sources.source_key(dists.tree / "blinkc" / "native" / "core", dists.tree / "blinkc" / "native")
+    key = sources.source_key(dists.tree / "blinkc" / "native_world" / "core",
+                             dists.tree / "blinkc" / "native")
     assert (sources.KEY_MARK + key).encode() in core
 
 
@@ -282,7 +283,7 @@ def test_check_gen_emulate_both_backends_and_build_outside_the_checkout(installe
 
 NATIVE_WORLD = """\
 import json
-from blinkc.native.core import bindings, build
+from blinkc.native_world.core import bindings, build
 from blinkc.testing import Cluster
 
 ship = Cluster("counter.py", "tile a at 0,0\\ntile b at SE of a\\n", backend="native", world="native")
@@ -311,7 +312,7 @@ def test_a_native_world_runs_in_the_core_the_wheel_installed(installed: Installe
     with zipfile.ZipFile(dists.wheel) as z:
         assert core.read_bytes() == z.read(CORE)
     sources = _load_sources(dists.tree)
-    assert run["key"] == sources.source_key(dists.tree / "blinkc" / "native" / "core",
+    assert run["key"] == sources.source_key(dists.tree / "blinkc" / "native_world" / "core",
                                             dists.tree / "blinkc" / "native")
     # ... and blinkc installed from the wheel never compiled one at run time (its cache).
     cache = Path(installed.env["BLINKC_CACHE_DIR"])

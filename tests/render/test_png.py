@@ -4,8 +4,8 @@ import io
 
 from PIL import Image
 
+from blinkc.blinklib.color import BLUE, CYAN, GREEN, OFF, ORANGE, RED, YELLOW, rgb5, to_rgb888
 from blinkc.render.png import UNLIT, centres, draw_cluster, face_point, save_png
-from blinkc.runtime.color import BLUE, CYAN, GREEN, OFF, ORANGE, RED, YELLOW, rgb5, to_rgb888
 
 RAINBOW = [RED, ORANGE, YELLOW, GREEN, CYAN, BLUE]
 

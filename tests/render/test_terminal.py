@@ -3,9 +3,9 @@
 import io
 import re
 
+from blinkc.blinklib.color import BLUE, CYAN, GREEN, OFF, ORANGE, RED, YELLOW, dim, rgb5, to_rgb888
 from blinkc.render import color_letter, color_name
 from blinkc.render.terminal import render_ansi, render_plain, show, use_color
-from blinkc.runtime.color import BLUE, CYAN, GREEN, OFF, ORANGE, RED, YELLOW, dim, rgb5, to_rgb888
 
 RAINBOW = [RED, ORANGE, YELLOW, GREEN, CYAN, BLUE]  # faces 0..5
 

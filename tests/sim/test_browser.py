@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from blinkc.runtime.color import to_rgb888
+from blinkc.blinklib.color import to_rgb888
 from blinkc.sim import Session, load_source, view
 from blinkc.sim.background import BackgroundServer
 

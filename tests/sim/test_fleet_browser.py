@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from blinkc.runtime.color import channels
+from blinkc.blinklib.color import channels
 from blinkc.sim import Session, load_source, view
 from blinkc.sim.background import BackgroundServer
 

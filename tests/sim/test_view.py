@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from blinkc.runtime import color
+from blinkc.blinklib import color
 from blinkc.sim import Session, load_source, view
 
 from .helpers import ROOT, ship_session

@@ -1,6 +1,6 @@
 import pytest
 
-from blinkc.runtime import FACE_COUNT, NEVER, Blinklib
+from blinkc.blinklib import FACE_COUNT, NEVER, Blinklib
 from blinkc.world import Trace, World
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from blinkc.games import game_resolver
 from blinkc.native import load_sketch_text
-from blinkc.native.engine import NativeEngine
+from blinkc.native_world.engine import NativeEngine
 from blinkc.world import Faults, Trace, World, make_world
 from blinkc.world.engine import Arrival
 from blinkc.world.layout_file import parse_layout

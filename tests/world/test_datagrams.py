@@ -1,6 +1,6 @@
 """Datagrams over the emulated IR links: 1..16 bytes, sent once, one-slot receive buffer."""
 
-from blinkc.runtime import Blinklib
+from blinkc.blinklib import Blinklib
 from blinkc.world import Faults, World
 
 

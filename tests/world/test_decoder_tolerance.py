@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from blinkc.blinklib import Blinklib
 from blinkc.native import load_sketch_text
-from blinkc.runtime import Blinklib
 from blinkc.world import Faults, Trace, World
 from blinkc.world.emulation import EmulationOptions, emulate
 from blinkc.world.infrared import (

@@ -1,18 +1,18 @@
 """The two world engines share their physical constants and their enums: every constant the
 C++ core declares at file scope has the Python world's value (a hand copy that drifted would
 make the engines disagree only in rare runs), and every enum of world_core.cpp and button.h
-has its Python declaration (bindings.CORE_ENUMS, python_engine.KINDS, runtime.api's button
+has its Python declaration (bindings.CORE_ENUMS, python_engine.KINDS, blinklib.api's button
 flags), member by member in the same order."""
 
 import re
 from pathlib import Path
 
+from blinkc.blinklib import api
+from blinkc.blinklib.timer import NEVER
 from blinkc.native import guard
-from blinkc.runtime import api
-from blinkc.runtime.timer import NEVER
 from blinkc.world import clock, geometry, infrared, world
 
-CORE = Path(world.__file__).resolve().parents[1] / "native" / "core" / "world_core.cpp"
+CORE = Path(world.__file__).resolve().parents[1] / "native_world" / "core" / "world_core.cpp"
 
 # The Python value of each constant the C++ core declares (by the C++ name).
 PYTHON = {
@@ -97,7 +97,7 @@ def enums(text: str) -> dict[str, list[tuple[str, int]]]:
 
 def enum_mismatches(core_text: str) -> list[str]:
     """What differs between world_core.cpp's enums and bindings.CORE_ENUMS (members, order)."""
-    from blinkc.native.core import bindings
+    from blinkc.native_world.core import bindings
 
     core = {name: [m for m, _ in members] for name, members in enums(core_text).items()}
     out = [f"enum {n}: only in world_core.cpp, add it to bindings.CORE_ENUMS"
@@ -131,7 +131,7 @@ def test_the_enum_check_fires_on_a_reordered_renamed_or_new_member():
 
 
 def test_the_core_numbers_event_kinds_as_the_python_engine_does():
-    from blinkc.native.core import bindings
+    from blinkc.native_world.core import bindings
     from blinkc.world import python_engine
     from blinkc.world.python_engine import KINDS
 
@@ -146,7 +146,7 @@ def test_the_core_numbers_event_kinds_as_the_python_engine_does():
 
 
 def test_the_other_enums_agree_with_their_python_names():
-    from blinkc.native.core import bindings
+    from blinkc.native_world.core import bindings
     from blinkc.world.world import World
 
     e = bindings.CORE_ENUMS
@@ -169,7 +169,7 @@ def test_the_other_enums_agree_with_their_python_names():
 
 
 def test_the_button_models_flags_specials_and_times_agree():
-    from blinkc.native.core import bindings
+    from blinkc.native_world.core import bindings
     from blinkc.world import button
 
     found = enums(BUTTON_H.read_text())

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from blinkc.blinklib import NEVER, Blinklib
 from blinkc.native import load_sketch, load_sketch_text
-from blinkc.runtime import NEVER, Blinklib
 from blinkc.world import Trace, World, WorldError, make_world
 
 from ..tools import require_tool

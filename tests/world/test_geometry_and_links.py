@@ -4,7 +4,7 @@ from itertools import pairwise
 
 import pytest
 
-from blinkc.runtime import FACE_COUNT
+from blinkc.blinklib import FACE_COUNT
 from blinkc.world import Faults, World
 from blinkc.world.clock import (
     FRAME_US,

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from blinkc.differential import cases, reproducer, run_world
 from blinkc.games import game_resolver, load_program
 from blinkc.native import load_sketch_text
-from blinkc.native.world import NativeWorld
+from blinkc.native_world.world import NativeWorld
 from blinkc.sketches import sketch_resolver
 from blinkc.testing import Cluster
 from blinkc.world import Faults, Trace, World, WorldError, make_world
@@ -338,7 +338,7 @@ def test_a_closed_tile_program_stops_the_run_instead_of_crashing():
 def test_clock_arithmetic_is_pythons(ppm, offset, phase, t, local):
     import ctypes
 
-    from blinkc.native.core.bindings import core
+    from blinkc.native_world.core.bindings import core
     from blinkc.world.clock import Clock
 
     out = (ctypes.c_int64 * 5)()
@@ -353,7 +353,7 @@ def test_clock_arithmetic_is_pythons(ppm, offset, phase, t, local):
 def test_both_worlds_draw_the_same_fault_stream(seed, p, bound):
     import ctypes
 
-    from blinkc.native.core.bindings import core
+    from blinkc.native_world.core.bindings import core
     from blinkc.world.splitmix import SplitMix64
 
     rng = SplitMix64.from_text(f"{seed}:faults")

@@ -7,12 +7,12 @@ import json
 
 import pytest
 
-from blinkc.native import load_sketch_text
-from blinkc.runtime.api import (
+from blinkc.blinklib.api import (
     START_STATE_DOWNLOAD_SUCCESS,
     START_STATE_POWER_UP,
     START_STATE_WE_ARE_ROOT,
 )
+from blinkc.native import load_sketch_text
 from blinkc.world import Trace, WorldError, make_world
 from blinkc.world.emulation import EmulationOptions, emulate
 from blinkc.world.layout import LayoutError

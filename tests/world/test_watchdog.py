@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from blinkc.blinklib import Blinklib
 from blinkc.native import load_sketch, load_sketch_text
-from blinkc.runtime import Blinklib
 from blinkc.world import World, WorldError, make_world
 from blinkc.world.watchdog import TileOverrun
 from blinkc.world.world import TileHangError

@@ -9,7 +9,7 @@ const BlinkcDraw = (() => {
   // FIT_SIZE: the largest a fit makes them (zooming goes on to MAX_SIZE).
   const TRAY = 2.4, MIN_SIZE = 10, MAX_SIZE = 90, FIT_SIZE = 36;
 
-  // A 5-bit colour (r | g << 5 | b << 10) as 8-bit channels, 31 -> 255 (runtime/color.py).
+  // A 5-bit colour (r | g << 5 | b << 10) as 8-bit channels, 31 -> 255 (blinklib/color.py).
   function rgb888(c) {
     if (!c) return UNLIT;
     const ch = (v) => Math.floor((v & 31) * 255 / 31);

@@ -1,7 +1,7 @@
 /*
  * Probe: exposes blinklib functions to the tests, to compare the native
- * runtime with blinkc.runtime number for number. Colours cross as
- * r | g << 5 | b << 10 (blinkc.runtime.color's layout).
+ * blinklib with blinkc.blinklib number for number. Colours cross as
+ * r | g << 5 | b << 10 (blinkc.blinklib.color's layout).
  */
 
 static Color fromPy(uint16_t c) { return Color(c & 31, (c >> 5) & 31, (c >> 10) & 31); }

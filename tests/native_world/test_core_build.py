@@ -1,5 +1,5 @@
 """Which world core blinkc loads: the one built at install time when it was compiled from the
-sources beside it, else one compiled at run time with the same recipe (blinkc/native/core/
+sources beside it, else one compiled at run time with the same recipe (blinkc/native_world/core/
 build.py, sources.py; the installed wheel's case is in tests/packaging)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from blinkc.native.core import bindings, build, sources
+from blinkc.native_world.core import bindings, build, sources
 
 from ..tools import require_tool
 

@@ -20,14 +20,13 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-import os
 import sys
 from pathlib import Path
 from types import ModuleType
 
 CORE_DIR = Path(__file__).resolve().parent
-#: blinkc/native: the tile ABI header (blinkc_native.h) the core includes.
-NATIVE_DIR = CORE_DIR.parent
+#: blinkc/native (the host tiles): the tile ABI header (blinkc_native.h) the core includes.
+NATIVE_DIR = CORE_DIR.parent.parent / "native"
 SOURCES = ("world_core.cpp",)
 HEADERS = ("button.h", "splitmix64.h", "view.h")
 #: Python files a header is generated from (view.h from view_fields.py): part of the key.
@@ -52,7 +51,7 @@ def view_fields(core_dir: Path = CORE_DIR) -> ModuleType:
     """view_fields.py of `core_dir`: blinkc's module if it is that one and imported, else
     loaded by its path (it imports nothing of blinkc)."""
     path = (core_dir / GENERATED["view.h"]).resolve()
-    imported = sys.modules.get("blinkc.native.core.view_fields")
+    imported = sys.modules.get("blinkc.native_world.core.view_fields")
     if imported is not None and Path(imported.__file__).resolve() == path:
         return imported
     text = path.read_bytes()
@@ -92,11 +91,6 @@ def compile_command(cxx: str, out: Path | str, core_dir: Path = CORE_DIR,
     key = source_key(core_dir, native_dir)
     return [cxx, *FLAGS, f"-I{native_dir}", f'-DBLINKC_CORE_KEY="{key}"',
             *(str(core_dir / s) for s in SOURCES), "-o", str(out)]
-
-
-def cxx_from_env() -> str:
-    """The host C++ compiler's name: $BLINKC_CXX, else $CXX, else g++ (toolchain.host_cxx)."""
-    return os.environ.get("BLINKC_CXX") or os.environ.get("CXX") or "g++"
 
 
 def built_key(library: Path) -> str | None:

@@ -5,7 +5,7 @@ The view is the flat record through which Python reads and writes one tile of th
 core. The core keeps each tile's state in typed C++ structures; the Python objects the rest
 of blinkc reads (Tile, its Blinklib `api`, its ButtonModel) are mirrors, refreshed from the
 view after the core has run and written back through it after Python ran a program hook on
-the tile (blinkc/native/engine.py: `_pull`, `_push`).
+the tile (blinkc/native_world/engine.py: `_pull`, `_push`).
 
 From FIELDS come:
 
@@ -15,7 +15,7 @@ From FIELDS come:
   `CORE_VIEW_PUBLISH` / `CORE_VIEW_LOAD`, the copies between the view and the core's own
   state (`core`: the C++ expression of a field's copy in the core, for a tile `t`; fields
   without one live in the view only). view.h is generated and committed:
-  `python blinkc/native/core/view_fields.py` writes it, `--check` says whether it is up to
+  `python blinkc/native_world/core/view_fields.py` writes it, `--check` says whether it is up to
   date; the core's build refuses a stale one (sources.py) and a test fails on it;
 - the Python side (`View`, `VIEW`): the `struct` format, and a pack and an unpack by name
   (`VIEW.pack_into(buf, now=..., in_value=..., ...)` takes every field by keyword, no more
@@ -184,9 +184,9 @@ def header(fields: tuple[Field, ...] = FIELDS) -> str:
         " * view.h (blinkc): the flat record through which Python reads and writes one",
         " * tile of the C++ world core (core_view_t).",
         " *",
-        " * GENERATED from blinkc/native/core/view_fields.py (FIELDS), which declares the",
+        " * GENERATED from blinkc/native_world/core/view_fields.py (FIELDS), which declares the",
         " * fields once: do not edit; change FIELDS and run",
-        " *     python blinkc/native/core/view_fields.py",
+        " *     python blinkc/native_world/core/view_fields.py",
         " * The core's build refuses a view.h that is not what FIELDS gives, and a test fails.",
         " */",
         "#ifndef BLINKC_CORE_VIEW_H",
@@ -251,8 +251,8 @@ class StaleHeader(Exception):
 def check_header(path: Path = HEADER, fields: tuple[Field, ...] = FIELDS) -> None:
     """Raise StaleHeader if the view.h at `path` is not the one FIELDS gives."""
     if path.read_text() != header(fields):
-        raise StaleHeader(f"{path} is not what blinkc/native/core/view_fields.py declares: run "
-                          "`python blinkc/native/core/view_fields.py` to write it again")
+        raise StaleHeader(f"{path} is not what blinkc/native_world/core/view_fields.py declares: run "
+                          "`python blinkc/native_world/core/view_fields.py` to write it again")
 
 
 # ------------------------------------------------------------- Python side
@@ -299,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{HEADER} is up to date")
         return 0
     if args:
-        print("usage: python blinkc/native/core/view_fields.py [--check]", file=sys.stderr)
+        print("usage: python blinkc/native_world/core/view_fields.py [--check]", file=sys.stderr)
         return 2
     HEADER.write_text(header())
     print(f"wrote {HEADER}")

@@ -10,7 +10,7 @@
  * Function names follow python_engine.py so the two can be read side by side; where
  * a comment there explains why, it is not repeated here.
  *
- * What stays in Python (the World, and blinkc/native/engine.py): creating tiles, the
+ * What stays in Python (the World, and blinkc/native_world/engine.py): creating tiles, the
  * checks and messages of actions, scheduled calls (the core returns to
  * Python when one is due) and trace records (a callback writes them, with
  * the tile's mirror refreshed first). Native tiles are called directly

@@ -14,8 +14,8 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from .. import compile_cache
-from ..toolchain import compiler_identity, host_cxx, run_compiler
+from ...native import compile_cache
+from ...native.toolchain import compiler_identity, host_cxx, run_compiler
 from . import sources
 from .sources import CORE_DIR
 

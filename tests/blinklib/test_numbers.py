@@ -1,12 +1,12 @@
-"""The runtime reproduces every number of docs/platform.md."""
+"""The Python blinklib model (blinkc.blinklib) reproduces every number of docs/platform.md."""
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from blinkc.runtime import Blinklib, Xorshift32
-from blinkc.runtime.arith import I16, U8, U16, c_div, c_mod, common_type
-from blinkc.runtime.color import (
+from blinkc.blinklib import Blinklib, Xorshift32
+from blinkc.blinklib.arith import I16, U8, U16, c_div, c_mod, common_type
+from blinkc.blinklib.color import (
     BLUE,
     CYAN,
     GREEN,
@@ -22,7 +22,7 @@ from blinkc.runtime.color import (
     makeColorHSB,
     makeColorRGB,
 )
-from blinkc.runtime.mathfns import map_range, sin8_C
+from blinkc.blinklib.mathfns import map_range, sin8_C
 
 
 def test_random5_sequence_from_power_up():

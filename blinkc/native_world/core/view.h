@@ -2,9 +2,9 @@
  * view.h (blinkc): the flat record through which Python reads and writes one
  * tile of the C++ world core (core_view_t).
  *
- * GENERATED from blinkc/native/core/view_fields.py (FIELDS), which declares the
+ * GENERATED from blinkc/native_world/core/view_fields.py (FIELDS), which declares the
  * fields once: do not edit; change FIELDS and run
- *     python blinkc/native/core/view_fields.py
+ *     python blinkc/native_world/core/view_fields.py
  * The core's build refuses a view.h that is not what FIELDS gives, and a test fails.
  */
 #ifndef BLINKC_CORE_VIEW_H

@@ -1,8 +1,8 @@
 """`NativeWorld`: a World whose events the C++ world core runs while every tile is native.
 
 It is `World(engine=NativeEngine(engine))` under a name of its own (what
-`make_world(engine="auto" or "native")` returns once blinkc.native is imported): it overrides
-nothing, and everything it does differently is the engine's (blinkc/native/engine.py, the
+`make_world(engine="auto" or "native")` returns once blinkc.native_world is imported): it overrides
+nothing, and everything it does differently is the engine's (blinkc/native_world/engine.py, the
 interface in blinkc/world/engine.py).
 """
 

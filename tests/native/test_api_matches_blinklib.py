@@ -1,4 +1,4 @@
-"""The native blinklib computes exactly what blinkc.runtime computes (and the SDK's numbers)."""
+"""The native blinklib computes exactly what blinkc.blinklib computes (and the SDK's numbers)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from blinkc.runtime import Blinklib, Xorshift32
-from blinkc.runtime.color import (
+from blinkc.blinklib import Blinklib, Xorshift32
+from blinkc.blinklib.color import (
     BLUE,
     CYAN,
     GREEN,
@@ -26,7 +26,7 @@ from blinkc.runtime.color import (
     makeColorRGB,
     rgb5,
 )
-from blinkc.runtime.mathfns import map_range, sin8_C
+from blinkc.blinklib.mathfns import map_range, sin8_C
 
 u8, u16, u32 = ctypes.c_uint8, ctypes.c_uint16, ctypes.c_uint32
 

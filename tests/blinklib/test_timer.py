@@ -1,6 +1,6 @@
 """Timer edges, exactly as the SDK's Timer.cpp."""
 
-from blinkc.runtime import NEVER, Blinklib
+from blinkc.blinklib import NEVER, Blinklib
 
 
 def make(now=0):

@@ -10,8 +10,8 @@ import subprocess
 
 import pytest
 
-from blinkc.native.core import bindings, sources, view_fields
-from blinkc.native.core.view_fields import FIELDS, HEADER, StaleHeader, ViewCodec
+from blinkc.native_world.core import bindings, sources, view_fields
+from blinkc.native_world.core.view_fields import FIELDS, HEADER, StaleHeader, ViewCodec
 
 from ..tools import require_tool
 
@@ -43,7 +43,7 @@ def _values(codec: ViewCodec) -> dict[str, object]:
 
 
 def test_the_committed_view_h_is_what_view_fields_declares():
-    view_fields.check_header()  # else: python blinkc/native/core/view_fields.py
+    view_fields.check_header()  # else: python blinkc/native_world/core/view_fields.py
     assert view_fields.main(["--check"]) == 0
 
 

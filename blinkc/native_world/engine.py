@@ -2,7 +2,7 @@
 
 The Python engine spends its time in its own event loop once tiles are compiled sketches
 (blinkc.native): ~2.4 µs of Python per event against a fraction of that in the tile. The
-NativeEngine hands the event loop to the C++ port in `native/core`, which calls each tile's
+NativeEngine hands the event loop to the C++ port in `native_world/core`, which calls each tile's
 compiled entry points directly.
 
 It starts as a `PythonEngine`, to which it hands every call. At the first `run_until`, if
@@ -48,7 +48,10 @@ from contextlib import contextmanager
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from ..runtime.api import BUTTON_EVENT_NAMES
+from ..blinklib.api import BUTTON_EVENT_NAMES
+from ..native import guard
+from ..native.program import NativeProgram
+from ..native.toolchain import ToolMissing, have
 from ..world.button import Debounce, idle_button
 from ..world.engine import Arrival, Calm, Engine, Probe
 from ..world.freeze import freeze_of
@@ -57,10 +60,7 @@ from ..world.python_engine import PythonEngine
 from ..world.tile import Tile
 from ..world.watchdog import TileOverrun
 from ..world.world import TileHangError, WorldError
-from . import guard
 from .core import bindings as cb
-from .program import NativeProgram
-from .toolchain import ToolMissing, have
 
 if TYPE_CHECKING:
     from ..world.world import Faults, World
