@@ -13,7 +13,7 @@ venv: $(STAMP)
 # sources installs again, which rebuilds it.
 CORE_SOURCES := $(wildcard blinkc/native_world/core/*.cpp blinkc/native_world/core/*.h) blinkc/native_world/core/sources.py \
                 blinkc/native_world/core/view_fields.py \
-                blinkc/native/blinkc_native.h
+                blinkc/native/blinkc_native.h blinkc/native/blinkc_tile.h
 
 $(STAMP): pyproject.toml setup.py $(CORE_SOURCES)
 	$(PYTHON) -m venv $(VENV)

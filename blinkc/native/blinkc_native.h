@@ -3,59 +3,16 @@
  * the emulator, and the entry points the emulator calls.
  *
  * Every tile is its own copy of the sketch's shared library, so each copy
- * holds exactly one tile's state in one blinkc_tile_t. The Python side
- * (blinkc/native/abi.py) mirrors this layout with ctypes and copies the
- * world's inputs in before a pass and the outputs out after it. Fields are
- * grouped so that both copies are single contiguous blocks:
- *
- *     [inputs][inputs and outputs][outputs][datagram buffers, serial]
- *
- * Bump BLINKC_ABI_VERSION whenever this layout changes.
+ * holds exactly one tile's state in one blinkc_tile_t (blinkc_tile.h, generated
+ * from its one declaration in blinkc/native/abi.py, which also makes the Python
+ * side's copies of the world's inputs in before a pass and the outputs out after it).
  */
 #ifndef BLINKC_NATIVE_H
 #define BLINKC_NATIVE_H
 
 #include <stdint.h>
 
-#define BLINKC_ABI_VERSION 1
-#define BLINKC_FACES 6
-#define BLINKC_DATAGRAM_LEN 16
-
-typedef struct blinkc_tile {
-    /* inputs: set by the emulator before every pass */
-    uint32_t now;                        /* millis(), frozen for the pass */
-    uint32_t expire_time[BLINKC_FACES];  /* a face is expired when expire_time < now */
-    uint8_t in_value[BLINKC_FACES];      /* last value received, 0..63 */
-    uint8_t button_down;                 /* debounced state */
-    uint8_t click_count;                 /* clicks of the last multi-click */
-    uint8_t start_state;                 /* START_STATE_* */
-    uint8_t pad0[3];
-
-    /* inputs and outputs */
-    uint32_t rng_state;                  /* xorshift32 state of random() */
-    uint32_t entropy;                    /* the "hardware noise" randomize() draws on */
-    uint8_t button_flags;                /* sticky events; the button...() calls clear them */
-    uint8_t woken;                       /* hasWoken() reports and clears it */
-    uint8_t pad1[2];
-
-    /* outputs: read by the emulator after every pass */
-    uint8_t out_value[BLINKC_FACES];     /* 0..63 */
-    uint8_t pad2[2];
-    uint16_t pixels[BLINKC_FACES];       /* r | g << 5 | b << 10, 5 bits each */
-    uint32_t extra_cpu_ms;               /* CPU time the pass blocked for (randomize) */
-    uint8_t datagram_sent;               /* bit f: a datagram was queued on face f */
-    uint8_t datagram_read;               /* bit f: the datagram on face f was marked read */
-    uint8_t pad3[2];
-
-    /* datagram buffers: copied only when they change */
-    uint8_t in_datagram_len[BLINKC_FACES];   /* 0: none waiting */
-    uint8_t out_datagram_len[BLINKC_FACES];
-    uint8_t in_datagram[BLINKC_FACES][BLINKC_DATAGRAM_LEN];
-    uint8_t out_datagram[BLINKC_FACES][BLINKC_DATAGRAM_LEN];
-
-    uint8_t serial[9];                   /* getSerialNumberByte() */
-    uint8_t pad4[3];
-} blinkc_tile_t;
+#include "blinkc_tile.h"  /* blinkc_tile_t, generated from blinkc/native/abi.py */
 
 /* The tile's service port (Serial.h): what the sketch wrote since the world
  * last took it (after every setup() and loop()). Bytes past the buffer are

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import compile_cache
-from .abi import ABI_VERSION
+from .abi import ABI_VERSION, check_header
 from .sketch import Sketch
 from .toolchain import HOST_INCLUDE_DIR, NATIVE_DIR, compiler_identity, host_cxx, run_compiler
 
@@ -32,7 +32,8 @@ HOST_FLAGS = (
 )
 RUNTIME_SOURCES = ("blinklib_host.cpp",)
 RUNTIME_FILES = (*RUNTIME_SOURCES, "blinklib.h", "blinkc_extras.h", "blinkc_hooks.h", "blinkc_native.h",
-                 "Arduino.h", "ArduinoTypes.h", "Serial.h", "Print.h", "host_include/avr/pgmspace.h")
+                 "blinkc_tile.h", "Arduino.h", "ArduinoTypes.h", "Serial.h", "Print.h",
+                 "host_include/avr/pgmspace.h")
 
 
 class NativeBuildError(Exception):
@@ -62,7 +63,9 @@ def build_key(sketch: Sketch, compiler: str, flags: tuple[str, ...]) -> str:
 
 
 def build_library(sketch: Sketch) -> BuiltLibrary:
-    """The sketch compiled with the host runtime into a shared library (cached)."""
+    """The sketch compiled with the host runtime into a shared library (cached). Refuses a
+    blinkc_tile.h that is not what abi.py declares (abi.StaleHeader)."""
+    check_header()
     cxx = host_cxx()
     key = build_key(sketch, cxx, HOST_FLAGS)
     lib = compile_cache.entry(sketch.name, key)

@@ -42,6 +42,7 @@ class ServicePortFull(ValueError):
 _IN_OFF = abi.TileState.in_datagram.offset
 _SERIAL_OFF = abi.TileState.serial.offset
 _DGRAM = abi.DATAGRAM_LEN
+_PASS_IN_OFF, _PASS_OUT_OFF, _OUT = abi.PASS_IN.offset, abi.PASS_OUT.offset, abi.OUT
 
 
 class NativeProgram:
@@ -169,9 +170,10 @@ class NativeProgram:
         address given), under the watchdog; or of any callable `fn`."""
         self.api = api
         abi.PASS_IN.pack_into(
-            self._mem, abi.PASS_IN_OFFSET, api.now, *api.expire_time, *api.in_value,
-            api.button_down, api.click_count, api.start_state,
-            api.rng.state, api.entropy, api.button_flags, api.woken)
+            self._mem, _PASS_IN_OFF, now=api.now, expire_time=api.expire_time,
+            in_value=api.in_value, button_down=api.button_down, click_count=api.click_count,
+            start_state=api.start_state, rng_state=api.rng.state, entropy=api.entropy,
+            button_flags=api.button_flags, woken=api.woken)
         if api.in_datagram != self._seen_in_datagrams:
             self._push_datagrams(api.in_datagram)
         if addr is None:
@@ -187,15 +189,16 @@ class NativeProgram:
         if self._probe_error is not None:  # (raised in a callback: ctypes would swallow it)
             error, self._probe_error = self._probe_error, None
             raise error
-        out = abi.PASS_OUT.unpack_from(self._mem, abi.PASS_OUT_OFFSET)
-        api.rng.state, api.entropy, api.button_flags, woken = out[:4]
-        api.woken = bool(woken)
-        api.out_value[:] = out[abi.OUT_VALUES]
-        api.pixels[:] = out[abi.OUT_PIXELS]
-        if out[abi.OUT_EXTRA_MS]:
-            api.extra_cpu_ms += out[abi.OUT_EXTRA_MS]
-        if out[abi.OUT_DGRAM_SENT] or out[abi.OUT_DGRAM_READ]:
-            self._pull_datagrams(api, out[abi.OUT_DGRAM_SENT], out[abi.OUT_DGRAM_READ])
+        out = abi.PASS_OUT.unpack_from(self._mem, _PASS_OUT_OFF)
+        api.rng.state, api.entropy = out[_OUT["rng_state"]], out[_OUT["entropy"]]
+        api.button_flags, api.woken = out[_OUT["button_flags"]], bool(out[_OUT["woken"]])
+        api.out_value[:] = out[_OUT["out_value"]]
+        api.pixels[:] = out[_OUT["pixels"]]
+        if out[_OUT["extra_cpu_ms"]]:
+            api.extra_cpu_ms += out[_OUT["extra_cpu_ms"]]
+        sent, read = out[_OUT["datagram_sent"]], out[_OUT["datagram_read"]]
+        if sent or read:
+            self._pull_datagrams(api, sent, read)
 
     # --- datagrams -----------------------------------------------------------
     def _push_datagrams(self, incoming: list[bytes | None]) -> None:

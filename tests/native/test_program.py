@@ -78,8 +78,8 @@ def test_the_struct_formats_match_the_c_layout(probe_sketch):
     program = probe_sketch()
     assert program.lib.blinkc_tile_size() == ctypes.sizeof(abi.TileState) == 296
     t = abi.TileState
-    assert abi.PASS_IN_OFFSET + abi.PASS_IN.size == t.pad1.offset + 2
-    assert abi.PASS_OUT_OFFSET + abi.PASS_OUT.size == t.in_datagram_len.offset
+    assert abi.PASS_IN.offset + abi.PASS_IN.size == t.woken.offset + 1
+    assert abi.PASS_OUT.offset + abi.PASS_OUT.size == t.datagram_read.offset + 1
     # Write through ctypes, read through the fast formats, and back.
     program.tile.now = 123456
     program.tile.expire_time[5] = 99
@@ -87,10 +87,37 @@ def test_the_struct_formats_match_the_c_layout(probe_sketch):
     program.tile.pixels[2] = 0x7FFF
     program.tile.datagram_read = 0x21
     mem = (ctypes.c_char * ctypes.sizeof(t)).from_address(ctypes.addressof(program.tile))
-    packed = abi.PASS_IN.unpack_from(mem, abi.PASS_IN_OFFSET)
-    assert packed[0] == 123456 and packed[6] == 99 and packed[-1] == 1
-    out = abi.PASS_OUT.unpack_from(mem, abi.PASS_OUT_OFFSET)
-    assert out[abi.OUT_PIXELS][2] == 0x7FFF and out[abi.OUT_DGRAM_READ] == 0x21
+    packed = abi.PASS_IN.unpack_from(mem, abi.PASS_IN.offset)
+    item = abi.PASS_IN.item
+    assert packed[item["now"]] == 123456 and packed[item["expire_time"]][5] == 99
+    assert packed[item["woken"]] == 1
+    out = abi.PASS_OUT.unpack_from(mem, abi.PASS_OUT.offset)
+    assert out[abi.OUT["pixels"]][2] == 0x7FFF and out[abi.OUT["datagram_read"]] == 0x21
+
+
+def test_the_tile_header_is_what_abi_py_declares_and_a_stale_one_is_refused(tmp_path):
+    abi.check_header()                       # the committed blinkc_tile.h is up to date
+    stale = tmp_path / "blinkc_tile.h"
+    stale.write_text(abi.header().replace("uint8_t woken;", "uint8_t woken_by_hand;"))
+    with pytest.raises(abi.StaleHeader, match=r"python blinkc/native/abi\.py"):
+        abi.check_header(stale)
+
+
+def test_a_reordered_declaration_moves_where_a_value_goes_never_which_value_it_is():
+    fields = list(abi.TILE_FIELDS)
+    i, j = (next(k for k, f in enumerate(fields) if f.name == n) for n in ("button_down", "click_count"))
+    fields[i], fields[j] = fields[j], fields[i]
+    swapped = abi.PassCopy("now", "woken", tuple(fields))
+    for copy in (abi.PASS_IN, swapped):
+        buf = bytearray(copy.offset + copy.size)
+        copy.pack_into(buf, copy.offset, now=1, expire_time=range(6), in_value=[7] * 6,
+                       button_down=1, click_count=3, start_state=0, rng_state=5, entropy=6,
+                       button_flags=0, woken=0)
+        values = copy.unpack_from(buf, copy.offset)
+        assert values[copy.item["click_count"]] == 3 and values[copy.item["button_down"]] == 1
+    assert swapped.item["click_count"] != abi.PASS_IN.item["click_count"]
+    with pytest.raises(TypeError):           # a field left out is an error, not a zero
+        abi.PASS_IN.pack_into(bytearray(200), 0, now=1)
 
 
 def test_randomize_matches_the_runtime_and_blocks_half_a_second(build):

@@ -31,7 +31,7 @@ SOURCES = ("world_core.cpp",)
 HEADERS = ("button.h", "splitmix64.h", "view.h")
 #: Python files a header is generated from (view.h from view_fields.py): part of the key.
 GENERATED = {"view.h": "view_fields.py"}
-NATIVE_HEADERS = ("blinkc_native.h",)
+NATIVE_HEADERS = ("blinkc_native.h", "blinkc_tile.h")
 #: -fvisibility=hidden: only the core_* entry points are exported.
 FLAGS = ("-std=gnu++17", "-O2", "-fPIC", "-shared", "-fvisibility=hidden", "-Wall")
 #: The installed core: its file name beside this module (not a Python module: blinkc loads it
