@@ -386,7 +386,7 @@ static void helper_lose_hp(void) {
     if (hp == 0) {
         return;
     }
-    uint16_t pick = draw_below(hp);
+    uint8_t pick = draw_below(hp);
     for (f = 0, f_bit = 1; f < 5; f++, f_bit <<= 1) {
         if ((water & f_bit) == 0) {
             if (pick == 0) {
