@@ -209,7 +209,8 @@ def look(t):
     elif not bad:
         now = t.now >> 4
     for f in faces():
-        phase = (now + f * step) & 255
+        phase = now & 255  # (t.now >> k) + f * step, in a byte
+        now += step
         wave = phase & 127
         if phase & 128:
             wave = 127 - wave  # a triangle wave: up, then down

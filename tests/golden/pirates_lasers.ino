@@ -345,7 +345,8 @@ static void show(void) {
         now = (uint16_t)millis() >> 4;
     }
     for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
-        uint8_t phase = (now + f * step) & 255;
+        uint8_t phase = now & 255;
+        now += step;
         uint8_t wave = phase & 127;
         if ((phase & 128) != 0) {
             wave = 127 - wave;
