@@ -213,7 +213,7 @@ def look(t):
         now += step
         wave = phase & 127
         if phase & 128:
-            wave = 127 - wave  # a triangle wave: up, then down
+            wave = 255 - phase  # a triangle wave: up, then down (127 - wave)
         c = makeColorRGB(0, 0, 110 + wave)
         if t.kind == Piece.HULL:
             if f < REPAIR_FACE:

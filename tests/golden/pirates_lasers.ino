@@ -349,7 +349,7 @@ static void show(void) {
         now += step;
         uint8_t wave = phase & 127;
         if ((phase & 128) != 0) {
-            wave = 127 - wave;
+            wave = 255 - phase;
         }
         c = makeColorRGB(0, 0, 110 + wave);
         if (kind == HULL) {
