@@ -209,10 +209,11 @@ def look(t):
     elif not bad:
         now = t.now >> 4
     for f in faces():
-        phase = (now + f * step) & 255
+        phase = now & 255  # (t.now >> k) + f * step, in a byte
+        now += step
         wave = phase & 127
         if phase & 128:
-            wave = 127 - wave  # a triangle wave: up, then down
+            wave = 255 - phase  # a triangle wave: up, then down (127 - wave)
         c = makeColorRGB(0, 0, 110 + wave)
         if t.kind == Piece.HULL:
             if f < REPAIR_FACE:

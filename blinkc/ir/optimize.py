@@ -124,7 +124,7 @@ class Optimizer(Transformer):
 
     def visit_Local(self, s: Local) -> Local:
         if s.name in self.low_bytes or (
-                s.name in self.narrow and s.type != U8 and s.type != BOOL and s.type.bits <= 16
+                s.name in self.narrow and s.type != U8 and s.type != BOOL and s.type.bits <= 32
                 and not isinstance(s.type, _ColorType)):  # as _narrowed: colours stay colours
             return replace(s, type=U8, value=self.expr(_as(s.value, U8)))
         return replace(s, value=self.expr(s.value))
@@ -152,7 +152,7 @@ class Optimizer(Transformer):
         if not (isinstance(e, Name) and e.scope == "local"):
             return False
         return e.name in self.low_bytes or (
-            e.name in self.narrow and e.type != BOOL and e.type.bits <= 16
+            e.name in self.narrow and e.type != BOOL and e.type.bits <= 32
             and not isinstance(e.type, _ColorType))
 
     def expr(self, e: Expr) -> Expr:

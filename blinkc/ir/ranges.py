@@ -39,7 +39,6 @@ from .nodes import (
     Name,
     Param,
     Program,
-    Return,
     Stmt,
     UnOp,
 )
@@ -100,28 +99,75 @@ class Ranges:
             if name not in assigned:
                 env[name] = r
         self.env = env
-        # Locals: the union of the ranges of every value assigned to them. Start from the
-        # type's range (sound) and narrow a few times (each step stays sound).
+        # Locals: the union of the ranges of every value assigned to them, each value's range
+        # knowing the tests that guard its assignment and still hold there.
         values: dict[str, list] = {}
         types: dict[str, IntType] = {}
-        params = {p.name for p in f.params}
-        for s, facts in _assignments(f.body, params):
+        for s, facts in _assignments(f.body, self.assigned):
+            # (a call in the value that assigns what a test read runs before the value is known)
+            facts = _still_true(facts, self._call_writes(s.value))
             if isinstance(s, Local):
                 values.setdefault(s.name, []).append((s.value, facts))
                 types[s.name] = s.type
             else:
                 values.setdefault(s.target.name, []).append((s.value, facts))
+        ranged = [name for name in values if types.get(name) is not None and name not in loops]
+        if not self._ascend(ranged, values, types):
+            self._descend(ranged, values, types)
+
+    def _call_writes(self, e: Expr) -> set[tuple[str, str]]:
+        """The globals the program's functions called in e may assign."""
+        out: set[tuple[str, str]] = set()
+        for node in walk_exprs(e):
+            if isinstance(node, Call) and not node.builtin:
+                out |= self.writes.get(node.func, {_ANY_GLOBAL})
+        if _ANY_GLOBAL in out:
+            out |= {("global", n) for n in self.globals}
+        return out
+
+    def _union(self, exprs: list, t: IntType) -> Range:
+        """The range of the values `exprs` (each with the tests that guard it), or t's range
+        when one can leave it."""
+        los, his = zip(*(self._under(e, facts) for e, facts in exprs), strict=True)
+        tlo, thi = type_range(t)
+        if min(los) < tlo or max(his) > thi:
+            return (tlo, thi)  # it can wrap: keep the whole type
+        return (min(los), max(his))
+
+    def _ascend(self, names: list[str], values: dict, types: dict) -> bool:
+        """Ranges of the locals from below: each local's range from the values assigned to it
+        that read no local still unknown, widened until every value assigned to each local lies
+        in its range (then they hold for the whole run: `pick = t.random(4)`, then `pick -= 1`
+        below `if pick == 0: break`, is 0..4). False, and self.env as it was, when that takes
+        too many steps."""
+        saved = dict(self.env)
+        for name in names:
+            self.env.pop(name, None)
+        unknown = set(names)
+        for _ in range(8):
+            for name in names:
+                known = [(e, facts) for e, facts in values[name]
+                         if not _local_reads(e, facts) & unknown]
+                if not known:
+                    continue
+                r = self._union(known, types[name])
+                if name in self.env:
+                    r = _join(r, self.env[name])
+                self.env[name] = r
+                unknown.discard(name)
+            if not unknown and all(
+                    _join(self._union(values[n], types[n]), self.env[n]) == self.env[n]
+                    for n in names):
+                return True
+        self.env = saved
+        return False
+
+    def _descend(self, names: list[str], values: dict, types: dict) -> None:
+        """Ranges of the locals from their types' ranges down: each step stays sound."""
         for _ in range(4):
             changed = False
-            for name, exprs in values.items():
-                t = types.get(name)
-                if t is None or name in loops:
-                    continue
-                los, his = zip(*(self._under(e, facts) for e, facts in exprs), strict=True)
-                tlo, thi = type_range(t)
-                r = (max(min(los), tlo), min(max(his), thi))
-                if min(los) < tlo or max(his) > thi:
-                    r = (tlo, thi)  # it can wrap: keep the whole type
+            for name in names:
+                r = self._union(values[name], types[name])
                 if self.env.get(name) != r:
                     self.env[name] = r
                     changed = True
@@ -372,23 +418,42 @@ def _global_writes(program: Program) -> dict[str, set[tuple[str, str]]]:
     return writes
 
 
-def _assignments(body: tuple, params: set[str], facts: tuple = ()) -> Iterator[tuple]:
-    """Each assignment to a local, with the outcomes of the enclosing `if` tests that compare
-    a parameter with a constant (parameters are never reassigned, so the facts hold there)."""
+def _assignments(body: tuple, assigned, facts: tuple = ()) -> Iterator[tuple]:
+    """Each assignment to a local, with the outcomes of the enclosing `if` tests (and of those
+    above it in its blocks that leave when they pass: `if x == 0: break`) that still hold
+    there: nothing between the test and the assignment (nor the loop around it, from one turn
+    to the next) assigns what the test reads. `assigned(stmt)` is what a statement may assign
+    (`Ranges.assigned`)."""
     for s in body:
         if isinstance(s, Local) or (isinstance(s, Assign) and isinstance(s.target, Name)
                                     and s.target.scope == "local"):
             yield s, facts
         elif isinstance(s, If):
-            test = s.test
-            known = (isinstance(test, Compare) and isinstance(test.right, Const)
-                     and isinstance(test.left, Name) and test.left.name in params)
-            yield from _assignments(s.body, params, (*facts, (test, True)) if known else facts)
-            yield from _assignments(s.orelse, params, (*facts, (test, False)) if known else facts)
-            if known and not s.orelse and s.body and isinstance(s.body[-1], Return):
-                facts = (*facts, (test, False))  # `if x == 0: return`: below it, x != 0
+            yield from _assignments(s.body, assigned, (*facts, (s.test, True)))
+            yield from _assignments(s.orelse, assigned, (*facts, (s.test, False)))
         elif isinstance(s, For):
-            yield from _assignments(s.body, params, facts)
+            yield from _assignments(s.body, assigned, _still_true(facts, assigned(s)))
+        facts = _still_true(facts, assigned(s))
+        if isinstance(s, If) and leaves(s.body) != leaves(s.orelse) and not (
+                _reads(s.test) & assigned(s)):
+            facts = (*facts, (s.test, not leaves(s.body)))  # below `if x == 0: return`: x != 0
+
+
+def _join(a: Range, b: Range) -> Range:
+    return (min(a[0], b[0]), max(a[1], b[1]))
+
+
+def _still_true(facts: tuple, written: set) -> tuple:
+    """The facts whose tests read nothing in `written`."""
+    return tuple(fact for fact in facts if not _reads(fact[0]) & written)
+
+
+def _local_reads(e: Expr, facts: tuple) -> set[str]:
+    """The locals an assigned value and the tests guarding it read."""
+    out = set()
+    for x in (e, *(test for test, _ in facts)):
+        out |= {name for scope, name in _reads(x) if scope == "local"}
+    return out
 
 
 class _RangeOf(Renderer):

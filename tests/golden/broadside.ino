@@ -473,7 +473,7 @@ static void show(void) {
         setColor(RED);
         return;
     }
-    uint32_t blink = (millis() >> 8) & 1;
+    uint8_t blink = ((uint16_t)millis() >> 8) & 1;
     uint8_t phase = ((uint16_t)millis() >> 4) & 255;
     uint8_t wave = phase & 127;
     if ((phase & 128) != 0) {

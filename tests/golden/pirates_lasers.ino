@@ -345,10 +345,11 @@ static void show(void) {
         now = (uint16_t)millis() >> 4;
     }
     for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
-        uint8_t phase = (now + f * step) & 255;
+        uint8_t phase = now & 255;
+        now += step;
         uint8_t wave = phase & 127;
         if ((phase & 128) != 0) {
-            wave = 127 - wave;
+            wave = 255 - phase;
         }
         c = makeColorRGB(0, 0, 110 + wave);
         if (kind == HULL) {
@@ -386,7 +387,7 @@ static void helper_lose_hp(void) {
     if (hp == 0) {
         return;
     }
-    uint16_t pick = draw_below(hp);
+    uint8_t pick = draw_below(hp);
     for (f = 0, f_bit = 1; f < 5; f++, f_bit <<= 1) {
         if ((water & f_bit) == 0) {
             if (pick == 0) {
