@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from blinkc.backends.python import program_class
+from blinkc.blinklib.api import Blinklib
 from blinkc.ir.nodes import Local
 from blinkc.ir.walk import walk_stmts
-from blinkc.runtime.api import Blinklib
 
 from .test_optimizer_fuzz import compile_both, reference_values
 
