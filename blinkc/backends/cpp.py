@@ -364,6 +364,11 @@ class CppRenderer(Renderer):
     def visit_UnOp(self, e: UnOp) -> CExpr:
         if e.op == "not":
             return CUnary("!", self.expr(e.operand))
+        if e.op == "-":
+            # Always cast back: -(-32768) is 32768 in the host's int, -32768 in the tile's.
+            return CCast(e.type, CUnary("-", self.conv(e.operand, e.type)), result=True)
+        if e.op != "~":
+            raise ValueError(f"unknown unary operator {e.op!r}")
         if e.type == I16 and _promotes_to_int(e.operand):
             # C complements the operand promoted to int: 16 bits on the tile, and on the
             # host a wider int with the same value.
