@@ -106,25 +106,27 @@ DECODE_POINTS: tuple[tuple[float, float], ...] = (
     (0.12, 0.22), (0.124, 0.15), (0.13, 0.13), (0.136, 0.08), (0.14, 0.06), (0.15, 0.06),
     (0.16, 0.03), (0.17, 0.02), (0.176, 0.0),
 )
-#: A datagram is longer, and a faster receiver loses it sooner: measured with 8-byte
-#: datagrams (over their share at close clocks, 0.85); taken for every length.
-DATAGRAM_DECODE_WINDOW = (-0.155, 0.045)
-DATAGRAM_DECODE_POINTS: tuple[tuple[float, float], ...] = (
-    (-0.20, 0.0), (-0.19, 0.33), (-0.18, 0.59), (-0.17, 0.65), (-0.16, 0.92),
-    (DATAGRAM_DECODE_WINDOW[0], 1.0), (DATAGRAM_DECODE_WINDOW[1], 1.0),
-    (0.05, 0.85), (0.06, 0.82), (0.07, 0.70), (0.075, 0.70), (0.08, 0.05), (0.087, 0.0),
-)
+#: The most payload bytes a datagram carries (blinklib.h's IR_DATAGRAM_LEN).
+DATAGRAM_MAX_LEN = 16
 
-#: (window, points) for face values, then datagrams: what world_core.cpp is handed.
-DECODERS = ((DECODE_WINDOW, DECODE_POINTS), (DATAGRAM_DECODE_WINDOW, DATAGRAM_DECODE_POINTS))
+Decoder = tuple[tuple[float, float], tuple[tuple[float, float], ...]]
+
+#: Datagrams, by payload length as measured: (window, points), each share over the length's
+#: own share at close clocks (the rest lost to the receiver's one-slot buffer and to
+#: collisions, which the emulator models itself). A datagram is longer than a face value, and
+#: a faster receiver loses it sooner, the more so the longer it is.
+DATAGRAM_DECODERS: dict[int, Decoder] = {
+    8: ((-0.155, 0.045), (
+        (-0.20, 0.0), (-0.19, 0.33), (-0.18, 0.59), (-0.17, 0.65), (-0.16, 0.92),
+        (-0.155, 1.0), (0.045, 1.0),
+        (0.05, 0.85), (0.06, 0.82), (0.07, 0.70), (0.075, 0.70), (0.08, 0.05), (0.087, 0.0))),
+}
 
 
-def decoded_share(rx_over_tx: float, datagram: bool = False) -> float:
-    """The share of packets the receiver decodes when its clock runs `rx_over_tx` faster than
-    the sender's (0.1: 10 % faster; -0.1: 10 % slower): a face value's, or a datagram's.
-    world_core.cpp computes the same, step for step, from the same tables (handed over by
-    native/engine.py)."""
-    (low, high), points = DECODERS[datagram]
+def table_share(decoder: Decoder, rx_over_tx: float) -> float:
+    """One table's share at a ratio: 1 in its window, linear between its points, the nearest
+    end's share beyond them."""
+    (low, high), points = decoder
     if low <= rx_over_tx <= high:
         return 1.0
     if rx_over_tx <= points[0][0]:
@@ -136,6 +138,39 @@ def decoded_share(rx_over_tx: float, datagram: bool = False) -> float:
         k += 1
     (x0, y0), (x1, y1) = points[k - 1], points[k]
     return y0 + (y1 - y0) * (rx_over_tx - x0) / (x1 - x0)
+
+
+def _datagram_decoder(length: int) -> Decoder:
+    """A measured length's table; between two measured lengths, their tables weighted by
+    how near the length is to each (both piecewise linear: the blend is exact at the union
+    of their points), decoding everything only where both do."""
+    measured = sorted(DATAGRAM_DECODERS)
+    if length in DATAGRAM_DECODERS:
+        return DATAGRAM_DECODERS[length]
+    below = max((n for n in measured if n < length), default=measured[0])
+    above = min((n for n in measured if n > length), default=measured[-1])
+    if below == above:
+        return DATAGRAM_DECODERS[below]
+    a, b = DATAGRAM_DECODERS[below], DATAGRAM_DECODERS[above]
+    w = (length - below) / (above - below)
+    low, high = max(a[0][0], b[0][0]), min(a[0][1], b[0][1])
+    xs = sorted({x for x, _ in a[1] + b[1] if x < low or x > high} | {low, high})
+    return ((low, high),
+            tuple((x, (1 - w) * table_share(a, x) + w * table_share(b, x)) for x in xs))
+
+
+#: (window, points) by packet: [0] face values, [n] datagrams of n payload bytes (1..16).
+#: What world_core.cpp is handed, one table a length.
+DECODERS: tuple[Decoder, ...] = (
+    (DECODE_WINDOW, DECODE_POINTS), *(_datagram_decoder(n) for n in range(1, DATAGRAM_MAX_LEN + 1)))
+
+
+def decoded_share(rx_over_tx: float, length: int = 0) -> float:
+    """The share of packets the receiver decodes when its clock runs `rx_over_tx` faster than
+    the sender's (0.1: 10 % faster; -0.1: 10 % slower): a face value's (`length` 0), or a
+    datagram's of `length` payload bytes. world_core.cpp computes the same, step for step,
+    from the same tables (handed over by native/engine.py)."""
+    return table_share(DECODERS[length], rx_over_tx)
 
 
 def linking_skew() -> float:

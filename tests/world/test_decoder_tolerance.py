@@ -68,7 +68,7 @@ def test_the_decoder_takes_everything_within_its_window_and_less_beyond():
     assert decoded_share(high + 0.01) < 1.0 and decoded_share(low - 0.01) < 1.0
     assert decoded_share(0.3) == decoded_share(-0.3) == 0.0
     # A datagram has more gaps to misread than a face value: a faster receiver loses it sooner.
-    assert decoded_share(0.06, datagram=True) < decoded_share(0.06) == 1.0
+    assert decoded_share(0.06, 8) < decoded_share(0.06) == 1.0
 
 
 @pytest.mark.parametrize("window, points", DECODERS)
