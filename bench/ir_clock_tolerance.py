@@ -219,6 +219,10 @@ def _table(over: dict[float, float]) -> tuple[tuple[float, float], list[tuple[fl
         points.pop(0)
     while len(points) > 2 and points[-1][1] == 0.0 and points[-2][1] == 0.0:
         points.pop()
+    # A point between two of the same share adds nothing.
+    points = [p for k, p in enumerate(points)
+              if p[0] in (lo, hi) or not (0 < k < len(points) - 1
+                                          and points[k - 1][1] == p[1] == points[k + 1][1])]
     return (round(lo, 3), round(hi, 3)), [(round(x, 3), y) for x, y in points]
 
 
