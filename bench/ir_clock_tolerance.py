@@ -1,7 +1,8 @@
 """How far apart may two tiles' clocks be before the real BIOS stops decoding their IR?
 
     BLINKS_SDK=... python bench/ir_clock_tolerance.py [--from -20] [--to 20] [--step 1]
-                                                      [--seconds 10] [--seeds 2] [--jobs N]
+                          [--figures -20,-19,...] [--datagram BYTES]
+                          [--seconds 10] [--seeds 2] [--jobs N]
 
 Two co-simulated tiles (the SDK's BlinkBIOS and a small sketch of ours, below) face each
 other. Tile `r` runs at its nominal clock, tile `s` at the figure swept (in %, + faster).
@@ -15,8 +16,13 @@ long).
 
 Printed: per clock ratio, the packets sent and the share decoded, from every run that had
 that ratio in one direction or the other (so each ratio is measured with the slower tile
-sending and with the faster one). The emulator's model of the decoder
-(blinkc/world/infrared.py, `decoded_share`) is printed beside it.
+sending and with the faster one). Beside it: the emulator's model of the decoder
+(blinkc/world/infrared.py, `decoded_share`), and the same two tiles in the emulator (its
+Python world, EMULATED_SEEDS runs a figure), with every packet decoded (`ideal`: what it
+loses of its own) and with its model (`emulated`). Last, a (window, points) table for
+infrared.py fitted so that the emulator with it decodes the shares the real BIOS did
+(`fit`). With --datagram BYTES the tiles send a datagram of that length on every face every
+pass instead of face values (docs/emulator.md has the measurement by length).
 """
 
 from __future__ import annotations
