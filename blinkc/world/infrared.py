@@ -127,10 +127,11 @@ DATAGRAM_DECODERS: dict[int, Decoder] = {
     4: ((-0.17, 0.04), (
         (-0.22, 0.0), (-0.21, 0.02), (-0.2, 0.24), (-0.19, 0.64), (-0.18, 0.62), (-0.17, 1.0),
         (0.04, 1.0), (0.05, 0.87), (0.06, 0.82), (0.07, 0.64), (0.08, 0.31), (0.09, 0.0))),
-    8: ((-0.155, 0.045), (
-        (-0.20, 0.0), (-0.19, 0.33), (-0.18, 0.59), (-0.17, 0.65), (-0.16, 0.92),
-        (-0.155, 1.0), (0.045, 1.0),
-        (0.05, 0.85), (0.06, 0.82), (0.07, 0.70), (0.075, 0.70), (0.08, 0.05), (0.087, 0.0))),
+    8: ((0.0, 0.04), (
+        (-0.2, 0.0), (-0.19, 0.36), (-0.18, 0.58), (-0.17, 0.81), (-0.16, 0.96), (-0.15, 1.0),
+        (-0.074, 1.0), (-0.065, 0.87), (-0.057, 0.93), (-0.048, 0.87), (-0.038, 0.82),
+        (-0.029, 0.81), (-0.02, 0.86), (0.0, 1.0), (0.04, 1.0), (0.05, 0.73), (0.06, 0.75),
+        (0.07, 0.63), (0.08, 0.0))),
     12: ((0.0, 0.04), (
         (-0.2, 0.0), (-0.19, 0.4), (-0.18, 0.33), (-0.17, 0.88), (-0.16, 1.0), (-0.15, 0.99),
         (-0.14, 0.94), (-0.13, 0.94), (-0.107, 1.0), (-0.074, 1.0), (-0.065, 0.87),
@@ -197,8 +198,9 @@ def decoded_share(rx_over_tx: float, length: int = 0) -> float:
 def linking_skew() -> float:
     """The widest spread of clock errors (±, as Faults.skew) at which any two tiles decode
     each other's face values both ways: the worst pair, one at +s and one at -s, stays inside
-    the window. (Datagrams need closer clocks, the closer the longer: 1- to 4-byte ones get
-    through both ways within ±2 %; 12- and 16-byte ones lose some at any clock difference.)"""
+    the window. (Datagrams need closer clocks, the closer the longer: 1- and 2-byte ones get
+    through both ways within ±3 % too, 4-byte ones within ±1.9 %; 8- to 16-byte ones lose
+    some at any clock difference.)"""
     low, high = DECODE_WINDOW
     # (1 + s) / (1 - s) - 1 <= high and (1 - s) / (1 + s) - 1 >= low; high is the nearer edge.
     s = min(high / (2 + high), -low / (2 + low))

@@ -39,6 +39,13 @@ MEASURED = {
         -2: (136, 124), 0: (252, 246), 2: (134, 124), 3: (132, 124), 4: (134, 124), 5: (130, 110),
         6: (136, 110), 7: (132, 82), 8: (138, 42), 9: (130, 0), 10: (134, 0), 11: (134, 0),
         12: (136, 0)},
+    8: {
+        -22: (66, 0), -21: (66, 0), -20: (74, 0), -19: (68, 20), -18: (72, 32), -17: (68, 40),
+        -16: (74, 54), -15: (76, 54), -14: (74, 54), -13: (74, 58), -10.7: (80, 64),
+        -9.9: (80, 66), -9.1: (80, 62), -8.3: (82, 62), -7.4: (76, 58), -6.5: (78, 60),
+        -5.7: (78, 64), -4.8: (78, 60), -3.8: (80, 62), -2.9: (76, 60), -2: (76, 64),
+        0: (164, 160), 2: (74, 72), 3: (74, 68), 4: (78, 72), 5: (74, 50), 6: (76, 54),
+        7: (74, 44), 8: (70, 0), 9: (78, 0), 10: (74, 0), 11: (74, 0), 12: (74, 0)},
     12: {
         -22: (46, 0), -21: (52, 0), -20: (52, 0), -19: (48, 14), -18: (54, 12), -17: (50, 30),
         -16: (50, 40), -15: (54, 40), -14: (56, 38), -13: (56, 38), -10.7: (60, 44),
@@ -121,12 +128,13 @@ def test_the_emulator_decodes_the_shares_the_real_bios_did(length):
             assert emu[ratio][1] == 0, (ratio, emu[ratio])
     assert len(errors) >= 10
     # Two runs a figure on the real BIOS, a few dozen to a few hundred datagrams each: each
-    # share is within sampling error, and they agree on the whole; except that from -7 % to
-    # -11 % the emulator takes up to 0.3 fewer 12- and 16-byte datagrams than the real BIOS
-    # (there the other way is deaf, and the emulator loses more of its own: the table, at 1,
-    # cannot give them back; docs/emulator.md).
-    assert max(abs(e) for e in errors.values()) < 0.3, errors
-    assert sum(abs(e) for e in errors.values()) / len(errors) < 0.06, errors
+    # share is within sampling error, and they agree on the whole (a mean difference of
+    # 0.02-0.06 a length; 0.06-0.09 with the 8-byte table for every length, as before);
+    # except that from -7 % to -11 % the emulator takes up to 0.3 fewer 8- to 16-byte
+    # datagrams than the real BIOS (there the other way is deaf, and the emulator loses more
+    # of its own: the table, at 1, cannot give them back; docs/emulator.md).
+    assert max(abs(e) for e in errors.values()) < 0.35, errors
+    assert sum(abs(e) for e in errors.values()) / len(errors) < 0.07, errors
 
 
 def test_every_length_has_a_table_from_the_measured_lengths_around_it():
