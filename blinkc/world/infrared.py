@@ -91,9 +91,9 @@ def datagram_air_us(payload: bytes, viral: bool = False) -> int:
 # to a slower one; far enough apart, a gap falls in the wrong class and the packet is lost.
 # Measured on the real BIOS (v1.1.0-GM) in co-simulation with bench/ir_clock_tolerance.py:
 # two tiles, the share of packets decoded at each ratio of the receiver's clock to the
-# sender's (less 1), over the share where the clocks are equal or close (which loses some to
-# collisions and, for datagrams, to the receiver's one-slot buffer: the emulator models
-# those itself). docs/emulator.md has the measurement beside the tables.
+# sender's (less 1); for face values over the share where the clocks are equal or close
+# (which loses some to collisions: the emulator models those itself), for datagrams as below.
+# docs/emulator.md has the measurement beside the tables.
 #: Within these ratios every face value is decoded (none measured lost beyond collisions).
 DECODE_WINDOW = (-0.155, 0.07)
 #: (ratio, share of face values decoded) outside the window; linear in between, the nearest
@@ -111,10 +111,13 @@ DATAGRAM_MAX_LEN = 16
 
 Decoder = tuple[tuple[float, float], tuple[tuple[float, float], ...]]
 
-#: Datagrams, by payload length as measured: (window, points), each share over the length's
-#: own share at close clocks (the rest lost to the receiver's one-slot buffer and to
-#: collisions, which the emulator models itself). A datagram is longer than a face value, and
-#: a faster receiver loses it sooner, the more so the longer it is.
+#: Datagrams, by payload length as measured (2026-12-06, `--datagram N`, 2 runs of 10 s at
+#: 22-26 clock figures): (window, points), fitted by the bench (`fit`) so that the emulator,
+#: which loses datagrams of its own (collisions, a face blinded while it sends, the one-slot
+#: buffer), decodes with them the shares the real BIOS did, rather than each share over the
+#: share at close clocks. A faster receiver loses a datagram sooner, the more so the longer it
+#: is; from 8 bytes on, some are lost at any clock difference with the faster tile sending
+#: (cause unknown: docs/emulator.md). tests/world/test_datagram_decoder.py holds the figures.
 DATAGRAM_DECODERS: dict[int, Decoder] = {
     1: ((-0.14, 0.07), (
         (-0.24, 0.0), (-0.23, 0.07), (-0.22, 0.02), (-0.21, 0.36), (-0.2, 0.11), (-0.19, 0.52),
