@@ -177,10 +177,10 @@ class NativeEngine(Engine):
         self._w = w
         weakref.finalize(self, lib.core_free, w)
         lib.core_set_fault_rng(w, py.fault_state)
-        for datagram, (window, points) in enumerate(DECODERS):
+        for length, (window, points) in enumerate(DECODERS):
             xs = (ctypes.c_double * len(points))(*(x for x, _ in points))
             ys = (ctypes.c_double * len(points))(*(y for _, y in points))
-            lib.core_set_decoder(w, datagram, *window, xs, ys, len(points))
+            lib.core_set_decoder(w, length, *window, xs, ys, len(points))
         self._arrive_fn = cb.ARRIVE_FN(self._on_arrive)
         watchdog = guard.library()
         if watchdog is not None:

@@ -376,7 +376,7 @@ class PythonEngine(Engine):
             w.record(sender, "drop", {"face": face})
             return
         share = decoded_share((MILLION + receiver.clock.ppm) / (MILLION + sender.clock.ppm) - 1.0,
-                              pkt.datagram is not None)
+                              0 if pkt.datagram is None else len(pkt.datagram))
         if share < 1.0 and not self._fault_rng.chance(share):
             stats["dropped"] += 1   # the clocks too far apart for the receiver's decoder
             w.record(sender, "drop", {"face": face})

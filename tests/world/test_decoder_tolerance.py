@@ -68,7 +68,7 @@ def test_the_decoder_takes_everything_within_its_window_and_less_beyond():
     assert decoded_share(high + 0.01) < 1.0 and decoded_share(low - 0.01) < 1.0
     assert decoded_share(0.3) == decoded_share(-0.3) == 0.0
     # A datagram has more gaps to misread than a face value: a faster receiver loses it sooner.
-    assert decoded_share(0.06, datagram=True) < decoded_share(0.06) == 1.0
+    assert decoded_share(0.06, 8) < decoded_share(0.06) == 1.0
 
 
 @pytest.mark.parametrize("window, points", DECODERS)
@@ -97,23 +97,26 @@ void loop() {
 
 
 DATAGRAMS = """
-byte payload[4];
+byte payload[LENGTH];
 uint16_t heard = 0;
 void setup() {}
 void loop() {
   payload[0]++;
   FOREACH_FACE(f) {
-    sendDatagramOnFace(payload, 4, f);
+    sendDatagramOnFace(payload, LENGTH, f);
     if (isDatagramReadyOnFace(f)) { heard++; markDatagramReadOnFace(f); }
   }
 }
 """
 
 
-@pytest.fixture(scope="module", params=["values", "datagrams"])
+@pytest.fixture(scope="module", params=["values", "datagrams1", "datagrams4", "datagrams16"])
 def counter_sketch(request):
+    # Datagrams of 1, 4 and 16 bytes: each length has its own decoder table (infrared.py).
     require_tool("g++")
-    source = COUNTER if request.param == "values" else DATAGRAMS
+    length = request.param.removeprefix("datagrams")
+    source = COUNTER if request.param == "values" else \
+        DATAGRAMS.replace("LENGTH", length)
     return load_sketch_text(source, request.param, check_int16=False)
 
 

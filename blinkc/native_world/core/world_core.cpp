@@ -275,11 +275,11 @@ class World {
     bool idle_skip = true;
     double drop = 0.0;
     int64_t jitter_us = 0;
-    /* The decoder's clock tolerance, for face values [0] and datagrams [1] (infrared.py's
-       DECODE_WINDOW and DECODE_POINTS, and DATAGRAM_..., handed over by core_set_decoder):
-       no points, every packet decoded. */
-    double decode_low[2] = {}, decode_high[2] = {};
-    std::vector<double> decode_x[2], decode_y[2];
+    /* The decoder's clock tolerance, for face values [0] and datagrams of n bytes [n]
+       (infrared.py's DECODERS, handed over by core_set_decoder): no points, every packet
+       decoded. */
+    double decode_low[VIEW_DGRAM + 1] = {}, decode_high[VIEW_DGRAM + 1] = {};
+    std::vector<double> decode_x[VIEW_DGRAM + 1], decode_y[VIEW_DGRAM + 1];
     record_fn record = nullptr; /* set only when a trace is attached */
     arrive_fn observer = nullptr; /* set only while Python observes arrivals */
     static const int ARRIVAL_BATCH = 1024;
@@ -737,7 +737,7 @@ class World {
             return;
         }
         double share = decoded_share((double)receiver.clock.rate / (double)sender.clock.rate - 1.0,
-                                     pkt.dgram.len != 0);
+                                     pkt.dgram.len);
         if (share < 1.0 && !fault_rng.chance(share)) {
             ++stats[S_DROPPED]; /* the clocks too far apart for the receiver's decoder */
             if (record) record(REC_DROP, sender.index, face, now);
@@ -761,8 +761,8 @@ class World {
     }
 
     /* infrared.py: decoded_share, step for step (the same doubles, the same result) */
-    double decoded_share(double ratio, bool datagram) const {
-        int k = datagram ? 1 : 0;
+    double decoded_share(double ratio, int length) const {
+        int k = length;
         const std::vector<double> &xs = decode_x[k], &ys = decode_y[k];
         if (xs.empty() || (decode_low[k] <= ratio && ratio <= decode_high[k])) return 1.0;
         size_t n = xs.size();
@@ -932,12 +932,13 @@ EXPORT void core_flush_arrivals(void *wp) { static_cast<World *>(wp)->flush_arri
 
 EXPORT int64_t core_arrival_size(void) { return (int64_t)sizeof(ArrivalRecord); }
 
-/* The decoder's clock tolerance for face values (datagram 0) or datagrams (1): infrared.py's
-   DECODE_WINDOW and its n DECODE_POINTS, or DATAGRAM_DECODE_... */
-EXPORT void core_set_decoder(void *wp, int datagram, double low, double high, const double *xs,
+/* The decoder's clock tolerance for face values (length 0) or datagrams of `length` payload
+   bytes (1..VIEW_DGRAM): infrared.py's DECODERS[length], its window and its n points. */
+EXPORT void core_set_decoder(void *wp, int length, double low, double high, const double *xs,
                              const double *ys, int n) {
     World &w = *static_cast<World *>(wp);
-    int k = datagram ? 1 : 0;
+    if (length < 0 || length > VIEW_DGRAM) return;
+    int k = length;
     w.decode_low[k] = low;
     w.decode_high[k] = high;
     w.decode_x[k].assign(xs, xs + n);
