@@ -194,7 +194,7 @@ def decoded_share(rx_over_tx: float, length: int = 0) -> float:
     """The share of packets the receiver decodes when its clock runs `rx_over_tx` faster than
     the sender's (0.1: 10 % faster; -0.1: 10 % slower): a face value's (`length` 0), or a
     datagram's of `length` payload bytes. world_core.cpp computes the same, step for step,
-    from the same tables (handed over by native/engine.py)."""
+    from the same tables (handed over by native_world/engine.py)."""
     return table_share(DECODERS[length], rx_over_tx)
 
 

@@ -5,7 +5,7 @@ real BIOS did, length by length. No SDK needed: the measurement is written down 
 
 import pytest
 
-from blinkc.runtime import Blinklib
+from blinkc.blinklib import Blinklib
 from blinkc.world import Faults, World, python_engine
 from blinkc.world.infrared import DATAGRAM_DECODERS, DATAGRAM_MAX_LEN, DECODERS, decoded_share
 
