@@ -39,14 +39,20 @@ class Cluster:
 
     def add(self, tile: CosimTile) -> None:
         """Add `tile`: one that ran its boot alone (CosimTile.boot) starts its game at time
-        0, as the emulator's tiles do; any other powers up now."""
+        0 if the cluster has not run yet, as the emulator's tiles do, and now if it has (a
+        tile a scenario adds, whose game the emulator starts when it is added); any other
+        powers up now."""
         if tile.booted_at is not None:
-            if not self.origin:
-                if self.lib.cs_cluster_now(self.handle):
-                    raise ValueError("booted tiles join a cluster before it first runs")
+            now = self.lib.cs_cluster_now(self.handle)
+            if not self.origin and not now:
+                # Time 0 lies past any boot, so that a booted tile's power-up is after cycle 0.
                 self.origin = BOOT_LIMIT_CYCLES
             boot_world = tile.booted_at * 1_000_000 // (1_000_000 + tile.ppm)
-            powered_at = self.origin - boot_world
+            joins = max(self.origin, now)
+            if joins < boot_world:
+                raise ValueError("a booted tile joins a cluster that started with none "
+                                 "only once it has run as long as the tile's boot")
+            powered_at = joins - boot_world
         else:
             powered_at = max(self.origin, self.lib.cs_cluster_now(self.handle))
         i = self.lib.cs_cluster_add(self.handle, tile.handle, powered_at)

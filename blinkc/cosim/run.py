@@ -33,7 +33,7 @@ from .firmware import MILLIS_BLOCK, Firmware, FirmwareError, load_firmware
 from .tile import CosimTile, clock_at_start
 
 #: What a scenario may do in a co-simulation: a person's hands on buttons and tiles.
-SUPPORTED_ACTIONS = (*BUTTON_ACTIONS, "place", "rotate", "lift", "faults")
+SUPPORTED_ACTIONS = (*BUTTON_ACTIONS, "add", "place", "rotate", "lift", "faults")
 
 
 class CosimError(Exception):
@@ -88,8 +88,10 @@ class _Placeholder:
         return {}
 
 
-def plan_layout(layout_file: str | Path, source: str | Path | None) -> tuple[Layout, dict[str, Planned]]:
-    """The layout, and for each tile the game or sketch it runs (with its initial state)."""
+def plan_layout(layout_file: str | Path, source: str | Path | None
+                ) -> tuple[Layout, dict[str, Planned], Callable[[TileSpec], Any]]:
+    """The layout, for each tile the game or sketch it runs (with its initial state), and
+    the resolver that plans a tile the same way (a scenario's `add` goes through it too)."""
     plans: dict[str, Planned] = {}
 
     def resolve(spec: TileSpec) -> Any:
@@ -119,7 +121,7 @@ def plan_layout(layout_file: str | Path, source: str | Path | None) -> tuple[Lay
         if "start" in spec.params:
             raise CosimError(f"tile {spec.name!r}: co-simulation powers every tile up; "
                              "start= (a BIOS start state) is not modelled: remove it")
-    return layout, plans
+    return layout, plans, resolve
 
 
 def build_images(plans: dict[str, Planned], sdk: str | Path | None,
@@ -198,50 +200,73 @@ def cosimulate(layout_file: str | Path, source: str | Path | None = None,
     cannot be made, CosimError for what co-simulation cannot do, HarnessUnavailable without
     simavr."""
     opts = options or CosimOptions()
-    layout, plans = plan_layout(layout_file, source)
+    layout, plans, resolve = plan_layout(layout_file, source)
     scenario = load_scenario(script_file) if script_file is not None else None
     check_scenario(scenario)
+    plan = _plan(layout, scenario, resolve, opts)     # (plans the tiles it adds too)
     with tempfile.TemporaryDirectory(prefix="blinkc-cosim-") as tmp:
         images = build_images(plans, opts.sdk, Path(tmp))
-        return _run(layout, plans, images, scenario, opts)
+        return _run(plan, plans, images, opts)
 
 
-def _run(layout: Layout, plans: dict[str, Planned], images: dict[Path, Firmware],
-         scenario: Scenario | None, opts: CosimOptions) -> CosimResult:
+@dataclass
+class _Plan:
+    """The planning world (never run) and what its scenario does, in the order it does it."""
+
+    world: World
+    end_ms: float
+    #: (ms, order, the step's action in the planning world)
+    events: list[tuple[float, int, Callable[[], None]]]
+    #: Button contacts the last action made: (tile, down).
+    contacts: list[tuple[str, bool]]
+    fault_changes: list[Faults]
+
+
+def _plan(layout: Layout, scenario: Scenario | None, resolve: Callable[[TileSpec], Any],
+          opts: CosimOptions) -> _Plan:
     world = World(seed=opts.seed, faults=opts.faults)
     layout.build(world, lambda spec: _Placeholder())
-    contacts: list[tuple[str, bool]] = []
-    fault_changes: list[Faults] = []
-    events: list[tuple[float, int, Callable[[], None]]] = []
+    plan = _Plan(world, run_time(scenario, opts.time_ms), [], [], [])
     # The planning world schedules the scenario into our list, and hands us its contacts.
-    world.call_at = lambda at_ms, fn: events.append((at_ms, len(events), fn))  # type: ignore
-    world.button = lambda name, down, at_ms=None: contacts.append((name, down))  # type: ignore
-    world.set_faults = fault_changes.append  # type: ignore[method-assign]
+    world.call_at = lambda at_ms, fn: plan.events.append((at_ms, len(plan.events), fn))  # type: ignore
+    world.button = lambda name, down, at_ms=None: plan.contacts.append((name, down))  # type: ignore
+    world.set_faults = plan.fault_changes.append  # type: ignore[method-assign]
     if scenario is not None:
-        scenario.apply(world, layout=layout, start_ms=0.0)
-    end = run_time(scenario, opts.time_ms)
+        scenario.apply(world, resolve, layout=layout, start_ms=0.0)
+    return plan
+
+
+def _run(plan: _Plan, plans: dict[str, Planned], images: dict[Path, Firmware],
+         opts: CosimOptions) -> CosimResult:
+    world, end = plan.world, plan.end_ms
     started = time.perf_counter()
     with Cluster(seed=opts.seed, threads=opts.threads) as cluster:
         tiles: dict[str, CosimTile] = {}
         changes: list[tuple[float, str, list[int]]] = []
         start_local: dict[str, int] = {}
         clocks: dict[Path, int] = {}
-        for t in world.tiles:
-            plan = plans[t.name]
-            firmware = images[plan.source]
+
+        def power_up(name: str, at_ms: float) -> None:
+            """Tile `name` of the planning world on its own core: booted alone, so that its
+            game starts at `at_ms`, as the emulator starts it (at 0, or when it is added)."""
+            t, planned = world.tile(name), plans[name]
+            firmware = images[planned.source]
             if MILLIS_BLOCK in firmware.objects:   # (the BIOS's start does not use the serial)
-                if plan.source not in clocks:
-                    clocks[plan.source] = clock_at_start(firmware, t.api.serial)
-                start_local[t.name] = clocks[plan.source]
-            tile = CosimTile(t.name, firmware, t.api.serial, t.clock.ppm)
-            if plan.program is not None:
-                tile.set_initial(initial_bytes(firmware, plan.program, plan.initial))
-            tile.boot()         # (time 0 is when the game starts, as in the emulator)
+                if planned.source not in clocks:
+                    clocks[planned.source] = clock_at_start(firmware, t.api.serial)
+                start_local[name] = clocks[planned.source]
+            tile = CosimTile(name, firmware, t.api.serial, t.clock.ppm)
+            if planned.program is not None:
+                tile.set_initial(initial_bytes(firmware, planned.program, planned.initial))
+            tile.boot()
             cluster.add(tile)
             if opts.sample_ms:
                 tile.watch_colors()
-                changes.append((0.0, t.name, tile.colors()))
-            tiles[t.name] = tile
+                changes.append((at_ms, name, tile.colors()))
+            tiles[name] = tile
+
+        for t in world.tiles:
+            power_up(t.name, 0.0)
         cluster.faults(opts.faults.drop, opts.faults.jitter_ms)
 
         def relink() -> None:
@@ -251,7 +276,7 @@ def _run(layout: Layout, plans: dict[str, Planned], images: dict[Path, Firmware]
         relink()
         timeline: list[tuple[float, str, list[int], dict]] = []
         samples = _sample_times(opts.sample_ms, end)
-        todo = sorted([(at, 1, seq, fn) for at, seq, fn in events if at <= end]
+        todo = sorted([(at, 1, seq, fn) for at, seq, fn in plan.events if at <= end]
                       + [(at, 0, i, None) for i, at in enumerate(samples)])
         for at, _, _, fn in todo:
             cluster.run_until(at)
@@ -261,12 +286,15 @@ def _run(layout: Layout, plans: dict[str, Planned], images: dict[Path, Firmware]
                     timeline.append((at, name, tile.colors(), read_state(tile, plans[name].program)))
                 continue
             fn()
-            for name, down in contacts:
+            for t in world.tiles:
+                if t.name not in tiles:       # a scenario's `add`
+                    power_up(t.name, at)
+            for name, down in plan.contacts:
                 tiles[name].button(down)
-            contacts.clear()
-            for faults in fault_changes:
+            plan.contacts.clear()
+            for faults in plan.fault_changes:
                 cluster.faults(faults.drop, faults.jitter_ms)
-            fault_changes.clear()
+            plan.fault_changes.clear()
             relink()
         cluster.run_until(end)
         changes += cluster.color_changes()
@@ -280,7 +308,6 @@ def _run(layout: Layout, plans: dict[str, Planned], images: dict[Path, Firmware]
                  "speed": round(end / 1000 / wall, 3) if wall > 0 else None}
     return CosimResult(end_ms=end, seed=opts.seed, tiles=snapshot, timeline=timeline, stats=stats,
                        color_changes=changes, start_local_us=start_local)
-
 
 
 def _sample_times(every: float | None, end: float) -> list[float]:

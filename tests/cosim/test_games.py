@@ -53,6 +53,28 @@ def test_the_pirates_and_lasers_turn_hits_the_same_hulls_as_in_the_emulator():
     assert sum(t["state"]["hp"] for t in ours.values()) == 5 * 9 - 4
 
 
+def test_a_hull_added_by_the_scenario_joins_the_ship_as_in_the_emulator(tmp_path):
+    # The Hazard fires after h2 is added beside h1: its beams reach h2 only if h2's links
+    # came up, and which hulls lose an HP is the game's draw on both sides.
+    layout = tmp_path / "three.layout"
+    layout.write_text(f"game {FIRMWARE / 'pirates_lasers.py'}\n"
+                      "tile z  at 0,0 kind=HAZARD\ntile h1 at 0,-1\n")
+    script = tmp_path / "add.scenario"
+    script.write_text("wait 1s\nadd h2 at 1,-1\nwait 2s\nclick z\nwait 2s\n")
+    game = FIRMWARE / "pirates_lasers.py"
+    result = cosimulate(layout, game, script, CosimOptions())
+    ours = by_name(result.tiles)
+    side, end = emulator_side(layout, game, script, 0, CosimOptions().faults, None,
+                              start_local_us=result.start_local_us)
+    theirs = {name: shown.at(end) for name, shown in side.states.items()}
+    assert sorted(ours) == ["h1", "h2", "z"]
+    assert ours["z"]["state"]["shots"] == 1
+    for name, tile in ours.items():
+        for key in ("kind", "hp", "shots", "flash_faces", "sunk"):
+            assert tile["state"][key] == theirs[name][key], (name, key)
+    assert ours["h2"]["state"]["flash_faces"] or ours["h1"]["state"]["flash_faces"]  # beams
+
+
 def test_a_wham_round_starts_and_ends_as_in_the_emulator():
     game, layout, script = FIRMWARE / "wham.py", EXAMPLES / "wham.layout", EXAMPLES / "wham.scenario"
     result = cosimulate(layout, game, script, CosimOptions(sample_ms=100.0))

@@ -356,6 +356,23 @@ def test_a_booted_tile_starts_its_game_at_time_0_of_the_cluster(tmp_path):
     assert changes[0][2][:2] == [0, avr_color(4)] and changes[1][2][0] == avr_color(2)
 
 
+def test_a_booted_tile_added_to_a_running_cluster_starts_its_game_then(tmp_path):
+    # A scenario's `add`: the emulator starts the added tile's game when it is added.
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first, later = _slow_boot(tmp_path / "a"), _slow_boot(tmp_path / "b")
+    first.boot()
+    later.boot()
+    with Cluster() as cluster:
+        cluster.add(first)
+        cluster.run_until(12)
+        cluster.add(later)
+        later.watch_colors()
+        cluster.run_until(33)
+        changes = [(round(at), name) for at, name, _ in cluster.color_changes()]
+    assert changes == [(17, "t"), (22, "t"), (27, "t"), (32, "t")]   # every 5 ms from 12
+
+
 def test_a_tile_that_never_reaches_setup_is_an_error(tmp_path):
     from blinkc.cosim.firmware import FirmwareError
 
