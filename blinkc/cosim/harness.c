@@ -110,6 +110,11 @@ typedef struct cs_tile {
     /* service port (USART0 output) */
     uint8_t service[SERVICE_CAP];
     uint32_t service_len;
+    /* What the other end of the service port sent (a scenario's `serial`), not yet in the
+     * UART's receive FIFO: fed in while the UART says XON (its FIFO has room). */
+    uint8_t service_in[SERVICE_CAP];
+    uint32_t service_in_pos, service_in_len;
+    int service_in_full;
 } cs_tile;
 
 /* ---------------------------------------------------------------- simavr callbacks */
@@ -146,6 +151,28 @@ static void on_service_byte(struct avr_irq_t *irq, uint32_t value, void *param) 
     cs_tile *t = param;
     if (t->service_len < SERVICE_CAP)
         t->service[t->service_len++] = (uint8_t)value;
+}
+
+/* Bytes into the UART while its FIFO has room: it raises XOFF (synchronously) when the FIFO
+ * fills, XON when the program has read from it again. */
+static void feed_service_input(cs_tile *t) {
+    avr_irq_t *input = avr_io_getirq(t->avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_INPUT);
+    while (!t->service_in_full && t->service_in_pos < t->service_in_len)
+        avr_raise_irq(input, t->service_in[t->service_in_pos++]);
+}
+
+static void on_service_xon(struct avr_irq_t *irq, uint32_t value, void *param) {
+    (void)irq;
+    (void)value;
+    cs_tile *t = param;
+    t->service_in_full = 0;
+    feed_service_input(t);
+}
+
+static void on_service_xoff(struct avr_irq_t *irq, uint32_t value, void *param) {
+    (void)irq;
+    (void)value;
+    ((cs_tile *)param)->service_in_full = 1;
 }
 
 static void discharge(cs_tile *t, int face) {
@@ -253,6 +280,10 @@ EXPORT cs_tile *cs_tile_new(const uint8_t *flash, uint32_t flash_len, uint32_t r
         avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('B'), f), on_anode, t);
     avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUTPUT),
                             on_service_byte, t);
+    avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUT_XON),
+                            on_service_xon, t);
+    avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_UART_GETIRQ('0'), UART_IRQ_OUT_XOFF),
+                            on_service_xoff, t);
     set_button(t, 0);  /* the contact is open until someone presses it */
     after_reset(t);
     t->state = avr->state;
@@ -427,6 +458,19 @@ EXPORT uint32_t cs_take_service(cs_tile *t, uint8_t *out, uint32_t cap) {
     memcpy(out, t->service, n);
     memmove(t->service, t->service + n, t->service_len - n);
     t->service_len -= n;
+    return n;
+}
+
+/* Bytes the other end of the service port sends: queued, and fed to the UART as it takes
+ * them. Returns how many were queued (fewer if the queue is full). */
+EXPORT uint32_t cs_service_input(cs_tile *t, const uint8_t *data, uint32_t len) {
+    if (t->service_in_pos == t->service_in_len)
+        t->service_in_pos = t->service_in_len = 0;
+    uint32_t room = SERVICE_CAP - t->service_in_len;
+    uint32_t n = len < room ? len : room;
+    memcpy(t->service_in + t->service_in_len, data, n);
+    t->service_in_len += n;
+    feed_service_input(t);
     return n;
 }
 

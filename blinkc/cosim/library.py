@@ -103,6 +103,7 @@ _SIGNATURES = {
     "cs_read": (None, [P, U16, ctypes.c_char_p, U16]),
     "cs_write": (None, [P, U16, ctypes.c_char_p, U16]),
     "cs_take_service": (U32, [P, ctypes.c_char_p, U32]),
+    "cs_service_input": (U32, [P, ctypes.c_char_p, U32]),
     "cs_cluster_new": (P, [ctypes.c_int, U32, U64]),
     "cs_cluster_free": (None, [P]),
     "cs_cluster_add": (ctypes.c_int, [P, P, U64]),

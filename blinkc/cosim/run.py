@@ -33,7 +33,7 @@ from .firmware import MILLIS_BLOCK, Firmware, FirmwareError, load_firmware
 from .tile import CosimTile, clock_at_start
 
 #: What a scenario may do in a co-simulation: a person's hands on buttons and tiles.
-SUPPORTED_ACTIONS = (*BUTTON_ACTIONS, "add", "place", "rotate", "lift", "faults")
+SUPPORTED_ACTIONS = (*BUTTON_ACTIONS, "add", "place", "rotate", "lift", "faults", "serial")
 
 
 class CosimError(Exception):
@@ -88,6 +88,17 @@ class _Placeholder:
         return {}
 
 
+class _SketchPlaceholder(_Placeholder):
+    """A sketch's stand-in: a sketch has a service port to send bytes into (`serial`)."""
+
+    def feed_serial(self, data: bytes) -> None:
+        pass
+
+
+def _placeholder(planned: Planned) -> _Placeholder:
+    return _Placeholder() if planned.program is not None else _SketchPlaceholder()
+
+
 def plan_layout(layout_file: str | Path, source: str | Path | None
                 ) -> tuple[Layout, dict[str, Planned], Callable[[TileSpec], Any]]:
     """The layout, for each tile the game or sketch it runs (with its initial state), and
@@ -95,6 +106,8 @@ def plan_layout(layout_file: str | Path, source: str | Path | None
     plans: dict[str, Planned] = {}
 
     def resolve(spec: TileSpec) -> Any:
+        if spec.name in plans:                  # planned already (the planning world's build)
+            return _placeholder(plans[spec.name])
         path = source if source is not None else spec.game
         if spec.program is not None:
             raise ProgramError(f"tile {spec.name!r} runs the built-in program {spec.program!r}, "
@@ -114,7 +127,7 @@ def plan_layout(layout_file: str | Path, source: str | Path | None
                 raise ProgramError(f"tile {spec.name!r}: a sketch takes no settings",
                                    "remove the key=value settings from the layout line")
             plans[spec.name] = Planned(path, None, {})
-        return _Placeholder()
+        return _placeholder(plans[spec.name])
 
     layout = load_layout(layout_file, resolve)
     for spec in layout.tiles:
@@ -220,17 +233,20 @@ class _Plan:
     #: Button contacts the last action made: (tile, down).
     contacts: list[tuple[str, bool]]
     fault_changes: list[Faults]
+    #: Bytes the last action sent into a tile's service port: (tile, bytes).
+    serial: list[tuple[str, bytes]]
 
 
 def _plan(layout: Layout, scenario: Scenario | None, resolve: Callable[[TileSpec], Any],
           opts: CosimOptions) -> _Plan:
     world = World(seed=opts.seed, faults=opts.faults)
-    layout.build(world, lambda spec: _Placeholder())
-    plan = _Plan(world, run_time(scenario, opts.time_ms), [], [], [])
+    layout.build(world, resolve)
+    plan = _Plan(world, run_time(scenario, opts.time_ms), [], [], [], [])
     # The planning world schedules the scenario into our list, and hands us its contacts.
     world.call_at = lambda at_ms, fn: plan.events.append((at_ms, len(plan.events), fn))  # type: ignore
     world.button = lambda name, down, at_ms=None: plan.contacts.append((name, down))  # type: ignore
     world.set_faults = plan.fault_changes.append  # type: ignore[method-assign]
+    world.serial_input = lambda name, data: plan.serial.append((name, bytes(data)))  # type: ignore
     if scenario is not None:
         scenario.apply(world, resolve, layout=layout, start_ms=0.0)
     return plan
@@ -292,6 +308,9 @@ def _run(plan: _Plan, plans: dict[str, Planned], images: dict[Path, Firmware],
             for name, down in plan.contacts:
                 tiles[name].button(down)
             plan.contacts.clear()
+            for name, data in plan.serial:
+                tiles[name].feed_serial(data)
+            plan.serial.clear()
             for faults in plan.fault_changes:
                 cluster.faults(faults.drop, faults.jitter_ms)
             plan.fault_changes.clear()

@@ -171,6 +171,14 @@ class CosimTile:
         self._service += buf.raw[:n]
         return bytes(self._service)
 
+    def feed_serial(self, data: bytes) -> None:
+        """Bytes the other end of the service port sends (a scenario's `serial`): into the
+        UART's receive FIFO as the program reads it, at the baud rate it set."""
+        taken = self.lib.cs_service_input(self.handle, data, len(data))
+        if taken < len(data):
+            raise ValueError(f"tile {self.name}: more service-port input waiting than the "
+                             f"harness holds ({taken} of {len(data)} bytes taken)")
+
     def figures(self) -> dict[str, Any]:
         """stack_free_min: the fewest bytes there were between the stack and the globals;
         loop_max_us: the longest loop() (interrupts included, as on the tile), in µs of the

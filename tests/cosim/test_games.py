@@ -75,6 +75,34 @@ def test_a_hull_added_by_the_scenario_joins_the_ship_as_in_the_emulator(tmp_path
     assert ours["h2"]["state"]["flash_faces"] or ours["h1"]["state"]["flash_faces"]  # beams
 
 
+ECHO = """
+#include "Serial.h"
+ServicePortSerial Serial;
+byte got;
+void setup() { Serial.begin(); }
+void loop() {
+  if (Serial.available()) {
+    int c = Serial.read();
+    got++;
+    Serial.write((byte)(c >= 'a' && c <= 'z' ? c - 32 : c));
+  }
+  setValueSentOnAllFaces(got);
+}
+"""
+
+
+def test_bytes_a_scenario_sends_into_the_service_port_are_read_by_the_real_firmware(tmp_path):
+    sketch = tmp_path / "echo" / "echo.ino"
+    sketch.parent.mkdir()
+    sketch.write_text(ECHO)
+    layout = tmp_path / "one.layout"
+    layout.write_text("tile a at 0,0\n")
+    script = tmp_path / "serial.scenario"
+    script.write_text('at 300ms serial a "hi there\\n"\nat 900ms serial a "\\x41\\tz"\nwait 1s\n')
+    result = cosimulate(layout, sketch, script, CosimOptions())
+    assert by_name(result.tiles)["a"]["serial"] == "HI THERE\nA\tZ"   # every byte, in order
+
+
 def test_a_wham_round_starts_and_ends_as_in_the_emulator():
     game, layout, script = FIRMWARE / "wham.py", EXAMPLES / "wham.layout", EXAMPLES / "wham.scenario"
     result = cosimulate(layout, game, script, CosimOptions(sample_ms=100.0))

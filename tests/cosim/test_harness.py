@@ -130,6 +130,30 @@ def test_what_the_tile_writes_to_its_service_port_is_kept(tmp_path):
     assert tile.service_output() == b"ok\n"
 
 
+ECHOES_SERVICE_PORT = r"""
+#include <avr/io.h>
+int main(void) {
+    UBRR0 = 0;
+    UCSR0B = _BV(TXEN0) | _BV(RXEN0);
+    for (;;) {
+        while (!(UCSR0A & _BV(RXC0)));
+        uint8_t c = UDR0;
+        while (!(UCSR0A & _BV(UDRE0)));
+        UDR0 = c + 1;                                   /* what it read, seen to be read */
+    }
+}
+"""
+
+
+def test_bytes_sent_into_the_service_port_are_read_in_order_even_past_the_uarts_fifo(tmp_path):
+    tile = CosimTile("t", boot_firmware(tmp_path, ECHOES_SERVICE_PORT), SERIAL)
+    tile.run(100_000)
+    sent = bytes(range(200))                            # the UART's FIFO holds 64
+    tile.feed_serial(sent)
+    tile.run(2_000_000)
+    assert tile.service_output() == bytes(b + 1 for b in sent)
+
+
 PORT_E = r"""
 #include <avr/io.h>
 int main(void) {
