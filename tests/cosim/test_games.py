@@ -15,6 +15,7 @@ from blinkc.cosim.run import CosimOptions, cosimulate
 from blinkc.world import Faults
 
 from ..tools import require_simavr
+from ..world.test_service_port_input import ECHO
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -75,23 +76,8 @@ def test_a_hull_added_by_the_scenario_joins_the_ship_as_in_the_emulator(tmp_path
     assert ours["h2"]["state"]["flash_faces"] or ours["h1"]["state"]["flash_faces"]  # beams
 
 
-ECHO = """
-#include "Serial.h"
-ServicePortSerial Serial;
-byte got;
-void setup() { Serial.begin(); }
-void loop() {
-  if (Serial.available()) {
-    int c = Serial.read();
-    got++;
-    Serial.write((byte)(c >= 'a' && c <= 'z' ? c - 32 : c));
-  }
-  setValueSentOnAllFaces(got);
-}
-"""
-
-
 def test_bytes_a_scenario_sends_into_the_service_port_are_read_by_the_real_firmware(tmp_path):
+    # The emulator's own test sketch (tests/world/test_service_port_input.py), on the tile.
     sketch = tmp_path / "echo" / "echo.ino"
     sketch.parent.mkdir()
     sketch.write_text(ECHO)
