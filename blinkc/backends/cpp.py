@@ -25,10 +25,12 @@ import jinja2
 from .. import __version__
 from ..blinklib.color import NAMED as NAMED_COLOURS
 from ..blinklib.color import channels
+from ..dsl.derived import parse_key
 from ..ir import probes
 from ..ir.nodes import (
     BOOL,
     I16,
+    I32,
     U8,
     U16,
     U32,
@@ -111,6 +113,17 @@ NOT_INLINED = frozenset({"flood_answered", "flood_receive"})
 
 #: blinklib functions that some SDK releases lack: the sketch carries its own copy.
 LOCAL_HELPERS = {"lighten": "blinkc_lighten"}
+
+#: The C names of the numbers blinkc derives from the game's declarations (dsl/derived.py),
+#: around their owners' names: (prefix, suffix) of each role.
+DERIVED_NAMES = {
+    "payload_mask": ("", "_PAYLOAD_MASK"),  # SURVEY_PAYLOAD_MASK
+    "payload_max": ("", "_MAX"),  # SURVEY_MAX
+    "chunks": ("", "_CHUNKS"),  # SURVEY_CHUNKS
+    "codes_end": ("MSG_", "_END"),  # MSG_PULSE_END
+    "value_mask": ("", "_MASK"),  # LEVEL_MASK
+    "value_shift": ("", "_SHIFT"),  # LEVEL_SHIFT
+}
 
 
 def _probe_name(kind: probes.ProbeKind) -> str:
@@ -221,12 +234,19 @@ class CppRenderer(Renderer):
             elif group in ("message", "flood", "timer"):
                 prefix = {"message": "MSG", "flood": "FLOOD", "timer": "TIMER"}[group]
                 symbols[s.key] = unique(f"{prefix}_{_upper_snake(what)}")
+            elif (derived := parse_key(s.key)) is not None:
+                role, owners = derived
+                words = "_".join(_upper_snake(name) for _, name in owners)
+                prefix, suffix = DERIVED_NAMES[role]
+                symbols[s.key] = unique(f"{prefix}{words}{suffix}")
             else:
                 symbols[s.key] = unique(what)
         return symbols, enums
 
-    def named(self, e: Const) -> CExpr | None:
-        """The C name of a constant the game names (`MSG_LASER + 3` for an offset), or None."""
+    def named(self, e: Const, stored: bool = False) -> CExpr | None:
+        """The C name of a constant the game names (`MSG_LASER + 3` for an offset), or None.
+        `stored`: C converts it to a type that holds its value at once (it is stored, passed
+        or returned, or compared with a 32-bit variable), so the name's own type is moot."""
         if e.name is None:
             return None
         key, offset = e.name, 0
@@ -244,7 +264,7 @@ class CppRenderer(Renderer):
             return None
         if isinstance(e.type, ColorType):
             return Word(ident) if offset == 0 else None
-        if not -32768 <= e.value <= 32767:
+        if not -32768 <= e.value <= 32767 and not (stored and not offset):
             # Beyond int the literal's type (32768U, 100000L) says how C computes with it:
             # the name, in that type (1U * COIN_TAPS is an unsigned int, as 46080U is).
             suffix = literal_suffix(e.value)
@@ -297,8 +317,8 @@ class CppRenderer(Renderer):
     def expr(self, e: Expr) -> CExpr:
         return self.visit(e)
 
-    def visit_Const(self, e: Const) -> CExpr:
-        named = self.named(e)
+    def visit_Const(self, e: Const, stored: bool = False) -> CExpr:
+        named = self.named(e, stored)
         if named is not None:
             self.said.add(re.sub(r"[+-]\d+$", "", e.name or ""))
             return named
@@ -377,7 +397,19 @@ class CppRenderer(Renderer):
 
     def visit_Compare(self, e: Compare) -> CExpr:
         with self.hints(True):  # a comparison is where a byte-sized sum pays
-            return Binary(e.op, self.conv(e.left, e.optype), self.conv(e.right, e.optype))
+            return Binary(e.op, self.compared(e.left, e.right, e.optype),
+                          self.compared(e.right, e.left, e.optype))
+
+    def compared(self, e: Expr, other: Expr, t: IntType) -> CExpr:
+        """e as an operand of a comparison in type t with `other`. A named constant beside a
+        32-bit signed variable is said by its name alone: C converts it to the variable's type
+        (long on the tile, int on the host), as the IR compares (`mine > POINTS_MAX`, where its
+        literal must say 65535L)."""
+        if (isinstance(e, Const) and t == I32 and isinstance(other, Name | Index | Call)
+                and other.type == I32 and 0 <= e.value <= 0xFFFF
+                and self.named(e, stored=True) is not None):
+            return self.visit_Const(e, stored=True)
+        return self.conv(e, t)
 
     def visit_BoolOp(self, e: BoolOp) -> CExpr:
         return chain("&&" if e.op == "and" else "||", [self.expr(v) for v in e.values])
@@ -717,6 +749,9 @@ class CppRenderer(Renderer):
         if t == BOOL or isinstance(t, ColorType):
             return self.conv(e, t)
         e = _widened(e, t.bits)
+        if (isinstance(e, Const) and not isinstance(e.type, ColorType) and t.contains(e.value)
+                and self.named(e, stored=True) is not None):
+            return self.visit_Const(e, stored=True)  # (NEVER, where an operand says 1UL * NEVER)
         bit = self.bit_of(e, t.bits) if isinstance(e, BinOp) else None
         if bit is not None:  # a byte of `1 << n`: the store keeps only its low byte
             return bit
@@ -890,7 +925,9 @@ class CppRenderer(Renderer):
             elif group in groups:
                 groups[group].append((ident, s.value, note))
             elif s.key in self.said:
-                if isinstance(s.type, ColorType):
+                if parse_key(s.key) is not None:  # a number blinkc derived: its own type
+                    constants.append((ctype(s.type), ident, const_literal(s.value, s.type), note))
+                elif isinstance(s.type, ColorType):
                     colours.append((ident, const_literal(s.value, s.type), note))
                 elif s.type == BOOL:
                     constants.append(("bool", ident, "true" if s.value else "false", note))

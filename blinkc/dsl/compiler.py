@@ -52,6 +52,7 @@ from ..ir.nodes import (
     Stmt,
     UnOp,
 )
+from .derived import derived_key
 from .errors import DslError, did_you_mean
 from .game import Enum, EnumMember, FieldDecl
 from .types import (
@@ -1141,8 +1142,10 @@ class FunctionCompiler:
                             f"t.send({mname}, face, value)")
         if id(m.value) in self.sym.wide:
             value = self.wide_payload(n, pay_node, payload, mname, "payload")
-            return Call("send_wide", (Const(code, U8, name=f"message:{mname}"), value,
-                                      Const(self.sym.wide[id(m.value)], U8), face), None)
+            chunks = Const(self.sym.wide[id(m.value)], U8,
+                           name=derived_key("chunks", ("message", mname)))  # (CARGO_CHUNKS)
+            return Call("send_wide", (Const(code, U8, name=f"message:{mname}"), value, chunks,
+                                      face), None)
         pay = self.expr(pay_node)
         if isinstance(pay.type, ColorType):
             raise self.fail(n, "a colour cannot be a payload",

@@ -38,6 +38,7 @@ from ..ir.nodes import (
     UnOp,
 )
 from .compiler import Symbols
+from .derived import derived_key
 from .game import FieldDecl, FloodDecl, Game, Handler, MessageDecl
 from .types import binop, bool_op, compare, cond, convert, not_, storage_type
 from .wire import Wire, bits_for
@@ -109,8 +110,9 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
         named = f"message:{m.name}"  # (the sketch says MSG_LASER)
         if n == 1:
             return compare("==", code, Const(base, U8, name=named))
+        end = derived_key("codes_end", ("message", m.name))  # (MSG_LASER_END)
         return BoolOp("and", (compare(">=", code, Const(base, U8, name=named)),
-                              compare("<", code, Const(base + n, U8, name=f"{named}+{n}"))))
+                              compare("<", code, Const(base + n, U8, name=end))))
 
     for m in game.messages:
         base, payload, _ = sym.messages[id(m)]
@@ -120,7 +122,8 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
         payload_arg: tuple[Expr, ...] = ()
         if wide:
             assert payload is not None
-            payload_arg = (wide_value(payload, Call("wide_in", (face, _mask(payload)), U16)),)
+            mask = _mask(payload, ("message", m.name))
+            payload_arg = (wide_value(payload, Call("wide_in", (face, mask), U16)),)
         elif payload is not None:
             payload_arg = (convert(binop("+", binop("-", code, Const(base, I16, name=named)),
                                          Const(payload.start, I16)), U8),)
@@ -136,6 +139,7 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
         first = "engine:FLOOD_CODE"
         rel = convert(binop("-", code, Const(wire.flood_code, I16, name=first)), U8)
         slot = convert(binop(">>", rel, Const(1, I16)), U8)
+        shift = Const(sym.constants["FLOOD_CODES_SHIFT"], I16, name="engine:FLOOD_CODES_SHIFT")
         is_flood = compare(">=", code, Const(wire.flood_code, U8, name=first))
         loc = game.floods[0].loc
         is_echo = compare("!=", binop("&", rel, Const(1, I16)), Const(0, I16))
@@ -143,15 +147,20 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
         received: list[Stmt] = [ExprStmt(Call("flood_receive", (slot, face, bit), None), loc)]
         # A valued wave's value, a gather's subtree: read before the wave or echo is taken
         # (one call for the floods whose values are read alike: one test of k for each).
-        reads: dict[tuple[str, Expr], tuple[list[Stmt], list[Expr], SrcLoc]] = {}
+        reads: dict[tuple[str, Expr], tuple[list[Stmt], list[Expr], SrcLoc, list[FloodDecl]]] = {}
         for kk in sorted(wire.flood_chunks):
             fl = game.floods[kk]
             assert fl.payload is not None
-            this = compare("==", convert(binop(">>", rel, Const(2, I16)), U8),
+            this = compare("==", convert(binop(">>", rel, shift), U8),
                            Const(kk, U8, name=f"flood:{fl.name}"))
             into, name = (answered, "gather_echo") if fl.combine else (received, "flood_value_in")
-            reads.setdefault((name, _mask(fl.payload)), (into, [], fl.loc))[1].append(this)
-        for (name, mask), (into, tests, at) in reads.items():
+            read = reads.setdefault((name, _mask(fl.payload)), (into, [], fl.loc, []))
+            read[1].append(this)
+            read[3].append(fl)
+        for (name, _), (into, tests, at, floods) in reads.items():
+            # (The mask is named after the floods that share the read.)
+            assert floods[0].payload is not None
+            mask = _mask(floods[0].payload, *(("flood", fl.name) for fl in floods))
             args = (slot, face, bit, mask) if name == "gather_echo" else (slot, face, mask)
             into.insert(len(into) - 1, If(bool_op("or", tests) if len(tests) > 1 else tests[0],
                                           (ExprStmt(Call(name, args, None), at),), (), at))
@@ -181,9 +190,9 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
                     ret = gather_return_type(fl.payload)
                     calls.append(Local("mine", ret, Call(handler_fns[id(hs[0])], (), ret),
                                        hs[0].loc))
-                    mine = _clamp(Name("mine", ret, "local"), fl.payload)
+                    mine = _clamp(Name("mine", ret, "local"), fl.payload, _max_key(fl))
                 else:
-                    mine = Const(_identity(fl), U16)
+                    mine = _identity(fl)
                 calls.append(ExprStmt(Call("gather_enter", (k, convert(mine, U16)), None),
                                       fl.loc))
             elif fl.combine is not None:
@@ -245,15 +254,15 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
         is_k = compare("==", k, Const(kk, U8, name=f"flood:{fl.name}"))
         # A valued flood's value goes before its waves, a gather's before its echoes.
         side = compare("!=" if fl.combine else "==", echo, Const(0, U8))
-        chunks.append(If(bool_op("and", [is_k, side]), (Return(Const(n, U8), fl.loc),), (),
-                         fl.loc))
+        n_codes = Const(n, U8, name=derived_key("chunks", ("flood", fl.name)))
+        chunks.append(If(bool_op("and", [is_k, side]), (Return(n_codes, fl.loc),), (), fl.loc))
         if fl.combine is None:
             continue
         assert fl.payload is not None
-        if _identity(fl):
-            identity.append(If(is_k, (Return(Const(_identity(fl), U16), fl.loc),), (), fl.loc))
-        combine.append(If(is_k, (Return(_combined(fl.combine, a, b, fl.payload), fl.loc),), (),
-                          fl.loc))
+        if _identity(fl).value:
+            identity.append(If(is_k, (Return(_identity(fl), fl.loc),), (), fl.loc))
+        combine.append(If(is_k, (Return(_combined(fl.combine, a, b, fl.payload, _max_key(fl)),
+                                        fl.loc),), (), fl.loc))
     fn("flood_chunks", (Param("k", U8), Param("echo", U8)), U8,
        [*chunks, Return(Const(0, U8), BLINKC)],
        "How many data codes go before a wave (echo 0) or an echo (1) of flood k: its value's.")
@@ -261,8 +270,16 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
        "What an echo of gather k carries that answers a wave at once: the value of no tile.")
     ways = {s.body[0].value for s in combine if isinstance(s, If) and isinstance(s.body[0], Return)}
     if len(ways) == 1 and len(combine) > 1:
-        # Every gather combines alike (and only a gather's echo calls this): no test of k.
-        combine = [Return(ways.pop(), combine[0].loc)]
+        # Every gather combines alike (and only a gather's echo calls this): no test of k
+        # (a sum's top named after them all).
+        gathers = [game.floods[kk] for kk in sorted(wire.flood_chunks)
+                   if game.floods[kk].combine is not None]
+        fl = gathers[0]
+        assert fl.combine is not None and fl.payload is not None
+        way = _combined(fl.combine, a, b, fl.payload,
+                        derived_key("payload_max", *(("flood", g.name) for g in gathers)))
+        assert way == ways.pop()
+        combine = [Return(way, combine[0].loc)]
     fn("gather_combine", (Param("k", U8), Param("a", U16), Param("b", U16)), U16,
        [*combine, Return(a, BLINKC)], "Gather k's combination of two values.")
     stmts = []
@@ -298,13 +315,16 @@ def generate_dispatch(game: Game, sym: Symbols, wire: Wire,
             fname = sym.derived[name]
             sig = sym.functions[fname]
             src = Call(fname, (), sig.ret, is_bool=sig.is_bool)
-        part = binop("<<", binop("-", src, Const(lo, I16)), Const(shift, I16))
+        # (Named where they are more than a position 0 and a single bit: LEVEL_SHIFT, LEVEL_MASK.)
+        at = Const(shift, I16, name=derived_key("value_shift", ("value", name)) if shift else None)
+        mask = Const((1 << bits) - 1, I16,
+                     name=derived_key("value_mask", ("value", name)) if bits > 1 else None)
+        part = binop("<<", binop("-", src, Const(lo, I16)), at)
         value = binop("|", value, part)
         getter = sym.neighbor_getters[name]
         sig = sym.functions[getter]
         raw = Call("getLastValueReceivedOnFace", (face,), U8, builtin=True)
-        got = binop("+", binop("&", binop(">>", raw, Const(shift, I16)),
-                               Const((1 << bits) - 1, I16)), Const(lo, I16))
+        got = binop("+", binop("&", binop(">>", raw, at), mask), Const(lo, I16))
         if sig.is_bool:
             got = compare("!=", got, Const(0, I16))
         fn(getter, (Param("face", U8),), sig.ret,
@@ -368,9 +388,16 @@ def _neighbors_changed(sym: Symbols, handlers: list[Handler],
     return [For("face", Const(0, U8), Const(6, U8), tuple(body), BLINKC)]
 
 
-def _mask(payload: range) -> Const:
-    """The bits of a wide value of `payload` (offset to 0)."""
-    return Const((1 << bits_for(payload.start, payload.stop - 1)) - 1, U16)
+def _mask(payload: range, *owners: tuple[str, str]) -> Const:
+    """The bits of a wide value of `payload` (offset to 0): the mask of `owners`' payload
+    (SURVEY_PAYLOAD_MASK), unnamed without them."""
+    name = derived_key("payload_mask", *owners) if owners else None
+    return Const((1 << bits_for(payload.start, payload.stop - 1)) - 1, U16, name=name)
+
+
+def _max_key(fl: FloodDecl) -> str:
+    """The name of the last value of flood fl's payload (SURVEY_MAX)."""
+    return derived_key("payload_max", ("flood", fl.name))
 
 
 def wide_value(payload: range, raw: Expr) -> Expr:
@@ -387,21 +414,26 @@ def gather_return_type(payload: range) -> IntType:
     return I16 if payload.stop <= 1 << 15 else I32
 
 
-def _identity(fl: FloodDecl) -> int:
-    """The value of no tile: what combining with it changes nothing."""
+def _identity(fl: FloodDecl) -> Const:
+    """The value of no tile: what combining with it changes nothing (a min's: the last value
+    of its payload)."""
     assert fl.payload is not None
-    return fl.payload.stop - 1 if fl.combine == "min" else 0
+    if fl.combine == "min":
+        return Const(fl.payload.stop - 1, U16, name=_max_key(fl))
+    return Const(0, U16)
 
 
-def _clamp(value: Expr, payload: range) -> Expr:
-    """A tile's value for a gather, clamped into its payload (as a field assignment is)."""
+def _clamp(value: Expr, payload: range, top: str) -> Expr:
+    """A tile's value for a gather, clamped into its payload (as a field assignment is);
+    `top` names the payload's last value."""
     hi = payload.stop - 1
-    return cond(compare(">", value, Const(hi, I32)), Const(hi, U16),
+    return cond(compare(">", value, Const(hi, I32, name=top)), Const(hi, U16, name=top),
                 cond(compare("<", value, Const(0, I16)), Const(0, U16), value))
 
 
-def _combined(how: str, a: Expr, b: Expr, payload: range) -> Expr:
-    """Two values combined; a sum (or count) stops at the top of the payload."""
+def _combined(how: str, a: Expr, b: Expr, payload: range, top: str) -> Expr:
+    """Two values combined; a sum (or count) stops at the top of the payload (`top` names
+    it)."""
     if how == "min":
         return cond(compare("<", a, b), a, b)
     if how == "max":
@@ -411,11 +443,12 @@ def _combined(how: str, a: Expr, b: Expr, payload: range) -> Expr:
     hi = payload.stop - 1
     if hi < 0xFFFF:
         total = binop("+", convert(a, U32), convert(b, U32))
-        return convert(cond(compare(">", total, Const(hi, U32)), Const(hi, U32), total), U16)
+        return convert(cond(compare(">", total, Const(hi, U32, name=top)),
+                            Const(hi, U32, name=top), total), U16)
     # A sum that may reach 65,535: in 16 bits (a 32-bit sum takes the AVR twice the
     # instructions); it wrapped when it came out below `a`, and then stops at the top.
     total = convert(binop("+", a, b), U16)
-    return cond(compare("<", total, a), Const(hi, U16), total)
+    return cond(compare("<", total, a), Const(hi, U16, name=top), total)
 
 
 def _chain(stmts: list[Stmt]) -> list[Stmt]:

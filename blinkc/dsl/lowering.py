@@ -417,7 +417,7 @@ class GameLowering:
             "RANDOMIZED": 0,  # (resolve_randomize() sets it once the game's code is compiled)
             "CLOCK_MIXED": int(self.random_source == "clock"),
             "N_FLOODS": len(self.game.floods), "N_FLOOD_SLOTS": 2 * len(self.game.floods),
-            "N_FLOOD_CODES": 4 * len(self.game.floods),
+            "N_FLOOD_CODES": 4 * len(self.game.floods), "FLOOD_CODES_SHIFT": 2,
             "N_TIMERS": len(self.game.timers),
             "QUEUE_LEN": queue_len(self.game, self.err), "GRACE_UNITS": self.wire.grace_units, "NEVER": NEVER,
             "FLOOD_SAME_UNITS": FLOOD_SAME_MS // GRACE_TICK_MS,
@@ -454,6 +454,8 @@ class GameLowering:
             "N_FLOOD_SLOTS": "two slots per flood (told apart by a parity bit in its codes)",
             "N_TIMERS": "timers the game declares",
             "N_FLOOD_CODES": "a wave and an echo per flood slot",
+            "FLOOD_CODES_SHIFT": "flood k's codes: FLOOD_CODE + 4k .. 4k + 3 (a wave and an echo "
+                                 "per slot)",
             "HELLO": "the code a face shows while it has no session",
             "PROTOCOL": "the game sends messages or floods",
             "RANDOMIZED": "the game calls randomize() at power-up",

@@ -14,13 +14,14 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ..ir.nodes import BOOL, U8, Const, Function, SrcLoc, Symbol
+from ..ir.nodes import BOOL, I16, U8, U16, Const, Function, IntType, SrcLoc, Symbol
 from ..ir.types import COLOR
 from ..ir.walk import walk_stmts
 from .compiler import ColorConst
-from .game import Game
+from .derived import ROLES, parse_key
+from .game import FloodDecl, Game, MessageDecl
 from .types import literal_type
-from .wire import Wire
+from .wire import Wire, bits_for
 
 
 def game_symbols(game: Game, wire: Wire, module_globals: dict[str, Any], source: str,
@@ -33,6 +34,8 @@ def game_symbols(game: Game, wire: Wire, module_globals: dict[str, Any], source:
         if id(m) in wire.messages:
             code, payload, _ = wire.messages[id(m)]
             doc = "" if payload is None else (
+                f"its payload {payload.start}..{payload.stop - 1} goes in data codes before it"
+                if id(m) in wire.wide else
                 f"codes {code}..{code + len(payload) - 1} carry the payload "
                 f"{payload.start}..{payload.stop - 1}")
             out.append(Symbol(f"message:{m.name}", code, U8, m.loc, doc))
@@ -50,7 +53,51 @@ def game_symbols(game: Game, wire: Wire, module_globals: dict[str, Any], source:
                 literal_type(v))
             line, comment = lines[ident]
             out.append(Symbol(key, int(v), t, SrcLoc(source, line), comment))
+    # The numbers blinkc derived from the game's declarations that `functions` use (derived.py).
+    derived: dict[str, int] = {}
+    for f in functions:
+        for n in walk_stmts(f.body):
+            if isinstance(n, Const) and n.name and parse_key(n.name) is not None:
+                assert derived.setdefault(n.name, n.value) == n.value, (n.name, n.value)
+    # (By their owner's line, each owner's in the order of the roles: CARGO_PAYLOAD_MASK,
+    # CARGO_CHUNKS, then the next declaration's.)
+    made = [_derived_symbol(game, wire, key, v) for key, v in derived.items()]
+    out += sorted(made, key=lambda s: (s.loc.line if s.loc else 0,
+                                       ROLES.index(s.key.partition(":")[0]), s.key))
     return tuple(out)
+
+
+def _derived_symbol(game: Game, wire: Wire, key: str, value: int) -> Symbol:
+    """A number blinkc derived from the game's declarations, with the line of its (first)
+    owner and what it is."""
+    parsed = parse_key(key)
+    assert parsed is not None
+    role, owners = parsed
+    decls: dict[tuple[str, str], MessageDecl | FloodDecl] = {("message", m.name): m for m in game.messages}
+    decls |= {("flood", fl.name): fl for fl in game.floods}
+    first = decls.get(owners[0])
+    loc = first.loc if first is not None else next(
+        (at for name, _, at, _ in wire.broadcast if ("value", name) == owners[0]), None)
+    names = [name for _, name in owners]
+    # "Survey's payload (0..4095)", "the payloads of Points and Ships (0..65535)"
+    payloads = {p for p in (getattr(decls.get(o), "payload", None) for o in owners) if p is not None}
+    payload = payloads.pop() if len(payloads) == 1 else None
+    span = f" ({payload.start}..{payload.stop - 1})" if payload is not None else ""
+    whose = (f"{names[0]}'s payload" if len(names) == 1
+             else f"the payloads of {', '.join(names[:-1])} and {names[-1]}")
+    bits = bits_for(payload.start, payload.stop - 1) if payload is not None else 0
+    doc = {
+        "payload_mask": f"the {bits} bits of {whose}{span}",
+        "payload_max": f"the last value of {whose}{span}",
+        "chunks": f"the data codes a {names[0]} value takes ({bits} bits)",
+        "codes_end": f"the code after {names[0]}'s (one code per payload value)",
+        "value_mask": f"{names[0]}'s bits in a face value (shifted down)",
+        "value_shift": f"{names[0]}'s first bit in a face value",
+    }[role]
+    # (A payload's last value is compared with a signed value: an int-sized name, as its
+    # literal is; the others are passed, returned and compared as unsigned values.)
+    t: IntType = U8 if value <= 255 else I16 if role == "payload_max" and value <= 32767 else U16
+    return Symbol(key, value, t, loc, doc)
 
 
 def module_constant_lines(path: str) -> dict[str, tuple[int, str]]:

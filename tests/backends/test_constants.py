@@ -52,3 +52,40 @@ def test_a_16_bit_unsigned_constant_in_32_bit_signed_arithmetic_is_a_long(tmp_pa
     native, python = native_class(program, Path(path)), program_class(program)
     assert value(python, "below") is True and value(native, "below") is True
     assert value(python, "sum") == 0 == value(native, "sum")
+
+
+NAMED = """\
+from blinkc.dsl import *
+game = Game("named")
+a = game.field(range(-40000, 40000), default=-40000)
+BIG = 40000
+
+@game.derived(bool)
+def below(t):
+    return t.a < BIG
+
+@game.derived(range(-2**31, 2**31))
+def big(t):
+    return BIG
+
+@game.display
+def look(t):
+    if t.below and t.big == BIG:
+        t.color_all(RED)
+"""
+
+
+def test_a_16_bit_unsigned_name_is_said_alone_where_c_converts_it_at_once(tmp_path):
+    """A name beyond int (declared uint16_t: an unsigned int on the tile, an int on the host)
+    needs no `1U *` where C converts it at once to a type that holds it: compared with a
+    32-bit variable, stored, returned (SURVEY_MAX, POINTS_MAX in the dispatch)."""
+    require_tool("g++")
+    path = tmp_path / "named.py"
+    path.write_text(NAMED)
+    program = compile_game(path)
+    text = generate_cpp(program)
+    assert "static const uint16_t BIG = 40000U;" in text
+    assert "return a < BIG;" in text and "return BIG;" in text
+    native, python = native_class(program, Path(path)), program_class(program)
+    assert value(python, "below") is True and value(native, "below") is True
+    assert value(python, "big") == 40000 == value(native, "big")

@@ -41,14 +41,9 @@ from blinkc.games import load_program
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = sorted((ROOT / "firmware").glob("*.py")) + sorted((ROOT / "tests" / "golden" / "games").glob("*.py"))
 
-# Left bare, for now, in the dispatch blinkc generates from the game's declarations: numbers
-# derived from them (not written by the game, not the engine's), which no name says yet.
-_FLOOD_OF_CODE = ("a flood has four codes (a wave and an echo in each of its two slots): "
-                  "(code - FLOOD_CODE) >> 2 is its flood")
-_PAYLOAD_MASK = "the mask of a wide payload's bits (the bit width of the game's payload range)"
-_PAYLOAD_TOP = "a gather's clamp: the last value of the payload range the game declared"
-_CHUNKS = "the data codes a wide value takes (its bits / DATA_BITS)"
-_CODES_END = "the end of a message's codes: its first code + the count of its payload values"
+# The numbers blinkc derives from the game's declarations have names of their own in the
+# dispatch (blinkc/dsl/derived.py): SURVEY_PAYLOAD_MASK, SURVEY_MAX, SURVEY_CHUNKS, MSG_PULSE_END,
+# LEVEL_MASK; a flood code's flood is `>> FLOOD_CODES_SHIFT`.
 
 
 def _known(game: str, function: str, reason: str, *literals: str) -> dict:
@@ -57,33 +52,11 @@ def _known(game: str, function: str, reason: str, *literals: str) -> dict:
 
 #: (game, function, literal as written) left bare on purpose: the reason for each.
 KNOWN: dict[tuple[str, str, str], str] = {
-    **_known("broadside", "deliver", _FLOOD_OF_CODE, "2"),
-    **_known("broadside", "deliver", _PAYLOAD_MASK, "4095", "31", "63"),
-    **_known("broadside", "on_flood", _PAYLOAD_TOP, "4095"),
-    **_known("broadside", "gather_combine", _PAYLOAD_TOP, "4095"),
-    **_known("broadside", "flood_chunks", _CHUNKS, "2", "3"),
-    **_known("fleet_combos", "deliver", _FLOOD_OF_CODE, "2"),
-    **_known("fleet_combos", "deliver", _PAYLOAD_MASK, "65535U"),
-    **_known("fleet_combos", "on_flood", _PAYLOAD_TOP, "65535L", "65535U"),
-    **_known("fleet_combos", "gather_combine", _PAYLOAD_TOP, "65535U"),
-    **_known("fleet_combos", "flood_chunks", _CHUNKS, "4"),
-    **_known("convoy", "deliver", _FLOOD_OF_CODE, "2"),
-    **_known("convoy", "deliver", _PAYLOAD_MASK, "255", "4095", "1023"),
-    **_known("convoy", "on_flood", _PAYLOAD_TOP, "255", "4095"),
-    **_known("convoy", "gather_combine", _PAYLOAD_TOP, "4095"),
-    **_known("convoy", "gather_identity", "the identity of a min gather: its payload's last value",
-             "255"),
-    **_known("convoy", "flood_chunks", _CHUNKS, "2", "3"),
-    **_known("convoy", "give", _CHUNKS + " (a wide message's, in the game's send)", "2"),
-    **_known("pirates_lasers", "deliver", _CODES_END, "4"),
-    **_known("beacon", "deliver", _CODES_END, "2"),
-    **_known("beacon", "bounce", _CODES_END, "2"),
-    **_known("beacon", "neighbor_level", "the mask of a broadcast value's bits", "3"),
-    **_known("fleet", "deliver", _CODES_END, "2"),
-    **_known("fleet", "bounce", _CODES_END, "2"),
-    **_known("fleet", "message_within", _CODES_END, "2"),
-    **_known("tally", "deliver", _CODES_END, "2"),
-    **_known("tally", "bounce", _CODES_END, "2"),
+    # `if (round_ < 31) round_++;`: a field's clamp says the last value of its range, as the game
+    # wrote it (a field of range(0, 100) stops at 99, a literal the game wrote). This range is
+    # range(0, ROUNDS + 2): the game's Python folds it to range(0, 32) before blinkc sees it, so
+    # blinkc knows 31 but not that it is ROUNDS + 1; a name for this one field's top alone
+    # (ROUND_MAX) would be the only clamp of the sketch said by a name.
     **_known("wham", "new_round", "the clamp of a field of range(0, ROUNDS + 2): its last value, "
              "ROUNDS + 1, folded by the game's Python before blinkc sees it", "31"),
 }

@@ -43,6 +43,7 @@ static const uint8_t ACK_SHIFT = 5;  // the handshake's ack bit
 static const uint8_t FLOOD_CODE = 18;  // code of the first flood's wave (its echo is the next code)
 static const uint8_t HELLO = 31;  // the code a face shows while it has no session
 static const uint8_t N_FLOOD_SLOTS = 6;  // two slots per flood (told apart by a parity bit in its codes)
+static const uint8_t FLOOD_CODES_SHIFT = 2;  // flood k's codes: FLOOD_CODE + 4k .. 4k + 3 (a wave and an echo per slot)
 static const uint8_t QUEUE_LEN = 12;  // messages that can wait for a busy face (a full queue bounces)
 // a face without a working session is gone after 3,840-4,096 ms (in 256 ms units)
 static const uint8_t GRACE_UNITS = 15;
@@ -87,9 +88,19 @@ static inline Color blinkc_color(uint16_t word) { Color c; c.as_uint16 = word; r
 
 // ---- The game's names ------------------------------------------------------------
 enum : uint8_t {  // messages: their codes on the wire
-    MSG_CARGO = 1,  // convoy.py:20: codes 1..256 carry the payload 0..255
+    MSG_CARGO = 1,  // convoy.py:20: its payload 0..255 goes in data codes before it
 };
 enum : uint8_t { FLOOD_FLAG, FLOOD_TALLY, FLOOD_LEAST };  // floods: convoy.py:21, 22, 23
+static const uint8_t CARGO_PAYLOAD_MASK = 255;  // convoy.py:20: the 8 bits of Cargo's payload (0..255)
+static const uint8_t CARGO_CHUNKS = 2;  // convoy.py:20: the data codes a Cargo value takes (8 bits)
+static const uint16_t FLAG_PAYLOAD_MASK = 1023;  // convoy.py:21: the 10 bits of Flag's payload (0..999)
+static const uint8_t FLAG_CHUNKS = 3;  // convoy.py:21: the data codes a Flag value takes (10 bits)
+static const uint16_t TALLY_PAYLOAD_MASK = 4095;  // convoy.py:22: the 12 bits of Tally's payload (0..4095)
+static const int16_t TALLY_MAX = 4095;  // convoy.py:22: the last value of Tally's payload (0..4095)
+static const uint8_t TALLY_CHUNKS = 3;  // convoy.py:22: the data codes a Tally value takes (12 bits)
+static const uint8_t LEAST_PAYLOAD_MASK = 255;  // convoy.py:23: the 8 bits of Least's payload (0..255)
+static const uint8_t LEAST_MAX = 255;  // convoy.py:23: the last value of Least's payload (0..255)
+static const uint8_t LEAST_CHUNKS = 2;  // convoy.py:23: the data codes a Least value takes (8 bits)
 // The SDK's colours the game uses, as constant pixel words (the same colours: one load each).
 #undef BLUE
 #define BLUE BLINKC_RGB5(0, 0, 31)
@@ -239,7 +250,7 @@ bool engine_idle(void);
 static void give(void) {
     FOREACH_FACE(f) {
         if (!isValueReceivedOnFaceExpired(f)) {
-            send_wide(MSG_CARGO, cargo, 2, f);
+            send_wide(MSG_CARGO, cargo, CARGO_CHUNKS, f);
         }
     }
 }
@@ -705,7 +716,7 @@ static void flood_check(uint8_t s) {
 #ifdef BLINKC_HOST
 // [protocol.py:547]
 uint32_t timers_quiet_until(void) {
-    uint32_t until = 1UL * NEVER;
+    uint32_t until = NEVER;
     return until;
 }
 #endif
@@ -920,19 +931,19 @@ static void deliver(uint8_t code, uint8_t face, uint8_t bit) {
     if (code >= DATA_CODE && code <= DATA_CODE + DATA_MASK) {
         wide_data(code, face);
     } else if (code == MSG_CARGO) {
-        given(face, wide_in(face, 255));
+        given(face, wide_in(face, CARGO_PAYLOAD_MASK));
     } else if (code >= FLOOD_CODE) {
         if (((uint8_t)(code - FLOOD_CODE) & 1) != 0) {
-            if (((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_TALLY) {
-                gather_echo((uint8_t)(code - FLOOD_CODE) >> 1, face, bit, 4095);
+            if (((uint8_t)(code - FLOOD_CODE) >> FLOOD_CODES_SHIFT) == FLOOD_TALLY) {
+                gather_echo((uint8_t)(code - FLOOD_CODE) >> 1, face, bit, TALLY_PAYLOAD_MASK);
             }
-            if (((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_LEAST) {
-                gather_echo((uint8_t)(code - FLOOD_CODE) >> 1, face, bit, 255);
+            if (((uint8_t)(code - FLOOD_CODE) >> FLOOD_CODES_SHIFT) == FLOOD_LEAST) {
+                gather_echo((uint8_t)(code - FLOOD_CODE) >> 1, face, bit, LEAST_PAYLOAD_MASK);
             }
             flood_answered((uint8_t)(code - FLOOD_CODE) >> 1, bit);
         } else {
-            if (((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_FLAG) {
-                flood_value_in((uint8_t)(code - FLOOD_CODE) >> 1, face, 1023);
+            if (((uint8_t)(code - FLOOD_CODE) >> FLOOD_CODES_SHIFT) == FLOOD_FLAG) {
+                flood_value_in((uint8_t)(code - FLOOD_CODE) >> 1, face, FLAG_PAYLOAD_MASK);
             }
             flood_receive((uint8_t)(code - FLOOD_CODE) >> 1, face, bit);
         }
@@ -953,10 +964,10 @@ static void on_flood(uint8_t k) {
         hoisted(flood_value_of(k));
     } else if (k == FLOOD_TALLY) {
         mine = my_cargo();
-        gather_enter(k, mine > 4095 ? 4095 : (mine < 0 ? 0 : mine));
+        gather_enter(k, mine > TALLY_MAX ? TALLY_MAX : (mine < 0 ? 0 : mine));
     } else if (k == FLOOD_LEAST) {
         mine = my_least();
-        gather_enter(k, mine > 255 ? 255 : (mine < 0 ? 0 : mine));
+        gather_enter(k, mine > LEAST_MAX ? LEAST_MAX : (mine < 0 ? 0 : mine));
     }
 }
 
@@ -972,13 +983,13 @@ static void on_flood_done(uint8_t k) {
 // How many data codes go before a wave (echo 0) or an echo (1) of flood k: its value's.  [generated by blinkc]
 static uint8_t flood_chunks(uint8_t k, uint8_t echo) {
     if (k == FLOOD_FLAG && echo == 0) {
-        return 3;
+        return FLAG_CHUNKS;
     }
     if (k == FLOOD_TALLY && echo != 0) {
-        return 3;
+        return TALLY_CHUNKS;
     }
     if (k == FLOOD_LEAST && echo != 0) {
-        return 2;
+        return LEAST_CHUNKS;
     }
     return 0;
 }
@@ -986,7 +997,7 @@ static uint8_t flood_chunks(uint8_t k, uint8_t echo) {
 // What an echo of gather k carries that answers a wave at once: the value of no tile.  [generated by blinkc]
 static uint16_t gather_identity(uint8_t k) {
     if (k == FLOOD_LEAST) {
-        return 255;
+        return LEAST_MAX;
     }
     return 0;
 }
@@ -994,7 +1005,7 @@ static uint16_t gather_identity(uint8_t k) {
 // Gather k's combination of two values.  [generated by blinkc]
 static uint16_t gather_combine(uint8_t k, uint16_t a, uint16_t b) {
     if (k == FLOOD_TALLY) {
-        return (uint32_t)a + b > 4095 ? 4095 : (uint32_t)a + b;
+        return (uint32_t)a + b > TALLY_MAX ? TALLY_MAX : (uint32_t)a + b;
     }
     if (k == FLOOD_LEAST) {
         return a < b ? a : b;

@@ -424,7 +424,7 @@ static uint8_t flood_take(uint8_t /* bit */) {
 #ifdef BLINKC_HOST
 // [protocol.py:547]
 uint32_t timers_quiet_until(void) {
-    uint32_t until = 1UL * NEVER;
+    uint32_t until = NEVER;
     return until;
 }
 #endif

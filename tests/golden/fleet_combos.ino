@@ -43,6 +43,7 @@ static const uint8_t ACK_SHIFT = 5;  // the handshake's ack bit
 static const uint8_t FLOOD_CODE = 18;  // code of the first flood's wave (its echo is the next code)
 static const uint8_t HELLO = 31;  // the code a face shows while it has no session
 static const uint8_t N_FLOOD_SLOTS = 6;  // two slots per flood (told apart by a parity bit in its codes)
+static const uint8_t FLOOD_CODES_SHIFT = 2;  // flood k's codes: FLOOD_CODE + 4k .. 4k + 3 (a wave and an echo per slot)
 static const uint8_t N_TIMERS = 3;  // timers the game declares
 static const uint8_t QUEUE_LEN = 40;  // messages that can wait for a busy face (a full queue bounces)
 // a face without a working session is gone after 3,840-4,096 ms (in 256 ms units)
@@ -89,7 +90,7 @@ static inline Color blinkc_color(uint16_t word) { Color c; c.as_uint16 = word; r
 
 // ---- The game's names ------------------------------------------------------------
 enum : uint8_t {  // messages: their codes on the wire
-    MSG_HELLO = 1,  // fleet_combos.py:95: codes 1..65536 carry the payload 0..65535
+    MSG_HELLO = 1,  // fleet_combos.py:95: its payload 0..65535 goes in data codes before it
 };
 enum : uint8_t { FLOOD_RESET, FLOOD_POINTS, FLOOD_SHIPS };  // floods: fleet_combos.py:96, 97, 98
 enum : uint8_t { TIMER_WINDOW, TIMER_SHOW, TIMER_AGAIN };  // timers: fleet_combos.py:64, 65, 66
@@ -109,6 +110,16 @@ static const uint8_t LAID = 128;  // fleet_combos.py:90: the sender was just lai
 static const uint16_t COUNT = 256;  // fleet_combos.py:91: the high byte: the count...
 static const uint8_t FIRST = 64;  // fleet_combos.py:92: ... and the first player, its bit 6
 static const uint8_t HOLE = 96;  // fleet_combos.py:93: (no ship has HOLE_BIT: the Hello copies it from near[])
+static const uint16_t HELLO_PAYLOAD_MASK = 65535U;  // fleet_combos.py:95: the 16 bits of Hello's payload (0..65535)
+static const uint8_t HELLO_CHUNKS = 4;  // fleet_combos.py:95: the data codes a Hello value takes (16 bits)
+// fleet_combos.py:97: the 16 bits of the payloads of Points and Ships (0..65535)
+static const uint16_t POINTS_SHIPS_PAYLOAD_MASK = 65535U;
+static const uint16_t POINTS_MAX = 65535U;  // fleet_combos.py:97: the last value of Points's payload (0..65535)
+// fleet_combos.py:97: the last value of the payloads of Points and Ships (0..65535)
+static const uint16_t POINTS_SHIPS_MAX = 65535U;
+static const uint8_t POINTS_CHUNKS = 4;  // fleet_combos.py:97: the data codes a Points value takes (16 bits)
+static const uint16_t SHIPS_MAX = 65535U;  // fleet_combos.py:98: the last value of Ships's payload (0..65535)
+static const uint8_t SHIPS_CHUNKS = 4;  // fleet_combos.py:98: the data codes a Ships value takes (16 bits)
 #define SEA_BLUE BLINKC_RGB5(0, 0, 6)  // fleet_combos.py:100
 #define DIM_WHITE BLINKC_RGB5(6, 6, 6)  // fleet_combos.py:101
 #define END_WHITE BLINKC_RGB5(11, 11, 11)  // fleet_combos.py:102
@@ -516,7 +527,7 @@ static void helper_hello(uint8_t face) {
             low += LAID;
         }
     }
-    send_wide(MSG_HELLO, (uint8_t)(count + (uint8_t)(first * FIRST)) * COUNT + (low & 255), 4, face);
+    send_wide(MSG_HELLO, (uint8_t)(count + (uint8_t)(first * FIRST)) * COUNT + (low & 255), HELLO_CHUNKS, face);
 }
 
 // A burning ship taken from the sea is destroyed: the tile is a blank ship in the hand.  [fleet_combos.py:159]
@@ -1035,7 +1046,7 @@ static void timers(void) {
 uint32_t timers_quiet_until(void) {
     uint8_t k = 0;
     uint8_t k_bit = 0;
-    uint32_t until = 1UL * NEVER;
+    uint32_t until = NEVER;
     for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {
         if ((timer_on & k_bit) != 0) {
             uint32_t ends = millis() + timer_remaining(k);
@@ -1235,12 +1246,12 @@ static void deliver(uint8_t code, uint8_t face, uint8_t bit) {
     if (code >= DATA_CODE && code <= DATA_CODE + DATA_MASK) {
         wide_data(code, face);
     } else if (code == MSG_HELLO) {
-        heard(face, wide_in(face, 65535U));
+        heard(face, wide_in(face, HELLO_PAYLOAD_MASK));
     } else if (code >= FLOOD_CODE) {
         if (((uint8_t)(code - FLOOD_CODE) & 1) != 0) {
-            if (((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_POINTS ||
-                    ((uint8_t)(code - FLOOD_CODE) >> 2) == FLOOD_SHIPS) {
-                gather_echo((uint8_t)(code - FLOOD_CODE) >> 1, face, bit, 65535U);
+            if (((uint8_t)(code - FLOOD_CODE) >> FLOOD_CODES_SHIFT) == FLOOD_POINTS ||
+                    ((uint8_t)(code - FLOOD_CODE) >> FLOOD_CODES_SHIFT) == FLOOD_SHIPS) {
+                gather_echo((uint8_t)(code - FLOOD_CODE) >> 1, face, bit, POINTS_SHIPS_PAYLOAD_MASK);
             }
             flood_answered((uint8_t)(code - FLOOD_CODE) >> 1, bit);
         } else {
@@ -1263,10 +1274,10 @@ static void on_flood(uint8_t k) {
         reset();
     } else if (k == FLOOD_POINTS) {
         mine = my_lines();
-        gather_enter(k, mine > 65535L ? 65535U : (mine < 0 ? 0 : mine));
+        gather_enter(k, mine > POINTS_MAX ? POINTS_MAX : (mine < 0 ? 0 : mine));
     } else if (k == FLOOD_SHIPS) {
         mine = my_ship();
-        gather_enter(k, mine > 65535L ? 65535U : (mine < 0 ? 0 : mine));
+        gather_enter(k, mine > SHIPS_MAX ? SHIPS_MAX : (mine < 0 ? 0 : mine));
     }
 }
 
@@ -1282,10 +1293,10 @@ static void on_flood_done(uint8_t k) {
 // How many data codes go before a wave (echo 0) or an echo (1) of flood k: its value's.  [generated by blinkc]
 static uint8_t flood_chunks(uint8_t k, uint8_t echo) {
     if (k == FLOOD_POINTS && echo != 0) {
-        return 4;
+        return POINTS_CHUNKS;
     }
     if (k == FLOOD_SHIPS && echo != 0) {
-        return 4;
+        return SHIPS_CHUNKS;
     }
     return 0;
 }
@@ -1297,7 +1308,7 @@ static uint16_t gather_identity(uint8_t /* k */) {
 
 // Gather k's combination of two values.  [generated by blinkc]
 static uint16_t gather_combine(uint8_t /* k */, uint16_t a, uint16_t b) {
-    return (uint16_t)(a + b) < a ? 65535U : a + b;
+    return (uint16_t)(a + b) < a ? POINTS_SHIPS_MAX : a + b;
 }
 
 // Timer k has ended.  [generated by blinkc]
