@@ -932,7 +932,7 @@ class CppRenderer(Renderer):
                 elif s.type == BOOL:
                     constants.append(("bool", ident, "true" if s.value else "false", note))
                 else:
-                    constants.append((_holding(s.value, s.value), ident,
+                    constants.append((_const_type(s.value), ident,
                                       _as_written(s) or const_literal(s.value, s.type), note))
         sdk_colours = [(k, const_literal(v, COLOR)) for k, v in sorted(self.sdk_colours.items())]
         lists = {group: ([m for m, _, _ in members], _lines([n for _, _, n in members]))
@@ -1243,8 +1243,14 @@ def _const_type_ir(v: int) -> IntType:
 
 
 def _const_type(v: int) -> str:
+    """The C type of a named constant: one that computes as its literal does on the tile.
+    A byte promotes to int; 256..32,767 is an int, as the literal (and the IR) has it: as a
+    uint16_t (an unsigned int on the tile) it would make a comparison with a negative int
+    unsigned there and signed on the host."""
     if 0 <= v <= 255:
         return "uint8_t"
+    if -0x8000 <= v <= 0x7FFF:
+        return "int16_t"
     if 0 <= v <= 0xFFFF:
         return "uint16_t"
     return "uint32_t" if v >= 0 else "int32_t"
@@ -1255,7 +1261,7 @@ def with_note(code: str, note: str) -> str:
     else above it (wrapped)."""
     if not note:
         return code
-    if len(code) + 4 + len(note) <= LINE_WIDTH:
+    if len(code) + len("  // ") + len(note) <= LINE_WIDTH:
         return f"{code}  // {note}"
     indent = code[:len(code) - len(code.lstrip())]
     return "\n".join(indent + line for line in comment(note, width=LINE_WIDTH - len(indent)).split("\n")) \

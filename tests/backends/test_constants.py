@@ -12,6 +12,7 @@ from blinkc.backends.cpp import generate_cpp
 from blinkc.backends.python import program_class
 from blinkc.blinklib.api import Blinklib
 from blinkc.dsl.loader import compile_game
+from blinkc.native import avr_compile_check, sketch_from_text
 from blinkc.native.game import native_class
 
 from ..tools import require_tool
@@ -89,3 +90,36 @@ def test_a_16_bit_unsigned_name_is_said_alone_where_c_converts_it_at_once(tmp_pa
     native, python = native_class(program, Path(path)), program_class(program)
     assert value(python, "below") is True and value(native, "below") is True
     assert value(python, "big") == 40000 == value(native, "big")
+
+
+SIGNED = """\
+from blinkc.dsl import *
+game = Game("signed")
+a = game.field(range(-300, 300), default=-5)
+SWEET = 256
+
+@game.derived(bool)
+def above(t):
+    return t.a > SWEET
+
+@game.display
+def look(t):
+    if t.above:
+        t.color_all(RED)
+"""
+
+
+def test_a_name_that_fits_an_int_compares_as_an_int_on_the_tile_too(tmp_path):
+    """A game's 256..32,767 is an int in the IR, as the literal is in C; declared uint16_t (an
+    unsigned int on the tile) it made `-5 > SWEET` an unsigned comparison there, true on the
+    tile and false in the emulator, with avr-gcc's sign-compare warning."""
+    require_tool("g++")
+    require_tool("avr-gcc")
+    path = tmp_path / "signed.py"
+    path.write_text(SIGNED)
+    program = compile_game(path)
+    text = generate_cpp(program)
+    assert "static const int16_t SWEET = 256;" in text
+    assert avr_compile_check(sketch_from_text(text, "signed", path.with_suffix(".ino"))) == []
+    native, python = native_class(program, Path(path)), program_class(program)
+    assert value(python, "above") is False and value(native, "above") is False

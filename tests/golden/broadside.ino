@@ -73,7 +73,7 @@ static const uint8_t FACE_VALUE_MASK = 63;  // the six bits of a face value (tx_
 static const uint8_t QUEUE_FACE_SHIFT = 5;  // a queued message is (face << QUEUE_FACE_SHIFT) | code ...
 static const uint8_t QUEUE_CODE_MASK = 31;  // ... its code the low five bits
 static const uint8_t TICK_SHIFT = 8;  // millis256() is millis() >> TICK_SHIFT: the clock in ticks of 256 ms
-static const uint16_t TICK_MS = 256;  // a tick of millis256(), in ms
+static const int16_t TICK_MS = 256;  // a tick of millis256(), in ms
 static const uint32_t TICK_START = 0xFFFFFF00UL;  // millis() & TICK_START: when its tick began (its low 8 bits cleared)
 static const uint8_t SESSION_GRACES = 2;  // a face that has waited this many GRACE_UNITS for a session is gone
 // the first bit of a word's high byte (shifts by it swap its bytes, in the coin's seeding)
@@ -94,14 +94,14 @@ enum : uint8_t {  // messages: their codes on the wire
 enum : uint8_t { FLOOD_SURVEY, FLOOD_SHIP, FLOOD_FLEET };  // floods: broadside.py:78, 80, 83
 enum : uint8_t { TIMER_FLASH, TIMER_SHOW, TIMER_CHECK };  // timers: broadside.py:48, 49, 50
 static const uint8_t HIT = 16;  // broadside.py:55
-static const uint16_t SWEET = 256;  // broadside.py:56
-static const uint16_t SWEET_HIT = 1024;  // broadside.py:57
-static const uint16_t FLASH_MS = 1000;  // broadside.py:59
-static const uint16_t SHOW_MS = 3000;  // broadside.py:60
+static const int16_t SWEET = 256;  // broadside.py:56
+static const int16_t SWEET_HIT = 1024;  // broadside.py:57
+static const int16_t FLASH_MS = 1000;  // broadside.py:59
+static const int16_t SHOW_MS = 3000;  // broadside.py:60
 // broadside.py:61: a changed link on face f: the Sweet Spot count starts 0.4 s ...
-static const uint16_t CHECK_MS = 400;
+static const int16_t CHECK_MS = 400;
 // broadside.py:62: ... + f x 0.256 s later (spread, so two tiles seldom count at once)
-static const uint16_t CHECK_STEP_MS = 256;
+static const int16_t CHECK_STEP_MS = 256;
 static const uint8_t SCATTER_FACE = 3;  // broadside.py:63
 static const uint8_t LEGAL = 0;  // broadside.py:85
 static const uint8_t TWO_SWEET_SPOTS = 1;  // broadside.py:86

@@ -59,7 +59,7 @@ static const uint8_t FACE_VALUE_MASK = 63;  // the six bits of a face value (tx_
 static const uint8_t QUEUE_FACE_SHIFT = 5;  // a queued message is (face << QUEUE_FACE_SHIFT) | code ...
 static const uint8_t QUEUE_CODE_MASK = 31;  // ... its code the low five bits
 static const uint8_t TICK_SHIFT = 8;  // millis256() is millis() >> TICK_SHIFT: the clock in ticks of 256 ms
-static const uint16_t TICK_MS = 256;  // a tick of millis256(), in ms
+static const int16_t TICK_MS = 256;  // a tick of millis256(), in ms
 static const uint32_t TICK_START = 0xFFFFFF00UL;  // millis() & TICK_START: when its tick began (its low 8 bits cleared)
 static const uint8_t SESSION_GRACES = 2;  // a face that has waited this many GRACE_UNITS for a session is gone
 // the first bit of a word's high byte (shifts by it swap its bytes, in the coin's seeding)

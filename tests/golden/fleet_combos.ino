@@ -74,7 +74,7 @@ static const uint8_t FACE_VALUE_MASK = 63;  // the six bits of a face value (tx_
 static const uint8_t QUEUE_FACE_SHIFT = 5;  // a queued message is (face << QUEUE_FACE_SHIFT) | code ...
 static const uint8_t QUEUE_CODE_MASK = 31;  // ... its code the low five bits
 static const uint8_t TICK_SHIFT = 8;  // millis256() is millis() >> TICK_SHIFT: the clock in ticks of 256 ms
-static const uint16_t TICK_MS = 256;  // a tick of millis256(), in ms
+static const int16_t TICK_MS = 256;  // a tick of millis256(), in ms
 static const uint32_t TICK_START = 0xFFFFFF00UL;  // millis() & TICK_START: when its tick began (its low 8 bits cleared)
 static const uint8_t SESSION_GRACES = 2;  // a face that has waited this many GRACE_UNITS for a session is gone
 // the first bit of a word's high byte (shifts by it swap its bytes, in the coin's seeding)
@@ -95,10 +95,10 @@ enum : uint8_t {  // messages: their codes on the wire
 enum : uint8_t { FLOOD_RESET, FLOOD_POINTS, FLOOD_SHIPS };  // floods: fleet_combos.py:96, 97, 98
 enum : uint8_t { TIMER_WINDOW, TIMER_SHOW, TIMER_AGAIN };  // timers: fleet_combos.py:64, 65, 66
 static const uint8_t GAME_SHIPS = 32;  // fleet_combos.py:68
-static const uint16_t WINDOW_MS = 3000;  // fleet_combos.py:69
+static const int16_t WINDOW_MS = 3000;  // fleet_combos.py:69
 static const uint8_t AGAIN_MS = 100;  // fleet_combos.py:70: a wide message's five codes leave a face in some tens of ms
-static const uint16_t TURN_MS = 1024;  // fleet_combos.py:72
-static const uint16_t SCORE_MS = 2048;  // fleet_combos.py:73
+static const int16_t TURN_MS = 1024;  // fleet_combos.py:72
+static const int16_t SCORE_MS = 2048;  // fleet_combos.py:73
 static const uint8_t DRAW = 2;  // fleet_combos.py:74: (and DRAW ^ 1, the other number of a draw: both white)
 static const uint8_t RED_LOOK = 4;  // fleet_combos.py:75: a burning ship, an illegal one
 static const uint8_t FIREBOAT = 5;  // fleet_combos.py:78: puts out every adjacent own burning ship
@@ -107,7 +107,7 @@ static const uint8_t BURNING = 32;  // fleet_combos.py:84
 // fleet_combos.py:89: the receiver's face is the space a burning ship was taken from
 static const uint8_t HOLE_BIT = 64;
 static const uint8_t LAID = 128;  // fleet_combos.py:90: the sender was just laid: its ability acts on the receiver
-static const uint16_t COUNT = 256;  // fleet_combos.py:91: the high byte: the count...
+static const int16_t COUNT = 256;  // fleet_combos.py:91: the high byte: the count...
 static const uint8_t FIRST = 64;  // fleet_combos.py:92: ... and the first player, its bit 6
 static const uint8_t HOLE = 96;  // fleet_combos.py:93: (no ship has HOLE_BIT: the Hello copies it from near[])
 static const uint16_t HELLO_PAYLOAD_MASK = 65535U;  // fleet_combos.py:95: the 16 bits of Hello's payload (0..65535)

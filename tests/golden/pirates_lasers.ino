@@ -60,7 +60,7 @@ static const uint8_t FACE_VALUE_MASK = 63;  // the six bits of a face value (tx_
 static const uint8_t QUEUE_FACE_SHIFT = 5;  // a queued message is (face << QUEUE_FACE_SHIFT) | code ...
 static const uint8_t QUEUE_CODE_MASK = 31;  // ... its code the low five bits
 static const uint8_t TICK_SHIFT = 8;  // millis256() is millis() >> TICK_SHIFT: the clock in ticks of 256 ms
-static const uint16_t TICK_MS = 256;  // a tick of millis256(), in ms
+static const int16_t TICK_MS = 256;  // a tick of millis256(), in ms
 static const uint32_t TICK_START = 0xFFFFFF00UL;  // millis() & TICK_START: when its tick began (its low 8 bits cleared)
 static const uint8_t SESSION_GRACES = 2;  // a face that has waited this many GRACE_UNITS for a session is gone
 // the first bit of a word's high byte (shifts by it swap its bytes, in the coin's seeding)
@@ -86,8 +86,8 @@ static const uint8_t FULL_HP = 5;  // pirates_lasers.py:50
 static const uint8_t RED_FACES_EVEN = 0b010101;  // pirates_lasers.py:51: a Hazard's three alternate faces: 0, 2, 4 ...
 static const uint8_t RED_FACES_ODD = 0b101010;  // pirates_lasers.py:52: ... or 1, 3, 5
 static const uint8_t REPAIR_FACE = 5;  // pirates_lasers.py:53
-static const uint16_t FLASH_MS = 400;  // pirates_lasers.py:54
-static const uint16_t PULSE_MS = 300;  // pirates_lasers.py:55
+static const int16_t FLASH_MS = 400;  // pirates_lasers.py:54
+static const int16_t PULSE_MS = 300;  // pirates_lasers.py:55
 static const uint8_t MSG_LASER_END = 5;  // pirates_lasers.py:45: the code after Laser's (one code per payload value)
 #define TAN BLINKC_RGB5(25, 17, 8)  // pirates_lasers.py:57
 #define DEEP_ORANGE BLINKC_RGB5(31, 8, 0)  // pirates_lasers.py:58

@@ -62,7 +62,7 @@ static const uint8_t FACE_VALUE_MASK = 63;  // the six bits of a face value (tx_
 static const uint8_t QUEUE_FACE_SHIFT = 5;  // a queued message is (face << QUEUE_FACE_SHIFT) | code ...
 static const uint8_t QUEUE_CODE_MASK = 31;  // ... its code the low five bits
 static const uint8_t TICK_SHIFT = 8;  // millis256() is millis() >> TICK_SHIFT: the clock in ticks of 256 ms
-static const uint16_t TICK_MS = 256;  // a tick of millis256(), in ms
+static const int16_t TICK_MS = 256;  // a tick of millis256(), in ms
 static const uint32_t TICK_START = 0xFFFFFF00UL;  // millis() & TICK_START: when its tick began (its low 8 bits cleared)
 static const uint8_t SESSION_GRACES = 2;  // a face that has waited this many GRACE_UNITS for a session is gone
 // the first bit of a word's high byte (shifts by it swap its bytes, in the coin's seeding)
@@ -96,20 +96,20 @@ enum : uint8_t {  // timers: wham.py:65, 66, 67, 68, 69, 70, 71, 72
 static const uint8_t GRASS_RED = 90;  // wham.py:31: its red; 255 - 90 = 165 = 255 * 11 // 17
 static const uint8_t ROUNDS = 30;  // wham.py:33: the moles give up after this many rounds
 static const uint8_t LEVEL_MAX = 15;  // wham.py:34: the difficulty climbs one level a round up to here
-static const uint16_t EMERGE_MAX = 2000;  // wham.py:36: from a round's start to the moles coming up: at level 1 ...
+static const int16_t EMERGE_MAX = 2000;  // wham.py:36: from a round's start to the moles coming up: at level 1 ...
 static const uint8_t EMERGE_DRIFT = 200;  // wham.py:38: each tile adds up to this much, so moles do not rise in step
-static const uint16_t ABOVE_MAX = 3000;  // wham.py:39: how long a mole stays up: at level 1 ...
-static const uint16_t FLASH_MS = 500;  // wham.py:41: a whacked mole (and the start of the game): white fading to green
+static const int16_t ABOVE_MAX = 3000;  // wham.py:39: how long a mole stays up: at level 1 ...
+static const int16_t FLASH_MS = 500;  // wham.py:41: a whacked mole (and the start of the game): white fading to green
 static const uint8_t STRIKE_MS = 200;  // wham.py:42: a strike: the whole cluster flashes its colour
-static const uint16_t RIPPLE_MS = 500;  // wham.py:43: the grass stirs as a round starts
-static const uint16_t FIRST_ROUND_MS = 2000;  // wham.py:44: from the start of the game to its first round
+static const int16_t RIPPLE_MS = 500;  // wham.py:43: the grass stirs as a round starts
+static const int16_t FIRST_ROUND_MS = 2000;  // wham.py:44: from the start of the game to its first round
 static const uint8_t PICK_SLOTS = 7;  // wham.py:45: a tile decides whether it raises a mole at one of 8 moments ...
 static const uint8_t PICK_STEP_MS = 40;  // wham.py:46: ... this far apart, from the start of the round on
-static const uint16_t PULSE_MS = 1500;  // wham.py:47: the death pulse: down and up again
-static const uint16_t HALF_PULSE = 750;  // wham.py:48
+static const int16_t PULSE_MS = 1500;  // wham.py:47: the death pulse: down and up again
+static const int16_t HALF_PULSE = 750;  // wham.py:48
 static const uint8_t SPARKLE_MS = 250;  // wham.py:49: a victory sparkle, and up to as much again between two
-static const uint16_t PEEK_FADE_MS = 500;  // wham.py:51: ... the hole fades from white back to green ...
-static const uint16_t PEEK_DELAY_MS = 3000;  // wham.py:52: ... and up to 3 s pass before the next one
+static const int16_t PEEK_FADE_MS = 500;  // wham.py:51: ... the hole fades from white back to green ...
+static const int16_t PEEK_DELAY_MS = 3000;  // wham.py:52: ... and up to 3 s pass before the next one
 static const uint8_t SPEED_UP = 107;  // wham.py:85
 #define GREEN_GRASS BLINKC_RGB5(11, 31, 0)  // wham.py:30: the field: (90, 255, 0)
 #define GRASS_DIM BLINKC_RGB5(7, 21, 0)  // wham.py:32: the grass stirring as a round starts
