@@ -586,7 +586,8 @@ class CppRenderer(Renderer):
             if self.ranges.of(s.stop)[0] < 0 and repeatable(s.stop):
                 # range() to a negative stop is empty; as a byte, -5 would be 251 turns.
                 end = CCond(Binary("<", stop, Num(0)), Num(0), end)
-            out.append(Line(depth, f"{var}_end = " + printed(end) + ";", s.loc))
+            declare = f"{ctype(s.start.type)} " if id(s) in self.scopes.ends_in_place else ""
+            out.append(Line(depth, f"{declare}{var}_end = " + printed(end) + ";", s.loc))
             stop = Word(f"{var}_end")
         if id(s) in self.scopes.face_loops:  # the loop's own variable, as the SDK spells it
             out.append(Line(depth, f"FOREACH_FACE({var}) {{", s.loc))
@@ -596,14 +597,15 @@ class CppRenderer(Renderer):
         if over_faces(s):
             stop = Word("FACE_COUNT")
         test = show(Binary("<", Word(var), stop))
+        declare = f"{ctype(s.start.type)} " if id(s) in self.scopes.own_loops else ""
         if s.bit is not None:
             # The bit moves along with the variable: no shift by a variable amount.
             bit = self.local(s.bit)
             first = 1 << s.start.value  # type: ignore[union-attr]
-            out.append(Line(depth, f"for ({var} = {start}, {bit} = {first}; {test}; "
+            out.append(Line(depth, f"for ({declare}{var} = {start}, {bit} = {first}; {test}; "
                                    f"{var}++, {bit} <<= 1) {{", s.loc))
         else:
-            out.append(Line(depth, f"for ({var} = {start}; {test}; {var}++) {{", s.loc))
+            out.append(Line(depth, f"for ({declare}{var} = {start}; {test}; {var}++) {{", s.loc))
         self.block(s.body, depth + 1, out)
         out.append(Line(depth, "}"))
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..ir.nodes import Assign, Const, For, If, Local, Name, Stmt
+from ..ir.nodes import U8, Assign, Const, For, If, Local, Name, Stmt
 from ..ir.types import ColorType
 from ..ir.visitor import STMT_CLASSES, iter_children
 from ..ir.walk import walk_exprs
@@ -26,6 +26,10 @@ class Scopes:
     in_place: set[int] = field(default_factory=set)
     #: The face loops (by id) whose variable is their own.
     face_loops: set[int] = field(default_factory=set)
+    #: Other loops (by id) that declare their variable (and its bit) in the `for`.
+    own_loops: set[int] = field(default_factory=set)
+    #: Loops (by id) whose stop is computed once into `<var>_end`, declared just before.
+    ends_in_place: set[int] = field(default_factory=set)
     #: The names declared in place or by their loops (not at the top).
     not_at_top: set[str] = field(default_factory=set)
 
@@ -42,6 +46,7 @@ def scopes(body: tuple[Stmt, ...]) -> Scopes:
             out.not_at_top.add(name)
             continue
         if loops:
+            _own_loops(name, loops, found, uses, out)
             continue
         first_path, first = found[0]
         if not isinstance(first, Local) or first.name != name or isinstance(first.type, ColorType):
@@ -54,6 +59,31 @@ def scopes(body: tuple[Stmt, ...]) -> Scopes:
             out.in_place.add(id(first))
             out.not_at_top.add(name)
     return out
+
+
+def _own_loops(name: str, loops: list[For], found: list[tuple[Path, Stmt]],
+               uses: dict[str, list[tuple[Path, Stmt]]], out: Scopes) -> None:
+    """`for (uint8_t i = 0; ...)`: when nothing outside its loops names the variable (or the
+    bit that moves along with it), and no loop of it is nested in another, each loop
+    declares its own. A computed stop is declared just before a loop that is its name's
+    only one (two would declare `i_end` twice in one block)."""
+    if not all(_inside_a_loop(path, name, found) for path, _ in found):
+        return
+    loop_paths = [p for p, s in found if isinstance(s, For) and s.var == name]
+    if any(a != b and a[:len(b)] == b for a in loop_paths for b in loop_paths):
+        return  # a loop of `name` inside another: one variable, as Python has it
+    bits = {s.bit for s in loops} - {None}
+    for bit in bits:
+        if any(s.start.type != U8 for s in loops) or any(
+                not _inside_a_loop(path, name, found) for path, _ in uses.get(bit, [])):
+            return
+        if any(isinstance(s, For) and s.var == bit for _, s in uses.get(bit, [])):
+            return
+    out.own_loops |= {id(s) for s in loops}
+    out.not_at_top |= {name, *bits}  # type: ignore[arg-type]
+    if len(loops) == 1 and not isinstance(loops[0].stop, Const):
+        out.ends_in_place.add(id(loops[0]))
+        out.not_at_top.add(f"{name}_end")
 
 
 def is_face_loop(s: For) -> bool:

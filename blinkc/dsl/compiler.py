@@ -769,7 +769,8 @@ class FunctionCompiler:
                                 f"give it a value first, before the if or the loop: {ident} = 0")
             return Name(ident, self.locals[ident], "local", ident in self.local_bool)
         if ident in self.param_types:
-            return Name(ident, self.param_types[ident], "param")
+            t = self.param_types[ident]
+            return Name(ident, t, "param", t == BOOL)  # a bool parameter is tested as itself
         if ident == self.tile:
             raise self.fail(n, f"{ident} is the tile; use one of its fields, e.g. {ident}.hp")
         if self.engine:

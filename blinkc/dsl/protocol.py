@@ -229,7 +229,7 @@ def handshake(f: u8, bit: u8, code: u8, their_ack: bool) -> None:
     if tx_code[f] & TX_WAIT:
         if their_ack:
             tx_code[f] = (tx_code[f] & (1 << ACK_SHIFT)) | TX_RELEASE  # (our code withdrawn)
-    elif their_ack == 0:
+    elif not their_ack:
         tx_code[f] &= ~TX_RELEASE
 
 

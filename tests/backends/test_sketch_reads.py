@@ -72,14 +72,65 @@ def test_no_lower_case_object_like_macros(sketch):
 
 def test_face_loops_and_locals_are_declared_as_a_developer_would(sketch):
     """A face loop as the SDK spells it (FOREACH_FACE, or FACE_COUNT when it carries a bit),
-    never `f < 6`; no local zero-initialised at the top and then given its first value."""
+    never `f < 6`; no local zero-initialised at the top and then given its first value; a
+    loop's counter (and the bit that moves with it, and its computed end) declared by the
+    loop, `for (uint8_t i = 0; ...)`."""
     name, text = sketch
     assert not re.search(r"\w < 6;", text), name
+    assert not re.findall(r"for \(\w+ = .*", text), name
     for body in re.findall(r"^\S[^\n]*\) \{\n(.*?)^\}", text, re.M | re.S):
         top = re.findall(r"^    (?:u?int\d+_t|bool) (\w+) = 0;$", body, re.M)
         for local in top:
             # Declared at the top only when its first value is not given in the same block.
-            assert not re.search(rf"^    {local} = ", body, re.M) or local.endswith("_end"), (name, local)
+            assert not re.search(rf"^    {local} = ", body, re.M), (name, local)
+
+
+LOOPS = """\
+from blinkc.dsl import *
+game = Game("loops")
+n = game.field(range(0, 7), default=3)
+
+@game.derived(range(0, 256))
+def total(t):
+    acc = 0
+    for i in range(t.n):
+        acc += i
+    for i in range(t.n + 1):
+        for j in range(i):
+            acc += j
+    return acc
+
+@game.display
+def look(t):
+    t.color_all(RED if t.total > 4 else BLUE)
+"""
+
+
+def test_two_loops_of_one_counter_each_declare_it_and_compute_alike(tmp_path):
+    """Two loops of `i` with computed ends in one function: each loop declares its `i`, and
+    the ends stay declared once at the top (two `uint8_t i_end` in one block would not
+    compile); the tile's C++ counts as Python does."""
+    from blinkc.backends.python import program_class
+    from blinkc.blinklib.api import Blinklib
+    from blinkc.dsl.loader import compile_game
+    from blinkc.native.game import native_class
+
+    from ..tools import require_tool
+
+    require_tool("g++")
+    path = tmp_path / "loops.py"
+    path.write_text(LOOPS)
+    program = compile_game(path)
+    text = generate_cpp(program)
+    assert text.count("for (uint8_t i = 0; i < i_end; i++) {") == 2
+    assert text.count("for (uint8_t j = 0; j < j_end; j++) {") == 1
+    assert "    uint8_t i_end = 0;" in text and "uint8_t j_end = i;" in text
+    totals = []
+    for cls in (program_class(program), native_class(program, path)):
+        tile, api = cls(), Blinklib()
+        tile.setup(api)
+        totals.append(tile.value(api, "total"))
+    assert totals == [(0 + 1 + 2) + (0 + 0 + (0 + 1) + (0 + 1 + 2))] * 2
 
 
 def test_pirates_and_lasers_reads_its_face_loops_with_foreach_face():
@@ -97,3 +148,11 @@ def test_a_count_that_goes_round_is_a_named_helper():
     text = generate_cpp(load_program(ROOT / "firmware" / "pirates_lasers.py"))
     assert "    kind = next_wrapped(kind, 3);" in text
     assert ">= 3) ?" not in text
+
+
+def test_a_boolean_is_tested_as_itself(sketch):
+    """One spelling of a boolean test: `if (their_ack)` and `!their_ack`, never `!= false`,
+    `== 0` or `== true` on a bool (a bool parameter was tested as a number)."""
+    name, text = sketch
+    assert not re.findall(r"[!=]= (?:false|true)\b", text), name
+    assert "their_ack == 0" not in text and "their_ack != 0" not in text, name

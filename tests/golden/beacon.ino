@@ -287,8 +287,7 @@ static uint8_t millis256(void) {
 
 // Seed the coin from the tile's serial number: every tile tosses its own sequence.  [protocol.py:74]
 static void engine_setup(void) {
-    uint8_t i = 0;
-    for (i = 0; i < SERIAL_LEN; i++) {
+    for (uint8_t i = 0; i < SERIAL_LEN; i++) {
         coin_state = (uint16_t)(1U * coin_state << HI_BYTE) ^ (coin_state >> HI_BYTE) ^ getSerialNumberByte(i);
     }
     if (coin_state == 0) {
@@ -319,17 +318,13 @@ static void send_code(uint8_t code, uint8_t face) {
 
 // Remove and return the oldest code queued for `face` (0 if none).  [protocol.py:131]
 static uint8_t queue_take(uint8_t face) {
-    uint8_t i = 0;
-    uint8_t i_end = 0;
-    uint8_t j = 0;
-    uint8_t j_end = 0;
-    i_end = queue_len;
-    for (i = 0; i < i_end; i++) {
+    uint8_t i_end = queue_len;
+    for (uint8_t i = 0; i < i_end; i++) {
         uint8_t entry = queue[i];
         if ((entry >> QUEUE_FACE_SHIFT) == face) {
             queue_len--;
-            j_end = queue_len;
-            for (j = i; j < j_end; j++) {
+            uint8_t j_end = queue_len;
+            for (uint8_t j = i; j < j_end; j++) {
                 queue[j] = queue[j + 1];
             }
             return entry & QUEUE_CODE_MASK;
@@ -402,9 +397,6 @@ static void link_begin(uint8_t f, uint8_t /* bit */) {
 
 // The session on face f is over: everything sent there and not known delivered bounces.  [protocol.py:199]
 static void link_end(uint8_t f, uint8_t bit) {
-    uint8_t i = 0;
-    uint8_t j = 0;
-    uint8_t s = 0;
     if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
         if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0 &&
                 ((engine_bytes6[TX_CODE][f] >> CODE_SHIFT) & CODE_MASK) < FLOOD_CODE) {
@@ -412,7 +404,7 @@ static void link_end(uint8_t f, uint8_t bit) {
         }
     }
     engine_bytes6[LINK_STATE][f] &= (uint8_t)~(LINK_UP | LINK_SEEN);
-    for (i = 0; i < QUEUE_LEN; i++) {
+    for (uint8_t i = 0; i < QUEUE_LEN; i++) {
         uint8_t code = queue_take(f);
         if (code == 0) {
             break;
@@ -421,11 +413,11 @@ static void link_end(uint8_t f, uint8_t bit) {
     }
     engine_bytes6[TX_CODE][f] = now256;
     engine_bytes6[BACK_AT][f] = now256;
-    for (j = 0; j < N_FLOOD_SLOTS; j++) {
+    for (uint8_t j = 0; j < N_FLOOD_SLOTS; j++) {
         engine_bytes2[FLOOD_WAVE][j] &= ~bit;
         engine_bytes2[FLOOD_ECHO][j] &= ~bit;
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {
+    for (uint8_t s = 0; s < N_FLOOD_SLOTS; s++) {
         flood_answered(s, bit);
     }
 }
@@ -439,10 +431,10 @@ static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack) {
         deliver(code, f, bit);
     }
     if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0) {
-        if (their_ack != false) {
+        if (their_ack) {
             engine_bytes6[TX_CODE][f] = (engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) | TX_RELEASE;
         }
-    } else if (their_ack == 0) {
+    } else if (!their_ack) {
         engine_bytes6[TX_CODE][f] &= (uint8_t)~TX_RELEASE;
     }
 }
@@ -478,10 +470,8 @@ static void transmit(void) {
 #ifdef BLINKC_HOST
 // Some face waits for a session: its timing must be shaken up on every pass.  [protocol.py:269]
 bool unsettled(void) {
-    uint8_t f = 0;
-    uint8_t f_bit = 0;
     uint8_t settled = gone_mask;
-    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+    for (uint8_t f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
         if ((engine_bytes6[LINK_STATE][f] & (LINK_HEARD | LINK_UP)) == (LINK_HEARD | LINK_UP)) {
             settled |= f_bit;
         }
@@ -493,18 +483,15 @@ bool unsettled(void) {
 #ifdef BLINKC_HOST
 // Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [protocol.py:286]
 uint32_t engine_quiet_until(void) {
-    uint8_t f = 0;
-    uint8_t f_bit = 0;
-    uint8_t s = 0;
     if (unsettled()) {
         return 0;
     }
-    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+    for (uint8_t f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
         if ((gone_mask & f_bit) != 0 && !isValueReceivedOnFaceExpired(f)) {
             return 0;
         }
     }
-    for (f = 0; f < FACE_COUNT; f++) {
+    for (uint8_t f = 0; f < FACE_COUNT; f++) {
         if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0 && handshake_moves(f)) {
             return 0;
         }
@@ -516,7 +503,7 @@ uint32_t engine_quiet_until(void) {
             until = tick;
         }
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {
+    for (uint8_t s = 0; s < N_FLOOD_SLOTS; s++) {
         if (engine_bytes2[FLOOD_SKIPPED][s] != 0) {
             uint8_t age = millis256() - engine_bytes2[FLOOD_AT][s];
             uint8_t closes = (engine_bytes2[FLOOD_SKIPPED][s] & SAME_WINDOW) != 0 ? FLOOD_SAME_UNITS : FLOOD_BACK_UNITS;
@@ -577,8 +564,7 @@ BLINKC_SMALL_LOOPS void loop(void) {
 
 // The code of the next flood message for the face of `bit` (taken), or 0.  [protocol.py:413]
 static uint8_t flood_take(uint8_t bit) {
-    uint8_t s = 0;
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {
+    for (uint8_t s = 0; s < N_FLOOD_SLOTS; s++) {
         if ((engine_bytes2[FLOOD_WAVE][s] & bit) != 0) {
             engine_bytes2[FLOOD_WAVE][s] &= ~bit;
             return FLOOD_CODE + (uint8_t)(CODES_PER_SLOT * s);
@@ -620,8 +606,7 @@ static void flood_enter(uint8_t s, uint8_t from_bit) {
 // Close a slot's windows: FLOOD_SAME_UNITS after this tile entered it, and FLOOD_BACK_UNITS after
 // (before millis256() wraps round to the entry again).  [protocol.py:459]
 static void flood_forget(void) {
-    uint8_t s = 0;
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {
+    for (uint8_t s = 0; s < N_FLOOD_SLOTS; s++) {
         uint8_t age = now256 - engine_bytes2[FLOOD_AT][s];
         if (age >= FLOOD_SAME_UNITS) {
             engine_bytes2[FLOOD_SKIPPED][s] &= (uint8_t)~SAME_WINDOW;
@@ -693,9 +678,7 @@ uint16_t timer_remaining(uint8_t k) {
 
 // [protocol.py:540]
 static void timers(void) {
-    uint8_t k = 0;
-    uint8_t k_bit = 0;
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {
+    for (uint8_t k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {
         if ((timer_on & k_bit) != 0 && (int16_t)((uint16_t)millis() - timer_end[k]) >= 0) {
             timer_on &= ~k_bit;
             on_timer(k);
@@ -706,10 +689,8 @@ static void timers(void) {
 #ifdef BLINKC_HOST
 // [protocol.py:547]
 uint32_t timers_quiet_until(void) {
-    uint8_t k = 0;
-    uint8_t k_bit = 0;
     uint32_t until = NEVER;
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {
+    for (uint8_t k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {
         if ((timer_on & k_bit) != 0) {
             uint32_t ends = millis() + timer_remaining(k);
             if (ends < until) {
@@ -724,10 +705,8 @@ uint32_t timers_quiet_until(void) {
 #ifdef BLINKC_HOST
 // The faces with a session (for tests: is every present neighbour linked?).  [protocol.py:557]
 uint8_t engine_links(void) {
-    uint8_t f = 0;
-    uint8_t f_bit = 0;
     uint8_t up = 0;
-    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+    for (uint8_t f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
         if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
             up |= f_bit;
         }
@@ -740,13 +719,10 @@ uint8_t engine_links(void) {
 // No message queued, on the wire or awaiting its handshake, no flood under way, and every face
 // settled: in a session, or gone.  [protocol.py:566]
 bool engine_idle(void) {
-    uint8_t f = 0;
-    uint8_t f_bit = 0;
-    uint8_t s = 0;
     if (queue_len != 0) {
         return false;
     }
-    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+    for (uint8_t f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
         if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
             if ((engine_bytes6[TX_CODE][f] & (TX_WAIT | TX_RELEASE | (1 << ACK_SHIFT))) != 0) {
                 return false;
@@ -755,7 +731,7 @@ bool engine_idle(void) {
             return false;
         }
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {
+    for (uint8_t s = 0; s < N_FLOOD_SLOTS; s++) {
         if (engine_bytes2[FLOOD_PARENT][s] != NO_PARENT ||
                 (engine_bytes2[FLOOD_WAVE][s] | engine_bytes2[FLOOD_ECHO][s]) != 0) {
             return false;

@@ -161,8 +161,7 @@ static uint8_t millis256(void) {
 
 // Seed the coin from the tile's serial number: every tile tosses its own sequence.  [protocol.py:74]
 static void engine_setup(void) {
-    uint8_t i = 0;
-    for (i = 0; i < SERIAL_LEN; i++) {
+    for (uint8_t i = 0; i < SERIAL_LEN; i++) {
         coin_state = (uint16_t)(1U * coin_state << HI_BYTE) ^ (coin_state >> HI_BYTE) ^ getSerialNumberByte(i);
     }
     if (coin_state == 0) {
@@ -192,17 +191,13 @@ static void send_code(uint8_t code, uint8_t face) {
 
 // Remove and return the oldest code queued for `face` (0 if none).  [protocol.py:131]
 static uint8_t queue_take(uint8_t face) {
-    uint8_t i = 0;
-    uint8_t i_end = 0;
-    uint8_t j = 0;
-    uint8_t j_end = 0;
-    i_end = queue_len;
-    for (i = 0; i < i_end; i++) {
+    uint8_t i_end = queue_len;
+    for (uint8_t i = 0; i < i_end; i++) {
         uint8_t entry = queue[i];
         if ((entry >> QUEUE_FACE_SHIFT) == face) {
             queue_len--;
-            j_end = queue_len;
-            for (j = i; j < j_end; j++) {
+            uint8_t j_end = queue_len;
+            for (uint8_t j = i; j < j_end; j++) {
                 queue[j] = queue[j + 1];
             }
             return entry & QUEUE_CODE_MASK;
@@ -274,9 +269,8 @@ static void link_begin(uint8_t f, uint8_t /* bit */) {
 
 // The session on face f is over: everything sent there and not known delivered bounces.  [protocol.py:199]
 static void link_end(uint8_t f, uint8_t /* bit */) {
-    uint8_t i = 0;
     engine_bytes6[LINK_STATE][f] &= (uint8_t)~(LINK_UP | LINK_SEEN);
-    for (i = 0; i < QUEUE_LEN; i++) {
+    for (uint8_t i = 0; i < QUEUE_LEN; i++) {
         uint8_t code = queue_take(f);
         if (code == 0) {
             break;
@@ -294,10 +288,10 @@ static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack) {
         deliver(code, f, bit);
     }
     if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0) {
-        if (their_ack != false) {
+        if (their_ack) {
             engine_bytes6[TX_CODE][f] = (engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) | TX_RELEASE;
         }
-    } else if (their_ack == 0) {
+    } else if (!their_ack) {
         engine_bytes6[TX_CODE][f] &= (uint8_t)~TX_RELEASE;
     }
 }
@@ -333,10 +327,8 @@ static void transmit(void) {
 #ifdef BLINKC_HOST
 // Some face waits for a session: its timing must be shaken up on every pass.  [protocol.py:269]
 bool unsettled(void) {
-    uint8_t f = 0;
-    uint8_t f_bit = 0;
     uint8_t settled = gone_mask;
-    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+    for (uint8_t f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
         if ((engine_bytes6[LINK_STATE][f] & (LINK_HEARD | LINK_UP)) == (LINK_HEARD | LINK_UP)) {
             settled |= f_bit;
         }
@@ -348,17 +340,15 @@ bool unsettled(void) {
 #ifdef BLINKC_HOST
 // Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [protocol.py:286]
 uint32_t engine_quiet_until(void) {
-    uint8_t f = 0;
-    uint8_t f_bit = 0;
     if (unsettled()) {
         return 0;
     }
-    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+    for (uint8_t f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
         if ((gone_mask & f_bit) != 0 && !isValueReceivedOnFaceExpired(f)) {
             return 0;
         }
     }
-    for (f = 0; f < FACE_COUNT; f++) {
+    for (uint8_t f = 0; f < FACE_COUNT; f++) {
         if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0 && handshake_moves(f)) {
             return 0;
         }
@@ -432,10 +422,8 @@ uint32_t timers_quiet_until(void) {
 #ifdef BLINKC_HOST
 // The faces with a session (for tests: is every present neighbour linked?).  [protocol.py:557]
 uint8_t engine_links(void) {
-    uint8_t f = 0;
-    uint8_t f_bit = 0;
     uint8_t up = 0;
-    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+    for (uint8_t f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
         if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
             up |= f_bit;
         }
@@ -448,12 +436,10 @@ uint8_t engine_links(void) {
 // No message queued, on the wire or awaiting its handshake, no flood under way, and every face
 // settled: in a session, or gone.  [protocol.py:566]
 bool engine_idle(void) {
-    uint8_t f = 0;
-    uint8_t f_bit = 0;
     if (queue_len != 0) {
         return false;
     }
-    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+    for (uint8_t f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
         if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
             if ((engine_bytes6[TX_CODE][f] & (TX_WAIT | TX_RELEASE | (1 << ACK_SHIFT))) != 0) {
                 return false;

@@ -422,11 +422,10 @@ static void new_game(void) {
 // on opposite faces are this owner's active ships, with numbers on either side equal to its own, or
 // one less on one side and one more on the other.  [fleet_combos.py:287]
 static int32_t my_lines(void) {
-    uint8_t f = 0;
     int16_t one = helper_unit();
     uint8_t me = number + (uint8_t)(owner * NEAR_OWNER);
     int16_t found = 0;
-    for (f = 0; f < 3; f++) {
+    for (uint8_t f = 0; f < 3; f++) {
         uint8_t a = near[f];
         uint8_t b = near[f + 3];
         if (a != 0 &&
@@ -506,9 +505,7 @@ static void show(void) {
 
 // A Hello to each face of the mask `to`.  [fleet_combos.py:118]
 static void helper_tell(int16_t to) {
-    uint8_t f = 0;
-    uint8_t f_bit = 0;
-    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+    for (uint8_t f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
         if ((to & f_bit) != 0) {
             helper_hello(f);
         }
@@ -557,12 +554,11 @@ static void helper_ability(int16_t ship) {
 // The next number from the tile's deck: each of 1..9 once before any repeats (a random one, or the
 // next not dealt after it).  [fleet_combos.py:238]
 static void helper_deal(void) {
-    uint8_t i = 0;
     if (deck == 511) {
         deck = 0;
     }
     uint8_t n = draw_below(9);
-    for (i = 0; i < 9; i++) {
+    for (uint8_t i = 0; i < 9; i++) {
         if (((deck >> n) & 1) == 0) {
             break;
         }
@@ -613,8 +609,7 @@ static uint8_t millis256(void) {
 
 // Seed the coin from the tile's serial number: every tile tosses its own sequence.  [protocol.py:74]
 static void engine_setup(void) {
-    uint8_t i = 0;
-    for (i = 0; i < SERIAL_LEN; i++) {
+    for (uint8_t i = 0; i < SERIAL_LEN; i++) {
         coin_state = (uint16_t)(1U * coin_state << HI_BYTE) ^ (coin_state >> HI_BYTE) ^ getSerialNumberByte(i);
     }
     if (coin_state == 0) {
@@ -638,9 +633,8 @@ static bool coin(void) {
 // the clock's low 16 bits, so that a game whose draws follow a player's presses draws differently at
 // every power-up.  [protocol.py:101]
 static uint16_t draw_word(void) {
-    uint8_t i = 0;
     uint16_t v = 0;
-    for (i = 0; i < WORD_BITS; i++) {
+    for (uint8_t i = 0; i < WORD_BITS; i++) {
         v = (uint16_t)(1U * v << 1) | coin();
     }
     v ^= millis();
@@ -658,17 +652,13 @@ static uint16_t draw_below(uint16_t n) {
 
 // Remove and return the oldest code queued for `face` (0 if none).  [protocol.py:131]
 static uint8_t queue_take(uint8_t face) {
-    uint8_t i = 0;
-    uint8_t i_end = 0;
-    uint8_t j = 0;
-    uint8_t j_end = 0;
-    i_end = queue_len;
-    for (i = 0; i < i_end; i++) {
+    uint8_t i_end = queue_len;
+    for (uint8_t i = 0; i < i_end; i++) {
         uint8_t entry = queue[i];
         if ((entry >> QUEUE_FACE_SHIFT) == face) {
             queue_len--;
-            j_end = queue_len;
-            for (j = i; j < j_end; j++) {
+            uint8_t j_end = queue_len;
+            for (uint8_t j = i; j < j_end; j++) {
                 queue[j] = queue[j + 1];
             }
             return entry & QUEUE_CODE_MASK;
@@ -742,9 +732,6 @@ static void link_begin(uint8_t f, uint8_t /* bit */) {
 
 // The session on face f is over: everything sent there and not known delivered bounces.  [protocol.py:199]
 static void link_end(uint8_t f, uint8_t bit) {
-    uint8_t i = 0;
-    uint8_t j = 0;
-    uint8_t s = 0;
     if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
         on_neighbor_left(f);
         if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0 && (engine_bytes6[TX_CODE][f] & CODE_MASK) < FLOOD_CODE) {
@@ -752,7 +739,7 @@ static void link_end(uint8_t f, uint8_t bit) {
         }
     }
     engine_bytes6[LINK_STATE][f] &= (uint8_t)~(LINK_UP | LINK_SEEN);
-    for (i = 0; i < QUEUE_LEN; i++) {
+    for (uint8_t i = 0; i < QUEUE_LEN; i++) {
         uint8_t code = queue_take(f);
         if (code == 0) {
             break;
@@ -761,11 +748,11 @@ static void link_end(uint8_t f, uint8_t bit) {
     }
     engine_bytes6[TX_CODE][f] = now256;
     engine_bytes6[BACK_AT][f] = now256;
-    for (j = 0; j < N_FLOOD_SLOTS; j++) {
+    for (uint8_t j = 0; j < N_FLOOD_SLOTS; j++) {
         engine_bytes6[FLOOD_WAVE][j] &= ~bit;
         engine_bytes6[FLOOD_ECHO][j] &= ~bit;
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {
+    for (uint8_t s = 0; s < N_FLOOD_SLOTS; s++) {
         flood_answered(s, bit);
     }
 }
@@ -779,10 +766,10 @@ static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack) {
         deliver(code, f, bit);
     }
     if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0) {
-        if (their_ack != false) {
+        if (their_ack) {
             engine_bytes6[TX_CODE][f] = (engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) | TX_RELEASE;
         }
-    } else if (their_ack == 0) {
+    } else if (!their_ack) {
         engine_bytes6[TX_CODE][f] &= (uint8_t)~TX_RELEASE;
     }
 }
@@ -818,10 +805,8 @@ static void transmit(void) {
 #ifdef BLINKC_HOST
 // Some face waits for a session: its timing must be shaken up on every pass.  [protocol.py:269]
 bool unsettled(void) {
-    uint8_t f = 0;
-    uint8_t f_bit = 0;
     uint8_t settled = gone_mask;
-    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+    for (uint8_t f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
         if ((engine_bytes6[LINK_STATE][f] & (LINK_HEARD | LINK_UP)) == (LINK_HEARD | LINK_UP)) {
             settled |= f_bit;
         }
@@ -833,18 +818,15 @@ bool unsettled(void) {
 #ifdef BLINKC_HOST
 // Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [protocol.py:286]
 uint32_t engine_quiet_until(void) {
-    uint8_t f = 0;
-    uint8_t f_bit = 0;
-    uint8_t s = 0;
     if (unsettled()) {
         return 0;
     }
-    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+    for (uint8_t f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
         if ((gone_mask & f_bit) != 0 && !isValueReceivedOnFaceExpired(f)) {
             return 0;
         }
     }
-    for (f = 0; f < FACE_COUNT; f++) {
+    for (uint8_t f = 0; f < FACE_COUNT; f++) {
         if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0 && handshake_moves(f)) {
             return 0;
         }
@@ -856,7 +838,7 @@ uint32_t engine_quiet_until(void) {
             until = tick;
         }
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {
+    for (uint8_t s = 0; s < N_FLOOD_SLOTS; s++) {
         if (engine_bytes6[FLOOD_SKIPPED][s] != 0) {
             uint8_t age = millis256() - engine_bytes6[FLOOD_AT][s];
             uint8_t closes = (engine_bytes6[FLOOD_SKIPPED][s] & SAME_WINDOW) != 0 ? FLOOD_SAME_UNITS : FLOOD_BACK_UNITS;
@@ -917,8 +899,7 @@ BLINKC_SMALL_LOOPS void loop(void) {
 
 // The code of the next flood message for the face of `bit` (taken), or 0.  [protocol.py:413]
 static uint8_t flood_take(uint8_t bit) {
-    uint8_t s = 0;
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {
+    for (uint8_t s = 0; s < N_FLOOD_SLOTS; s++) {
         if ((engine_bytes6[FLOOD_WAVE][s] & bit) != 0) {
             engine_bytes6[FLOOD_WAVE][s] &= ~bit;
             return FLOOD_CODE + (uint8_t)(CODES_PER_SLOT * s);
@@ -960,8 +941,7 @@ static void flood_enter(uint8_t s, uint8_t from_bit) {
 // Close a slot's windows: FLOOD_SAME_UNITS after this tile entered it, and FLOOD_BACK_UNITS after
 // (before millis256() wraps round to the entry again).  [protocol.py:459]
 static void flood_forget(void) {
-    uint8_t s = 0;
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {
+    for (uint8_t s = 0; s < N_FLOOD_SLOTS; s++) {
         uint8_t age = now256 - engine_bytes6[FLOOD_AT][s];
         if (age >= FLOOD_SAME_UNITS) {
             engine_bytes6[FLOOD_SKIPPED][s] &= (uint8_t)~SAME_WINDOW;
@@ -1031,9 +1011,7 @@ static uint16_t timer_remaining(uint8_t k) {
 
 // [protocol.py:540]
 static void timers(void) {
-    uint8_t k = 0;
-    uint8_t k_bit = 0;
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {
+    for (uint8_t k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {
         if ((timer_on & k_bit) != 0 && (int16_t)((uint16_t)millis() - timer_end[k]) >= 0) {
             timer_on &= ~k_bit;
             on_timer(k);
@@ -1044,10 +1022,8 @@ static void timers(void) {
 #ifdef BLINKC_HOST
 // [protocol.py:547]
 uint32_t timers_quiet_until(void) {
-    uint8_t k = 0;
-    uint8_t k_bit = 0;
     uint32_t until = NEVER;
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {
+    for (uint8_t k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {
         if ((timer_on & k_bit) != 0) {
             uint32_t ends = millis() + timer_remaining(k);
             if (ends < until) {
@@ -1062,10 +1038,8 @@ uint32_t timers_quiet_until(void) {
 #ifdef BLINKC_HOST
 // The faces with a session (for tests: is every present neighbour linked?).  [protocol.py:557]
 uint8_t engine_links(void) {
-    uint8_t f = 0;
-    uint8_t f_bit = 0;
     uint8_t up = 0;
-    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+    for (uint8_t f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
         if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
             up |= f_bit;
         }
@@ -1078,13 +1052,10 @@ uint8_t engine_links(void) {
 // No message queued, on the wire or awaiting its handshake, no flood under way, and every face
 // settled: in a session, or gone.  [protocol.py:566]
 bool engine_idle(void) {
-    uint8_t f = 0;
-    uint8_t f_bit = 0;
-    uint8_t s = 0;
     if (queue_len != 0) {
         return false;
     }
-    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+    for (uint8_t f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
         if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
             if ((engine_bytes6[TX_CODE][f] & (TX_WAIT | TX_RELEASE | (1 << ACK_SHIFT))) != 0) {
                 return false;
@@ -1093,7 +1064,7 @@ bool engine_idle(void) {
             return false;
         }
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {
+    for (uint8_t s = 0; s < N_FLOOD_SLOTS; s++) {
         if (engine_bytes6[FLOOD_PARENT][s] != NO_PARENT ||
                 (engine_bytes6[FLOOD_WAVE][s] | engine_bytes6[FLOOD_ECHO][s]) != 0) {
             return false;
@@ -1106,14 +1077,12 @@ bool engine_idle(void) {
 // Queue a wide message: `chunks` data codes of its value, then its own code; bounce it at once if
 // nobody is there or the queue cannot take all of them.  [protocol.py:605]
 static void send_wide(uint8_t code, uint16_t value, uint8_t chunks, uint8_t face) {
-    uint8_t i = 0;
-    uint8_t i_end = 0;
     if ((gone_mask & bit_of(face)) != 0 || queue_len + chunks >= QUEUE_LEN) {
         bounce(code, face);
         return;
     }
-    i_end = chunks;
-    for (i = 0; i < i_end; i++) {
+    uint8_t i_end = chunks;
+    for (uint8_t i = 0; i < i_end; i++) {
         uint8_t shift = (chunks - 1 - i) * DATA_BITS;
         queue[queue_len] = (uint8_t)(face << QUEUE_FACE_SHIFT)
                 | (uint8_t)(DATA_CODE + ((uint8_t)(value >> shift) & DATA_MASK));
@@ -1189,11 +1158,10 @@ static uint16_t wide_in(uint8_t face, uint16_t mask) {
 // Face f's session ended: what was going out of it goes no further (link_end answers its flood codes
 // and bounces the queued messages).  [protocol.py:675]
 static void wide_reset(uint8_t f) {
-    uint8_t s = 0;
     uint8_t bit = bit_of(f);
     engine_bytes6[WIDE_LEFT][f] = 0;
     wide_busy &= ~bit;
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {
+    for (uint8_t s = 0; s < N_FLOOD_SLOTS; s++) {
         if (engine_bytes6[FLOOD_FROM][s] == bit) {
             engine_bytes6[FLOOD_FROM][s] = NO_PARENT;
         }

@@ -331,8 +331,6 @@ static void reset(void) {
 
 // [pirates_lasers.py:199]
 static void show(void) {
-    uint8_t f = 0;
-    uint8_t f_bit = 0;
     Color c = BLINKC_RGB5(0, 0, 0);
     bool bad = value_illegal();
     bool flashing = (timer_on & (uint8_t)(1 << TIMER_BEAM_FLASH)) != 0;
@@ -345,7 +343,7 @@ static void show(void) {
     } else if (!bad) {
         now = (uint16_t)millis() >> 4;
     }
-    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+    for (uint8_t f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
         uint8_t phase = now & 255;
         now += step;
         uint8_t wave = phase & 127;
@@ -383,13 +381,11 @@ static void show(void) {
 
 // One HP goes: a random tan segment shows water; at 0 HP the ship sinks.  [pirates_lasers.py:85]
 static void helper_lose_hp(void) {
-    uint8_t f = 0;
-    uint8_t f_bit = 0;
     if (hp == 0) {
         return;
     }
     uint8_t pick = draw_below(hp);
-    for (f = 0, f_bit = 1; f < 5; f++, f_bit <<= 1) {
+    for (uint8_t f = 0, f_bit = 1; f < 5; f++, f_bit <<= 1) {
         if ((water & f_bit) == 0) {
             if (pick == 0) {
                 water |= f_bit;
@@ -406,8 +402,7 @@ static void helper_lose_hp(void) {
 
 // Three beams out of the red faces; then the red faces flip.  [pirates_lasers.py:135]
 static void helper_fire(void) {
-    uint8_t b = 0;
-    for (b = 0; b < 3; b++) {
+    for (uint8_t b = 0; b < 3; b++) {
         send_code(MSG_LASER + 3, cw(orient, 2 * b));
     }
     flash_faces = (orient & 1) == 0 ? RED_FACES_EVEN : RED_FACES_ODD;
@@ -432,8 +427,7 @@ static uint8_t millis256(void) {
 
 // Seed the coin from the tile's serial number: every tile tosses its own sequence.  [protocol.py:74]
 static void engine_setup(void) {
-    uint8_t i = 0;
-    for (i = 0; i < SERIAL_LEN; i++) {
+    for (uint8_t i = 0; i < SERIAL_LEN; i++) {
         coin_state = (uint16_t)(1U * coin_state << HI_BYTE) ^ (coin_state >> HI_BYTE) ^ getSerialNumberByte(i);
     }
     if (coin_state == 0) {
@@ -457,9 +451,8 @@ static bool coin(void) {
 // the clock's low 16 bits, so that a game whose draws follow a player's presses draws differently at
 // every power-up.  [protocol.py:101]
 static uint16_t draw_word(void) {
-    uint8_t i = 0;
     uint16_t v = 0;
-    for (i = 0; i < WORD_BITS; i++) {
+    for (uint8_t i = 0; i < WORD_BITS; i++) {
         v = (uint16_t)(1U * v << 1) | coin();
     }
     return v;
@@ -485,17 +478,13 @@ static void send_code(uint8_t code, uint8_t face) {
 
 // Remove and return the oldest code queued for `face` (0 if none).  [protocol.py:131]
 static uint8_t queue_take(uint8_t face) {
-    uint8_t i = 0;
-    uint8_t i_end = 0;
-    uint8_t j = 0;
-    uint8_t j_end = 0;
-    i_end = queue_len;
-    for (i = 0; i < i_end; i++) {
+    uint8_t i_end = queue_len;
+    for (uint8_t i = 0; i < i_end; i++) {
         uint8_t entry = queue[i];
         if ((entry >> QUEUE_FACE_SHIFT) == face) {
             queue_len--;
-            j_end = queue_len;
-            for (j = i; j < j_end; j++) {
+            uint8_t j_end = queue_len;
+            for (uint8_t j = i; j < j_end; j++) {
                 queue[j] = queue[j + 1];
             }
             return entry & QUEUE_CODE_MASK;
@@ -569,11 +558,8 @@ static void link_begin(uint8_t f, uint8_t /* bit */) {
 
 // The session on face f is over: everything sent there and not known delivered bounces.  [protocol.py:199]
 static void link_end(uint8_t f, uint8_t bit) {
-    uint8_t i = 0;
-    uint8_t j = 0;
-    uint8_t s = 0;
     engine_bytes6[LINK_STATE][f] &= (uint8_t)~(LINK_UP | LINK_SEEN);
-    for (i = 0; i < QUEUE_LEN; i++) {
+    for (uint8_t i = 0; i < QUEUE_LEN; i++) {
         uint8_t code = queue_take(f);
         if (code == 0) {
             break;
@@ -581,11 +567,11 @@ static void link_end(uint8_t f, uint8_t bit) {
     }
     engine_bytes6[TX_CODE][f] = now256;
     engine_bytes6[BACK_AT][f] = now256;
-    for (j = 0; j < N_FLOOD_SLOTS; j++) {
+    for (uint8_t j = 0; j < N_FLOOD_SLOTS; j++) {
         engine_bytes4[FLOOD_WAVE][j] &= ~bit;
         engine_bytes4[FLOOD_ECHO][j] &= ~bit;
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {
+    for (uint8_t s = 0; s < N_FLOOD_SLOTS; s++) {
         flood_answered(s, bit);
     }
 }
@@ -599,10 +585,10 @@ static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack) {
         deliver(code, f, bit);
     }
     if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0) {
-        if (their_ack != false) {
+        if (their_ack) {
             engine_bytes6[TX_CODE][f] = (engine_bytes6[TX_CODE][f] & (1 << ACK_SHIFT)) | TX_RELEASE;
         }
-    } else if (their_ack == 0) {
+    } else if (!their_ack) {
         engine_bytes6[TX_CODE][f] &= (uint8_t)~TX_RELEASE;
     }
 }
@@ -638,10 +624,8 @@ static void transmit(void) {
 #ifdef BLINKC_HOST
 // Some face waits for a session: its timing must be shaken up on every pass.  [protocol.py:269]
 bool unsettled(void) {
-    uint8_t f = 0;
-    uint8_t f_bit = 0;
     uint8_t settled = gone_mask;
-    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+    for (uint8_t f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
         if ((engine_bytes6[LINK_STATE][f] & (LINK_HEARD | LINK_UP)) == (LINK_HEARD | LINK_UP)) {
             settled |= f_bit;
         }
@@ -653,18 +637,15 @@ bool unsettled(void) {
 #ifdef BLINKC_HOST
 // Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [protocol.py:286]
 uint32_t engine_quiet_until(void) {
-    uint8_t f = 0;
-    uint8_t f_bit = 0;
-    uint8_t s = 0;
     if (unsettled()) {
         return 0;
     }
-    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+    for (uint8_t f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
         if ((gone_mask & f_bit) != 0 && !isValueReceivedOnFaceExpired(f)) {
             return 0;
         }
     }
-    for (f = 0; f < FACE_COUNT; f++) {
+    for (uint8_t f = 0; f < FACE_COUNT; f++) {
         if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0 && handshake_moves(f)) {
             return 0;
         }
@@ -676,7 +657,7 @@ uint32_t engine_quiet_until(void) {
             until = tick;
         }
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {
+    for (uint8_t s = 0; s < N_FLOOD_SLOTS; s++) {
         if (engine_bytes4[FLOOD_SKIPPED][s] != 0) {
             uint8_t age = millis256() - engine_bytes4[FLOOD_AT][s];
             uint8_t closes = (engine_bytes4[FLOOD_SKIPPED][s] & SAME_WINDOW) != 0 ? FLOOD_SAME_UNITS : FLOOD_BACK_UNITS;
@@ -737,8 +718,7 @@ BLINKC_SMALL_LOOPS void loop(void) {
 
 // The code of the next flood message for the face of `bit` (taken), or 0.  [protocol.py:413]
 static uint8_t flood_take(uint8_t bit) {
-    uint8_t s = 0;
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {
+    for (uint8_t s = 0; s < N_FLOOD_SLOTS; s++) {
         if ((engine_bytes4[FLOOD_WAVE][s] & bit) != 0) {
             engine_bytes4[FLOOD_WAVE][s] &= ~bit;
             return FLOOD_CODE + (uint8_t)(CODES_PER_SLOT * s);
@@ -780,8 +760,7 @@ static void flood_enter(uint8_t s, uint8_t from_bit) {
 // Close a slot's windows: FLOOD_SAME_UNITS after this tile entered it, and FLOOD_BACK_UNITS after
 // (before millis256() wraps round to the entry again).  [protocol.py:459]
 static void flood_forget(void) {
-    uint8_t s = 0;
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {
+    for (uint8_t s = 0; s < N_FLOOD_SLOTS; s++) {
         uint8_t age = now256 - engine_bytes4[FLOOD_AT][s];
         if (age >= FLOOD_SAME_UNITS) {
             engine_bytes4[FLOOD_SKIPPED][s] &= (uint8_t)~SAME_WINDOW;
@@ -851,9 +830,7 @@ uint16_t timer_remaining(uint8_t k) {
 
 // [protocol.py:540]
 static void timers(void) {
-    uint8_t k = 0;
-    uint8_t k_bit = 0;
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {
+    for (uint8_t k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {
         if ((timer_on & k_bit) != 0 && (int16_t)((uint16_t)millis() - timer_end[k]) >= 0) {
             timer_on &= ~k_bit;
         }
@@ -863,10 +840,8 @@ static void timers(void) {
 #ifdef BLINKC_HOST
 // [protocol.py:547]
 uint32_t timers_quiet_until(void) {
-    uint8_t k = 0;
-    uint8_t k_bit = 0;
     uint32_t until = NEVER;
-    for (k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {
+    for (uint8_t k = 0, k_bit = 1; k < N_TIMERS; k++, k_bit <<= 1) {
         if ((timer_on & k_bit) != 0) {
             uint32_t ends = millis() + timer_remaining(k);
             if (ends < until) {
@@ -881,10 +856,8 @@ uint32_t timers_quiet_until(void) {
 #ifdef BLINKC_HOST
 // The faces with a session (for tests: is every present neighbour linked?).  [protocol.py:557]
 uint8_t engine_links(void) {
-    uint8_t f = 0;
-    uint8_t f_bit = 0;
     uint8_t up = 0;
-    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+    for (uint8_t f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
         if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
             up |= f_bit;
         }
@@ -897,13 +870,10 @@ uint8_t engine_links(void) {
 // No message queued, on the wire or awaiting its handshake, no flood under way, and every face
 // settled: in a session, or gone.  [protocol.py:566]
 bool engine_idle(void) {
-    uint8_t f = 0;
-    uint8_t f_bit = 0;
-    uint8_t s = 0;
     if (queue_len != 0) {
         return false;
     }
-    for (f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
+    for (uint8_t f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
         if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
             if ((engine_bytes6[TX_CODE][f] & (TX_WAIT | TX_RELEASE | (1 << ACK_SHIFT))) != 0) {
                 return false;
@@ -912,7 +882,7 @@ bool engine_idle(void) {
             return false;
         }
     }
-    for (s = 0; s < N_FLOOD_SLOTS; s++) {
+    for (uint8_t s = 0; s < N_FLOOD_SLOTS; s++) {
         if (engine_bytes4[FLOOD_PARENT][s] != NO_PARENT ||
                 (engine_bytes4[FLOOD_WAVE][s] | engine_bytes4[FLOOD_ECHO][s]) != 0) {
             return false;

@@ -75,7 +75,7 @@ def test_face_loops_that_test_mask_bits_carry_the_bit(both):
     code = generate_cpp(with_bits)
     start = code.index("value_pattern(void) {")
     pattern = code[start:code.index("\n}\n", start)]
-    assert "for (f = 0, f_bit2 = 1; f < FACE_COUNT; f++, f_bit2 <<= 1)" in pattern
+    assert "for (uint8_t f = 0, f_bit2 = 1; f < FACE_COUNT; f++, f_bit2 <<= 1)" in pattern
     assert ">> f)" not in pattern and "<< f)" not in pattern
 
 
