@@ -128,6 +128,8 @@ class PythonEngine(Engine):
         self._cuts: dict[tuple[int, int], int] = {}
         #: The budget of the run going on (s), for the record of a tile that freezes in it.
         self._budget = 0.0
+        #: The world time (µs) the run going on runs to.
+        self._end = 0
         #: Per clock rate (by its ppm: a tile's Clock never changes its rate): the world
         #: durations of a packet's fixed waits and of each face value's packet (_Timing).
         self._timings: dict[int, _Timing] = {}
@@ -218,6 +220,7 @@ class PythonEngine(Engine):
     def _run_events(self, end: int) -> None:
         w = self.world
         q = self._queue
+        self._end = end
         pop = heapq.heappop
         while q and q[0][0] <= end:
             t, _, kind, tile, epoch, data = pop(q)
@@ -287,22 +290,19 @@ class PythonEngine(Engine):
             self._button_snapshot(tile, now)
         # Receive: latch what the BIOS buffered on each face.
         rx = tile.rx_buf
-        if any(pkt is not None for pkt in rx):
-            expire_time, send_time = api.expire_time, api.send_time
-            in_value, in_datagram = api.in_value, api.in_datagram
-            for f in range(FACE_COUNT):
-                pkt = rx[f]
-                if pkt is None:
-                    continue
-                rx[f] = None
-                expire_time[f] = now + RX_EXPIRE_TIME_MS
-                send_time[f] = 0  # answer at once: ping-pong
-                if pkt.byte0 & 0x40:
-                    self._viral_postpone(tile, now)
-                if pkt.datagram is None:
-                    in_value[f] = pkt.byte0 & 0x3F
-                elif in_datagram[f] is None:
-                    in_datagram[f] = pkt.datagram
+        for f in range(FACE_COUNT):
+            pkt = rx[f]
+            if pkt is None:
+                continue
+            rx[f] = None
+            api.expire_time[f] = now + RX_EXPIRE_TIME_MS
+            api.send_time[f] = 0  # answer at once: ping-pong
+            if pkt.byte0 & 0x40:
+                self._viral_postpone(tile, now)
+            if pkt.datagram is None:
+                api.in_value[f] = pkt.byte0 & 0x3F
+            elif api.in_datagram[f] is None:
+                api.in_datagram[f] = pkt.datagram
         tile.passes += 1
         stats = w.stats
         stats["passes"] += 1
@@ -370,8 +370,16 @@ class PythonEngine(Engine):
             heappush(self._queue, (first, seq, _FLASH, tile, tile.epoch, f))
             return
         self._seq = seq = self._seq + 1
-        heappush(self._queue, (clock.cpu_done(t, work + PASS_START_US), seq, _PASS, tile,
-                               tile.epoch, None))
+        t_pass = clock.cpu_done(t, work + PASS_START_US)
+        q = self._queue
+        if t_pass <= self._end and (not q or q[0][0] > t_pass):
+            # The pass would be the next event (everything queued comes later, and nothing
+            # runs in between): run it now, as the loop would, sparing the queue. It has its
+            # sequence number all the same.
+            self.world.now = t_pass
+            self._pass(tile)
+        else:
+            heappush(q, (t_pass, seq, _PASS, tile, tile.epoch, None))
 
     def _timing(self, clock: Clock) -> _Timing:
         timing = self._timings[clock.ppm] = _Timing(clock)
