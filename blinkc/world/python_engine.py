@@ -47,7 +47,7 @@ from ..blinklib.api import (
 )
 from . import watchdog
 from .button import VIRAL_LOCKOUT_MS
-from .clock import MILLION, PASS_START_US, TX_AFTER_SEND_US, TX_CALL_US, TX_CHECK_US
+from .clock import MILLION, PASS_START_US, TX_AFTER_SEND_US, TX_CALL_US, TX_CHECK_US, Clock
 from .engine import Arrival, Engine, Probe
 from .freeze import freeze_of
 from .infrared import (
@@ -66,6 +66,8 @@ from .infrared import (
 from .splitmix import SplitMix64
 from .tile import Incoming, Packet, Tile
 from .watchdog import TileOverrun
+
+heappush = heapq.heappush
 
 if TYPE_CHECKING:
     from .world import Faults, World
@@ -88,6 +90,31 @@ class Queued(NamedTuple):
     live: bool            #: False: its tile's events were stopped since (it will be skipped)
 
 
+class _Timing:
+    """What a packet's times come to in world µs on one clock rate, worked out once: they
+    are the same for every packet of a face value and every send on that clock (the
+    Clock's local_duration_to_world of the same local durations, so exactly the same)."""
+
+    __slots__ = ("gap", "lead", "values")
+
+    def __init__(self, clock: Clock) -> None:
+        #: From the send call to the first flash; from the previous packet's last flash.
+        self.lead = clock.local_duration_to_world(TX_LEAD_US)
+        self.gap = clock.local_duration_to_world(TX_GAP_US)
+        #: By encoded value byte: (the packet, its flashing time, the send call's block), or
+        #: None until that byte is first sent. A Packet is frozen, so one may fly many times.
+        self.values: list[tuple[Packet, int, int] | None] = [None] * 256
+
+    @staticmethod
+    def packet(clock: Clock, byte0: int, datagram: bytes | None,
+               air: int) -> tuple[Packet, int, int]:
+        """A packet of `air` local µs on the air from `clock`'s tile: the packet, how long
+        the sender's LED flashes it and how long its send call blocks (world µs)."""
+        to_world = clock.local_duration_to_world
+        return (Packet(byte0, datagram, to_world(air)), to_world(flashing_us(air)),
+                to_world(send_blocks_us(air)))
+
+
 class PythonEngine(Engine):
     """The reference engine: every event in Python, on the world's model objects."""
 
@@ -101,6 +128,14 @@ class PythonEngine(Engine):
         self._cuts: dict[tuple[int, int], int] = {}
         #: The budget of the run going on (s), for the record of a tile that freezes in it.
         self._budget = 0.0
+        #: The world time (µs) the run going on runs to.
+        self._end = 0
+        #: Per clock rate (by its ppm: a tile's Clock never changes its rate): the world
+        #: durations of a packet's fixed waits and of each face value's packet (_Timing).
+        self._timings: dict[int, _Timing] = {}
+        #: decoded_share by (receiver's ppm, sender's ppm, payload length): the same float
+        #: from the same operands, computed once a pair of clocks.
+        self._shares: dict[tuple[int, int, int], float] = {}
 
     @property
     def name(self) -> str:
@@ -129,6 +164,7 @@ class PythonEngine(Engine):
 
     # ------------------------------------------------------------- the queue
     def _schedule(self, t: int, kind: int, tile: Tile | None, data: Any = None) -> None:
+        # The hot paths (passes, transmits, flashes, launches) write this out.
         self._seq += 1
         epoch = tile.epoch if tile is not None else 0
         heapq.heappush(self._queue, (t, self._seq, kind, tile, epoch, data))
@@ -184,20 +220,22 @@ class PythonEngine(Engine):
     def _run_events(self, end: int) -> None:
         w = self.world
         q = self._queue
+        self._end = end
         pop = heapq.heappop
         while q and q[0][0] <= end:
             t, _, kind, tile, epoch, data = pop(q)
             if tile is not None and epoch != tile.epoch:
                 continue
             w.now = t
-            if kind == _PASS:
-                self._pass(tile)
-            elif kind == _TX:
+            # The kinds by how often they come: transmit events most, then flashes and passes.
+            if kind == _TX:
                 self._transmit(tile, data or 0)
-            elif kind == _ARRIVE:
-                self._arrive(tile, data)
             elif kind == _FLASH:
                 self._flash(tile, data)
+            elif kind == _PASS:
+                self._pass(tile)
+            elif kind == _ARRIVE:
+                self._arrive(tile, data)
             else:
                 data()
         if end > w.now:
@@ -247,7 +285,9 @@ class PythonEngine(Engine):
         if not tile.started:
             tile.started = True
             program.setup(api)
-        self._button_snapshot(tile, now)
+        button = tile.button
+        if button.flags or not button.idle():  # (_button_snapshot's own test, saving a call)
+            self._button_snapshot(tile, now)
         # Receive: latch what the BIOS buffered on each face.
         rx = tile.rx_buf
         for f in range(FACE_COUNT):
@@ -272,7 +312,9 @@ class PythonEngine(Engine):
             # The program said loop() changes nothing while its inputs stay as they were.
             tile.skipped = True
             stats["skipped"] += 1
-            self._schedule(clock.next_frame(w.now + 1), _TX, tile)
+            # (_schedule written out in the hot paths: one call less an event)
+            self._seq = seq = self._seq + 1
+            heappush(self._queue, (clock.next_frame(w.now + 1), seq, _TX, tile, tile.epoch, None))
             return
         tile.skipped = False
         sent = list(api.out_value)
@@ -295,7 +337,8 @@ class PythonEngine(Engine):
         frame = clock.next_frame(ready + 1)
         if idle_skip:
             self._check_quiet(tile, now)
-        self._schedule(frame, _TX, tile)
+        self._seq = seq = self._seq + 1
+        heappush(self._queue, (frame, seq, _TX, tile, tile.epoch, None))
 
     def _transmit(self, tile: Tile, first_face: int = 0) -> None:
         """Ask the BIOS to send on the first face that is due, from `first_face` on.
@@ -304,11 +347,11 @@ class PythonEngine(Engine):
         event) only once the send call has returned: whether a face is receiving is judged
         at the moment blinklib asks to send on it.
         """
-        w = self.world
         api = tile.api
         now = api.now
         send_time = api.send_time
-        t = w.now
+        incoming = tile.incoming
+        t = self.world.now
         clock = tile.clock
         # blinklib's CPU time from t (the frame's return, or a send call's return) on.
         work = TX_AFTER_SEND_US if first_face else 0
@@ -316,43 +359,64 @@ class PythonEngine(Engine):
             if send_time[f] > now:
                 work += TX_CHECK_US
                 continue
-            inc = tile.incoming[f]
+            inc = incoming[f]
             if inc is not None and inc.start + SYNC_US <= t < inc.end:
                 work += TX_CHECK_US
                 continue  # a packet is coming in on this face: try again next pass
             call = clock.cpu_done(t, work + TX_CALL_US)
-            first = max(call + clock.local_duration_to_world(TX_LEAD_US),
-                        max(tile.tx_end) + clock.local_duration_to_world(TX_GAP_US))
-            self._schedule(first, _FLASH, tile, f)
+            timing = self._timings.get(clock.ppm) or self._timing(clock)
+            first = max(call + timing.lead, max(tile.tx_end) + timing.gap)
+            self._seq = seq = self._seq + 1
+            heappush(self._queue, (first, seq, _FLASH, tile, tile.epoch, f))
             return
-        self._schedule(clock.cpu_done(t, work + PASS_START_US), _PASS, tile)
+        self._seq = seq = self._seq + 1
+        t_pass = clock.cpu_done(t, work + PASS_START_US)
+        q = self._queue
+        if t_pass <= self._end and (not q or q[0][0] > t_pass):
+            # The pass would be the next event (everything queued comes later, and nothing
+            # runs in between): run it now, as the loop would, sparing the queue. It has its
+            # sequence number all the same.
+            self.world.now = t_pass
+            self._pass(tile)
+        else:
+            heappush(q, (t_pass, seq, _PASS, tile, tile.epoch, None))
+
+    def _timing(self, clock: Clock) -> _Timing:
+        timing = self._timings[clock.ppm] = _Timing(clock)
+        return timing
 
     def _flash(self, tile: Tile, f: int) -> None:
         """The packet of face `f` starts: its first flash. The send call returns once the
         last data bit is out; the closing syncs keep the LED busy a little longer."""
-        w = self.world
         api = tile.api
-        t = w.now
-        viral = bool(tile.viral_faces >> f & 1)
+        t = self.world.now
+        viral = tile.viral_faces >> f & 1
         dgram = api.out_datagram[f]
-        if dgram is not None:
-            byte0 = encode_value_byte(DATAGRAM_MARKER, viral)
-            air = datagram_air_us(dgram, viral)
-        else:
-            byte0 = ENCODED[api.out_value[f] | (64 if viral else 0)]
-            air = VALUE_AIR_US[byte0]
         clock = tile.clock
+        if dgram is not None:
+            byte0 = encode_value_byte(DATAGRAM_MARKER, bool(viral))
+            pkt, flashing, blocks = _Timing.packet(clock, byte0, dgram,
+                                                   datagram_air_us(dgram, bool(viral)))
+        else:
+            byte0 = ENCODED[api.out_value[f] | viral << 6]
+            values = (self._timings.get(clock.ppm) or self._timing(clock)).values
+            sent = values[byte0]
+            if sent is None:
+                sent = values[byte0] = _Timing.packet(clock, byte0, None, VALUE_AIR_US[byte0])
+            pkt, flashing, blocks = sent
         tile.tx_start[f] = t
-        tile.tx_end[f] = t + clock.local_duration_to_world(flashing_us(air))
-        self._launch(tile, f, t, Packet(byte0, dgram, clock.local_duration_to_world(air)))
+        tile.tx_end[f] = t + flashing
+        self._launch(tile, f, t, pkt)
         api.send_time[f] = api.now + TX_PROBE_TIME_MS + f
         api.out_datagram[f] = None
         tile.viral_faces &= ~(1 << f)
-        back = t + clock.local_duration_to_world(send_blocks_us(air))
+        back = t + blocks
+        self._seq = seq = self._seq + 1
         if f + 1 < FACE_COUNT:
-            self._schedule(back, _TX, tile, f + 1)
+            heappush(self._queue, (back, seq, _TX, tile, tile.epoch, f + 1))
         else:
-            self._schedule(clock.cpu_done(back, TX_AFTER_SEND_US + PASS_START_US), _PASS, tile)
+            heappush(self._queue, (clock.cpu_done(back, TX_AFTER_SEND_US + PASS_START_US), seq,
+                                   _PASS, tile, tile.epoch, None))
 
     def _launch(self, sender: Tile, face: int, start: int, pkt: Packet) -> None:
         w = self.world
@@ -371,27 +435,32 @@ class PythonEngine(Engine):
             stats["dropped"] += 1
             w.record(sender, "drop", {"face": face, "cut": True})
             return
-        if self._drop and self._fault_rng.chance(self._drop):
+        rng = self._fault_rng
+        if self._drop and rng.chance(self._drop):
             stats["dropped"] += 1
             w.record(sender, "drop", {"face": face})
             return
-        share = decoded_share((MILLION + receiver.clock.ppm) / (MILLION + sender.clock.ppm) - 1.0,
-                              0 if pkt.datagram is None else len(pkt.datagram))
-        if share < 1.0 and not self._fault_rng.chance(share):
+        length = 0 if pkt.datagram is None else len(pkt.datagram)
+        key = (receiver.clock.ppm, sender.clock.ppm, length)
+        share = self._shares.get(key)
+        if share is None:
+            share = self._shares[key] = decoded_share(
+                (MILLION + receiver.clock.ppm) / (MILLION + sender.clock.ppm) - 1.0, length)
+        if share < 1.0 and not rng.chance(share):
             stats["dropped"] += 1   # the clocks too far apart for the receiver's decoder
             w.record(sender, "drop", {"face": face})
             return
         end = start + pkt.air_us
         if self._jitter_us:
-            end += self._fault_rng.below(self._jitter_us + 1)
-        inc = Incoming(start, end, pkt, sender.index, face)
+            end += rng.below(self._jitter_us + 1)
         prev = receiver.incoming[rface]
         if prev is not None and prev.end > start:
             stats["collisions"] += 1  # two packets overlap on one receiver: both garbled
             receiver.incoming[rface] = None
             return
-        receiver.incoming[rface] = inc
-        self._schedule(end, _ARRIVE, receiver, (rface, inc))
+        inc = receiver.incoming[rface] = Incoming(start, end, pkt, sender.index, face)
+        self._seq = seq = self._seq + 1
+        heappush(self._queue, (end, seq, _ARRIVE, receiver, receiver.epoch, (rface, inc)))
 
     def _arrive(self, tile: Tile, data: tuple[int, Incoming]) -> None:
         face, inc = data
@@ -420,7 +489,8 @@ class PythonEngine(Engine):
     def _loop_inputs(tile: Tile, now: int) -> tuple:
         """What loop() reads from outside: if it is the same, a quiet program does the same."""
         api = tile.api
-        return (tuple(api.in_value), tuple([e < now for e in api.expire_time]), api.button_flags,
+        # (now > e: e < now, by map rather than a comprehension, which is slower)
+        return (tuple(api.in_value), tuple(map(now.__gt__, api.expire_time)), api.button_flags,
                 api.button_down, api.click_count, tuple(api.in_datagram))
 
     @staticmethod
