@@ -11,7 +11,9 @@ the gathered score at the end. By default a game is played whole, to its 32nd le
 (the plan ends there; 120 placements is enough for every plan); `--steps 12` plays only
 each game's first 12 placements, for a quicker soak. It prints, per drop rate, the games,
 steps and ships laid, and how many games lost or duplicated something or never settled
-(the goal is 0 everywhere). Game i is the same on every run with the same --seed. The games
+(the goal is 0 everywhere); `slept` counts the games whose sea fell asleep while it gathered
+the score and was long pressed again, as a player would (not a disagreement:
+tests/games/fleet_play.py). Game i is the same on every run with the same --seed. The games
 are played on blinkc's runner (docs/runner.md): every core by default, or a Ray cluster;
 with --results FILE (one file per drop rate: FILE.<n>) a cut soak goes on with --resume.
 """
@@ -54,12 +56,13 @@ def run(drop: float, games: int, options: Options, seed: int, backend: str, step
               _setup, (drop, seed, backend, steps), _game, range(first, first + games),
               failed=lambda r: any(r[k] for k in KINDS), chunk=5)
     outcome = run_job(job, options)
-    totals: dict = {"games": 0, "steps": 0, "ships": 0, **{k: 0 for k in KINDS}}
+    totals: dict = {"games": 0, "steps": 0, "ships": 0, "slept": 0, **{k: 0 for k in KINDS}}
     failures: list[str] = []
     for _, r in outcome.ordered():
         totals["games"] += 1
         totals["steps"] += r["steps"]
         totals["ships"] += r["ships"]
+        totals["slept"] += bool(r.get("slept"))  # (results of before it was counted: none)
         for k in KINDS:
             totals[k] += bool(r[k])       # games that went wrong this way
         failures += r["failures"]
@@ -90,7 +93,7 @@ def main() -> int:
     print(f"fleet soak: {args.games:,} {plan} per drop rate, {args.backend} backend, "
           f"seed {args.seed}" + (f", games {args.first:,}.." if args.first else ""))
     print(f"{'drop':>5} {'games':>6} {'steps':>7} {'ships':>6} {'lost':>5} {'dup':>4} "
-          f"{'stall':>5} {'other':>5}   wall")
+          f"{'stall':>5} {'other':>5} {'slept':>5}   wall")
     bad = 0
     for n, drop in enumerate(args.drop):
         results = args.results.with_name(f"{args.results.name}.{n}") if args.results else None
@@ -98,7 +101,8 @@ def main() -> int:
                           progress=sys.stderr.isatty())
         t = run(drop, args.games, options, args.seed, args.backend, args.steps, args.first)
         print(f"{drop:>5.0%} {t['games']:>6,} {t['steps']:>7,} {t['ships']:>6,} {t['lost']:>5} "
-              f"{t['duplicated']:>4} {t['stalled']:>5} {t['other']:>5}   {t['wall_s']:.0f} s",
+              f"{t['duplicated']:>4} {t['stalled']:>5} {t['other']:>5} {t['slept']:>5}   "
+              f"{t['wall_s']:.0f} s",
               flush=True)
         for f in t["failures"][:5]:
             print(f"    {f[:400]}")

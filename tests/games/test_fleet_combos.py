@@ -317,6 +317,16 @@ def test_a_sea_that_falls_asleep_while_a_ship_is_laid_is_woken_and_the_game_goes
     play_game(seed, "native", Faults(drop=0.1))
 
 
+def test_a_sea_that_falls_asleep_while_it_gathers_the_score_is_asked_again():
+    # Found by bench/fleet_soak.py (whole games, 30 % loss, seed 21000: 5 of 275 games scored
+    # 0/0): a tile that lost the end's long press (one packet a face tells the cluster to put
+    # its sleep off) slept when its 10 minutes without a press ran out, mid-gather, and took
+    # the sea with it. The player wakes the sea and long presses again (fleet_play.play).
+    require_tool("g++")
+    played, ref = play(21007, "native", Faults(drop=0.3))
+    assert played.slept == 1 and not played.failures and played.ships == ref.count == GAME_SHIPS
+
+
 # Found by bench/fleet_soak.py (10 placements, no faults): a ship laid within 3 s of a
 # Fireship beside it caught fire from the Fireship's Hello on their new link (1007, 1213,
 # 1282); and two rounds of Hellos to six faces overflowed the queue, so a turn went
