@@ -13,7 +13,8 @@ each game's first 12 placements, for a quicker soak. It prints, per drop rate, t
 steps and ships laid, and how many games lost or duplicated something or never settled
 (the goal is 0 everywhere); `slept` counts the games whose sea fell asleep while it gathered
 the score and was long pressed again, as a player would (not a disagreement:
-tests/games/fleet_play.py). Game i is the same on every run with the same --seed. The games
+tests/games/fleet_play.py), and `slowest` the longest a step took to settle (a step that does
+not settle within two minutes is a stall). Game i is the same on every run with the same --seed. The games
 are played on blinkc's runner (docs/runner.md): every core by default, or a Ray cluster;
 with --results FILE (one file per drop rate: FILE.<n>) a cut soak goes on with --resume.
 """
@@ -56,13 +57,15 @@ def run(drop: float, games: int, options: Options, seed: int, backend: str, step
               _setup, (drop, seed, backend, steps), _game, range(first, first + games),
               failed=lambda r: any(r[k] for k in KINDS), chunk=5)
     outcome = run_job(job, options)
-    totals: dict = {"games": 0, "steps": 0, "ships": 0, "slept": 0, **{k: 0 for k in KINDS}}
+    totals: dict = {"games": 0, "steps": 0, "ships": 0, "slept": 0, "slowest_ms": 0,
+                    **{k: 0 for k in KINDS}}
     failures: list[str] = []
     for _, r in outcome.ordered():
         totals["games"] += 1
         totals["steps"] += r["steps"]
         totals["ships"] += r["ships"]
         totals["slept"] += bool(r.get("slept"))  # (results of before it was counted: none)
+        totals["slowest_ms"] = max(totals["slowest_ms"], r.get("slowest_ms", 0))
         for k in KINDS:
             totals[k] += bool(r[k])       # games that went wrong this way
         failures += r["failures"]
@@ -93,7 +96,7 @@ def main() -> int:
     print(f"fleet soak: {args.games:,} {plan} per drop rate, {args.backend} backend, "
           f"seed {args.seed}" + (f", games {args.first:,}.." if args.first else ""))
     print(f"{'drop':>5} {'games':>6} {'steps':>7} {'ships':>6} {'lost':>5} {'dup':>4} "
-          f"{'stall':>5} {'other':>5} {'slept':>5}   wall")
+          f"{'stall':>5} {'other':>5} {'slept':>5} {'slowest':>7}   wall")
     bad = 0
     for n, drop in enumerate(args.drop):
         results = args.results.with_name(f"{args.results.name}.{n}") if args.results else None
@@ -101,7 +104,8 @@ def main() -> int:
                           progress=sys.stderr.isatty())
         t = run(drop, args.games, options, args.seed, args.backend, args.steps, args.first)
         print(f"{drop:>5.0%} {t['games']:>6,} {t['steps']:>7,} {t['ships']:>6,} {t['lost']:>5} "
-              f"{t['duplicated']:>4} {t['stalled']:>5} {t['other']:>5} {t['slept']:>5}   "
+              f"{t['duplicated']:>4} {t['stalled']:>5} {t['other']:>5} {t['slept']:>5} "
+              f"{t['slowest_ms'] / 1000:>6.1f}s   "
               f"{t['wall_s']:.0f} s",
               flush=True)
         for f in t["failures"][:5]:

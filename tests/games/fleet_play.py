@@ -17,6 +17,12 @@ GAME = Path(__file__).resolve().parents[2] / "firmware" / "fleet_combos.py"
 GRACE_MS = 4000
 #: Long presses for the score at the end, if the sea falls asleep while it gathers (see play()).
 SCORE_TRIES = 3
+#: How long a step may take to settle before the game counts as stalled. At 30 % loss a turn's
+#: news can take over 30 s to cross a sea of 32 ships (a wide Hello a hop, each of its five
+#: codes a four-phase handshake, to every joined face): in the soak at seed 21000, game 21641's
+#: slowest steps took 32.4 and 32.2 s, which the 30 s of Cluster.settle called stalled. A
+#: stall is one that never ends: two minutes tell it.
+SETTLE_MS = 120_000
 
 
 def ship(c: Cluster, name: str) -> dict:
@@ -27,7 +33,7 @@ def ship(c: Cluster, name: str) -> dict:
 def take_away(c: Cluster, name: str) -> None:
     c.lift(name)
     c.wait(GRACE_MS + 1000)
-    c.settle()
+    c.settle(SETTLE_MS)
 
 
 def wake_the_sea(c: Cluster, at: dict[str, tuple[int, int]]) -> None:
@@ -38,19 +44,20 @@ def wake_the_sea(c: Cluster, at: dict[str, tuple[int, int]]) -> None:
     asleep = [name for name in at if c.world.tile(name).asleep]
     if asleep:
         c.click(asleep[0])
-        c.settle()
+        c.settle(SETTLE_MS)
 
 
-def settle_awake(c: Cluster, at: dict[str, tuple[int, int]]) -> None:
+def settle_awake(c: Cluster, at: dict[str, tuple[int, int]]) -> float:
     """Settle after a step; if the sea fell asleep before it settled (its 10 minutes without a
     press ran out during the step, the new ship's links still coming up), the player wakes it
     as above. (Found by the soak at 10 % loss: 2 stalls in 120 whole games, every tile asleep.)"""
     try:
-        c.settle()
+        return c.settle(SETTLE_MS)
     except AssertionError:
         if not any(c.world.tile(name).asleep for name in at):
             raise
         wake_the_sea(c, at)
+        return SETTLE_MS
 
 
 @dataclass
@@ -67,6 +74,8 @@ class Played:
     #: minutes without a press ran out, the press's wake lost on its way to it), and the
     #: player woke it and long pressed again.
     slept: int = 0
+    #: The slowest step's settling, in ms (loss makes news cross the sea slowly).
+    slowest_ms: int = 0
     failures: list[str] = field(default_factory=list)
 
 
@@ -81,7 +90,7 @@ def play(seed: int, backend: str = "python", faults: Faults | None = None,
     for step in steps:
         if step.action == "launch":
             c.long_press(step.tile)
-            c.settle()
+            c.settle(SETTLE_MS)
             ref.launch(step.cell, step.number, step.owner)
         elif step.action == "lay":
             ref.lay(step.cell, step.number, step.owner)
@@ -95,7 +104,7 @@ def play(seed: int, backend: str = "python", faults: Faults | None = None,
             else:
                 c.place(step.tile, step.cell)
                 at[step.tile] = step.cell
-                settle_awake(c, at)
+                out.slowest_ms = max(out.slowest_ms, int(settle_awake(c, at)))
             wake_the_sea(c, at)  # (it may have fallen asleep during the step)
         except AssertionError as e:
             out.stalled += 1
@@ -131,7 +140,7 @@ def play(seed: int, backend: str = "python", faults: Faults | None = None,
     for _ in range(SCORE_TRIES):
         wake_the_sea(c, at)
         c.long_press(starter, 1500)
-        c.settle()
+        c.settle(SETTLE_MS)
         if not c.world.tile(starter).asleep:
             break
         # Asleep before both gathers came back (found by the soak at 30 % loss: 5 games in 275,

@@ -327,6 +327,16 @@ def test_a_sea_that_falls_asleep_while_it_gathers_the_score_is_asked_again():
     assert played.slept == 1 and not played.failures and played.ships == ref.count == GAME_SHIPS
 
 
+@pytest.mark.long
+def test_news_that_takes_over_30_s_to_cross_the_sea_at_heavy_loss_is_no_stall():
+    # Found by bench/fleet_soak.py (whole games, 30 % loss, seed 21000): game 21641's sea took
+    # 32.4 s to learn of its 32nd ship, and Cluster.settle's 30 s called it stalled.
+    require_tool("g++")
+    played, ref = play(21641, "native", Faults(drop=0.3))
+    assert not played.failures and played.ships == ref.count == GAME_SHIPS
+    assert played.slowest_ms > 30_000
+
+
 # Found by bench/fleet_soak.py (10 placements, no faults): a ship laid within 3 s of a
 # Fireship beside it caught fire from the Fireship's Hello on their new link (1007, 1213,
 # 1282); and two rounds of Hellos to six faces overflowed the queue, so a turn went
