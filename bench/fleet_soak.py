@@ -11,12 +11,13 @@ the gathered score at the end. By default a game is played whole, to its 32nd le
 (the plan ends there; 120 placements is enough for every plan); `--steps 12` plays only
 each game's first 12 placements, for a quicker soak. It prints, per drop rate, the games,
 steps and ships laid, and how many games lost or duplicated something or never settled
-(the goal is 0 everywhere); `slept` counts the games whose sea fell asleep while it gathered
-the score and was long pressed again, as a player would (not a disagreement:
-tests/games/fleet_play.py), and `slowest` the longest a step took to settle (a step that does
-not settle within two minutes is a stall). Game i is the same on every run with the same --seed. The games
-are played on blinkc's runner (docs/runner.md): every core by default, or a Ray cluster;
-with --results FILE (one file per drop rate: FILE.<n>) a cut soak goes on with --resume.
+(the goal is 0 everywhere); `slept` counts the games whose sea fell asleep in the middle of
+a step or while it gathered the score, and was woken (and long pressed again), as a player
+would (not a disagreement: tests/games/fleet_play.py), and `slowest` the longest a step took
+to settle (a step that does not settle within two minutes is a stall). Game i is the same
+on every run with the same --seed. The games are played on blinkc's runner (docs/runner.md):
+every core by default, or a Ray cluster; with --results FILE (one file per drop rate:
+FILE.<n>) a cut soak goes on with --resume.
 """
 
 from __future__ import annotations
