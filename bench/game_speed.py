@@ -56,6 +56,19 @@ def ship_layout(n: int = 24) -> tuple[str, list[str], list[str]]:
     return "\n".join(lines), hulls, hazards
 
 
+def play_turns(ship: Cluster, hulls: list[str], hazards: list[str], turns: int) -> None:
+    """Each turn presses one Hull and each Hazard, one action every 2 s of simulated time (a
+    triple click resets a sunk ship)."""
+    start = ship.world.now_ms
+    for turn in range(turns):
+        for name in [hulls[(turn * 7) % len(hulls)], *hazards]:
+            if any(s["sunk"] for s in ship.states().values()):
+                ship.multi_click(name)
+            else:
+                ship.click(name)
+            ship.wait(2000 - (ship.world.now_ms - start) % 2000 or 2000)
+
+
 def play(turns: int, faults: Faults | None, backend: str,
          world: str = "auto") -> tuple[float, float, float, Cluster]:
     """Simulated s, wall s and CPU s of this process for the turns (not the set-up), and the
@@ -64,13 +77,7 @@ def play(turns: int, faults: Faults | None, backend: str,
     ship = Cluster(GAME, layout, seed=3, faults=faults, backend=backend, world=world)
     start_sim = ship.world.now_ms
     t0, c0 = time.perf_counter(), time.process_time()
-    for turn in range(turns):
-        for name in [hulls[(turn * 7) % len(hulls)], *hazards]:
-            if any(s["sunk"] for s in ship.states().values()):
-                ship.multi_click(name)
-            else:
-                ship.click(name)
-            ship.wait(2000 - (ship.world.now_ms - start_sim) % 2000 or 2000)
+    play_turns(ship, hulls, hazards, turns)
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     return (ship.world.now_ms - start_sim) / 1000, wall, cpu, ship
 

@@ -32,7 +32,10 @@ from blinkc.testing import Cluster
 from blinkc.world import Faults
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from game_speed import ship_layout
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from game_speed import play_turns, ship_layout
+
+from tests.games.test_broadside_rules import FLEET
 
 ROOT = Path(__file__).resolve().parents[1]
 FIRMWARE = ROOT / "firmware"
@@ -117,32 +120,12 @@ def pirates(backend: str, faults: Faults | None, turns: int = 5,
         ship = Cluster(FIRMWARE / "pirates_lasers.py", layout, seed=3, faults=faults,
                        backend=backend, world="python", trace=trace)
         watch(ship, log)
-        start = ship.world.now_ms
-        for turn in range(turns):
-            for name in [hulls[(turn * 7) % len(hulls)], *hazards]:
-                if any(s["sunk"] for s in ship.states().values()):
-                    ship.multi_click(name)
-                else:
-                    ship.click(name)
-                ship.wait(2000 - (ship.world.now_ms - start) % 2000 or 2000)
+        play_turns(ship, hulls, hazards, turns)
         return ship
     return run
 
 
-BROADSIDE = """
-tile a1 at 0,0 ship=true
-tile a2 at 1,0 ship=true sweet=true
-tile a3 at 2,0 ship=true
-tile a4 at 3,0 ship=true
-tile s1 at 0,1
-tile s2 at 1,1
-tile s3 at 2,1
-tile s4 at 3,1
-tile b1 at 0,2 ship=true
-tile b2 at 1,2 ship=true
-tile c1 at 8,8 ship=true
-tile c2 at 8,9
-"""
+BROADSIDE = FLEET  # (tests/games/test_broadside_rules.py's fleet: ships A and B, a sea)
 
 
 def broadside(backend: str) -> Callable[[Log], Cluster]:

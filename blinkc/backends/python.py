@@ -52,15 +52,6 @@ def _wrap(code: str, t: IntType) -> str:
     return f"(({code}) & {mask})"
 
 
-#: blinklib calls the generated code writes as what they read (Blinklib's fields: the same
-#: value, without a call): games make them many times a pass. `{0}` is the face.
-_READS = {
-    "millis": "api.now",
-    "getLastValueReceivedOnFace": "api.in_value[{0}]",
-    "isValueReceivedOnFaceExpired": "(api.expire_time[{0}] < api.now)",
-}
-
-
 def _ident(name: str) -> str:
     return f"{name}_" if keyword.iskeyword(name) else name
 
@@ -127,8 +118,6 @@ class PythonRenderer(Renderer):
         return self.conv(e.value, e.type)
 
     def visit_Call(self, e: Call) -> str:
-        if e.builtin and e.func in _READS:
-            return _READS[e.func].format(*(self.expr(a) for a in e.args))
         args = ", ".join(self.expr(a) for a in e.args)
         return f"api.{e.func}({args})" if e.builtin else f"self.f_{e.func}({args})"
 
@@ -176,12 +165,6 @@ class PythonRenderer(Renderer):
         self.emit(depth, "return" if s.value is None else f"return {self.expr(s.value)}")
 
     def visit_ExprStmt(self, s: ExprStmt, depth: int) -> None:
-        call = s.value
-        if isinstance(call, Call) and call.builtin and call.func == "setColorOnFace":
-            # Blinklib.setColorOnFace(c, face), written out (c is evaluated first either way).
-            c, face = (self.expr(a) for a in call.args)
-            self.emit(depth, f"api.pixels[{face}] = {c}")
-            return
         self.emit(depth, self.expr(s.value))
 
     def visit_Break(self, s: Break, depth: int) -> None:

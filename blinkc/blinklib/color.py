@@ -44,9 +44,7 @@ NAMED = {
 
 def makeColorRGB(red: int, green: int, blue: int) -> Color:
     """blinklib's makeColorRGB: each 0..255 channel shifted right by 3."""
-    # rgb5 of the three written out (a byte shifted right by 3 is 5 bits already): games
-    # make colours on every pass.
-    return (red & 0xFF) >> 3 | ((green & 0xFF) >> 3) << 5 | ((blue & 0xFF) >> 3) << 10
+    return rgb5((red & 0xFF) >> 3, (green & 0xFF) >> 3, (blue & 0xFF) >> 3)
 
 
 def makeColorHSB(hue: int, saturation: int, brightness: int) -> Color:

@@ -40,7 +40,7 @@ class Clock:
         return self.offset + t * self._rate // MILLION
 
     def millis(self, t: int) -> int:
-        return (self.offset + t * self._rate // MILLION) // TICK_US * TICK_US // 1000
+        return self.local_us(t) // TICK_US * TICK_US // 1000
 
     def world_us(self, local: int) -> int:
         """The first world time at which the local clock reads at least `local` µs."""
@@ -56,9 +56,7 @@ class Clock:
     def cpu_done(self, t: int, work_us: int) -> int:
         """When `work_us` of blinklib's code begun at world time t ends: the tick interrupts
         that come meanwhile (or are running at t) hold it up."""
-        # local_us and world_us written out: this runs at every transmit event.
-        offset, rate = self.offset, self._rate
-        x = offset + t * rate // MILLION
+        x = self.local_us(t)
         into = (x + ISR_BEFORE_TICK_US) % TICK_US   # µs since the last interrupt began
         if into < ISR_US:
             x += ISR_US - into
@@ -67,13 +65,11 @@ class Clock:
             work_us -= TICK_US - into
             x += TICK_US - into + ISR_US
             into = ISR_US
-        return -((offset - x - work_us) * MILLION // rate)
+        return self.world_us(x + work_us)
 
     def next_frame(self, t: int) -> int:
         """The first display-frame boundary at or after world time t."""
-        # local_us and world_us written out: this runs at every pass.
-        offset, rate, phase = self.offset, self._rate, self.frame_phase
-        local = offset + t * rate // MILLION
-        k = -(-(local - phase) // FRAME_US)
-        b = -((offset - phase - k * FRAME_US) * MILLION // rate)
+        local = self.local_us(t)
+        k = -(-(local - self.frame_phase) // FRAME_US)
+        b = self.world_us(self.frame_phase + k * FRAME_US)
         return b if b >= t else t

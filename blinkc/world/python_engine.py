@@ -67,8 +67,6 @@ from .splitmix import SplitMix64
 from .tile import Incoming, Packet, Tile
 from .watchdog import TileOverrun
 
-heappush = heapq.heappush
-
 if TYPE_CHECKING:
     from .world import Faults, World
 
@@ -164,7 +162,6 @@ class PythonEngine(Engine):
 
     # ------------------------------------------------------------- the queue
     def _schedule(self, t: int, kind: int, tile: Tile | None, data: Any = None) -> None:
-        # The hot paths (passes, transmits, flashes, launches) write this out.
         self._seq += 1
         epoch = tile.epoch if tile is not None else 0
         heapq.heappush(self._queue, (t, self._seq, kind, tile, epoch, data))
@@ -285,9 +282,7 @@ class PythonEngine(Engine):
         if not tile.started:
             tile.started = True
             program.setup(api)
-        button = tile.button
-        if button.flags or not button.idle():  # (_button_snapshot's own test, saving a call)
-            self._button_snapshot(tile, now)
+        self._button_snapshot(tile, now)
         # Receive: latch what the BIOS buffered on each face.
         rx = tile.rx_buf
         for f in range(FACE_COUNT):
@@ -312,9 +307,7 @@ class PythonEngine(Engine):
             # The program said loop() changes nothing while its inputs stay as they were.
             tile.skipped = True
             stats["skipped"] += 1
-            # (_schedule written out in the hot paths: one call less an event)
-            self._seq = seq = self._seq + 1
-            heappush(self._queue, (clock.next_frame(w.now + 1), seq, _TX, tile, tile.epoch, None))
+            self._schedule(clock.next_frame(w.now + 1), _TX, tile)
             return
         tile.skipped = False
         sent = list(api.out_value)
@@ -337,8 +330,7 @@ class PythonEngine(Engine):
         frame = clock.next_frame(ready + 1)
         if idle_skip:
             self._check_quiet(tile, now)
-        self._seq = seq = self._seq + 1
-        heappush(self._queue, (frame, seq, _TX, tile, tile.epoch, None))
+        self._schedule(frame, _TX, tile)
 
     def _transmit(self, tile: Tile, first_face: int = 0) -> None:
         """Ask the BIOS to send on the first face that is due, from `first_face` on.
@@ -366,20 +358,19 @@ class PythonEngine(Engine):
             call = clock.cpu_done(t, work + TX_CALL_US)
             timing = self._timings.get(clock.ppm) or self._timing(clock)
             first = max(call + timing.lead, max(tile.tx_end) + timing.gap)
-            self._seq = seq = self._seq + 1
-            heappush(self._queue, (first, seq, _FLASH, tile, tile.epoch, f))
+            self._schedule(first, _FLASH, tile, f)
             return
-        self._seq = seq = self._seq + 1
         t_pass = clock.cpu_done(t, work + PASS_START_US)
         q = self._queue
         if t_pass <= self._end and (not q or q[0][0] > t_pass):
             # The pass would be the next event (everything queued comes later, and nothing
             # runs in between): run it now, as the loop would, sparing the queue. It has its
             # sequence number all the same.
+            self._seq += 1
             self.world.now = t_pass
             self._pass(tile)
         else:
-            heappush(q, (t_pass, seq, _PASS, tile, tile.epoch, None))
+            self._schedule(t_pass, _PASS, tile)
 
     def _timing(self, clock: Clock) -> _Timing:
         timing = self._timings[clock.ppm] = _Timing(clock)
@@ -411,12 +402,10 @@ class PythonEngine(Engine):
         api.out_datagram[f] = None
         tile.viral_faces &= ~(1 << f)
         back = t + blocks
-        self._seq = seq = self._seq + 1
         if f + 1 < FACE_COUNT:
-            heappush(self._queue, (back, seq, _TX, tile, tile.epoch, f + 1))
+            self._schedule(back, _TX, tile, f + 1)
         else:
-            heappush(self._queue, (clock.cpu_done(back, TX_AFTER_SEND_US + PASS_START_US), seq,
-                                   _PASS, tile, tile.epoch, None))
+            self._schedule(clock.cpu_done(back, TX_AFTER_SEND_US + PASS_START_US), _PASS, tile)
 
     def _launch(self, sender: Tile, face: int, start: int, pkt: Packet) -> None:
         w = self.world
@@ -459,8 +448,7 @@ class PythonEngine(Engine):
             receiver.incoming[rface] = None
             return
         inc = receiver.incoming[rface] = Incoming(start, end, pkt, sender.index, face)
-        self._seq = seq = self._seq + 1
-        heappush(self._queue, (end, seq, _ARRIVE, receiver, receiver.epoch, (rface, inc)))
+        self._schedule(end, _ARRIVE, receiver, (rface, inc))
 
     def _arrive(self, tile: Tile, data: tuple[int, Incoming]) -> None:
         face, inc = data

@@ -6,7 +6,6 @@ long, as the IR says) but a 32-bit one on the host, where it made the comparison
 (-40000 became 4,294,927,296).
 """
 
-from pathlib import Path
 
 from blinkc.backends.cpp import generate_cpp
 from blinkc.backends.python import program_class
@@ -37,6 +36,14 @@ def look(t):
 """
 
 
+def compiled(tmp_path, name, source):
+    """The game's program, its C++ and its two tile classes (native, Python)."""
+    path = tmp_path / f"{name}.py"
+    path.write_text(source)
+    program = compile_game(path)
+    return path, generate_cpp(program), native_class(program, path), program_class(program)
+
+
 def value(cls, name):
     tile = cls()
     api = Blinklib()
@@ -46,11 +53,8 @@ def value(cls, name):
 
 def test_a_16_bit_unsigned_constant_in_32_bit_signed_arithmetic_is_a_long(tmp_path):
     require_tool("g++")
-    path = tmp_path / "consts.py"
-    path.write_text(GAME)
-    program = compile_game(path)
-    assert "32768L > a" in generate_cpp(program)
-    native, python = native_class(program, Path(path)), program_class(program)
+    _, text, native, python = compiled(tmp_path, "consts", GAME)
+    assert "32768L > a" in text
     assert value(python, "below") is True and value(native, "below") is True
     assert value(python, "sum") == 0 == value(native, "sum")
 
@@ -81,13 +85,9 @@ def test_a_16_bit_unsigned_name_is_said_alone_where_c_converts_it_at_once(tmp_pa
     needs no `1U *` where C converts it at once to a type that holds it: compared with a
     32-bit variable, stored, returned (SURVEY_MAX, POINTS_MAX in the dispatch)."""
     require_tool("g++")
-    path = tmp_path / "named.py"
-    path.write_text(NAMED)
-    program = compile_game(path)
-    text = generate_cpp(program)
+    _, text, native, python = compiled(tmp_path, "named", NAMED)
     assert "static const uint16_t BIG = 40000U;" in text
     assert "return a < BIG;" in text and "return BIG;" in text
-    native, python = native_class(program, Path(path)), program_class(program)
     assert value(python, "below") is True and value(native, "below") is True
     assert value(python, "big") == 40000 == value(native, "big")
 
@@ -115,11 +115,7 @@ def test_a_name_that_fits_an_int_compares_as_an_int_on_the_tile_too(tmp_path):
     tile and false in the emulator, with avr-gcc's sign-compare warning."""
     require_tool("g++")
     require_tool("avr-gcc")
-    path = tmp_path / "signed.py"
-    path.write_text(SIGNED)
-    program = compile_game(path)
-    text = generate_cpp(program)
+    path, text, native, python = compiled(tmp_path, "signed", SIGNED)
     assert "static const int16_t SWEET = 256;" in text
     assert avr_compile_check(sketch_from_text(text, "signed", path.with_suffix(".ino"))) == []
-    native, python = native_class(program, Path(path)), program_class(program)
     assert value(python, "above") is False and value(native, "above") is False
