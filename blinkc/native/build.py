@@ -2,8 +2,10 @@
 
 One library per distinct source: the key hashes the translation unit, the
 sketch's extra files, blinkc's runtime sources, the compiler's identity and
-the flags. The cache (where it lives, publishing an entry whole) is
-compile_cache's.
+the flags. The host runtime (blinklib_host.cpp) is compiled once into an object
+of its own, cached under the same kind of key, and linked into every library (a
+third of each sketch's compile time otherwise). The cache (where it lives,
+publishing an entry whole) is compile_cache's.
 """
 
 from __future__ import annotations
@@ -62,6 +64,27 @@ def build_key(sketch: Sketch, compiler: str, flags: tuple[str, ...]) -> str:
         (*sketch.extra_sources, *(NATIVE_DIR / f for f in RUNTIME_FILES)))
 
 
+def runtime_object(cxx: str, sketch: Sketch) -> Path:
+    """blinklib_host.cpp compiled with HOST_FLAGS into an object (cached): each library links
+    its own copy of it, so every tile still has its own runtime state. A compiler that cannot
+    build it cannot build `sketch` either, and the error says so as it did when both were one
+    compile."""
+    flags = tuple(f for f in HOST_FLAGS if f != "-shared")
+    key = compile_cache.key((f"abi {ABI_VERSION}", compiler_identity(cxx), " ".join(flags)),
+                            tuple(NATIVE_DIR / f for f in RUNTIME_FILES))
+    obj = compile_cache.entry("blinklib-host", key, ".o")
+
+    def compile_into(tmp: Path) -> Path:
+        target = tmp / "runtime.o"
+        proc = run_compiler([cxx, *flags, f"-I{NATIVE_DIR}", f"-I{HOST_INCLUDE_DIR}", "-c",
+                             *(str(NATIVE_DIR / s) for s in RUNTIME_SOURCES), "-o", str(target)])
+        if proc.returncode != 0:
+            raise NativeBuildError(sketch, proc.stdout + proc.stderr)
+        return target
+
+    return compile_cache.reuse_or_make(obj, compile_into)
+
+
 def build_library(sketch: Sketch) -> BuiltLibrary:
     """The sketch compiled with the host runtime into a shared library (cached). Refuses a
     blinkc_tile.h that is not what abi.py declares (abi.StaleHeader)."""
@@ -70,6 +93,9 @@ def build_library(sketch: Sketch) -> BuiltLibrary:
     key = build_key(sketch, cxx, HOST_FLAGS)
     lib = compile_cache.entry(sketch.name, key)
     log_file = lib.with_suffix(".log")
+    if lib.exists():
+        return BuiltLibrary(lib, key, log_file.read_text() if log_file.exists() else "")
+    runtime = runtime_object(cxx, sketch)
 
     def compile_into(tmp: Path) -> Path:
         unit = tmp / f"{sketch.name}.ino.cpp"
@@ -78,8 +104,7 @@ def build_library(sketch: Sketch) -> BuiltLibrary:
         proc = run_compiler([cxx, *HOST_FLAGS,
                              *(f"-I{d}" for d in sketch.include_dirs),
                              f"-I{NATIVE_DIR}", f"-I{HOST_INCLUDE_DIR}",
-                             str(unit), *map(str, sketch.extra_sources),
-                             *(str(NATIVE_DIR / s) for s in RUNTIME_SOURCES),
+                             str(unit), *map(str, sketch.extra_sources), str(runtime),
                              "-o", str(target)])
         log = proc.stdout + proc.stderr
         if proc.returncode != 0:

@@ -4,7 +4,9 @@ Every native build blinkc makes at run time (a sketch's library, the tile watchd
 core, the 16-bit int findings kept beside a sketch's library) is one file in this cache,
 named by a key that hashes everything it was made from. An entry is made in a scratch folder
 inside the cache and renamed into place, so parallel test workers and concurrent runs never
-see a half-written file: an entry that exists is whole, and is reused as it is.
+see a half-written file: an entry that exists is whole, and is reused as it is. Whoever makes
+an entry holds its lock (a file under `.locks/`), so workers that need the same entry at once
+wait for the first to make it instead of each compiling it again.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import os
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
+
+from filelock import FileLock
 
 
 def cache_dir() -> Path:
@@ -52,9 +56,14 @@ def publish(made: Path, target: Path) -> Path:
 
 def reuse_or_make(target: Path, make: Callable[[Path], Path]) -> Path:
     """`target` when it exists; else `make(scratch folder)` makes the file, which is published as
-    `target`. An exception from `make` publishes nothing (the scratch folder is removed)."""
+    `target`, under the entry's lock (a second caller waits, then reuses it). An exception from
+    `make` publishes nothing (the scratch folder is removed; the next caller tries again)."""
     if target.exists():
         return target
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=target.parent, prefix="build-") as tmp:
-        return publish(make(Path(tmp)), target)
+    locks = target.parent / ".locks"
+    locks.mkdir(parents=True, exist_ok=True)
+    with FileLock(locks / f"{target.name}.lock"):
+        if target.exists():  # made while we waited
+            return target
+        with tempfile.TemporaryDirectory(dir=target.parent, prefix="build-") as tmp:
+            return publish(make(Path(tmp)), target)

@@ -3,6 +3,8 @@ key covers, and that an entry is published whole or not at all, then reused."""
 
 from __future__ import annotations
 
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -45,7 +47,7 @@ def test_an_entry_is_made_once_then_reused(tmp_path, monkeypatch):
     assert compile_cache.reuse_or_make(target, make) == target
     assert compile_cache.reuse_or_make(target, make) == target
     assert len(calls) == 1 and target.read_text() == "built"
-    assert sorted(p.name for p in target.parent.iterdir()) == [target.name]  # no scratch left
+    assert not list(target.parent.glob("build-*"))  # no scratch left
 
 
 def test_a_failed_make_publishes_nothing(tmp_path, monkeypatch):
@@ -58,4 +60,28 @@ def test_a_failed_make_publishes_nothing(tmp_path, monkeypatch):
 
     with pytest.raises(RuntimeError):
         compile_cache.reuse_or_make(target, fail)
-    assert list(target.parent.iterdir()) == []
+    assert not target.exists() and not list(target.parent.glob("build-*"))
+
+
+def test_workers_that_need_one_entry_at_once_make_it_once(tmp_path, monkeypatch):
+    """pytest-xdist's workers (or two blinkc runs) that ask for the same build together: one
+    compiles, the others wait for it and reuse its entry instead of compiling it again."""
+    monkeypatch.setenv("BLINKC_CACHE_DIR", str(tmp_path))
+    target = compile_cache.entry("thing", "k3")
+    calls = []
+
+    def make(scratch: Path) -> Path:
+        calls.append(scratch)
+        time.sleep(0.3)  # a compile: long enough for every worker to arrive meanwhile
+        (scratch / "out").write_text("built")
+        return scratch / "out"
+
+    results = []
+    workers = [threading.Thread(target=lambda: results.append(
+        compile_cache.reuse_or_make(target, make))) for _ in range(4)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert results == [target] * 4 and target.read_text() == "built"
+    assert len(calls) == 1
