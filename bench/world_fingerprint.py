@@ -1,5 +1,5 @@
-"""A determinism fingerprint of the Python world: hashes that must not change when the world
-is only made faster.
+"""A determinism fingerprint of the Python world and the C++ world core: hashes that must not
+change when a world is only made faster.
 
 Runs a few seeded scenarios in the Python world (Pirates & Lasers' 24-tile ship from
 bench/game_speed.py with and without faults, a Broadside fleet under faults (clocks within
@@ -12,6 +12,11 @@ tiles and the native backend's) and prints, for each, a hash of
 - its trace (every record, in order; one scenario runs without a trace, as the benches do);
 - its end: every tile's snapshot, blinklib state and BIOS-side bookkeeping, the world's
   statistics, the engine's queue, sequence number and fault stream.
+
+The C++ core's runs (`pirates-core-*`: the same ship in the core) hash their trace and their
+end (the mirrored tiles, the statistics and the core's counts of each kind of event); the core's
+events cannot be watched one by one, so their event log is empty. Their traces must also be the
+Python world's (the same hash as `pirates-*-nofaults` and `pirates-*-faults`).
 
 Run it before and after a change to the world: the hashes must be the same.
 
@@ -103,6 +108,9 @@ def end_state(cluster: Cluster) -> str:
                 t.tx_start, t.tx_end, t.viral_faces, t.viral_lockout_until, t.epoch,
                 t.quiet_until, t.loop_inputs, t.skipped, t.passes, t.asleep,
                 t.clock.offset, t.clock.ppm, bytes(t.serial_out), t.program_state())
+    if not hasattr(engine, "queued"):  # the C++ core: what it counted instead of its queue
+        log.add("core", engine.events, sorted((engine.event_counts or {}).items()))
+        return log.digest()
     log.add("engine", engine.seq, engine.fault_state, sorted(engine.cuts.items()))
     for e in engine.queued():
         data = "call" if e.kind == "call" else e.data
@@ -114,12 +122,13 @@ def end_state(cluster: Cluster) -> str:
 
 
 def pirates(backend: str, faults: Faults | None, turns: int = 5,
-            trace: bool = True) -> Callable[[Log], Cluster]:
+            trace: bool = True, world: str = "python") -> Callable[[Log], Cluster]:
     def run(log: Log) -> Cluster:
         layout, hulls, hazards = ship_layout()
         ship = Cluster(FIRMWARE / "pirates_lasers.py", layout, seed=3, faults=faults,
-                       backend=backend, world="python", trace=trace)
-        watch(ship, log)
+                       backend=backend, world=world, trace=trace)
+        if world == "python":  # the C++ core's events cannot be watched one by one
+            watch(ship, log)
         play_turns(ship, hulls, hazards, turns)
         return ship
     return run
@@ -169,6 +178,9 @@ def fleet(backend: str) -> Callable[[Log], Cluster]:
 
 def scenarios(native: bool) -> dict[str, Callable[[Log], Cluster]]:
     out: dict[str, Callable[[Log], Cluster]] = {}
+    if native:  # the C++ world core: its trace, and the end state it mirrors
+        out["pirates-core-nofaults"] = pirates("native", None, world="native")
+        out["pirates-core-faults"] = pirates("native", FAULTS, world="native")
     for backend in ("python", "native") if native else ("python",):
         out[f"pirates-{backend}-nofaults"] = pirates(backend, None)
         out[f"pirates-{backend}-faults"] = pirates(backend, FAULTS)
