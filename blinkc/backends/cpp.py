@@ -1296,7 +1296,9 @@ def comment(text: str | list[str], first: str = "", width: int = LINE_WIDTH) -> 
     return "\n".join(f"// {first if i == 0 else ' ' * len(first)}{ln}" for i, ln in enumerate(lines))
 
 
+@functools.cache
 def _environment() -> jinja2.Environment:
+    """One environment for every sketch, so the template is compiled once a process."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=False,
                              keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
                              undefined=jinja2.StrictUndefined)

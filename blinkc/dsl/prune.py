@@ -197,10 +197,11 @@ def without_dead_stores(functions: list[Function], candidates: set[str]) -> list
     """An engine variable that is only ever read by the statements that update it (and
     nothing else they do is seen) is dead: those statements go."""
     dead: set[str] = set()
+    # (Each function's globals once: a function that does not name g cannot read it.)
+    named = [(f, global_names(f.body)) for f in functions]
     for g in sorted(candidates):
-        if not any(g in global_names(f.body) for f in functions):
-            continue
-        if all(_reads_only_in_updates(f.body, g) for f in functions):
+        using = [f for f, names in named if g in names]
+        if using and all(_reads_only_in_updates(f.body, g) for f in using):
             dead.add(g)
     if not dead:
         return functions
