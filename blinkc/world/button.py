@@ -51,13 +51,6 @@ class Debounce(NamedTuple):
     long_fired: int
 
 
-def idle_button(raw_changes: int, window_end: int, down: bool) -> bool:
-    """A button model (its raw changes pending, its click window's end, its debounced state)
-    that will do nothing without a new raw change: ButtonModel.idle(), and the C++ core's
-    view of one (NativeEngine.calm)."""
-    return not raw_changes and window_end == NEVER and not down
-
-
 @dataclass
 class ButtonModel:
     """Debounced state and event flags of one tile's button, in local milliseconds."""
@@ -98,9 +91,8 @@ class ButtonModel:
         self.raw.append((t_ms, down))
 
     def idle(self) -> bool:
-        """True when nothing will happen without a new raw change."""
-        # idle_button(len(self.raw), self._window_end, self.down), written out: every pass
-        # asks.
+        """True when nothing will happen without a new raw change (the C++ core's button.h
+        asks the same in its idle())."""
         return not self.raw and self._window_end == NEVER and not self.down
 
     def next_deadline(self) -> int:

@@ -110,6 +110,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "core_stats": (None, [_vp, ctypes.POINTER(_i64)]),
     "core_take_dirty": (_int, [_vp, ctypes.POINTER(ctypes.c_int32), _int]),
     "core_publish": (None, [_vp, _int]),
+    "core_calm": (_i64, [_vp, _int]),
     "core_clock": (None, [_i64, _i64, _i64, _i64, _i64, ctypes.POINTER(_i64)]),
     "core_fault_draws": (None, [ctypes.c_uint64, _int, ctypes.c_double, ctypes.c_uint32,
                                 ctypes.POINTER(_int), ctypes.POINTER(_i64)]),

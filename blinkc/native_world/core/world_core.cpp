@@ -1166,6 +1166,14 @@ EXPORT int core_take_dirty(void *wp, int32_t *out, int cap) {
     return n;
 }
 
+/* What Cluster.settle asks of a tile between two short runs (NativeEngine.calm), without
+ * publishing its whole view: bit 0, its last pass skipped loop(); bit 1, its button is idle
+ * (button.h's idle(), as button.py's ButtonModel.idle()); from bit 8 up, its flags. */
+EXPORT int64_t core_calm(void *wp, int i) {
+    const Tile &t = *static_cast<World *>(wp)->tiles[i];
+    return (t.skipped ? 1 : 0) | (t.button.idle() ? 2 : 0) | ((int64_t)t.button.flags << 8);
+}
+
 /* Bring one tile's view up to date now (for a trace record in the middle of a run). */
 EXPORT void core_publish(void *wp, int i) {
     World &w = *static_cast<World *>(wp);
