@@ -66,9 +66,9 @@ def build_key(sketch: Sketch, compiler: str, flags: tuple[str, ...]) -> str:
 
 def runtime_object(cxx: str, sketch: Sketch) -> Path:
     """blinklib_host.cpp compiled with HOST_FLAGS into an object (cached): each library links
-    its own copy of it, so every tile still has its own runtime state. A compiler that cannot
-    build it cannot build `sketch` either, and the error says so as it did when both were one
-    compile."""
+    its own copy of it, so every tile still has its own runtime state. It sees blinkc's own
+    headers only, never a sketch's folder. A compiler that cannot build it cannot build
+    `sketch` either, and the error says so as it did when both were one compile."""
     flags = tuple(f for f in HOST_FLAGS if f != "-shared")
     key = compile_cache.key((f"abi {ABI_VERSION}", compiler_identity(cxx), " ".join(flags)),
                             tuple(NATIVE_DIR / f for f in RUNTIME_FILES))

@@ -593,8 +593,9 @@ class NativeEngine(Engine):
     def calm(self, tile: Tile) -> Calm:
         if not self._lazy:
             return super().calm(tile)
-        calm = self._lib.core_calm(self._w, tile.index)  # (a settle asks this of every tile
-        return Calm(bool(calm & 1), bool(calm & 2), calm >> 8)  # every 20 ms: one small call)
+        # One small call: a settle asks this of every tile every 20 ms of simulated time.
+        calm = self._lib.core_calm(self._w, tile.index)
+        return Calm(bool(calm & 1), bool(calm & 2), calm >> 8)
 
     # ------------------------------------ what the core does not take while it runs
     def set_faults(self, faults: Faults) -> None:
