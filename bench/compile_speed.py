@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from blinkc.backends.cpp import generate_cpp
@@ -38,9 +39,9 @@ def main() -> None:
     print(f"{'game':<16} {'lower':>9} {'C++':>9} {'Python':>9}   (ms, best of {args.runs})")
     for game in games:
         program = compile_game(game)
-        lower = best_ms(lambda: compile_game(game), args.runs)  # noqa: B023 (called at once)
-        cpp = best_ms(lambda: generate_cpp(program), args.runs)  # noqa: B023
-        python = best_ms(lambda: generate_python(program), args.runs)  # noqa: B023
+        lower = best_ms(partial(compile_game, game), args.runs)
+        cpp = best_ms(partial(generate_cpp, program), args.runs)
+        python = best_ms(partial(generate_python, program), args.runs)
         print(f"{game.stem:<16} {lower:>9.0f} {cpp:>9.0f} {python:>9.0f}", flush=True)
 
 

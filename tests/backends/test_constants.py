@@ -6,7 +6,6 @@ long, as the IR says) but a 32-bit one on the host, where it made the comparison
 (-40000 became 4,294,927,296).
 """
 
-
 from blinkc.backends.cpp import generate_cpp
 from blinkc.backends.python import program_class
 from blinkc.blinklib.api import Blinklib

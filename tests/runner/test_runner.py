@@ -146,9 +146,9 @@ def _no_network_namespace() -> str | None:
 
 
 # Long tier: a Ray cluster's start costs some 17 s on two cores (its servers, workers and
-# their imports), the default tier's slowest test. CI runs it after the default tier; there
-# the runner's engines are held to one summary by the local-process tests above and by
-# test_ray_asked_for_without_ray_says_how_to_install_it_and_exits_2.
+# their imports), which made it the default tier's slowest test. CI runs it after the default
+# tier. In the default tier, the local-process tests above hold the runner to one summary, and
+# test_ray_asked_for_without_ray_says_how_to_install_it_and_exits_2 checks the --ray option.
 @pytest.mark.long
 @pytest.mark.skipif(_no_network_namespace() is not None, reason=str(_no_network_namespace()))
 def test_ray_local_gives_the_same_summary_as_local_processes(tmp_path):
