@@ -41,6 +41,9 @@ CORPUS = ROOT / "bench" / "corpus"
 #: Corpus games whose plain hand-written sketch gives up part of blinkc's guarantee, each with
 #: a second hand-written sketch that keeps it (bench/ping_cuts.py shows the difference).
 SAME_GUARANTEE = {"ping": CORPUS / "hand" / "ping_once"}
+#: Corpus games that send, each with the same game without its messages (no protocol engine)
+#: and the goal for the engine's part, their difference (issue 28).
+ENGINE_GOALS = {"ping": (CORPUS / "without_messages" / "ping.py", 700)}
 
 
 def corpus_games() -> list[Path]:
@@ -84,6 +87,8 @@ def corpus() -> int:
                     for g in corpus_games()]
             peers = {name: measure(sketch, work / f"hand-{sketch.name}", sdk)[0].flash
                      for name, sketch in SAME_GUARANTEE.items()}
+            quiet = {name: measure(game, work / f"quiet-{name}", sdk)[0].flash
+                     for name, (game, _) in ENGINE_GOALS.items()}
     except BuildError as err:
         print(f"firmware_size: {err}", file=sys.stderr)
         return 1
@@ -103,6 +108,11 @@ def corpus() -> int:
         ours = ours_by_name[name]
         print(f"  {name} against hand/{SAME_GUARANTEE[name].name}/, hand-written with blinkc's "
               f"guarantee: blinkc {ours:,}, hand {hand:,}, blinkc-hand {ours - hand:+,}")
+    for name, (game, goal) in ENGINE_GOALS.items():
+        engine = ours_by_name[name] - quiet[name]
+        print(f"  {name}'s protocol engine: {ours_by_name[name]:,} - {quiet[name]:,} without its "
+              f"messages ({game.relative_to(ROOT)}) = {engine:,} bytes; goal <= {goal:,}: "
+              + ("met" if engine <= goal else "NOT met"))
     return 0
 
 

@@ -438,6 +438,9 @@ class GameLowering:
             "FLOOD_VALUES": int(any(fl.payload is not None and fl.combine is None
                                     for fl in self.game.floods)),
             "EVERY_PASS": int(bool(self.handlers_by_event.get("loop"))),
+            # (codes 1..flood_code - 1 are the messages' and their data codes)
+            "ONE_CODE": int(self.wire.flood_code == 2),
+            "BOUNCES_HEARD": int(bool(self.handlers_by_event.get("bounce")) or self.observable),
         }
         # The protocol's own numbers: its module constants (`NAME = 5  # what it is`).
         notes = _line_comments(ENGINE_FILE.read_text())
@@ -497,6 +500,8 @@ class GameLowering:
             "GATHERS": "some flood is a gather (its echoes carry a combined value)",
             "FLOOD_VALUES": "some flood's waves carry a value",
             "EVERY_PASS": "the game's @game.loop runs on every pass: the tile is never quiet",
+            "ONE_CODE": "the one message code: the queue keeps a count per face",
+            "BOUNCES_HEARD": "bounce() runs code: the game's @game.on_bounce, or the explorer's probe",
         }
         # (Switches only where they are 1: a game without groups or wide values is built
         # exactly as before.)
@@ -504,7 +509,8 @@ class GameLowering:
         optional = {"GROUPS": consts["GROUPS"], "WIDE_FLOODS": consts["WIDE_FLOODS"],
                     "DATA_CODE": wide, "DATA_BITS": wide, "DATA_MASK": wide,
                     "GATHERS": consts["GATHERS"], "FLOOD_VALUES": consts["FLOOD_VALUES"],
-                    "EVERY_PASS": consts["EVERY_PASS"]}
+                    "EVERY_PASS": consts["EVERY_PASS"], "ONE_CODE": consts["ONE_CODE"],
+                    "BOUNCES_HEARD": consts["BOUNCES_HEARD"]}
         self.constants = [(k, v, docs[k]) for k, v in consts.items() if optional.get(k, 1)]
         for node in tree.body:
             if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):

@@ -61,6 +61,19 @@ tx_code: u8[6] = 0
 # --- messages waiting for their face to be free, oldest first: (face << QUEUE_FACE_SHIFT) | code -----
 queue: u8[QUEUE_LEN] = 0
 queue_len: u8 = 0
+# A game with a single message code (ONE_CODE: one message, without payload) keeps, instead of
+# the queue's entries and its length, how many wait for each face: all of them are the same
+# code, so a count per face says everything the entries would, without the queue's scans,
+# and the queue's length is their sum (docs/building.md: 65 bytes less in ping).
+queued: u8[6] = 0
+
+
+def queue_count() -> u8:
+    """How many messages wait in the queue of a game with one message code."""
+    n: u8 = 0
+    for f in range(6):
+        n += queued[f]
+    return n
 
 
 now256: u8 = 0  # millis256() when this pass of loop() began: the engine's clock
@@ -75,15 +88,17 @@ def engine_setup() -> None:
     """Seed the coin from the tile's serial number: every tile tosses its own sequence.
     (A game that calls randomize() tosses with the SDK's random numbers instead.)"""
     if not RANDOMIZED:
+        seed: u16 = 0  # (in a local, so that the word is stored once: 6 bytes less)
         for i in range(SERIAL_LEN):
             # The bytes go alternately into the two halves (a byte swap, then the next byte
             # in the low half): the high half is the XOR of bytes 1, 3, 5, 7, the low one of
             # 0, 2, 4, 6, 8, so serials that differ in one byte seed differently. (A shift
             # by 3 and by 13 mixed better and cost 34 bytes of flash: the AVR shifts a word
             # one bit at a time.)
-            coin_state = u16(coin_state << HI_BYTE) ^ (coin_state >> HI_BYTE) ^ getSerialNumberByte(i)
-        if coin_state == 0:
-            coin_state = 1
+            seed = u16(seed << HI_BYTE) ^ (seed >> HI_BYTE) ^ getSerialNumberByte(i)
+        if seed == 0:
+            seed = 1
+        coin_state = seed
 
 
 def coin() -> bool:
@@ -121,15 +136,23 @@ def draw_below(n: u16) -> u16:
 
 def send_code(code: u8, face: u8) -> None:
     """Queue a message for `face`; bounce it at once if nobody is there or the queue is full."""
-    if gone_mask & (1 << face) or queue_len >= QUEUE_LEN:
+    if gone_mask & (1 << face) or (queue_count() if ONE_CODE else queue_len) >= QUEUE_LEN:
         bounce(code, face)
         return
-    queue[queue_len] = (face << QUEUE_FACE_SHIFT) | code
-    queue_len += 1
+    if ONE_CODE:
+        queued[face] += 1
+    else:
+        queue[queue_len] = (face << QUEUE_FACE_SHIFT) | code
+        queue_len += 1
 
 
 def queue_take(face: u8) -> u8:
     """Remove and return the oldest code queued for `face` (0 if none)."""
+    if ONE_CODE:
+        if queued[face] == 0:
+            return 0
+        queued[face] -= 1
+        return ONE_CODE
     for i in range(queue_len):
         entry: u8 = queue[i]
         if (entry >> QUEUE_FACE_SHIFT) == face:
@@ -205,11 +228,14 @@ def link_end(f: u8, bit: u8) -> None:
         if tx_code[f] & TX_WAIT and (tx_code[f] >> CODE_SHIFT) & CODE_MASK < FLOOD_CODE:
             bounce((tx_code[f] >> CODE_SHIFT) & CODE_MASK, f)
     link_state[f] &= ~(LINK_UP | LINK_SEEN)
-    for i in range(QUEUE_LEN):
-        code: u8 = queue_take(f)
-        if code == 0:
-            break
-        bounce(code, f)
+    if ONE_CODE and not BOUNCES_HEARD:
+        queued[f] = 0  # (nobody hears of these bounces: they all go at once)
+    else:
+        for i in range(QUEUE_LEN):
+            code: u8 = queue_take(f)
+            if code == 0:
+                break
+            bounce(code, f)
     tx_code[f] = now256  # it waits for a new session from now (no handshake bits)
     back_at[f] = now256  # (a neighbour that starts over has just come back: it lost us)
     for j in range(N_FLOOD_SLOTS):
@@ -566,7 +592,7 @@ def engine_links() -> u8:
 def engine_idle() -> bool:
     """No message queued, on the wire or awaiting its handshake, no flood under way, and
     every face settled: in a session, or gone."""
-    if queue_len != 0:
+    if (queue_count() if ONE_CODE else queue_len) != 0:
         return False
     for f in range(6):
         if link_state[f] & LINK_UP:

@@ -11,7 +11,7 @@ from .session import Session
 
 #: Attributes of a blinkc game's engine that the inspector shows when a program has them:
 #: its message queue, what each face is sending, its timers.
-ENGINE_FIELDS = ("queue", "queue_len", "tx_code", "timer_on", "timer_end",
+ENGINE_FIELDS = ("queue", "queue_len", "queued", "tx_code", "timer_on", "timer_end",
                  "flood_waiting", "link_state", "gone_mask")
 
 
@@ -164,6 +164,10 @@ def _messages(tile: Tile, engine: dict[str, Any]) -> list[dict[str, Any]]:
             code = entry & 31
             out.append({"face": entry >> 5, "message": names.get(code, f"code {code}"),
                         "where": "queued"})
+    counts = engine.get("queued")  # a game with one message code counts them per face
+    if isinstance(counts, list):
+        for face, n in enumerate(counts):
+            out += [{"face": face, "message": names.get(1, "code 1"), "where": "queued"}] * n
     return out
 
 

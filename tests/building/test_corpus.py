@@ -94,6 +94,22 @@ def test_blinkc_is_no_larger_than_the_hand_written_sketch(sizes, name):
     assert ours <= hand, f"{name}: blinkc's image is {ours - hand:,} bytes larger than hand-written"
 
 
+#: The goal for ping's protocol engine (issue 28): ping's image less the image of the same game
+#: without its message (bench/corpus/without_messages/ping.py), as bench/firmware_size.py
+#: --corpus prints it.
+PING_ENGINE_GOAL = 700
+
+
+def test_pings_protocol_engine_takes_at_most_700_bytes(sizes, tmp_path):
+    from blinkc.build import build, find_sdk
+
+    quiet = build(CORPUS / "without_messages" / "ping.py", tmp_path / "quiet", sdk=find_sdk(),
+                  backend="avr-gcc").report.flash
+    engine = sizes["ping"][0] - quiet
+    print(f"ping: {sizes['ping'][0]:,} bytes, {quiet:,} without its message: engine {engine:,}")
+    assert engine <= PING_ENGINE_GOAL
+
+
 @pytest.mark.parametrize("cut_ms", [0, 1500, 3000])
 def test_the_hand_written_ping_loses_a_ping_that_a_one_way_cut_holds_up(cut_ms):
     # a's face 3 touches b's face 0. For cut_ms nothing a sends reaches b (b still reaches a),

@@ -94,19 +94,19 @@ def test_verbose_shows_what_each_field_and_the_queue_cost_in_ram(tmp_path):
     assert r.exit_code == 0, r.output
     assert "  hp           uint8_t       1 byte  0..5\n" in r.output
     assert "  hits         uint8_t[6]   6 bytes  0..3, one per face\n" in r.output
-    assert ("  queue_len=12: 12 messages can wait for their face (12 bytes of RAM); "
-            "a full queue bounces") in r.output
+    assert ("  queue_len=12: 12 messages can wait for their face (6 bytes of RAM, a count per "
+            "face: the game's one message has no payload); a full queue bounces") in r.output
     assert "(7 of them game state)" in r.output
 
 
 def test_verbose_shows_the_games_own_queue_length(tmp_path):
     path = tmp_path / "game.py"
     path.write_text(GAME.replace('Game("g")', 'Game("g", queue_len=3)') + textwrap.dedent("""
-        Ping = game.message("Ping")
+        Ping = game.message("Ping", payload=range(2))
 
         @game.on_click
         def press(t):
-            t.send(Ping, 0)
+            t.send(Ping, 0, 1)
         """))
     r = CliRunner().invoke(main, ["check", str(path), "--verbose"])
     assert "queue_len=3: 3 messages can wait for their face (3 bytes of RAM)" in r.output

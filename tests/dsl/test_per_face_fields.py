@@ -132,13 +132,32 @@ def test_a_random_source_other_than_true_false_none_or_clock_is_an_error(tmp_pat
 def test_a_queue_length_sizes_the_engine_queue(tmp_path):
     path = tmp_path / "game.py"
     path.write_text(HEADER.replace('Game("g")', 'Game("g", queue_len=3)') + textwrap.dedent("""
+        Pong = game.message("Pong")
+
+        @game.on_click
+        def f(t):
+            t.send(Ping, 0)
+            t.send(Pong, 1)
+        """))
+    program = lower_game(path).program
+    assert dict((k, v) for k, v, _ in program.constants)["QUEUE_LEN"] == 3
+    assert next(g for g in program.globals if g.name == "queue").size == 3
+
+
+def test_a_game_with_one_message_code_counts_its_queue_per_face(tmp_path):
+    # All its queued messages are the same code: a count per face is the queue (6 bytes
+    # whatever queue_len is), and the queue's length is their sum.
+    path = tmp_path / "game.py"
+    path.write_text(HEADER.replace('Game("g")', 'Game("g", queue_len=30)') + textwrap.dedent("""
         @game.on_click
         def f(t):
             t.send(Ping, 0)
         """))
     program = lower_game(path).program
-    assert dict((k, v) for k, v, _ in program.constants)["QUEUE_LEN"] == 3
-    assert next(g for g in program.globals if g.name == "queue").size == 3
+    names = {g.name: g for g in program.globals}
+    assert "queue" not in names and "queue_len" not in names
+    assert names["queued"].size == 6
+    assert dict((k, v) for k, v, _ in program.constants)["QUEUE_LEN"] == 30
 
 
 def test_per_face_fields_used_rightly_are_accepted(tmp_path):

@@ -150,3 +150,25 @@ def test_the_emulators_idle_skipping_is_not_the_tiles_sleep():
     assert session.world.stats["skipped"] > 0  # the ship at rest was skipped
     events = {r["ev"] for r in view.trace(session)["records"]}
     assert "sleep" not in events and "wake" not in events  # nobody held a button 6 s
+
+
+def test_a_game_with_one_message_code_shows_the_messages_it_counts_per_face(tmp_path):
+    # Its queue is a count per face (protocol.py, ONE_CODE): the inspector lists them as
+    # queued on their face, as it lists a queue's entries.
+    layout = tmp_path / "pair.layout"
+    layout.write_text("tile a at 0,0\ntile b at 0,1\n")
+    session = Session(load_source(str(ROOT / "tests" / "games" / "fixtures" / "beat_game.py"),
+                                  str(layout)))
+    session.run_until(5000)
+    click(session, "a")
+    session.run_until(session.now_ms + 100)
+    click(session, "a")  # a double click: three Beats out of face 3
+    seen = []
+    for _ in range(100):
+        session.run_until(session.now_ms + 5)
+        seen = view.inspect(session, "a")["messages"]
+        if seen:
+            break
+    assert seen == [{"face": 3, "message": "Beat", "where": "on the wire, awaiting ack"},
+                    {"face": 3, "message": "Beat", "where": "queued"},
+                    {"face": 3, "message": "Beat", "where": "queued"}]
