@@ -9,9 +9,10 @@ a call with constant arguments of an engine function of one statement is that st
 constant, where the function's own `1 << k` is a shift loop on the AVR);
 calls of functions left empty are dropped (a dispatch with no handler); only the functions
 reachable from the entry points are kept; and an engine variable that nothing reads but its
-own updates (the coin's seed in a game that never tosses it) goes with those updates, and so
-does a local that nothing reads once the rest is folded (loop()'s `waiting` in a game without
-messages). Then only the globals the kept functions use are kept.
+own updates (the coin's state in a game that never tosses it) goes with those updates, and so
+does a local that nothing reads but its own updates once the rest is folded (loop()'s
+`waiting` in a game without messages, the coin's `seed` once its state goes). Then only the
+globals the kept functions use are kept.
 """
 
 from __future__ import annotations
@@ -265,25 +266,63 @@ def _without_updates(body: tuple[Stmt, ...], dead: set[str]) -> tuple[Stmt, ...]
 
 
 def without_unread_locals(body: tuple[Stmt, ...]) -> tuple[Stmt, ...]:
-    """A local that nothing in the body reads goes, with every store to it, when no store
-    has a side effect (its value calls only the SDK's pure functions)."""
+    """A local that nothing in the body reads but its own updates goes, with every store to
+    it, when no store has a side effect (its value calls only the SDK's pure functions)."""
     quiet: dict[str, bool] = {}  # local -> every store to it is quiet
-    targets: set[int] = set()
-    read: set[str] = set()
+    loop_vars: set[str] = set()
     for n in walk_stmts(body):
         if isinstance(n, Local):
             quiet[n.name] = quiet.get(n.name, True) and _quiet(n.value)
         elif isinstance(n, Assign) and isinstance(n.target, Name) and n.target.scope == "local":
             quiet[n.target.name] = quiet.get(n.target.name, True) and _quiet(n.value)
-            targets.add(id(n.target))
         elif isinstance(n, For):
-            read.update(v for v in (n.var, n.bit) if v)
-        elif isinstance(n, Name) and n.scope == "local" and id(n) not in targets:
-            read.add(n.name)
-    unread = {name for name, q in quiet.items() if q and name not in read}
+            loop_vars.update(v for v in (n.var, n.bit) if v)
+    unread = {name for name, q in quiet.items()
+              if q and name not in loop_vars and not _read_outside_updates(body, name)}
     if not unread:
         return body
     return _without_stores(body, unread)
+
+
+def _local_update_of(s: Stmt, x: str) -> bool:
+    """The statement only changes local x (a quiet store to it, or tests and loops of only
+    those), so what it reads of x matters to nobody else."""
+    if isinstance(s, Local):
+        return s.name == x and _quiet(s.value)
+    if isinstance(s, Assign):
+        return (isinstance(s.target, Name) and s.target.scope == "local"
+                and s.target.name == x and _quiet(s.value))
+    if isinstance(s, If):
+        return (_quiet(s.test) and bool(s.body or s.orelse)
+                and all(_local_update_of(b, x) for b in (*s.body, *s.orelse)))
+    if isinstance(s, For):
+        return (_quiet(s.start) and _quiet(s.stop) and bool(s.body)
+                and all(_local_update_of(b, x) for b in s.body))
+    return False
+
+
+def _read_outside_updates(body: tuple[Stmt, ...], x: str) -> bool:
+    """Something other than x's own updates reads local x."""
+    for s in body:
+        if _local_update_of(s, x):
+            continue
+        if isinstance(s, If):
+            if _reads_local(s.test, x) or _read_outside_updates(s.body, x) \
+                    or _read_outside_updates(s.orelse, x):
+                return True
+        elif isinstance(s, For):
+            if _reads_local(s.start, x) or _reads_local(s.stop, x) \
+                    or _read_outside_updates(s.body, x):
+                return True
+        elif any(isinstance(n, Name) and n.scope == "local" and n.name == x
+                 and not (isinstance(s, (Assign, Local)) and n is getattr(s, "target", None))
+                 for n in walk_stmts((s,))):
+            return True
+    return False
+
+
+def _reads_local(e: Expr, x: str) -> bool:
+    return any(isinstance(n, Name) and n.scope == "local" and n.name == x for n in walk_exprs(e))
 
 
 def _without_stores(body: tuple[Stmt, ...], names: set[str]) -> tuple[Stmt, ...]:
@@ -300,7 +339,10 @@ def _without_stores(body: tuple[Stmt, ...], names: set[str]) -> tuple[Stmt, ...]
             if emptied and not s.body and not s.orelse and _quiet(s.test):
                 continue  # (it only stored to those locals)
         elif isinstance(s, For):
+            emptied = bool(s.body)
             s = replace(s, body=_without_stores(s.body, names))
+            if emptied and not s.body and _quiet(s.start) and _quiet(s.stop):
+                continue  # (it only stored to those locals)
         out.append(s)
     return tuple(out)
 

@@ -107,6 +107,31 @@ def test_a_local_nothing_reads_goes_with_its_stores():
     assert functions[0].body == loop.body[2:]
 
 
+def test_a_local_only_its_own_updates_read_goes_once_nothing_else_reads_it():
+    # engine_setup() works the coin's seed out in a local and stores it once: in a game that
+    # never tosses the coin, the store goes with the state, and then the local and its loop
+    seed = Name("seed", U8, "local")
+    mix = Assign(seed, BinOp("^", seed, Call("getSerialNumberByte", (Name("i", U8, "local"),), U8,
+                                              builtin=True), U8), AT)
+    setup = fn("setup", [Local("seed", U8, Const(0, U8), AT),
+                         For("i", Const(0, U8), Const(9, U8), (mix,), AT),
+                         If(Compare("==", seed, Const(0, U8), U8), (Assign(seed, Const(1, U8), AT),),
+                            (), AT),
+                         Assign(Name("coin_state", U8, "global"), seed, AT)])
+    functions, globals_ = prune([setup], [GlobalVar("coin_state", U8, 0, AT, role="engine")])
+    assert functions[0].body == () and globals_ == ()
+
+
+def test_a_local_read_beside_its_own_updates_stays():
+    seed = Name("seed", U8, "local")
+    setup = fn("setup", [Local("seed", U8, Const(0, U8), AT),
+                         If(Compare("==", seed, Const(0, U8), U8), (Assign(seed, Const(1, U8), AT),),
+                            (), AT),
+                         ExprStmt(Call("setColor", (seed,), None, builtin=True), AT)])
+    functions, _ = prune([setup], [])
+    assert functions[0].body == setup.body
+
+
 def test_a_local_whose_store_calls_a_function_stays():
     loop = fn("loop", [Local("heads", BOOL, Call("coin", (), BOOL, is_bool=True), AT)])
     coin = fn("coin", [Return(RANDOM_BIT, AT)], ret=BOOL)
