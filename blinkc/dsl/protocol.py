@@ -64,7 +64,7 @@ queue_len: u8 = 0
 # A game with a single message code (ONE_CODE: one message, without payload) keeps, instead of
 # the queue's entries and its length, how many wait for each face: all of them are the same
 # code, so a count per face says everything the entries would, without the queue's scans,
-# and the queue's length is their sum (docs/building.md: 65 bytes less in ping).
+# and the queue's length is their sum (docs/building.md: 129 bytes less in ping).
 queued: u8[6] = 0
 
 
