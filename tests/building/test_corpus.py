@@ -29,7 +29,7 @@ GAMES = sorted(CORPUS.glob("*.py"))
 SENDERS = {"ping"}
 #: The engine's protocol, by the functions and variables that carry it.
 ENGINE = ("link_step", "session", "handshake", "transmit", "queue_take", "send_code", "coin",
-          "unsettled", "flood_take", "queue", "tx_code", "coin_state")
+          "unsettled", "flood_take", "queue", "tx_code", "coin_state", "engine_setup")
 CODE = re.compile(r"//.*?$", re.M)
 
 
