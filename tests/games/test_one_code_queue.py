@@ -5,8 +5,11 @@ bounces; a link that ends bounces what waited for it, once each; nothing waits p
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from blinkc.testing import Cluster
+from blinkc.world import Faults
 
 from ..tools import require_tool
 
@@ -66,3 +69,86 @@ def test_without_a_bounce_handler_what_waited_is_gone_with_the_link(backend, tmp
     c.double_click("a")
     c.settle()
     assert c.state("b")["received"] == before + 3
+
+
+# --- the count per face against the queue of entries -------------------------------------------
+# The same game with a second message that is never sent has two codes, so it keeps the queue
+# of (face, code) entries; its face values are laid out alike (codes 0..2 and HELLO in two
+# bits), so whatever the players do, both must send the same values at the same times and end
+# in the same state: every record of their traces the same.
+ENTRIES_GAME = BEAT.read_text().replace(
+    'Beat = game.message("Beat")\n',
+    'Beat = game.message("Beat")\nNever = game.message("Never")  # (never sent)\n').replace(
+    "@game.on_bounce(Beat)", "@game.on_message(Never)\ndef never(t, face):\n    t.received += 0\n\n\n"
+                             "@game.on_bounce(Beat)")
+ACTIONS = st.sampled_from(["click", "double", "lift b", "place b", "lift c", "place c",
+                           "turn c", "away b", "away c", "fire at b", "fire at c"])
+WHERE = {"b": (0, 1), "c": (0, -1)}
+QUIET = ("@game.on_bounce(Beat)\ndef lost(t, face):\n    t.bounced += 1\n", "")
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory):
+    """{(entries, bounces): game file}: the count per face and the queue of entries, each with
+    and without a bounce handler (without, a link that ends drops the counts at once)."""
+    folder = tmp_path_factory.mktemp("queues")
+    out = {}
+    for entries, text in ((False, BEAT.read_text()), (True, ENTRIES_GAME)):
+        for bounces in (True, False):
+            path = folder / f"{'entries' if entries else 'counts'}{'' if bounces else '_quiet'}" / "beat.py"
+            path.parent.mkdir()
+            path.write_text(text if bounces else text.replace(*QUIET))
+            out[entries, bounces] = path
+    return out
+
+
+def _play(game, script, seed, drop):
+    c = Cluster(game, THREE, backend="native", seed=seed, trace=True,
+                faults=Faults(drop=drop, jitter_ms=2, skew=0.03) if drop else None)
+    for action, wait_ms in script:
+        if action in ("click", "double"):
+            (c.click if action == "click" else c.double_click)("a")
+            wait_ms += 400  # (the click window closes: the next press is a gesture of its own)
+        elif action.startswith("fire at"):  # away while a fires: its link ends with Beats waiting
+            name = action.split()[-1]
+            c.lift(name)
+            c.click("a")
+            c.wait(5000)
+            c.place(name, WHERE[name])
+        else:
+            verb, name = action.split()
+            if verb in ("lift", "away"):
+                c.lift(name)
+            if verb == "away":
+                c.wait(5000)  # past the grace: a's link with it ends
+            if verb != "lift":
+                c.place(name, WHERE[name], 3 if verb == "turn" else None)
+        c.wait(wait_ms)
+    c.wait(6000)  # past the grace: every link that ended has ended
+    return c.world.trace.lines, c.states()
+
+
+PLAYS = dict(script=st.lists(st.tuples(ACTIONS, st.integers(0, 4500)), max_size=6),
+             seed=st.integers(0, 2**16), drop=st.sampled_from([0.0, 0.1, 0.3]),
+             bounces=st.booleans())
+
+
+def _same(games, script, seed, drop, bounces):
+    require_tool("g++")
+    assert _play(games[False, bounces], script, seed, drop) == \
+        _play(games[True, bounces], script, seed, drop)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**PLAYS)
+def test_the_count_per_face_sends_what_the_queue_of_entries_sends(games, script, seed, drop,
+                                                                  bounces):
+    _same(games, script, seed, drop, bounces)
+
+
+@pytest.mark.long
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**PLAYS)
+def test_the_count_per_face_sends_what_the_queue_of_entries_sends_at_length(
+        games, script, seed, drop, bounces):
+    _same(games, script, seed, drop, bounces)
