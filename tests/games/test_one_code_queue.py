@@ -17,6 +17,8 @@ BEAT = Path(__file__).parent / "fixtures" / "beat_game.py"
 # b on a's face 3 (S), c on its face 0 (N)
 THREE = "tile a at 0,0\ntile b at 0,1\ntile c at 0,-1\n"
 PAIR = "tile a at 0,0\ntile b at 0,1\n"
+#: The game without its bounce handler: nobody hears of bounces.
+QUIET = ("@game.on_bounce(Beat)\ndef lost(t, face):\n    t.bounced += 1\n", "")
 
 
 @pytest.fixture(params=["python", "native"])
@@ -56,8 +58,7 @@ def test_without_a_bounce_handler_what_waited_is_gone_with_the_link(backend, tmp
     # Nobody hears of these bounces, so the count goes at once (queued[f] = 0): the new
     # neighbour gets none of the old messages, and the queue has room for four again.
     game = tmp_path / "beat_quiet.py"
-    game.write_text(BEAT.read_text().replace("@game.on_bounce(Beat)\ndef lost(t, face):\n"
-                                             "    t.bounced += 1\n", ""))
+    game.write_text(BEAT.read_text().replace(*QUIET))
     c = Cluster(game, PAIR, backend=backend)
     c.double_click("a")
     c.lift("b")
@@ -79,12 +80,11 @@ def test_without_a_bounce_handler_what_waited_is_gone_with_the_link(backend, tmp
 ENTRIES_GAME = BEAT.read_text().replace(
     'Beat = game.message("Beat")\n',
     'Beat = game.message("Beat")\nNever = game.message("Never")  # (never sent)\n').replace(
-    "@game.on_bounce(Beat)", "@game.on_message(Never)\ndef never(t, face):\n    t.received += 0\n\n\n"
+    "@game.on_bounce(Beat)", "@game.on_message(Never)\ndef never(t, face):\n    pass\n\n\n"
                              "@game.on_bounce(Beat)")
 ACTIONS = st.sampled_from(["click", "double", "lift b", "place b", "lift c", "place c",
                            "turn c", "away b", "away c", "fire at b", "fire at c"])
 WHERE = {"b": (0, 1), "c": (0, -1)}
-QUIET = ("@game.on_bounce(Beat)\ndef lost(t, face):\n    t.bounced += 1\n", "")
 
 
 @pytest.fixture(scope="module")
