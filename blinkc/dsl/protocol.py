@@ -65,7 +65,7 @@ queue_len: u8 = 0
 # the queue's entries and its length, how many wait for each face: all of them are the same
 # code, so a count per face says everything the entries would, without the queue's scans,
 # and the queue's length is their sum (docs/building.md: 129 bytes less in ping).
-queued: u8[6] = 0
+queued: u8[6] = 0  # how many messages wait for face f (ONE_CODE: all are the one code)
 
 
 def queue_count() -> u8:

@@ -145,7 +145,7 @@ enum : uint8_t {  // the rows of engine_bytes6
     // on the wire) it holds the millis256() when the face began to wait for one: a byte of RAM per face is dear on a
     // tile, and one byte per face reached from one address is cheaper than masks.
     TX_CODE,
-    QUEUED,  // protocol.py:68
+    QUEUED,  // protocol.py:68: how many messages wait for face f (ONE_CODE: all are the one code)
     BACK_AT,  // protocol.py:426: now256 when face f came back from gone, or its session ended
 };
 // protocol.py:47: bit f: nobody answers on face f (a mask: floods and sends take it whole)
