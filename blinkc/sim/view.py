@@ -166,8 +166,10 @@ def _messages(tile: Tile, engine: dict[str, Any]) -> list[dict[str, Any]]:
                         "where": "queued"})
     counts = engine.get("queued")  # a game with one message code counts them per face
     if isinstance(counts, list):
+        code = next(iter(getattr(tile.program, "MESSAGES", {}).values()), 1)
         for face, n in enumerate(counts):
-            out += [{"face": face, "message": names.get(1, "code 1"), "where": "queued"}] * n
+            out += [{"face": face, "message": names.get(code, f"code {code}"),
+                     "where": "queued"}] * n
     return out
 
 
