@@ -55,13 +55,13 @@ def _plural(n: int, word: str) -> str:
 def _engine_settings(program: Program) -> list[str]:
     """The game's engine settings and what they cost (nothing when the engine is pruned)."""
     consts = {name: value for name, value, _ in program.constants}
-    # (A game with one message code keeps a count per face, `queued`, instead of the queue.)
-    queue = next((g for g in program.globals if g.name in ("queue", "queued")), None)
+    # (A game with one message code keeps a count per face, `queued_for`, instead of the queue.)
+    queue = next((g for g in program.globals if g.name in ("queue", "queued_for")), None)
     if queue is None or "QUEUE_LEN" not in consts:
         return []
     ram = _plural(_ram(queue), "byte") + " of RAM"
-    if queue.name == "queued":
-        ram += ", a count per face: the game's one message has no payload"
+    if queue.name == "queued_for":
+        ram += ", a count per face: the game's messages have one code"
     return ["Engine settings:",
             f"  queue_len={consts['QUEUE_LEN']}: {_plural(consts['QUEUE_LEN'], 'message')} "
             f"can wait for their face ({ram}); a full queue bounces"]

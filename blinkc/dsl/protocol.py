@@ -61,18 +61,19 @@ tx_code: u8[6] = 0
 # --- messages waiting for their face to be free, oldest first: (face << QUEUE_FACE_SHIFT) | code -----
 queue: u8[QUEUE_LEN] = 0
 queue_len: u8 = 0
-# A game with a single message code (ONE_CODE: one message, without payload) keeps, instead of
-# the queue's entries and its length, how many wait for each face: all of them are the same
-# code, so a count per face says everything the entries would, without the queue's scans,
-# and the queue's length is their sum (docs/building.md: 129 bytes less in ping).
-queued: u8[6] = 0  # how many messages wait for face f (ONE_CODE: all are the one code)
+# A game with a single message code (ONE_CODE: one message, with no payload or a payload of one
+# value) keeps, instead of the queue's entries and its length, how many wait for each face:
+# all of them are the same code, so a count per face says everything the entries would,
+# without the queue's scans, and the queue's length is their sum (docs/building.md: 129 bytes
+# less in ping).
+queued_for: u8[6] = 0  # how many messages wait for face f (ONE_CODE: all are the one code)
 
 
-def queue_count() -> u8:
+def queue_total() -> u8:
     """How many messages wait in the queue of a game with one message code."""
     n: u8 = 0
     for f in range(6):
-        n += queued[f]
+        n += queued_for[f]
     return n
 
 
@@ -136,11 +137,11 @@ def draw_below(n: u16) -> u16:
 
 def send_code(code: u8, face: u8) -> None:
     """Queue a message for `face`; bounce it at once if nobody is there or the queue is full."""
-    if gone_mask & (1 << face) or (queue_count() if ONE_CODE else queue_len) >= QUEUE_LEN:
+    if gone_mask & (1 << face) or (queue_total() if ONE_CODE else queue_len) >= QUEUE_LEN:
         bounce(code, face)
         return
     if ONE_CODE:
-        queued[face] += 1
+        queued_for[face] += 1
     else:
         queue[queue_len] = (face << QUEUE_FACE_SHIFT) | code
         queue_len += 1
@@ -149,9 +150,9 @@ def send_code(code: u8, face: u8) -> None:
 def queue_take(face: u8) -> u8:
     """Remove and return the oldest code queued for `face` (0 if none)."""
     if ONE_CODE:
-        if queued[face] == 0:
+        if queued_for[face] == 0:
             return 0
-        queued[face] -= 1
+        queued_for[face] -= 1
         return ONE_CODE
     for i in range(queue_len):
         entry: u8 = queue[i]
@@ -229,7 +230,7 @@ def link_end(f: u8, bit: u8) -> None:
             bounce((tx_code[f] >> CODE_SHIFT) & CODE_MASK, f)
     link_state[f] &= ~(LINK_UP | LINK_SEEN)
     if ONE_CODE and not BOUNCES_HEARD:
-        queued[f] = 0  # (nobody hears of these bounces: they all go at once)
+        queued_for[f] = 0  # (nobody hears of these bounces: they all go at once)
     else:
         for i in range(QUEUE_LEN):
             code: u8 = queue_take(f)
@@ -592,7 +593,7 @@ def engine_links() -> u8:
 def engine_idle() -> bool:
     """No message queued, on the wire or awaiting its handshake, no flood under way, and
     every face settled: in a session, or gone."""
-    if (queue_count() if ONE_CODE else queue_len) != 0:
+    if (queue_total() if ONE_CODE else queue_len) != 0:
         return False
     for f in range(6):
         if link_state[f] & LINK_UP:

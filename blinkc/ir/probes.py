@@ -149,9 +149,9 @@ def _face(b: _Builder) -> Expr:
 
 
 def _queue_len(b: _Builder) -> Expr:
-    # (A game with one message code counts its queue per face: queue_count() adds them up.)
+    # (A game with one message code counts its queue per face: queue_total() adds them up.)
     if b.consts.get("ONE_CODE"):
-        return Call("queue_count", (), U8)
+        return Call("queue_total", (), U8)
     return b.scalar("queue_len")
 
 

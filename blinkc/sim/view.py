@@ -11,7 +11,7 @@ from .session import Session
 
 #: Attributes of a blinkc game's engine that the inspector shows when a program has them:
 #: its message queue, what each face is sending, its timers.
-ENGINE_FIELDS = ("queue", "queue_len", "queued", "tx_code", "timer_on", "timer_end",
+ENGINE_FIELDS = ("queue", "queue_len", "queued_for", "tx_code", "timer_on", "timer_end",
                  "flood_waiting", "link_state", "gone_mask")
 
 
@@ -146,7 +146,8 @@ def _code_names(program: object) -> dict[int, str]:
 
 def _messages(tile: Tile, engine: dict[str, Any]) -> list[dict[str, Any]]:
     """A blinkc game's messages on their way: the one on the wire on each face in session
-    (until the neighbour's ack), then those queued for a busy face, oldest first."""
+    (until the neighbour's ack), then those queued for a busy face, oldest first (face by
+    face in a game that counts its queue per face: the counts keep no order across faces)."""
     names = _code_names(tile.program)
     out: list[dict[str, Any]] = []
     tx, up = engine.get("tx_code"), engine.get("up_mask", 0)
@@ -164,7 +165,7 @@ def _messages(tile: Tile, engine: dict[str, Any]) -> list[dict[str, Any]]:
             code = entry & 31
             out.append({"face": entry >> 5, "message": names.get(code, f"code {code}"),
                         "where": "queued"})
-    counts = engine.get("queued")  # a game with one message code counts them per face
+    counts = engine.get("queued_for")  # a game with one message code counts them per face
     if isinstance(counts, list):
         code = next(iter(getattr(tile.program, "MESSAGES", {}).values()), 1)
         for face, n in enumerate(counts):

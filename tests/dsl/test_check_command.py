@@ -95,7 +95,7 @@ def test_verbose_shows_what_each_field_and_the_queue_cost_in_ram(tmp_path):
     assert "  hp           uint8_t       1 byte  0..5\n" in r.output
     assert "  hits         uint8_t[6]   6 bytes  0..3, one per face\n" in r.output
     assert ("  queue_len=12: 12 messages can wait for their face (6 bytes of RAM, a count per "
-            "face: the game's one message has no payload); a full queue bounces") in r.output
+            "face: the game's messages have one code); a full queue bounces") in r.output
     assert "(7 of them game state)" in r.output
 
 

@@ -156,7 +156,7 @@ def test_a_game_with_one_message_code_counts_its_queue_per_face(tmp_path):
     program = lower_game(path).program
     names = {g.name: g for g in program.globals}
     assert "queue" not in names and "queue_len" not in names
-    assert names["queued"].size == 6
+    assert names["queued_for"].size == 6
     assert dict((k, v) for k, v, _ in program.constants)["QUEUE_LEN"] == 30
 
 

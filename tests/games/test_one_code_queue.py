@@ -55,7 +55,7 @@ def test_a_link_that_ends_bounces_what_waited_for_it_once_each(backend):
 
 
 def test_without_a_bounce_handler_what_waited_is_gone_with_the_link(backend, tmp_path):
-    # Nobody hears of these bounces, so the count goes at once (queued[f] = 0): the new
+    # Nobody hears of these bounces, so the count goes at once (queued_for[f] = 0): the new
     # neighbour gets none of the old messages, and the queue has room for four again.
     game = tmp_path / "beat_quiet.py"
     game.write_text(BEAT.read_text().replace(*QUIET))
@@ -102,8 +102,8 @@ def games(tmp_path_factory):
     return out
 
 
-def _play(game, script, seed, drop):
-    c = Cluster(game, THREE, backend="native", seed=seed, trace=True,
+def _play(game, backend, script, seed, drop):
+    c = Cluster(game, THREE, backend=backend, seed=seed, trace=True,
                 faults=Faults(drop=drop, jitter_ms=2, skew=0.03) if drop else None)
     for action, wait_ms in script:
         if action in ("click", "double"):
@@ -130,25 +130,26 @@ def _play(game, script, seed, drop):
 
 PLAYS = dict(script=st.lists(st.tuples(ACTIONS, st.integers(0, 4500)), max_size=6),
              seed=st.integers(0, 2**16), drop=st.sampled_from([0.0, 0.1, 0.3]),
-             bounces=st.booleans())
+             bounces=st.booleans(), backend=st.sampled_from(["native", "python"]))
 
 
-def _same(games, script, seed, drop, bounces):
-    require_tool("g++")
-    assert _play(games[False, bounces], script, seed, drop) == \
-        _play(games[True, bounces], script, seed, drop)
+def _same(games, script, seed, drop, bounces, backend):
+    if backend == "native":
+        require_tool("g++")
+    assert _play(games[False, bounces], backend, script, seed, drop) == \
+        _play(games[True, bounces], backend, script, seed, drop)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(**PLAYS)
 def test_the_count_per_face_sends_what_the_queue_of_entries_sends(games, script, seed, drop,
-                                                                  bounces):
-    _same(games, script, seed, drop, bounces)
+                                                                  bounces, backend):
+    _same(games, script, seed, drop, bounces, backend)
 
 
 @pytest.mark.long
 @settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(**PLAYS)
 def test_the_count_per_face_sends_what_the_queue_of_entries_sends_at_length(
-        games, script, seed, drop, bounces):
-    _same(games, script, seed, drop, bounces)
+        games, script, seed, drop, bounces, backend):
+    _same(games, script, seed, drop, bounces, backend)

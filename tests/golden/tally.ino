@@ -99,7 +99,7 @@ static uint8_t gone_mask = 0;
 static uint16_t coin_state = 0;  // protocol.py:49: a per-tile random sequence (seeded from the serial number)
 static uint8_t queue[4];  // protocol.py:62
 static uint8_t queue_len = 0;  // protocol.py:63
-static uint8_t now256 = 0;  // protocol.py:79: millis256() when this pass of loop() began: the engine's clock
+static uint8_t now256 = 0;  // protocol.py:80: millis256() when this pass of loop() began: the engine's clock
 
 // Fields never leave their declared range: assignments clamp.
 template <typename T> static inline T blinkc_clamp(T v, T lo, T hi) { return v < lo ? lo : (v > hi ? hi : v); }
@@ -228,12 +228,12 @@ static bool helper_ringed(uint8_t f) {
     return mark[f] == RING;
 }
 
-// The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [protocol.py:82]
+// The clock in 256 ms units (wrapping every 65 s): coarse, but a byte, for the link grace.  [protocol.py:83]
 static uint8_t millis256(void) {
     return (uint16_t)millis() >> TICK_SHIFT;
 }
 
-// Seed the coin from the tile's serial number: every tile tosses its own sequence.  [protocol.py:87]
+// Seed the coin from the tile's serial number: every tile tosses its own sequence.  [protocol.py:88]
 static void engine_setup(void) {
     uint16_t seed = 0;
     for (uint8_t i = 0; i < SERIAL_LEN; i++) {
@@ -246,7 +246,7 @@ static void engine_setup(void) {
 }
 
 // One toss: the SDK's random numbers when the game randomizes them, else one step of a 16-bit Galois
-// LFSR (period 65,535).  [protocol.py:104]
+// LFSR (period 65,535).  [protocol.py:105]
 static bool coin(void) {
     uint8_t heads = (uint8_t)coin_state & 1;
     coin_state >>= 1;
@@ -256,7 +256,7 @@ static bool coin(void) {
     return heads != 0;
 }
 
-// Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [protocol.py:137]
+// Queue a message for `face`; bounce it at once if nobody is there or the queue is full.  [protocol.py:138]
 static void send_code(uint8_t code, uint8_t face) {
     if ((gone_mask & bit_of(face)) != 0 || queue_len >= QUEUE_LEN) {
         bounce(code, face);
@@ -266,7 +266,7 @@ static void send_code(uint8_t code, uint8_t face) {
     queue_len++;
 }
 
-// Remove and return the oldest code queued for `face` (0 if none).  [protocol.py:149]
+// Remove and return the oldest code queued for `face` (0 if none).  [protocol.py:150]
 static uint8_t queue_take(uint8_t face) {
     uint8_t i_end = queue_len;
     for (uint8_t i = 0; i < i_end; i++) {
@@ -284,7 +284,7 @@ static uint8_t queue_take(uint8_t face) {
 }
 
 // Keep face f's link state: in a session, waiting for one, or gone; True while it is unsettled (see
-// unsettled()).  [protocol.py:166]
+// unsettled()).  [protocol.py:167]
 static bool link_step(uint8_t f, uint8_t bit) {
     if (!isValueReceivedOnFaceExpired(f)) {
         if ((gone_mask & bit) != 0) {
@@ -311,7 +311,7 @@ static bool link_step(uint8_t f, uint8_t bit) {
     return false;
 }
 
-// Start, keep or end the session on face f from the neighbour's latest value.  [protocol.py:195]
+// Start, keep or end the session on face f from the neighbour's latest value.  [protocol.py:196]
 static void session(uint8_t f, uint8_t bit) {
     uint8_t value = getLastValueReceivedOnFace(f);
     uint8_t code = value & CODE_MASK;
@@ -338,13 +338,13 @@ static void session(uint8_t f, uint8_t bit) {
     handshake(f, bit, code, their_ack);
 }
 
-// [protocol.py:216]
+// [protocol.py:217]
 static void link_begin(uint8_t f, uint8_t /* bit */) {
     engine_bytes6[LINK_STATE][f] = (engine_bytes6[LINK_STATE][f] & (uint8_t)~LINK_SEEN) | LINK_UP;
     engine_bytes6[TX_CODE][f] = 0;
 }
 
-// The session on face f is over: everything sent there and not known delivered bounces.  [protocol.py:222]
+// The session on face f is over: everything sent there and not known delivered bounces.  [protocol.py:223]
 static void link_end(uint8_t f, uint8_t /* bit */) {
     if ((engine_bytes6[LINK_STATE][f] & LINK_UP) != 0) {
         if ((engine_bytes6[TX_CODE][f] & TX_WAIT) != 0 && (engine_bytes6[TX_CODE][f] & CODE_MASK) < FLOOD_CODE) {
@@ -362,7 +362,7 @@ static void link_end(uint8_t f, uint8_t /* bit */) {
     engine_bytes6[TX_CODE][f] = now256;
 }
 
-// Run the four-phase handshake on a face in session against the neighbour's latest value.  [protocol.py:248]
+// Run the four-phase handshake on a face in session against the neighbour's latest value.  [protocol.py:249]
 static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack) {
     if (code == 0) {
         engine_bytes6[TX_CODE][f] &= (uint8_t)~(1 << ACK_SHIFT);
@@ -379,7 +379,7 @@ static void handshake(uint8_t f, uint8_t bit, uint8_t code, bool their_ack) {
     }
 }
 
-// Present a queued message on every idle face in session, then publish the face values.  [protocol.py:262]
+// Present a queued message on every idle face in session, then publish the face values.  [protocol.py:263]
 static void transmit(void) {
     uint8_t shown = broadcast_bits();
     uint8_t bit = 1;
@@ -408,7 +408,7 @@ static void transmit(void) {
 }
 
 #ifdef BLINKC_HOST
-// Some face waits for a session: its timing must be shaken up on every pass.  [protocol.py:295]
+// Some face waits for a session: its timing must be shaken up on every pass.  [protocol.py:296]
 bool unsettled(void) {
     uint8_t settled = gone_mask;
     for (uint8_t f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
@@ -421,7 +421,7 @@ bool unsettled(void) {
 #endif
 
 #ifdef BLINKC_HOST
-// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [protocol.py:312]
+// Until when loop() will change nothing if its inputs stay as they are (for the emulator).  [protocol.py:313]
 uint32_t engine_quiet_until(void) {
     if (unsettled()) {
         return 0;
@@ -448,7 +448,7 @@ uint32_t engine_quiet_until(void) {
 #endif
 
 #ifdef BLINKC_HOST
-// Face f's handshake (in a session) takes a step at the next pass on the value it holds.  [protocol.py:342]
+// Face f's handshake (in a session) takes a step at the next pass on the value it holds.  [protocol.py:343]
 bool handshake_moves(uint8_t f) {
     uint8_t value = getLastValueReceivedOnFace(f);
     uint8_t code = value & CODE_MASK;
@@ -467,7 +467,7 @@ bool handshake_moves(uint8_t f) {
 }
 #endif
 
-// [protocol.py:361]
+// [protocol.py:362]
 BLINKC_SMALL_LOOPS void loop(void) {
     bool waiting = false;
     bool new_tick = false;
@@ -489,13 +489,13 @@ BLINKC_SMALL_LOOPS void loop(void) {
     }
 }
 
-// The code of the next flood message for the face of `bit` (taken), or 0.  [protocol.py:439]
+// The code of the next flood message for the face of `bit` (taken), or 0.  [protocol.py:440]
 static uint8_t flood_take(uint8_t /* bit */) {
     return 0;
 }
 
 #ifdef BLINKC_HOST
-// [protocol.py:573]
+// [protocol.py:574]
 uint32_t timers_quiet_until(void) {
     uint32_t until = NEVER;
     return until;
@@ -503,7 +503,7 @@ uint32_t timers_quiet_until(void) {
 #endif
 
 #ifdef BLINKC_HOST
-// The faces with a session (for tests: is every present neighbour linked?).  [protocol.py:583]
+// The faces with a session (for tests: is every present neighbour linked?).  [protocol.py:584]
 uint8_t engine_links(void) {
     uint8_t up = 0;
     for (uint8_t f = 0, f_bit = 1; f < FACE_COUNT; f++, f_bit <<= 1) {
@@ -517,7 +517,7 @@ uint8_t engine_links(void) {
 
 #ifdef BLINKC_HOST
 // No message queued, on the wire or awaiting its handshake, no flood under way, and every face
-// settled: in a session, or gone.  [protocol.py:592]
+// settled: in a session, or gone.  [protocol.py:593]
 bool engine_idle(void) {
     if (queue_len != 0) {
         return false;
